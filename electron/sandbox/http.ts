@@ -1,0 +1,87 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+
+/** An error answered as `{ "error": message }` (plus any extra fields, like v2 create's 502 `id`). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface Ctx {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  params: Record<string, string>;
+  /** Root of the links the sandbox hands out, as the caller reached it. */
+  origin: string;
+  /** Fault injection, asked once the work is done: drop the connection instead of answering. */
+  shouldLoseResponse: () => boolean;
+}
+
+export function sendJson(ctx: Ctx, status: number, body: unknown): void {
+  if (status < 300 && ctx.shouldLoseResponse()) {
+    ctx.req.socket.destroy();
+    return;
+  }
+  const text = JSON.stringify(body);
+  ctx.res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  ctx.res.end(text);
+}
+
+export function sendError(res: ServerResponse, err: HttpError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const text = JSON.stringify({ error: err.message, ...err.extra });
+  res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+const MAX_JSON_BYTES = 1024 * 1024;
+
+export async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_JSON_BYTES) throw new HttpError(413, 'JSON body too large');
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'Body is not valid JSON');
+  }
+}
+
+/** Validates a body against a schema; the message names the first bad field. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const r = schema.safeParse(body);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const field = issue?.path.join('.') || 'body';
+  throw new HttpError(400, `Invalid or missing parameter '${field}': ${issue?.message ?? 'invalid'}`);
+}
+
+export type Handler = (ctx: Ctx) => Promise<void> | void;
+
+export interface Route {
+  method: string;
+  pattern: RegExp;
+  handler: Handler;
+  /** Which injected faults apply: api calls get 502s; mutating calls can lose their response. */
+  kind: 'api' | 'api-mutating' | 'api-create' | 'storage' | 'public';
+}
+
+export function route(method: string, path: string, kind: Route['kind'], handler: Handler): Route {
+  const pattern = new RegExp(`^${path.replace(/:(\w+)/g, '(?<$1>[^/]+)')}$`);
+  return { method, pattern, handler, kind };
+}

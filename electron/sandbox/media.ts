@@ -1,0 +1,135 @@
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parseFile } from 'music-metadata';
+import type { OutputType } from '../../shared/api/common';
+import { languageName } from '../../shared/languages';
+import type { Artifact } from './state';
+
+const run = promisify(execFile);
+
+let ffmpegPresent: Promise<boolean> | null = null;
+export function hasFfmpeg(): Promise<boolean> {
+  ffmpegPresent ??= run('ffprobe', ['-version']).then(
+    () => true,
+    () => false,
+  );
+  return ffmpegPresent;
+}
+
+export interface ProbedMedia {
+  duration: number;
+  hasVideo: boolean;
+  hasAudio: boolean;
+}
+
+/** The server's own measurement: ffprobe when installed, else a header parser. Throws on unreadable media. */
+export async function probeMedia(path: string): Promise<ProbedMedia> {
+  if (await hasFfmpeg()) {
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', path]);
+    const parsed = JSON.parse(stdout) as { format?: { duration?: string }; streams?: { codec_type?: string }[] };
+    const duration = Number(parsed.format?.duration);
+    const kinds = new Set((parsed.streams ?? []).map((s) => s.codec_type));
+    if (!Number.isFinite(duration) || duration <= 0 || (!kinds.has('video') && !kinds.has('audio'))) {
+      throw new Error('no playable audio or video stream');
+    }
+    return { duration, hasVideo: kinds.has('video'), hasAudio: kinds.has('audio') };
+  }
+  const meta = await parseFile(path, { duration: true });
+  const duration = meta.format.duration;
+  if (!duration || duration <= 0) throw new Error('no playable audio or video stream');
+  return { duration, hasVideo: Boolean(meta.format.hasVideo), hasAudio: meta.format.hasAudio !== false };
+}
+
+/** Valid WebVTT with one cue every few seconds over the whole duration. */
+export function webVtt(duration: number, lang: string, note: string): string {
+  const ts = (s: number) => {
+    const ms = Math.round(s * 1000);
+    const h = Math.floor(ms / 3_600_000);
+    const m = Math.floor((ms % 3_600_000) / 60_000);
+    const sec = Math.floor((ms % 60_000) / 1000);
+    return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${String(sec).padStart(2, '0')}.${String(ms % 1000).padStart(3, '0')}`;
+  };
+  const cues: string[] = [];
+  const step = 4;
+  for (let start = 0, n = 1; start < duration; start += step, n++) {
+    cues.push(`${n}\n${ts(start)} --> ${ts(Math.min(duration, start + step))}\n[${languageName(lang)}] ${note} ${n}`);
+  }
+  return `WEBVTT\n\n${cues.join('\n\n')}\n`;
+}
+
+/**
+ * Honest stand-ins for the pipeline's results: the sandbox does not translate, so the "dubbed" media is the
+ * upload remuxed (or re-encoded) and the subtitles say what they are.
+ */
+export async function makeArtifacts(
+  uploadPath: string,
+  uploadType: string,
+  media: ProbedMedia,
+  langs: { source: string; dest: string },
+  dir: string,
+  stem: string,
+): Promise<Partial<Record<OutputType, Artifact>>> {
+  await mkdir(dir, { recursive: true });
+  const out: Partial<Record<OutputType, Artifact>> = {};
+  const at = (name: string) => join(dir, name);
+  const ff = await hasFfmpeg();
+
+  out.original = { path: uploadPath, contentType: uploadType, fileName: `${stem}${extensionFor(uploadType)}` };
+
+  if (media.hasVideo) {
+    const mp4 = at('translated.mp4');
+    if (ff) {
+      await run('ffmpeg', ['-v', 'error', '-y', '-i', uploadPath, '-map', '0:v:0', '-map', '0:a:0?', '-c', 'copy', '-movflags', '+faststart', mp4]).catch(() =>
+        run('ffmpeg', ['-v', 'error', '-y', '-i', uploadPath, '-map', '0:v:0', '-map', '0:a:0?', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-movflags', '+faststart', mp4]),
+      );
+      const poster = at('poster.jpg');
+      await run('ffmpeg', ['-v', 'error', '-y', '-ss', String(Math.min(1, media.duration / 2)), '-i', uploadPath, '-frames:v', '1', poster]);
+      out.poster = { path: poster, contentType: 'image/jpeg', fileName: `${stem}.jpg` };
+    } else {
+      await copyFile(uploadPath, mp4);
+    }
+    out.translated_mp4 = { path: mp4, contentType: 'video/mp4', fileName: `${stem}.${langs.dest}.mp4` };
+    out.translated = { path: mp4, contentType: 'video/mp4', fileName: `${stem}.${langs.dest}.mp4` };
+    out.original_mp4 = { path: mp4, contentType: 'video/mp4', fileName: `${stem}.mp4` };
+  }
+
+  const mp3 = at('audio.mp3');
+  if (ff) {
+    const args = media.hasAudio
+      ? ['-v', 'error', '-y', '-i', uploadPath, '-vn', '-c:a', 'libmp3lame', '-b:a', '64k', mp3]
+      : ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'anullsrc=r=44100:cl=mono', '-t', String(media.duration), '-c:a', 'libmp3lame', '-b:a', '32k', mp3];
+    await run('ffmpeg', args);
+  } else {
+    await copyFile(uploadPath, mp3);
+  }
+  out.translated_mp3 = { path: mp3, contentType: 'audio/mpeg', fileName: `${stem}.${langs.dest}.mp3` };
+  out.original_mp3 = { path: mp3, contentType: 'audio/mpeg', fileName: `${stem}.mp3` };
+
+  const subDest = at('translated.vtt');
+  await writeFile(subDest, webVtt(media.duration, langs.dest, 'Sandbox subtitle (not a real translation), cue'));
+  out.translated_subtitle = { path: subDest, contentType: 'text/vtt', fileName: `${stem}.${langs.dest}.vtt` };
+  const subSource = at('original.vtt');
+  await writeFile(subSource, webVtt(media.duration, langs.source, 'Sandbox transcript (not a real transcription), cue'));
+  out.original_subtitle = { path: subSource, contentType: 'text/vtt', fileName: `${stem}.${langs.source}.vtt` };
+  return out;
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'video/mp4': '.mp4',
+  'video/quicktime': '.mov',
+  'video/webm': '.webm',
+  'video/x-matroska': '.mkv',
+  'video/x-msvideo': '.avi',
+  'audio/mpeg': '.mp3',
+  'audio/wav': '.wav',
+  'audio/x-wav': '.wav',
+  'audio/mp4': '.m4a',
+  'audio/ogg': '.ogg',
+  'audio/flac': '.flac',
+  'audio/aac': '.aac',
+};
+export function extensionFor(mime: string): string {
+  return EXTENSIONS[mime] ?? '';
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+export const FaultSettings = z.object({
+  /** Share of API calls answered 502 (v2 create's 502 carries the dub id; nothing is dispatched). */
+  rate502: z.number().min(0).max(1).default(0),
+  /** Share of requests whose connection is dropped before any work is done. */
+  rateReset: z.number().min(0).max(1).default(0),
+  /** Share of mutating calls that do their work, then drop the connection instead of answering. */
+  rateLostResponse: z.number().min(0).max(1).default(0),
+  /** Share of dubs that end Failed in the pipeline (no charge). */
+  rateDubFailure: z.number().min(0).max(1).default(0),
+  /** Share of output downloads cut off halfway. */
+  rateTruncate: z.number().min(0).max(1).default(0),
+  /** Share of output downloads refused with 403 as if their link had expired. */
+  rateExpireLink: z.number().min(0).max(1).default(0),
+  /** Extra delay before every answer, in milliseconds. */
+  latencyMs: z.number().int().min(0).default(0),
+});
+export type FaultSettings = z.infer<typeof FaultSettings>;
+
+export const SandboxUser = z.object({ apiKey: z.string().min(1), seconds: z.number() });
+export type SandboxUser = z.infer<typeof SandboxUser>;
+
+export const SandboxOptions = z.object({
+  port: z.number().int().min(0).max(65535).default(0),
+  host: z.string().default('127.0.0.1'),
+  apiKey: z.string().min(1).default('sandbox-key'),
+  balance: z.number().default(3600),
+  users: z.array(SandboxUser).default([]),
+  pipelineSeconds: z.number().positive().default(20),
+  linkTtlSeconds: z.number().positive().default(3600),
+  uploadTtlSeconds: z.number().positive().default(3600),
+  maxUploadBytes: z.number().int().positive().default(1024 ** 3),
+  allowPrivateSourceUrls: z.boolean().default(false),
+  seed: z.number().int().default(1),
+  faults: FaultSettings.partial().default({}),
+  /** Where uploads and artifacts live; a fresh temporary folder when absent (removed on stop). */
+  dataDir: z.string().optional(),
+});
+export type SandboxOptions = z.infer<typeof SandboxOptions>;
+export type SandboxOptionsInput = z.input<typeof SandboxOptions>;

@@ -1,0 +1,115 @@
+import { EXTERNAL_STATUSES, INTERNAL_STATUSES, type OutputLink, type OutputType } from '../../shared/api/common';
+import type { ProjectLegacy, ProjectLegacyListItem } from '../../shared/api/legacy';
+import type { DubV1, ProfileV1 } from '../../shared/api/v1';
+import type { DubV2, ProfileV2 } from '../../shared/api/v2';
+import type { SandboxAccount, SandboxDub } from './state';
+
+/** Builds the signed `{ url, download_url }` pair of one output; fresh on every call. */
+export type LinkMaker = (dub: SandboxDub, type: OutputType) => OutputLink;
+
+export function profileV2(a: SandboxAccount): ProfileV2 {
+  return {
+    id: a.id,
+    email: a.email,
+    name: a.name,
+    username: a.username,
+    first_name: a.firstName,
+    last_name: a.lastName,
+    seconds: a.seconds,
+    default_dub_lang: a.defaultDubLang,
+    subscription_status: null,
+    subscription_plan: null,
+    created_at: a.createdAt,
+  };
+}
+
+export function profileV1(a: SandboxAccount): ProfileV1 {
+  return {
+    id: a.id,
+    email: a.email,
+    name: a.name,
+    username: a.username,
+    firstName: a.firstName,
+    lastName: a.lastName,
+    seconds: a.seconds,
+    defaultDubLang: a.defaultDubLang,
+    subscriptionStatus: null,
+    subscriptionPlan: null,
+    createdAt: a.createdAt,
+  };
+}
+
+export function dubV2(d: SandboxDub, link: LinkMaker): DubV2 {
+  const outputs: Record<string, OutputLink> = {};
+  if (d.externalStatusId === 5 && d.artifacts) {
+    for (const type of Object.keys(d.artifacts) as OutputType[]) outputs[type] = link(d, type);
+  }
+  return {
+    id: d.id,
+    dubbing_id: d.id,
+    project_id: d.projectId,
+    name: d.name,
+    type: d.type,
+    source_lang: d.sourceLang,
+    dest_lang: d.destLang,
+    external_status_id: d.externalStatusId,
+    progress_percentage: d.progress,
+    external_error_message: d.errorMessage,
+    duration: d.duration,
+    measured_duration: d.measuredDuration,
+    is_studio_quality: d.studio,
+    source: 'api',
+    created_at: d.createdAt.toISOString(),
+    outputs,
+  };
+}
+
+export function dubV1(d: SandboxDub): DubV1 {
+  return {
+    id: d.id,
+    name: d.name,
+    type: d.type,
+    sourceLang: d.sourceLang,
+    destLang: d.destLang,
+    externalStatusId: d.externalStatusId,
+    progressPercentage: d.progress,
+    externalErrorMessage: d.errorMessage,
+    duration: d.duration,
+    measuredDuration: d.measuredDuration,
+    isStudioQuality: d.studio,
+    source: 'web',
+    createdAt: d.createdAt.toISOString(),
+  };
+}
+
+export function projectLegacy(d: SandboxDub, source: 'api' | 'web'): ProjectLegacy {
+  return {
+    id: d.id,
+    createdAt: d.createdAt.toISOString(),
+    userId: d.ownerId,
+    name: d.name,
+    type: d.type,
+    key: d.key,
+    uploadUrl: d.uploadUrl ?? '',
+    source_lang: d.sourceLang,
+    dest_lang: d.destLang,
+    internalStatusId: d.internalStatusId,
+    externalStatusId: d.externalStatusId,
+    progressPercentage: d.progress,
+    duration: Math.round(d.duration),
+    errorMessage: d.externalStatusId === 4 ? d.errorMessage : null,
+    externalErrorMessage: d.errorMessage,
+    isWatermark: false,
+    source,
+  };
+}
+
+export function projectLegacyListItem(d: SandboxDub): ProjectLegacyListItem {
+  const internal = INTERNAL_STATUSES[d.internalStatusId] ?? { name: 'Unknown', alias: 'unknown' };
+  const external = EXTERNAL_STATUSES[d.externalStatusId] ?? { name: 'Unknown', alias: 'unknown' };
+  return {
+    ...projectLegacy(d, 'web'),
+    internalStatus: { id: d.internalStatusId, ...internal },
+    externalStatus: { id: d.externalStatusId, ...external },
+  };
+}

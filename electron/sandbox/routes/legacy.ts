@@ -1,0 +1,45 @@
+import { InitDubLegacyBody, LEGACY_FILE_TYPE, StartDubLegacyBody } from '../../../shared/api/legacy';
+import { HttpError, parseBody, readJson, route, sendJson, type Route } from '../http';
+import { projectLegacy, projectLegacyListItem } from '../present';
+import type { SandboxService } from '../service';
+
+/** Legacy lives under its own root; the spec shows no error codes for it, so it answers like v1. */
+export const LEGACY_ROOT = '/legacy';
+
+export function legacyRoutes(svc: SandboxService): Route[] {
+  const p = `${LEGACY_ROOT}/v1`;
+  return [
+    route('POST', `${p}/init-dub`, 'api-mutating', async (ctx) => {
+      const account = svc.authenticate(ctx.req, 'legacy');
+      const body = parseBody(InitDubLegacyBody, await readJson(ctx.req));
+      svc.checkLanguages(body.source_lang, body.dest_lang, true);
+      if (body.fileType !== LEGACY_FILE_TYPE) {
+        throw new HttpError(400, `Unsupported fileType '${body.fileType}': the legacy interface accepts only video/mp4`);
+      }
+      const dub = svc.state.newDub({
+        ownerId: account.id,
+        generation: 'legacy',
+        name: body.name,
+        type: body.fileType,
+        sourceLang: body.source_lang,
+        destLang: body.dest_lang,
+        duration: body.duration,
+        studio: false,
+        uploadPath: '',
+      });
+      dub.uploadPath = svc.uploadPath(dub.id);
+      dub.uploadUrl = svc.uploadUrl(ctx, dub);
+      sendJson(ctx, 200, projectLegacy(dub, 'api'));
+    }),
+    route('POST', `${p}/start-dub`, 'api-mutating', async (ctx) => {
+      const account = svc.authenticate(ctx.req, 'legacy');
+      const { id } = parseBody(StartDubLegacyBody, await readJson(ctx.req));
+      svc.startDub(account, id, 'legacy');
+      sendJson(ctx, 200, { status: 'success' });
+    }),
+    route('GET', `${p}/dubs`, 'api', (ctx) => {
+      const account = svc.authenticate(ctx.req, 'legacy');
+      sendJson(ctx, 200, svc.state.dubsOf(account.id, (d) => d.generation === 'legacy').map(projectLegacyListItem));
+    }),
+  ];
+}

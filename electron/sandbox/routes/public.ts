@@ -1,0 +1,74 @@
+import type { LangEntry } from '../../../shared/api/common';
+import { LANGUAGES, flagEmoji } from '../../../shared/languages';
+import { HttpError, readJson, route, sendJson, type Route } from '../http';
+import { FaultSettings } from '../options';
+import type { SandboxService } from '../service';
+import { z } from 'zod';
+
+export function publicRoutes(svc: SandboxService): Route[] {
+  return [
+    route('GET', '/api/langs', 'public', (ctx) => {
+      const langs: LangEntry[] = LANGUAGES.map((l) => ({
+        code: l.code,
+        name: l.name,
+        emoji: flagEmoji(l.country),
+        flagUrl: new URL(`/flags/${(l.country ?? l.code).toLowerCase()}.svg`, ctx.origin).toString(),
+      }));
+      sendJson(ctx, 200, langs);
+    }),
+    route('GET', '/flags/:name', 'public', (ctx) => {
+      const label = (ctx.params.name ?? '').replace(/\.svg$/, '').toUpperCase().slice(0, 3);
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="60" height="40" viewBox="0 0 60 40"><rect width="60" height="40" rx="4" fill="#34495e"/><text x="30" y="26" font-family="sans-serif" font-size="16" fill="#fff" text-anchor="middle">${label.replace(/[^A-Z]/g, '')}</text></svg>`;
+      ctx.res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });
+      ctx.res.end(svg);
+    }),
+  ];
+}
+
+const ClockBody = z.object({ advanceSeconds: z.number() });
+const BalanceBody = z.object({ seconds: z.number() });
+
+/** Test controls, outside the service's surface: inspect state, change faults, move the clock. */
+export function adminRoutes(svc: SandboxService): Route[] {
+  return [
+    route('GET', '/__sandbox/state', 'public', (ctx) => {
+      sendJson(ctx, 200, {
+        accounts: [...svc.state.accounts.values()].map((a) => ({ id: a.id, apiKey: a.apiKey, seconds: a.seconds })),
+        dubs: [...svc.state.dubs.values()].map((d) => ({
+          id: d.id,
+          ownerId: d.ownerId,
+          generation: d.generation,
+          name: d.name,
+          destLang: d.destLang,
+          externalStatusId: d.externalStatusId,
+          queued: d.queuedAt !== null,
+          frozen: d.frozen,
+          charged: d.charged,
+        })),
+        ledger: svc.state.ledger,
+        faults: svc.faults.get(),
+        faultsFired: svc.faults.fired,
+      });
+    }),
+    route('PUT', '/__sandbox/faults', 'public', async (ctx) => {
+      const patch = FaultSettings.partial().safeParse(await readJson(ctx.req));
+      if (!patch.success) throw new HttpError(400, patch.error.message);
+      sendJson(ctx, 200, svc.faults.set(patch.data));
+    }),
+    route('POST', '/__sandbox/clock', 'public', async (ctx) => {
+      const body = ClockBody.safeParse(await readJson(ctx.req));
+      if (!body.success) throw new HttpError(400, 'Expected { "advanceSeconds": number }');
+      svc.state.clockOffsetMs += body.data.advanceSeconds * 1000;
+      svc.pipeline.advanceAll();
+      sendJson(ctx, 200, { offsetSeconds: svc.state.clockOffsetMs / 1000 });
+    }),
+    route('PUT', '/__sandbox/accounts/:key/balance', 'public', async (ctx) => {
+      const account = svc.state.accountByKey(decodeURIComponent(ctx.params.key ?? ''));
+      if (!account) throw new HttpError(404, 'No such account');
+      const body = BalanceBody.safeParse(await readJson(ctx.req));
+      if (!body.success) throw new HttpError(400, 'Expected { "seconds": number }');
+      account.seconds = body.data.seconds;
+      sendJson(ctx, 200, { seconds: account.seconds });
+    }),
+  ];
+}

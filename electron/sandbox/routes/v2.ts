@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { fileTypeFromFile } from 'file-type';
+import { V2_DEFAULT_PAGE_SIZE, V2_MAX_PAGE_SIZE, CreateDubV2Fields } from '../../../shared/api/v2';
+import { AUTO } from '../../../shared/languages';
+import { HttpError, parseBody, readJson, route, sendJson, type Ctx, type Route } from '../http';
+import { dubV2, profileV2 } from '../present';
+import type { SandboxService } from '../service';
+import { fetchSourceUrl } from '../source-url';
+import { readMultipart } from './multipart';
+
+/** Room for multipart boundaries and fields on top of the file itself. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+function bool(v: string | undefined): boolean | undefined {
+  if (v === undefined) return undefined;
+  if (/^(true|1|yes)$/i.test(v)) return true;
+  if (/^(false|0|no)$/i.test(v)) return false;
+  throw new HttpError(400, "Invalid parameter 'is_studio_quality': expected true or false");
+}
+
+function num(v: string | undefined, field: string): number | undefined {
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new HttpError(400, `Invalid parameter '${field}': expected a number`);
+  return n;
+}
+
+function lastPathSegment(raw: string): string {
+  try {
+    const segs = new URL(raw).pathname.split('/').filter(Boolean);
+    return decodeURIComponent(segs.at(-1) ?? '') || 'source';
+  } catch {
+    return 'source';
+  }
+}
+
+async function mediaType(path: string, declared: string | null): Promise<string> {
+  if (declared && /^(video|audio)\//.test(declared)) return declared;
+  const detected = await fileTypeFromFile(path).catch(() => undefined);
+  if (detected && /^(video|audio)\//.test(detected.mime)) return detected.mime;
+  throw new HttpError(400, 'The file must be a video or audio file');
+}
+
+async function create(svc: SandboxService, ctx: Ctx): Promise<void> {
+  const account = svc.authenticate(ctx.req, 'v2');
+  svc.requireBalance(account);
+  const uploadPath = svc.uploadPath(`v2-${randomUUID()}`);
+  const contentType = ctx.req.headers['content-type'] ?? '';
+  try {
+    let fields: CreateDubV2Fields;
+    let name: string;
+    let type: string;
+    if (contentType.startsWith('multipart/form-data')) {
+      const length = Number(ctx.req.headers['content-length']);
+      if (length > svc.options.maxUploadBytes + MULTIPART_OVERHEAD) {
+        throw new HttpError(413, `File exceeds the ${svc.options.maxUploadBytes}-byte upload limit`);
+      }
+      const form = await readMultipart(ctx, uploadPath, svc.options.maxUploadBytes);
+      fields = parseBody(CreateDubV2Fields, {
+        ...form.fields,
+        duration: num(form.fields.duration, 'duration'),
+        is_studio_quality: bool(form.fields.is_studio_quality),
+      });
+      if (!form.file && !fields.source_url) throw new HttpError(400, "Either 'file' or 'source_url' is required");
+      if (form.file && fields.source_url) throw new HttpError(400, "Send either 'file' or 'source_url', not both");
+      if (form.file) {
+        if (form.file.bytes === 0) throw new HttpError(400, "The 'file' part is empty");
+        name = fields.name ?? form.file.filename;
+        type = await mediaType(uploadPath, form.file.mimeType === 'application/octet-stream' ? null : form.file.mimeType);
+      } else {
+        ({ name, type } = await fetchSource(svc, fields, uploadPath));
+      }
+    } else if (contentType.startsWith('application/json')) {
+      fields = parseBody(CreateDubV2Fields, await readJson(ctx.req));
+      if (!fields.source_url) throw new HttpError(400, "Either 'file' (multipart) or 'source_url' is required");
+      ({ name, type } = await fetchSource(svc, fields, uploadPath));
+    } else {
+      throw new HttpError(400, 'Send multipart/form-data with a file, or application/json with source_url');
+    }
+    const sourceLang = fields.source_lang ?? AUTO;
+    svc.checkLanguages(sourceLang, fields.dest_lang, false);
+
+    const dub = svc.state.newDub({
+      ownerId: account.id,
+      generation: 'v2',
+      name,
+      type,
+      sourceLang,
+      destLang: fields.dest_lang,
+      duration: fields.duration ?? 0,
+      studio: fields.is_studio_quality ?? false,
+      uploadPath,
+    });
+    dub.uploaded = true;
+    if (svc.faults.roll('rate502')) {
+      svc.pipeline.freeze(dub, 'Processing backend unavailable');
+      throw new HttpError(502, 'Processing backend unavailable', { id: dub.id });
+    }
+    svc.pipeline.enqueue(dub);
+    sendJson(ctx, 201, dubV2(dub, svc.linkMaker(ctx)));
+  } catch (e) {
+    if (!(e instanceof HttpError && e.status === 502)) await rm(uploadPath, { force: true });
+    throw e;
+  }
+}
+
+async function fetchSource(svc: SandboxService, fields: CreateDubV2Fields, dest: string): Promise<{ name: string; type: string }> {
+  const url = fields.source_url ?? '';
+  svc.checkLanguages(fields.source_lang ?? AUTO, fields.dest_lang, false);
+  const fetched = await fetchSourceUrl(url, dest, svc.options.maxUploadBytes, svc.options.allowPrivateSourceUrls);
+  if (fetched.bytes === 0) throw new HttpError(400, 'source_url returned an empty file');
+  return { name: fields.name ?? lastPathSegment(url), type: await mediaType(dest, fetched.contentType) };
+}
+
+function pageParam(ctx: Ctx, name: string, fallback: number): number {
+  const raw = ctx.url.searchParams.get(name);
+  if (raw === null || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new HttpError(400, `Invalid parameter '${name}': expected a whole number of at least 1`);
+  return n;
+}
+
+export function v2Routes(svc: SandboxService): Route[] {
+  return [
+    route('GET', '/api/v2/me', 'api', (ctx) => sendJson(ctx, 200, profileV2(svc.authenticate(ctx.req, 'v2')))),
+    route('POST', '/api/v2/dubs', 'api-create', (ctx) => create(svc, ctx)),
+    route('GET', '/api/v2/dubs', 'api', (ctx) => {
+      const account = svc.authenticate(ctx.req, 'v2');
+      const page = pageParam(ctx, 'page', 1);
+      // Above the maximum the page is clamped to 100 (and says so in `pagination.page_size`), not refused.
+      const pageSize = Math.min(V2_MAX_PAGE_SIZE, pageParam(ctx, 'page_size', V2_DEFAULT_PAGE_SIZE));
+      const all = svc.state.dubsOf(account.id);
+      const link = svc.linkMaker(ctx);
+      sendJson(ctx, 200, {
+        dubs: all.slice((page - 1) * pageSize, page * pageSize).map((d) => dubV2(d, link)),
+        pagination: { page, page_size: pageSize, total: all.length, total_pages: Math.ceil(all.length / pageSize) },
+      });
+    }),
+    route('GET', '/api/v2/dubs/:id', 'api', (ctx) => {
+      const account = svc.authenticate(ctx.req, 'v2');
+      const dub = svc.state.dubs.get(ctx.params.id ?? '');
+      if (!dub || dub.ownerId !== account.id) throw new HttpError(404, `Dub ${ctx.params.id} not found`);
+      sendJson(ctx, 200, dubV2(dub, svc.linkMaker(ctx)));
+    }),
+  ];
+}

@@ -1,0 +1,79 @@
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import type { OutputLink, OutputType } from '../../shared/api/common';
+import { AUTO, LEGACY_CODES, TARGET_CODES } from '../../shared/languages';
+import type { Faults } from './faults';
+import { HttpError, type Ctx } from './http';
+import type { Pipeline } from './pipeline';
+import type { SandboxOptions } from './options';
+import type { UrlSigner } from './signing';
+import type { SandboxAccount, SandboxDub, SandboxState } from './state';
+
+/** What every route handler shares: state, pipeline, faults, signing, and the auth rules per generation. */
+export class SandboxService {
+  constructor(
+    readonly options: SandboxOptions,
+    readonly state: SandboxState,
+    readonly pipeline: Pipeline,
+    readonly faults: Faults,
+    readonly signer: UrlSigner,
+    readonly dataDir: string,
+  ) {}
+
+  uploadPath(name: string): string {
+    return join(this.dataDir, 'uploads', name);
+  }
+
+  /** v2: `apikey` or `Authorization: Bearer`. v1: `apikey` only. Legacy: `ApiKey` (same header, any case). */
+  authenticate(req: IncomingMessage, generation: 'v2' | 'v1' | 'legacy'): SandboxAccount {
+    const header = req.headers['apikey'];
+    let key = Array.isArray(header) ? header[0] : header;
+    if (!key && generation === 'v2') {
+      const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+      key = m?.[1]?.trim();
+    }
+    const account = this.state.accountByKey(key);
+    if (!account) throw new HttpError(401, key ? 'Invalid API key' : 'Missing API key');
+    return account;
+  }
+
+  checkLanguages(sourceLang: string, destLang: string, legacy: boolean): void {
+    const allowed = legacy ? LEGACY_CODES : TARGET_CODES;
+    if (destLang === AUTO) throw new HttpError(400, "Invalid dest_lang 'auto': auto is only valid as a source language");
+    if (!allowed.includes(destLang)) throw new HttpError(400, `Unsupported dest_lang '${destLang}'`);
+    if (sourceLang !== AUTO && !allowed.includes(sourceLang)) throw new HttpError(400, `Unsupported source_lang '${sourceLang}'`);
+  }
+
+  requireBalance(account: SandboxAccount): void {
+    if (account.seconds <= 0) throw new HttpError(402, 'Insufficient credit balance');
+  }
+
+  uploadUrl(ctx: Ctx, dub: SandboxDub): string {
+    return this.signer.sign('PUT', new URL(`/storage/uploads/${dub.id}`, ctx.origin), this.options.uploadTtlSeconds).toString();
+  }
+
+  linkMaker(ctx: Ctx): (dub: SandboxDub, type: OutputType) => OutputLink {
+    return (dub, type) => {
+      const artifact = dub.artifacts?.[type];
+      const path = `/storage/outputs/${dub.id}/${type}/${encodeURIComponent(artifact?.fileName ?? type)}`;
+      const make = (disposition: string) =>
+        this.signer
+          .sign('GET', new URL(path, ctx.origin), this.options.linkTtlSeconds, { 'response-content-disposition': disposition })
+          .toString();
+      return { url: make('inline'), download_url: make('attachment') };
+    };
+  }
+
+  /** Start-dub for v1 and legacy: the preconditions in the order the spec lists them. */
+  startDub(account: SandboxAccount, id: string, generation: 'v1' | 'legacy'): SandboxDub {
+    const dub = this.state.dubs.get(id);
+    const sameFamily = dub && (generation === 'legacy' ? dub.generation === 'legacy' : dub.generation !== 'legacy');
+    if (!dub || !sameFamily) throw new HttpError(404, `File ${id} not found`);
+    if (dub.ownerId !== account.id) throw new HttpError(403, `File ${id} belongs to another user`);
+    if (dub.queuedAt !== null || dub.frozen) throw new HttpError(409, `Dub ${id} is already in progress or completed`);
+    if (!dub.uploaded) throw new HttpError(412, `File ${id} has not been uploaded yet`);
+    this.requireBalance(account);
+    this.pipeline.enqueue(dub);
+    return dub;
+  }
+}

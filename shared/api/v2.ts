@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { OutputLink, RemoteErrorMessage } from './common';
+
+export const ProfileV2 = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  username: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  seconds: z.number(),
+  default_dub_lang: z.string(),
+  subscription_status: z.string().nullable(),
+  subscription_plan: z.string().nullable(),
+  created_at: z.string(),
+});
+export type ProfileV2 = z.infer<typeof ProfileV2>;
+
+export const DubV2 = z.object({
+  id: z.string(),
+  dubbing_id: z.string(),
+  project_id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  source_lang: z.string(),
+  dest_lang: z.string(),
+  external_status_id: z.number().int().min(1).max(5),
+  progress_percentage: z.number().min(0).max(100),
+  external_error_message: RemoteErrorMessage,
+  duration: z.number(),
+  measured_duration: z.number().nullable(),
+  is_studio_quality: z.boolean(),
+  source: z.string(),
+  created_at: z.string(),
+  // Keys are output types; unknown future types are kept so a client can ignore them knowingly.
+  outputs: z.record(z.string(), OutputLink),
+});
+export type DubV2 = z.infer<typeof DubV2>;
+
+export const Pagination = z.object({
+  page: z.number().int(),
+  page_size: z.number().int(),
+  total: z.number().int(),
+  total_pages: z.number().int(),
+});
+export type Pagination = z.infer<typeof Pagination>;
+
+export const DubListV2 = z.object({ dubs: z.array(DubV2), pagination: Pagination });
+export type DubListV2 = z.infer<typeof DubListV2>;
+
+export const V2_MAX_PAGE_SIZE = 100;
+export const V2_DEFAULT_PAGE_SIZE = 20;
+
+/** Fields of `POST /api/v2/dubs` other than `file` (strings in multipart, typed in JSON). */
+export const CreateDubV2Fields = z.object({
+  dest_lang: z.string().min(1),
+  source_lang: z.string().min(1).optional(),
+  name: z.string().min(1).optional(),
+  duration: z.number().nonnegative().optional(),
+  is_studio_quality: z.boolean().optional(),
+  source_url: z.string().optional(),
+});
+export type CreateDubV2Fields = z.infer<typeof CreateDubV2Fields>;
