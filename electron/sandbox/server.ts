@@ -47,7 +47,7 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
   const pipeline = new Pipeline(state, faults, options.pipelineSeconds * 1000, join(dataDir, 'artifacts'));
   const svc = new SandboxService(options, state, pipeline, faults, new UrlSigner(() => state.now()), dataDir);
   const routes: Route[] = [
-    ...publicRoutes(svc),
+    ...publicRoutes(),
     ...v2Routes(svc),
     ...v1Routes(svc),
     ...legacyRoutes(svc),

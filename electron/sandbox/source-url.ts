@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import ipaddr from 'ipaddr.js';
 import { HttpError } from './http';
 
@@ -56,7 +57,7 @@ export async function fetchSourceUrl(raw: string, dest: string, maxBytes: number
         else cb(null, chunk);
       },
     });
-    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), counter, createWriteStream(dest));
+    await pipeline(Readable.fromWeb(res.body as WebReadableStream), counter, createWriteStream(dest));
     return { bytes, contentType: res.headers.get('content-type')?.split(';')[0]?.trim() ?? null };
   }
   throw new HttpError(400, 'source_url redirects too many times');

@@ -5,7 +5,7 @@ import { FaultSettings } from '../options';
 import type { SandboxService } from '../service';
 import { z } from 'zod';
 
-export function publicRoutes(svc: SandboxService): Route[] {
+export function publicRoutes(): Route[] {
   return [
     route('GET', '/api/langs', 'public', (ctx) => {
       const langs: LangEntry[] = LANGUAGES.map((l) => ({

@@ -49,7 +49,8 @@ describe('v2 /me', () => {
     expect(b.body).toEqual(a.body);
   });
   it('answers 401 with an error body for a missing or wrong key', async () => {
-    for (const headers of [{}, { apikey: 'nope' }, { authorization: 'Bearer nope' }]) {
+    const attempts: Record<string, string>[] = [{}, { apikey: 'nope' }, { authorization: 'Bearer nope' }];
+    for (const headers of attempts) {
       const r = await call('GET', `${sb.baseUrl}/api/v2/me`, { headers });
       expect(r.status).toBe(401);
       expect(ErrorBody.strict().parse(r.body).error).toMatch(/API key/);
