@@ -30,6 +30,7 @@ export const ProjectLegacyListItem = ProjectLegacy.extend({
 });
 export type ProjectLegacyListItem = z.infer<typeof ProjectLegacyListItem>;
 export const ProjectLegacyList = z.array(ProjectLegacyListItem);
+export type ProjectLegacyList = z.infer<typeof ProjectLegacyList>;
 
 export const InitDubLegacyBody = z.object({
   dest_lang: z.string().min(1),

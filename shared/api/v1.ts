@@ -33,6 +33,7 @@ export const DubV1 = z.object({
 });
 export type DubV1 = z.infer<typeof DubV1>;
 export const DubListV1 = z.array(DubV1);
+export type DubListV1 = z.infer<typeof DubListV1>;
 
 export const InitDubV1Body = z.object({
   fileType: z.string().min(1),

@@ -1,0 +1,54 @@
+import type { JobView } from '../../shared/domain';
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let i = -1;
+  do {
+    v /= 1024;
+    i++;
+  } while (v >= 1024 && i < units.length - 1);
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+export function formatDuration(seconds: number): string {
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const r = s % 60;
+  return h ? `${h}h${String(m).padStart(2, '0')}m` : m ? `${m}m${String(r).padStart(2, '0')}s` : `${r}s`;
+}
+
+export function describeJob(j: JobView): string {
+  return `#${j.id} ${j.sourceName} → ${j.destLang}`;
+}
+
+/** The stable, scriptable shape of `dubdesk status --json`. */
+export function statusJson(jobs: readonly JobView[]) {
+  return {
+    jobs: jobs.map((j) => ({
+      id: j.id,
+      source: j.source,
+      destLang: j.destLang,
+      sourceLang: j.sourceLang,
+      api: j.api,
+      state: j.state,
+      remoteId: j.remoteId,
+      progress: j.progress,
+      error: j.error,
+      measuredDuration: j.measuredDuration,
+      outputs: j.outputs.map((o) => ({ type: o.type, path: o.path, bytes: o.bytes })),
+    })),
+  };
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** A plain, aligned table for terminals and logs. */
+export function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ')).join('\n');
+}

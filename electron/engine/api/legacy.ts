@@ -1,0 +1,30 @@
+import { ProjectLegacy, ProjectLegacyList, StartDubLegacyResponse, type InitDubLegacyBody } from '../../../shared/api/legacy';
+import { Http, type ProgressListener } from './http';
+import { putPresigned } from './upload';
+
+/** `{legacy_api_url}/v1`: the same three steps as v1, with the `ApiKey` header, 17 languages and mp4 only. */
+export class LegacyClient {
+  private readonly http: Http;
+  private readonly root: string;
+
+  constructor(legacyUrl: string, apiKey: string) {
+    this.http = new Http({ auth: { header: 'ApiKey', key: apiKey } });
+    this.root = `${legacyUrl.replace(/\/+$/, '')}/v1`;
+  }
+
+  list(signal?: AbortSignal): Promise<ProjectLegacyList> {
+    return this.http.json(ProjectLegacyList, `${this.root}/dubs`, { signal });
+  }
+
+  init(body: InitDubLegacyBody, signal?: AbortSignal): Promise<ProjectLegacy> {
+    return this.http.json(ProjectLegacy, `${this.root}/init-dub`, { method: 'POST', json: body, signal });
+  }
+
+  upload(url: string, path: string, signal?: AbortSignal, onProgress?: ProgressListener): Promise<void> {
+    return putPresigned(url, path, 'video/mp4', signal, onProgress);
+  }
+
+  start(id: string, signal?: AbortSignal): Promise<void> {
+    return this.http.json(StartDubLegacyResponse, `${this.root}/start-dub`, { method: 'POST', json: { id }, signal }).then(() => undefined);
+  }
+}

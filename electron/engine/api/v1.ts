@@ -1,0 +1,34 @@
+import { DubListV1, InitDubV1Response, ProfileV1, StartDubV1Response, type InitDubV1Body } from '../../../shared/api/v1';
+import { Http, type ProgressListener } from './http';
+import { putPresigned } from './upload';
+
+/** `{base_url}/api/v1`: init, pre-signed PUT, start; the list returns every dub at once. */
+export class V1Client {
+  private readonly http: Http;
+  private readonly root: string;
+
+  constructor(baseUrl: string, apiKey: string) {
+    this.http = new Http({ auth: { header: 'apikey', key: apiKey } });
+    this.root = `${baseUrl.replace(/\/+$/, '')}/api/v1`;
+  }
+
+  me(signal?: AbortSignal): Promise<ProfileV1> {
+    return this.http.json(ProfileV1, `${this.root}/me`, { signal });
+  }
+
+  list(signal?: AbortSignal): Promise<DubListV1> {
+    return this.http.json(DubListV1, `${this.root}/dubs`, { signal });
+  }
+
+  init(body: InitDubV1Body, signal?: AbortSignal): Promise<InitDubV1Response> {
+    return this.http.json(InitDubV1Response, `${this.root}/init-dub`, { method: 'POST', json: body, signal });
+  }
+
+  upload(url: string, path: string, mime: string, signal?: AbortSignal, onProgress?: ProgressListener): Promise<void> {
+    return putPresigned(url, path, mime, signal, onProgress);
+  }
+
+  start(fileId: string, signal?: AbortSignal): Promise<StartDubV1Response> {
+    return this.http.json(StartDubV1Response, `${this.root}/start-dub`, { method: 'POST', json: { fileId }, signal });
+  }
+}

@@ -1,0 +1,168 @@
+import type { DubV2 } from '../../../shared/api/v2';
+import { ApiError } from '../api/errors';
+import type { CreateV2Fields } from '../api/v2';
+import { InputError } from '../media/probe';
+import { access, constants } from 'node:fs/promises';
+import type { LeasedJob, StepContext } from './context';
+
+/** How far back (local clock vs the service's) a dub may be dated and still be the one our create made. */
+const CLOCK_SKEW_MS = 2 * 60_000;
+/** An upload URL this close to expiry is not worth starting a transfer on. */
+const UPLOAD_URL_MARGIN_MS = 60_000;
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Queued -> submitted: create the remote dub exactly once, whatever crashed or got lost before. */
+export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
+  job.patch({ state: 'uploading', waiting: null });
+  if (job.row.source_kind === 'file') {
+    await access(job.row.source, constants.R_OK).catch(() => {
+      throw new InputError(job.row.source, `${job.row.source}: the file is gone or unreadable since it was added. Put it back and retry the job.`);
+    });
+  }
+  if (job.row.api === 'v2') return submitV2(ctx, job);
+  return submitThreeStep(ctx, job);
+}
+
+function adopt(job: LeasedJob, remoteId: string, status: number | null): void {
+  job.patch({
+    remote_id: remoteId,
+    create_pending: 0,
+    uploaded: 1,
+    step: 'track',
+    state: status !== null && status >= 3 ? 'processing' : 'submitted',
+    remote_status: status,
+    progress: 0,
+    attempts: 0,
+    waiting: null,
+    error: null,
+    error_kind: null,
+  });
+}
+
+function v2Fields(job: LeasedJob): CreateV2Fields {
+  const r = job.row;
+  return {
+    dest_lang: r.dest_lang,
+    source_lang: r.source_lang,
+    name: r.source_name,
+    ...(r.duration !== null ? { duration: round3(r.duration) } : {}),
+    is_studio_quality: r.studio === 1,
+  };
+}
+
+async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
+  const fields = v2Fields(job);
+  if (job.row.create_pending) {
+    const found = await findCreated(ctx, job, fields);
+    if (found) return adopt(job, found.id, found.external_status_id);
+  }
+  // Recorded before the request leaves: if the answer is lost, the next attempt looks for the dub first.
+  job.patch({ create_pending: 1, create_attempted_at: Date.now() });
+  let dub: DubV2;
+  try {
+    const { v2 } = ctx.clients;
+    dub =
+      job.row.source_kind === 'file'
+        ? await v2.createFromFile(job.row.source, job.row.source_type ?? 'application/octet-stream', fields, ctx.signal, (t, n) => ctx.progress(job.row.id, t, n))
+        : await v2.createFromUrl(job.row.source, fields, ctx.signal);
+  } catch (e) {
+    if (e instanceof ApiError && e.kind === 'backend' && e.remoteId) {
+      // The service made this dub but could not dispatch it: never adopt it, create another later.
+      const abandoned = [...(JSON.parse(job.row.abandoned_remote_ids) as string[]), e.remoteId];
+      job.patch({ create_pending: 0, abandoned_remote_ids: JSON.stringify(abandoned) });
+    } else if (e instanceof ApiError && e.status !== null && e.status >= 400 && e.status < 500) {
+      job.patch({ create_pending: 0 }); // refused outright: nothing was created
+    }
+    throw e;
+  }
+  adopt(job, dub.id, dub.external_status_id);
+}
+
+/** Newest first, the dub our lost create made: same name, language and hint, made after the attempt, nobody's yet. */
+async function findCreated(ctx: StepContext, job: LeasedJob, fields: CreateV2Fields): Promise<DubV2 | null> {
+  const since = (job.row.create_attempted_at ?? 0) - CLOCK_SKEW_MS;
+  const taken = ctx.store.remoteIdsOwnedByOthers(job.row.id);
+  const abandoned = new Set(JSON.parse(job.row.abandoned_remote_ids) as string[]);
+  for (let page = 1; ; page++) {
+    const list = await ctx.clients.v2.list(page, 100, ctx.signal);
+    for (const d of list.dubs) {
+      const created = Date.parse(d.created_at);
+      if (created < since) return null;
+      if (taken.has(d.id) || abandoned.has(d.id) || d.external_status_id === 4) continue;
+      if (d.name === fields.name && d.dest_lang === fields.dest_lang && (fields.duration === undefined || d.duration === fields.duration)) return d;
+    }
+    if (page >= list.pagination.total_pages || list.dubs.length === 0) return null;
+  }
+}
+
+function uploadExpiry(url: string): number {
+  try {
+    const q = new URL(url).searchParams;
+    const date = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(q.get('X-Amz-Date') ?? '');
+    const ttl = Number(q.get('X-Amz-Expires'));
+    if (date && Number.isFinite(ttl)) {
+      return Date.UTC(+date[1]!, +date[2]! - 1, +date[3]!, +date[4]!, +date[5]!, +date[6]!) + ttl * 1000;
+    }
+    const expires = Number(q.get('Expires'));
+    if (Number.isFinite(expires) && expires > 0) return expires * 1000;
+  } catch {
+    /* fall through */
+  }
+  return Date.now() + 3600_000;
+}
+
+/** v1 and legacy: init -> PUT to the pre-signed URL -> start; each step recorded, each one safe to redo. */
+async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> {
+  const { v1, legacy } = ctx.clients;
+  const isLegacy = job.row.api === 'legacy';
+  const mime = isLegacy ? 'video/mp4' : (job.row.source_type ?? 'application/octet-stream');
+  for (let round = 0; round < 3; round++) {
+    const r = job.row;
+    const urlStale = !r.upload_url || (r.upload_expires_at ?? 0) < Date.now() + UPLOAD_URL_MARGIN_MS;
+    if (!r.remote_id || (!r.uploaded && urlStale)) {
+      const init = isLegacy
+        ? await legacy.init({ dest_lang: r.dest_lang, duration: Math.ceil(r.duration ?? 0), fileType: mime, name: r.source_name, source_lang: r.source_lang }, ctx.signal).then((p) => ({ id: p.id, url: p.uploadUrl }))
+        : await v1
+            .init(
+              { fileType: mime, name: r.source_name, source_lang: r.source_lang, dest_lang: r.dest_lang, ...(r.duration !== null ? { duration: round3(r.duration) } : {}), isStudioQuality: r.studio === 1 },
+              ctx.signal,
+            )
+            .then((x) => ({ id: x.file.id, url: x.uploadUrl }));
+      job.patch({ remote_id: init.id, upload_url: init.url, upload_expires_at: uploadExpiry(init.url), uploaded: 0 });
+    }
+    const id = job.row.remote_id ?? '';
+    if (!job.row.uploaded) {
+      try {
+        const onProgress = (t: number, n: number | null) => ctx.progress(job.row.id, t, n);
+        if (isLegacy) await legacy.upload(job.row.upload_url ?? '', job.row.source, ctx.signal, onProgress);
+        else await v1.upload(job.row.upload_url ?? '', job.row.source, mime, ctx.signal, onProgress);
+      } catch (e) {
+        // An expired or refused upload address: ask for a new one.
+        if (e instanceof ApiError && (e.kind === 'forbidden' || e.kind === 'not-found')) {
+          job.patch({ remote_id: null, upload_url: null, upload_expires_at: null });
+          continue;
+        }
+        throw e;
+      }
+      job.patch({ uploaded: 1 });
+    }
+    try {
+      if (isLegacy) await legacy.start(id, ctx.signal);
+      else await v1.start(id, ctx.signal);
+    } catch (e) {
+      if (e instanceof ApiError && e.kind === 'conflict') return adopt(job, id, null); // already running: ours
+      if (e instanceof ApiError && e.kind === 'not-uploaded') {
+        job.patch({ uploaded: 0 });
+        continue;
+      }
+      if (e instanceof ApiError && e.kind === 'not-found') {
+        job.patch({ remote_id: null, upload_url: null, upload_expires_at: null, uploaded: 0 });
+        continue;
+      }
+      throw e;
+    }
+    return adopt(job, id, 2);
+  }
+  throw new ApiError('protocol', 'the service kept refusing the upload; it will be tried again');
+}

@@ -1,0 +1,91 @@
+import { ExternalStatus } from '../../../shared/api/common';
+import type { JobRow, JobStore } from '../db/jobs';
+import { ApiError } from '../api/errors';
+import type { Clients } from './context';
+
+/** What a poll learned about one remote dub, in the same terms for every generation. */
+export interface RemoteStatus {
+  status: number;
+  progress: number;
+  error: unknown;
+  measuredDuration: number | null;
+}
+
+function describe(error: unknown): string {
+  if (typeof error === 'string' && error) return error;
+  if (error && typeof error === 'object') return JSON.stringify(error);
+  return 'the service reported that the dub failed';
+}
+
+/**
+ * One poll of every tracked job through the list endpoints: v2 pages of 100 until each tracked dub has been
+ * seen, v1 and legacy lists in one call each. Returns how many jobs changed (the interval adapts to it).
+ */
+export async function pollOnce(store: JobStore, clients: Clients, signal: AbortSignal): Promise<{ changed: JobRow[] }> {
+  const tracked = store.tracking();
+  const byApi = { v2: [] as JobRow[], v1: [] as JobRow[], legacy: [] as JobRow[] };
+  for (const j of tracked) byApi[j.api].push(j);
+  const seen = new Map<string, RemoteStatus>();
+
+  if (byApi.v2.length) {
+    const wanted = new Set(byApi.v2.map((j) => j.remote_id));
+    let found = 0;
+    for (let page = 1; found < wanted.size; page++) {
+      const list = await clients.v2.list(page, 100, signal);
+      for (const d of list.dubs) {
+        if (!wanted.has(d.id)) continue;
+        found++;
+        seen.set(d.id, { status: d.external_status_id, progress: d.progress_percentage, error: d.external_error_message, measuredDuration: d.measured_duration });
+      }
+      if (page >= list.pagination.total_pages || list.dubs.length === 0) break;
+    }
+  }
+  if (byApi.v1.length) {
+    for (const d of await clients.v1.list(signal)) {
+      seen.set(d.id, { status: d.externalStatusId, progress: d.progressPercentage, error: d.externalErrorMessage, measuredDuration: d.measuredDuration });
+    }
+  }
+  if (byApi.legacy.length) {
+    for (const d of await clients.legacy.list(signal)) {
+      seen.set(d.id, { status: d.externalStatusId, progress: d.progressPercentage, error: d.externalErrorMessage, measuredDuration: null });
+    }
+  }
+
+  const changed: JobRow[] = [];
+  for (const job of tracked) {
+    const remote = job.remote_id ? seen.get(job.remote_id) : undefined;
+    let patch: Partial<JobRow>;
+    if (!remote) {
+      const gone = await stillExists(clients, job, signal);
+      if (gone === 'exists') continue;
+      patch = { state: 'failed', error: 'the dub is no longer on the service (deleted?); retry to dub it again', error_kind: 'remote-missing' };
+    } else if (remote.status === ExternalStatus.Completed) {
+      patch = { step: 'fetch', state: 'downloading', progress: 0, remote_status: remote.status, next_run_at: 0, attempts: 0, measured_duration: remote.measuredDuration, waiting: null };
+    } else if (remote.status === ExternalStatus.Failed) {
+      patch = { state: 'failed', remote_status: remote.status, error: describe(remote.error), error_kind: 'remote-failed', waiting: null };
+    } else {
+      const state = remote.status === ExternalStatus.Processing ? 'processing' : 'submitted';
+      if (job.state === state && job.remote_status === remote.status && job.progress === remote.progress && job.waiting === null) continue;
+      patch = { state, remote_status: remote.status, progress: remote.progress, waiting: null };
+    }
+    try {
+      store.patch(job.id, null, patch);
+      changed.push({ ...job, ...patch });
+    } catch {
+      /* canceled or retried meanwhile: the user's action wins */
+    }
+  }
+  return { changed };
+}
+
+/** A tracked dub missing from its list: ask v2 details before declaring it gone. */
+async function stillExists(clients: Clients, job: JobRow, signal: AbortSignal): Promise<'exists' | 'gone'> {
+  if (!job.remote_id) return 'gone';
+  try {
+    await clients.v2.get(job.remote_id, signal);
+    return 'exists';
+  } catch (e) {
+    if (e instanceof ApiError && e.kind === 'not-found') return 'gone';
+    throw e;
+  }
+}

@@ -1,0 +1,115 @@
+import { constants } from 'node:fs';
+import { access, open, rename, rm } from 'node:fs/promises';
+import { extname, join, parse } from 'node:path';
+import type { OutputType } from '../../../shared/api/common';
+
+const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
+
+/** A name from the service (or a URL) made safe on every OS: no separators, controls or reserved names. */
+export function sanitizeName(raw: string): string {
+  let s = raw.normalize('NFC').replace(/[<>:"/\\|?*\u0000-\u001f\u007f]/g, '_');
+  s = s.replace(/^[.\s]+/, '').replace(/[.\s]+$/, '');
+  if (RESERVED.test(parse(s).name)) s = `_${s}`;
+  if (s.length > 180) s = s.slice(0, 180);
+  return s || 'dub';
+}
+
+const EXT_BY_MIME: Record<string, string> = {
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+  'video/webm': 'webm',
+  'video/x-matroska': 'mkv',
+  'audio/mpeg': 'mp3',
+  'audio/mp3': 'mp3',
+  'audio/mp4': 'm4a',
+  'audio/wav': 'wav',
+  'audio/x-wav': 'wav',
+  'text/vtt': 'vtt',
+  'application/x-subrip': 'srt',
+  'text/srt': 'srt',
+  'application/x-subtitle': 'srt',
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+};
+
+const DEFAULT_EXT: Record<OutputType, string> = {
+  translated_mp4: 'mp4',
+  translated: 'mp4',
+  translated_mp3: 'mp3',
+  translated_subtitle: 'vtt',
+  original: 'mp4',
+  original_mp4: 'mp4',
+  original_mp3: 'mp3',
+  original_subtitle: 'vtt',
+  poster: 'jpg',
+};
+
+/** The extension the response's type says; else the link's own; else what the output type usually is. */
+export function extensionFor(type: OutputType, contentType: string | null, link: string | null): string {
+  const byType = contentType ? EXT_BY_MIME[contentType.toLowerCase()] : undefined;
+  if (byType) return byType;
+  if (link) {
+    const ext = extname(new URL(link).pathname).slice(1).toLowerCase();
+    if (/^[a-z0-9]{2,4}$/.test(ext)) return ext;
+  }
+  return DEFAULT_EXT[type];
+}
+
+/** `Movie.es.mp4` and `Movie.es.vtt` side by side, so players pick the subtitles up. */
+export function outputFileName(stem: string, destLang: string, type: OutputType, ext: string): string {
+  switch (type) {
+    case 'translated_mp4':
+    case 'translated_mp3':
+    case 'translated_subtitle':
+      return `${stem}.${destLang}.${ext}`;
+    case 'translated':
+      return `${stem}.${destLang}.pipeline.${ext}`;
+    case 'poster':
+      return `${stem}.${destLang}.poster.${ext}`;
+    case 'original_subtitle':
+      return `${stem}.${destLang}.original-subtitles.${ext}`;
+    default:
+      return `${stem}.${destLang}.${type.replace('_', '-')}.${ext}`;
+  }
+}
+
+const exists = (p: string) => access(p, constants.F_OK).then(() => true, () => false);
+
+/** `Movie.es.mp4`, else `Movie.es (2).mp4`, `Movie.es (3).mp4`… never a name that is taken. */
+export async function freeName(dir: string, fileName: string, alsoTaken: (p: string) => boolean = () => false): Promise<string> {
+  const ext = extname(fileName);
+  const base = fileName.slice(0, fileName.length - ext.length);
+  for (let n = 1; n < 10_000; n++) {
+    const candidate = n === 1 ? fileName : `${base} (${n})${ext}`;
+    const path = join(dir, candidate);
+    if (!alsoTaken(path) && !(await exists(path)) && !(await exists(`${path}.part`))) return path;
+  }
+  throw new Error(`no free file name for ${fileName} in ${dir}`);
+}
+
+/**
+ * Moves a finished `.part` into place without ever replacing someone's file: the name is claimed with an
+ * exclusive create first; if it is taken meanwhile, the next free name is used.
+ */
+export async function settle(part: string, wanted: string): Promise<string> {
+  let target = wanted;
+  for (;;) {
+    try {
+      const fh = await open(target, 'wx');
+      await fh.close();
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const { dir, base } = parse(target);
+      target = await freeName(dir, base);
+    }
+  }
+  try {
+    await rename(part, target);
+  } catch (e) {
+    await rm(target, { force: true });
+    throw e;
+  }
+  return target;
+}
