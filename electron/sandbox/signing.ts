@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parseAmzDate } from '../../shared/presigned';
 
 /**
  * Pre-signed links in the manner of object storage: the query carries the date, the lifetime in seconds
@@ -40,10 +41,4 @@ export class UrlSigner {
       .join('&');
     return createHmac('sha256', this.secret).update(`${method}\n${url.pathname}\n${params}`).digest('hex');
   }
-}
-
-function parseAmzDate(s: string): number | null {
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(s);
-  if (!m) return null;
-  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
 }

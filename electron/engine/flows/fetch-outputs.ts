@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import { extname, parse } from 'node:path';
 import { OUTPUT_TYPES, type OutputLink, type OutputType } from '../../../shared/api/common';
 import type { DubV2 } from '../../../shared/api/v2';
@@ -6,7 +6,7 @@ import { creditsFor } from '../../../shared/credits';
 import { OutputSelectionSchema, type OutputSelection } from '../../../shared/domain';
 import { ApiError } from '../api/errors';
 import { downloadToPart } from '../api/download';
-import { extensionFor, freeName, outputFileName, sanitizeName, settle } from '../outputs/naming';
+import { alreadySettled, extensionFor, freeName, outputFileName, sanitizeName, settle } from '../outputs/naming';
 import type { LeasedJob, StepContext } from './context';
 
 /** Fresh links after an expired one: at most this many times per output and attempt. */
@@ -49,6 +49,10 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   for (const type of wanted) {
     const before = existing.get(type);
     if (before?.done) continue;
+    if (before && before.bytes !== null && (await alreadySettled(before.path, before.bytes))) {
+      ctx.store.putOutput({ ...before, done: 1 }); // a crash hit between moving the file and recording it
+      continue;
+    }
     let link: OutputLink | undefined = dub.outputs[type];
     let path = before?.path;
     if (!path) {
@@ -63,17 +67,26 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
         result = await downloadToPart(link.download_url, `${path}.part`, ctx.signal, (t, n) => ctx.progress(r.id, t, n));
         break;
       } catch (e) {
-        if (!(e instanceof ApiError && e.kind === 'forbidden') || refresh >= MAX_LINK_REFRESHES) throw e;
+        if (!(e instanceof ApiError && e.kind === 'forbidden')) throw e;
+        if (refresh >= MAX_LINK_REFRESHES) {
+          // Fresh links refused again and again: the storage side is unwell; retry later with backoff.
+          throw new ApiError('server', `the service's links for ${type} keep being refused: ${e.message}`, e.status);
+        }
         dub = await ctx.clients.v2.get(remoteId, ctx.signal); // the link expired: fresh ones, then resume
         link = dub.outputs[type];
       }
     }
-    let target = path;
     const ext = extensionFor(type, result.contentType, link.download_url);
     if (extname(path).slice(1) !== ext) {
-      target = await freeName(r.out_dir, outputFileName(stem, r.dest_lang, type, ext), (p) => planned.has(p) && p !== path);
+      // The response's type wins over the link's extension: record the new name first, then move the part.
+      const renamed = await freeName(r.out_dir, outputFileName(stem, r.dest_lang, type, ext), (p) => planned.has(p) && p !== path);
+      ctx.store.putOutput({ job_id: r.id, type, path: renamed, bytes: null, done: 0 });
+      await rename(`${path}.part`, `${renamed}.part`);
+      path = renamed;
     }
-    const final = await settle(`${path}.part`, target);
+    // Recorded before the move, so a crash during it is recognised on the next run.
+    ctx.store.putOutput({ job_id: r.id, type, path, bytes: result.bytes, done: 0 });
+    const final = await settle(`${path}.part`, path);
     ctx.store.putOutput({ job_id: r.id, type, path: final, bytes: result.bytes, done: 1 });
   }
   const measured = dub.measured_duration;

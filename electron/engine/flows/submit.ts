@@ -1,4 +1,5 @@
 import type { DubV2 } from '../../../shared/api/v2';
+import { presignedExpiry } from '../../../shared/presigned';
 import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
 import { InputError } from '../media/probe';
@@ -97,19 +98,7 @@ async function findCreated(ctx: StepContext, job: LeasedJob, fields: CreateV2Fie
 }
 
 function uploadExpiry(url: string): number {
-  try {
-    const q = new URL(url).searchParams;
-    const date = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(q.get('X-Amz-Date') ?? '');
-    const ttl = Number(q.get('X-Amz-Expires'));
-    if (date && Number.isFinite(ttl)) {
-      return Date.UTC(+date[1]!, +date[2]! - 1, +date[3]!, +date[4]!, +date[5]!, +date[6]!) + ttl * 1000;
-    }
-    const expires = Number(q.get('Expires'));
-    if (Number.isFinite(expires) && expires > 0) return expires * 1000;
-  } catch {
-    /* fall through */
-  }
-  return Date.now() + 3600_000;
+  return presignedExpiry(url) ?? Date.now() + 3600_000;
 }
 
 /** v1 and legacy: init -> PUT to the pre-signed URL -> start; each step recorded, each one safe to redo. */

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, open, rename, rm } from 'node:fs/promises';
+import { access, link, rename, rm, stat } from 'node:fs/promises';
 import { extname, join, parse } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
 
@@ -7,6 +7,7 @@ const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
 
 /** A name from the service (or a URL) made safe on every OS: no separators, controls or reserved names. */
 export function sanitizeName(raw: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
   let s = raw.normalize('NFC').replace(/[<>:"/\\|?*\u0000-\u001f\u007f]/g, '_');
   s = s.replace(/^[.\s]+/, '').replace(/[.\s]+$/, '');
   if (RESERVED.test(parse(s).name)) s = `_${s}`;
@@ -88,28 +89,44 @@ export async function freeName(dir: string, fileName: string, alsoTaken: (p: str
   throw new Error(`no free file name for ${fileName} in ${dir}`);
 }
 
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS', 'EMLINK']);
+
 /**
- * Moves a finished `.part` into place without ever replacing someone's file: the name is claimed with an
- * exclusive create first; if it is taken meanwhile, the next free name is used.
+ * Moves a finished `.part` into place without ever replacing a file: a hard link fails if the name is
+ * taken (then the next free name is used), and only then is the `.part` removed. Where the file system
+ * has no hard links, an existence check and a rename do the same, minus the atomicity.
  */
 export async function settle(part: string, wanted: string): Promise<string> {
   let target = wanted;
   for (;;) {
     try {
-      const fh = await open(target, 'wx');
-      await fh.close();
-      break;
+      await link(part, target);
+      await rm(part, { force: true });
+      return target;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const { dir, base } = parse(target);
-      target = await freeName(dir, base);
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      const taken = code === 'EEXIST' || (NO_HARD_LINKS.has(code) && (await exists(target)));
+      if (taken) {
+        const { dir, base } = parse(target);
+        target = await freeName(dir, base);
+        continue;
+      }
+      if (!NO_HARD_LINKS.has(code)) throw e;
+      await rename(part, target);
+      return target;
     }
   }
-  try {
-    await rename(part, target);
-  } catch (e) {
-    await rm(target, { force: true });
-    throw e;
+}
+
+/**
+ * After a crash during `settle`: true when `path` already holds our finished download (linked but the
+ * `.part` not yet removed, or moved but not yet recorded). Cleans the leftover `.part` in the first case.
+ */
+export async function alreadySettled(path: string, bytes: number): Promise<boolean> {
+  const [file, part] = await Promise.all([stat(path).catch(() => null), stat(`${path}.part`).catch(() => null)]);
+  if (file && part && file.ino === part.ino && file.dev === part.dev) {
+    await rm(`${path}.part`, { force: true });
+    return true;
   }
-  return target;
+  return Boolean(file && !part && file.size === bytes);
 }

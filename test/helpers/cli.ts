@@ -1,0 +1,38 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Sandbox } from '../../electron/sandbox/server';
+
+export const CLI = fileURLToPath(new URL('../../electron/cli/dubdesk.mjs', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment a user would set for a sandbox: flag-free, through DUBDESK_* variables. */
+export function envFor(sb: Sandbox, home: string, apiKey = sb.account.apiKey): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DUBDESK_HOME: home,
+    DUBDESK_BASE_URL: sb.baseUrl,
+    DUBDESK_LEGACY_URL: sb.legacyUrl,
+    DUBDESK_API_KEY: apiKey,
+    DUBDESK_RETRY_BASE_MS: '50',
+  };
+}
+
+export function startCli(args: string[], env: NodeJS.ProcessEnv, cwd?: string): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [CLI, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<CliResult> {
+  return startCli(args, env, cwd).done;
+}
