@@ -1,0 +1,56 @@
+import { link, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { alreadySettled, extensionFor, freeName, outputFileName, sanitizeName, settle } from '../../electron/engine/outputs/naming';
+import { tempDir } from '../helpers/engine';
+
+describe('output names', () => {
+  it('sanitizes names from the service for every OS', () => {
+    expect(sanitizeName('a/b\\c:d*e?f"g<h>i|j.mp4')).toBe('a_b_c_d_e_f_g_h_i_j.mp4');
+    expect(sanitizeName('..\u0000hidden\u0007.mp4. ')).toBe('_hidden_.mp4');
+    expect(sanitizeName('CON.mp4')).toBe('_CON.mp4');
+    expect(sanitizeName('   ')).toBe('dub');
+    expect(sanitizeName('x'.repeat(300))).toHaveLength(180);
+  });
+
+  it('puts the language before the extension so players pair video and subtitles', () => {
+    expect(outputFileName('Movie', 'es', 'translated_mp4', 'mp4')).toBe('Movie.es.mp4');
+    expect(outputFileName('Movie', 'es', 'translated_subtitle', 'srt')).toBe('Movie.es.srt');
+    expect(outputFileName('Movie', 'es', 'poster', 'jpg')).toBe('Movie.es.poster.jpg');
+    expect(outputFileName('Movie', 'es', 'original_mp3', 'mp3')).toBe('Movie.es.original-mp3.mp3');
+  });
+
+  it('takes the extension from the response type, then the link, then the output type', () => {
+    expect(extensionFor('translated_subtitle', 'application/x-subrip', 'http://x/a.vtt')).toBe('srt');
+    expect(extensionFor('translated_subtitle', 'application/octet-stream', 'http://x/a.vtt?sig=1')).toBe('vtt');
+    expect(extensionFor('translated_mp3', null, 'http://x/noext')).toBe('mp3');
+  });
+
+  it('never picks a taken name: Movie.es (2).mp4, and skips names with a .part in progress', async () => {
+    const dir = tempDir();
+    expect(await freeName(dir, 'Movie.es.mp4')).toBe(join(dir, 'Movie.es.mp4'));
+    await writeFile(join(dir, 'Movie.es.mp4'), 'x');
+    await writeFile(join(dir, 'Movie.es (2).mp4.part'), 'x');
+    expect(await freeName(dir, 'Movie.es.mp4')).toBe(join(dir, 'Movie.es (3).mp4'));
+  });
+
+  it('settle never replaces an existing file and recognises its own half-finished move', async () => {
+    const dir = tempDir();
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'a.es.mp4'), 'theirs');
+    await writeFile(join(dir, 'a.es.mp4.part'), 'ours');
+    expect(await settle(join(dir, 'a.es.mp4.part'), join(dir, 'a.es.mp4'))).toBe(join(dir, 'a.es (2).mp4'));
+    expect(await readFile(join(dir, 'a.es.mp4'), 'utf8')).toBe('theirs');
+    expect(await readFile(join(dir, 'a.es (2).mp4'), 'utf8')).toBe('ours');
+    await expect(stat(join(dir, 'a.es.mp4.part'))).rejects.toThrow();
+
+    // Crashed after linking, before removing the .part: same inode, so it is ours.
+    await writeFile(join(dir, 'b.mp4.part'), 'done');
+    await link(join(dir, 'b.mp4.part'), join(dir, 'b.mp4'));
+    expect(await alreadySettled(join(dir, 'b.mp4'), 4)).toBe(true);
+    await expect(stat(join(dir, 'b.mp4.part'))).rejects.toThrow();
+    // Moved but not recorded: the size says so. A different file of another size is not ours.
+    expect(await alreadySettled(join(dir, 'b.mp4'), 4)).toBe(true);
+    expect(await alreadySettled(join(dir, 'a.es.mp4'), 4)).toBe(false);
+  });
+});
