@@ -49,7 +49,13 @@ export function reportProgress(engine: Engine, mode: 'tty' | 'plain' | 'silent',
     cliProgress.Presets.shades_classic,
   );
   const jobs = total();
-  const overall = multi.create(jobs.length, jobs.filter((j) => j.state === 'completed').length, { name: 'all jobs', detail: '' });
+  const tally = (all: JobView[]) => {
+    const done = all.filter((x) => x.state === 'completed').length;
+    const failed = all.filter((x) => x.state === 'failed').length;
+    return { done, detail: `${done}/${all.length} done${failed ? `, ${failed} failed` : ''}` };
+  };
+  const first = tally(jobs);
+  const overall = multi.create(jobs.length, first.done, { name: 'all jobs', detail: first.detail });
   const bars = new Map<number, cliProgress.SingleBar>();
   const logged = new Set<number>();
   const onJob = (j: JobView) => {
@@ -65,10 +71,9 @@ export function reportProgress(engine: Engine, mode: 'tty' | 'plain' | 'silent',
         multi.log(`${finished(j)}\n`);
       }
       const all = total();
-      const done = all.filter((x) => x.state === 'completed').length;
-      const failed = all.filter((x) => x.state === 'failed').length;
+      const t = tally(all);
       overall.setTotal(all.length);
-      overall.update(done, { detail: failed ? `${failed} failed` : '' });
+      overall.update(t.done, { detail: t.detail });
       return;
     }
     logged.delete(j.id);
@@ -79,6 +84,7 @@ export function reportProgress(engine: Engine, mode: 'tty' | 'plain' | 'silent',
   engine.on('job', onJob);
   return () => {
     engine.off('job', onJob);
+    multi.update(); // flushes lines logged since the last redraw
     multi.stop();
   };
 }

@@ -74,7 +74,7 @@ function summarize(jobs: readonly JobView[]): void {
 export function addRunOptions(cmd: Command): Command {
   return cmd
     .option('--concurrency <n>', 'uploads at once, and downloads at once', positiveInt, 2)
-    .option('--poll-interval <seconds>', 'shortest time between two status polls', positiveSeconds, 5);
+    .option('--poll-interval <seconds>', 'shortest time between two status polls', positiveSeconds, 3);
 }
 
 export function registerRunCommand(program: Command): void {

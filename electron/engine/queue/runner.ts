@@ -79,7 +79,7 @@ export class Runner {
             .then(({ changed }) => {
               for (const row of changed) this.hooks.changed(row);
               pollFailures = 0;
-              pollInterval = changed.length ? opts.pollIntervalMs : Math.min(pollInterval * 1.5, opts.pollIntervalMs * 6);
+              pollInterval = changed.length ? opts.pollIntervalMs : Math.min(pollInterval * 1.5, Math.max(opts.pollIntervalMs, Math.min(opts.pollIntervalMs * 6, 30_000)));
               pollAt = Date.now() + pollInterval;
             })
             .catch((e: unknown) => {
