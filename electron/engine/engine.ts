@@ -10,7 +10,8 @@ import { JobStore, type JobRow } from './db/jobs';
 import { openDatabase, type Db } from './db/open';
 import { ConfigError, UsageError } from './errors';
 import type { Clients } from './flows/context';
-import { checkLanguages, planJobs, type AddRequest, type Plan } from './plan';
+import { AddRequestSchema, type AddRequestInput } from '../../shared/requests';
+import { checkLanguages, planJobs, type Plan } from './plan';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './queue/backoff';
 import { Runner, type RunOptions, type RunOutcome } from './queue/runner';
 import { toView, type Transfer } from './views';
@@ -63,7 +64,7 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.clients = {
       v2: new V2Client(baseUrl, apiKey),
       v1: new V1Client(baseUrl, apiKey),
-      legacy: new LegacyClient(legacyUrl ?? `${baseUrl}/legacy-url-not-configured`, apiKey),
+      legacy: legacyUrl ? new LegacyClient(legacyUrl, apiKey) : null,
     };
     this.runner = new Runner(
       this.store,
@@ -85,8 +86,14 @@ export class Engine extends EventEmitter<EngineEvents> {
     return targetLanguages(this.store, this.options.service.baseUrl);
   }
 
-  /** Validates languages (UsageError) and probes every input; nothing is stored yet. */
-  async plan(req: AddRequest): Promise<Plan> {
+  /** Validates the request and its languages (UsageError) and probes every input; nothing is stored yet. */
+  async plan(input: AddRequestInput): Promise<Plan> {
+    const parsed = AddRequestSchema.safeParse(input);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new UsageError(`${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'invalid'}`);
+    }
+    const req = parsed.data;
     if (req.api === 'legacy' && !this.options.service.legacyUrl) {
       throw new ConfigError('--api legacy needs the legacy root: set --legacy-url or DUBDESK_LEGACY_URL');
     }

@@ -2,7 +2,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
 import { LEGACY_FILE_TYPE } from '../../shared/api/legacy';
 import { estimateCredits } from '../../shared/credits';
-import type { ApiGeneration, OutputSelection } from '../../shared/domain';
+import type { ApiGeneration } from '../../shared/domain';
+import type { AddRequest } from '../../shared/requests';
 import { AUTO, LEGACY_CODES } from '../../shared/languages';
 import type { NewJob } from './db/jobs';
 import { UsageError } from './errors';
@@ -10,16 +11,7 @@ import { InputError, MEDIA_EXTENSIONS, probeFile, type ProbedFile } from './medi
 
 export const V2_MAX_UPLOAD_BYTES = 1024 ** 3;
 
-export interface AddRequest {
-  inputs: readonly string[];
-  to: readonly string[];
-  from: string;
-  studio: boolean;
-  api: ApiGeneration;
-  /** Folder for the results; by default each source's own folder (URLs: the current one). */
-  outDir?: string;
-  outputs: OutputSelection;
-}
+export type { AddRequest };
 
 export interface Plan {
   jobs: NewJob[];

@@ -1,7 +1,7 @@
 import { FaultSettings } from './options';
 
 /** mulberry32: tiny, fast and seedable, so a failing run can be replayed with the same --seed. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

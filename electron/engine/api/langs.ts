@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { LangList } from '../../../shared/api/common';
 import { LEGACY_CODES, TARGET_CODES } from '../../../shared/languages';
 import type { JobStore } from '../db/jobs';
@@ -32,16 +33,15 @@ export function legacyLanguages(): string[] {
   return [...LEGACY_CODES];
 }
 
-function readCache(store: JobStore): { at: number; codes: string[] } | null {
+const LangCache = z.object({ at: z.number(), codes: z.array(z.string()).min(1) });
+
+function readCache(store: JobStore): z.infer<typeof LangCache> | null {
   const raw = store.setting(CACHE_KEY);
   if (!raw) return null;
   try {
-    const v = JSON.parse(raw) as { at?: unknown; codes?: unknown };
-    if (typeof v.at === 'number' && Array.isArray(v.codes) && v.codes.every((c) => typeof c === 'string')) {
-      return { at: v.at, codes: v.codes as string[] };
-    }
+    const parsed = LangCache.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null; // a damaged cache is ignored
   } catch {
-    /* a damaged cache is ignored */
+    return null;
   }
-  return null;
 }

@@ -6,7 +6,8 @@ import type { V2Client } from '../api/v2';
 export interface Clients {
   v2: V2Client;
   v1: V1Client;
-  legacy: LegacyClient;
+  /** Null when no legacy root is configured. */
+  legacy: LegacyClient | null;
 }
 
 /** A job a worker holds under its lease: every write goes through the lease check and keeps `row` current. */

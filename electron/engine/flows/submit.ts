@@ -2,6 +2,7 @@ import type { DubV2 } from '../../../shared/api/v2';
 import { presignedExpiry } from '../../../shared/presigned';
 import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
+import { ConfigError } from '../errors';
 import { InputError } from '../media/probe';
 import { access, constants } from 'node:fs/promises';
 import type { LeasedJob, StepContext } from './context';
@@ -105,12 +106,13 @@ function uploadExpiry(url: string): number {
 async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> {
   const { v1, legacy } = ctx.clients;
   const isLegacy = job.row.api === 'legacy';
+  if (isLegacy && !legacy) throw new ConfigError('legacy jobs need the legacy root: set --legacy-url or DUBDESK_LEGACY_URL, then retry');
   const mime = isLegacy ? 'video/mp4' : (job.row.source_type ?? 'application/octet-stream');
   for (let round = 0; round < 3; round++) {
     const r = job.row;
     const urlStale = !r.upload_url || (r.upload_expires_at ?? 0) < Date.now() + UPLOAD_URL_MARGIN_MS;
     if (!r.remote_id || (!r.uploaded && urlStale)) {
-      const init = isLegacy
+      const init = isLegacy && legacy
         ? await legacy.init({ dest_lang: r.dest_lang, duration: Math.ceil(r.duration ?? 0), fileType: mime, name: r.source_name, source_lang: r.source_lang }, ctx.signal).then((p) => ({ id: p.id, url: p.uploadUrl }))
         : await v1
             .init(
@@ -124,7 +126,7 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
     if (!job.row.uploaded) {
       try {
         const onProgress = (t: number, n: number | null) => ctx.progress(job.row.id, t, n);
-        if (isLegacy) await legacy.upload(job.row.upload_url ?? '', job.row.source, ctx.signal, onProgress);
+        if (isLegacy && legacy) await legacy.upload(job.row.upload_url ?? '', job.row.source, ctx.signal, onProgress);
         else await v1.upload(job.row.upload_url ?? '', job.row.source, mime, ctx.signal, onProgress);
       } catch (e) {
         // An expired or refused upload address: ask for a new one.
@@ -137,7 +139,7 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
       job.patch({ uploaded: 1 });
     }
     try {
-      if (isLegacy) await legacy.start(id, ctx.signal);
+      if (isLegacy && legacy) await legacy.start(id, ctx.signal);
       else await v1.start(id, ctx.signal);
     } catch (e) {
       if (e instanceof ApiError && e.kind === 'conflict') return adopt(job, id, null); // already running: ours

@@ -45,7 +45,7 @@ export async function pollOnce(store: JobStore, clients: Clients, signal: AbortS
       seen.set(d.id, { status: d.externalStatusId, progress: d.progressPercentage, error: d.externalErrorMessage, measuredDuration: d.measuredDuration });
     }
   }
-  if (byApi.legacy.length) {
+  if (byApi.legacy.length && clients.legacy) {
     for (const d of await clients.legacy.list(signal)) {
       seen.set(d.id, { status: d.externalStatusId, progress: d.progressPercentage, error: d.externalErrorMessage, measuredDuration: null });
     }
@@ -53,6 +53,7 @@ export async function pollOnce(store: JobStore, clients: Clients, signal: AbortS
 
   const changed: JobRow[] = [];
   for (const job of tracked) {
+    if (job.api === 'legacy' && !clients.legacy) continue; // no legacy root configured: nothing to ask
     const remote = job.remote_id ? seen.get(job.remote_id) : undefined;
     let patch: Partial<JobRow>;
     if (!remote) {

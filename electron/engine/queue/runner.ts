@@ -5,6 +5,7 @@ import { LeasedJob } from '../flows/context';
 import { fetchOutputs } from '../flows/fetch-outputs';
 import { submit } from '../flows/submit';
 import { pollOnce } from '../flows/track';
+import { ConfigError } from '../errors';
 import { InputError } from '../media/probe';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { acquireRunLock } from './run-lock';
@@ -203,7 +204,7 @@ export class Runner {
         job.patch({ state: 'failed', error: e.message, error_kind: e.kind, waiting: null });
         return;
       }
-      if (e instanceof InputError) {
+      if (e instanceof InputError || e instanceof ConfigError) {
         job.patch({ state: 'failed', error: e.message, error_kind: 'input', waiting: null });
         return;
       }

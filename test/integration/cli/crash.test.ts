@@ -1,21 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../electron/sandbox/faults';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
 import { envFor, runCli, startCli } from '../../helpers/cli';
 import { startedDubs, tempDir } from '../../helpers/engine';
-
-/** Seeded, so a failing sequence of kills can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let sb: Sandbox | undefined;
 afterEach(async () => {
@@ -41,7 +31,7 @@ describe.each([
     const added = await runCli(['add', ...files, '--to', 'es,fr', '--api', api, '--out', out], env);
     expect(added.code, added.stderr).toBe(0);
 
-    const random = prng(seed);
+    const random = mulberry32(seed); // seeded, so a failing sequence of kills can be replayed
     let kills = 0;
     for (let i = 0; i < KILLS; i++) {
       const { child, done } = startCli(['run', '--until-done', '--poll-interval', '0.1', '--concurrency', '2'], env);
