@@ -13,7 +13,10 @@ const layer = (files, patterns, paths = []) => ({
     '@typescript-eslint/no-restricted-imports': [
       'error',
       {
-        paths: paths.map((name) => ({ name, message: 'This layer may not import this module (ARCHITECTURE.md).' })),
+        paths: paths.map((name) => ({
+          name,
+          message: 'This layer may not import this module (ARCHITECTURE.md).',
+        })),
         patterns: patterns.map((group) => ({
           group: [group],
           message: 'This layer may not import from there (ARCHITECTURE.md).',

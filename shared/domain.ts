@@ -5,13 +5,27 @@ export const API_GENERATIONS = ['v2', 'v1', 'legacy'] as const;
 export type ApiGeneration = (typeof API_GENERATIONS)[number];
 
 /** What a user sees. Terminal states are exactly completed, failed and canceled. */
-export const JOB_STATES = ['queued', 'uploading', 'submitted', 'processing', 'downloading', 'completed', 'failed', 'canceled', 'paused'] as const;
+export const JOB_STATES = [
+  'queued',
+  'uploading',
+  'submitted',
+  'processing',
+  'downloading',
+  'completed',
+  'failed',
+  'canceled',
+  'paused',
+] as const;
 export type JobState = (typeof JOB_STATES)[number];
 export const TERMINAL_STATES: readonly JobState[] = ['completed', 'failed', 'canceled'];
 export const isTerminal = (s: JobState): boolean => TERMINAL_STATES.includes(s);
 
 export type OutputSelection = OutputType[] | 'default' | 'all';
-export const OutputSelectionSchema = z.union([z.literal('default'), z.literal('all'), z.array(z.enum(OUTPUT_TYPES)).min(1)]);
+export const OutputSelectionSchema = z.union([
+  z.literal('default'),
+  z.literal('all'),
+  z.array(z.enum(OUTPUT_TYPES)).min(1),
+]);
 
 export interface JobOutput {
   type: OutputType;

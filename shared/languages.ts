@@ -106,7 +106,23 @@ export const LANGUAGES: readonly LanguageInfo[] = [
 
 /** The 17 codes the legacy interface accepts (for both languages, plus `auto` as source). */
 export const LEGACY_CODES: readonly string[] = [
-  'ar', 'zh', 'cs', 'nl', 'en', 'fr', 'de', 'hi', 'hu', 'it', 'ja', 'ko', 'pl', 'pt', 'ru', 'es', 'tr',
+  'ar',
+  'zh',
+  'cs',
+  'nl',
+  'en',
+  'fr',
+  'de',
+  'hi',
+  'hu',
+  'it',
+  'ja',
+  'ko',
+  'pl',
+  'pt',
+  'ru',
+  'es',
+  'tr',
 ];
 
 /** `auto` is a source language only; it is never a valid target. */

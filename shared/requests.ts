@@ -6,8 +6,12 @@ import { API_GENERATIONS, OutputSelectionSchema } from './domain';
  * schema, so the desktop app and `serve` refuse exactly what the CLI refuses.
  */
 export const AddRequestSchema = z.object({
-  inputs: z.array(z.string().min(1, 'a source path or URL is empty')).min(1, 'name at least one file, folder or URL'),
-  to: z.array(z.string().trim().toLowerCase().min(1)).min(1, 'name at least one target language, e.g. --to es,fr'),
+  inputs: z
+    .array(z.string().min(1, 'a source path or URL is empty'))
+    .min(1, 'name at least one file, folder or URL'),
+  to: z
+    .array(z.string().trim().toLowerCase().min(1))
+    .min(1, 'name at least one target language, e.g. --to es,fr'),
   from: z.string().trim().toLowerCase().min(1).default('auto'),
   studio: z.boolean().default(false),
   api: z.enum(API_GENERATIONS).default('v2'),

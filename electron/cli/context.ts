@@ -26,11 +26,18 @@ function backoffFromEnv(): EngineOptions['backoff'] {
 }
 
 /** Opens the engine for one command: flag over env over stored settings, or the embedded sandbox. */
-export async function openSession(cmd: Command, opts: { needsService: boolean; quiet?: boolean }): Promise<CliSession> {
+export async function openSession(
+  cmd: Command,
+  opts: { needsService: boolean; quiet?: boolean },
+): Promise<CliSession> {
   const flags = cmd.optsWithGlobals<GlobalFlags>();
   const config = resolveConfig(flags);
   let sandbox: Sandbox | null = null;
-  let service = { baseUrl: config.baseUrl ?? 'http://127.0.0.1:9', legacyUrl: config.legacyUrl, apiKey: config.apiKey ?? '' };
+  let service = {
+    baseUrl: config.baseUrl ?? 'http://127.0.0.1:9',
+    legacyUrl: config.legacyUrl,
+    apiKey: config.apiKey ?? '',
+  };
   if (opts.needsService) {
     if (!config.apiKey && !config.baseUrl) {
       sandbox = await startSandbox({ pipelineSeconds: 4, balance: 3600 });
@@ -42,7 +49,10 @@ export async function openSession(cmd: Command, opts: { needsService: boolean; q
         );
       }
     } else if (!config.apiKey) {
-      throw new ApiError('auth', 'no API key: set DUBDESK_API_KEY or run `dubdesk login` (the key is read from stdin)');
+      throw new ApiError(
+        'auth',
+        'no API key: set DUBDESK_API_KEY or run `dubdesk login` (the key is read from stdin)',
+      );
     } else if (!config.baseUrl) {
       throw new ConfigError('an API key is set but no service address: set --base-url or DUBDESK_BASE_URL');
     }
@@ -60,7 +70,11 @@ export async function openSession(cmd: Command, opts: { needsService: boolean; q
   };
 }
 
-export async function withSession<T>(cmd: Command, opts: { needsService: boolean; quiet?: boolean }, fn: (s: CliSession) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+  cmd: Command,
+  opts: { needsService: boolean; quiet?: boolean },
+  fn: (s: CliSession) => Promise<T>,
+): Promise<T> {
   const session = await openSession(cmd, opts);
   try {
     return await fn(session);

@@ -14,9 +14,15 @@ import { ExitCode } from './exit-codes';
 
 const program = new Command('dubdesk')
   .description('Batch video dubbing: queue files, dub them into many languages, download the results.')
-  .option('--home <dir>', 'data folder (queue database, settings); default: the desktop app’s (env DUBDESK_HOME)')
+  .option(
+    '--home <dir>',
+    'data folder (queue database, settings); default: the desktop app’s (env DUBDESK_HOME)',
+  )
   .option('--base-url <url>', 'the service’s {base_url} (env DUBDESK_BASE_URL)')
-  .option('--legacy-url <url>', 'the legacy interface’s root; calls go to {legacy_api_url}/v1/… (env DUBDESK_LEGACY_URL)')
+  .option(
+    '--legacy-url <url>',
+    'the legacy interface’s root; calls go to {legacy_api_url}/v1/… (env DUBDESK_LEGACY_URL)',
+  )
   .showHelpAfterError()
   .exitOverride();
 
@@ -41,7 +47,13 @@ try {
   if (e instanceof CommanderError) {
     process.exitCode = e.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
   } else {
-    const known = e instanceof UsageError || e instanceof ConfigError || e instanceof InputError || e instanceof ApiError || e instanceof NewerDatabaseError || e instanceof QueueBusyError;
+    const known =
+      e instanceof UsageError ||
+      e instanceof ConfigError ||
+      e instanceof InputError ||
+      e instanceof ApiError ||
+      e instanceof NewerDatabaseError ||
+      e instanceof QueueBusyError;
     const message = e instanceof Error ? e.message : String(e);
     process.stderr.write(`dubdesk: ${message}\n`);
     if (!known && e instanceof Error && process.env.DUBDESK_DEBUG) process.stderr.write(`${e.stack}\n`);

@@ -3,7 +3,10 @@ import { OUTPUT_TYPES, type OutputType } from '../../shared/api/common';
 import type { OutputSelection } from '../../shared/domain';
 
 export function languageList(raw: string): string[] {
-  const codes = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const codes = raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (codes.length === 0) throw new InvalidArgumentError('expected language codes, e.g. es,fr');
   return [...new Set(codes)];
 }
@@ -12,10 +15,15 @@ export function outputSelection(raw: string): OutputSelection {
   const v = raw.trim().toLowerCase();
   if (v === 'all') return 'all';
   if (v === 'default') return 'default';
-  const types = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const types = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = types.filter((t) => !(OUTPUT_TYPES as readonly string[]).includes(t));
   if (unknown.length || types.length === 0) {
-    throw new InvalidArgumentError(`unknown output type ${unknown.join(', ') || '(none)'}; choose from ${OUTPUT_TYPES.join(', ')}, or all`);
+    throw new InvalidArgumentError(
+      `unknown output type ${unknown.join(', ') || '(none)'}; choose from ${OUTPUT_TYPES.join(', ')}, or all`,
+    );
   }
   return [...new Set(types)] as OutputType[];
 }
@@ -34,6 +42,7 @@ export function positiveSeconds(raw: string): number {
 
 export function jobId(raw: string): number {
   const n = Number(raw.replace(/^#/, ''));
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a job id (a number; see `dubdesk status`)');
+  if (!Number.isInteger(n) || n < 1)
+    throw new InvalidArgumentError('expected a job id (a number; see `dubdesk status`)');
   return n;
 }

@@ -30,12 +30,19 @@ function finished(j: JobView): string {
 }
 
 /** Follows engine events: bars on a terminal, one line per change otherwise, nothing in --json mode. */
-export function reportProgress(engine: Engine, mode: 'tty' | 'plain' | 'silent', total: () => JobView[]): () => void {
+export function reportProgress(
+  engine: Engine,
+  mode: 'tty' | 'plain' | 'silent',
+  total: () => JobView[],
+): () => void {
   if (mode === 'silent') return () => {};
   if (mode === 'plain') {
     const last = new Map<number, string>();
     const onJob = (j: JobView) => {
-      const line = j.state === 'completed' || j.state === 'failed' || j.state === 'canceled' ? finished(j) : `  ${describeJob(j)}: ${j.waiting ?? LABEL[j.state]}`;
+      const line =
+        j.state === 'completed' || j.state === 'failed' || j.state === 'canceled'
+          ? finished(j)
+          : `  ${describeJob(j)}: ${j.waiting ?? LABEL[j.state]}`;
       if (last.get(j.id) === line) return;
       last.set(j.id, line);
       process.stderr.write(`${line}\n`);
@@ -45,7 +52,15 @@ export function reportProgress(engine: Engine, mode: 'tty' | 'plain' | 'silent',
   }
 
   const multi = new cliProgress.MultiBar(
-    { format: ' {bar} {percentage}% | {name} | {detail}', barsize: 24, hideCursor: true, clearOnComplete: false, stopOnComplete: false, autopadding: true, stream: process.stderr },
+    {
+      format: ' {bar} {percentage}% | {name} | {detail}',
+      barsize: 24,
+      hideCursor: true,
+      clearOnComplete: false,
+      stopOnComplete: false,
+      autopadding: true,
+      stream: process.stderr,
+    },
     cliProgress.Presets.shades_classic,
   );
   const jobs = total();

@@ -141,10 +141,14 @@ export class Engine extends EventEmitter<EngineEvents> {
   retry(id: number): JobView {
     const row = this.store.get(id);
     if (!row) throw new UsageError(`no job ${id}; see \`dubdesk status\``);
-    if (row.state !== 'failed' && row.state !== 'canceled') throw new UsageError(`job ${id} is ${row.state}; only failed or canceled jobs can be retried`);
+    if (row.state !== 'failed' && row.state !== 'canceled')
+      throw new UsageError(`job ${id} is ${row.state}; only failed or canceled jobs can be retried`);
     const reset = { error: null, error_kind: null, attempts: 0, next_run_at: 0, waiting: null };
     if (row.error_kind === 'remote-failed' || row.error_kind === 'remote-missing') {
-      const abandoned = [...(JSON.parse(row.abandoned_remote_ids) as string[]), ...(row.remote_id ? [row.remote_id] : [])];
+      const abandoned = [
+        ...(JSON.parse(row.abandoned_remote_ids) as string[]),
+        ...(row.remote_id ? [row.remote_id] : []),
+      ];
       this.store.requeue(id, JSON.stringify(abandoned));
     } else if (row.step === 'fetch') {
       this.store.force(id, { ...reset, state: 'downloading' });
@@ -157,7 +161,10 @@ export class Engine extends EventEmitter<EngineEvents> {
   }
 
   retryFailed(): number[] {
-    const ids = this.store.all().filter((j) => j.state === 'failed').map((j) => j.id);
+    const ids = this.store
+      .all()
+      .filter((j) => j.state === 'failed')
+      .map((j) => j.id);
     for (const id of ids) this.retry(id);
     return ids;
   }
@@ -166,7 +173,8 @@ export class Engine extends EventEmitter<EngineEvents> {
   cancel(id: number): JobView {
     const row = this.store.get(id);
     if (!row) throw new UsageError(`no job ${id}; see \`dubdesk status\``);
-    if (row.state === 'completed' || row.state === 'canceled') throw new UsageError(`job ${id} is already ${row.state}`);
+    if (row.state === 'completed' || row.state === 'canceled')
+      throw new UsageError(`job ${id} is already ${row.state}`);
     this.store.force(id, { state: 'canceled', waiting: null });
     this.runner.abortJob(id);
     return this.emitId(id);
@@ -203,7 +211,15 @@ export class Engine extends EventEmitter<EngineEvents> {
     const now = Date.now();
     let m = this.meters.get(id);
     if (!m || transferred < m.lastBytes) {
-      m = { startedAt: now, lastAt: now, lastBytes: transferred, rate: null, percent: null, eta: null, emittedAt: 0 };
+      m = {
+        startedAt: now,
+        lastAt: now,
+        lastBytes: transferred,
+        rate: null,
+        percent: null,
+        eta: null,
+        emittedAt: 0,
+      };
       this.meters.set(id, m);
     }
     const dt = (now - m.lastAt) / 1000;

@@ -23,15 +23,23 @@ export interface Plan {
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 
 /** Checks the languages against the live list (never `auto` as a target); throws UsageError when wrong. */
-export function checkLanguages(req: Pick<AddRequest, 'to' | 'from' | 'api'>, liveCodes: readonly string[]): void {
+export function checkLanguages(
+  req: Pick<AddRequest, 'to' | 'from' | 'api'>,
+  liveCodes: readonly string[],
+): void {
   if (req.to.length === 0) throw new UsageError('name at least one target language, e.g. --to es,fr');
   const allowed = req.api === 'legacy' ? LEGACY_CODES : liveCodes;
-  const where = req.api === 'legacy' ? 'the legacy API (17 languages; see `dubdesk langs --legacy`)' : 'the service (see `dubdesk langs`)';
+  const where =
+    req.api === 'legacy'
+      ? 'the legacy API (17 languages; see `dubdesk langs --legacy`)'
+      : 'the service (see `dubdesk langs`)';
   for (const code of req.to) {
-    if (code === AUTO) throw new UsageError("'auto' is a source language only; name the target languages, e.g. --to es,fr");
+    if (code === AUTO)
+      throw new UsageError("'auto' is a source language only; name the target languages, e.g. --to es,fr");
     if (!allowed.includes(code)) throw new UsageError(`unknown target language '${code}' for ${where}`);
   }
-  if (req.from !== AUTO && !allowed.includes(req.from)) throw new UsageError(`unknown source language '${req.from}' for ${where}; or use --from auto`);
+  if (req.from !== AUTO && !allowed.includes(req.from))
+    throw new UsageError(`unknown source language '${req.from}' for ${where}; or use --from auto`);
 }
 
 async function expand(input: string): Promise<string[] | InputError> {
@@ -54,11 +62,17 @@ async function expand(input: string): Promise<string[] | InputError> {
 
 function checkForApi(file: ProbedFile, api: ApiGeneration): void {
   if (api === 'legacy' && file.mime !== LEGACY_FILE_TYPE) {
-    throw new InputError(file.path, `${file.path}: the legacy API takes only MP4 video (this is ${file.mime}). Use --api v2, or convert it to MP4.`);
+    throw new InputError(
+      file.path,
+      `${file.path}: the legacy API takes only MP4 video (this is ${file.mime}). Use --api v2, or convert it to MP4.`,
+    );
   }
   if (api === 'v2' && file.bytes > V2_MAX_UPLOAD_BYTES) {
     const gb = (file.bytes / 1024 ** 3).toFixed(2);
-    throw new InputError(file.path, `${file.path}: ${gb} GB is over the 1 GB upload limit of the v2 API. Split or compress it first.`);
+    throw new InputError(
+      file.path,
+      `${file.path}: ${gb} GB is over the 1 GB upload limit of the v2 API. Split or compress it first.`,
+    );
   }
 }
 
@@ -69,7 +83,13 @@ export async function planJobs(req: AddRequest, cwd = process.cwd()): Promise<Pl
   const paths: string[] = [];
   for (const input of req.inputs) {
     if (isUrl(input)) {
-      if (req.api !== 'v2') rejected.push(new InputError(input, `${input}: URL sources need the v2 API (--api v2); v1 and legacy upload files only.`));
+      if (req.api !== 'v2')
+        rejected.push(
+          new InputError(
+            input,
+            `${input}: URL sources need the v2 API (--api v2); v1 and legacy upload files only.`,
+          ),
+        );
       else sources.push({ url: input });
       continue;
     }
@@ -104,14 +124,35 @@ export async function planJobs(req: AddRequest, cwd = process.cwd()): Promise<Pl
         outputs_wanted: JSON.stringify(req.outputs),
       };
       if ('url' in s) {
-        const name = decodeURIComponent(new URL(s.url).pathname.split('/').filter(Boolean).at(-1) ?? '') || 'source';
-        jobs.push({ ...common, source: s.url, source_kind: 'url', source_name: name, source_type: null, source_bytes: null, duration: null, out_dir: resolve(req.outDir ?? cwd) });
+        const name =
+          decodeURIComponent(new URL(s.url).pathname.split('/').filter(Boolean).at(-1) ?? '') || 'source';
+        jobs.push({
+          ...common,
+          source: s.url,
+          source_kind: 'url',
+          source_name: name,
+          source_type: null,
+          source_bytes: null,
+          duration: null,
+          out_dir: resolve(req.outDir ?? cwd),
+        });
       } else {
-        jobs.push({ ...common, source: s.path, source_kind: 'file', source_name: s.name, source_type: s.mime, source_bytes: s.bytes, duration: s.durationSeconds, out_dir: resolve(req.outDir ?? dirname(s.path)) });
+        jobs.push({
+          ...common,
+          source: s.path,
+          source_kind: 'file',
+          source_name: s.name,
+          source_type: s.mime,
+          source_bytes: s.bytes,
+          duration: s.durationSeconds,
+          out_dir: resolve(req.outDir ?? dirname(s.path)),
+        });
       }
     }
   }
-  const estimate = estimateCredits(jobs.map((j) => ({ durationSeconds: j.duration, studio: j.studio === 1 })));
+  const estimate = estimateCredits(
+    jobs.map((j) => ({ durationSeconds: j.duration, studio: j.studio === 1 })),
+  );
   return { jobs, rejected, estimate };
 }
 

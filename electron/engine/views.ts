@@ -29,7 +29,9 @@ export function toView(row: JobRow, outputs: readonly OutputRow[], transfer?: Tr
     measuredDuration: row.measured_duration,
     creditsCharged: row.credits_charged,
     outDir: row.out_dir,
-    outputs: outputs.filter((o) => o.done).map((o) => ({ type: o.type as OutputType, path: o.path, bytes: o.bytes ?? 0 })),
+    outputs: outputs
+      .filter((o) => o.done)
+      .map((o) => ({ type: o.type as OutputType, path: o.path, bytes: o.bytes ?? 0 })),
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
     bytesPerSecond: live ? (transfer?.bytesPerSecond ?? null) : null,

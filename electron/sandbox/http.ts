@@ -29,7 +29,10 @@ export function sendJson(ctx: Ctx, status: number, body: unknown): void {
     return;
   }
   const text = JSON.stringify(body);
-  ctx.res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  ctx.res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   ctx.res.end(text);
 }
 
@@ -39,7 +42,10 @@ export function sendError(res: ServerResponse, err: HttpError): void {
     return;
   }
   const text = JSON.stringify({ error: err.message, ...err.extra });
-  res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(err.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 

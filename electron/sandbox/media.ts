@@ -27,8 +27,19 @@ export interface ProbedMedia {
 /** The server's own measurement: ffprobe when installed, else a header parser. Throws on unreadable media. */
 export async function probeMedia(path: string): Promise<ProbedMedia> {
   if (await hasFfmpeg()) {
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', path]);
-    const parsed = JSON.parse(stdout) as { format?: { duration?: string }; streams?: { codec_type?: string }[] };
+    const { stdout } = await run('ffprobe', [
+      '-v',
+      'error',
+      '-show_entries',
+      'format=duration:stream=codec_type',
+      '-of',
+      'json',
+      path,
+    ]);
+    const parsed = JSON.parse(stdout) as {
+      format?: { duration?: string };
+      streams?: { codec_type?: string }[];
+    };
     const duration = Number(parsed.format?.duration);
     const kinds = new Set((parsed.streams ?? []).map((s) => s.codec_type));
     if (!Number.isFinite(duration) || duration <= 0 || (!kinds.has('video') && !kinds.has('audio'))) {
@@ -54,7 +65,9 @@ export function webVtt(duration: number, lang: string, note: string): string {
   const cues: string[] = [];
   const step = 4;
   for (let start = 0, n = 1; start < duration; start += step, n++) {
-    cues.push(`${n}\n${ts(start)} --> ${ts(Math.min(duration, start + step))}\n[${languageName(lang)}] ${note} ${n}`);
+    cues.push(
+      `${n}\n${ts(start)} --> ${ts(Math.min(duration, start + step))}\n[${languageName(lang)}] ${note} ${n}`,
+    );
   }
   return `WEBVTT\n\n${cues.join('\n\n')}\n`;
 }
@@ -76,16 +89,65 @@ export async function makeArtifacts(
   const at = (name: string) => join(dir, name);
   const ff = await hasFfmpeg();
 
-  out.original = { path: uploadPath, contentType: uploadType, fileName: `${stem}${extensionFor(uploadType)}` };
+  out.original = {
+    path: uploadPath,
+    contentType: uploadType,
+    fileName: `${stem}${extensionFor(uploadType)}`,
+  };
 
   if (media.hasVideo) {
     const mp4 = at('translated.mp4');
     if (ff) {
-      await run('ffmpeg', ['-v', 'error', '-y', '-i', uploadPath, '-map', '0:v:0', '-map', '0:a:0?', '-c', 'copy', '-movflags', '+faststart', mp4]).catch(() =>
-        run('ffmpeg', ['-v', 'error', '-y', '-i', uploadPath, '-map', '0:v:0', '-map', '0:a:0?', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-movflags', '+faststart', mp4]),
+      await run('ffmpeg', [
+        '-v',
+        'error',
+        '-y',
+        '-i',
+        uploadPath,
+        '-map',
+        '0:v:0',
+        '-map',
+        '0:a:0?',
+        '-c',
+        'copy',
+        '-movflags',
+        '+faststart',
+        mp4,
+      ]).catch(() =>
+        run('ffmpeg', [
+          '-v',
+          'error',
+          '-y',
+          '-i',
+          uploadPath,
+          '-map',
+          '0:v:0',
+          '-map',
+          '0:a:0?',
+          '-c:v',
+          'libx264',
+          '-preset',
+          'ultrafast',
+          '-c:a',
+          'aac',
+          '-movflags',
+          '+faststart',
+          mp4,
+        ]),
       );
       const poster = at('poster.jpg');
-      await run('ffmpeg', ['-v', 'error', '-y', '-ss', String(Math.min(1, media.duration / 2)), '-i', uploadPath, '-frames:v', '1', poster]);
+      await run('ffmpeg', [
+        '-v',
+        'error',
+        '-y',
+        '-ss',
+        String(Math.min(1, media.duration / 2)),
+        '-i',
+        uploadPath,
+        '-frames:v',
+        '1',
+        poster,
+      ]);
       out.poster = { path: poster, contentType: 'image/jpeg', fileName: `${stem}.jpg` };
     } else {
       await copyFile(uploadPath, mp4);
@@ -99,7 +161,22 @@ export async function makeArtifacts(
   if (ff) {
     const args = media.hasAudio
       ? ['-v', 'error', '-y', '-i', uploadPath, '-vn', '-c:a', 'libmp3lame', '-b:a', '64k', mp3]
-      : ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'anullsrc=r=44100:cl=mono', '-t', String(media.duration), '-c:a', 'libmp3lame', '-b:a', '32k', mp3];
+      : [
+          '-v',
+          'error',
+          '-y',
+          '-f',
+          'lavfi',
+          '-i',
+          'anullsrc=r=44100:cl=mono',
+          '-t',
+          String(media.duration),
+          '-c:a',
+          'libmp3lame',
+          '-b:a',
+          '32k',
+          mp3,
+        ];
     await run('ffmpeg', args);
   } else {
     await copyFile(uploadPath, mp3);
@@ -108,11 +185,21 @@ export async function makeArtifacts(
   out.original_mp3 = { path: mp3, contentType: 'audio/mpeg', fileName: `${stem}.mp3` };
 
   const subDest = at('translated.vtt');
-  await writeFile(subDest, webVtt(media.duration, langs.dest, 'Sandbox subtitle (not a real translation), cue'));
+  await writeFile(
+    subDest,
+    webVtt(media.duration, langs.dest, 'Sandbox subtitle (not a real translation), cue'),
+  );
   out.translated_subtitle = { path: subDest, contentType: 'text/vtt', fileName: `${stem}.${langs.dest}.vtt` };
   const subSource = at('original.vtt');
-  await writeFile(subSource, webVtt(media.duration, langs.source, 'Sandbox transcript (not a real transcription), cue'));
-  out.original_subtitle = { path: subSource, contentType: 'text/vtt', fileName: `${stem}.${langs.source}.vtt` };
+  await writeFile(
+    subSource,
+    webVtt(media.duration, langs.source, 'Sandbox transcript (not a real transcription), cue'),
+  );
+  out.original_subtitle = {
+    path: subSource,
+    contentType: 'text/vtt',
+    fileName: `${stem}.${langs.source}.vtt`,
+  };
   return out;
 }
 

@@ -30,7 +30,11 @@ export const SandboxOptions = z.object({
   pipelineSeconds: z.number().positive().default(20),
   linkTtlSeconds: z.number().positive().default(3600),
   uploadTtlSeconds: z.number().positive().default(3600),
-  maxUploadBytes: z.number().int().positive().default(1024 ** 3),
+  maxUploadBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 ** 3),
   allowPrivateSourceUrls: z.boolean().default(false),
   seed: z.number().int().default(1),
   faults: FaultSettings.partial().default({}),

@@ -4,7 +4,8 @@ import type { Faults } from './faults';
 import { makeArtifacts, probeMedia } from './media';
 import type { SandboxDub, SandboxState } from './state';
 
-type Preparation = { done: false } | { done: true; ok: true; duration: number } | { done: true; ok: false; error: string };
+type Preparation =
+  { done: false } | { done: true; ok: true; duration: number } | { done: true; ok: false; error: string };
 
 /** Share of the pipeline's time spent "In Queue" before processing starts. */
 const QUEUE_SHARE = 0.1;
@@ -71,17 +72,26 @@ export class Pipeline {
         join(this.artifactsDir, dub.id),
         stem,
       );
-      this.preparations.set(dub.id, { done: true, ok: true, duration: Math.round(media.duration * 1000) / 1000 });
+      this.preparations.set(dub.id, {
+        done: true,
+        ok: true,
+        duration: Math.round(media.duration * 1000) / 1000,
+      });
     } catch (e) {
       const reason = e instanceof Error ? e.message.split('\n')[0] : String(e);
-      this.preparations.set(dub.id, { done: true, ok: false, error: `Could not read the media file: ${reason}` });
+      this.preparations.set(dub.id, {
+        done: true,
+        ok: false,
+        error: `Could not read the media file: ${reason}`,
+      });
     }
     this.advance(dub);
   }
 
   private advance(dub: SandboxDub): void {
     if (dub.frozen || dub.queuedAt === null) return;
-    if (dub.externalStatusId === ExternalStatus.Completed || dub.externalStatusId === ExternalStatus.Failed) return;
+    if (dub.externalStatusId === ExternalStatus.Completed || dub.externalStatusId === ExternalStatus.Failed)
+      return;
     const share = (this.state.now() - dub.queuedAt) / this.pipelineMs;
     if (share >= QUEUE_SHARE && !this.preparations.has(dub.id)) {
       // The media work begins when processing does: a long queue costs no ffmpeg time.
@@ -91,7 +101,8 @@ export class Pipeline {
     const prep = this.preparations.get(dub.id) ?? { done: false };
 
     if (prep.done && !prep.ok && share >= QUEUE_SHARE) return this.fail(dub, prep.error);
-    if (dub.failsInPipeline && share >= 0.5) return this.fail(dub, 'Voice cloning failed (simulated pipeline failure)');
+    if (dub.failsInPipeline && share >= 0.5)
+      return this.fail(dub, 'Voice cloning failed (simulated pipeline failure)');
     if (share < QUEUE_SHARE) return;
     if (share >= 1 && prep.done && prep.ok) return this.complete(dub, prep.duration);
 

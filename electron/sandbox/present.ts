@@ -1,4 +1,9 @@
-import { EXTERNAL_STATUSES, INTERNAL_STATUSES, type OutputLink, type OutputType } from '../../shared/api/common';
+import {
+  EXTERNAL_STATUSES,
+  INTERNAL_STATUSES,
+  type OutputLink,
+  type OutputType,
+} from '../../shared/api/common';
 import type { ProjectLegacy, ProjectLegacyListItem } from '../../shared/api/legacy';
 import type { DubV1, ProfileV1 } from '../../shared/api/v1';
 import type { DubV2, ProfileV2 } from '../../shared/api/v2';

@@ -69,7 +69,12 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
     if (found) params = { ...found.pattern.exec(url.pathname)?.groups };
     if (!found) {
       req.resume();
-      sendError(res, pathMatches.length ? new HttpError(405, `Method ${req.method} not allowed`) : new HttpError(404, `No endpoint at ${url.pathname}`));
+      sendError(
+        res,
+        pathMatches.length
+          ? new HttpError(405, `Method ${req.method} not allowed`)
+          : new HttpError(404, `No endpoint at ${url.pathname}`),
+      );
       return;
     }
     if (found.kind !== 'public') {
@@ -86,7 +91,9 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
       params: params ?? {},
       origin: req.headers.host ? `http://${req.headers.host}` : origin,
       shouldLoseResponse: () =>
-        (found.kind === 'api-mutating' || found.kind === 'api-create' || (found.kind === 'storage' && req.method === 'PUT')) &&
+        (found.kind === 'api-mutating' ||
+          found.kind === 'api-create' ||
+          (found.kind === 'storage' && req.method === 'PUT')) &&
         faults.roll('rateLostResponse'),
     };
     try {

@@ -39,9 +39,11 @@ export class SandboxService {
 
   checkLanguages(sourceLang: string, destLang: string, legacy: boolean): void {
     const allowed = legacy ? LEGACY_CODES : TARGET_CODES;
-    if (destLang === AUTO) throw new HttpError(400, "Invalid dest_lang 'auto': auto is only valid as a source language");
+    if (destLang === AUTO)
+      throw new HttpError(400, "Invalid dest_lang 'auto': auto is only valid as a source language");
     if (!allowed.includes(destLang)) throw new HttpError(400, `Unsupported dest_lang '${destLang}'`);
-    if (sourceLang !== AUTO && !allowed.includes(sourceLang)) throw new HttpError(400, `Unsupported source_lang '${sourceLang}'`);
+    if (sourceLang !== AUTO && !allowed.includes(sourceLang))
+      throw new HttpError(400, `Unsupported source_lang '${sourceLang}'`);
   }
 
   requireBalance(account: SandboxAccount): void {
@@ -49,7 +51,9 @@ export class SandboxService {
   }
 
   uploadUrl(ctx: Ctx, dub: SandboxDub): string {
-    return this.signer.sign('PUT', new URL(`/storage/uploads/${dub.id}`, ctx.origin), this.options.uploadTtlSeconds).toString();
+    return this.signer
+      .sign('PUT', new URL(`/storage/uploads/${dub.id}`, ctx.origin), this.options.uploadTtlSeconds)
+      .toString();
   }
 
   linkMaker(ctx: Ctx): (dub: SandboxDub, type: OutputType) => OutputLink {
@@ -58,7 +62,9 @@ export class SandboxService {
       const path = `/storage/outputs/${dub.id}/${type}/${encodeURIComponent(artifact?.fileName ?? type)}`;
       const make = (disposition: string) =>
         this.signer
-          .sign('GET', new URL(path, ctx.origin), this.options.linkTtlSeconds, { 'response-content-disposition': disposition })
+          .sign('GET', new URL(path, ctx.origin), this.options.linkTtlSeconds, {
+            'response-content-disposition': disposition,
+          })
           .toString();
       return { url: make('inline'), download_url: make('attachment') };
     };
@@ -67,10 +73,12 @@ export class SandboxService {
   /** Start-dub for v1 and legacy: the preconditions in the order the spec lists them. */
   startDub(account: SandboxAccount, id: string, generation: 'v1' | 'legacy'): SandboxDub {
     const dub = this.state.dubs.get(id);
-    const sameFamily = dub && (generation === 'legacy' ? dub.generation === 'legacy' : dub.generation !== 'legacy');
+    const sameFamily =
+      dub && (generation === 'legacy' ? dub.generation === 'legacy' : dub.generation !== 'legacy');
     if (!dub || !sameFamily) throw new HttpError(404, `File ${id} not found`);
     if (dub.ownerId !== account.id) throw new HttpError(403, `File ${id} belongs to another user`);
-    if (dub.queuedAt !== null || dub.frozen) throw new HttpError(409, `Dub ${id} is already in progress or completed`);
+    if (dub.queuedAt !== null || dub.frozen)
+      throw new HttpError(409, `Dub ${id} is already in progress or completed`);
     if (!dub.uploaded) throw new HttpError(412, `File ${id} has not been uploaded yet`);
     this.requireBalance(account);
     this.pipeline.enqueue(dub);

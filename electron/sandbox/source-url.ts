@@ -14,18 +14,29 @@ export interface FetchedSource {
 /** Only addresses on the public internet may be fetched, unless the sandbox was told otherwise. */
 async function assertPublicHost(hostname: string): Promise<void> {
   const host = hostname.replace(/^\[|\]$/g, '');
-  const addresses = ipaddr.isValid(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
-  if (addresses.length === 0) throw new HttpError(400, `source_url is unreachable: cannot resolve ${hostname}`);
+  const addresses = ipaddr.isValid(host)
+    ? [host]
+    : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
+  if (addresses.length === 0)
+    throw new HttpError(400, `source_url is unreachable: cannot resolve ${hostname}`);
   for (const a of addresses) {
     const parsed = ipaddr.process(a);
     if (parsed.range() !== 'unicast') {
-      throw new HttpError(400, `source_url is blocked: ${hostname} is a ${parsed.range()} address, not a public one`);
+      throw new HttpError(
+        400,
+        `source_url is blocked: ${hostname} is a ${parsed.range()} address, not a public one`,
+      );
     }
   }
 }
 
 /** Downloads a caller's `source_url` to `dest`, following at most five redirects, each one checked. */
-export async function fetchSourceUrl(raw: string, dest: string, maxBytes: number, allowPrivate: boolean): Promise<FetchedSource> {
+export async function fetchSourceUrl(
+  raw: string,
+  dest: string,
+  maxBytes: number,
+  allowPrivate: boolean,
+): Promise<FetchedSource> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -48,7 +59,8 @@ export async function fetchSourceUrl(raw: string, dest: string, maxBytes: number
       url = new URL(location, url);
       continue;
     }
-    if (!res.ok || !res.body) throw new HttpError(400, `source_url is unreachable: it answered ${res.status}`);
+    if (!res.ok || !res.body)
+      throw new HttpError(400, `source_url is unreachable: it answered ${res.status}`);
     let bytes = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, cb) {

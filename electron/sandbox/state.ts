@@ -103,7 +103,20 @@ export class SandboxState {
     return undefined;
   }
 
-  newDub(fields: Pick<SandboxDub, 'ownerId' | 'generation' | 'name' | 'type' | 'sourceLang' | 'destLang' | 'duration' | 'studio' | 'uploadPath'>): SandboxDub {
+  newDub(
+    fields: Pick<
+      SandboxDub,
+      | 'ownerId'
+      | 'generation'
+      | 'name'
+      | 'type'
+      | 'sourceLang'
+      | 'destLang'
+      | 'duration'
+      | 'studio'
+      | 'uploadPath'
+    >,
+  ): SandboxDub {
     const id = randomUUID();
     const dub: SandboxDub = {
       ...fields,
@@ -132,6 +145,8 @@ export class SandboxState {
 
   /** The caller's dubs, newest first. */
   dubsOf(ownerId: string, filter: (d: SandboxDub) => boolean = () => true): SandboxDub[] {
-    return [...this.dubs.values()].filter((d) => d.ownerId === ownerId && filter(d)).sort((a, b) => b.seq - a.seq);
+    return [...this.dubs.values()]
+      .filter((d) => d.ownerId === ownerId && filter(d))
+      .sort((a, b) => b.seq - a.seq);
   }
 }

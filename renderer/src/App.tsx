@@ -3,7 +3,10 @@ export function App() {
   return (
     <main style={{ fontFamily: 'system-ui, sans-serif', padding: 32 }}>
       <h1>Dubdesk</h1>
-      <p>The desktop queue is on its way. Meanwhile the same engine runs from the command line: <code>npx dubdesk --help</code>.</p>
+      <p>
+        The desktop queue is on its way. Meanwhile the same engine runs from the command line:{' '}
+        <code>npx dubdesk --help</code>.
+      </p>
     </main>
   );
 }

@@ -35,19 +35,39 @@ async function probeSpeed(): Promise<void> {
   const t0 = performance.now();
   for (const f of files) await probeFile(f);
   const perSecond = files.length / ((performance.now() - t0) / 1000);
-  rows.push({ metric: 'probe (type + duration), files/s', measured: perSecond.toFixed(0), target: '>= 200', ok: perSecond >= 200 });
+  rows.push({
+    metric: 'probe (type + duration), files/s',
+    measured: perSecond.toFixed(0),
+    target: '>= 200',
+    ok: perSecond >= 200,
+  });
 }
 
 async function queueSpeed(): Promise<void> {
   const store = new JobStore(openDatabase(join(dir, 'dubdesk.db')));
   const jobs: NewJob[] = Array.from({ length: 10_000 }, (_, i) => ({
-    source: `/videos/v${i}.mp4`, source_kind: 'file', source_name: `v${i}.mp4`, source_type: 'video/mp4', source_bytes: 1, duration: 60,
-    dest_lang: 'es', source_lang: 'auto', api: 'v2', studio: 0, out_dir: '/out', outputs_wanted: '"default"',
+    source: `/videos/v${i}.mp4`,
+    source_kind: 'file',
+    source_name: `v${i}.mp4`,
+    source_type: 'video/mp4',
+    source_bytes: 1,
+    duration: 60,
+    dest_lang: 'es',
+    source_lang: 'auto',
+    api: 'v2',
+    studio: 0,
+    out_dir: '/out',
+    outputs_wanted: '"default"',
   }));
   let t0 = performance.now();
   store.add(jobs);
   const addMs = performance.now() - t0;
-  rows.push({ metric: 'add 10,000 jobs (one transaction), ms', measured: addMs.toFixed(0), target: '<= 2000', ok: addMs <= 2000 });
+  rows.push({
+    metric: 'add 10,000 jobs (one transaction), ms',
+    measured: addMs.toFixed(0),
+    target: '<= 2000',
+    ok: addMs <= 2000,
+  });
   t0 = performance.now();
   let claimed = 0;
   for (let i = 0; i < 100; i++) {
@@ -58,18 +78,35 @@ async function queueSpeed(): Promise<void> {
     }
   }
   const claimPerSec = claimed / ((performance.now() - t0) / 1000);
-  rows.push({ metric: 'claim + record + release, jobs/s', measured: claimPerSec.toFixed(0), target: '>= 2000', ok: claimPerSec >= 2000 });
-  const engine = new Engine({ home: dir, service: { baseUrl: 'http://127.0.0.1:9', legacyUrl: null, apiKey: 'x' } });
+  rows.push({
+    metric: 'claim + record + release, jobs/s',
+    measured: claimPerSec.toFixed(0),
+    target: '>= 2000',
+    ok: claimPerSec >= 2000,
+  });
+  const engine = new Engine({
+    home: dir,
+    service: { baseUrl: 'http://127.0.0.1:9', legacyUrl: null, apiKey: 'x' },
+  });
   t0 = performance.now();
   const listed = engine.list().length;
   const listMs = performance.now() - t0;
   engine.close();
-  rows.push({ metric: `list ${listed} jobs as views, ms`, measured: listMs.toFixed(0), target: '<= 500', ok: listMs <= 500 });
+  rows.push({
+    metric: `list ${listed} jobs as views, ms`,
+    measured: listMs.toFixed(0),
+    target: '<= 500',
+    ok: listMs <= 500,
+  });
 }
 
 /** The sandbox in its own process, so the figures below are the client's alone. */
 async function withSandbox<T>(fn: (baseUrl: string) => Promise<T>): Promise<T> {
-  const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--pipeline-seconds', '600', '--max-upload-bytes', String(2 * 1024 ** 3)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'sandbox', '--port', '0', '--pipeline-seconds', '600', '--max-upload-bytes', String(2 * 1024 ** 3)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   try {
     const baseUrl = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {
@@ -98,12 +135,27 @@ async function uploadMemory(): Promise<void> {
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
     const t0 = performance.now();
-    await client.createFromFile(big, 'video/mp4', { dest_lang: 'es', source_lang: 'auto', name: 'big.mp4', is_studio_quality: false });
+    await client.createFromFile(big, 'video/mp4', {
+      dest_lang: 'es',
+      source_lang: 'auto',
+      name: 'big.mp4',
+      is_studio_quality: false,
+    });
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(sampler);
     const growth = mb(peak - before);
-    rows.push({ metric: 'v2 multipart upload of 512 MB: client RSS growth, MB', measured: growth.toFixed(1), target: '<= 64 (flat, not the file size)', ok: growth <= 64 });
-    rows.push({ metric: 'v2 multipart upload over loopback, MB/s', measured: (mb(size) / seconds).toFixed(0), target: '>= 50', ok: mb(size) / seconds >= 50 });
+    rows.push({
+      metric: 'v2 multipart upload of 512 MB: client RSS growth, MB',
+      measured: growth.toFixed(1),
+      target: '<= 64 (flat, not the file size)',
+      ok: growth <= 64,
+    });
+    rows.push({
+      metric: 'v2 multipart upload over loopback, MB/s',
+      measured: (mb(size) / seconds).toFixed(0),
+      target: '>= 50',
+      ok: mb(size) / seconds >= 50,
+    });
   });
 }
 
@@ -113,10 +165,17 @@ async function main(): Promise<void> {
   await uploadMemory();
   rmSync(dir, { recursive: true, force: true });
   const header: Row = { metric: 'metric', measured: 'measured', target: 'target', ok: true };
-  const w = [Math.max(...[header, ...rows].map((r) => r.metric.length)), Math.max(...[header, ...rows].map((r) => r.measured.length)), Math.max(...[header, ...rows].map((r) => r.target.length))];
-  const line = (r: Row, ok: string) => `| ${r.metric.padEnd(w[0] ?? 0)} | ${r.measured.padStart(w[1] ?? 0)} | ${r.target.padEnd(w[2] ?? 0)} | ${ok} |`;
+  const w = [
+    Math.max(...[header, ...rows].map((r) => r.metric.length)),
+    Math.max(...[header, ...rows].map((r) => r.measured.length)),
+    Math.max(...[header, ...rows].map((r) => r.target.length)),
+  ];
+  const line = (r: Row, ok: string) =>
+    `| ${r.metric.padEnd(w[0] ?? 0)} | ${r.measured.padStart(w[1] ?? 0)} | ${r.target.padEnd(w[2] ?? 0)} | ${ok} |`;
   console.log(line(header, 'ok'));
-  console.log(`|${'-'.repeat((w[0] ?? 0) + 2)}|${'-'.repeat((w[1] ?? 0) + 2)}|${'-'.repeat((w[2] ?? 0) + 2)}|----|`);
+  console.log(
+    `|${'-'.repeat((w[0] ?? 0) + 2)}|${'-'.repeat((w[1] ?? 0) + 2)}|${'-'.repeat((w[2] ?? 0) + 2)}|----|`,
+  );
   for (const r of rows) console.log(line(r, r.ok ? 'yes' : 'NO'));
   process.exitCode = rows.every((r) => r.ok) ? 0 : 1;
 }

@@ -23,13 +23,19 @@ export function envFor(sb: Sandbox, home: string, apiKey = sb.account.apiKey): N
   };
 }
 
-export function startCli(args: string[], env: NodeJS.ProcessEnv, cwd?: string): { child: ChildProcess; done: Promise<CliResult> } {
+export function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd?: string,
+): { child: ChildProcess; done: Promise<CliResult> } {
   const child = spawn(process.execPath, [CLI, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const done = new Promise<CliResult>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, done };
 }
 

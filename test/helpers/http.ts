@@ -30,14 +30,22 @@ export async function call(
   return { status: res.status, body: parsed, headers: res.headers };
 }
 
-export async function formWithFile(path: string, fields: Record<string, string>, type = 'video/mp4'): Promise<FormData> {
+export async function formWithFile(
+  path: string,
+  fields: Record<string, string>,
+  type = 'video/mp4',
+): Promise<FormData> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   form.set('file', new Blob([await readFile(path)], { type }), basename(path));
   return form;
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();

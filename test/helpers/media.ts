@@ -18,18 +18,57 @@ function ffmpeg(args: string[], out: string): string {
 /** A 3-second 160x120 H.264/AAC MP4 with a tone. */
 export function videoMp4(seconds = 3, name = `video-${seconds}s.mp4`): string {
   return ffmpeg(
-    ['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', String(seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest'],
+    [
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=160x120:rate=10',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440',
+      '-t',
+      String(seconds),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+    ],
     name,
   );
 }
 
 export function videoMov(seconds = 2): string {
-  return ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-t', String(seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'], `video-${seconds}s.mov`);
+  return ffmpeg(
+    [
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=160x120:rate=10',
+      '-t',
+      String(seconds),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+    ],
+    `video-${seconds}s.mov`,
+  );
 }
 
 /** An MP3 tone, 2.5 seconds by default. */
 export function audioMp3(seconds = 2.5, name = `audio-${seconds}s.mp3`): string {
-  return ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=300', '-t', String(seconds), '-c:a', 'libmp3lame', '-b:a', '64k'], name);
+  return ffmpeg(
+    ['-f', 'lavfi', '-i', 'sine=frequency=300', '-t', String(seconds), '-c:a', 'libmp3lame', '-b:a', '64k'],
+    name,
+  );
 }
 
 export function textFile(name = 'notes.mp4', text = 'this is not a video\n'): string {

@@ -4,7 +4,18 @@ import { mp4MovieDuration } from '../../electron/engine/media/mp4-duration';
 import { probeFile } from '../../electron/engine/media/probe';
 import { audioMp3, textFile, videoMov, videoMp4 } from '../helpers/media';
 
-const ffprobe = (p: string) => Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', p]).toString());
+const ffprobe = (p: string) =>
+  Number(
+    execFileSync('ffprobe', [
+      '-v',
+      'error',
+      '-show_entries',
+      'format=duration',
+      '-of',
+      'csv=p=0',
+      p,
+    ]).toString(),
+  );
 
 describe('media probe', () => {
   it('reads the movie duration of MP4 and MOV headers exactly as ffprobe measures it', async () => {

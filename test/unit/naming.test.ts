@@ -1,7 +1,14 @@
 import { link, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { alreadySettled, extensionFor, freeName, outputFileName, sanitizeName, settle } from '../../electron/engine/outputs/naming';
+import {
+  alreadySettled,
+  extensionFor,
+  freeName,
+  outputFileName,
+  sanitizeName,
+  settle,
+} from '../../electron/engine/outputs/naming';
 import { tempDir } from '../helpers/engine';
 
 describe('output names', () => {
@@ -22,7 +29,9 @@ describe('output names', () => {
 
   it('takes the extension from the response type, then the link, then the output type', () => {
     expect(extensionFor('translated_subtitle', 'application/x-subrip', 'http://x/a.vtt')).toBe('srt');
-    expect(extensionFor('translated_subtitle', 'application/octet-stream', 'http://x/a.vtt?sig=1')).toBe('vtt');
+    expect(extensionFor('translated_subtitle', 'application/octet-stream', 'http://x/a.vtt?sig=1')).toBe(
+      'vtt',
+    );
     expect(extensionFor('translated_mp3', null, 'http://x/noext')).toBe('mp3');
   });
 

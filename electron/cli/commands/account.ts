@@ -16,7 +16,9 @@ export function registerAccountCommands(program: Command): void {
       await withSession(cmd, { needsService: true, quiet: flags.json }, async ({ engine }) => {
         const me = await engine.profile();
         if (flags.json) return printJson(me);
-        process.stdout.write(`${me.name} <${me.email}>\nBalance: ${me.seconds} credits (1 credit = 1 second of dubbed output)\n`);
+        process.stdout.write(
+          `${me.name} <${me.email}>\nBalance: ${me.seconds} credits (1 credit = 1 second of dubbed output)\n`,
+        );
       });
     });
 
@@ -31,7 +33,8 @@ export function registerAccountCommands(program: Command): void {
         const rows = codes.map((code) => ({ code, name: languageName(code) }));
         if (flags.json) return printJson(rows);
         process.stdout.write(`${table([['CODE', 'LANGUAGE'], ...rows.map((r) => [r.code, r.name])])}\n`);
-        if (!flags.legacy && codes.length !== LANGUAGES.length) process.stdout.write(`(${codes.length} languages from the service)\n`);
+        if (!flags.legacy && codes.length !== LANGUAGES.length)
+          process.stdout.write(`(${codes.length} languages from the service)\n`);
       });
     });
 
@@ -45,7 +48,9 @@ export function registerAccountCommands(program: Command): void {
       for await (const c of process.stdin) chunks.push(c as Buffer);
       const key = Buffer.concat(chunks).toString('utf8').trim();
       if (!key) {
-        process.stderr.write('dubdesk login: no key on stdin. Example: echo "$KEY" | dubdesk login --base-url https://…\n');
+        process.stderr.write(
+          'dubdesk login: no key on stdin. Example: echo "$KEY" | dubdesk login --base-url https://…\n',
+        );
         process.exitCode = ExitCode.Usage;
         return;
       }
@@ -60,7 +65,9 @@ export function registerAccountCommands(program: Command): void {
             process.exitCode = ExitCode.Auth;
             return;
           }
-          process.stderr.write(`warning: could not check the key now (${e instanceof Error ? e.message : String(e)}); saving it anyway.\n`);
+          process.stderr.write(
+            `warning: could not check the key now (${e instanceof Error ? e.message : String(e)}); saving it anyway.\n`,
+          );
         }
       }
       const stored = readStoredSettings(config.home);
@@ -70,6 +77,8 @@ export function registerAccountCommands(program: Command): void {
         ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
         ...(flags.legacyUrl ? { legacyUrl: flags.legacyUrl } : {}),
       });
-      process.stderr.write(`Saved to ${config.home} (readable by you only).${baseUrl ? '' : ' Set the service address with --base-url too.'}\n`);
+      process.stderr.write(
+        `Saved to ${config.home} (readable by you only).${baseUrl ? '' : ' Set the service address with --base-url too.'}\n`,
+      );
     });
 }

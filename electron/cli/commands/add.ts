@@ -28,7 +28,15 @@ interface Added {
 /** Plans, checks credits, stores. Rejected inputs are reported; the valid rest of the batch goes ahead. */
 async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): Promise<Added> {
   const { engine } = session;
-  const plan: Plan = await engine.plan({ inputs, to: flags.to, from: flags.from, studio: flags.studio, api: flags.api, outputs: flags.outputs, ...(flags.out ? { outDir: flags.out } : {}) });
+  const plan: Plan = await engine.plan({
+    inputs,
+    to: flags.to,
+    from: flags.from,
+    studio: flags.studio,
+    api: flags.api,
+    outputs: flags.outputs,
+    ...(flags.out ? { outDir: flags.out } : {}),
+  });
   for (const r of plan.rejected) process.stderr.write(`skipped: ${r.message}\n`);
   if (plan.jobs.length === 0) {
     process.stderr.write('dubdesk: nothing to add.\n');
@@ -40,7 +48,9 @@ async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): 
     balance = await engine.balance(flags.api);
   } catch (e) {
     if (e instanceof ApiError && e.kind === 'auth') throw e;
-    process.stderr.write(`warning: cannot check the credit balance now (${e instanceof Error ? e.message : String(e)}); the jobs will wait for the service.\n`);
+    process.stderr.write(
+      `warning: cannot check the credit balance now (${e instanceof Error ? e.message : String(e)}); the jobs will wait for the service.\n`,
+    );
   }
   if (balance !== null && !flags.force && (balance <= 0 || needed > balance)) {
     process.stderr.write(
@@ -53,9 +63,15 @@ async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): 
   if (!flags.json) {
     const unknown = plan.estimate.unknown ? ` (+${plan.estimate.unknown} URL job(s) of unknown length)` : '';
     const of = balance !== null ? ` of ${balance} available` : '';
-    process.stderr.write(`Queued ${r.added.length} job(s)${r.retried.length ? `, retrying ${r.retried.length}` : ''}${r.existing.length ? `, ${r.existing.length} already queued` : ''}; about ${needed} credits${unknown}${of}.\n`);
+    process.stderr.write(
+      `Queued ${r.added.length} job(s)${r.retried.length ? `, retrying ${r.retried.length}` : ''}${r.existing.length ? `, ${r.existing.length} already queued` : ''}; about ${needed} credits${unknown}${of}.\n`,
+    );
   }
-  return { ids: [...r.added, ...r.retried, ...r.existing], rejected: plan.rejected.length, code: plan.rejected.length ? ExitCode.Failed : ExitCode.Ok };
+  return {
+    ids: [...r.added, ...r.retried, ...r.existing],
+    rejected: plan.rejected.length,
+    code: plan.rejected.length ? ExitCode.Failed : ExitCode.Ok,
+  };
 }
 
 function addJobOptions(cmd: Command): Command {
@@ -64,32 +80,39 @@ function addJobOptions(cmd: Command): Command {
     .requiredOption('--to <langs>', 'target languages, comma-separated (e.g. es,fr,de)', languageList)
     .option('--from <lang>', 'source language, or auto to detect it', 'auto')
     .option('--studio', 'studio quality (costs 2x credits)', false)
-    .addOption(new Option('--api <generation>', 'service generation').choices(['v2', 'v1', 'legacy']).default('v2'))
+    .addOption(
+      new Option('--api <generation>', 'service generation').choices(['v2', 'v1', 'legacy']).default('v2'),
+    )
     .option('--out <dir>', "folder for the results (default: each source's own folder)")
-    .option('--outputs <list>', 'what to download: default, all, or a list such as translated_mp4,translated_subtitle', outputSelection, 'default' as OutputSelection)
+    .option(
+      '--outputs <list>',
+      'what to download: default, all, or a list such as translated_mp4,translated_subtitle',
+      outputSelection,
+      'default' as OutputSelection,
+    )
     .option('--force', 'queue even if the estimate exceeds the credit balance', false)
     .option('--json', 'print a JSON document on stdout', false);
 }
 
 export function registerAddCommands(program: Command): void {
-  addJobOptions(program.command('add').description('Queue files, folders or URLs to dub into the target languages')).action(
-    async (inputs: string[], flags: AddFlags, cmd: Command) => {
-      process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
-        const added = await addJobs(s, inputs, flags);
-        if (flags.json) printJson({ jobs: added.ids, rejected: added.rejected });
-        return added.code;
-      });
-    },
-  );
+  addJobOptions(
+    program.command('add').description('Queue files, folders or URLs to dub into the target languages'),
+  ).action(async (inputs: string[], flags: AddFlags, cmd: Command) => {
+    process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
+      const added = await addJobs(s, inputs, flags);
+      if (flags.json) printJson({ jobs: added.ids, rejected: added.rejected });
+      return added.code;
+    });
+  });
 
-  addRunOptions(addJobOptions(program.command('dub').description('add, then run the queue until every job is done'))).action(
-    async (inputs: string[], flags: AddFlags & RunFlags, cmd: Command) => {
-      process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
-        const added = await addJobs(s, inputs, flags);
-        if (added.ids.length === 0) return added.code;
-        const code = await runQueue(s, { ...flags, untilDone: true }, added.ids);
-        return code === ExitCode.Ok && added.rejected ? ExitCode.Failed : code;
-      });
-    },
-  );
+  addRunOptions(
+    addJobOptions(program.command('dub').description('add, then run the queue until every job is done')),
+  ).action(async (inputs: string[], flags: AddFlags & RunFlags, cmd: Command) => {
+    process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
+      const added = await addJobs(s, inputs, flags);
+      if (added.ids.length === 0) return added.code;
+      const code = await runQueue(s, { ...flags, untilDone: true }, added.ids);
+      return code === ExitCode.Ok && added.rejected ? ExitCode.Failed : code;
+    });
+  });
 }

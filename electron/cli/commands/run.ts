@@ -19,7 +19,11 @@ function progressMode(json: boolean | undefined): 'tty' | 'plain' | 'silent' {
 }
 
 /** Runs the queue with progress; the exit code speaks for the jobs in `scope` (all jobs when null). */
-export async function runQueue(session: CliSession, flags: RunFlags, scope: number[] | null): Promise<ExitCode> {
+export async function runQueue(
+  session: CliSession,
+  flags: RunFlags,
+  scope: number[] | null,
+): Promise<ExitCode> {
   const { engine } = session;
   const inScope = (): JobView[] => {
     const all = engine.list();
@@ -30,7 +34,9 @@ export async function runQueue(session: CliSession, flags: RunFlags, scope: numb
   const onSignal = () => {
     interrupts++;
     if (interrupts > 1) process.exit(130);
-    process.stderr.write('\nStopping after the current step; every job resumes where it was on the next run. (Ctrl+C again to quit now.)\n');
+    process.stderr.write(
+      '\nStopping after the current step; every job resumes where it was on the next run. (Ctrl+C again to quit now.)\n',
+    );
     controller.abort();
   };
   process.on('SIGINT', onSignal);
@@ -38,7 +44,12 @@ export async function runQueue(session: CliSession, flags: RunFlags, scope: numb
   const stop = reportProgress(engine, progressMode(flags.json), inScope);
   let outcome;
   try {
-    outcome = await engine.run({ untilDone: flags.untilDone, concurrency: flags.concurrency, pollIntervalMs: flags.pollInterval * 1000, signal: controller.signal });
+    outcome = await engine.run({
+      untilDone: flags.untilDone,
+      concurrency: flags.concurrency,
+      pollIntervalMs: flags.pollInterval * 1000,
+      signal: controller.signal,
+    });
   } finally {
     stop();
     process.off('SIGINT', onSignal);
@@ -48,11 +59,15 @@ export async function runQueue(session: CliSession, flags: RunFlags, scope: numb
   if (flags.json) printJson(statusJson(jobs));
   else summarize(jobs);
   if (outcome === 'auth') {
-    process.stderr.write('dubdesk: the service rejected the API key. Check it, then `dubdesk login` and `dubdesk run` again.\n');
+    process.stderr.write(
+      'dubdesk: the service rejected the API key. Check it, then `dubdesk login` and `dubdesk run` again.\n',
+    );
     return ExitCode.Auth;
   }
   if (outcome === 'credits') {
-    process.stderr.write('dubdesk: out of credits; the queue is paused. Add credits, then `dubdesk run` again.\n');
+    process.stderr.write(
+      'dubdesk: out of credits; the queue is paused. Add credits, then `dubdesk run` again.\n',
+    );
     return ExitCode.Credits;
   }
   if (outcome === 'aborted') return 130 as ExitCode;
@@ -62,13 +77,18 @@ export async function runQueue(session: CliSession, flags: RunFlags, scope: numb
 function summarize(jobs: readonly JobView[]): void {
   const count = (s: JobView['state']) => jobs.filter((j) => j.state === s).length;
   const charged = jobs.reduce((n, j) => n + (j.creditsCharged ?? 0), 0);
-  const estimated = jobs.filter((j) => j.state === 'completed').reduce((n, j) => n + (j.estimatedCredits ?? 0), 0);
+  const estimated = jobs
+    .filter((j) => j.state === 'completed')
+    .reduce((n, j) => n + (j.estimatedCredits ?? 0), 0);
   const parts = [`${count('completed')} completed`, `${count('failed')} failed`];
   if (count('canceled')) parts.push(`${count('canceled')} canceled`);
   const open = jobs.length - count('completed') - count('failed') - count('canceled');
   if (open) parts.push(`${open} still open`);
-  process.stderr.write(`${parts.join(', ')}. Credits charged: ${charged}${estimated ? ` (estimated ${estimated})` : ''}.\n`);
-  for (const j of jobs.filter((x) => x.state === 'failed')) process.stderr.write(`  #${j.id} ${j.sourceName} → ${j.destLang}: ${j.error}\n`);
+  process.stderr.write(
+    `${parts.join(', ')}. Credits charged: ${charged}${estimated ? ` (estimated ${estimated})` : ''}.\n`,
+  );
+  for (const j of jobs.filter((x) => x.state === 'failed'))
+    process.stderr.write(`  #${j.id} ${j.sourceName} → ${j.destLang}: ${j.error}\n`);
 }
 
 export function addRunOptions(cmd: Command): Command {
@@ -85,6 +105,8 @@ export function registerRunCommand(program: Command): void {
       .option('--until-done', 'return once every job has finished', false)
       .option('--json', 'print the final status as JSON on stdout', false),
   ).action(async (flags: RunFlags, cmd: Command) => {
-    process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, (s) => runQueue(s, flags, null));
+    process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, (s) =>
+      runQueue(s, flags, null),
+    );
   });
 }

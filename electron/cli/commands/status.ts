@@ -13,21 +13,38 @@ export function registerStatusCommands(program: Command): void {
       await withSession(cmd, { needsService: false }, async ({ engine }) => {
         const jobs = engine.list();
         if (flags.json) return printJson(statusJson(jobs));
-        if (jobs.length === 0) return void process.stdout.write('The queue is empty. Add files with `dubdesk add FILE --to es`.\n');
+        if (jobs.length === 0)
+          return void process.stdout.write(
+            'The queue is empty. Add files with `dubdesk add FILE --to es`.\n',
+          );
         const rows = [['ID', 'SOURCE', 'LANG', 'API', 'STATE', 'PROGRESS', 'NOTE']];
         for (const j of jobs) {
-          const note = j.error ?? j.waiting ?? (j.state === 'completed' ? j.outputs.map((o) => o.path).join(', ') : '');
-          rows.push([String(j.id), j.sourceName, j.destLang, j.api, j.state, `${Math.round(j.progress)}%`, note]);
+          const note =
+            j.error ?? j.waiting ?? (j.state === 'completed' ? j.outputs.map((o) => o.path).join(', ') : '');
+          rows.push([
+            String(j.id),
+            j.sourceName,
+            j.destLang,
+            j.api,
+            j.state,
+            `${Math.round(j.progress)}%`,
+            note,
+          ]);
         }
         process.stdout.write(`${table(rows)}\n`);
         const paused = engine.queuePaused();
-        if (paused) process.stdout.write(`\nThe queue is paused: ${paused === 'credits' ? 'out of credits' : paused}.\n`);
+        if (paused)
+          process.stdout.write(
+            `\nThe queue is paused: ${paused === 'credits' ? 'out of credits' : paused}.\n`,
+          );
       });
     });
 
   program
     .command('retry')
-    .description('Try a failed or canceled job again from where it stopped (a finished dub is not paid twice)')
+    .description(
+      'Try a failed or canceled job again from where it stopped (a finished dub is not paid twice)',
+    )
     .argument('[id]', 'job id', jobId)
     .option('--failed', 'retry every failed job', false)
     .action(async (id: number | undefined, flags: { failed: boolean }, cmd: Command) => {
@@ -38,7 +55,11 @@ export function registerStatusCommands(program: Command): void {
       }
       await withSession(cmd, { needsService: false }, async ({ engine }) => {
         const ids = id !== undefined ? [engine.retry(id).id] : engine.retryFailed();
-        process.stderr.write(ids.length ? `Queued again: ${ids.map((i) => `#${i}`).join(', ')}. Run \`dubdesk run\` to work them.\n` : 'No failed jobs.\n');
+        process.stderr.write(
+          ids.length
+            ? `Queued again: ${ids.map((i) => `#${i}`).join(', ')}. Run \`dubdesk run\` to work them.\n`
+            : 'No failed jobs.\n',
+        );
       });
     });
 

@@ -36,7 +36,12 @@ export interface Downloaded {
  * Resolves only when the file has exactly the length the server promised; a cut transfer rejects as a
  * network error (resume later), an expired link as 'forbidden' (fetch fresh links, then resume).
  */
-export async function downloadToPart(url: string, part: string, signal?: AbortSignal, onProgress?: ProgressListener): Promise<Downloaded> {
+export async function downloadToPart(
+  url: string,
+  part: string,
+  signal?: AbortSignal,
+  onProgress?: ProgressListener,
+): Promise<Downloaded> {
   const have = await sizeOf(part);
   const stream = links.got.stream(url, { headers: have > 0 ? { range: `bytes=${have}-` } : {}, signal });
   let response: Response;
@@ -80,7 +85,10 @@ export async function downloadToPart(url: string, part: string, signal?: AbortSi
   }
   const bytes = await sizeOf(part);
   if (Number.isFinite(expected) && bytes !== expected) {
-    throw new ApiError('network', `download of ${redact(url)} was cut short (${bytes} of ${expected} bytes); it will resume`);
+    throw new ApiError(
+      'network',
+      `download of ${redact(url)} was cut short (${bytes} of ${expected} bytes); it will resume`,
+    );
   }
   return { bytes, contentType };
 }

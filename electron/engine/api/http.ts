@@ -23,13 +23,25 @@ export class Http {
     this.got = got.extend({
       retry: { limit: 0 },
       throwHttpErrors: false,
-      timeout: { lookup: 10_000, connect: 10_000, secureConnect: 10_000, socket: timeout, response: timeout, send: 10 * 60_000 },
+      timeout: {
+        lookup: 10_000,
+        connect: 10_000,
+        secureConnect: 10_000,
+        socket: timeout,
+        response: timeout,
+        send: 10 * 60_000,
+      },
       headers: { 'user-agent': 'Dubdesk', ...(opts.auth ? { [opts.auth.header]: opts.auth.key } : {}) },
     });
   }
 
   /** Sends a request and parses a 2xx JSON body with `schema`. */
-  async json<S extends z.ZodType>(schema: S, url: string, options: OptionsInit = {}, onUpload?: ProgressListener): Promise<z.infer<S>> {
+  async json<S extends z.ZodType>(
+    schema: S,
+    url: string,
+    options: OptionsInit = {},
+    onUpload?: ProgressListener,
+  ): Promise<z.infer<S>> {
     const res = await this.send(url, options, onUpload);
     return parseBody(schema, res, url);
   }
@@ -37,8 +49,13 @@ export class Http {
   async send(url: string, options: OptionsInit = {}, onUpload?: ProgressListener): Promise<Response<string>> {
     let res: Response<string>;
     try {
-      const pending = this.got(url, { ...options, responseType: 'text' } as OptionsInit & { responseType: 'text' });
-      if (onUpload) pending.on('uploadProgress', (p: { transferred: number; total?: number }) => onUpload(p.transferred, p.total ?? null));
+      const pending = this.got(url, { ...options, responseType: 'text' } as OptionsInit & {
+        responseType: 'text';
+      });
+      if (onUpload)
+        pending.on('uploadProgress', (p: { transferred: number; total?: number }) =>
+          onUpload(p.transferred, p.total ?? null),
+        );
       res = (await pending) as Response<string>;
     } catch (e) {
       throw toNetworkError(e, url);
@@ -69,7 +86,12 @@ export function errorFromResponse(status: number, text: string, url: string): Ap
   } catch {
     /* not JSON: keep the status line */
   }
-  return new ApiError(kindForStatus(status), `${message} (HTTP ${status} from ${redact(url)})`, status, remoteId);
+  return new ApiError(
+    kindForStatus(status),
+    `${message} (HTTP ${status} from ${redact(url)})`,
+    status,
+    remoteId,
+  );
 }
 
 function parseBody<S extends z.ZodType>(schema: S, res: Response<string>, url: string): z.infer<S> {
@@ -82,7 +104,11 @@ function parseBody<S extends z.ZodType>(schema: S, res: Response<string>, url: s
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ApiError('protocol', `unexpected answer from ${redact(url)}: ${issue?.path.join('.') || 'body'} ${issue?.message ?? ''}`.trim(), res.statusCode);
+    throw new ApiError(
+      'protocol',
+      `unexpected answer from ${redact(url)}: ${issue?.path.join('.') || 'body'} ${issue?.message ?? ''}`.trim(),
+      res.statusCode,
+    );
   }
   return parsed.data;
 }

@@ -15,7 +15,11 @@ export interface LanguageSet {
 const http = new Http({ timeoutMs: 10_000 });
 
 /** The live list from `/api/langs`, cached a day; the cache, then the spec's 92 codes, when offline. */
-export async function targetLanguages(store: JobStore, baseUrl: string, now = Date.now()): Promise<LanguageSet> {
+export async function targetLanguages(
+  store: JobStore,
+  baseUrl: string,
+  now = Date.now(),
+): Promise<LanguageSet> {
   const cached = readCache(store);
   if (cached && now - cached.at < CACHE_TTL_MS) return { codes: cached.codes, from: 'cache' };
   try {

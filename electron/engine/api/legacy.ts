@@ -1,4 +1,9 @@
-import { ProjectLegacy, ProjectLegacyList, StartDubLegacyResponse, type InitDubLegacyBody } from '../../../shared/api/legacy';
+import {
+  ProjectLegacy,
+  ProjectLegacyList,
+  StartDubLegacyResponse,
+  type InitDubLegacyBody,
+} from '../../../shared/api/legacy';
 import { Http, type ProgressListener } from './http';
 import { putPresigned } from './upload';
 
@@ -25,6 +30,8 @@ export class LegacyClient {
   }
 
   start(id: string, signal?: AbortSignal): Promise<void> {
-    return this.http.json(StartDubLegacyResponse, `${this.root}/start-dub`, { method: 'POST', json: { id }, signal }).then(() => undefined);
+    return this.http
+      .json(StartDubLegacyResponse, `${this.root}/start-dub`, { method: 'POST', json: { id }, signal })
+      .then(() => undefined);
   }
 }

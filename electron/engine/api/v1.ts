@@ -1,4 +1,10 @@
-import { DubListV1, InitDubV1Response, ProfileV1, StartDubV1Response, type InitDubV1Body } from '../../../shared/api/v1';
+import {
+  DubListV1,
+  InitDubV1Response,
+  ProfileV1,
+  StartDubV1Response,
+  type InitDubV1Body,
+} from '../../../shared/api/v1';
 import { Http, type ProgressListener } from './http';
 import { putPresigned } from './upload';
 
@@ -24,11 +30,21 @@ export class V1Client {
     return this.http.json(InitDubV1Response, `${this.root}/init-dub`, { method: 'POST', json: body, signal });
   }
 
-  upload(url: string, path: string, mime: string, signal?: AbortSignal, onProgress?: ProgressListener): Promise<void> {
+  upload(
+    url: string,
+    path: string,
+    mime: string,
+    signal?: AbortSignal,
+    onProgress?: ProgressListener,
+  ): Promise<void> {
     return putPresigned(url, path, mime, signal, onProgress);
   }
 
   start(fileId: string, signal?: AbortSignal): Promise<StartDubV1Response> {
-    return this.http.json(StartDubV1Response, `${this.root}/start-dub`, { method: 'POST', json: { fileId }, signal });
+    return this.http.json(StartDubV1Response, `${this.root}/start-dub`, {
+      method: 'POST',
+      json: { fileId },
+      signal,
+    });
   }
 }

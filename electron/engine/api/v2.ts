@@ -25,7 +25,13 @@ export class V2Client {
   }
 
   /** Multipart straight from disk: the file is a lazily read Blob, so memory stays flat whatever its size. */
-  async createFromFile(path: string, mime: string, fields: CreateV2Fields, signal?: AbortSignal, onProgress?: ProgressListener): Promise<DubV2> {
+  async createFromFile(
+    path: string,
+    mime: string,
+    fields: CreateV2Fields,
+    signal?: AbortSignal,
+    onProgress?: ProgressListener,
+  ): Promise<DubV2> {
     const form = new FormData();
     form.set('dest_lang', fields.dest_lang);
     form.set('source_lang', fields.source_lang);
@@ -37,11 +43,18 @@ export class V2Client {
   }
 
   createFromUrl(sourceUrl: string, fields: CreateV2Fields, signal?: AbortSignal): Promise<DubV2> {
-    return this.http.json(DubV2, `${this.root}/dubs`, { method: 'POST', json: { ...fields, source_url: sourceUrl }, signal });
+    return this.http.json(DubV2, `${this.root}/dubs`, {
+      method: 'POST',
+      json: { ...fields, source_url: sourceUrl },
+      signal,
+    });
   }
 
   list(page: number, pageSize = V2_MAX_PAGE_SIZE, signal?: AbortSignal): Promise<DubListV2> {
-    return this.http.json(DubListV2, `${this.root}/dubs`, { searchParams: { page, page_size: pageSize }, signal });
+    return this.http.json(DubListV2, `${this.root}/dubs`, {
+      searchParams: { page, page_size: pageSize },
+      signal,
+    });
   }
 
   get(id: string, signal?: AbortSignal): Promise<DubV2> {

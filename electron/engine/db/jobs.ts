@@ -46,11 +46,27 @@ export type JobRow = z.infer<typeof JobRow>;
 export type JobStep = JobRow['step'];
 
 /** Columns a worker may change; the id, source and creation time never change. */
-export type JobPatch = Partial<Omit<JobRow, 'id' | 'source' | 'source_kind' | 'created_at' | 'updated_at' | 'lease_token' | 'lease_expires_at'>>;
+export type JobPatch = Partial<
+  Omit<
+    JobRow,
+    'id' | 'source' | 'source_kind' | 'created_at' | 'updated_at' | 'lease_token' | 'lease_expires_at'
+  >
+>;
 
 export type NewJob = Pick<
   JobRow,
-  'source' | 'source_kind' | 'source_name' | 'source_type' | 'source_bytes' | 'duration' | 'dest_lang' | 'source_lang' | 'api' | 'studio' | 'out_dir' | 'outputs_wanted'
+  | 'source'
+  | 'source_kind'
+  | 'source_name'
+  | 'source_type'
+  | 'source_bytes'
+  | 'duration'
+  | 'dest_lang'
+  | 'source_lang'
+  | 'api'
+  | 'studio'
+  | 'out_dir'
+  | 'outputs_wanted'
 >;
 
 export const OutputRow = z.object({
@@ -89,14 +105,28 @@ export class JobStore {
       due: db.prepare(`
         SELECT id FROM jobs WHERE step = ? AND next_run_at <= ? AND lease_token IS NULL AND state NOT IN ${TERMINAL_OR_PAUSED}
         ORDER BY next_run_at, id LIMIT ?`),
-      lease: db.prepare(`UPDATE jobs SET lease_token = ?, lease_expires_at = ? WHERE id = ? AND lease_token IS NULL`),
+      lease: db.prepare(
+        `UPDATE jobs SET lease_token = ?, lease_expires_at = ? WHERE id = ? AND lease_token IS NULL`,
+      ),
       renew: db.prepare(`UPDATE jobs SET lease_expires_at = ? WHERE id = ? AND lease_token = ?`),
-      release: db.prepare(`UPDATE jobs SET lease_token = NULL, lease_expires_at = NULL WHERE id = ? AND lease_token = ?`),
-      resetLapsed: db.prepare(`UPDATE jobs SET lease_token = NULL, lease_expires_at = NULL WHERE lease_token IS NOT NULL AND lease_expires_at < ?`),
-      resetAll: db.prepare(`UPDATE jobs SET lease_token = NULL, lease_expires_at = NULL WHERE lease_token IS NOT NULL`),
-      tracking: db.prepare(`SELECT * FROM jobs WHERE step = 'track' AND state NOT IN ${TERMINAL_OR_PAUSED} ORDER BY id`),
-      unfinished: db.prepare(`SELECT count(*) AS n FROM jobs WHERE state NOT IN ('completed', 'failed', 'canceled')`),
-      nextDue: db.prepare(`SELECT min(next_run_at) AS t FROM jobs WHERE step IN ('submit', 'fetch') AND lease_token IS NULL AND state NOT IN ${TERMINAL_OR_PAUSED}`),
+      release: db.prepare(
+        `UPDATE jobs SET lease_token = NULL, lease_expires_at = NULL WHERE id = ? AND lease_token = ?`,
+      ),
+      resetLapsed: db.prepare(
+        `UPDATE jobs SET lease_token = NULL, lease_expires_at = NULL WHERE lease_token IS NOT NULL AND lease_expires_at < ?`,
+      ),
+      resetAll: db.prepare(
+        `UPDATE jobs SET lease_token = NULL, lease_expires_at = NULL WHERE lease_token IS NOT NULL`,
+      ),
+      tracking: db.prepare(
+        `SELECT * FROM jobs WHERE step = 'track' AND state NOT IN ${TERMINAL_OR_PAUSED} ORDER BY id`,
+      ),
+      unfinished: db.prepare(
+        `SELECT count(*) AS n FROM jobs WHERE state NOT IN ('completed', 'failed', 'canceled')`,
+      ),
+      nextDue: db.prepare(
+        `SELECT min(next_run_at) AS t FROM jobs WHERE step IN ('submit', 'fetch') AND lease_token IS NULL AND state NOT IN ${TERMINAL_OR_PAUSED}`,
+      ),
       remoteIdsInUse: db.prepare(`SELECT remote_id FROM jobs WHERE remote_id IS NOT NULL AND id != ?`),
       outputs: db.prepare(`SELECT * FROM outputs WHERE job_id = ? ORDER BY rowid`),
       allOutputs: db.prepare(`SELECT * FROM outputs ORDER BY job_id, rowid`),
@@ -105,7 +135,9 @@ export class JobStore {
         ON CONFLICT (job_id, type) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, done = excluded.done`),
       clearOutputs: db.prepare(`DELETE FROM outputs WHERE job_id = ? AND done = 0`),
       setting: db.prepare(`SELECT value FROM settings WHERE key = ?`),
-      putSetting: db.prepare(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
+      putSetting: db.prepare(
+        `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      ),
       deleteSetting: db.prepare(`DELETE FROM settings WHERE key = ?`),
     };
   }
@@ -116,22 +148,24 @@ export class JobStore {
    */
   add(jobs: readonly NewJob[], now = Date.now()): { added: number[]; existing: number[]; failed: number[] } {
     const result = { added: [] as number[], existing: [] as number[], failed: [] as number[] };
-    this.db.transaction(() => {
-      for (const job of jobs) {
-        const live = this.q.live.get(job.source, job.dest_lang);
-        if (live) {
-          const row = JobRow.parse(live);
-          if (row.state === 'failed') {
-            result.failed.push(row.id);
-          } else {
-            result.existing.push(row.id);
+    this.db
+      .transaction(() => {
+        for (const job of jobs) {
+          const live = this.q.live.get(job.source, job.dest_lang);
+          if (live) {
+            const row = JobRow.parse(live);
+            if (row.state === 'failed') {
+              result.failed.push(row.id);
+            } else {
+              result.existing.push(row.id);
+            }
+            continue;
           }
-          continue;
+          const info = this.q.insert.run({ ...job, now });
+          result.added.push(Number(info.lastInsertRowid));
         }
-        const info = this.q.insert.run({ ...job, now });
-        result.added.push(Number(info.lastInsertRowid));
-      }
-    }).immediate();
+      })
+      .immediate();
     return result;
   }
 
@@ -145,7 +179,12 @@ export class JobStore {
   }
 
   /** Claims up to `limit` due jobs of one step inside an IMMEDIATE transaction, each under a new lease token. */
-  claim(step: 'submit' | 'fetch', limit: number, leaseMs: number, now = Date.now()): { row: JobRow; token: string }[] {
+  claim(
+    step: 'submit' | 'fetch',
+    limit: number,
+    leaseMs: number,
+    now = Date.now(),
+  ): { row: JobRow; token: string }[] {
     if (limit <= 0) return [];
     return this.db
       .transaction(() => {

@@ -6,7 +6,14 @@ import { creditsFor } from '../../../shared/credits';
 import { OutputSelectionSchema, type OutputSelection } from '../../../shared/domain';
 import { ApiError } from '../api/errors';
 import { downloadToPart } from '../api/download';
-import { alreadySettled, extensionFor, freeName, outputFileName, sanitizeName, settle } from '../outputs/naming';
+import {
+  alreadySettled,
+  extensionFor,
+  freeName,
+  outputFileName,
+  sanitizeName,
+  settle,
+} from '../outputs/naming';
 import type { LeasedJob, StepContext } from './context';
 
 /** Fresh links after an expired one: at most this many times per output and attempt. */
@@ -18,14 +25,23 @@ export function parseSelection(raw: string): OutputSelection {
 }
 
 /** What to download: by default the dubbed media that fits the source, and the subtitles. */
-export function chooseOutputs(selection: OutputSelection, dub: DubV2, sourceType: string | null): OutputType[] {
+export function chooseOutputs(
+  selection: OutputSelection,
+  dub: DubV2,
+  sourceType: string | null,
+): OutputType[] {
   const offered = (t: OutputType) => t in dub.outputs;
   if (selection === 'all') return OUTPUT_TYPES.filter(offered);
   if (selection !== 'default') return selection.filter(offered);
   const isVideo = (sourceType ?? dub.type).startsWith('video/');
-  const media: OutputType[] = isVideo ? ['translated_mp4', 'translated', 'translated_mp3'] : ['translated_mp3', 'translated'];
+  const media: OutputType[] = isVideo
+    ? ['translated_mp4', 'translated', 'translated_mp3']
+    : ['translated_mp3', 'translated'];
   const picked = media.find(offered);
-  return [...(picked ? [picked] : []), ...(offered('translated_subtitle') ? (['translated_subtitle'] as OutputType[]) : [])];
+  return [
+    ...(picked ? [picked] : []),
+    ...(offered('translated_subtitle') ? (['translated_subtitle'] as OutputType[]) : []),
+  ];
 }
 
 /** Completed -> files on disk: each output to `.part`, length-checked, then moved to a name nobody has. */
@@ -40,7 +56,11 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     return;
   }
   const wanted = chooseOutputs(parseSelection(r.outputs_wanted), dub, r.source_type);
-  if (wanted.length === 0) throw new ApiError('protocol', `the service offered none of the requested outputs (it has: ${Object.keys(dub.outputs).join(', ') || 'nothing'})`);
+  if (wanted.length === 0)
+    throw new ApiError(
+      'protocol',
+      `the service offered none of the requested outputs (it has: ${Object.keys(dub.outputs).join(', ') || 'nothing'})`,
+    );
   await mkdir(r.out_dir, { recursive: true });
   const stem = r.source_kind === 'file' ? parse(r.source_name).name : sanitizeName(parse(dub.name).name);
   const existing = new Map(ctx.store.outputs(r.id).map((o) => [o.type, o]));
@@ -56,7 +76,11 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     let link: OutputLink | undefined = dub.outputs[type];
     let path = before?.path;
     if (!path) {
-      path = await freeName(r.out_dir, outputFileName(stem, r.dest_lang, type, extensionFor(type, null, link?.download_url ?? null)), (p) => planned.has(p));
+      path = await freeName(
+        r.out_dir,
+        outputFileName(stem, r.dest_lang, type, extensionFor(type, null, link?.download_url ?? null)),
+        (p) => planned.has(p),
+      );
       planned.add(path);
       ctx.store.putOutput({ job_id: r.id, type, path, bytes: null, done: 0 });
     }
@@ -64,13 +88,19 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     for (let refresh = 0; ; refresh++) {
       if (!link) throw new ApiError('protocol', `the service no longer offers ${type}`);
       try {
-        result = await downloadToPart(link.download_url, `${path}.part`, ctx.signal, (t, n) => ctx.progress(r.id, t, n));
+        result = await downloadToPart(link.download_url, `${path}.part`, ctx.signal, (t, n) =>
+          ctx.progress(r.id, t, n),
+        );
         break;
       } catch (e) {
         if (!(e instanceof ApiError && e.kind === 'forbidden')) throw e;
         if (refresh >= MAX_LINK_REFRESHES) {
           // Fresh links refused again and again: the storage side is unwell; retry later with backoff.
-          throw new ApiError('server', `the service's links for ${type} keep being refused: ${e.message}`, e.status);
+          throw new ApiError(
+            'server',
+            `the service's links for ${type} keep being refused: ${e.message}`,
+            e.status,
+          );
         }
         dub = await ctx.clients.v2.get(remoteId, ctx.signal); // the link expired: fresh ones, then resume
         link = dub.outputs[type];
@@ -79,7 +109,11 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     const ext = extensionFor(type, result.contentType, link.download_url);
     if (extname(path).slice(1) !== ext) {
       // The response's type wins over the link's extension: record the new name first, then move the part.
-      const renamed = await freeName(r.out_dir, outputFileName(stem, r.dest_lang, type, ext), (p) => planned.has(p) && p !== path);
+      const renamed = await freeName(
+        r.out_dir,
+        outputFileName(stem, r.dest_lang, type, ext),
+        (p) => planned.has(p) && p !== path,
+      );
       ctx.store.putOutput({ job_id: r.id, type, path: renamed, bytes: null, done: 0 });
       await rename(`${path}.part`, `${renamed}.part`);
       path = renamed;

@@ -19,7 +19,10 @@ export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
   job.patch({ state: 'uploading', waiting: null });
   if (job.row.source_kind === 'file') {
     await access(job.row.source, constants.R_OK).catch(() => {
-      throw new InputError(job.row.source, `${job.row.source}: the file is gone or unreadable since it was added. Put it back and retry the job.`);
+      throw new InputError(
+        job.row.source,
+        `${job.row.source}: the file is gone or unreadable since it was added. Put it back and retry the job.`,
+      );
     });
   }
   if (job.row.api === 'v2') return submitV2(ctx, job);
@@ -66,7 +69,13 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
     const { v2 } = ctx.clients;
     dub =
       job.row.source_kind === 'file'
-        ? await v2.createFromFile(job.row.source, job.row.source_type ?? 'application/octet-stream', fields, ctx.signal, (t, n) => ctx.progress(job.row.id, t, n))
+        ? await v2.createFromFile(
+            job.row.source,
+            job.row.source_type ?? 'application/octet-stream',
+            fields,
+            ctx.signal,
+            (t, n) => ctx.progress(job.row.id, t, n),
+          )
         : await v2.createFromUrl(job.row.source, fields, ctx.signal);
   } catch (e) {
     if (e instanceof ApiError && e.kind === 'backend' && e.remoteId) {
@@ -92,7 +101,12 @@ async function findCreated(ctx: StepContext, job: LeasedJob, fields: CreateV2Fie
       const created = Date.parse(d.created_at);
       if (created < since) return null;
       if (taken.has(d.id) || abandoned.has(d.id) || d.external_status_id === 4) continue;
-      if (d.name === fields.name && d.dest_lang === fields.dest_lang && (fields.duration === undefined || d.duration === fields.duration)) return d;
+      if (
+        d.name === fields.name &&
+        d.dest_lang === fields.dest_lang &&
+        (fields.duration === undefined || d.duration === fields.duration)
+      )
+        return d;
     }
     if (page >= list.pagination.total_pages || list.dubs.length === 0) return null;
   }
@@ -106,27 +120,55 @@ function uploadExpiry(url: string): number {
 async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> {
   const { v1, legacy } = ctx.clients;
   const isLegacy = job.row.api === 'legacy';
-  if (isLegacy && !legacy) throw new ConfigError('legacy jobs need the legacy root: set --legacy-url or DUBDESK_LEGACY_URL, then retry');
+  if (isLegacy && !legacy)
+    throw new ConfigError(
+      'legacy jobs need the legacy root: set --legacy-url or DUBDESK_LEGACY_URL, then retry',
+    );
   const mime = isLegacy ? 'video/mp4' : (job.row.source_type ?? 'application/octet-stream');
   for (let round = 0; round < 3; round++) {
     const r = job.row;
     const urlStale = !r.upload_url || (r.upload_expires_at ?? 0) < Date.now() + UPLOAD_URL_MARGIN_MS;
     if (!r.remote_id || (!r.uploaded && urlStale)) {
-      const init = isLegacy && legacy
-        ? await legacy.init({ dest_lang: r.dest_lang, duration: Math.ceil(r.duration ?? 0), fileType: mime, name: r.source_name, source_lang: r.source_lang }, ctx.signal).then((p) => ({ id: p.id, url: p.uploadUrl }))
-        : await v1
-            .init(
-              { fileType: mime, name: r.source_name, source_lang: r.source_lang, dest_lang: r.dest_lang, ...(r.duration !== null ? { duration: round3(r.duration) } : {}), isStudioQuality: r.studio === 1 },
-              ctx.signal,
-            )
-            .then((x) => ({ id: x.file.id, url: x.uploadUrl }));
-      job.patch({ remote_id: init.id, upload_url: init.url, upload_expires_at: uploadExpiry(init.url), uploaded: 0 });
+      const init =
+        isLegacy && legacy
+          ? await legacy
+              .init(
+                {
+                  dest_lang: r.dest_lang,
+                  duration: Math.ceil(r.duration ?? 0),
+                  fileType: mime,
+                  name: r.source_name,
+                  source_lang: r.source_lang,
+                },
+                ctx.signal,
+              )
+              .then((p) => ({ id: p.id, url: p.uploadUrl }))
+          : await v1
+              .init(
+                {
+                  fileType: mime,
+                  name: r.source_name,
+                  source_lang: r.source_lang,
+                  dest_lang: r.dest_lang,
+                  ...(r.duration !== null ? { duration: round3(r.duration) } : {}),
+                  isStudioQuality: r.studio === 1,
+                },
+                ctx.signal,
+              )
+              .then((x) => ({ id: x.file.id, url: x.uploadUrl }));
+      job.patch({
+        remote_id: init.id,
+        upload_url: init.url,
+        upload_expires_at: uploadExpiry(init.url),
+        uploaded: 0,
+      });
     }
     const id = job.row.remote_id ?? '';
     if (!job.row.uploaded) {
       try {
         const onProgress = (t: number, n: number | null) => ctx.progress(job.row.id, t, n);
-        if (isLegacy && legacy) await legacy.upload(job.row.upload_url ?? '', job.row.source, ctx.signal, onProgress);
+        if (isLegacy && legacy)
+          await legacy.upload(job.row.upload_url ?? '', job.row.source, ctx.signal, onProgress);
         else await v1.upload(job.row.upload_url ?? '', job.row.source, mime, ctx.signal, onProgress);
       } catch (e) {
         // An expired or refused upload address: ask for a new one.

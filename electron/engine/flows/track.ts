@@ -21,7 +21,11 @@ function describe(error: unknown): string {
  * One poll of every tracked job through the list endpoints: v2 pages of 100 until each tracked dub has been
  * seen, v1 and legacy lists in one call each. Returns how many jobs changed (the interval adapts to it).
  */
-export async function pollOnce(store: JobStore, clients: Clients, signal: AbortSignal): Promise<{ changed: JobRow[] }> {
+export async function pollOnce(
+  store: JobStore,
+  clients: Clients,
+  signal: AbortSignal,
+): Promise<{ changed: JobRow[] }> {
   const tracked = store.tracking();
   const byApi = { v2: [] as JobRow[], v1: [] as JobRow[], legacy: [] as JobRow[] };
   for (const j of tracked) byApi[j.api].push(j);
@@ -35,19 +39,34 @@ export async function pollOnce(store: JobStore, clients: Clients, signal: AbortS
       for (const d of list.dubs) {
         if (!wanted.has(d.id)) continue;
         found++;
-        seen.set(d.id, { status: d.external_status_id, progress: d.progress_percentage, error: d.external_error_message, measuredDuration: d.measured_duration });
+        seen.set(d.id, {
+          status: d.external_status_id,
+          progress: d.progress_percentage,
+          error: d.external_error_message,
+          measuredDuration: d.measured_duration,
+        });
       }
       if (page >= list.pagination.total_pages || list.dubs.length === 0) break;
     }
   }
   if (byApi.v1.length) {
     for (const d of await clients.v1.list(signal)) {
-      seen.set(d.id, { status: d.externalStatusId, progress: d.progressPercentage, error: d.externalErrorMessage, measuredDuration: d.measuredDuration });
+      seen.set(d.id, {
+        status: d.externalStatusId,
+        progress: d.progressPercentage,
+        error: d.externalErrorMessage,
+        measuredDuration: d.measuredDuration,
+      });
     }
   }
   if (byApi.legacy.length && clients.legacy) {
     for (const d of await clients.legacy.list(signal)) {
-      seen.set(d.id, { status: d.externalStatusId, progress: d.progressPercentage, error: d.externalErrorMessage, measuredDuration: null });
+      seen.set(d.id, {
+        status: d.externalStatusId,
+        progress: d.progressPercentage,
+        error: d.externalErrorMessage,
+        measuredDuration: null,
+      });
     }
   }
 
@@ -59,14 +78,39 @@ export async function pollOnce(store: JobStore, clients: Clients, signal: AbortS
     if (!remote) {
       const gone = await stillExists(clients, job, signal);
       if (gone === 'exists') continue;
-      patch = { state: 'failed', error: 'the dub is no longer on the service (deleted?); retry to dub it again', error_kind: 'remote-missing' };
+      patch = {
+        state: 'failed',
+        error: 'the dub is no longer on the service (deleted?); retry to dub it again',
+        error_kind: 'remote-missing',
+      };
     } else if (remote.status === ExternalStatus.Completed) {
-      patch = { step: 'fetch', state: 'downloading', progress: 0, remote_status: remote.status, next_run_at: 0, attempts: 0, measured_duration: remote.measuredDuration, waiting: null };
+      patch = {
+        step: 'fetch',
+        state: 'downloading',
+        progress: 0,
+        remote_status: remote.status,
+        next_run_at: 0,
+        attempts: 0,
+        measured_duration: remote.measuredDuration,
+        waiting: null,
+      };
     } else if (remote.status === ExternalStatus.Failed) {
-      patch = { state: 'failed', remote_status: remote.status, error: describe(remote.error), error_kind: 'remote-failed', waiting: null };
+      patch = {
+        state: 'failed',
+        remote_status: remote.status,
+        error: describe(remote.error),
+        error_kind: 'remote-failed',
+        waiting: null,
+      };
     } else {
       const state = remote.status === ExternalStatus.Processing ? 'processing' : 'submitted';
-      if (job.state === state && job.remote_status === remote.status && job.progress === remote.progress && job.waiting === null) continue;
+      if (
+        job.state === state &&
+        job.remote_status === remote.status &&
+        job.progress === remote.progress &&
+        job.waiting === null
+      )
+        continue;
       patch = { state, remote_status: remote.status, progress: remote.progress, waiting: null };
     }
     try {

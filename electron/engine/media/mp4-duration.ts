@@ -25,7 +25,12 @@ export async function mp4MovieDuration(path: string): Promise<number | null> {
   }
 }
 
-async function findBox(fh: FileHandle, start: number, end: number, type: string): Promise<{ body: number; end: number } | null> {
+async function findBox(
+  fh: FileHandle,
+  start: number,
+  end: number,
+  type: string,
+): Promise<{ body: number; end: number } | null> {
   const header = Buffer.alloc(16);
   let pos = start;
   while (pos + 8 <= end) {

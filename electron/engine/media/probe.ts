@@ -38,29 +38,51 @@ async function durationOf(path: string, mime: string): Promise<number | null> {
   const meta = await parseFile(path, { duration: true, skipCovers: true }).catch(() => null);
   const d = meta?.format.duration;
   if (d && Number.isFinite(d) && d > 0) return d;
-  const probed = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path]).catch(() => null);
+  const probed = await run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'format=duration',
+    '-of',
+    'csv=p=0',
+    path,
+  ]).catch(() => null);
   const n = Number(probed?.stdout.trim());
   return Number.isFinite(n) && n > 0 ? n : null;
 }
 
 export async function probeFile(path: string): Promise<ProbedFile> {
   const info = await stat(path).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') throw new InputError(path, `${path}: no such file. Check the path (quote names with spaces).`);
+    if (e.code === 'ENOENT')
+      throw new InputError(path, `${path}: no such file. Check the path (quote names with spaces).`);
     throw new InputError(path, `${path}: cannot be read (${e.code ?? e.message}).`);
   });
   if (!info.isFile()) throw new InputError(path, `${path}: not a regular file.`);
   await access(path, constants.R_OK).catch(() => {
-    throw new InputError(path, `${path}: permission denied. Make the file readable, or copy it somewhere readable.`);
+    throw new InputError(
+      path,
+      `${path}: permission denied. Make the file readable, or copy it somewhere readable.`,
+    );
   });
-  if (info.size === 0) throw new InputError(path, `${path}: the file is empty (0 bytes). Pick the finished export, not a placeholder.`);
+  if (info.size === 0)
+    throw new InputError(
+      path,
+      `${path}: the file is empty (0 bytes). Pick the finished export, not a placeholder.`,
+    );
   const type = await fileTypeFromFile(path).catch(() => undefined);
   if (!type || !/^(video|audio)\//.test(type.mime)) {
     const seen = type ? `its bytes are ${type.mime}` : 'its bytes are not a known media format';
-    throw new InputError(path, `${path}: not a video or audio file (${seen}, whatever its extension says). Export it as MP4, MOV, MP3 or WAV.`);
+    throw new InputError(
+      path,
+      `${path}: not a video or audio file (${seen}, whatever its extension says). Export it as MP4, MOV, MP3 or WAV.`,
+    );
   }
   const duration = await durationOf(path, type.mime);
   if (duration === null) {
-    throw new InputError(path, `${path}: cannot read its duration; the file may be damaged or still being written. Re-export it and try again.`);
+    throw new InputError(
+      path,
+      `${path}: cannot read its duration; the file may be damaged or still being written. Re-export it and try again.`,
+    );
   }
   return {
     path,
@@ -80,6 +102,28 @@ function normalizeMime(mime: string): string {
 }
 
 export const MEDIA_EXTENSIONS = new Set([
-  '.mp4', '.m4v', '.mov', '.mkv', '.webm', '.avi', '.mpg', '.mpeg', '.wmv', '.flv', '.ts', '.mts', '.m2ts', '.3gp',
-  '.mp3', '.wav', '.m4a', '.aac', '.flac', '.ogg', '.opus', '.wma', '.aiff', '.aif',
+  '.mp4',
+  '.m4v',
+  '.mov',
+  '.mkv',
+  '.webm',
+  '.avi',
+  '.mpg',
+  '.mpeg',
+  '.wmv',
+  '.flv',
+  '.ts',
+  '.mts',
+  '.m2ts',
+  '.3gp',
+  '.mp3',
+  '.wav',
+  '.m4a',
+  '.aac',
+  '.flac',
+  '.ogg',
+  '.opus',
+  '.wma',
+  '.aiff',
+  '.aif',
 ]);

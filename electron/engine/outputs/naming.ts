@@ -75,10 +75,18 @@ export function outputFileName(stem: string, destLang: string, type: OutputType,
   }
 }
 
-const exists = (p: string) => access(p, constants.F_OK).then(() => true, () => false);
+const exists = (p: string) =>
+  access(p, constants.F_OK).then(
+    () => true,
+    () => false,
+  );
 
 /** `Movie.es.mp4`, else `Movie.es (2).mp4`, `Movie.es (3).mp4`… never a name that is taken. */
-export async function freeName(dir: string, fileName: string, alsoTaken: (p: string) => boolean = () => false): Promise<string> {
+export async function freeName(
+  dir: string,
+  fileName: string,
+  alsoTaken: (p: string) => boolean = () => false,
+): Promise<string> {
   const ext = extname(fileName);
   const base = fileName.slice(0, fileName.length - ext.length);
   for (let n = 1; n < 10_000; n++) {
@@ -123,7 +131,10 @@ export async function settle(part: string, wanted: string): Promise<string> {
  * `.part` not yet removed, or moved but not yet recorded). Cleans the leftover `.part` in the first case.
  */
 export async function alreadySettled(path: string, bytes: number): Promise<boolean> {
-  const [file, part] = await Promise.all([stat(path).catch(() => null), stat(`${path}.part`).catch(() => null)]);
+  const [file, part] = await Promise.all([
+    stat(path).catch(() => null),
+    stat(`${path}.part`).catch(() => null),
+  ]);
   if (file && part && file.ino === part.ino && file.dev === part.dev) {
     await rm(`${path}.part`, { force: true });
     return true;

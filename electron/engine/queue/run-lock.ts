@@ -28,7 +28,9 @@ export function acquireRunLock(home: string): () => void {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const pid = Number(readFileSync(file, 'utf8').trim());
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-        throw new QueueBusyError(`another Dubdesk (pid ${pid}) is already running this queue in ${home}; let it finish or stop it first.`);
+        throw new QueueBusyError(
+          `another Dubdesk (pid ${pid}) is already running this queue in ${home}; let it finish or stop it first.`,
+        );
       }
       rmSync(file, { force: true });
     }

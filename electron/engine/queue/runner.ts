@@ -43,7 +43,10 @@ type Step = 'submit' | 'fetch';
  * and polls the service for tracked dubs. One runner per data folder, enforced by a lock file.
  */
 export class Runner {
-  private readonly active = new Map<number, { step: Step; controller: AbortController; done: Promise<void> }>();
+  private readonly active = new Map<
+    number,
+    { step: Step; controller: AbortController; done: Promise<void> }
+  >();
   private halted: 'auth' | 'credits' | null = null;
   private wakeUp: () => void = () => {};
 
@@ -80,7 +83,12 @@ export class Runner {
             .then(({ changed }) => {
               for (const row of changed) this.hooks.changed(row);
               pollFailures = 0;
-              pollInterval = changed.length ? opts.pollIntervalMs : Math.min(pollInterval * 1.5, Math.max(opts.pollIntervalMs, Math.min(opts.pollIntervalMs * 6, 30_000)));
+              pollInterval = changed.length
+                ? opts.pollIntervalMs
+                : Math.min(
+                    pollInterval * 1.5,
+                    Math.max(opts.pollIntervalMs, Math.min(opts.pollIntervalMs * 6, 30_000)),
+                  );
               pollAt = Date.now() + pollInterval;
             })
             .catch((e: unknown) => {
@@ -99,10 +107,15 @@ export class Runner {
         if (opts.untilDone && idle) {
           if (this.store.unfinishedCount() === 0) return 'done';
           // Out of credits: nothing more can start; what was already running has finished.
-          if (this.halted === 'credits' && this.store.tracking().length === 0 && !this.hasDue('fetch')) return 'credits';
+          if (this.halted === 'credits' && this.store.tracking().length === 0 && !this.hasDue('fetch'))
+            return 'credits';
         }
         const nextDue = this.store.nextDueAt();
-        const candidates = [1000, ...(nextDue !== null ? [nextDue - Date.now()] : []), ...(tracking ? [pollAt - Date.now()] : [])];
+        const candidates = [
+          1000,
+          ...(nextDue !== null ? [nextDue - Date.now()] : []),
+          ...(tracking ? [pollAt - Date.now()] : []),
+        ];
         await this.sleep(Math.max(10, Math.min(...candidates)));
       }
     } finally {
@@ -115,7 +128,9 @@ export class Runner {
   }
 
   private hasDue(step: Step): boolean {
-    return this.store.all().some((j) => j.step === step && !['completed', 'failed', 'canceled', 'paused'].includes(j.state));
+    return this.store
+      .all()
+      .some((j) => j.step === step && !['completed', 'failed', 'canceled', 'paused'].includes(j.state));
   }
 
   private markTracked(waiting: string): void {
@@ -141,15 +156,24 @@ export class Runner {
   }
 
   private claim(step: Step, room: number, runSignal: AbortSignal): void {
-    for (const { row, token } of this.store.claim(step, room, this.config.leaseMs)) this.start(step, row, token, runSignal);
+    for (const { row, token } of this.store.claim(step, room, this.config.leaseMs))
+      this.start(step, row, token, runSignal);
   }
 
   private start(step: Step, row: JobRow, token: string, runSignal: AbortSignal): void {
     const controller = new AbortController();
     const signal = AbortSignal.any([controller.signal, runSignal]);
     const job = new LeasedJob(this.store, row, token, (r) => this.hooks.changed(r));
-    const ctx: StepContext = { store: this.store, clients: this.clients, signal, progress: this.hooks.progress };
-    const renew = setInterval(() => this.store.renew(row.id, token, this.config.leaseMs), Math.max(1000, this.config.leaseMs / 3));
+    const ctx: StepContext = {
+      store: this.store,
+      clients: this.clients,
+      signal,
+      progress: this.hooks.progress,
+    };
+    const renew = setInterval(
+      () => this.store.renew(row.id, token, this.config.leaseMs),
+      Math.max(1000, this.config.leaseMs / 3),
+    );
     const work = step === 'submit' ? submit(ctx, job) : fetchOutputs(ctx, job);
     const done = work
       .catch((e: unknown) => this.failed(job, step, e, signal))
@@ -190,7 +214,13 @@ export class Runner {
         if (e.transient || e.kind === 'protocol') {
           const attempts = job.row.attempts + 1;
           if (e.kind !== 'network' && attempts >= this.config.maxServerAttempts) {
-            job.patch({ state: 'failed', attempts, error: `gave up after ${attempts} attempts: ${e.message}`, error_kind: e.kind, waiting: null });
+            job.patch({
+              state: 'failed',
+              attempts,
+              error: `gave up after ${attempts} attempts: ${e.message}`,
+              error_kind: e.kind,
+              waiting: null,
+            });
             return;
           }
           job.patch({
@@ -210,7 +240,10 @@ export class Runner {
       }
       const err = e as NodeJS.ErrnoException;
       const where = err.path ? ` (${err.path})` : '';
-      const message = err.code === 'ENOSPC' ? `the disk is full${where}; free some space and retry` : `${err.code ? `${err.code}: ` : ''}${err.message ?? String(e)}${where}`;
+      const message =
+        err.code === 'ENOSPC'
+          ? `the disk is full${where}; free some space and retry`
+          : `${err.code ? `${err.code}: ` : ''}${err.message ?? String(e)}${where}`;
       job.patch({ state: 'failed', error: message, error_kind: 'local', waiting: null });
     } catch (patchError) {
       if (!(patchError instanceof LeaseLostError)) throw patchError;

@@ -14,7 +14,10 @@ export function legacyRoutes(svc: SandboxService): Route[] {
       const body = parseBody(InitDubLegacyBody, await readJson(ctx.req));
       svc.checkLanguages(body.source_lang, body.dest_lang, true);
       if (body.fileType !== LEGACY_FILE_TYPE) {
-        throw new HttpError(400, `Unsupported fileType '${body.fileType}': the legacy interface accepts only video/mp4`);
+        throw new HttpError(
+          400,
+          `Unsupported fileType '${body.fileType}': the legacy interface accepts only video/mp4`,
+        );
       }
       const dub = svc.state.newDub({
         ownerId: account.id,
@@ -39,7 +42,11 @@ export function legacyRoutes(svc: SandboxService): Route[] {
     }),
     route('GET', `${p}/dubs`, 'api', (ctx) => {
       const account = svc.authenticate(ctx.req, 'legacy');
-      sendJson(ctx, 200, svc.state.dubsOf(account.id, (d) => d.generation === 'legacy').map(projectLegacyListItem));
+      sendJson(
+        ctx,
+        200,
+        svc.state.dubsOf(account.id, (d) => d.generation === 'legacy').map(projectLegacyListItem),
+      );
     }),
   ];
 }

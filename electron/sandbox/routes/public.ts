@@ -17,7 +17,10 @@ export function publicRoutes(): Route[] {
       sendJson(ctx, 200, langs);
     }),
     route('GET', '/flags/:name', 'public', (ctx) => {
-      const label = (ctx.params.name ?? '').replace(/\.svg$/, '').toUpperCase().slice(0, 3);
+      const label = (ctx.params.name ?? '')
+        .replace(/\.svg$/, '')
+        .toUpperCase()
+        .slice(0, 3);
       const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="60" height="40" viewBox="0 0 60 40"><rect width="60" height="40" rx="4" fill="#34495e"/><text x="30" y="26" font-family="sans-serif" font-size="16" fill="#fff" text-anchor="middle">${label.replace(/[^A-Z]/g, '')}</text></svg>`;
       ctx.res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });
       ctx.res.end(svg);
@@ -33,7 +36,11 @@ export function adminRoutes(svc: SandboxService): Route[] {
   return [
     route('GET', '/__sandbox/state', 'public', (ctx) => {
       sendJson(ctx, 200, {
-        accounts: [...svc.state.accounts.values()].map((a) => ({ id: a.id, apiKey: a.apiKey, seconds: a.seconds })),
+        accounts: [...svc.state.accounts.values()].map((a) => ({
+          id: a.id,
+          apiKey: a.apiKey,
+          seconds: a.seconds,
+        })),
         dubs: [...svc.state.dubs.values()].map((d) => ({
           id: d.id,
           ownerId: d.ownerId,

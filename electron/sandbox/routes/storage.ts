@@ -16,9 +16,11 @@ async function upload(svc: SandboxService, ctx: Ctx): Promise<void> {
   checkSignature(svc, ctx, 'PUT');
   const dub = svc.state.dubs.get(ctx.params.id ?? '');
   if (!dub || !dub.uploadUrl) throw new HttpError(404, 'No such upload');
-  if (dub.queuedAt !== null) throw new HttpError(409, 'This dub has already started; its upload can no longer change');
+  if (dub.queuedAt !== null)
+    throw new HttpError(409, 'This dub has already started; its upload can no longer change');
   const max = svc.options.maxUploadBytes;
-  if (Number(ctx.req.headers['content-length']) > max) throw new HttpError(413, `File exceeds the ${max}-byte upload limit`);
+  if (Number(ctx.req.headers['content-length']) > max)
+    throw new HttpError(413, `File exceeds the ${max}-byte upload limit`);
   let bytes = 0;
   const limit = new Transform({
     transform(chunk: Buffer, _e, cb) {
@@ -42,7 +44,10 @@ async function upload(svc: SandboxService, ctx: Ctx): Promise<void> {
   ctx.res.end();
 }
 
-function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'invalid' {
+function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | null | 'invalid' {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m || (m[1] === '' && m[2] === '')) return 'invalid';
@@ -75,7 +80,8 @@ async function download(svc: SandboxService, ctx: Ctx): Promise<void> {
   const start = range?.start ?? 0;
   const end = range?.end ?? size - 1;
   const length = end - start + 1;
-  const disposition = ctx.url.searchParams.get('response-content-disposition') === 'attachment' ? 'attachment' : 'inline';
+  const disposition =
+    ctx.url.searchParams.get('response-content-disposition') === 'attachment' ? 'attachment' : 'inline';
   ctx.res.writeHead(range ? 206 : 200, {
     'content-type': artifact.contentType,
     'content-length': length,

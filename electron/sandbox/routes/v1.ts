@@ -5,7 +5,9 @@ import type { SandboxService } from '../service';
 
 export function v1Routes(svc: SandboxService): Route[] {
   return [
-    route('GET', '/api/v1/me', 'api', (ctx) => sendJson(ctx, 200, profileV1(svc.authenticate(ctx.req, 'v1')))),
+    route('GET', '/api/v1/me', 'api', (ctx) =>
+      sendJson(ctx, 200, profileV1(svc.authenticate(ctx.req, 'v1'))),
+    ),
     route('GET', '/api/v1/dubs', 'api', (ctx) => {
       const account = svc.authenticate(ctx.req, 'v1');
       sendJson(ctx, 200, svc.state.dubsOf(account.id, (d) => d.generation !== 'legacy').map(dubV1));
@@ -15,7 +17,10 @@ export function v1Routes(svc: SandboxService): Route[] {
       const body = parseBody(InitDubV1Body, await readJson(ctx.req));
       svc.checkLanguages(body.source_lang, body.dest_lang, false);
       if (!/^(video|audio)\/[\w.+-]+$/.test(body.fileType)) {
-        throw new HttpError(400, `Unsupported fileType '${body.fileType}': expected a video/* or audio/* MIME type`);
+        throw new HttpError(
+          400,
+          `Unsupported fileType '${body.fileType}': expected a video/* or audio/* MIME type`,
+        );
       }
       const dub = svc.state.newDub({
         ownerId: account.id,
@@ -31,7 +36,13 @@ export function v1Routes(svc: SandboxService): Route[] {
       dub.uploadPath = svc.uploadPath(dub.id);
       dub.uploadUrl = svc.uploadUrl(ctx, dub);
       sendJson(ctx, 200, {
-        file: { id: dub.id, name: dub.name, source: 'api', externalStatusId: dub.externalStatusId, internalStatusId: dub.internalStatusId },
+        file: {
+          id: dub.id,
+          name: dub.name,
+          source: 'api',
+          externalStatusId: dub.externalStatusId,
+          internalStatusId: dub.internalStatusId,
+        },
         uploadUrl: dub.uploadUrl,
       });
     }),

@@ -62,18 +62,24 @@ async function create(svc: SandboxService, ctx: Ctx): Promise<void> {
         duration: num(form.fields.duration, 'duration'),
         is_studio_quality: bool(form.fields.is_studio_quality),
       });
-      if (!form.file && !fields.source_url) throw new HttpError(400, "Either 'file' or 'source_url' is required");
-      if (form.file && fields.source_url) throw new HttpError(400, "Send either 'file' or 'source_url', not both");
+      if (!form.file && !fields.source_url)
+        throw new HttpError(400, "Either 'file' or 'source_url' is required");
+      if (form.file && fields.source_url)
+        throw new HttpError(400, "Send either 'file' or 'source_url', not both");
       if (form.file) {
         if (form.file.bytes === 0) throw new HttpError(400, "The 'file' part is empty");
         name = fields.name ?? form.file.filename;
-        type = await mediaType(uploadPath, form.file.mimeType === 'application/octet-stream' ? null : form.file.mimeType);
+        type = await mediaType(
+          uploadPath,
+          form.file.mimeType === 'application/octet-stream' ? null : form.file.mimeType,
+        );
       } else {
         ({ name, type } = await fetchSource(svc, fields, uploadPath));
       }
     } else if (contentType.startsWith('application/json')) {
       fields = parseBody(CreateDubV2Fields, await readJson(ctx.req));
-      if (!fields.source_url) throw new HttpError(400, "Either 'file' (multipart) or 'source_url' is required");
+      if (!fields.source_url)
+        throw new HttpError(400, "Either 'file' (multipart) or 'source_url' is required");
       ({ name, type } = await fetchSource(svc, fields, uploadPath));
     } else {
       throw new HttpError(400, 'Send multipart/form-data with a file, or application/json with source_url');
@@ -105,10 +111,19 @@ async function create(svc: SandboxService, ctx: Ctx): Promise<void> {
   }
 }
 
-async function fetchSource(svc: SandboxService, fields: CreateDubV2Fields, dest: string): Promise<{ name: string; type: string }> {
+async function fetchSource(
+  svc: SandboxService,
+  fields: CreateDubV2Fields,
+  dest: string,
+): Promise<{ name: string; type: string }> {
   const url = fields.source_url ?? '';
   svc.checkLanguages(fields.source_lang ?? AUTO, fields.dest_lang, false);
-  const fetched = await fetchSourceUrl(url, dest, svc.options.maxUploadBytes, svc.options.allowPrivateSourceUrls);
+  const fetched = await fetchSourceUrl(
+    url,
+    dest,
+    svc.options.maxUploadBytes,
+    svc.options.allowPrivateSourceUrls,
+  );
   if (fetched.bytes === 0) throw new HttpError(400, 'source_url returned an empty file');
   return { name: fields.name ?? lastPathSegment(url), type: await mediaType(dest, fetched.contentType) };
 }
@@ -117,13 +132,16 @@ function pageParam(ctx: Ctx, name: string, fallback: number): number {
   const raw = ctx.url.searchParams.get(name);
   if (raw === null || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new HttpError(400, `Invalid parameter '${name}': expected a whole number of at least 1`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new HttpError(400, `Invalid parameter '${name}': expected a whole number of at least 1`);
   return n;
 }
 
 export function v2Routes(svc: SandboxService): Route[] {
   return [
-    route('GET', '/api/v2/me', 'api', (ctx) => sendJson(ctx, 200, profileV2(svc.authenticate(ctx.req, 'v2')))),
+    route('GET', '/api/v2/me', 'api', (ctx) =>
+      sendJson(ctx, 200, profileV2(svc.authenticate(ctx.req, 'v2'))),
+    ),
     route('POST', '/api/v2/dubs', 'api-create', (ctx) => create(svc, ctx)),
     route('GET', '/api/v2/dubs', 'api', (ctx) => {
       const account = svc.authenticate(ctx.req, 'v2');
@@ -134,7 +152,12 @@ export function v2Routes(svc: SandboxService): Route[] {
       const link = svc.linkMaker(ctx);
       sendJson(ctx, 200, {
         dubs: all.slice((page - 1) * pageSize, page * pageSize).map((d) => dubV2(d, link)),
-        pagination: { page, page_size: pageSize, total: all.length, total_pages: Math.ceil(all.length / pageSize) },
+        pagination: {
+          page,
+          page_size: pageSize,
+          total: all.length,
+          total_pages: Math.ceil(all.length / pageSize),
+        },
       });
     }),
     route('GET', '/api/v2/dubs/:id', 'api', (ctx) => {

@@ -9,7 +9,13 @@ import { tempDir } from '../../helpers/engine';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ pipelineSeconds: 0.3, users: [{ apiKey: 'broke-key', seconds: 0 }, { apiKey: 'small-key', seconds: 5 }] });
+  sb = await startSandbox({
+    pipelineSeconds: 0.3,
+    users: [
+      { apiKey: 'broke-key', seconds: 0 },
+      { apiKey: 'small-key', seconds: 5 },
+    ],
+  });
 });
 afterAll(() => sb.stop());
 
@@ -30,7 +36,10 @@ describe('bad input', () => {
     const text = textFile('renamed.mp4', 'plain text pretending to be a video\n'.repeat(20));
     const missing = join(work, 'nowhere.mp4');
     const good = videoMp4(2, 'good.mp4');
-    const r = await runCli(['dub', empty, text, missing, good, '--to', 'es', '--out', join(work, 'out'), '--poll-interval', '0.2'], env);
+    const r = await runCli(
+      ['dub', empty, text, missing, good, '--to', 'es', '--out', join(work, 'out'), '--poll-interval', '0.2'],
+      env,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`skipped: ${empty}: the file is empty`);
     expect(r.stderr).toContain(`skipped: ${text}: not a video or audio file`);

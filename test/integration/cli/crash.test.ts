@@ -22,19 +22,29 @@ describe.each([
 ] as const)('kill -9 at random moments (%s, seed %i)', (api, seed) => {
   it('every restart resumes; in the end each job has exactly one dub, charged once, and its files', async () => {
     // Latency and lost responses widen the windows where a kill hurts most (between a call and its record).
-    const s = await startSandbox({ pipelineSeconds: 1.5, seed, faults: { latencyMs: 15, rateLostResponse: 0.1 } });
+    const s = await startSandbox({
+      pipelineSeconds: 1.5,
+      seed,
+      faults: { latencyMs: 15, rateLostResponse: 0.1 },
+    });
     sb = s;
     const work = tempDir('dubdesk-crash-');
     const env = envFor(s, join(work, 'home'));
     const out = join(work, 'out');
-    const files = api === 'legacy' ? [videoMp4(2, 'k-a.mp4'), videoMp4(3, 'k-b.mp4')] : [videoMp4(2, 'k-a.mp4'), audioMp3(2, 'k-b.mp3'), videoMp4(3, 'k-c.mp4')];
+    const files =
+      api === 'legacy'
+        ? [videoMp4(2, 'k-a.mp4'), videoMp4(3, 'k-b.mp4')]
+        : [videoMp4(2, 'k-a.mp4'), audioMp3(2, 'k-b.mp3'), videoMp4(3, 'k-c.mp4')];
     const added = await runCli(['add', ...files, '--to', 'es,fr', '--api', api, '--out', out], env);
     expect(added.code, added.stderr).toBe(0);
 
     const random = mulberry32(seed); // seeded, so a failing sequence of kills can be replayed
     let kills = 0;
     for (let i = 0; i < KILLS; i++) {
-      const { child, done } = startCli(['run', '--until-done', '--poll-interval', '0.1', '--concurrency', '2'], env);
+      const { child, done } = startCli(
+        ['run', '--until-done', '--poll-interval', '0.1', '--concurrency', '2'],
+        env,
+      );
       // Kill right after the k-th progress line (a state change: mid-upload, just after a create, mid-download…),
       // or after a random delay, whichever comes first.
       const afterLines = 1 + Math.floor(random() * 8);
@@ -56,7 +66,9 @@ describe.each([
     expect(final.code, final.stderr).toBe(0);
     expect(kills).toBeGreaterThan(0);
 
-    const status = JSON.parse((await runCli(['status', '--json'], env)).stdout) as { jobs: { state: string; remoteId: string; outputs: { type: string; path: string }[] }[] };
+    const status = JSON.parse((await runCli(['status', '--json'], env)).stdout) as {
+      jobs: { state: string; remoteId: string; outputs: { type: string; path: string }[] }[];
+    };
     expect(status.jobs.map((j) => j.state)).toEqual(status.jobs.map(() => 'completed'));
     const started = startedDubs(s);
     expect(started).toHaveLength(status.jobs.length);

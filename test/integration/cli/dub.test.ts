@@ -22,7 +22,9 @@ const StatusJson = z.strictObject({
       progress: z.number(),
       error: z.string().nullable(),
       measuredDuration: z.number().nullable(),
-      outputs: z.array(z.strictObject({ type: z.enum(OUTPUT_TYPES), path: z.string(), bytes: z.number().int() })),
+      outputs: z.array(
+        z.strictObject({ type: z.enum(OUTPUT_TYPES), path: z.string(), bytes: z.number().int() }),
+      ),
     }),
   ),
 });
@@ -39,10 +41,23 @@ describe('dubdesk dub', () => {
     const env = envFor(sb, join(work, 'home'));
     const a = videoMp4(3, 'a.mp4');
     const b = audioMp3(2.5, 'b.mp3');
-    const r = await runCli(['dub', a, b, '--to', 'es,fr', '--out', 'out', '--poll-interval', '0.2'], env, work);
+    const r = await runCli(
+      ['dub', a, b, '--to', 'es,fr', '--out', 'out', '--poll-interval', '0.2'],
+      env,
+      work,
+    );
     expect(r.stderr).toContain('Queued 4 job(s)');
     expect(r.code).toBe(0);
-    expect((await readdir(join(work, 'out'))).sort()).toEqual(['a.es.mp4', 'a.es.vtt', 'a.fr.mp4', 'a.fr.vtt', 'b.es.mp3', 'b.es.vtt', 'b.fr.mp3', 'b.fr.vtt']);
+    expect((await readdir(join(work, 'out'))).sort()).toEqual([
+      'a.es.mp4',
+      'a.es.vtt',
+      'a.fr.mp4',
+      'a.fr.vtt',
+      'b.es.mp3',
+      'b.es.vtt',
+      'b.fr.mp3',
+      'b.fr.vtt',
+    ]);
 
     const status = await runCli(['status', '--json'], env, work);
     expect(status.code).toBe(0);
@@ -56,9 +71,17 @@ describe('dubdesk dub', () => {
     expect(parsed.jobs[0]?.measuredDuration).toBeCloseTo(3, 0);
 
     // --json prints one JSON document on stdout and nothing else there.
-    const again = await runCli(['dub', a, '--to', 'de', '--out', 'out', '--json', '--poll-interval', '0.2'], env, work);
+    const again = await runCli(
+      ['dub', a, '--to', 'de', '--out', 'out', '--json', '--poll-interval', '0.2'],
+      env,
+      work,
+    );
     expect(again.code).toBe(0);
-    expect(StatusJson.parse(JSON.parse(again.stdout)).jobs.map((j) => j.outputs.map((o) => o.path.slice(work.length + 1)))).toEqual([['out/a.de.mp4', 'out/a.de.vtt']]);
+    expect(
+      StatusJson.parse(JSON.parse(again.stdout)).jobs.map((j) =>
+        j.outputs.map((o) => o.path.slice(work.length + 1)),
+      ),
+    ).toEqual([['out/a.de.mp4', 'out/a.de.vtt']]);
   });
 
   it('estimate prints the credits against the balance; me and langs answer', async () => {
@@ -66,7 +89,13 @@ describe('dubdesk dub', () => {
     const env = envFor(sb, join(work, 'home'));
     const est = await runCli(['estimate', videoMp4(3, 'a.mp4'), '--to', 'es,fr', '--studio', '--json'], env);
     expect(est.code).toBe(0);
-    expect(JSON.parse(est.stdout)).toMatchObject({ jobs: 2, credits: 12, studio: true, enough: true, balance: sb.account.seconds });
+    expect(JSON.parse(est.stdout)).toMatchObject({
+      jobs: 2,
+      credits: 12,
+      studio: true,
+      enough: true,
+      balance: sb.account.seconds,
+    });
     const me = await runCli(['me', '--json'], env);
     expect(JSON.parse(me.stdout)).toMatchObject({ id: sb.account.id, seconds: sb.account.seconds });
     const langs = await runCli(['langs', '--json'], env);

@@ -14,7 +14,10 @@ let port = 0;
 let firstLine = '';
 
 beforeAll(async () => {
-  const { child } = startCli(['sandbox', '--port', '0', '--pipeline-seconds', '0.5', '--user', 'second-key:50'], process.env);
+  const { child } = startCli(
+    ['sandbox', '--port', '0', '--pipeline-seconds', '0.5', '--user', 'second-key:50'],
+    process.env,
+  );
   stop = () => child.kill('SIGTERM');
   firstLine = await new Promise<string>((resolve, reject) => {
     let buf = '';
@@ -30,7 +33,9 @@ afterAll(() => stop());
 
 describe('dubdesk sandbox (the command) and the README', () => {
   it('prints the base URL and the legacy URL on its first line', () => {
-    expect(firstLine).toMatch(/^Sandbox running: base URL http:\/\/127\.0\.0\.1:\d+ {2}legacy URL http:\/\/127\.0\.0\.1:\d+\/legacy$/);
+    expect(firstLine).toMatch(
+      /^Sandbox running: base URL http:\/\/127\.0\.0\.1:\d+ {2}legacy URL http:\/\/127\.0\.0\.1:\d+\/legacy$/,
+    );
   });
 
   it('serves every --user account', async () => {
@@ -41,7 +46,9 @@ describe('dubdesk sandbox (the command) and the README', () => {
   it("runs the README's curl examples as written", async () => {
     const text = await readFile(README, 'utf8');
     const section = text.slice(text.indexOf('## The sandbox'), text.indexOf('## Layout'));
-    const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '').filter((b) => b.includes('curl'));
+    const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
+      .map((m) => m[1] ?? '')
+      .filter((b) => b.includes('curl'));
     expect(blocks.length).toBeGreaterThanOrEqual(3);
     const cwd = tempDir('dubdesk-readme-');
     for (const block of blocks) {

@@ -11,7 +11,13 @@ afterEach(async () => {
   sb = undefined;
 });
 
-const FAULTS = { rate502: 0.15, rateReset: 0.1, rateLostResponse: 0.25, rateTruncate: 0.3, rateExpireLink: 0.3 };
+const FAULTS = {
+  rate502: 0.15,
+  rateReset: 0.1,
+  rateLostResponse: 0.25,
+  rateTruncate: 0.3,
+  rateExpireLink: 0.3,
+};
 
 describe.each([
   ['v2', 11],
@@ -22,17 +28,32 @@ describe.each([
     const s = await startSandbox({ pipelineSeconds: 0.3, seed, faults: FAULTS });
     sb = s;
     const engine = engineFor(s);
-    const files = api === 'legacy' ? [videoMp4(2, `f-${api}-a.mp4`), videoMp4(3, `f-${api}-b.mp4`)] : [videoMp4(2, `f-${api}-a.mp4`), audioMp3(2, `f-${api}-b.mp3`), videoMp4(3, `f-${api}-c.mp4`)];
-    const plan = await engine.plan({ inputs: files, to: ['es', 'fr'], from: 'auto', studio: false, api, outDir: tempDir(), outputs: 'default' });
+    const files =
+      api === 'legacy'
+        ? [videoMp4(2, `f-${api}-a.mp4`), videoMp4(3, `f-${api}-b.mp4`)]
+        : [videoMp4(2, `f-${api}-a.mp4`), audioMp3(2, `f-${api}-b.mp3`), videoMp4(3, `f-${api}-c.mp4`)];
+    const plan = await engine.plan({
+      inputs: files,
+      to: ['es', 'fr'],
+      from: 'auto',
+      studio: false,
+      api,
+      outDir: tempDir(),
+      outputs: 'default',
+    });
     engine.add(plan);
     const outcome = await engine.run({ untilDone: true, concurrency: 3, pollIntervalMs: 50 });
     const jobs = engine.list();
     engine.close();
 
     expect(outcome).toBe('done');
-    expect(jobs.map((j) => `${j.sourceName}:${j.destLang}:${j.state}:${j.error ?? ''}`)).toEqual(jobs.map((j) => `${j.sourceName}:${j.destLang}:completed:`));
+    expect(jobs.map((j) => `${j.sourceName}:${j.destLang}:${j.state}:${j.error ?? ''}`)).toEqual(
+      jobs.map((j) => `${j.sourceName}:${j.destLang}:completed:`),
+    );
     // The faults really happened.
-    expect(s.faults.fired.rateLostResponse + s.faults.fired.rate502 + s.faults.fired.rateReset).toBeGreaterThan(0);
+    expect(
+      s.faults.fired.rateLostResponse + s.faults.fired.rate502 + s.faults.fired.rateReset,
+    ).toBeGreaterThan(0);
     expect(s.faults.fired.rateTruncate + s.faults.fired.rateExpireLink).toBeGreaterThan(0);
 
     const started = startedDubs(s);

@@ -15,7 +15,15 @@ afterAll(() => sb.stop());
 async function dubAll(api: ApiGeneration, files: string[], to: string[], extra: { studio?: boolean } = {}) {
   const engine = engineFor(sb);
   const out = tempDir('dubdesk-out-');
-  const plan = await engine.plan({ inputs: files, to, from: 'auto', studio: extra.studio ?? false, api, outDir: out, outputs: 'default' });
+  const plan = await engine.plan({
+    inputs: files,
+    to,
+    from: 'auto',
+    studio: extra.studio ?? false,
+    api,
+    outDir: out,
+    outputs: 'default',
+  });
   expect(plan.rejected).toEqual([]);
   const { added } = engine.add(plan);
   const outcome = await engine.run({ untilDone: true, concurrency: 2, pollIntervalMs: 100 });
@@ -42,12 +50,27 @@ async function expectServedBytes(jobs: Awaited<ReturnType<typeof dubAll>>['jobs'
 describe.each(['v2', 'v1'] as const)('engine end to end over %s', (api) => {
   it('dubs a video and an audio file into two languages: media + subtitles, named for players', async () => {
     const before = startedDubs(sb).length;
-    const { outcome, jobs, out, estimate } = await dubAll(api, [videoMp4(3, `clip-${api}.mp4`), audioMp3(2.5, `talk-${api}.mp3`)], ['es', 'fr']);
+    const { outcome, jobs, out, estimate } = await dubAll(
+      api,
+      [videoMp4(3, `clip-${api}.mp4`), audioMp3(2.5, `talk-${api}.mp3`)],
+      ['es', 'fr'],
+    );
     expect(outcome).toBe('done');
     expect(jobs).toHaveLength(4);
     expect(jobs.map((j) => j.state)).toEqual(['completed', 'completed', 'completed', 'completed']);
     const names = jobs.flatMap((j) => j.outputs.map((o) => o.path.slice(out.length + 1))).sort();
-    expect(names).toEqual([`clip-${api}.es.mp4`, `clip-${api}.es.vtt`, `clip-${api}.fr.mp4`, `clip-${api}.fr.vtt`, `talk-${api}.es.mp3`, `talk-${api}.es.vtt`, `talk-${api}.fr.mp3`, `talk-${api}.fr.vtt`].sort());
+    expect(names).toEqual(
+      [
+        `clip-${api}.es.mp4`,
+        `clip-${api}.es.vtt`,
+        `clip-${api}.fr.mp4`,
+        `clip-${api}.fr.vtt`,
+        `talk-${api}.es.mp3`,
+        `talk-${api}.es.vtt`,
+        `talk-${api}.fr.mp3`,
+        `talk-${api}.fr.vtt`,
+      ].sort(),
+    );
     await expectServedBytes(jobs);
     expect(startedDubs(sb).length - before).toBe(4);
     // Measured duration and charge come from the service; the estimate matched them.
@@ -68,7 +91,10 @@ describe('engine end to end over legacy', () => {
       ['de', 'completed', 'legacy'],
       ['ja', 'completed', 'legacy'],
     ]);
-    expect(jobs[0]?.outputs.map((o) => o.path)).toEqual([join(out, 'legacy-clip.de.mp4'), join(out, 'legacy-clip.de.vtt')]);
+    expect(jobs[0]?.outputs.map((o) => o.path)).toEqual([
+      join(out, 'legacy-clip.de.mp4'),
+      join(out, 'legacy-clip.de.vtt'),
+    ]);
     await expectServedBytes(jobs);
     expect(sb.state.dubs.get(jobs[0]?.remoteId ?? '')?.generation).toBe('legacy');
   });
@@ -78,7 +104,15 @@ describe('engine options', () => {
   it('studio quality is charged double and --outputs all fetches every type without clobbering', async () => {
     const engine = engineFor(sb);
     const out = tempDir('dubdesk-out-');
-    const plan = await engine.plan({ inputs: [videoMp4(2, 'studio.mp4')], to: ['it'], from: 'en', studio: true, api: 'v2', outDir: out, outputs: 'all' });
+    const plan = await engine.plan({
+      inputs: [videoMp4(2, 'studio.mp4')],
+      to: ['it'],
+      from: 'en',
+      studio: true,
+      api: 'v2',
+      outDir: out,
+      outputs: 'all',
+    });
     expect(plan.estimate.credits).toBe(4);
     engine.add(plan);
     expect(await engine.run({ untilDone: true, concurrency: 2, pollIntervalMs: 100 })).toBe('done');
@@ -86,7 +120,19 @@ describe('engine options', () => {
     engine.close();
     expect(job?.creditsCharged).toBe(4);
     expect(sb.state.ledger.find((c) => c.dubId === job?.remoteId)?.seconds).toBe(4);
-    expect(job?.outputs.map((o) => o.type).sort()).toEqual(['original', 'original_mp3', 'original_mp4', 'original_subtitle', 'poster', 'translated', 'translated_mp3', 'translated_mp4', 'translated_subtitle'].sort());
+    expect(job?.outputs.map((o) => o.type).sort()).toEqual(
+      [
+        'original',
+        'original_mp3',
+        'original_mp4',
+        'original_subtitle',
+        'poster',
+        'translated',
+        'translated_mp3',
+        'translated_mp4',
+        'translated_subtitle',
+      ].sort(),
+    );
     expect(new Set(job?.outputs.map((o) => o.path)).size).toBe(9);
     await expectServedBytes(job ? [job] : []);
   });
@@ -96,7 +142,15 @@ describe('engine options', () => {
     const out = tempDir('dubdesk-out-');
     const { writeFile } = await import('node:fs/promises');
     await writeFile(join(out, 'keep.es.mp4'), 'mine');
-    const req = { inputs: [videoMp4(2, 'keep.mp4')], to: ['es'], from: 'auto', studio: false, api: 'v2' as const, outDir: out, outputs: 'default' as const };
+    const req = {
+      inputs: [videoMp4(2, 'keep.mp4')],
+      to: ['es'],
+      from: 'auto',
+      studio: false,
+      api: 'v2' as const,
+      outDir: out,
+      outputs: 'default' as const,
+    };
     const first = engine.add(await engine.plan(req));
     const second = engine.add(await engine.plan(req));
     expect(first.added).toHaveLength(1);

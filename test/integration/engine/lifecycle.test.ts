@@ -18,7 +18,15 @@ afterEach(async () => {
   await Promise.all(sandboxes.splice(0).map((s) => s.stop()));
 });
 
-const req = (inputs: string[], to = ['es']) => ({ inputs, to, from: 'auto', studio: false, api: 'v2' as const, outDir: tempDir(), outputs: 'default' as const });
+const req = (inputs: string[], to = ['es']) => ({
+  inputs,
+  to,
+  from: 'auto',
+  studio: false,
+  api: 'v2' as const,
+  outDir: tempDir(),
+  outputs: 'default' as const,
+});
 
 describe('engine lifecycle', () => {
   it('emits job changes through every state, with transfer figures while moving bytes', async () => {
@@ -30,9 +38,18 @@ describe('engine lifecycle', () => {
     expect(await engine.run({ untilDone: true, concurrency: 1, pollIntervalMs: 50 })).toBe('done');
     engine.close();
     const states = [...new Set(seen.map((j) => j.state))];
-    expect(states).toEqual(expect.arrayContaining(['queued', 'uploading', 'submitted', 'processing', 'downloading', 'completed']));
+    expect(states).toEqual(
+      expect.arrayContaining(['queued', 'uploading', 'submitted', 'processing', 'downloading', 'completed']),
+    );
     expect(states.at(-1)).toBe('completed');
-    expect(seen.every((j) => j.state === 'uploading' || j.state === 'downloading' || (j.bytesPerSecond === null && j.etaSeconds === null))).toBe(true);
+    expect(
+      seen.every(
+        (j) =>
+          j.state === 'uploading' ||
+          j.state === 'downloading' ||
+          (j.bytesPerSecond === null && j.etaSeconds === null),
+      ),
+    ).toBe(true);
   });
 
   it('waits for the network while the service is unreachable and resumes by itself', async () => {
@@ -123,11 +140,18 @@ describe('engine lifecycle', () => {
       const out = tempDir();
       const url = `http://127.0.0.1:${(origin.address() as { port: number }).port}/talks/keynote%20final.mp4`;
       const plan = await engine.plan({ ...req([url], ['pt']), outDir: out });
-      expect(plan.jobs[0]).toMatchObject({ source_kind: 'url', source_name: 'keynote final.mp4', duration: null });
+      expect(plan.jobs[0]).toMatchObject({
+        source_kind: 'url',
+        source_name: 'keynote final.mp4',
+        duration: null,
+      });
       expect(plan.estimate).toEqual({ credits: 0, unknown: 1 });
       engine.add(plan);
       expect(await engine.run({ untilDone: true, concurrency: 1, pollIntervalMs: 50 })).toBe('done');
-      expect(engine.list()[0]?.outputs.map((o) => o.path)).toEqual([join(out, 'keynote final.pt.mp4'), join(out, 'keynote final.pt.vtt')]);
+      expect(engine.list()[0]?.outputs.map((o) => o.path)).toEqual([
+        join(out, 'keynote final.pt.mp4'),
+        join(out, 'keynote final.pt.vtt'),
+      ]);
       engine.close();
     } finally {
       origin.close();
@@ -140,7 +164,9 @@ describe('engine lifecycle', () => {
     await truncate(big, 1024 ** 3 + 1); // sparse: costs no disk
     const plan = await planJobs(req([big]));
     expect(plan.jobs).toEqual([]);
-    expect(plan.rejected[0]?.message).toBe(`${big}: 1.00 GB is over the 1 GB upload limit of the v2 API. Split or compress it first.`);
+    expect(plan.rejected[0]?.message).toBe(
+      `${big}: 1.00 GB is over the 1 GB upload limit of the v2 API. Split or compress it first.`,
+    );
     const v1 = await planJobs({ ...req([big]), api: 'v1' });
     expect(v1.jobs).toHaveLength(1);
   });

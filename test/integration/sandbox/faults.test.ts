@@ -12,9 +12,18 @@ afterEach(async () => {
 });
 
 async function completedDub(s: Sandbox): Promise<DubV2> {
-  const created = DubV2.parse((await call('POST', `${s.baseUrl}/api/v2/dubs`, { headers: auth, body: await formWithFile(videoMp4(), { dest_lang: 'es' }) })).body);
+  const created = DubV2.parse(
+    (
+      await call('POST', `${s.baseUrl}/api/v2/dubs`, {
+        headers: auth,
+        body: await formWithFile(videoMp4(), { dest_lang: 'es' }),
+      })
+    ).body,
+  );
   return waitFor('completion', async () => {
-    const d = DubV2.parse((await call('GET', `${s.baseUrl}/api/v2/dubs/${created.id}`, { headers: auth })).body);
+    const d = DubV2.parse(
+      (await call('GET', `${s.baseUrl}/api/v2/dubs/${created.id}`, { headers: auth })).body,
+    );
     return d.external_status_id === 5 ? d : undefined;
   });
 }
@@ -30,7 +39,13 @@ describe('fault injection', () => {
 
   it('loses the response after the work is done: the dub exists though the caller saw an error', async () => {
     sb = await startSandbox({ pipelineSeconds: 60, faults: { rateLostResponse: 1 } });
-    await expect(fetch(`${sb.baseUrl}/api/v2/dubs`, { method: 'POST', headers: auth, body: await formWithFile(videoMp4(), { dest_lang: 'es', name: 'lost.mp4' }) })).rejects.toThrow();
+    await expect(
+      fetch(`${sb.baseUrl}/api/v2/dubs`, {
+        method: 'POST',
+        headers: auth,
+        body: await formWithFile(videoMp4(), { dest_lang: 'es', name: 'lost.mp4' }),
+      }),
+    ).rejects.toThrow();
     const list = DubListV2.parse((await call('GET', `${sb.baseUrl}/api/v2/dubs`, { headers: auth })).body);
     expect(list.dubs.map((d) => d.name)).toEqual(['lost.mp4']);
     expect(list.dubs[0]?.external_status_id).toBe(2);
@@ -60,10 +75,19 @@ describe('fault injection', () => {
 
   it('fails dubs in the pipeline without charging them', async () => {
     sb = await startSandbox({ pipelineSeconds: 0.2, faults: { rateDubFailure: 1 } });
-    const created = DubV2.parse((await call('POST', `${sb.baseUrl}/api/v2/dubs`, { headers: auth, body: await formWithFile(videoMp4(), { dest_lang: 'es' }) })).body);
+    const created = DubV2.parse(
+      (
+        await call('POST', `${sb.baseUrl}/api/v2/dubs`, {
+          headers: auth,
+          body: await formWithFile(videoMp4(), { dest_lang: 'es' }),
+        })
+      ).body,
+    );
     const s = sb;
     const failed = await waitFor('failure', async () => {
-      const d = DubV2.parse((await call('GET', `${s.baseUrl}/api/v2/dubs/${created.id}`, { headers: auth })).body);
+      const d = DubV2.parse(
+        (await call('GET', `${s.baseUrl}/api/v2/dubs/${created.id}`, { headers: auth })).body,
+      );
       return d.external_status_id === 4 ? d : undefined;
     });
     expect(failed.external_error_message).toMatch(/simulated/);
@@ -74,7 +98,8 @@ describe('fault injection', () => {
     const outcomes = async (seed: number) => {
       const s = await startSandbox({ seed, faults: { rate502: 0.5 } });
       const statuses: number[] = [];
-      for (let i = 0; i < 20; i++) statuses.push((await call('GET', `${s.baseUrl}/api/v2/me`, { headers: auth })).status);
+      for (let i = 0; i < 20; i++)
+        statuses.push((await call('GET', `${s.baseUrl}/api/v2/me`, { headers: auth })).status);
       await s.stop();
       return statuses;
     };

@@ -14,7 +14,15 @@ const auth = { ApiKey: KEY };
 const body = { dest_lang: 'fr', duration: 3, fileType: 'video/mp4', name: 'talk.mp4', source_lang: 'auto' };
 
 beforeAll(async () => {
-  sb = await startSandbox({ apiKey: KEY, balance: 100, users: [{ apiKey: 'legacy-other', seconds: 10 }, { apiKey: 'legacy-broke', seconds: 0 }], pipelineSeconds: 1 });
+  sb = await startSandbox({
+    apiKey: KEY,
+    balance: 100,
+    users: [
+      { apiKey: 'legacy-other', seconds: 10 },
+      { apiKey: 'legacy-broke', seconds: 0 },
+    ],
+    pipelineSeconds: 1,
+  });
 });
 afterAll(() => sb.stop());
 
@@ -47,14 +55,35 @@ describe('legacy', () => {
   });
 
   it('the full flow walks internal statuses 1..10 with their names and charges once', async () => {
-    const init = await call('POST', `${sb.legacyUrl}/v1/init-dub`, { headers: auth, json: { ...body, source_lang: 'en' } });
+    const init = await call('POST', `${sb.legacyUrl}/v1/init-dub`, {
+      headers: auth,
+      json: { ...body, source_lang: 'en' },
+    });
     expect(init.status).toBe(200);
     const project = ProjectLegacy.strict().parse(init.body);
-    expect(project).toMatchObject({ internalStatusId: 1, externalStatusId: 1, progressPercentage: 0, type: 'video/mp4', source: 'api', source_lang: 'en', dest_lang: 'fr', isWatermark: false, errorMessage: null });
+    expect(project).toMatchObject({
+      internalStatusId: 1,
+      externalStatusId: 1,
+      progressPercentage: 0,
+      type: 'video/mp4',
+      source: 'api',
+      source_lang: 'en',
+      dest_lang: 'fr',
+      isWatermark: false,
+      errorMessage: null,
+    });
     expect(project.key).toContain(project.id);
-    const start = () => call('POST', `${sb.legacyUrl}/v1/start-dub`, { headers: auth, json: { id: project.id } });
+    const start = () =>
+      call('POST', `${sb.legacyUrl}/v1/start-dub`, { headers: auth, json: { id: project.id } });
     expect((await start()).status).toBe(412);
-    expect((await call('PUT', project.uploadUrl, { headers: { 'content-type': 'video/mp4' }, body: await readFile(videoMp4()) })).status).toBe(200);
+    expect(
+      (
+        await call('PUT', project.uploadUrl, {
+          headers: { 'content-type': 'video/mp4' },
+          body: await readFile(videoMp4()),
+        })
+      ).status,
+    ).toBe(200);
     const started = await start();
     expect(started.status).toBe(200);
     expect(started.body).toEqual({ status: 'success' });
@@ -62,12 +91,20 @@ describe('legacy', () => {
 
     const seen = new Set<number>();
     const done = await waitFor('legacy dub to complete', async () => {
-      const list = ProjectLegacyList.parse((await call('GET', `${sb.legacyUrl}/v1/dubs`, { headers: auth })).body);
+      const list = ProjectLegacyList.parse(
+        (await call('GET', `${sb.legacyUrl}/v1/dubs`, { headers: auth })).body,
+      );
       const item = list.find((p) => p.id === project.id);
       if (!item) return undefined;
       seen.add(item.internalStatusId);
-      expect(item.internalStatus).toEqual({ id: item.internalStatusId, ...INTERNAL_STATUSES[item.internalStatusId] });
-      expect(item.externalStatus).toEqual({ id: item.externalStatusId, ...EXTERNAL_STATUSES[item.externalStatusId] });
+      expect(item.internalStatus).toEqual({
+        id: item.internalStatusId,
+        ...INTERNAL_STATUSES[item.internalStatusId],
+      });
+      expect(item.externalStatus).toEqual({
+        id: item.externalStatusId,
+        ...EXTERNAL_STATUSES[item.externalStatusId],
+      });
       return item.externalStatusId === 5 ? item : undefined;
     });
     expect(done.internalStatus).toEqual({ id: 10, name: 'Completed', alias: 'completed' });
@@ -75,19 +112,28 @@ describe('legacy', () => {
     expect([...seen].some((s) => s > 1 && s < 10)).toBe(true);
     const charge = sb.state.ledger.filter((c) => c.dubId === project.id);
     expect(charge).toHaveLength(1);
-    const v2 = DubV2.parse((await call('GET', `${sb.baseUrl}/api/v2/dubs/${project.id}`, { headers: { apikey: KEY } })).body);
+    const v2 = DubV2.parse(
+      (await call('GET', `${sb.baseUrl}/api/v2/dubs/${project.id}`, { headers: { apikey: KEY } })).body,
+    );
     expect(charge[0]?.seconds).toBe(Math.ceil(v2.measured_duration ?? 0));
   });
 
   it('start-dub answers 404 unknown, 403 not yours, 402 no balance, 400 without id', async () => {
-    const startAs = (key: string, id: unknown) => call('POST', `${sb.legacyUrl}/v1/start-dub`, { headers: { ApiKey: key }, json: { id } });
+    const startAs = (key: string, id: unknown) =>
+      call('POST', `${sb.legacyUrl}/v1/start-dub`, { headers: { ApiKey: key }, json: { id } });
     expect((await startAs(KEY, 'missing')).status).toBe(404);
     expect((await startAs(KEY, undefined)).status).toBe(400);
-    const initAs = async (key: string) => ProjectLegacy.parse((await call('POST', `${sb.legacyUrl}/v1/init-dub`, { headers: { ApiKey: key }, json: body })).body);
+    const initAs = async (key: string) =>
+      ProjectLegacy.parse(
+        (await call('POST', `${sb.legacyUrl}/v1/init-dub`, { headers: { ApiKey: key }, json: body })).body,
+      );
     const theirs = await initAs('legacy-other');
     expect((await startAs(KEY, theirs.id)).status).toBe(403);
     const broke = await initAs('legacy-broke');
-    await call('PUT', broke.uploadUrl, { headers: { 'content-type': 'video/mp4' }, body: await readFile(videoMp4()) });
+    await call('PUT', broke.uploadUrl, {
+      headers: { 'content-type': 'video/mp4' },
+      body: await readFile(videoMp4()),
+    });
     expect((await startAs('legacy-broke', broke.id)).status).toBe(402);
   });
 });

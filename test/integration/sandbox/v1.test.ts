@@ -17,7 +17,10 @@ async function init(body: Record<string, unknown>, headers: Record<string, strin
   return call('POST', `${sb.baseUrl}/api/v1/init-dub`, { headers, json: body });
 }
 async function initOk(body: Record<string, unknown> = {}, headers: Record<string, string> = auth) {
-  const r = await init({ fileType: 'video/mp4', name: 'clip.mp4', source_lang: 'auto', dest_lang: 'es', ...body }, headers);
+  const r = await init(
+    { fileType: 'video/mp4', name: 'clip.mp4', source_lang: 'auto', dest_lang: 'es', ...body },
+    headers,
+  );
   expect(r.status).toBe(200);
   return InitDubV1Response.strict().parse(r.body);
 }
@@ -47,21 +50,38 @@ describe('v1', () => {
   it('GET /me answers the camelCase profile; Bearer is not the way to pass the key', async () => {
     const r = await call('GET', `${sb.baseUrl}/api/v1/me`, { headers: auth });
     expect(r.status).toBe(200);
-    expect(ProfileV1.strict().parse(r.body)).toMatchObject({ seconds: 1000, firstName: 'Sandbox', subscriptionStatus: null });
-    expect((await call('GET', `${sb.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(401);
+    expect(ProfileV1.strict().parse(r.body)).toMatchObject({
+      seconds: 1000,
+      firstName: 'Sandbox',
+      subscriptionStatus: null,
+    });
+    expect(
+      (await call('GET', `${sb.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${KEY}` } })).status,
+    ).toBe(401);
     expect((await call('GET', `${sb.baseUrl}/api/v1/dubs`)).status).toBe(401);
   });
 
   it('init-dub returns a file record and a pre-signed upload URL valid 3600 s by default', async () => {
     const res = await initOk({ duration: 3, isStudioQuality: true });
-    expect(res.file).toEqual({ id: res.file.id, name: 'clip.mp4', source: 'api', externalStatusId: 1, internalStatusId: 1 });
+    expect(res.file).toEqual({
+      id: res.file.id,
+      name: 'clip.mp4',
+      source: 'api',
+      externalStatusId: 1,
+      internalStatusId: 1,
+    });
     const url = new URL(res.uploadUrl);
     expect(url.searchParams.get('X-Amz-Expires')).toBe('60');
     expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
     const defaults = await startSandbox({ apiKey: KEY });
     try {
       const r = InitDubV1Response.parse(
-        (await call('POST', `${defaults.baseUrl}/api/v1/init-dub`, { headers: auth, json: { fileType: 'audio/mpeg', name: 'a.mp3', source_lang: 'en', dest_lang: 'de' } })).body,
+        (
+          await call('POST', `${defaults.baseUrl}/api/v1/init-dub`, {
+            headers: auth,
+            json: { fileType: 'audio/mpeg', name: 'a.mp3', source_lang: 'en', dest_lang: 'de' },
+          })
+        ).body,
       );
       expect(new URL(r.uploadUrl).searchParams.get('X-Amz-Expires')).toBe('3600');
     } finally {
@@ -104,12 +124,23 @@ describe('v1', () => {
     });
     const list = (await call('GET', `${sb.baseUrl}/api/v1/dubs`, { headers: auth })).body as unknown[];
     for (const item of list) DubListV1.element.strict().parse(item);
-    expect(done).toMatchObject({ name: 'clip.mp4', destLang: 'es', sourceLang: 'auto', duration: 99, isStudioQuality: true, progressPercentage: 100 });
+    expect(done).toMatchObject({
+      name: 'clip.mp4',
+      destLang: 'es',
+      sourceLang: 'auto',
+      duration: 99,
+      isStudioQuality: true,
+      progressPercentage: 100,
+    });
     expect(done.measuredDuration).toBeCloseTo(3, 0);
-    expect(sb.state.ledger.filter((c) => c.dubId === res.file.id).map((c) => c.seconds)).toEqual([2 * Math.ceil(done.measuredDuration ?? 0)]);
+    expect(sb.state.ledger.filter((c) => c.dubId === res.file.id).map((c) => c.seconds)).toEqual([
+      2 * Math.ceil(done.measuredDuration ?? 0),
+    ]);
     expect((await start(res.file.id)).status).toBe(409);
     // Outputs of a v1 dub are read through v2 details, the only call that returns links.
-    const v2 = DubV2.parse((await call('GET', `${sb.baseUrl}/api/v2/dubs/${res.file.id}`, { headers: auth })).body);
+    const v2 = DubV2.parse(
+      (await call('GET', `${sb.baseUrl}/api/v2/dubs/${res.file.id}`, { headers: auth })).body,
+    );
     expect(v2.outputs.translated_mp4).toBeDefined();
   });
 
@@ -123,7 +154,9 @@ describe('v1', () => {
     const broke = await initOk({}, { apikey: BROKE });
     await put(broke.uploadUrl);
     expect((await start(broke.file.id, { apikey: BROKE })).status).toBe(402);
-    expect((await call('POST', `${sb.baseUrl}/api/v1/start-dub`, { headers: auth, json: {} })).status).toBe(400);
+    expect((await call('POST', `${sb.baseUrl}/api/v1/start-dub`, { headers: auth, json: {} })).status).toBe(
+      400,
+    );
     const mine = await initOk();
     await put(mine.uploadUrl, audioMp3(), 'video/mp4');
     sb.setFaults({ rate502: 1 });
@@ -138,7 +171,10 @@ describe('v1', () => {
     const res = await initOk();
     const tampered = res.uploadUrl.replace(/X-Amz-Expires=\d+/, 'X-Amz-Expires=999999');
     expect((await put(tampered)).status).toBe(403);
-    const big = await call('PUT', res.uploadUrl, { headers: { 'content-type': 'video/mp4' }, body: new Uint8Array(600_000) });
+    const big = await call('PUT', res.uploadUrl, {
+      headers: { 'content-type': 'video/mp4' },
+      body: new Uint8Array(600_000),
+    });
     expect(big.status).toBe(413);
     sb.advanceClock(61);
     try {

@@ -13,7 +13,11 @@ const BROKE = 'k-broke';
 let sb: Sandbox;
 const auth = { apikey: KEY };
 
-async function createFromFile(fields: Record<string, string>, path = videoMp4(), headers: Record<string, string> = auth) {
+async function createFromFile(
+  fields: Record<string, string>,
+  path = videoMp4(),
+  headers: Record<string, string> = auth,
+) {
   return call('POST', `${sb.baseUrl}/api/v2/dubs`, { headers, body: await formWithFile(path, fields) });
 }
 
@@ -89,14 +93,23 @@ describe('v2 POST /dubs', () => {
     });
     await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
     const port = (origin.address() as { port: number }).port;
-    const permissive = await startSandbox({ apiKey: KEY, pipelineSeconds: 0.2, allowPrivateSourceUrls: true });
+    const permissive = await startSandbox({
+      apiKey: KEY,
+      pipelineSeconds: 0.2,
+      allowPrivateSourceUrls: true,
+    });
     try {
       const r = await call('POST', `${permissive.baseUrl}/api/v2/dubs`, {
         headers: auth,
         json: { source_url: `http://127.0.0.1:${port}/media/talk.mp3`, dest_lang: 'fr', source_lang: 'en' },
       });
       expect(r.status).toBe(201);
-      expect(DubV2.parse(r.body)).toMatchObject({ name: 'talk.mp3', type: 'audio/mpeg', source_lang: 'en', dest_lang: 'fr' });
+      expect(DubV2.parse(r.body)).toMatchObject({
+        name: 'talk.mp3',
+        type: 'audio/mpeg',
+        source_lang: 'en',
+        dest_lang: 'fr',
+      });
       // Without the option, the same loopback URL is refused.
       const blocked = await call('POST', `${sb.baseUrl}/api/v2/dubs`, {
         headers: auth,
@@ -105,7 +118,10 @@ describe('v2 POST /dubs', () => {
       expect(blocked.status).toBe(400);
       expect(ErrorBody.parse(blocked.body).error).toMatch(/blocked/);
       for (const url of ['http://10.1.2.3/x.mp4', 'http://[::1]/x.mp4', 'http://169.254.169.254/latest']) {
-        const r2 = await call('POST', `${sb.baseUrl}/api/v2/dubs`, { headers: auth, json: { source_url: url, dest_lang: 'fr' } });
+        const r2 = await call('POST', `${sb.baseUrl}/api/v2/dubs`, {
+          headers: auth,
+          json: { source_url: url, dest_lang: 'fr' },
+        });
         expect(r2.status, url).toBe(400);
       }
     } finally {
@@ -120,11 +136,38 @@ describe('v2 POST /dubs', () => {
       ['auto target', createFromFile({ dest_lang: 'auto' })],
       ['unknown target', createFromFile({ dest_lang: 'xx' })],
       ['unknown source', createFromFile({ dest_lang: 'es', source_lang: 'qq' })],
-      ['neither file nor url', call('POST', `${sb.baseUrl}/api/v2/dubs`, { headers: auth, json: { dest_lang: 'es' } })],
-      ['ftp url', call('POST', `${sb.baseUrl}/api/v2/dubs`, { headers: auth, json: { dest_lang: 'es', source_url: 'ftp://example.com/a.mp4' } })],
-      ['not a url', call('POST', `${sb.baseUrl}/api/v2/dubs`, { headers: auth, json: { dest_lang: 'es', source_url: 'not a url' } })],
-      ['unresolvable host', call('POST', `${sb.baseUrl}/api/v2/dubs`, { headers: auth, json: { dest_lang: 'es', source_url: 'http://no-such-host.invalid/a.mp4' } })],
-      ['not media', call('POST', `${sb.baseUrl}/api/v2/dubs`, { headers: auth, body: await formWithFile(textFile('plain.txt'), { dest_lang: 'es' }, 'text/plain') })],
+      [
+        'neither file nor url',
+        call('POST', `${sb.baseUrl}/api/v2/dubs`, { headers: auth, json: { dest_lang: 'es' } }),
+      ],
+      [
+        'ftp url',
+        call('POST', `${sb.baseUrl}/api/v2/dubs`, {
+          headers: auth,
+          json: { dest_lang: 'es', source_url: 'ftp://example.com/a.mp4' },
+        }),
+      ],
+      [
+        'not a url',
+        call('POST', `${sb.baseUrl}/api/v2/dubs`, {
+          headers: auth,
+          json: { dest_lang: 'es', source_url: 'not a url' },
+        }),
+      ],
+      [
+        'unresolvable host',
+        call('POST', `${sb.baseUrl}/api/v2/dubs`, {
+          headers: auth,
+          json: { dest_lang: 'es', source_url: 'http://no-such-host.invalid/a.mp4' },
+        }),
+      ],
+      [
+        'not media',
+        call('POST', `${sb.baseUrl}/api/v2/dubs`, {
+          headers: auth,
+          body: await formWithFile(textFile('plain.txt'), { dest_lang: 'es' }, 'text/plain'),
+        }),
+      ],
     ];
     for (const [what, pending] of cases) {
       const r = await pending;
@@ -156,7 +199,9 @@ describe('v2 POST /dubs', () => {
     expect(r.status).toBe(502);
     const body = ErrorBody.strict().parse(r.body);
     expect(body.id).toBeTruthy();
-    const dub = DubV2.parse((await call('GET', `${sb.baseUrl}/api/v2/dubs/${body.id}`, { headers: auth })).body);
+    const dub = DubV2.parse(
+      (await call('GET', `${sb.baseUrl}/api/v2/dubs/${body.id}`, { headers: auth })).body,
+    );
     expect(dub.external_status_id).toBe(4);
     expect(sb.state.ledger.some((c) => c.dubId === body.id)).toBe(false);
   });
@@ -166,7 +211,9 @@ describe('v2 completion, billing and links', () => {
   it('fills outputs and measured_duration only at status 5, charges once (2x studio), links expire', async () => {
     const plain = DubV2.parse((await createFromFile({ dest_lang: 'it' })).body);
     const studio = DubV2.parse((await createFromFile({ dest_lang: 'it', is_studio_quality: 'true' })).body);
-    const mid = DubV2.parse((await call('GET', `${sb.baseUrl}/api/v2/dubs/${plain.id}`, { headers: auth })).body);
+    const mid = DubV2.parse(
+      (await call('GET', `${sb.baseUrl}/api/v2/dubs/${plain.id}`, { headers: auth })).body,
+    );
     if (mid.external_status_id < 5) {
       expect(mid.outputs).toEqual({});
       expect(mid.measured_duration).toBeNull();
@@ -177,7 +224,17 @@ describe('v2 completion, billing and links', () => {
     expect(a.progress_percentage).toBe(100);
     expect(a.measured_duration).toBeCloseTo(3, 0);
     expect(Object.keys(a.outputs).sort()).toEqual(
-      ['original', 'original_mp3', 'original_mp4', 'original_subtitle', 'poster', 'translated', 'translated_mp3', 'translated_mp4', 'translated_subtitle'].sort(),
+      [
+        'original',
+        'original_mp3',
+        'original_mp4',
+        'original_subtitle',
+        'poster',
+        'translated',
+        'translated_mp3',
+        'translated_mp4',
+        'translated_subtitle',
+      ].sort(),
     );
     const charged = (id: string) => sb.state.ledger.filter((c) => c.dubId === id).map((c) => c.seconds);
     expect(charged(plain.id)).toEqual([Math.ceil(a.measured_duration ?? 0)]);
@@ -185,7 +242,9 @@ describe('v2 completion, billing and links', () => {
     // Reading again does not charge again.
     await completed(plain.id);
     expect(charged(plain.id)).toHaveLength(1);
-    const ledgerTotal = sb.state.ledger.filter((c) => c.userId === sb.account.id).reduce((n, c) => n + c.seconds, 0);
+    const ledgerTotal = sb.state.ledger
+      .filter((c) => c.userId === sb.account.id)
+      .reduce((n, c) => n + c.seconds, 0);
     expect(sb.account.seconds).toBe(1000 - ledgerTotal);
 
     const link = a.outputs.translated_subtitle;
@@ -235,11 +294,22 @@ describe('v2 GET /dubs and /dubs/{id}', () => {
     const user = 'k-pager';
     const pager = await startSandbox({ apiKey: user, pipelineSeconds: 60 });
     try {
-      const form = async (i: number) => formWithFile(audioMp3(), { dest_lang: 'es', name: `n${i}` }, 'audio/mpeg');
+      const form = async (i: number) =>
+        formWithFile(audioMp3(), { dest_lang: 'es', name: `n${i}` }, 'audio/mpeg');
       for (let i = 0; i < 105; i++) {
-        expect((await call('POST', `${pager.baseUrl}/api/v2/dubs`, { headers: { apikey: user }, body: await form(i) })).status).toBe(201);
+        expect(
+          (
+            await call('POST', `${pager.baseUrl}/api/v2/dubs`, {
+              headers: { apikey: user },
+              body: await form(i),
+            })
+          ).status,
+        ).toBe(201);
       }
-      const list = async (q: string) => DubListV2.strict().parse((await call('GET', `${pager.baseUrl}/api/v2/dubs${q}`, { headers: { apikey: user } })).body);
+      const list = async (q: string) =>
+        DubListV2.strict().parse(
+          (await call('GET', `${pager.baseUrl}/api/v2/dubs${q}`, { headers: { apikey: user } })).body,
+        );
       const first = await list('');
       expect(first.pagination).toEqual({ page: 1, page_size: 20, total: 105, total_pages: 6 });
       expect(first.dubs.map((d) => d.name).slice(0, 3)).toEqual(['n104', 'n103', 'n102']);
@@ -251,7 +321,10 @@ describe('v2 GET /dubs and /dubs/{id}', () => {
       expect(clamped.dubs).toHaveLength(100);
       expect((await list('?page=9')).dubs).toEqual([]);
       for (const q of ['?page=0', '?page=x', '?page_size=0', '?page_size=2.5']) {
-        expect((await call('GET', `${pager.baseUrl}/api/v2/dubs${q}`, { headers: { apikey: user } })).status, q).toBe(400);
+        expect(
+          (await call('GET', `${pager.baseUrl}/api/v2/dubs${q}`, { headers: { apikey: user } })).status,
+          q,
+        ).toBe(400);
       }
     } finally {
       await pager.stop();
@@ -260,11 +333,15 @@ describe('v2 GET /dubs and /dubs/{id}', () => {
 
   it("answers 404 for an unknown dub and for another user's dub", async () => {
     const mine = DubV2.parse((await createFromFile({ dest_lang: 'pl' })).body);
-    expect((await call('GET', `${sb.baseUrl}/api/v2/dubs/${mine.id}`, { headers: { apikey: OTHER } })).status).toBe(404);
+    expect(
+      (await call('GET', `${sb.baseUrl}/api/v2/dubs/${mine.id}`, { headers: { apikey: OTHER } })).status,
+    ).toBe(404);
     const r = await call('GET', `${sb.baseUrl}/api/v2/dubs/does-not-exist`, { headers: auth });
     expect(r.status).toBe(404);
     expect(ErrorBody.parse(r.body).error).toBeTruthy();
-    const others = DubListV2.parse((await call('GET', `${sb.baseUrl}/api/v2/dubs`, { headers: { apikey: OTHER } })).body);
+    const others = DubListV2.parse(
+      (await call('GET', `${sb.baseUrl}/api/v2/dubs`, { headers: { apikey: OTHER } })).body,
+    );
     expect(others.dubs.some((d) => d.id === mine.id)).toBe(false);
   });
 });
