@@ -80,6 +80,8 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
 export type Handler = (ctx: Ctx) => Promise<void> | void;
 
 export interface Route {
+  /** `METHOD /path/:param`, for request counts. */
+  name: string;
   method: string;
   pattern: RegExp;
   handler: Handler;
@@ -89,5 +91,5 @@ export interface Route {
 
 export function route(method: string, path: string, kind: Route['kind'], handler: Handler): Route {
   const pattern = new RegExp(`^${path.replace(/:(\w+)/g, '(?<$1>[^/]+)')}$`);
-  return { method, pattern, handler, kind };
+  return { name: `${method} ${path}`, method, pattern, handler, kind };
 }

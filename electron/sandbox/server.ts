@@ -66,7 +66,10 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
     let params: Record<string, string> | undefined;
     const pathMatches = routes.filter((r) => r.pattern.test(url.pathname));
     const found = pathMatches.find((r) => r.method === req.method);
-    if (found) params = { ...found.pattern.exec(url.pathname)?.groups };
+    if (found) {
+      params = { ...found.pattern.exec(url.pathname)?.groups };
+      state.requests.set(found.name, (state.requests.get(found.name) ?? 0) + 1);
+    }
     if (!found) {
       req.resume();
       sendError(

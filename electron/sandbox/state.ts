@@ -71,6 +71,8 @@ export class SandboxState {
   readonly accounts = new Map<string, SandboxAccount>();
   readonly dubs = new Map<string, SandboxDub>();
   readonly ledger: Charge[] = [];
+  /** Requests served, by `METHOD /route/pattern`: tests check that polling uses lists, not one call per dub. */
+  readonly requests = new Map<string, number>();
   private seq = 0;
   /** Added to the wall clock, so tests can make links expire without waiting. */
   clockOffsetMs = 0;

@@ -101,12 +101,9 @@ async function findCreated(ctx: StepContext, job: LeasedJob, fields: CreateV2Fie
       const created = Date.parse(d.created_at);
       if (created < since) return null;
       if (taken.has(d.id) || abandoned.has(d.id) || d.external_status_id === 4) continue;
-      if (
-        d.name === fields.name &&
-        d.dest_lang === fields.dest_lang &&
-        (fields.duration === undefined || d.duration === fields.duration)
-      )
-        return d;
+      // The duration hint tells two same-named files apart; a service may round what it echoes back.
+      const sameHint = fields.duration === undefined || Math.abs(d.duration - fields.duration) < 1;
+      if (d.name === fields.name && d.dest_lang === fields.dest_lang && sameHint) return d;
     }
     if (page >= list.pagination.total_pages || list.dubs.length === 0) return null;
   }

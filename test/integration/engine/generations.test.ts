@@ -47,9 +47,12 @@ async function expectServedBytes(jobs: Awaited<ReturnType<typeof dubAll>>['jobs'
   }
 }
 
+const requests = (name: string) => sb.state.requests.get(name) ?? 0;
+
 describe.each(['v2', 'v1'] as const)('engine end to end over %s', (api) => {
   it('dubs a video and an audio file into two languages: media + subtitles, named for players', async () => {
     const before = startedDubs(sb).length;
+    const detailsBefore = requests('GET /api/v2/dubs/:id');
     const { outcome, jobs, out, estimate } = await dubAll(
       api,
       [videoMp4(3, `clip-${api}.mp4`), audioMp3(2.5, `talk-${api}.mp3`)],
@@ -80,6 +83,9 @@ describe.each(['v2', 'v1'] as const)('engine end to end over %s', (api) => {
     expect(charged).toBe(ledger.reduce((n, c) => n + c.seconds, 0));
     expect(charged).toBe(estimate);
     for (const j of jobs) expect(j.measuredDuration).toBeGreaterThan(2);
+    // Progress comes from the lists; only a completed dub is asked for its details (fresh links), once.
+    expect(requests('GET /api/v2/dubs/:id') - detailsBefore).toBe(4);
+    expect(requests(api === 'v2' ? 'GET /api/v2/dubs' : 'GET /api/v1/dubs')).toBeGreaterThan(0);
   });
 });
 
