@@ -73,7 +73,7 @@ export class Engine extends EventEmitter<EngineEvents> {
         home: options.home,
         backoff: options.backoff ?? DEFAULT_BACKOFF,
         leaseMs: options.leaseMs ?? 60_000,
-        maxServerAttempts: options.maxServerAttempts ?? 10,
+        maxServerAttempts: options.maxServerAttempts ?? 30,
       },
       {
         changed: (row) => this.emitRow(row),

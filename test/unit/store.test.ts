@@ -77,3 +77,26 @@ describe('the job database', () => {
     expect(store.claim('submit', 10, 60_000)).toHaveLength(2);
   });
 });
+
+describe('the language list', () => {
+  it('is fetched live, then served from the cache, and falls back to the spec’s 92 codes offline', async () => {
+    const { targetLanguages } = await import('../../electron/engine/api/langs');
+    const { startSandbox } = await import('../../electron/sandbox/server');
+    const store = new JobStore(openDatabase(join(tempDir(), 'q.db')));
+    const offline = await targetLanguages(store, 'http://127.0.0.1:9');
+    expect(offline).toMatchObject({ from: 'fallback' });
+    expect(offline.codes).toHaveLength(92);
+    const sb = await startSandbox();
+    try {
+      expect((await targetLanguages(store, sb.baseUrl)).from).toBe('live');
+      expect((await targetLanguages(store, sb.baseUrl)).from).toBe('cache');
+      const dayLater = Date.now() + 25 * 3600_000;
+      expect((await targetLanguages(store, sb.baseUrl, dayLater)).from).toBe('live');
+    } finally {
+      await sb.stop();
+    }
+    expect((await targetLanguages(store, 'http://127.0.0.1:9', Date.now() + 72 * 3600_000)).from).toBe(
+      'cache',
+    );
+  });
+});

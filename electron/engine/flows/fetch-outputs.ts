@@ -50,7 +50,21 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   const remoteId = r.remote_id;
   if (!remoteId) throw new ApiError('protocol', 'completed job has no remote dub id');
   job.patch({ state: 'downloading', waiting: null });
-  let dub = await ctx.clients.v2.get(remoteId, ctx.signal);
+  let dub: DubV2;
+  try {
+    dub = await ctx.clients.v2.get(remoteId, ctx.signal);
+  } catch (e) {
+    if (e instanceof ApiError && e.kind === 'not-found') {
+      // Gone from the service: a retry has to make it anew (the engine's retry knows this kind).
+      job.patch({
+        state: 'failed',
+        error: 'the dub is no longer on the service (deleted?); retry to dub it again',
+        error_kind: 'remote-missing',
+      });
+      return;
+    }
+    throw e;
+  }
   if (dub.external_status_id !== 5) {
     job.patch({ step: 'track', state: 'processing' });
     return;
