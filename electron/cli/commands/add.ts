@@ -106,7 +106,7 @@ export function registerAddCommands(program: Command): void {
   });
 
   addRunOptions(
-    addJobOptions(program.command('dub').description('add, then run the queue until every job is done')),
+    addJobOptions(program.command('dub').description('Add, then run the queue until every job is done')),
   ).action(async (inputs: string[], flags: AddFlags & RunFlags, cmd: Command) => {
     process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
       const added = await addJobs(s, inputs, flags);

@@ -25,7 +25,7 @@ function user(raw: string, previous: SandboxUser[] = []): SandboxUser[] {
 export function registerSandboxCommand(program: Command): void {
   program
     .command('sandbox')
-    .description('Run the local simulator of the dubbing service (it simulates; it does not translate).')
+    .description('Run the local simulator of the dubbing service (it does not translate)')
     .option('--port <n>', 'port to listen on (0 picks a free one)', number(0, 65535, true), 8787)
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--api-key <key>', 'API key of the first account', 'sandbox-key')
