@@ -170,9 +170,12 @@ export class Runner {
       signal,
       progress: this.hooks.progress,
     };
+    // Renewing often doubles as noticing a cancel or retry from another process: the lease is gone, so stop.
     const renew = setInterval(
-      () => this.store.renew(row.id, token, this.config.leaseMs),
-      Math.max(1000, this.config.leaseMs / 3),
+      () => {
+        if (!this.store.renew(row.id, token, this.config.leaseMs)) controller.abort();
+      },
+      Math.min(2000, this.config.leaseMs / 3),
     );
     const work = step === 'submit' ? submit(ctx, job) : fetchOutputs(ctx, job);
     const done = work

@@ -127,6 +127,22 @@ describe('engine lifecycle', () => {
     expect(sb.state.ledger).toHaveLength(2);
   });
 
+  it('a cancel from another process stops the worker that holds the job', async () => {
+    const sb = await sandbox({ faults: { latencyMs: 4000 } });
+    const home = tempDir();
+    const worker = engineFor(sb, home);
+    const { added } = worker.add(await worker.plan(req([videoMp4(2, 'elsewhere.mp4')])));
+    const running = worker.run({ untilDone: true, concurrency: 1, pollIntervalMs: 50 });
+    const other = engineFor(sb, home); // e.g. `dubdesk cancel` while the desktop app works the queue
+    await new Promise<void>((resolve) => worker.on('job', (j) => j.state === 'uploading' && resolve()));
+    other.cancel(added[0] ?? 0);
+    other.close();
+    expect(await running).toBe('done');
+    expect(worker.get(added[0] ?? 0)?.state).toBe('canceled');
+    worker.close();
+    expect(startedDubs(sb)).toHaveLength(0);
+  });
+
   it('dubs an http(s) URL source through v2 source_url', async () => {
     const media = await readFile(videoMp4(2, 'remote.mp4'));
     const origin = createServer((_q, res) => {
