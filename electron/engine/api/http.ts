@@ -19,7 +19,9 @@ export class Http {
   readonly got: Got;
 
   constructor(opts: HttpOptions = {}) {
-    const timeout = opts.timeoutMs ?? 30_000;
+    // Idle limits, not totals: a 1 GB upload on a slow line may take an hour and must not be cut off,
+    // but a connection where nothing moves for this long is dead.
+    const timeout = opts.timeoutMs ?? 60_000;
     this.got = got.extend({
       retry: { limit: 0 },
       throwHttpErrors: false,
@@ -29,7 +31,6 @@ export class Http {
         secureConnect: 10_000,
         socket: timeout,
         response: timeout,
-        send: 10 * 60_000,
       },
       headers: { 'user-agent': 'Dubdesk', ...(opts.auth ? { [opts.auth.header]: opts.auth.key } : {}) },
     });
