@@ -33,6 +33,12 @@ describe('the layering lint rule', () => {
       ),
     ).toHaveLength(1);
     expect(
+      await violations('renderer/src/x.ts', "import got from 'got';\nexport const a = got;\n"),
+    ).toHaveLength(1);
+    expect(
+      await violations('shared/x.ts', "import Database from 'better-sqlite3';\nexport const a = Database;\n"),
+    ).toHaveLength(1);
+    expect(
       await violations(
         'renderer/src/x.ts',
         "import { LANGUAGES } from '../../shared/languages';\nexport const a = LANGUAGES;\n",
