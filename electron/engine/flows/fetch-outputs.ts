@@ -70,9 +70,10 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     return;
   }
   const wanted = chooseOutputs(parseSelection(r.outputs_wanted), dub, r.source_type);
+  // Not worth retrying: the dub is what it is. Retry after changing the outputs, or dub again.
   if (wanted.length === 0)
     throw new ApiError(
-      'protocol',
+      'http',
       `the service offered none of the requested outputs (it has: ${Object.keys(dub.outputs).join(', ') || 'nothing'})`,
     );
   await mkdir(r.out_dir, { recursive: true });
