@@ -104,7 +104,13 @@ export class Engine extends EventEmitter<EngineEvents> {
   /** Stores planned jobs; a source+language already live is not added twice, a failed one is retried. */
   add(plan: Plan): { added: number[]; existing: number[]; retried: number[] } {
     const r = this.store.add(plan.jobs);
-    for (const id of r.failed) this.retry(id);
+    for (const id of r.failed) {
+      // Adding a failed job again retries it; where its results go may change, what was dubbed may not.
+      const row = this.store.get(id);
+      const fresh = plan.jobs.find((j) => j.source === row?.source && j.dest_lang === row?.dest_lang);
+      if (fresh) this.store.force(id, { outputs_wanted: fresh.outputs_wanted, out_dir: fresh.out_dir });
+      this.retry(id);
+    }
     for (const id of [...r.added, ...r.failed]) this.emitId(id);
     return { added: r.added, existing: r.existing, retried: r.failed };
   }

@@ -143,6 +143,26 @@ describe('engine lifecycle', () => {
     expect(startedDubs(sb)).toHaveLength(0);
   });
 
+  it('fails at once when no requested output is offered; adding it again with other outputs fetches, not re-dubs', async () => {
+    const sb = await sandbox();
+    const engine = engineFor(sb);
+    const audio = audioMp3(2, 'no-poster.mp3');
+    engine.add(await engine.plan({ ...req([audio]), outputs: ['poster'] }));
+    expect(await engine.run({ untilDone: true, concurrency: 1, pollIntervalMs: 50 })).toBe('done');
+    const [failed] = engine.list();
+    expect(failed?.state).toBe('failed');
+    expect(failed?.error).toMatch(/offered none of the requested outputs \(it has: .*translated_mp3/);
+    const again = engine.add(await engine.plan({ ...req([audio]), outputs: ['translated_mp3'] }));
+    expect(again.retried).toEqual([failed?.id]);
+    expect(await engine.run({ untilDone: true, concurrency: 1, pollIntervalMs: 50 })).toBe('done');
+    const [done] = engine.list();
+    engine.close();
+    expect(done?.state).toBe('completed');
+    expect(done?.remoteId).toBe(failed?.remoteId);
+    expect(done?.outputs.map((o) => o.type)).toEqual(['translated_mp3']);
+    expect(startedDubs(sb)).toHaveLength(1);
+  });
+
   it('dubs an http(s) URL source through v2 source_url', async () => {
     const media = await readFile(videoMp4(2, 'remote.mp4'));
     const origin = createServer((_q, res) => {
