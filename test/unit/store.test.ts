@@ -67,6 +67,18 @@ describe('the job database', () => {
     expect(store.get(1)?.state).toBe('canceled');
   });
 
+  it('lets the poller write only to jobs still tracked, so a cancel is never undone by a late poll', () => {
+    const store = new JobStore(openDatabase(join(tempDir(), 'q.db')));
+    store.add([job('/a.mp4'), job('/b.mp4')]);
+    store.force(1, { step: 'track', state: 'submitted', remote_id: 'r1' });
+    store.force(2, { step: 'track', state: 'submitted', remote_id: 'r2' });
+    store.patchTracked(1, { state: 'processing', progress: 40 });
+    expect(store.get(1)).toMatchObject({ state: 'processing', progress: 40 });
+    store.force(2, { state: 'canceled' });
+    expect(() => store.patchTracked(2, { state: 'processing' })).toThrow(LeaseLostError);
+    expect(store.get(2)?.state).toBe('canceled');
+  });
+
   it('frees lapsed leases, or all of them for the runner that holds the run lock', () => {
     const store = new JobStore(openDatabase(join(tempDir(), 'q.db')));
     store.add([job('/a.mp4'), job('/b.mp4')]);

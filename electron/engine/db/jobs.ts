@@ -217,17 +217,39 @@ export class JobStore {
 
   /** Only the lease holder may write (token given); the poller and user actions write unleased rows (token null). */
   patch(id: number, token: string | null, patch: JobPatch, now = Date.now()): void {
+    this.update(id, token === null ? 'free' : 'leased', patch, { __token: token }, now);
+  }
+
+  /**
+   * The poller's write: only while the job is still tracked and nobody ended it meanwhile, so a poll that
+   * read the job before a cancel cannot bring it back to life.
+   */
+  patchTracked(id: number, patch: JobPatch, now = Date.now()): void {
+    this.update(id, 'tracked', patch, {}, now);
+  }
+
+  private update(
+    id: number,
+    guard: 'free' | 'leased' | 'tracked',
+    patch: JobPatch,
+    extra: Record<string, unknown>,
+    now: number,
+  ): void {
     const keys = Object.keys(patch).sort();
-    const sig = `${keys.join(',')}|${token === null ? 'free' : 'leased'}`;
+    const sig = `${keys.join(',')}|${guard}`;
     let stmt = this.patchStatements.get(sig);
     if (!stmt) {
       for (const k of keys) if (!(k in JobRow.shape)) throw new Error(`unknown column ${k}`);
       const sets = [...keys.map((k) => `${k} = @${k}`), 'updated_at = @__now'].join(', ');
-      const guard = token === null ? 'lease_token IS NULL' : 'lease_token = @__token';
-      stmt = this.db.prepare(`UPDATE jobs SET ${sets} WHERE id = @__id AND ${guard}`);
+      const where = {
+        free: 'lease_token IS NULL',
+        leased: 'lease_token = @__token',
+        tracked: `lease_token IS NULL AND step = 'track' AND state NOT IN ${TERMINAL_OR_PAUSED}`,
+      }[guard];
+      stmt = this.db.prepare(`UPDATE jobs SET ${sets} WHERE id = @__id AND ${where}`);
       this.patchStatements.set(sig, stmt);
     }
-    const info = stmt.run({ ...patch, __id: id, __token: token, __now: now });
+    const info = stmt.run({ ...patch, ...extra, __id: id, __now: now });
     if (info.changes !== 1) throw new LeaseLostError(id);
   }
 

@@ -114,7 +114,7 @@ export async function pollOnce(
       patch = { state, remote_status: remote.status, progress: remote.progress, waiting: null };
     }
     try {
-      store.patch(job.id, null, patch);
+      store.patchTracked(job.id, patch);
       changed.push({ ...job, ...patch });
     } catch {
       /* canceled or retried meanwhile: the user's action wins */

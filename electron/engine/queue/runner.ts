@@ -137,7 +137,7 @@ export class Runner {
     for (const job of this.store.tracking()) {
       if (job.waiting === waiting) continue;
       try {
-        this.store.patch(job.id, null, { waiting });
+        this.store.patchTracked(job.id, { waiting });
         this.hooks.changed({ ...job, waiting });
       } catch {
         /* changed meanwhile */
