@@ -98,22 +98,8 @@ export async function makeArtifacts(
   if (media.hasVideo) {
     const mp4 = at('translated.mp4');
     if (ff) {
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-y',
-        '-i',
-        uploadPath,
-        '-map',
-        '0:v:0',
-        '-map',
-        '0:a:0?',
-        '-c',
-        'copy',
-        '-movflags',
-        '+faststart',
-        mp4,
-      ]).catch(() =>
+      // Stream copy when the codecs allow it; re-encode otherwise.
+      const toMp4 = (codecs: string[]) =>
         run('ffmpeg', [
           '-v',
           'error',
@@ -124,16 +110,13 @@ export async function makeArtifacts(
           '0:v:0',
           '-map',
           '0:a:0?',
-          '-c:v',
-          'libx264',
-          '-preset',
-          'ultrafast',
-          '-c:a',
-          'aac',
+          ...codecs,
           '-movflags',
           '+faststart',
           mp4,
-        ]),
+        ]);
+      await toMp4(['-c', 'copy']).catch(() =>
+        toMp4(['-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac']),
       );
       const poster = at('poster.jpg');
       await run('ffmpeg', [

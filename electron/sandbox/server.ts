@@ -34,6 +34,23 @@ export interface Sandbox {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Reads and discards the rest of a request body; false if it runs past `limit` bytes or breaks. */
+function drained(req: IncomingMessage, limit: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    req.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > limit) {
+        req.pause();
+        resolve(false);
+      }
+    });
+    req.once('end', () => resolve(true));
+    req.once('error', () => resolve(false));
+    req.resume();
+  });
+}
+
 export async function startSandbox(input: SandboxOptionsInput = {}): Promise<Sandbox> {
   const options = SandboxOptions.parse(input);
   const ownDir = !options.dataDir;
@@ -107,7 +124,13 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
     } catch (e) {
       const err = e instanceof HttpError ? e : new HttpError(500, 'Internal server error');
       if (!(e instanceof HttpError)) console.error('[sandbox]', e);
-      // The body may still be arriving (413 on a large upload): answer now and close the connection.
+      // The body may still be arriving. Past the size limit (413) answer at once and close the connection;
+      // otherwise (401, 402, 400 before the upload was read) read it to the end first, as servers usually
+      // do, so the client reliably sees the answer instead of a reset in the middle of its upload.
+      if (!req.complete && err.status !== 413 && (await drained(req, options.maxUploadBytes + 1024 * 1024))) {
+        sendError(res, err);
+        return;
+      }
       if (!req.complete) res.setHeader('connection', 'close');
       sendError(res, err);
       if (!req.complete) res.on('finish', () => setTimeout(() => req.socket.destroy(), 50));

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { ApiGeneration, OutputSelection } from '../../../shared/domain';
-import { ApiError } from '../../engine/api/errors';
 import type { Plan } from '../../engine/plan';
+import { balanceOrWarn, reportRejected } from '../balance';
 import { withSession, type CliSession } from '../context';
 import { ExitCode } from '../exit-codes';
 import { printJson } from '../format';
@@ -37,21 +37,13 @@ async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): 
     outputs: flags.outputs,
     ...(flags.out ? { outDir: flags.out } : {}),
   });
-  for (const r of plan.rejected) process.stderr.write(`skipped: ${r.message}\n`);
+  reportRejected(plan);
   if (plan.jobs.length === 0) {
     process.stderr.write('dubdesk: nothing to add.\n');
     return { ids: [], rejected: plan.rejected.length, code: ExitCode.Usage };
   }
   const needed = plan.estimate.credits;
-  let balance: number | null = null;
-  try {
-    balance = await engine.balance(flags.api);
-  } catch (e) {
-    if (e instanceof ApiError && e.kind === 'auth') throw e;
-    process.stderr.write(
-      `warning: cannot check the credit balance now (${e instanceof Error ? e.message : String(e)}); the jobs will wait for the service.\n`,
-    );
-  }
+  const balance = await balanceOrWarn(engine, flags.api);
   if (balance !== null && !flags.force && (balance <= 0 || needed > balance)) {
     process.stderr.write(
       `dubdesk: this batch needs about ${needed} credits (1 credit = 1 second${flags.studio ? ', studio quality counts double' : ''}); the balance is ${balance}. ` +

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { ApiGeneration } from '../../../shared/domain';
 import { creditsFor } from '../../../shared/credits';
-import { ApiError } from '../../engine/api/errors';
+import { balanceOrWarn, reportRejected } from '../balance';
 import { withSession } from '../context';
 import { ExitCode } from '../exit-codes';
 import { formatDuration, printJson, table } from '../format';
@@ -40,16 +40,8 @@ export function registerEstimateCommand(program: Command): void {
             api: flags.api,
             outputs: 'default',
           });
-          for (const r of plan.rejected) process.stderr.write(`skipped: ${r.message}\n`);
-          let balance: number | null = null;
-          try {
-            balance = await engine.balance(flags.api);
-          } catch (e) {
-            if (e instanceof ApiError && e.kind === 'auth') throw e;
-            process.stderr.write(
-              `warning: cannot read the balance now (${e instanceof Error ? e.message : String(e)}).\n`,
-            );
-          }
+          reportRejected(plan);
+          const balance = await balanceOrWarn(engine, flags.api);
           const files = new Map<string, { path: string; durationSeconds: number | null }>();
           for (const j of plan.jobs) files.set(j.source, { path: j.source, durationSeconds: j.duration });
           const perFile = [...files.values()].map((f) => ({

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorBody } from '../../../shared/api/common';
+import { ErrorBody, OUTPUT_TYPES } from '../../../shared/api/common';
 import { DubListV2, DubV2, ProfileV2 } from '../../../shared/api/v2';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, textFile, videoMp4 } from '../../helpers/media';
@@ -224,17 +224,7 @@ describe('v2 completion, billing and links', () => {
     expect(a.progress_percentage).toBe(100);
     expect(a.measured_duration).toBeCloseTo(3, 0);
     expect(Object.keys(a.outputs).sort()).toEqual(
-      [
-        'original',
-        'original_mp3',
-        'original_mp4',
-        'original_subtitle',
-        'poster',
-        'translated',
-        'translated_mp3',
-        'translated_mp4',
-        'translated_subtitle',
-      ].sort(),
+      [...OUTPUT_TYPES].sort() /* a video dub offers every output type */,
     );
     const charged = (id: string) => sb.state.ledger.filter((c) => c.dubId === id).map((c) => c.seconds);
     expect(charged(plain.id)).toEqual([Math.ceil(a.measured_duration ?? 0)]);
