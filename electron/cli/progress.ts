@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { JobView } from '../../shared/domain';
+import { isTerminal, type JobView } from '../../shared/domain';
 import type { Engine } from '../engine/engine';
 import { describeJob, formatBytes, formatDuration } from './format';
 
@@ -39,10 +39,7 @@ export function reportProgress(
   if (mode === 'plain') {
     const last = new Map<number, string>();
     const onJob = (j: JobView) => {
-      const line =
-        j.state === 'completed' || j.state === 'failed' || j.state === 'canceled'
-          ? finished(j)
-          : `  ${describeJob(j)}: ${j.waiting ?? LABEL[j.state]}`;
+      const line = isTerminal(j.state) ? finished(j) : `  ${describeJob(j)}: ${j.waiting ?? LABEL[j.state]}`;
       if (last.get(j.id) === line) return;
       last.set(j.id, line);
       process.stderr.write(`${line}\n`);
@@ -74,7 +71,7 @@ export function reportProgress(
   const bars = new Map<number, cliProgress.SingleBar>();
   const logged = new Set<number>();
   const onJob = (j: JobView) => {
-    const terminal = j.state === 'completed' || j.state === 'failed' || j.state === 'canceled';
+    const terminal = isTerminal(j.state);
     const bar = bars.get(j.id);
     if (terminal) {
       if (bar) {

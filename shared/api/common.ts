@@ -23,7 +23,6 @@ export const ExternalStatus = {
   Failed: 4,
   Completed: 5,
 } as const;
-export type ExternalStatusId = (typeof ExternalStatus)[keyof typeof ExternalStatus];
 
 export const EXTERNAL_STATUSES: Readonly<Record<number, { name: string; alias: string }>> = {
   1: { name: 'Uploading', alias: 'uploading' },

@@ -15,52 +15,18 @@ function ffmpeg(args: string[], out: string): string {
   return path;
 }
 
+/** A test pattern as H.264, the part every video fixture shares. */
+const PATTERN = ['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10'];
+const H264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
+
 /** A 3-second 160x120 H.264/AAC MP4 with a tone. */
 export function videoMp4(seconds = 3, name = `video-${seconds}s.mp4`): string {
-  return ffmpeg(
-    [
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=160x120:rate=10',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440',
-      '-t',
-      String(seconds),
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-shortest',
-    ],
-    name,
-  );
+  const tone = ['-f', 'lavfi', '-i', 'sine=frequency=440'];
+  return ffmpeg([...PATTERN, ...tone, '-t', String(seconds), ...H264, '-c:a', 'aac', '-shortest'], name);
 }
 
 export function videoMov(seconds = 2): string {
-  return ffmpeg(
-    [
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=160x120:rate=10',
-      '-t',
-      String(seconds),
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-    ],
-    `video-${seconds}s.mov`,
-  );
+  return ffmpeg([...PATTERN, '-t', String(seconds), ...H264], `video-${seconds}s.mov`);
 }
 
 /** An MP3 tone, 2.5 seconds by default. */
@@ -81,5 +47,3 @@ export function textFile(name = 'notes.mp4', text = 'this is not a video\n'): st
 export function emptyFile(name = 'empty.mp4'): string {
   return textFile(name, '');
 }
-
-export const fixturesDir = dir;

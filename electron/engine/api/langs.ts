@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LangList } from '../../../shared/api/common';
-import { LEGACY_CODES, TARGET_CODES } from '../../../shared/languages';
+import { TARGET_CODES } from '../../../shared/languages';
 import type { JobStore } from '../db/jobs';
 import { Http } from './http';
 
@@ -31,10 +31,6 @@ export async function targetLanguages(
     if (cached) return { codes: cached.codes, from: 'cache' };
     return { codes: [...TARGET_CODES], from: 'fallback' };
   }
-}
-
-export function legacyLanguages(): string[] {
-  return [...LEGACY_CODES];
 }
 
 const LangCache = z.object({ at: z.number(), codes: z.array(z.string()).min(1) });

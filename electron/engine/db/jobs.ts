@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { API_GENERATIONS, JOB_STATES, type JobState } from '../../../shared/domain';
+import { API_GENERATIONS, JOB_STATES } from '../../../shared/domain';
 import type { Db } from './open';
 
 /** A row of `jobs` exactly as stored; parsed on the way out because the database is a file on disk. */
@@ -43,7 +43,6 @@ export const JobRow = z.object({
   completed_at: z.number().int().nullable(),
 });
 export type JobRow = z.infer<typeof JobRow>;
-export type JobStep = JobRow['step'];
 
 /** Columns a worker may change; the id, source and creation time never change. */
 export type JobPatch = Partial<
@@ -120,6 +119,12 @@ export class JobStore {
       ),
       tracking: db.prepare(
         `SELECT * FROM jobs WHERE step = 'track' AND state NOT IN ${TERMINAL_OR_PAUSED} ORDER BY id`,
+      ),
+      trackingCount: db.prepare(
+        `SELECT count(*) AS n FROM jobs WHERE step = 'track' AND state NOT IN ${TERMINAL_OR_PAUSED}`,
+      ),
+      liveInStep: db.prepare(
+        `SELECT count(*) AS n FROM jobs WHERE step = ? AND state NOT IN ${TERMINAL_OR_PAUSED}`,
       ),
       unfinished: db.prepare(
         `SELECT count(*) AS n FROM jobs WHERE state NOT IN ('completed', 'failed', 'canceled')`,
@@ -292,6 +297,15 @@ export class JobStore {
     return this.q.tracking.all().map((r) => JobRow.parse(r));
   }
 
+  trackingCount(): number {
+    return (this.q.trackingCount.get() as { n: number }).n;
+  }
+
+  /** Live jobs at a step, whether due now or waiting for a retry. */
+  liveInStep(step: 'submit' | 'fetch'): number {
+    return (this.q.liveInStep.get(step) as { n: number }).n;
+  }
+
   unfinishedCount(): number {
     return (this.q.unfinished.get() as { n: number }).n;
   }
@@ -325,8 +339,4 @@ export class JobStore {
     if (value === null) this.q.deleteSetting.run(key);
     else this.q.putSetting.run(key, value);
   }
-}
-
-export function isLive(state: JobState): boolean {
-  return state !== 'completed' && state !== 'canceled';
 }

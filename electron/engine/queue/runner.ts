@@ -77,7 +77,7 @@ export class Runner {
         if (!this.halted) this.claim('submit', opts.concurrency - running('submit'), signal);
         this.claim('fetch', opts.concurrency - running('fetch'), signal);
 
-        const tracking = this.store.tracking().length;
+        const tracking = this.store.trackingCount();
         if (tracking > 0 && !polling && Date.now() >= pollAt) {
           polling = pollOnce(this.store, this.clients, signal)
             .then(({ changed }) => {
@@ -107,7 +107,11 @@ export class Runner {
         if (opts.untilDone && idle) {
           if (this.store.unfinishedCount() === 0) return 'done';
           // Out of credits: nothing more can start; what was already running has finished.
-          if (this.halted === 'credits' && this.store.tracking().length === 0 && !this.hasDue('fetch'))
+          if (
+            this.halted === 'credits' &&
+            this.store.trackingCount() === 0 &&
+            this.store.liveInStep('fetch') === 0
+          )
             return 'credits';
         }
         const nextDue = this.store.nextDueAt();
@@ -125,12 +129,6 @@ export class Runner {
       if (polling) await polling;
       unlock();
     }
-  }
-
-  private hasDue(step: Step): boolean {
-    return this.store
-      .all()
-      .some((j) => j.step === step && !['completed', 'failed', 'canceled', 'paused'].includes(j.state));
   }
 
   private markTracked(waiting: string): void {
