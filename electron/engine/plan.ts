@@ -5,6 +5,7 @@ import { estimateCredits } from '../../shared/credits';
 import type { ApiGeneration } from '../../shared/domain';
 import type { AddRequest } from '../../shared/requests';
 import { AUTO, LEGACY_CODES } from '../../shared/languages';
+import { nameFromUrl } from '../../shared/url-name';
 import type { NewJob } from './db/jobs';
 import { UsageError } from './errors';
 import { InputError, MEDIA_EXTENSIONS, probeFile, type ProbedFile } from './media/probe';
@@ -124,8 +125,7 @@ export async function planJobs(req: AddRequest, cwd = process.cwd()): Promise<Pl
         outputs_wanted: JSON.stringify(req.outputs),
       };
       if ('url' in s) {
-        const name =
-          decodeURIComponent(new URL(s.url).pathname.split('/').filter(Boolean).at(-1) ?? '') || 'source';
+        const name = nameFromUrl(s.url);
         jobs.push({
           ...common,
           source: s.url,

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { parseFile } from 'music-metadata';
 import type { OutputType } from '../../shared/api/common';
 import { languageName } from '../../shared/languages';
+import { extensionForMime } from '../../shared/media-types';
 import type { Artifact } from './state';
 
 const run = promisify(execFile);
@@ -89,10 +90,11 @@ export async function makeArtifacts(
   const at = (name: string) => join(dir, name);
   const ff = await hasFfmpeg();
 
+  const originalExt = extensionForMime(uploadType);
   out.original = {
     path: uploadPath,
     contentType: uploadType,
-    fileName: `${stem}${extensionFor(uploadType)}`,
+    fileName: originalExt ? `${stem}.${originalExt}` : stem,
   };
 
   if (media.hasVideo) {
@@ -184,22 +186,4 @@ export async function makeArtifacts(
     fileName: `${stem}.${langs.source}.vtt`,
   };
   return out;
-}
-
-const EXTENSIONS: Record<string, string> = {
-  'video/mp4': '.mp4',
-  'video/quicktime': '.mov',
-  'video/webm': '.webm',
-  'video/x-matroska': '.mkv',
-  'video/x-msvideo': '.avi',
-  'audio/mpeg': '.mp3',
-  'audio/wav': '.wav',
-  'audio/x-wav': '.wav',
-  'audio/mp4': '.m4a',
-  'audio/ogg': '.ogg',
-  'audio/flac': '.flac',
-  'audio/aac': '.aac',
-};
-export function extensionFor(mime: string): string {
-  return EXTENSIONS[mime] ?? '';
 }

@@ -1,5 +1,6 @@
 import { join, parse } from 'node:path';
 import { ExternalStatus } from '../../shared/api/common';
+import { creditsFor } from '../../shared/credits';
 import type { Faults } from './faults';
 import { makeArtifacts, probeMedia } from './media';
 import type { SandboxDub, SandboxState } from './state';
@@ -126,7 +127,7 @@ export class Pipeline {
     dub.measuredDuration = measured;
     if (dub.charged) return;
     dub.charged = true;
-    const seconds = Math.ceil(measured) * (dub.studio ? 2 : 1);
+    const seconds = creditsFor(measured, dub.studio);
     const owner = this.state.accounts.get(dub.ownerId);
     if (owner) owner.seconds -= seconds;
     this.state.ledger.push({

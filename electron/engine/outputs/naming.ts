@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access, link, rename, rm, stat } from 'node:fs/promises';
 import { extname, join, parse } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
+import { extensionForMime } from '../../../shared/media-types';
 
 const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
 
@@ -14,25 +15,6 @@ export function sanitizeName(raw: string): string {
   if (s.length > 180) s = s.slice(0, 180);
   return s || 'dub';
 }
-
-const EXT_BY_MIME: Record<string, string> = {
-  'video/mp4': 'mp4',
-  'video/quicktime': 'mov',
-  'video/webm': 'webm',
-  'video/x-matroska': 'mkv',
-  'audio/mpeg': 'mp3',
-  'audio/mp3': 'mp3',
-  'audio/mp4': 'm4a',
-  'audio/wav': 'wav',
-  'audio/x-wav': 'wav',
-  'text/vtt': 'vtt',
-  'application/x-subrip': 'srt',
-  'text/srt': 'srt',
-  'application/x-subtitle': 'srt',
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-};
 
 const DEFAULT_EXT: Record<OutputType, string> = {
   translated_mp4: 'mp4',
@@ -48,7 +30,7 @@ const DEFAULT_EXT: Record<OutputType, string> = {
 
 /** The extension the response's type says; else the link's own; else what the output type usually is. */
 export function extensionFor(type: OutputType, contentType: string | null, link: string | null): string {
-  const byType = contentType ? EXT_BY_MIME[contentType.toLowerCase()] : undefined;
+  const byType = extensionForMime(contentType);
   if (byType) return byType;
   if (link) {
     const ext = extname(new URL(link).pathname).slice(1).toLowerCase();

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { fileTypeFromFile } from 'file-type';
 import { V2_DEFAULT_PAGE_SIZE, V2_MAX_PAGE_SIZE, CreateDubV2Fields } from '../../../shared/api/v2';
 import { AUTO } from '../../../shared/languages';
+import { nameFromUrl } from '../../../shared/url-name';
 import { HttpError, parseBody, readJson, route, sendJson, type Ctx, type Route } from '../http';
 import { dubV2, profileV2 } from '../present';
 import type { SandboxService } from '../service';
@@ -24,15 +25,6 @@ function num(v: string | undefined, field: string): number | undefined {
   const n = Number(v);
   if (!Number.isFinite(n)) throw new HttpError(400, `Invalid parameter '${field}': expected a number`);
   return n;
-}
-
-function lastPathSegment(raw: string): string {
-  try {
-    const segs = new URL(raw).pathname.split('/').filter(Boolean);
-    return decodeURIComponent(segs.at(-1) ?? '') || 'source';
-  } catch {
-    return 'source';
-  }
 }
 
 async function mediaType(path: string, declared: string | null): Promise<string> {
@@ -125,7 +117,7 @@ async function fetchSource(
     svc.options.allowPrivateSourceUrls,
   );
   if (fetched.bytes === 0) throw new HttpError(400, 'source_url returned an empty file');
-  return { name: fields.name ?? lastPathSegment(url), type: await mediaType(dest, fetched.contentType) };
+  return { name: fields.name ?? nameFromUrl(url), type: await mediaType(dest, fetched.contentType) };
 }
 
 function pageParam(ctx: Ctx, name: string, fallback: number): number {
