@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { ApiError } from '../engine/api/errors';
-import { resolveConfig, type ResolvedConfig } from '../engine/config';
-import { Engine, type EngineOptions } from '../engine/engine';
-import { ConfigError } from '../engine/errors';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import type { DubdeskApi } from '../../shared/contract/methods';
+import { defaultHome, openDubdesk, type DubdeskHost, type EngineOptions } from '../engine/index';
+import { startSandbox } from '../sandbox/server';
+import { version } from './version';
 
 export interface GlobalFlags {
   home?: string;
@@ -12,10 +11,10 @@ export interface GlobalFlags {
 }
 
 export interface CliSession {
-  engine: Engine;
-  config: ResolvedConfig;
-  /** Set when no API key is configured: the built-in simulator stands in for the service. */
-  sandbox: Sandbox | null;
+  host: DubdeskHost;
+  api: DubdeskApi;
+  /** The built-in simulator stands in for the service (no API key configured). */
+  sandbox: boolean;
   close(): Promise<void>;
 }
 
@@ -25,49 +24,49 @@ function backoffFromEnv(): EngineOptions['backoff'] {
   return Number.isFinite(base) && base > 0 ? { baseMs: base, capMs: Math.max(base * 16, 2000) } : undefined;
 }
 
-/** Opens the engine for one command: flag over env over stored settings, or the embedded sandbox. */
+const nonEmpty = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v !== '');
+
+/** Opens the engine for one command: flags over DUBDESK_* variables over what `login` stored. */
 export async function openSession(
   cmd: Command,
   opts: { needsService: boolean; quiet?: boolean },
 ): Promise<CliSession> {
   const flags = cmd.optsWithGlobals<GlobalFlags>();
-  const config = resolveConfig(flags);
-  let sandbox: Sandbox | null = null;
-  let service = {
-    baseUrl: config.baseUrl ?? 'http://127.0.0.1:9',
-    legacyUrl: config.legacyUrl,
-    apiKey: config.apiKey ?? '',
-  };
-  if (opts.needsService) {
-    if (!config.apiKey && !config.baseUrl) {
-      sandbox = await startSandbox({ pipelineSeconds: 4, balance: 3600 });
-      service = { baseUrl: sandbox.baseUrl, legacyUrl: sandbox.legacyUrl, apiKey: 'sandbox-key' };
-      if (!opts.quiet) {
-        process.stderr.write(
-          'No API key configured: using the built-in sandbox (a simulator: it does not translate).\n' +
-            'For the real service: `dubdesk login --base-url URL` (key on stdin) or DUBDESK_API_KEY + DUBDESK_BASE_URL.\n',
-        );
-      }
-    } else if (!config.apiKey) {
-      throw new ApiError(
-        'auth',
-        'no API key: set DUBDESK_API_KEY or run `dubdesk login` (the key is read from stdin)',
-      );
-    } else if (!config.baseUrl) {
-      throw new ConfigError('an API key is set but no service address: set --base-url or DUBDESK_BASE_URL');
-    }
-  }
+  const env = process.env;
+  const baseUrl = nonEmpty(flags.baseUrl, env.DUBDESK_BASE_URL);
+  const legacyUrl = nonEmpty(flags.legacyUrl, env.DUBDESK_LEGACY_URL);
+  const apiKey = nonEmpty(env.DUBDESK_API_KEY);
   const backoff = backoffFromEnv();
-  const engine = new Engine({ home: config.home, service, ...(backoff ? { backoff } : {}) });
-  return {
-    engine,
-    config,
-    sandbox,
-    async close() {
-      engine.close();
-      await sandbox?.stop();
+  const host = openDubdesk({
+    home: nonEmpty(flags.home, env.DUBDESK_HOME) ?? defaultHome(),
+    face: 'cli',
+    appVersion: version,
+    cwd: process.cwd(),
+    service: {
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(legacyUrl ? { legacyUrl } : {}),
+      ...(apiKey ? { apiKey } : {}),
     },
-  };
+    startSandbox: async (stateDir) => {
+      const sb = await startSandbox({ pipelineSeconds: 4, balance: 3600, dataDir: stateDir });
+      return {
+        baseUrl: sb.baseUrl,
+        legacyUrl: sb.legacyUrl,
+        apiKey: sb.account.apiKey,
+        stop: () => sb.stop(),
+      };
+    },
+    ...(backoff ? { backoff } : {}),
+  });
+  const { api } = host;
+  const sandbox = (await api.getSettings()).service.mode === 'sandbox';
+  if (opts.needsService && sandbox && !opts.quiet) {
+    process.stderr.write(
+      'No API key configured: using the built-in sandbox (a simulator: it does not translate).\n' +
+        'For the real service: `dubdesk login --base-url URL` (key on stdin) or DUBDESK_API_KEY + DUBDESK_BASE_URL.\n',
+    );
+  }
+  return { host, api, sandbox, close: () => host.close() };
 }
 
 export async function withSession<T>(

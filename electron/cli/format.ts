@@ -1,4 +1,10 @@
-import type { JobView } from '../../shared/domain';
+import type { JobView } from '../../shared/contract/jobs';
+import { cleanServiceText } from '../../shared/text';
+
+/** Anything that came from a file name, a path or the service, safe for a terminal (no escape sequences). */
+export function printable(s: string): string {
+  return cleanServiceText(s, Number.POSITIVE_INFINITY);
+}
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -21,7 +27,7 @@ export function formatDuration(seconds: number): string {
 }
 
 export function describeJob(j: JobView): string {
-  return `#${j.id} ${j.sourceName} → ${j.destLang}`;
+  return printable(`#${j.id} ${j.sourceName} → ${j.destLang}`);
 }
 
 /** The stable, scriptable shape of `dubdesk status --json`. */
@@ -36,7 +42,7 @@ export function statusJson(jobs: readonly JobView[]) {
       state: j.state,
       remoteId: j.remoteId,
       progress: j.progress,
-      error: j.error,
+      error: j.error?.message ?? null,
       measuredDuration: j.measuredDuration,
       outputs: j.outputs.map((o) => ({ type: o.type, path: o.path, bytes: o.bytes })),
     })),

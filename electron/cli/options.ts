@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { OUTPUT_TYPES, type OutputType } from '../../shared/api/common';
-import type { OutputSelection } from '../../shared/domain';
+import type { OutputSelection } from '../../shared/contract/jobs';
 
 export function languageList(raw: string): string[] {
   const codes = raw

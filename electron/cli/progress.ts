@@ -1,7 +1,9 @@
-import cliProgress from 'cli-progress';
-import { isTerminal, type JobView } from '../../shared/domain';
-import type { Engine } from '../engine/engine';
-import { describeJob, formatBytes, formatDuration } from './format';
+import cliTruncate from 'cli-truncate';
+import { createLogUpdate } from 'log-update';
+import type { EngineEvent } from '../../shared/contract/events';
+import { isTerminal, type JobView } from '../../shared/contract/jobs';
+import type { DubdeskApi } from '../../shared/contract/methods';
+import { describeJob, formatBytes, formatDuration, printable } from './format';
 
 const LABEL: Record<JobView['state'], string> = {
   queued: 'queued',
@@ -15,88 +17,137 @@ const LABEL: Record<JobView['state'], string> = {
   paused: 'paused',
 };
 
-function detail(j: JobView): string {
-  if (j.waiting) return j.waiting;
+export type ProgressMode = 'tty' | 'plain' | 'silent';
+
+/** Live lines on a terminal that can redraw; one line per change elsewhere (pipes, logs, TERM=dumb). */
+export function progressMode(json: boolean | undefined): ProgressMode {
+  if (json) return 'silent';
+  return process.stderr.isTTY && process.env.TERM !== 'dumb' ? 'tty' : 'plain';
+}
+
+function waitingText(j: JobView, now: number): string | null {
+  if (!j.waiting) return null;
+  const at = j.waiting.retryAt ? Math.max(0, Math.round((Date.parse(j.waiting.retryAt) - now) / 1000)) : null;
+  const when = at !== null && at > 0 ? `, retrying in ${formatDuration(at)}` : '';
+  const attempt = j.waiting.attempt > 1 ? ` (attempt ${j.waiting.attempt})` : '';
+  return printable(`${j.waiting.message}${when}${attempt}`);
+}
+
+function detail(j: JobView, now: number): string {
+  const waiting = waitingText(j, now);
+  if (waiting) return waiting;
   const parts: string[] = [LABEL[j.state]];
   if (j.bytesPerSecond) parts.push(`${formatBytes(j.bytesPerSecond)}/s`);
   if (j.etaSeconds !== null) parts.push(`${formatDuration(j.etaSeconds)} left`);
   return parts.join(' · ');
 }
 
-function finished(j: JobView): string {
-  if (j.state === 'completed') return `✓ ${describeJob(j)}: ${j.outputs.map((o) => o.path).join(', ')}`;
-  if (j.state === 'failed') return `✗ ${describeJob(j)}: ${j.error ?? 'failed'}`;
+export function finishedLine(j: JobView): string {
+  if (j.state === 'completed')
+    return `✓ ${describeJob(j)}: ${j.outputs.map((o) => printable(o.path)).join(', ')}`;
+  if (j.state === 'failed') return `✗ ${describeJob(j)}: ${printable(j.error?.message ?? 'failed')}`;
   return `– ${describeJob(j)}: canceled`;
 }
 
-/** Follows engine events: bars on a terminal, one line per change otherwise, nothing in --json mode. */
-export function reportProgress(
-  engine: Engine,
-  mode: 'tty' | 'plain' | 'silent',
-  total: () => JobView[],
+/** Working first (moving bytes, then at the service), then waiting, then queued. */
+const ORDER: Record<JobView['state'], number> = {
+  uploading: 0,
+  downloading: 0,
+  processing: 1,
+  submitted: 2,
+  paused: 4,
+  queued: 3,
+  completed: 9,
+  failed: 9,
+  canceled: 9,
+};
+
+/**
+ * Follows the engine's events for the jobs in scope. On a terminal: a bounded live region (the busiest jobs
+ * and a totals line, never more lines than fit, each cut to the width so nothing wraps) with finished jobs
+ * scrolling above it. Elsewhere: one line per change of state.
+ */
+export function followProgress(
+  api: DubdeskApi,
+  mode: ProgressMode,
+  initial: readonly JobView[],
+  inScope: (id: number) => boolean,
 ): () => void {
   if (mode === 'silent') return () => {};
+  const jobs = new Map(initial.map((j) => [j.id, j]));
+  const reported = new Set(initial.filter((j) => isTerminal(j.state)).map((j) => j.id));
+
   if (mode === 'plain') {
     const last = new Map<number, string>();
-    const onJob = (j: JobView) => {
-      const line = isTerminal(j.state) ? finished(j) : `  ${describeJob(j)}: ${j.waiting ?? LABEL[j.state]}`;
+    const unsubscribe = api.subscribe((e: EngineEvent) => {
+      if (e.type !== 'job' || !inScope(e.job.id)) return;
+      const j = e.job;
+      const line = isTerminal(j.state)
+        ? finishedLine(j)
+        : `  ${describeJob(j)}: ${waitingText(j, Date.now()) ?? LABEL[j.state]}`;
       if (last.get(j.id) === line) return;
       last.set(j.id, line);
       process.stderr.write(`${line}\n`);
-    };
-    engine.on('job', onJob);
-    return () => engine.off('job', onJob);
+    });
+    return unsubscribe;
   }
 
-  const multi = new cliProgress.MultiBar(
-    {
-      format: ' {bar} {percentage}% | {name} | {detail}',
-      barsize: 24,
-      hideCursor: true,
-      clearOnComplete: false,
-      stopOnComplete: false,
-      autopadding: true,
-      stream: process.stderr,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  const jobs = total();
-  const tally = (all: JobView[]) => {
-    const done = all.filter((x) => x.state === 'completed').length;
-    const failed = all.filter((x) => x.state === 'failed').length;
-    return { done, detail: `${done}/${all.length} done${failed ? `, ${failed} failed` : ''}` };
-  };
-  const first = tally(jobs);
-  const overall = multi.create(jobs.length, first.done, { name: 'all jobs', detail: first.detail });
-  const bars = new Map<number, cliProgress.SingleBar>();
-  const logged = new Set<number>();
-  const onJob = (j: JobView) => {
-    const terminal = isTerminal(j.state);
-    const bar = bars.get(j.id);
-    if (terminal) {
-      if (bar) {
-        multi.remove(bar);
-        bars.delete(j.id);
-      }
-      if (!logged.has(j.id)) {
-        logged.add(j.id);
-        multi.log(`${finished(j)}\n`);
-      }
-      const all = total();
-      const t = tally(all);
-      overall.setTotal(all.length);
-      overall.update(t.done, { detail: t.detail });
-      return;
+  const log = createLogUpdate(process.stderr);
+  let dirty = true;
+  const render = () => {
+    if (!dirty) return;
+    dirty = false;
+    const now = Date.now();
+    const width = Math.max(20, (process.stderr.columns ?? 80) - 1);
+    const room = Math.max(1, Math.min(12, (process.stderr.rows ?? 24) - 3));
+    const all = [...jobs.values()];
+    const open = all
+      .filter((j) => !isTerminal(j.state))
+      .sort((a, b) => ORDER[a.state] - ORDER[b.state] || a.id - b.id);
+    const shown = open.slice(0, open.length > room ? room - 1 : room);
+    const lines = shown.map((j) =>
+      cliTruncate(
+        `  ${String(Math.round(j.progress)).padStart(3)}% ${describeJob(j)} · ${detail(j, now)}`,
+        width,
+      ),
+    );
+    if (open.length > shown.length) {
+      const rest = open.slice(shown.length);
+      const queued = rest.filter((j) => j.state === 'queued').length;
+      lines.push(
+        cliTruncate(`  … ${rest.length} more (${rest.length - queued} working, ${queued} queued)`, width),
+      );
     }
-    logged.delete(j.id);
-    const payload = { name: describeJob(j), detail: detail(j) };
-    if (bar) bar.update(Math.round(j.progress), payload);
-    else bars.set(j.id, multi.create(100, Math.round(j.progress), payload));
+    const done = all.filter((j) => j.state === 'completed').length;
+    const failed = all.filter((j) => j.state === 'failed').length;
+    const speed = open.reduce((n, j) => n + (j.bytesPerSecond ?? 0), 0);
+    lines.push(
+      cliTruncate(
+        `  ${done}/${all.length} done${failed ? ` · ${failed} failed` : ''}${speed ? ` · ${formatBytes(speed)}/s` : ''}`,
+        width,
+      ),
+    );
+    log(lines.join('\n'));
   };
-  engine.on('job', onJob);
+  const timer = setInterval(render, 150);
+  const unsubscribe = api.subscribe((e: EngineEvent) => {
+    if (e.type !== 'job' || !inScope(e.job.id)) return;
+    const j = e.job;
+    jobs.set(j.id, j);
+    dirty = true;
+    if (isTerminal(j.state) && !reported.has(j.id)) {
+      reported.add(j.id);
+      log.clear();
+      process.stderr.write(`${finishedLine(j)}\n`);
+      render();
+    } else if (!isTerminal(j.state)) reported.delete(j.id);
+  });
+  render();
   return () => {
-    engine.off('job', onJob);
-    multi.update(); // flushes lines logged since the last redraw
-    multi.stop();
+    unsubscribe();
+    clearInterval(timer);
+    dirty = true;
+    render();
+    log.clear();
   };
 }

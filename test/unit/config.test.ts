@@ -1,32 +1,71 @@
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultHome, resolveConfig, writeStoredSettings } from '../../electron/engine/config';
+import { defaultHome, openDubdesk } from '../../electron/engine/index';
+import { writeStoredService } from '../../electron/engine/facade/service-file';
 import { tempDir } from '../helpers/engine';
 
 describe('configuration', () => {
-  it('takes a flag over the environment over stored settings', () => {
+  it('takes the session overrides over the stored settings', async () => {
     const home = tempDir();
-    writeStoredSettings(home, {
+    writeStoredService(home, {
       baseUrl: 'http://stored.example',
       legacyUrl: 'http://stored.example/legacy',
       apiKey: 'stored-key',
     });
-    expect(statSync(join(home, 'service.json')).mode & 0o777).toBe(0o600);
-    expect(resolveConfig({ home }, {})).toEqual({
+    const stored = openDubdesk({ home, face: 'cli' });
+    expect((await stored.api.getSettings()).service).toMatchObject({
+      mode: 'service',
+      configured: true,
+      baseUrl: 'http://stored.example',
+      legacyUrl: 'http://stored.example/legacy',
+      apiKeySet: true,
+      apiKeyHint: '…-key',
+      keyStore: 'file',
+    });
+    await stored.close();
+    const overridden = openDubdesk({
       home,
-      baseUrl: 'http://stored.example',
-      legacyUrl: 'http://stored.example/legacy',
-      apiKey: 'stored-key',
+      face: 'cli',
+      service: { baseUrl: 'http://env.example', apiKey: 'env-key' },
     });
-    expect(
-      resolveConfig({ home }, { DUBDESK_BASE_URL: 'http://env.example', DUBDESK_API_KEY: 'env-key' }),
-    ).toMatchObject({ baseUrl: 'http://env.example', apiKey: 'env-key' });
-    expect(
-      resolveConfig({ home, baseUrl: 'http://flag.example' }, { DUBDESK_BASE_URL: 'http://env.example' })
-        .baseUrl,
-    ).toBe('http://flag.example');
-    expect(resolveConfig({}, { DUBDESK_HOME: home }).home).toBe(home);
+    expect((await overridden.api.getSettings()).service).toMatchObject({
+      baseUrl: 'http://env.example',
+      keyStore: 'env',
+    });
+    await overridden.close();
+  });
+
+  it('falls back to the built-in sandbox on a first run, and says nothing was configured', async () => {
+    const host = openDubdesk({ home: tempDir(), face: 'cli' });
+    expect((await host.api.getSettings()).service).toMatchObject({
+      mode: 'sandbox',
+      configured: false,
+      apiKeySet: false,
+    });
+    await expect(host.api.account()).rejects.toMatchObject({ code: 'config' }); // no sandbox starter given here
+    await host.close();
+  });
+
+  it('keeps the data folder and everything in it readable by the user only', async () => {
+    const home = join(tempDir(), 'home');
+    const host = openDubdesk({ home, face: 'cli' });
+    await host.api.setSettings({ service: { apiKey: 'secret-key', baseUrl: 'http://127.0.0.1:9' } });
+    await host.close();
+    expect(statSync(home).mode & 0o777).toBe(0o700);
+    for (const f of ['dubdesk.db', 'service.json', join('logs', 'dubdesk.log')])
+      expect(statSync(join(home, f)).mode & 0o777, f).toBe(0o600);
+  });
+
+  it('names a damaged service.json and the fix, instead of crashing', async () => {
+    const home = tempDir();
+    writeFileSync(join(home, 'service.json'), '{ not json');
+    const host = openDubdesk({ home, face: 'cli' });
+    await expect(host.api.getSettings()).rejects.toMatchObject({
+      code: 'config',
+      message: `${join(home, 'service.json')} is damaged`,
+    });
+    await host.close();
   });
 
   it("defaults to the desktop app's data folder on each OS", () => {

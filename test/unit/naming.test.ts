@@ -5,7 +5,7 @@ import {
   alreadySettled,
   extensionFor,
   freeName,
-  outputFileName,
+  outputPath,
   sanitizeName,
   settle,
 } from '../../electron/engine/outputs/naming';
@@ -21,10 +21,31 @@ describe('output names', () => {
   });
 
   it('puts the language before the extension so players pair video and subtitles', () => {
-    expect(outputFileName('Movie', 'es', 'translated_mp4', 'mp4')).toBe('Movie.es.mp4');
-    expect(outputFileName('Movie', 'es', 'translated_subtitle', 'srt')).toBe('Movie.es.srt');
-    expect(outputFileName('Movie', 'es', 'poster', 'jpg')).toBe('Movie.es.poster.jpg');
-    expect(outputFileName('Movie', 'es', 'original_mp3', 'mp3')).toBe('Movie.es.original-mp3.mp3');
+    expect(outputPath('suffix', 'Movie', 'es', 'translated_mp4', 'mp4', true)).toBe('Movie.es.mp4');
+    expect(outputPath('suffix', 'Movie', 'es', 'translated_subtitle', 'srt', true)).toBe('Movie.es.srt');
+    // The service's own format is told apart only when it would take the MP4's name.
+    expect(outputPath('suffix', 'Movie', 'es', 'translated', 'mp4', true)).toBe(
+      'Movie.es (service format).mp4',
+    );
+    expect(outputPath('suffix', 'Movie', 'es', 'translated', 'mkv', true)).toBe('Movie.es.mkv');
+    expect(outputPath('suffix', 'Movie', 'es', 'translated', 'mp4', false)).toBe('Movie.es.mp4');
+  });
+
+  it('names what does not depend on the language once per source, never like the source itself', () => {
+    expect(outputPath('suffix', 'Movie', 'es', 'poster', 'jpg', true)).toBe('Movie.poster.jpg');
+    expect(outputPath('suffix', 'Movie', 'es', 'original', 'mp4', true)).toBe('Movie.original.mp4');
+    expect(outputPath('suffix', 'Movie', 'es', 'original_mp3', 'mp3', true)).toBe('Movie.original-audio.mp3');
+    expect(outputPath('suffix', 'Movie', 'es', 'original_subtitle', 'vtt', true)).toBe('Movie.original.vtt');
+  });
+
+  it('puts each language in a folder of its own with the folders naming', () => {
+    expect(outputPath('folders', 'Movie', 'es', 'translated_mp4', 'mp4', true)).toBe(join('es', 'Movie.mp4'));
+    expect(outputPath('folders', 'Movie', 'es', 'translated_subtitle', 'vtt', true)).toBe(
+      join('es', 'Movie.vtt'),
+    );
+    expect(outputPath('folders', 'Movie', 'es', 'original_subtitle', 'vtt', true)).toBe(
+      join('original', 'Movie.vtt'),
+    );
   });
 
   it('takes the extension from the response type, then the link, then the output type', () => {

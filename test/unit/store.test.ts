@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { JobStore, LeaseLostError, type NewJob } from '../../electron/engine/db/jobs';
 import { SCHEMA_VERSION } from '../../electron/engine/db/migrations';
 import { openDatabase } from '../../electron/engine/db/open';
+import { enqueue, transition } from '../../electron/engine/jobs/life';
 import { tempDir } from '../helpers/engine';
 
 const job = (source: string, dest_lang = 'es'): NewJob => ({
@@ -12,6 +13,7 @@ const job = (source: string, dest_lang = 'es'): NewJob => ({
   source_name: source,
   source_type: 'video/mp4',
   source_bytes: 10,
+  source_mtime: 1,
   duration: 3,
   dest_lang,
   source_lang: 'auto',
@@ -19,7 +21,14 @@ const job = (source: string, dest_lang = 'es'): NewJob => ({
   studio: 0,
   out_dir: '/tmp',
   outputs_wanted: '"default"',
+  naming: 'suffix',
+  service: 'svc',
+  watch_folder_id: null,
 });
+
+function store(): JobStore {
+  return new JobStore(openDatabase(join(tempDir(), 'q.db')));
+}
 
 describe('the job database', () => {
   it('migrates a new file to the current version in WAL mode', () => {
@@ -31,6 +40,28 @@ describe('the job database', () => {
     openDatabase(file).close(); // reopening is a no-op
   });
 
+  it('migrates a version-1 database, keeping its jobs and turning their errors into contract codes', () => {
+    const file = join(tempDir(), 'old.db');
+    const raw = new Database(file);
+    raw.exec(`CREATE TABLE jobs (id INTEGER PRIMARY KEY, source TEXT NOT NULL, source_kind TEXT NOT NULL, source_name TEXT NOT NULL,
+      source_type TEXT, source_bytes INTEGER, duration REAL, dest_lang TEXT NOT NULL, source_lang TEXT NOT NULL, api TEXT NOT NULL,
+      studio INTEGER NOT NULL DEFAULT 0, out_dir TEXT NOT NULL, outputs_wanted TEXT NOT NULL, state TEXT NOT NULL, step TEXT NOT NULL,
+      remote_id TEXT, upload_url TEXT, upload_expires_at INTEGER, uploaded INTEGER NOT NULL DEFAULT 0, create_pending INTEGER NOT NULL DEFAULT 0,
+      create_attempted_at INTEGER, abandoned_remote_ids TEXT NOT NULL DEFAULT '[]', remote_status INTEGER, progress REAL NOT NULL DEFAULT 0,
+      waiting TEXT, error TEXT, error_kind TEXT, attempts INTEGER NOT NULL DEFAULT 0, next_run_at INTEGER NOT NULL DEFAULT 0,
+      lease_token TEXT, lease_expires_at INTEGER, measured_duration REAL, credits_charged INTEGER, created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL, completed_at INTEGER);
+      CREATE TABLE outputs (job_id INTEGER NOT NULL, type TEXT NOT NULL, path TEXT NOT NULL, bytes INTEGER, done INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (job_id, type));
+      CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO jobs (source, source_kind, source_name, dest_lang, source_lang, api, out_dir, outputs_wanted, state, step, error, error_kind, created_at, updated_at)
+        VALUES ('/a.mp4', 'file', 'a.mp4', 'es', 'auto', 'v2', '/o', '"default"', 'failed', 'submit', 'bad', 'input', 1, 1);`);
+    raw.pragma('user_version = 1');
+    raw.close();
+    const s = new JobStore(openDatabase(file));
+    expect(s.get(1)).toMatchObject({ state: 'failed', error_code: 'not-media', service: '' });
+    expect(s.history(1)).toEqual([expect.objectContaining({ event: 'migrated', to_state: 'failed' })]);
+  });
+
   it('refuses a database written by a newer Dubdesk, naming the file', () => {
     const file = join(tempDir(), 'newer.db');
     const raw = new Database(file);
@@ -39,54 +70,59 @@ describe('the job database', () => {
     expect(() => openDatabase(file)).toThrow(`${file} was written by a newer version of Dubdesk`);
   });
 
-  it('adds one job per source and language while one is live', () => {
-    const store = new JobStore(openDatabase(join(tempDir(), 'q.db')));
-    const first = store.add([job('/a.mp4'), job('/a.mp4', 'fr'), job('/b.mp4')]);
-    expect(first.added).toHaveLength(3);
-    expect(store.add([job('/a.mp4'), job('/c.mp4')])).toEqual({ added: [4], existing: [1], failed: [] });
-    store.force(1, { state: 'failed', error: 'x' });
-    expect(store.add([job('/a.mp4')])).toEqual({ added: [], existing: [], failed: [1] });
-    store.force(1, { state: 'canceled' });
-    expect(store.add([job('/a.mp4')]).added).toEqual([5]);
-  });
-
-  it('claims due jobs under a lease that only its holder may write through', () => {
-    const store = new JobStore(openDatabase(join(tempDir(), 'q.db')));
-    store.add([job('/a.mp4'), job('/b.mp4'), job('/c.mp4')]);
-    store.patch(3, null, { next_run_at: Date.now() + 60_000 });
-    const claimed = store.claim('submit', 10, 30_000);
-    expect(claimed.map((c) => c.row.id)).toEqual([1, 2]);
-    expect(store.claim('submit', 10, 30_000)).toEqual([]); // held
+  it('claims due jobs under a token that only its holder may write through', () => {
+    const s = store();
+    for (const src of ['/a.mp4', '/b.mp4', '/c.mp4']) enqueue(s, job(src), null);
+    const claimed = s.claim('submit', 10, 'svc');
+    expect(claimed.map((c) => c.row.id)).toEqual([1, 2, 3]);
+    expect(s.claim('submit', 10, 'svc')).toEqual([]); // held
     const [a] = claimed;
     if (!a) throw new Error('no claim');
-    store.patch(1, a.token, { state: 'uploading' });
-    expect(() => store.patch(1, 'someone-else', { state: 'queued' })).toThrow(LeaseLostError);
-    // A user action takes the lease away; the worker's next write then fails.
-    store.force(1, { state: 'canceled' });
-    expect(() => store.patch(1, a.token, { state: 'submitted' })).toThrow(LeaseLostError);
-    expect(store.get(1)?.state).toBe('canceled');
+    transition(s, 1, { token: a.token }, { type: 'begin-upload' });
+    expect(() => transition(s, 1, { token: 'someone-else' }, { type: 'interrupted' })).toThrow(
+      LeaseLostError,
+    );
+    // A user action takes the token away; the worker's next write then fails.
+    transition(s, 1, 'user', { type: 'cancel' });
+    expect(() => s.record(1, { token: a.token }, { uploaded: 1 })).toThrow(LeaseLostError);
+    expect(s.get(1)?.state).toBe('canceled');
+  });
+
+  it('never claims jobs of another service, nor paused ones', () => {
+    const s = store();
+    enqueue(s, job('/a.mp4'), null);
+    enqueue(s, { ...job('/b.mp4'), service: 'other' }, null);
+    enqueue(s, job('/c.mp4'), null);
+    transition(s, 3, 'user', { type: 'pause' });
+    expect(s.claim('submit', 10, 'svc').map((c) => c.row.id)).toEqual([1]);
   });
 
   it('lets the poller write only to jobs still tracked, so a cancel is never undone by a late poll', () => {
-    const store = new JobStore(openDatabase(join(tempDir(), 'q.db')));
-    store.add([job('/a.mp4'), job('/b.mp4')]);
-    store.force(1, { step: 'track', state: 'submitted', remote_id: 'r1' });
-    store.force(2, { step: 'track', state: 'submitted', remote_id: 'r2' });
-    store.patchTracked(1, { state: 'processing', progress: 40 });
-    expect(store.get(1)).toMatchObject({ state: 'processing', progress: 40 });
-    store.force(2, { state: 'canceled' });
-    expect(() => store.patchTracked(2, { state: 'processing' })).toThrow(LeaseLostError);
-    expect(store.get(2)?.state).toBe('canceled');
+    const s = store();
+    for (const [i, src] of ['/a.mp4', '/b.mp4'].entries()) {
+      enqueue(s, job(src), null);
+      const [c] = s.claim('submit', 1, 'svc');
+      if (!c) throw new Error('no claim');
+      transition(s, i + 1, { token: c.token }, { type: 'begin-upload' });
+      transition(s, i + 1, { token: c.token }, { type: 'created', remoteId: `r${i}`, status: 2 });
+      s.release(i + 1, c.token);
+    }
+    transition(s, 1, 'tracked', { type: 'remote-progress', status: 3, progress: 40 });
+    expect(s.get(1)).toMatchObject({ state: 'processing', progress: 40 });
+    transition(s, 2, 'user', { type: 'cancel' });
+    expect(() => transition(s, 2, 'tracked', { type: 'remote-progress', status: 3, progress: 1 })).toThrow(
+      LeaseLostError,
+    );
+    expect(s.get(2)?.state).toBe('canceled');
+    expect(s.history(1).map((h) => h.to_state)).toEqual(['queued', 'uploading', 'submitted', 'processing']);
   });
 
-  it('frees lapsed leases, or all of them for the runner that holds the run lock', () => {
-    const store = new JobStore(openDatabase(join(tempDir(), 'q.db')));
-    store.add([job('/a.mp4'), job('/b.mp4')]);
-    store.claim('submit', 1, -1); // already lapsed
-    store.claim('submit', 1, 60_000);
-    expect(store.resetLeases(false)).toBe(1);
-    expect(store.resetLeases(true)).toBe(1);
-    expect(store.claim('submit', 10, 60_000)).toHaveLength(2);
+  it('refuses to let anything but the job life write the state', () => {
+    const s = store();
+    enqueue(s, job('/a.mp4'), null);
+    expect(() => s.record(1, 'user', { state: 'completed' } as never)).toThrow(
+      /written by the job's life only/,
+    );
   });
 });
 
@@ -94,21 +130,19 @@ describe('the language list', () => {
   it('is fetched live, then served from the cache, and falls back to the spec’s 92 codes offline', async () => {
     const { targetLanguages } = await import('../../electron/engine/api/langs');
     const { startSandbox } = await import('../../electron/sandbox/server');
-    const store = new JobStore(openDatabase(join(tempDir(), 'q.db')));
-    const offline = await targetLanguages(store, 'http://127.0.0.1:9');
+    const s = store();
+    const offline = await targetLanguages(s, 'http://127.0.0.1:9');
     expect(offline).toMatchObject({ from: 'fallback' });
     expect(offline.codes).toHaveLength(92);
     const sb = await startSandbox();
     try {
-      expect((await targetLanguages(store, sb.baseUrl)).from).toBe('live');
-      expect((await targetLanguages(store, sb.baseUrl)).from).toBe('cache');
+      expect((await targetLanguages(s, sb.baseUrl)).from).toBe('live');
+      expect((await targetLanguages(s, sb.baseUrl)).from).toBe('cache');
       const dayLater = Date.now() + 25 * 3600_000;
-      expect((await targetLanguages(store, sb.baseUrl, dayLater)).from).toBe('live');
+      expect((await targetLanguages(s, sb.baseUrl, dayLater)).from).toBe('live');
     } finally {
       await sb.stop();
     }
-    expect((await targetLanguages(store, 'http://127.0.0.1:9', Date.now() + 72 * 3600_000)).from).toBe(
-      'cache',
-    );
+    expect((await targetLanguages(s, 'http://127.0.0.1:9', Date.now() + 72 * 3600_000)).from).toBe('cache');
   });
 });

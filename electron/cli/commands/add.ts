@@ -1,10 +1,10 @@
 import { Option, type Command } from 'commander';
-import type { ApiGeneration, OutputSelection } from '../../../shared/domain';
-import type { Plan } from '../../engine/plan';
-import { balanceOrWarn, reportRejected } from '../balance';
+import type { AddResult } from '../../../shared/contract/batches';
+import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
 import { withSession, type CliSession } from '../context';
+import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { printJson } from '../format';
+import { printJson, printable } from '../format';
 import { languageList, outputSelection } from '../options';
 import { addRunOptions, runQueue, type RunFlags } from './run';
 
@@ -15,55 +15,59 @@ interface AddFlags {
   api: ApiGeneration;
   out?: string;
   outputs: OutputSelection;
+  naming: OutputNaming;
   force: boolean;
+  again: boolean;
   json?: boolean;
 }
 
 interface Added {
+  /** The batch's jobs: added, retried, and those already in the queue. */
   ids: number[];
-  rejected: number;
+  /** Inputs refused, as lines naming the file and the fix. */
+  skipped: string[];
   code: ExitCode;
 }
 
-/** Plans, checks credits, stores. Rejected inputs are reported; the valid rest of the batch goes ahead. */
+function report(r: AddResult, flags: AddFlags): string[] {
+  const skipped = r.refused.map((x) => describeError(x.error));
+  for (const s of skipped) process.stderr.write(`skipped: ${s}\n`);
+  for (const d of r.alreadyDone)
+    process.stderr.write(
+      `already dubbed: job #${d.jobId} (${printable(d.source)} → ${d.destLang})${d.outputs.length ? `, files ${d.outputs.map(printable).join(', ')}` : ''}; pass --again to dub it again (it is charged again).\n`,
+    );
+  if (!flags.json && (r.added.length || r.retried.length || r.alreadyQueued.length)) {
+    const unknown = r.unknownLengthJobs ? ` (+${r.unknownLengthJobs} URL job(s) of unknown length)` : '';
+    const of = r.balance !== null ? ` of ${r.balance} available` : '';
+    const parts = [`Queued ${r.added.length} job(s)`];
+    if (r.retried.length) parts.push(`retrying ${r.retried.length}`);
+    if (r.alreadyQueued.length) parts.push(`${r.alreadyQueued.length} already queued`);
+    process.stderr.write(`${parts.join(', ')}; about ${r.credits} credits${unknown}${of}.\n`);
+  }
+  return skipped;
+}
+
+/** Queues the batch. Refused inputs are reported; the valid rest of the batch goes ahead. */
 async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): Promise<Added> {
-  const { engine } = session;
-  const plan: Plan = await engine.plan({
+  const r = await session.api.add({
     inputs,
     to: flags.to,
     from: flags.from,
     studio: flags.studio,
     api: flags.api,
     outputs: flags.outputs,
+    naming: flags.naming,
+    force: flags.force,
+    again: flags.again,
     ...(flags.out ? { outDir: flags.out } : {}),
   });
-  reportRejected(plan);
-  if (plan.jobs.length === 0) {
+  const skipped = report(r, flags);
+  const ids = [...r.added, ...r.retried, ...r.alreadyQueued];
+  if (ids.length === 0 && r.alreadyDone.length === 0) {
     process.stderr.write('dubdesk: nothing to add.\n');
-    return { ids: [], rejected: plan.rejected.length, code: ExitCode.Usage };
+    return { ids, skipped, code: ExitCode.Usage };
   }
-  const needed = plan.estimate.credits;
-  const balance = await balanceOrWarn(engine, flags.api);
-  if (balance !== null && !flags.force && (balance <= 0 || needed > balance)) {
-    process.stderr.write(
-      `dubdesk: this batch needs about ${needed} credits (1 credit = 1 second${flags.studio ? ', studio quality counts double' : ''}); the balance is ${balance}. ` +
-        'Add credits, dub fewer files or languages, or pass --force to queue it anyway.\n',
-    );
-    return { ids: [], rejected: plan.rejected.length, code: ExitCode.Credits };
-  }
-  const r = engine.add(plan);
-  if (!flags.json) {
-    const unknown = plan.estimate.unknown ? ` (+${plan.estimate.unknown} URL job(s) of unknown length)` : '';
-    const of = balance !== null ? ` of ${balance} available` : '';
-    process.stderr.write(
-      `Queued ${r.added.length} job(s)${r.retried.length ? `, retrying ${r.retried.length}` : ''}${r.existing.length ? `, ${r.existing.length} already queued` : ''}; about ${needed} credits${unknown}${of}.\n`,
-    );
-  }
-  return {
-    ids: [...r.added, ...r.retried, ...r.existing],
-    rejected: plan.rejected.length,
-    code: plan.rejected.length ? ExitCode.Failed : ExitCode.Ok,
-  };
+  return { ids, skipped, code: skipped.length ? ExitCode.Failed : ExitCode.Ok };
 }
 
 function addJobOptions(cmd: Command): Command {
@@ -82,7 +86,13 @@ function addJobOptions(cmd: Command): Command {
       outputSelection,
       'default' as OutputSelection,
     )
+    .addOption(
+      new Option('--naming <style>', 'suffix: Movie.es.mp4 beside Movie.es.vtt; folders: es/Movie.mp4')
+        .choices(['suffix', 'folders'])
+        .default('suffix'),
+    )
     .option('--force', 'queue even if the estimate exceeds the credit balance', false)
+    .option('--again', 'dub again what was already dubbed with the same settings (charged again)', false)
     .option('--json', 'print a JSON document on stdout', false);
 }
 
@@ -92,7 +102,7 @@ export function registerAddCommands(program: Command): void {
   ).action(async (inputs: string[], flags: AddFlags, cmd: Command) => {
     process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
       const added = await addJobs(s, inputs, flags);
-      if (flags.json) printJson({ jobs: added.ids, rejected: added.rejected });
+      if (flags.json) printJson({ jobs: added.ids, rejected: added.skipped.length });
       return added.code;
     });
   });
@@ -102,9 +112,11 @@ export function registerAddCommands(program: Command): void {
   ).action(async (inputs: string[], flags: AddFlags & RunFlags, cmd: Command) => {
     process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
       const added = await addJobs(s, inputs, flags);
-      if (added.ids.length === 0) return added.code;
-      const code = await runQueue(s, { ...flags, untilDone: true }, added.ids);
-      return code === ExitCode.Ok && added.rejected ? ExitCode.Failed : code;
+      if (added.ids.length === 0) {
+        if (flags.json) printJson({ jobs: [] });
+        return added.code;
+      }
+      return runQueue(s, { ...flags, untilDone: true }, added.ids, added.skipped);
     });
   });
 }

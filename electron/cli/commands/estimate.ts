@@ -1,10 +1,9 @@
 import { Option, type Command } from 'commander';
-import type { ApiGeneration } from '../../../shared/domain';
-import { creditsFor } from '../../../shared/credits';
-import { balanceOrWarn, reportRejected } from '../balance';
+import type { ApiGeneration } from '../../../shared/contract/jobs';
 import { withSession } from '../context';
+import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { formatDuration, printJson, table } from '../format';
+import { formatDuration, printJson, printable, table } from '../format';
 import { languageList } from '../options';
 
 interface EstimateFlags {
@@ -31,56 +30,62 @@ export function registerEstimateCommand(program: Command): void {
       process.exitCode = await withSession(
         cmd,
         { needsService: true, quiet: flags.json },
-        async ({ engine }) => {
-          const plan = await engine.plan({
+        async ({ api }) => {
+          const e = await api.estimate({
             inputs,
             to: flags.to,
             from: flags.from,
             studio: flags.studio,
             api: flags.api,
-            outputs: 'default',
           });
-          reportRejected(plan);
-          const balance = await balanceOrWarn(engine, flags.api);
-          const files = new Map<string, { path: string; durationSeconds: number | null }>();
-          for (const j of plan.jobs) files.set(j.source, { path: j.source, durationSeconds: j.duration });
-          const perFile = [...files.values()].map((f) => ({
-            ...f,
-            creditsPerLanguage:
-              f.durationSeconds === null ? null : creditsFor(f.durationSeconds, flags.studio),
-          }));
-          const result = {
-            files: perFile,
-            languages: flags.to,
-            studio: flags.studio,
-            jobs: plan.jobs.length,
-            credits: plan.estimate.credits,
-            unknownLengthJobs: plan.estimate.unknown,
-            balance,
-            enough: balance === null ? null : plan.estimate.credits <= balance,
-            rejected: plan.rejected.map((r) => ({ source: r.source, message: r.message })),
-          };
-          if (flags.json) printJson(result);
-          else {
+          const good = e.files.filter((f) => !f.problem);
+          const bad = e.files.filter((f) => f.problem);
+          for (const f of bad) process.stderr.write(`skipped: ${describeError(f.problem)}\n`);
+          if (flags.json) {
+            printJson({
+              files: good.map((f) => ({
+                path: f.input,
+                durationSeconds: f.durationSeconds,
+                creditsPerLanguage: f.creditsPerLanguage,
+              })),
+              languages: e.languages,
+              studio: e.studio,
+              jobs: e.jobs,
+              credits: e.credits,
+              unknownLengthJobs: e.unknownLengthJobs,
+              balance: e.balance,
+              balanceAfter: e.balanceAfter,
+              enough: e.balance === null ? null : !e.overBalance,
+              alreadyDone: e.alreadyDone,
+              rejected: bad.map((f) => ({ source: f.input, message: f.problem?.message ?? '' })),
+            });
+          } else {
             const rows = [['FILE', 'LENGTH', `CREDITS × ${flags.to.length} LANG`]];
-            for (const f of perFile)
+            for (const f of good)
               rows.push([
-                f.path,
+                printable(f.input),
                 f.durationSeconds === null ? '?' : formatDuration(f.durationSeconds),
                 String(f.creditsPerLanguage ?? '?'),
               ]);
             process.stdout.write(`${table(rows)}\n\n`);
             process.stdout.write(
-              `${plan.jobs.length} job(s): about ${plan.estimate.credits} credits${flags.studio ? ' (studio quality, 2x)' : ''}.`,
+              `${e.jobs} job(s): about ${e.credits} credits${flags.studio ? ' (studio quality, 2x)' : ''}.`,
             );
-            if (balance !== null)
-              process.stdout.write(` Balance: ${balance}${result.enough ? '.' : ' — not enough.'}`);
+            if (e.balance !== null)
+              process.stdout.write(
+                ` Balance: ${e.balance}${e.overBalance ? ` — not enough (${e.credits - e.balance} short).` : `, ${e.balanceAfter} after.`}`,
+              );
+            if (e.alreadyDone.length)
+              process.stdout.write(
+                `\n${e.alreadyDone.length} already dubbed with these settings: not counted.`,
+              );
             process.stdout.write(
               '\nThe charge is the duration the service measures, once per dub, when it completes.\n',
             );
           }
-          if (plan.jobs.length === 0) return ExitCode.Usage;
-          return plan.rejected.length ? ExitCode.Usage : ExitCode.Ok;
+          if (e.jobs === 0 && e.alreadyDone.length === 0) return ExitCode.Usage;
+          if (e.overBalance) return ExitCode.Credits;
+          return bad.length ? ExitCode.Failed : ExitCode.Ok;
         },
       );
     });

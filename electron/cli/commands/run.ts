@@ -1,10 +1,13 @@
 import type { Command } from 'commander';
-import type { JobView } from '../../../shared/domain';
+import type { JobView } from '../../../shared/contract/jobs';
+import type { DubdeskApi } from '../../../shared/contract/methods';
+import type { RunOutcome } from '../../engine/index';
 import { withSession, type CliSession } from '../context';
+import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { printJson, statusJson } from '../format';
+import { printJson, printable, statusJson } from '../format';
 import { positiveInt, positiveSeconds } from '../options';
-import { reportProgress } from '../progress';
+import { followProgress, progressMode } from '../progress';
 
 export interface RunFlags {
   untilDone: boolean;
@@ -13,27 +16,77 @@ export interface RunFlags {
   json?: boolean;
 }
 
-function progressMode(json: boolean | undefined): 'tty' | 'plain' | 'silent' {
-  if (json) return 'silent';
-  return process.stderr.isTTY ? 'tty' : 'plain';
+/** Every job (or the jobs of `ids`), a page at a time: 10,000 jobs never travel at once. */
+export async function allJobs(api: DubdeskApi, ids: readonly number[] | null): Promise<JobView[]> {
+  const out: JobView[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = await api.listJobs({ filter: ids ? { ids: [...ids] } : {}, offset, limit: 500 });
+    out.push(...page.jobs);
+    if (out.length >= page.total || page.jobs.length === 0) return out;
+  }
 }
 
-/** Runs the queue with progress; the exit code speaks for the jobs in `scope` (all jobs when null). */
+/** What a command did to its jobs: compared before and after, so the figures are this command's alone. */
+function summarize(
+  before: readonly JobView[],
+  after: readonly JobView[],
+  label: string,
+  skipped: readonly string[],
+): void {
+  const was = new Map(before.map((j) => [j.id, j]));
+  const moved = (s: JobView['state']) => after.filter((j) => j.state === s && was.get(j.id)?.state !== s);
+  const completed = moved('completed');
+  const failed = moved('failed');
+  const charged = after.reduce(
+    (n, j) => n + (j.creditsCharged ?? 0) - (was.get(j.id)?.creditsCharged ?? 0),
+    0,
+  );
+  const estimated = completed.reduce((n, j) => n + (j.estimatedCredits ?? 0), 0);
+  const parts = [`${completed.length} completed`, `${failed.length} failed`];
+  if (skipped.length) parts.push(`${skipped.length} file(s) skipped`);
+  const open = after.filter((j) => !['completed', 'failed', 'canceled'].includes(j.state)).length;
+  if (open) parts.push(`${open} still open`);
+  process.stderr.write(
+    `${label}: ${parts.join(', ')}. Credits charged: ${charged}${estimated ? ` (estimated ${estimated})` : ''}.\n`,
+  );
+  for (const j of failed)
+    process.stderr.write(
+      `  ✗ #${j.id} ${printable(j.sourceName)} → ${j.destLang}: ${printable(j.error?.message ?? 'failed')}\n`,
+    );
+  for (const s of skipped) process.stderr.write(`  skipped: ${s}\n`);
+}
+
+async function queueLine(api: DubdeskApi): Promise<void> {
+  const t = await api.totals();
+  const c = t.counts;
+  const rest = t.left ? `, ${t.left} still open` : '';
+  process.stderr.write(
+    `Queue (all jobs): ${t.total} job(s): ${c.completed} completed, ${c.failed} failed${c.canceled ? `, ${c.canceled} canceled` : ''}${rest}.\n`,
+  );
+}
+
+const OUTCOME_EXIT: Partial<Record<RunOutcome, ExitCode>> = {
+  auth: ExitCode.Auth,
+  credits: ExitCode.Credits,
+  aborted: ExitCode.Interrupted,
+};
+
+/**
+ * Runs the queue with progress. The exit code and the summary speak for `scope` (a `dub` batch) or, for a
+ * plain `run`, for the jobs this run moved; the queue's totals follow, labelled as such.
+ */
 export async function runQueue(
   session: CliSession,
   flags: RunFlags,
   scope: number[] | null,
+  skipped: readonly string[] = [],
 ): Promise<ExitCode> {
-  const { engine } = session;
-  const inScope = (): JobView[] => {
-    const all = engine.list();
-    return scope ? all.filter((j) => scope.includes(j.id)) : all;
-  };
+  const { api, host } = session;
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = () => {
     interrupts++;
-    if (interrupts > 1) process.exit(130);
+    if (interrupts > 1) process.exit(ExitCode.Interrupted);
     process.stderr.write(
       '\nStopping after the current step; every job resumes where it was on the next run. (Ctrl+C again to quit now.)\n',
     );
@@ -41,10 +94,12 @@ export async function runQueue(
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const stop = reportProgress(engine, progressMode(flags.json), inScope);
-  let outcome;
+  const inScope = scope ? new Set(scope) : null;
+  const before = await allJobs(api, scope);
+  const stop = followProgress(api, progressMode(flags.json), before, (id) => !inScope || inScope.has(id));
+  let outcome: RunOutcome;
   try {
-    outcome = await engine.run({
+    outcome = await host.run({
       untilDone: flags.untilDone,
       concurrency: flags.concurrency,
       pollIntervalMs: flags.pollInterval * 1000,
@@ -55,40 +110,29 @@ export async function runQueue(
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const jobs = inScope();
-  if (flags.json) printJson(statusJson(jobs));
-  else summarize(jobs);
-  if (outcome === 'auth') {
-    process.stderr.write(
-      'dubdesk: the service rejected the API key. Check it, then `dubdesk login` and `dubdesk run` again.\n',
-    );
-    return ExitCode.Auth;
+  const after = await allJobs(api, scope);
+  if (flags.json) printJson(statusJson(after));
+  else {
+    summarize(before, after, scope ? 'This batch' : 'This run', skipped);
+    if (!scope) await queueLine(api);
   }
-  if (outcome === 'credits') {
+  if (outcome === 'auth') {
+    const t = await api.totals();
+    process.stderr.write(
+      `dubdesk: ${describeError({ code: 'auth', message: t.paused?.message ?? 'the service rejected the API key' })}\n`,
+    );
+  }
+  if (outcome === 'credits')
     process.stderr.write(
       'dubdesk: out of credits; the queue is paused. Add credits, then `dubdesk run` again.\n',
     );
-    return ExitCode.Credits;
-  }
-  if (outcome === 'aborted') return 130 as ExitCode;
-  return jobs.some((j) => j.state === 'failed') ? ExitCode.Failed : ExitCode.Ok;
-}
-
-function summarize(jobs: readonly JobView[]): void {
-  const count = (s: JobView['state']) => jobs.filter((j) => j.state === s).length;
-  const charged = jobs.reduce((n, j) => n + (j.creditsCharged ?? 0), 0);
-  const estimated = jobs
-    .filter((j) => j.state === 'completed')
-    .reduce((n, j) => n + (j.estimatedCredits ?? 0), 0);
-  const parts = [`${count('completed')} completed`, `${count('failed')} failed`];
-  if (count('canceled')) parts.push(`${count('canceled')} canceled`);
-  const open = jobs.length - count('completed') - count('failed') - count('canceled');
-  if (open) parts.push(`${open} still open`);
-  process.stderr.write(
-    `${parts.join(', ')}. Credits charged: ${charged}${estimated ? ` (estimated ${estimated})` : ''}.\n`,
+  if (outcome === 'paused') process.stderr.write('dubdesk: the queue is paused; `dubdesk resume` goes on.\n');
+  const code = OUTCOME_EXIT[outcome];
+  if (code !== undefined) return code;
+  const failed = after.some(
+    (j) => j.state === 'failed' && (!!scope || before.find((b) => b.id === j.id)?.state !== 'failed'),
   );
-  for (const j of jobs.filter((x) => x.state === 'failed'))
-    process.stderr.write(`  #${j.id} ${j.sourceName} → ${j.destLang}: ${j.error}\n`);
+  return failed || skipped.length ? ExitCode.Failed : ExitCode.Ok;
 }
 
 export function addRunOptions(cmd: Command): Command {

@@ -1,76 +1,269 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { JOB_STATES, type JobFilter, type JobState } from '../../../shared/contract/jobs';
+import type { ActionResult } from '../../../shared/contract/jobs';
+import type { DubdeskApi } from '../../../shared/contract/methods';
 import { withSession } from '../context';
+import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { printJson, statusJson, table } from '../format';
-import { jobId } from '../options';
+import { describeJob, formatDuration, printJson, printable, statusJson, table } from '../format';
+import { jobId, positiveInt } from '../options';
+
+function states(raw: string): JobState[] {
+  const list = raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  const bad = list.filter((s) => !(JOB_STATES as readonly string[]).includes(s));
+  if (bad.length || list.length === 0)
+    throw new InvalidArgumentError(
+      `unknown state ${bad.join(', ') || '(none)'}; choose from ${JOB_STATES.join(', ')}`,
+    );
+  return list as JobState[];
+}
+
+const ids = (raw: string, previous: number[] = []) => [...previous, jobId(raw)];
+
+interface StatusFlags {
+  json: boolean;
+  state?: JobState[];
+  failed: boolean;
+  search?: string;
+  all: boolean;
+  limit: number;
+  verbose: boolean;
+}
+
+async function printStatus(api: DubdeskApi, flags: StatusFlags): Promise<void> {
+  const filter: JobFilter = {
+    ...(flags.failed ? { states: ['failed'] } : flags.state ? { states: flags.state } : {}),
+    ...(flags.search ? { search: flags.search } : {}),
+  };
+  if (flags.json) return printJson(statusJson(await pageAll(api, filter)));
+  const first = await api.listJobs({ filter, limit: 1 });
+  const offset = flags.all ? 0 : Math.max(0, first.total - flags.limit);
+  const jobs = flags.all
+    ? await pageAll(api, filter)
+    : (await api.listJobs({ filter, offset, limit: flags.limit })).jobs;
+  if (first.total === 0) {
+    const any = (await api.totals()).total > 0;
+    process.stdout.write(
+      any ? 'No job matches.\n' : 'The queue is empty. Add files with `dubdesk add FILE --to es`.\n',
+    );
+    return;
+  }
+  const rows = [['ID', 'SOURCE', 'LANG', 'API', 'STATE', 'PROGRESS', 'NOTE']];
+  const now = Date.now();
+  for (const j of jobs) {
+    let note =
+      j.error?.message ??
+      j.waiting?.message ??
+      (j.state === 'completed' ? j.outputs.map((o) => o.path).join(', ') : '');
+    if (j.waiting?.retryAt)
+      note += `, retrying in ${formatDuration(Math.max(0, (Date.parse(j.waiting.retryAt) - now) / 1000))}`;
+    if (flags.verbose && j.error?.remedy) note += `. ${j.error.remedy}`;
+    rows.push([
+      String(j.id),
+      printable(j.sourceName),
+      j.destLang,
+      j.api,
+      j.state,
+      `${Math.round(j.progress)}%`,
+      printable(note),
+    ]);
+  }
+  process.stdout.write(`${table(rows)}\n`);
+  if (jobs.length < first.total)
+    process.stdout.write(
+      `\n(the last ${jobs.length} of ${first.total}; --all for every job, --state or --search to narrow)\n`,
+    );
+  const t = await api.totals();
+  if (t.paused)
+    process.stdout.write(
+      `\nThe queue is paused: ${t.paused.reason === 'credits' ? 'out of credits' : printable(t.paused.message)}.\n`,
+    );
+}
+
+async function pageAll(api: DubdeskApi, filter: JobFilter) {
+  const out = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = await api.listJobs({ filter, offset, limit: 500 });
+    out.push(...page.jobs);
+    if (out.length >= page.total || page.jobs.length === 0) return out;
+  }
+}
+
+/** Reports an action on several jobs: what changed (named, when few), and each job it skipped, with why. */
+async function reportAction(api: DubdeskApi, r: ActionResult, done: string, none: string): Promise<ExitCode> {
+  if (r.changed.length > 0 && r.changed.length <= 10)
+    for (const id of r.changed) process.stderr.write(`${done} ${describeJob(await api.getJob({ id }))}.\n`);
+  else if (r.changed.length) process.stderr.write(`${done} ${r.changed.length} jobs.\n`);
+  else if (r.skipped.length === 0) process.stderr.write(`${none}\n`);
+  for (const s of r.skipped) process.stderr.write(`  #${s.id}: ${describeError(s.error)}\n`);
+  return r.skipped.length && !r.changed.length ? ExitCode.Usage : ExitCode.Ok;
+}
+
+interface SelectFlags {
+  all?: boolean;
+  failed?: boolean;
+  canceled?: boolean;
+}
+
+/** The ids given, or a filter from the flags; exactly one of the two. */
+function selection(
+  given: number[],
+  byFlag: JobFilter | null,
+): { ids: number[] } | { filter: JobFilter } | null {
+  if (given.length && byFlag) return null;
+  if (given.length) return { ids: given };
+  if (byFlag) return { filter: byFlag };
+  return null;
+}
 
 export function registerStatusCommands(program: Command): void {
   program
     .command('status')
     .description('List the jobs and where each one is')
-    .option('--json', 'print a JSON document on stdout', false)
-    .action(async (flags: { json: boolean }, cmd: Command) => {
-      await withSession(cmd, { needsService: false }, async ({ engine }) => {
-        const jobs = engine.list();
-        if (flags.json) return printJson(statusJson(jobs));
-        if (jobs.length === 0)
-          return void process.stdout.write(
-            'The queue is empty. Add files with `dubdesk add FILE --to es`.\n',
-          );
-        const rows = [['ID', 'SOURCE', 'LANG', 'API', 'STATE', 'PROGRESS', 'NOTE']];
-        for (const j of jobs) {
-          const note =
-            j.error ?? j.waiting ?? (j.state === 'completed' ? j.outputs.map((o) => o.path).join(', ') : '');
-          rows.push([
-            String(j.id),
-            j.sourceName,
-            j.destLang,
-            j.api,
-            j.state,
-            `${Math.round(j.progress)}%`,
-            note,
-          ]);
-        }
-        process.stdout.write(`${table(rows)}\n`);
-        const paused = engine.queuePaused();
-        if (paused)
-          process.stdout.write(
-            `\nThe queue is paused: ${paused === 'credits' ? 'out of credits' : paused}.\n`,
-          );
-      });
+    .option('--state <states>', `only jobs in these states (${JOB_STATES.join(', ')})`, states)
+    .option('--failed', 'only failed jobs', false)
+    .option('--search <text>', 'only jobs whose source name or path contains this')
+    .option('--limit <n>', 'show the last N jobs', positiveInt, 50)
+    .option('--all', 'show every job', false)
+    .option('--verbose', 'say what to do about each error', false)
+    .option('--json', 'print a JSON document on stdout (every matching job)', false)
+    .action(async (flags: StatusFlags, cmd: Command) => {
+      await withSession(cmd, { needsService: false }, ({ api }) => printStatus(api, flags));
     });
 
   program
     .command('retry')
     .description(
-      'Try a failed or canceled job again from where it stopped (a finished dub is not paid twice)',
+      'Try failed or canceled jobs again from where they stopped (a finished dub is not paid twice)',
     )
-    .argument('[id]', 'job id', jobId)
-    .option('--failed', 'retry every failed job', false)
-    .action(async (id: number | undefined, flags: { failed: boolean }, cmd: Command) => {
-      if ((id === undefined) === !flags.failed) {
-        process.stderr.write('dubdesk retry: give a job id, or --failed for all failed jobs.\n');
-        process.exitCode = ExitCode.Usage;
-        return;
-      }
-      await withSession(cmd, { needsService: false }, async ({ engine }) => {
-        const ids = id !== undefined ? [engine.retry(id).id] : engine.retryFailed();
-        process.stderr.write(
-          ids.length
-            ? `Queued again: ${ids.map((i) => `#${i}`).join(', ')}. Run \`dubdesk run\` to work them.\n`
-            : 'No failed jobs.\n',
+    .argument('[ids...]', 'job ids', ids, [])
+    .option('--failed', 'every failed job', false)
+    .option('--canceled', 'every canceled job', false)
+    .action(async (given: number[], flags: SelectFlags, cmd: Command) => {
+      const states: JobState[] = [
+        ...(flags.failed ? ['failed' as const] : []),
+        ...(flags.canceled ? ['canceled' as const] : []),
+      ];
+      const sel = selection(given, states.length ? { states } : null);
+      if (!sel)
+        return usage(
+          'dubdesk retry: give job ids, or --failed / --canceled (not both). See `dubdesk retry --help`.',
         );
-      });
+      process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) =>
+        reportAction(
+          api,
+          await api.retryJobs(sel),
+          'Queued again',
+          flags.failed && !flags.canceled ? 'No failed jobs.' : 'No job to retry.',
+        ),
+      );
+      if (process.exitCode === ExitCode.Ok) process.stderr.write('Run `dubdesk run` to work them.\n');
     });
 
   program
     .command('cancel')
-    .description('Stop a job for good (a dub already made on the service is simply not downloaded)')
-    .argument('<id>', 'job id', jobId)
-    .action(async (id: number, _flags: unknown, cmd: Command) => {
-      await withSession(cmd, { needsService: false }, async ({ engine }) => {
-        const j = engine.cancel(id);
-        process.stderr.write(`Canceled #${j.id} ${j.sourceName} → ${j.destLang}.\n`);
+    .description('Stop jobs for good (a dub already made on the service is simply not downloaded)')
+    .argument('[ids...]', 'job ids', ids, [])
+    .option('--all', 'every job not yet finished', false)
+    .option('--failed', 'every failed job (they stop being retried)', false)
+    .action(async (given: number[], flags: SelectFlags, cmd: Command) => {
+      const byFlag: JobFilter | null = flags.all
+        ? { states: ['queued', 'uploading', 'submitted', 'processing', 'downloading', 'paused', 'failed'] }
+        : flags.failed
+          ? { states: ['failed'] }
+          : null;
+      const sel = selection(given, byFlag);
+      if (!sel)
+        return usage(
+          'dubdesk cancel: give job ids, or --all / --failed (not both). See `dubdesk cancel --help`.',
+        );
+      process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) =>
+        reportAction(api, await api.cancelJobs(sel), 'Canceled', 'No job to cancel.'),
+      );
+    });
+
+  for (const [name, verb] of [
+    ['pause', 'Pause'],
+    ['resume', 'Resume'],
+  ] as const) {
+    program
+      .command(name)
+      .description(
+        name === 'pause'
+          ? 'Pause jobs, or the whole queue without ids (a running step finishes first)'
+          : 'Resume paused jobs, or the whole queue without ids',
+      )
+      .argument('[ids...]', 'job ids; none: the whole queue', ids, [])
+      .action(async (given: number[], _flags: unknown, cmd: Command) => {
+        process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) => {
+          if (given.length === 0) {
+            const t = name === 'pause' ? await api.pauseQueue() : await api.resumeQueue();
+            process.stderr.write(
+              t.paused ? 'The queue is paused; running steps finish first.\n' : 'The queue goes on.\n',
+            );
+            return ExitCode.Ok;
+          }
+          const r =
+            name === 'pause' ? await api.pauseJobs({ ids: given }) : await api.resumeJobs({ ids: given });
+          return reportAction(api, r, `${verb}d`, `No job to ${name}.`);
+        });
+      });
+  }
+
+  program
+    .command('clear')
+    .description('Remove finished jobs from the list (their files stay where they are)')
+    .option('--completed', 'completed jobs (the default)', false)
+    .option('--failed', 'failed jobs', false)
+    .option('--canceled', 'canceled jobs', false)
+    .action(async (flags: { completed: boolean; failed: boolean; canceled: boolean }, cmd: Command) => {
+      const chosen: JobState[] = [
+        ...(flags.completed ? ['completed' as const] : []),
+        ...(flags.failed ? ['failed' as const] : []),
+        ...(flags.canceled ? ['canceled' as const] : []),
+      ];
+      const which = chosen.length ? chosen : (['completed'] as JobState[]);
+      process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) => {
+        const r = await api.clearJobs({ filter: { states: which } });
+        process.stderr.write(
+          r.changed.length
+            ? `Cleared ${r.changed.length} ${which.join('/')} job(s) from the list; no file was deleted.\n`
+            : `No ${which.join('/')} job to clear.\n`,
+        );
+        return ExitCode.Ok;
       });
     });
+
+  program
+    .command('logs')
+    .description("A job's history and its recent log lines (attach them when reporting a problem)")
+    .argument('<id>', 'job id', jobId)
+    .option('--lines <n>', 'how many log lines', positiveInt, 50)
+    .action(async (id: number, flags: { lines: number }, cmd: Command) => {
+      process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) => {
+        const job = await api.getJob({ id });
+        process.stdout.write(
+          `#${job.id} ${printable(job.source)} → ${job.destLang} (${job.api}): ${job.state}\n`,
+        );
+        if (job.error) process.stdout.write(`  ${describeError(job.error)}\n`);
+        process.stdout.write('History:\n');
+        for (const h of job.history)
+          process.stdout.write(
+            `  ${h.at}  ${h.from ?? '-'} → ${h.to}  ${h.event}${h.reason ? `: ${printable(h.reason)}` : ''}\n`,
+          );
+        const { lines } = await api.jobLog({ id, limit: flags.lines });
+        process.stdout.write(`Log (${lines.length} line(s)):\n`);
+        for (const l of lines)
+          process.stdout.write(`  ${l.at}  ${l.level.padEnd(5)}  ${printable(l.message)}\n`);
+        return ExitCode.Ok;
+      });
+    });
+}
+
+function usage(message: string): void {
+  process.stderr.write(`${message}\n`);
+  process.exitCode = ExitCode.Usage;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { API_GENERATIONS, JOB_STATES } from '../../../shared/domain';
+import { ERROR_CODES } from '../../../shared/contract/errors';
+import { API_GENERATIONS, JOB_STATES, type JobFilter, type JobState } from '../../../shared/contract/jobs';
 import type { Db } from './open';
 
 /** A row of `jobs` exactly as stored; parsed on the way out because the database is a file on disk. */
@@ -11,6 +12,7 @@ export const JobRow = z.object({
   source_name: z.string(),
   source_type: z.string().nullable(),
   source_bytes: z.number().int().nullable(),
+  source_mtime: z.number().nullable(),
   duration: z.number().nullable(),
   dest_lang: z.string(),
   source_lang: z.string(),
@@ -18,6 +20,9 @@ export const JobRow = z.object({
   studio: z.number().int(),
   out_dir: z.string(),
   outputs_wanted: z.string(),
+  naming: z.enum(['suffix', 'folders']),
+  service: z.string(),
+  watch_folder_id: z.number().int().nullable(),
   state: z.enum(JOB_STATES),
   step: z.enum(['submit', 'track', 'fetch', 'done']),
   remote_id: z.string().nullable(),
@@ -30,10 +35,13 @@ export const JobRow = z.object({
   remote_status: z.number().int().nullable(),
   progress: z.number(),
   waiting: z.string().nullable(),
+  waiting_code: z.string().nullable(),
   error: z.string().nullable(),
-  error_kind: z.string().nullable(),
+  error_code: z.enum(ERROR_CODES).nullable(),
+  error_remedy: z.string().nullable(),
   attempts: z.number().int(),
   next_run_at: z.number().int(),
+  pause_requested: z.number().int(),
   lease_token: z.string().nullable(),
   lease_expires_at: z.number().int().nullable(),
   measured_duration: z.number().nullable(),
@@ -44,13 +52,41 @@ export const JobRow = z.object({
 });
 export type JobRow = z.infer<typeof JobRow>;
 
-/** Columns a worker may change; the id, source and creation time never change. */
-export type JobPatch = Partial<
+/** Columns only the job's life (`jobs/life.ts`) writes: where the job is and why. */
+export const LIFE_COLUMNS = [
+  'state',
+  'step',
+  'waiting',
+  'waiting_code',
+  'error',
+  'error_code',
+  'error_remedy',
+  'attempts',
+  'next_run_at',
+  'pause_requested',
+  'completed_at',
+  'measured_duration',
+  'credits_charged',
+] as const;
+type LifeColumn = (typeof LIFE_COLUMNS)[number];
+
+/** What the flows record as they go (remote ids, upload progress); never where the job is in its life. */
+export type RecordPatch = Partial<
   Omit<
     JobRow,
-    'id' | 'source' | 'source_kind' | 'created_at' | 'updated_at' | 'lease_token' | 'lease_expires_at'
+    | LifeColumn
+    | 'id'
+    | 'source'
+    | 'source_kind'
+    | 'created_at'
+    | 'updated_at'
+    | 'lease_token'
+    | 'lease_expires_at'
   >
 >;
+
+/** Everything a row may change, life columns included: only for `jobs/life.ts`. */
+export type AnyPatch = RecordPatch & Partial<Pick<JobRow, LifeColumn>>;
 
 export type NewJob = Pick<
   JobRow,
@@ -59,6 +95,7 @@ export type NewJob = Pick<
   | 'source_name'
   | 'source_type'
   | 'source_bytes'
+  | 'source_mtime'
   | 'duration'
   | 'dest_lang'
   | 'source_lang'
@@ -66,6 +103,9 @@ export type NewJob = Pick<
   | 'studio'
   | 'out_dir'
   | 'outputs_wanted'
+  | 'naming'
+  | 'service'
+  | 'watch_folder_id'
 >;
 
 export const OutputRow = z.object({
@@ -77,68 +117,129 @@ export const OutputRow = z.object({
 });
 export type OutputRow = z.infer<typeof OutputRow>;
 
+export const HistoryRow = z.object({
+  at: z.number().int(),
+  from_state: z.enum(JOB_STATES).nullable(),
+  to_state: z.enum(JOB_STATES),
+  event: z.string(),
+  reason: z.string().nullable(),
+});
+export type HistoryRow = z.infer<typeof HistoryRow>;
+
+/** A write by someone who no longer holds the job (a cancel or retry took it, or it moved on). */
 export class LeaseLostError extends Error {
   constructor(id: number) {
-    super(`job ${id}: lease lost (another worker or a cancel took it)`);
+    super(`job ${id}: lease lost (another worker or a user action took it)`);
+    this.name = 'LeaseLostError';
   }
 }
 
-const LIVE = `state NOT IN ('completed', 'canceled')`;
-const TERMINAL_OR_PAUSED = `('completed', 'failed', 'canceled', 'paused')`;
+/** Who writes: the worker holding the claim, the poller (only while the job is tracked), or a user. */
+export type WriteGuard = { token: string } | 'tracked' | 'user';
 
-/** Every query on the job tables, as prepared statements. */
+export const NOT_WORKABLE = `('completed', 'failed', 'canceled', 'paused')`;
+const FINISHED = `('completed', 'failed', 'canceled')`;
+
+/** A filter as SQL: the WHERE clause and its named parameters. */
+function where(filter: JobFilter): { sql: string; params: Record<string, unknown> } {
+  const parts: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (filter.states) {
+    parts.push(`state IN (SELECT value FROM json_each(@states))`);
+    params.states = JSON.stringify(filter.states);
+  }
+  if (filter.ids) {
+    parts.push(`id IN (SELECT value FROM json_each(@ids))`);
+    params.ids = JSON.stringify(filter.ids);
+  }
+  if (filter.search?.trim()) {
+    parts.push(`(source_name LIKE @search ESCAPE '\\' OR source LIKE @search ESCAPE '\\')`);
+    params.search = `%${filter.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  }
+  if (filter.source !== undefined) {
+    parts.push(`source = @source`);
+    params.source = filter.source;
+  }
+  if (filter.watchFolderId !== undefined) {
+    parts.push(`watch_folder_id = @watch`);
+    params.watch = filter.watchFolderId;
+  }
+  return { sql: parts.length ? parts.join(' AND ') : '1', params };
+}
+
+/** Every query on the job tables. State changes go through `jobs/life.ts`, which uses `db` directly. */
 export class JobStore {
-  private readonly patchStatements = new Map<string, ReturnType<Db['prepare']>>();
+  /** Sees every history entry as it is written (the engine logs them). */
+  onHistory:
+    | ((jobId: number, from: JobState | null, to: JobState, event: string, reason: string | null) => void)
+    | null = null;
+  private readonly recordStatements = new Map<string, ReturnType<Db['prepare']>>();
   private readonly q;
 
-  constructor(private readonly db: Db) {
+  constructor(readonly db: Db) {
     this.q = {
-      live: db.prepare(`SELECT * FROM jobs WHERE source = ? AND dest_lang = ? AND ${LIVE}`),
-      insert: db.prepare(`
-        INSERT INTO jobs (source, source_kind, source_name, source_type, source_bytes, duration, dest_lang, source_lang, api,
-          studio, out_dir, outputs_wanted, state, step, created_at, updated_at)
-        VALUES (@source, @source_kind, @source_name, @source_type, @source_bytes, @duration, @dest_lang, @source_lang, @api,
-          @studio, @out_dir, @outputs_wanted, 'queued', 'submit', @now, @now)`),
       get: db.prepare(`SELECT * FROM jobs WHERE id = ?`),
-      all: db.prepare(`SELECT * FROM jobs ORDER BY id`),
-      due: db.prepare(`
-        SELECT id FROM jobs WHERE step = ? AND next_run_at <= ? AND lease_token IS NULL AND state NOT IN ${TERMINAL_OR_PAUSED}
-        ORDER BY next_run_at, id LIMIT ?`),
-      lease: db.prepare(
-        `UPDATE jobs SET lease_token = ?, lease_expires_at = ? WHERE id = ? AND lease_token IS NULL`,
+      live: db.prepare(
+        `SELECT * FROM jobs WHERE source = ? AND dest_lang = ? AND state NOT IN ('completed', 'canceled')`,
       ),
-      renew: db.prepare(`UPDATE jobs SET lease_expires_at = ? WHERE id = ? AND lease_token = ?`),
+      completed: db.prepare(
+        `SELECT * FROM jobs WHERE source = ? AND dest_lang = ? AND state = 'completed' ORDER BY id DESC`,
+      ),
+      insert: db.prepare(`
+        INSERT INTO jobs (source, source_kind, source_name, source_type, source_bytes, source_mtime, duration, dest_lang,
+          source_lang, api, studio, out_dir, outputs_wanted, naming, service, watch_folder_id, state, step, created_at, updated_at)
+        VALUES (@source, @source_kind, @source_name, @source_type, @source_bytes, @source_mtime, @duration, @dest_lang,
+          @source_lang, @api, @studio, @out_dir, @outputs_wanted, @naming, @service, @watch_folder_id, 'queued', 'submit', @now, @now)`),
+      due: db.prepare(`
+        SELECT id FROM jobs
+        WHERE step = ? AND next_run_at <= ? AND lease_token IS NULL AND pause_requested = 0
+          AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')
+        ORDER BY next_run_at, id LIMIT ?`),
+      lease: db.prepare(`UPDATE jobs SET lease_token = ?, service = ? WHERE id = ? AND lease_token IS NULL`),
+      holds: db.prepare(`SELECT 1 FROM jobs WHERE id = ? AND lease_token = ?`),
       release: db.prepare(
         `UPDATE jobs SET lease_token = NULL, lease_expires_at = NULL WHERE id = ? AND lease_token = ?`,
       ),
-      resetLapsed: db.prepare(
-        `UPDATE jobs SET lease_token = NULL, lease_expires_at = NULL WHERE lease_token IS NOT NULL AND lease_expires_at < ?`,
-      ),
+      leased: db.prepare(`SELECT count(*) AS n FROM jobs WHERE lease_token IS NOT NULL`),
       resetAll: db.prepare(
         `UPDATE jobs SET lease_token = NULL, lease_expires_at = NULL WHERE lease_token IS NOT NULL`,
       ),
       tracking: db.prepare(
-        `SELECT * FROM jobs WHERE step = 'track' AND state NOT IN ${TERMINAL_OR_PAUSED} ORDER BY id`,
+        `SELECT * FROM jobs WHERE step = 'track' AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '') ORDER BY id`,
       ),
       trackingCount: db.prepare(
-        `SELECT count(*) AS n FROM jobs WHERE step = 'track' AND state NOT IN ${TERMINAL_OR_PAUSED}`,
+        `SELECT count(*) AS n FROM jobs WHERE step = 'track' AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')`,
       ),
       liveInStep: db.prepare(
-        `SELECT count(*) AS n FROM jobs WHERE step = ? AND state NOT IN ${TERMINAL_OR_PAUSED}`,
+        `SELECT count(*) AS n FROM jobs WHERE step = ? AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')`,
       ),
       unfinished: db.prepare(
-        `SELECT count(*) AS n FROM jobs WHERE state NOT IN ('completed', 'failed', 'canceled')`,
+        `SELECT count(*) AS n FROM jobs WHERE state NOT IN ${FINISHED} AND state != 'paused' AND service IN (?, '')`,
       ),
       nextDue: db.prepare(
-        `SELECT min(next_run_at) AS t FROM jobs WHERE step IN ('submit', 'fetch') AND lease_token IS NULL AND state NOT IN ${TERMINAL_OR_PAUSED}`,
+        `SELECT min(next_run_at) AS t FROM jobs WHERE step IN ('submit', 'fetch') AND lease_token IS NULL
+           AND pause_requested = 0 AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')`,
       ),
       remoteIdsInUse: db.prepare(`SELECT remote_id FROM jobs WHERE remote_id IS NOT NULL AND id != ?`),
       outputs: db.prepare(`SELECT * FROM outputs WHERE job_id = ? ORDER BY rowid`),
-      allOutputs: db.prepare(`SELECT * FROM outputs ORDER BY job_id, rowid`),
+      outputsOf: db.prepare(
+        `SELECT * FROM outputs WHERE job_id IN (SELECT value FROM json_each(?)) ORDER BY job_id, rowid`,
+      ),
       putOutput: db.prepare(`
         INSERT INTO outputs (job_id, type, path, bytes, done) VALUES (@job_id, @type, @path, @bytes, @done)
         ON CONFLICT (job_id, type) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, done = excluded.done`),
-      clearOutputs: db.prepare(`DELETE FROM outputs WHERE job_id = ? AND done = 0`),
+      clearPendingOutputs: db.prepare(`DELETE FROM outputs WHERE job_id = ? AND done = 0`),
+      history: db.prepare(
+        `SELECT at, from_state, to_state, event, reason FROM job_history WHERE job_id = ? ORDER BY id`,
+      ),
+      counts: db.prepare(`SELECT state, count(*) AS n FROM jobs GROUP BY state`),
+      sums: db.prepare(`
+        SELECT
+          coalesce(sum(CASE WHEN credits_charged IS NULL AND state NOT IN ('failed', 'canceled') AND duration IS NOT NULL
+            THEN (CAST(duration AS INTEGER) + (duration > CAST(duration AS INTEGER))) * (1 + studio) END), 0) AS committed,
+          coalesce(sum(credits_charged), 0) AS charged
+        FROM jobs`),
+      remove: db.prepare(`DELETE FROM jobs WHERE id = ? AND state IN ${FINISHED}`),
       setting: db.prepare(`SELECT value FROM settings WHERE key = ?`),
       putSetting: db.prepare(
         `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -147,59 +248,105 @@ export class JobStore {
     };
   }
 
-  /**
-   * Adds jobs; a source+language that already has a live job is not added twice. Failed ones are reported
-   * apart: adding them again means retrying them, which the engine does (without paying twice).
-   */
-  add(jobs: readonly NewJob[], now = Date.now()): { added: number[]; existing: number[]; failed: number[] } {
-    const result = { added: [] as number[], existing: [] as number[], failed: [] as number[] };
-    this.db
-      .transaction(() => {
-        for (const job of jobs) {
-          const live = this.q.live.get(job.source, job.dest_lang);
-          if (live) {
-            const row = JobRow.parse(live);
-            if (row.state === 'failed') {
-              result.failed.push(row.id);
-            } else {
-              result.existing.push(row.id);
-            }
-            continue;
-          }
-          const info = this.q.insert.run({ ...job, now });
-          result.added.push(Number(info.lastInsertRowid));
-        }
-      })
-      .immediate();
-    return result;
-  }
-
   get(id: number): JobRow | undefined {
     const row = this.q.get.get(id);
     return row ? JobRow.parse(row) : undefined;
   }
 
-  all(): JobRow[] {
-    return this.q.all.all().map((r) => JobRow.parse(r));
+  /** The live job (not completed, not canceled) of a source and language, if any. */
+  live(source: string, destLang: string): JobRow | undefined {
+    const row = this.q.live.get(source, destLang);
+    return row ? JobRow.parse(row) : undefined;
   }
 
-  /** Claims up to `limit` due jobs of one step inside an IMMEDIATE transaction, each under a new lease token. */
+  /** Completed jobs of a source and language, newest first. */
+  completed(source: string, destLang: string): JobRow[] {
+    return this.q.completed.all(source, destLang).map((r) => JobRow.parse(r));
+  }
+
+  /** Inserts a queued job and returns its id; only `jobs/life.ts` calls it (it writes the history too). */
+  insert(job: NewJob, now: number): number {
+    return Number(this.q.insert.run({ ...job, now }).lastInsertRowid);
+  }
+
+  page(filter: JobFilter, offset: number, limit: number): { total: number; rows: JobRow[] } {
+    const w = where(filter);
+    const total = (
+      this.db.prepare(`SELECT count(*) AS n FROM jobs WHERE ${w.sql}`).get(w.params) as { n: number }
+    ).n;
+    const rows = this.db
+      .prepare(`SELECT * FROM jobs WHERE ${w.sql} ORDER BY id LIMIT @limit OFFSET @offset`)
+      .all({ ...w.params, limit, offset })
+      .map((r) => JobRow.parse(r));
+    return { total, rows };
+  }
+
+  /** A page of sources (in queue order: by their first job), each with its jobs that match the filter. */
+  sourcesPage(
+    filter: JobFilter,
+    offset: number,
+    limit: number,
+  ): { total: number; groups: { source: string; rows: JobRow[] }[] } {
+    const w = where(filter);
+    const total = (
+      this.db.prepare(`SELECT count(DISTINCT source) AS n FROM jobs WHERE ${w.sql}`).get(w.params) as {
+        n: number;
+      }
+    ).n;
+    const sources = (
+      this.db
+        .prepare(
+          `SELECT source, min(id) AS first FROM jobs WHERE ${w.sql} GROUP BY source ORDER BY first LIMIT @limit OFFSET @offset`,
+        )
+        .all({ ...w.params, limit, offset }) as { source: string }[]
+    ).map((r) => r.source);
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM jobs WHERE ${w.sql} AND source IN (SELECT value FROM json_each(@sources)) ORDER BY id`,
+      )
+      .all({ ...w.params, sources: JSON.stringify(sources) })
+      .map((r) => JobRow.parse(r));
+    const bySource = new Map<string, JobRow[]>(sources.map((s) => [s, []]));
+    for (const r of rows) bySource.get(r.source)?.push(r);
+    return { total, groups: sources.map((source) => ({ source, rows: bySource.get(source) ?? [] })) };
+  }
+
+  /** Ids matching a filter, in queue order. */
+  select(filter: JobFilter): number[] {
+    const w = where(filter);
+    return (
+      this.db.prepare(`SELECT id FROM jobs WHERE ${w.sql} ORDER BY id`).all(w.params) as { id: number }[]
+    ).map((r) => r.id);
+  }
+
+  countsByState(): Partial<Record<JobState, number>> {
+    const out: Partial<Record<JobState, number>> = {};
+    for (const r of this.q.counts.all() as { state: JobState; n: number }[]) out[r.state] = r.n;
+    return out;
+  }
+
+  /** Credits the queue will still spend (estimates of jobs not yet charged) and has been charged. */
+  creditSums(): { committed: number; charged: number } {
+    return this.q.sums.get() as { committed: number; charged: number };
+  }
+
+  /** Claims up to `limit` due jobs of one step in an IMMEDIATE transaction, each under a new token. */
   claim(
     step: 'submit' | 'fetch',
     limit: number,
-    leaseMs: number,
+    service: string,
     now = Date.now(),
   ): { row: JobRow; token: string }[] {
     if (limit <= 0) return [];
     return this.db
       .transaction(() => {
-        const ids = this.q.due.all(step, now, limit) as { id: number }[];
+        const ids = this.q.due.all(step, now, service, limit) as { id: number }[];
         const claimed: { row: JobRow; token: string }[] = [];
         for (const { id } of ids) {
           const token = randomUUID();
-          if (this.q.lease.run(token, now + leaseMs, id).changes === 1) {
+          if (this.q.lease.run(token, service, id).changes === 1) {
             const row = this.get(id);
-            if (row) claimed.push({ row: { ...row, lease_token: token }, token });
+            if (row) claimed.push({ row, token });
           }
         }
         return claimed;
@@ -207,111 +354,44 @@ export class JobStore {
       .immediate();
   }
 
-  renew(id: number, token: string, leaseMs: number): boolean {
-    return this.q.renew.run(Date.now() + leaseMs, id, token).changes === 1;
+  /** Still the holder? A user action (cancel, retry, pause of an idle job) takes the token away. */
+  holds(id: number, token: string): boolean {
+    return this.q.holds.get(id, token) !== undefined;
   }
 
   release(id: number, token: string): void {
     this.q.release.run(id, token);
   }
 
-  /** A lease survives its holder's crash only until it lapses; a runner that holds the run lock clears them all. */
-  resetLeases(all: boolean, now = Date.now()): number {
-    return (all ? this.q.resetAll.run() : this.q.resetLapsed.run(now)).changes;
+  /** Jobs a worker held when its process died; the runner that takes the queue lock frees them. */
+  resetLeases(): number {
+    return this.q.resetAll.run().changes;
   }
 
-  /** Only the lease holder may write (token given); the poller and user actions write unleased rows (token null). */
-  patch(id: number, token: string | null, patch: JobPatch, now = Date.now()): void {
-    this.update(id, token === null ? 'free' : 'leased', patch, { __token: token }, now);
+  leasedCount(): number {
+    return (this.q.leased.get() as { n: number }).n;
   }
 
-  /**
-   * The poller's write: only while the job is still tracked and nobody ended it meanwhile, so a poll that
-   * read the job before a cancel cannot bring it back to life.
-   */
-  patchTracked(id: number, patch: JobPatch, now = Date.now()): void {
-    this.update(id, 'tracked', patch, {}, now);
+  tracking(service: string): JobRow[] {
+    return this.q.tracking.all(service).map((r) => JobRow.parse(r));
   }
 
-  private update(
-    id: number,
-    guard: 'free' | 'leased' | 'tracked',
-    patch: JobPatch,
-    extra: Record<string, unknown>,
-    now: number,
-  ): void {
-    const keys = Object.keys(patch).sort();
-    const sig = `${keys.join(',')}|${guard}`;
-    let stmt = this.patchStatements.get(sig);
-    if (!stmt) {
-      for (const k of keys) if (!(k in JobRow.shape)) throw new Error(`unknown column ${k}`);
-      const sets = [...keys.map((k) => `${k} = @${k}`), 'updated_at = @__now'].join(', ');
-      const where = {
-        free: 'lease_token IS NULL',
-        leased: 'lease_token = @__token',
-        tracked: `lease_token IS NULL AND step = 'track' AND state NOT IN ${TERMINAL_OR_PAUSED}`,
-      }[guard];
-      stmt = this.db.prepare(`UPDATE jobs SET ${sets} WHERE id = @__id AND ${where}`);
-      this.patchStatements.set(sig, stmt);
-    }
-    const info = stmt.run({ ...patch, ...extra, __id: id, __now: now });
-    if (info.changes !== 1) throw new LeaseLostError(id);
-  }
-
-  /** User actions (cancel, retry) win over a worker: they clear its lease so its next write fails. */
-  force(id: number, patch: JobPatch, now = Date.now()): void {
-    this.db.transaction(() => {
-      this.q.release.run(id, this.get(id)?.lease_token ?? '');
-      this.patch(id, null, patch, now);
-    })();
-  }
-
-  /** Back to the start: a new remote dub will be made (the old one failed on the service or vanished). */
-  requeue(id: number, abandonedRemoteIds: string, now = Date.now()): void {
-    this.force(
-      id,
-      {
-        abandoned_remote_ids: abandonedRemoteIds,
-        state: 'queued',
-        step: 'submit',
-        remote_id: null,
-        upload_url: null,
-        upload_expires_at: null,
-        uploaded: 0,
-        create_pending: 0,
-        remote_status: null,
-        progress: 0,
-        waiting: null,
-        error: null,
-        error_kind: null,
-        attempts: 0,
-        next_run_at: 0,
-        completed_at: null,
-      },
-      now,
-    );
-    this.q.clearOutputs.run(id);
-  }
-
-  tracking(): JobRow[] {
-    return this.q.tracking.all().map((r) => JobRow.parse(r));
-  }
-
-  trackingCount(): number {
-    return (this.q.trackingCount.get() as { n: number }).n;
+  trackingCount(service: string): number {
+    return (this.q.trackingCount.get(service) as { n: number }).n;
   }
 
   /** Live jobs at a step, whether due now or waiting for a retry. */
-  liveInStep(step: 'submit' | 'fetch'): number {
-    return (this.q.liveInStep.get(step) as { n: number }).n;
+  liveInStep(step: 'submit' | 'fetch', service: string): number {
+    return (this.q.liveInStep.get(step, service) as { n: number }).n;
   }
 
-  unfinishedCount(): number {
-    return (this.q.unfinished.get() as { n: number }).n;
+  /** Jobs of this service that a run still has to finish (paused ones wait for the user, not the run). */
+  unfinishedCount(service: string): number {
+    return (this.q.unfinished.get(service) as { n: number }).n;
   }
 
-  nextDueAt(): number | null {
-    return (this.q.nextDue.get() as { t: number | null }).t;
+  nextDueAt(service: string): number | null {
+    return (this.q.nextDue.get(service) as { t: number | null }).t;
   }
 
   /** Remote ids other jobs already own: a reconciled create must never adopt one of them. */
@@ -319,16 +399,96 @@ export class JobStore {
     return new Set((this.q.remoteIdsInUse.all(id) as { remote_id: string }[]).map((r) => r.remote_id));
   }
 
+  /**
+   * Records what a flow learned (never the job's state). The worker writes under its token; the poller only
+   * while the job is still tracked, so a poll that read the job before a cancel cannot bring it back.
+   */
+  record(id: number, guard: WriteGuard, patch: RecordPatch, now = Date.now()): void {
+    for (const k of Object.keys(patch))
+      if ((LIFE_COLUMNS as readonly string[]).includes(k))
+        throw new Error(`${k} is written by the job's life only`);
+    this.write(id, guard, patch, now);
+  }
+
+  /** The one UPDATE of a job row; `jobs/life.ts` uses it for state changes, `record` for the rest. */
+  write(id: number, guard: WriteGuard, patch: AnyPatch, now: number): void {
+    const keys = Object.keys(patch).sort();
+    const kind = typeof guard === 'string' ? guard : 'token';
+    const sig = `${keys.join(',')}|${kind}`;
+    let stmt = this.recordStatements.get(sig);
+    if (!stmt) {
+      for (const k of keys) if (!(k in JobRow.shape)) throw new Error(`unknown column ${k}`);
+      const sets = [...keys.map((k) => `${k} = @${k}`), 'updated_at = @__now'].join(', ');
+      const cond = {
+        token: 'lease_token = @__token',
+        tracked: `lease_token IS NULL AND step = 'track' AND state NOT IN ${NOT_WORKABLE}`,
+        user: '1',
+      }[kind];
+      stmt = this.db.prepare(`UPDATE jobs SET ${sets} WHERE id = @__id AND ${cond}`);
+      this.recordStatements.set(sig, stmt);
+    }
+    const token = typeof guard === 'string' ? {} : { __token: guard.token };
+    const info = stmt.run({ ...patch, ...token, __id: id, __now: now });
+    if (info.changes !== 1) throw new LeaseLostError(id);
+  }
+
+  /** Takes the job away from whoever works it (a user action wins over a worker). */
+  revoke(id: number): void {
+    this.db.prepare(`UPDATE jobs SET lease_token = NULL, lease_expires_at = NULL WHERE id = ?`).run(id);
+  }
+
+  appendHistory(
+    id: number,
+    at: number,
+    from: JobState | null,
+    to: JobState,
+    event: string,
+    reason: string | null,
+  ): void {
+    this.db
+      .prepare(
+        `INSERT INTO job_history (job_id, at, from_state, to_state, event, reason) VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .run(id, at, from, to, event, reason);
+    this.onHistory?.(id, from, to, event, reason);
+  }
+
+  history(id: number): HistoryRow[] {
+    return this.q.history.all(id).map((r) => HistoryRow.parse(r));
+  }
+
   outputs(jobId: number): OutputRow[] {
     return this.q.outputs.all(jobId).map((r) => OutputRow.parse(r));
   }
 
-  allOutputs(): OutputRow[] {
-    return this.q.allOutputs.all().map((r) => OutputRow.parse(r));
+  /** Outputs of many jobs at once, by job id. */
+  outputsOf(ids: readonly number[]): Map<number, OutputRow[]> {
+    const out = new Map<number, OutputRow[]>();
+    if (ids.length === 0) return out;
+    for (const r of this.q.outputsOf.all(JSON.stringify(ids))) {
+      const o = OutputRow.parse(r);
+      const list = out.get(o.job_id);
+      if (list) list.push(o);
+      else out.set(o.job_id, [o]);
+    }
+    return out;
   }
 
   putOutput(row: OutputRow): void {
     this.q.putOutput.run(row);
+  }
+
+  clearPendingOutputs(jobId: number): void {
+    this.q.clearPendingOutputs.run(jobId);
+  }
+
+  /** Deletes finished jobs from the queue (their files stay); returns the ids removed. */
+  remove(ids: readonly number[]): number[] {
+    const removed: number[] = [];
+    this.db.transaction(() => {
+      for (const id of ids) if (this.q.remove.run(id).changes === 1) removed.push(id);
+    })();
+    return removed;
   }
 
   setting(key: string): string | undefined {

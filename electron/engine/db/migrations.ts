@@ -59,6 +59,54 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `);
   },
+  // 2: the contract. Errors and waits carry contract codes; every state change is kept in job_history;
+  // one runner per home through a lock row; jobs remember which service made them and what the source was.
+  (db) => {
+    db.exec(`
+      ALTER TABLE jobs RENAME COLUMN error_kind TO error_code;
+      UPDATE jobs SET error_code = CASE error_code
+        WHEN 'input' THEN 'not-media' WHEN 'local' THEN 'disk' WHEN 'bad-request' THEN 'bad-request'
+        WHEN 'auth' THEN 'auth' WHEN 'credits' THEN 'credits' WHEN 'not-found' THEN 'not-found'
+        WHEN 'too-large' THEN 'too-large' WHEN 'remote-failed' THEN 'remote-failed'
+        WHEN 'remote-missing' THEN 'remote-missing' WHEN 'network' THEN 'offline'
+        ELSE 'service' END
+      WHERE error_code IS NOT NULL;
+      ALTER TABLE jobs ADD COLUMN error_remedy TEXT;
+      ALTER TABLE jobs ADD COLUMN waiting_code TEXT;
+      UPDATE jobs SET waiting_code = 'retry' WHERE waiting IS NOT NULL;
+      -- '' for jobs made before: they belong to whichever service is configured.
+      ALTER TABLE jobs ADD COLUMN service TEXT NOT NULL DEFAULT '';
+      ALTER TABLE jobs ADD COLUMN pause_requested INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN watch_folder_id INTEGER;
+      ALTER TABLE jobs ADD COLUMN naming TEXT NOT NULL DEFAULT 'suffix';
+      -- With source_bytes, tells an unchanged source from a new export under the same name.
+      ALTER TABLE jobs ADD COLUMN source_mtime INTEGER;
+      CREATE INDEX jobs_source ON jobs (source, id);
+      CREATE INDEX jobs_completed_source_lang ON jobs (source, dest_lang) WHERE state = 'completed';
+
+      CREATE TABLE job_history (
+        id INTEGER PRIMARY KEY,
+        job_id INTEGER NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+        at INTEGER NOT NULL,
+        from_state TEXT,
+        to_state TEXT NOT NULL,
+        event TEXT NOT NULL,
+        reason TEXT
+      );
+      CREATE INDEX job_history_job ON job_history (job_id, id);
+      INSERT INTO job_history (job_id, at, from_state, to_state, event, reason)
+        SELECT id, created_at, NULL, state, 'migrated', NULL FROM jobs;
+
+      CREATE TABLE runner_lock (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        owner TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        heartbeat_at INTEGER NOT NULL,
+        started_at INTEGER NOT NULL
+      );
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

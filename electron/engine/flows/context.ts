@@ -1,7 +1,9 @@
-import type { JobPatch, JobRow, JobStore } from '../db/jobs';
+import type { JobRow, JobStore, RecordPatch } from '../db/jobs';
 import type { LegacyClient } from '../api/legacy';
 import type { V1Client } from '../api/v1';
 import type { V2Client } from '../api/v2';
+import { StopAtStep } from '../jobs/errors';
+import { transition, type LifeEvent } from '../jobs/life';
 
 export interface Clients {
   v2: V2Client;
@@ -10,19 +12,35 @@ export interface Clients {
   legacy: LegacyClient | null;
 }
 
-/** A job a worker holds under its lease: every write goes through the lease check and keeps `row` current. */
+/**
+ * A job a worker holds under its claim token: its life moves only through events (`apply`), what a step
+ * learned is recorded with `record`, and `checkpoint` between two HTTP calls stops the step cleanly when the
+ * user paused the job or the run is stopping.
+ */
 export class LeasedJob {
   constructor(
     private readonly store: JobStore,
     public row: JobRow,
     readonly token: string,
     private readonly onChange: (row: JobRow) => void,
+    private readonly stopping: () => boolean,
   ) {}
 
-  patch(patch: JobPatch): void {
-    this.store.patch(this.row.id, this.token, patch);
-    this.row = { ...this.row, ...patch };
+  apply(event: LifeEvent): void {
+    this.row = transition(this.store, this.row.id, { token: this.token }, event);
     this.onChange(this.row);
+  }
+
+  record(patch: RecordPatch): void {
+    this.store.record(this.row.id, { token: this.token }, patch);
+    this.row = { ...this.row, ...patch };
+  }
+
+  /** Between two HTTP steps: stop here if asked to (the step in progress is never cut). */
+  checkpoint(): void {
+    if (this.stopping()) throw new StopAtStep('stop');
+    const now = this.store.get(this.row.id);
+    if (now?.pause_requested) throw new StopAtStep('pause');
   }
 }
 

@@ -1,16 +1,22 @@
-import { mkdir, rename } from 'node:fs/promises';
-import { extname, parse } from 'node:path';
-import { OUTPUT_TYPES, type OutputLink, type OutputType } from '../../../shared/api/common';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { dirname, extname, join, parse } from 'node:path';
+import { ExternalStatus, OUTPUT_TYPES, type OutputLink, type OutputType } from '../../../shared/api/common';
 import type { DubV2 } from '../../../shared/api/v2';
-import { creditsFor } from '../../../shared/credits';
-import { OutputSelectionSchema, type OutputSelection } from '../../../shared/domain';
+import { DubdeskError } from '../../../shared/contract/errors';
+import { OutputSelectionSchema, type OutputSelection } from '../../../shared/contract/jobs';
+import { cleanServiceText } from '../../../shared/text';
 import { ApiError } from '../api/errors';
 import { downloadToPart } from '../api/download';
+import type { JobRow, JobStore, OutputRow } from '../db/jobs';
+import { DiskError } from '../jobs/errors';
 import {
+  PER_SOURCE_OUTPUTS,
   alreadySettled,
   extensionFor,
   freeName,
-  outputFileName,
+  outputPath,
   sanitizeName,
   settle,
 } from '../outputs/naming';
@@ -18,10 +24,15 @@ import type { LeasedJob, StepContext } from './context';
 
 /** Fresh links after an expired one: at most this many times per output and attempt. */
 const MAX_LINK_REFRESHES = 3;
+const LOCAL_ERRNOS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'ENOTDIR', 'EEXIST']);
 
 export function parseSelection(raw: string): OutputSelection {
-  const parsed = OutputSelectionSchema.safeParse(JSON.parse(raw));
-  return parsed.success ? parsed.data : 'default';
+  try {
+    const parsed = OutputSelectionSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : 'default';
+  } catch {
+    return 'default';
+  }
 }
 
 /** What to download: by default the dubbed media that fits the source, and the subtitles. */
@@ -44,58 +55,97 @@ export function chooseOutputs(
   ];
 }
 
+/** Local file-system failures become DiskErrors (they are never "the network"). */
+function local(e: unknown, dir: string, needBytes: number | null): unknown {
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code && LOCAL_ERRNOS.has(err.code) && !(e instanceof ApiError))
+    return new DiskError(
+      err.code === 'EEXIST' || err.code === 'ENOTDIR' ? 'ENOTDIR' : err.code,
+      dir,
+      needBytes,
+    );
+  return e;
+}
+
+async function sha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * A language-independent output (the original, its subtitles, the poster) that another job of the same
+ * source already saved in the same folder, still on disk at its recorded size.
+ */
+async function siblingCopy(store: JobStore, r: JobRow, type: OutputType): Promise<OutputRow | null> {
+  for (const other of store.page({ source: r.source }, 0, 500).rows) {
+    if (other.id === r.id || other.out_dir !== r.out_dir) continue;
+    const o = store.outputs(other.id).find((x) => x.type === type && x.done === 1);
+    if (!o || o.bytes === null) continue;
+    const info = await stat(o.path).catch(() => null);
+    if (info?.isFile() && info.size === o.bytes) return o;
+  }
+  return null;
+}
+
 /** Completed -> files on disk: each output to `.part`, length-checked, then moved to a name nobody has. */
 export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<void> {
   const r = job.row;
   const remoteId = r.remote_id;
   if (!remoteId) throw new ApiError('protocol', 'completed job has no remote dub id');
-  job.patch({ state: 'downloading', waiting: null });
   let dub: DubV2;
   try {
     dub = await ctx.clients.v2.get(remoteId, ctx.signal);
   } catch (e) {
-    if (e instanceof ApiError && e.kind === 'not-found') {
-      // Gone from the service: a retry has to make it anew (the engine's retry knows this kind).
-      job.patch({
-        state: 'failed',
-        error: 'the dub is no longer on the service (deleted?); retry to dub it again',
-        error_kind: 'remote-missing',
-      });
-      return;
-    }
+    if (e instanceof ApiError && e.kind === 'not-found') return job.apply({ type: 'remote-missing' });
     throw e;
   }
-  if (dub.external_status_id !== 5) {
-    job.patch({ step: 'track', state: 'processing' });
-    return;
-  }
+  if (dub.external_status_id === ExternalStatus.Failed)
+    return job.apply({ type: 'remote-failed', message: describeRemoteError(dub.external_error_message) });
+  if (dub.external_status_id !== ExternalStatus.Completed) return job.apply({ type: 'not-completed' });
+
   const wanted = chooseOutputs(parseSelection(r.outputs_wanted), dub, r.source_type);
-  // Not worth retrying: the dub is what it is. Retry after changing the outputs, or dub again.
   if (wanted.length === 0)
-    throw new ApiError(
-      'http',
+    throw new DubdeskError(
+      'service',
       `the service offered none of the requested outputs (it has: ${Object.keys(dub.outputs).join(', ') || 'nothing'})`,
+      { remedy: 'Retry with other outputs, or dub it again.' },
     );
-  await mkdir(r.out_dir, { recursive: true });
+  await mkdir(r.out_dir, { recursive: true }).catch((e: unknown) => {
+    throw local(e, r.out_dir, null);
+  });
   const stem = r.source_kind === 'file' ? parse(r.source_name).name : sanitizeName(parse(dub.name).name);
   const existing = new Map(ctx.store.outputs(r.id).map((o) => [o.type, o]));
   const planned = new Set([...existing.values()].map((o) => o.path));
+  const alsoMp4 = wanted.includes('translated_mp4');
+  const place = (type: OutputType, ext: string) =>
+    join(r.out_dir, outputPath(r.naming, stem, r.dest_lang, type, ext, alsoMp4));
 
+  let first = true;
   for (const type of wanted) {
+    if (!first) job.checkpoint();
+    first = false;
     const before = existing.get(type);
     if (before?.done) continue;
     if (before && before.bytes !== null && (await alreadySettled(before.path, before.bytes))) {
       ctx.store.putOutput({ ...before, done: 1 }); // a crash hit between moving the file and recording it
       continue;
     }
+    if (PER_SOURCE_OUTPUTS.has(type)) {
+      const copy = await siblingCopy(ctx.store, r, type);
+      if (copy) {
+        ctx.store.putOutput({ job_id: r.id, type, path: copy.path, bytes: copy.bytes, done: 1 });
+        continue;
+      }
+    }
     let link: OutputLink | undefined = dub.outputs[type];
     let path = before?.path;
     if (!path) {
-      path = await freeName(
-        r.out_dir,
-        outputFileName(stem, r.dest_lang, type, extensionFor(type, null, link?.download_url ?? null)),
-        (p) => planned.has(p),
-      );
+      const wantedPath = place(type, extensionFor(type, null, link?.download_url ?? null));
+      await mkdir(dirname(wantedPath), { recursive: true }).catch((e: unknown) => {
+        throw local(e, dirname(wantedPath), null);
+      });
+      path = await freeName(dirname(wantedPath), parse(wantedPath).base, (p) => planned.has(p));
       planned.add(path);
       ctx.store.putOutput({ job_id: r.id, type, path, bytes: null, done: 0 });
     }
@@ -103,12 +153,20 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     for (let refresh = 0; ; refresh++) {
       if (!link) throw new ApiError('protocol', `the service no longer offers ${type}`);
       try {
-        result = await downloadToPart(link.download_url, `${path}.part`, ctx.signal, (t, n) =>
+        const part = `${path}.part`;
+        result = await downloadToPart(link.download_url, part, ctx.signal, (t, n) =>
           ctx.progress(r.id, t, n),
         );
         break;
       } catch (e) {
-        if (!(e instanceof ApiError && e.kind === 'forbidden')) throw e;
+        if (!(e instanceof ApiError && e.kind === 'forbidden')) {
+          const have = await stat(`${path}.part`).then(
+            (s) => s.size,
+            () => 0,
+          );
+          const need = (r.source_bytes ?? 0) > have ? (r.source_bytes ?? 0) - have : null;
+          throw local(e, dirname(path), need);
+        }
         if (refresh >= MAX_LINK_REFRESHES) {
           // Fresh links refused again and again: the storage side is unwell; retry later with backoff.
           throw new ApiError(
@@ -124,29 +182,50 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     const ext = extensionFor(type, result.contentType, link.download_url);
     if (extname(path).slice(1) !== ext) {
       // The response's type wins over the link's extension: record the new name first, then move the part.
+      const wantedPath = place(type, ext);
       const renamed = await freeName(
-        r.out_dir,
-        outputFileName(stem, r.dest_lang, type, ext),
+        dirname(wantedPath),
+        parse(wantedPath).base,
         (p) => planned.has(p) && p !== path,
       );
       ctx.store.putOutput({ job_id: r.id, type, path: renamed, bytes: null, done: 0 });
       await rename(`${path}.part`, `${renamed}.part`);
       path = renamed;
     }
+    const twin = await identicalOutput(ctx.store, r.id, `${path}.part`, result.bytes);
+    if (twin) {
+      // The same bytes under two output types (`translated` is often the MP4 itself): keep one file.
+      await rm(`${path}.part`, { force: true });
+      ctx.store.putOutput({ job_id: r.id, type, path: twin.path, bytes: twin.bytes, done: 1 });
+      continue;
+    }
     // Recorded before the move, so a crash during it is recognised on the next run.
     ctx.store.putOutput({ job_id: r.id, type, path, bytes: result.bytes, done: 0 });
-    const final = await settle(`${path}.part`, path);
+    const final = await settle(`${path}.part`, path).catch((e: unknown) => {
+      throw local(e, dirname(path ?? r.out_dir), null);
+    });
     ctx.store.putOutput({ job_id: r.id, type, path: final, bytes: result.bytes, done: 1 });
   }
-  const measured = dub.measured_duration;
-  job.patch({
-    step: 'done',
-    state: 'completed',
-    progress: 100,
-    waiting: null,
-    error: null,
-    measured_duration: measured,
-    credits_charged: measured === null ? null : creditsFor(measured, r.studio === 1),
-    completed_at: Date.now(),
-  });
+  job.apply({ type: 'downloaded', measuredDuration: dub.measured_duration });
+}
+
+/** A finished output of this job with the same length and content as `part`, if there is one. */
+async function identicalOutput(
+  store: JobStore,
+  jobId: number,
+  part: string,
+  bytes: number,
+): Promise<OutputRow | null> {
+  const same = store.outputs(jobId).filter((o) => o.done === 1 && o.bytes === bytes);
+  if (same.length === 0) return null;
+  const mine = await sha256(part);
+  for (const o of same) if ((await sha256(o.path).catch(() => null)) === mine) return o;
+  return null;
+}
+
+/** The service's failure message, as text a user can read (its shape is not specified). */
+export function describeRemoteError(error: unknown): string {
+  if (typeof error === 'string' && error.trim()) return cleanServiceText(error);
+  if (error && typeof error === 'object') return cleanServiceText(JSON.stringify(error));
+  return 'the service reported that the dub failed';
 }

@@ -1,10 +1,10 @@
+import { ExternalStatus } from '../../../shared/api/common';
 import type { DubV2 } from '../../../shared/api/v2';
+import { DubdeskError } from '../../../shared/contract/errors';
 import { presignedExpiry } from '../../../shared/presigned';
 import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
-import { ConfigError } from '../errors';
-import { InputError } from '../media/probe';
-import { access, constants } from 'node:fs/promises';
+import { assertSourceFile } from '../media/source-file';
 import type { LeasedJob, StepContext } from './context';
 
 /** How far back (local clock vs the service's) a dub may be dated and still be the one our create made. */
@@ -16,33 +16,14 @@ const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Queued -> submitted: create the remote dub exactly once, whatever crashed or got lost before. */
 export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
-  job.patch({ state: 'uploading', waiting: null });
-  if (job.row.source_kind === 'file') {
-    await access(job.row.source, constants.R_OK).catch(() => {
-      throw new InputError(
-        job.row.source,
-        `${job.row.source}: the file is gone or unreadable since it was added. Put it back and retry the job.`,
-      );
-    });
-  }
+  job.apply({ type: 'begin-upload' });
+  if (job.row.source_kind === 'file') await assertSourceFile(job.row.source);
   if (job.row.api === 'v2') return submitV2(ctx, job);
   return submitThreeStep(ctx, job);
 }
 
 function adopt(job: LeasedJob, remoteId: string, status: number | null): void {
-  job.patch({
-    remote_id: remoteId,
-    create_pending: 0,
-    uploaded: 1,
-    step: 'track',
-    state: status !== null && status >= 3 ? 'processing' : 'submitted',
-    remote_status: status,
-    progress: 0,
-    attempts: 0,
-    waiting: null,
-    error: null,
-    error_kind: null,
-  });
+  job.apply({ type: 'created', remoteId, status });
 }
 
 function v2Fields(job: LeasedJob): CreateV2Fields {
@@ -63,7 +44,7 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
     if (found) return adopt(job, found.id, found.external_status_id);
   }
   // Recorded before the request leaves: if the answer is lost, the next attempt looks for the dub first.
-  job.patch({ create_pending: 1, create_attempted_at: Date.now() });
+  job.record({ create_pending: 1, create_attempted_at: Date.now() });
   let dub: DubV2;
   try {
     const { v2 } = ctx.clients;
@@ -81,9 +62,9 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
     if (e instanceof ApiError && e.kind === 'backend' && e.remoteId) {
       // The service made this dub but could not dispatch it: never adopt it, create another later.
       const abandoned = [...(JSON.parse(job.row.abandoned_remote_ids) as string[]), e.remoteId];
-      job.patch({ create_pending: 0, abandoned_remote_ids: JSON.stringify(abandoned) });
+      job.record({ create_pending: 0, abandoned_remote_ids: JSON.stringify(abandoned) });
     } else if (e instanceof ApiError && e.status !== null && e.status >= 400 && e.status < 500) {
-      job.patch({ create_pending: 0 }); // refused outright: nothing was created
+      job.record({ create_pending: 0 }); // refused outright: nothing was created
     }
     throw e;
   }
@@ -100,7 +81,7 @@ async function findCreated(ctx: StepContext, job: LeasedJob, fields: CreateV2Fie
     for (const d of list.dubs) {
       const created = Date.parse(d.created_at);
       if (created < since) return null;
-      if (taken.has(d.id) || abandoned.has(d.id) || d.external_status_id === 4) continue;
+      if (taken.has(d.id) || abandoned.has(d.id) || d.external_status_id === ExternalStatus.Failed) continue;
       // The duration hint tells two same-named files apart; a service may round what it echoes back.
       const sameHint = fields.duration === undefined || Math.abs(d.duration - fields.duration) < 1;
       if (d.name === fields.name && d.dest_lang === fields.dest_lang && sameHint) return d;
@@ -118,9 +99,10 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
   const { v1, legacy } = ctx.clients;
   const isLegacy = job.row.api === 'legacy';
   if (isLegacy && !legacy)
-    throw new ConfigError(
-      'legacy jobs need the legacy root: set --legacy-url or DUBDESK_LEGACY_URL, then retry',
-    );
+    throw new DubdeskError('config', 'legacy jobs need the address of the legacy interface', {
+      remedy: 'Set the legacy URL in the settings, then retry the job.',
+      field: 'legacyUrl',
+    });
   const mime = isLegacy ? 'video/mp4' : (job.row.source_type ?? 'application/octet-stream');
   for (let round = 0; round < 3; round++) {
     const r = job.row;
@@ -153,7 +135,7 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
                 ctx.signal,
               )
               .then((x) => ({ id: x.file.id, url: x.uploadUrl }));
-      job.patch({
+      job.record({
         remote_id: init.id,
         upload_url: init.url,
         upload_expires_at: uploadExpiry(init.url),
@@ -161,6 +143,7 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
       });
     }
     const id = job.row.remote_id ?? '';
+    job.checkpoint();
     if (!job.row.uploaded) {
       try {
         const onProgress = (t: number, n: number | null) => ctx.progress(job.row.id, t, n);
@@ -170,12 +153,13 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
       } catch (e) {
         // An expired or refused upload address: ask for a new one.
         if (e instanceof ApiError && (e.kind === 'forbidden' || e.kind === 'not-found')) {
-          job.patch({ remote_id: null, upload_url: null, upload_expires_at: null });
+          job.record({ remote_id: null, upload_url: null, upload_expires_at: null });
           continue;
         }
         throw e;
       }
-      job.patch({ uploaded: 1 });
+      job.record({ uploaded: 1 });
+      job.checkpoint();
     }
     try {
       if (isLegacy && legacy) await legacy.start(id, ctx.signal);
@@ -183,16 +167,16 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
     } catch (e) {
       if (e instanceof ApiError && e.kind === 'conflict') return adopt(job, id, null); // already running: ours
       if (e instanceof ApiError && e.kind === 'not-uploaded') {
-        job.patch({ uploaded: 0 });
+        job.record({ uploaded: 0 });
         continue;
       }
       if (e instanceof ApiError && e.kind === 'not-found') {
-        job.patch({ remote_id: null, upload_url: null, upload_expires_at: null, uploaded: 0 });
+        job.record({ remote_id: null, upload_url: null, upload_expires_at: null, uploaded: 0 });
         continue;
       }
       throw e;
     }
-    return adopt(job, id, 2);
+    return adopt(job, id, ExternalStatus.InQueue);
   }
   throw new ApiError('protocol', 'the service kept refusing the upload; it will be tried again');
 }

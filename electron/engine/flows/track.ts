@@ -1,7 +1,9 @@
 import { ExternalStatus } from '../../../shared/api/common';
-import type { JobRow, JobStore } from '../db/jobs';
+import { LeaseLostError, type JobRow, type JobStore } from '../db/jobs';
 import { ApiError } from '../api/errors';
+import { transition, type LifeEvent } from '../jobs/life';
 import type { Clients } from './context';
+import { describeRemoteError } from './fetch-outputs';
 
 /** What a poll learned about one remote dub, in the same terms for every generation. */
 export interface RemoteStatus {
@@ -11,12 +13,6 @@ export interface RemoteStatus {
   measuredDuration: number | null;
 }
 
-function describe(error: unknown): string {
-  if (typeof error === 'string' && error) return error;
-  if (error && typeof error === 'object') return JSON.stringify(error);
-  return 'the service reported that the dub failed';
-}
-
 /**
  * One poll of every tracked job through the list endpoints: v2 pages of 100 until each tracked dub has been
  * seen, v1 and legacy lists in one call each. Returns how many jobs changed (the interval adapts to it).
@@ -24,9 +20,10 @@ function describe(error: unknown): string {
 export async function pollOnce(
   store: JobStore,
   clients: Clients,
+  service: string,
   signal: AbortSignal,
 ): Promise<{ changed: JobRow[] }> {
-  const tracked = store.tracking();
+  const tracked = store.tracking(service);
   const byApi = { v2: [] as JobRow[], v1: [] as JobRow[], legacy: [] as JobRow[] };
   for (const j of tracked) byApi[j.api].push(j);
   const seen = new Map<string, RemoteStatus>();
@@ -74,34 +71,14 @@ export async function pollOnce(
   for (const job of tracked) {
     if (job.api === 'legacy' && !clients.legacy) continue; // no legacy root configured: nothing to ask
     const remote = job.remote_id ? seen.get(job.remote_id) : undefined;
-    let patch: Partial<JobRow>;
+    let event: LifeEvent;
     if (!remote) {
-      const gone = await stillExists(clients, job, signal);
-      if (gone === 'exists') continue;
-      patch = {
-        state: 'failed',
-        error: 'the dub is no longer on the service (deleted?); retry to dub it again',
-        error_kind: 'remote-missing',
-      };
+      if ((await stillExists(clients, job, signal)) === 'exists') continue;
+      event = { type: 'remote-missing' };
     } else if (remote.status === ExternalStatus.Completed) {
-      patch = {
-        step: 'fetch',
-        state: 'downloading',
-        progress: 0,
-        remote_status: remote.status,
-        next_run_at: 0,
-        attempts: 0,
-        measured_duration: remote.measuredDuration,
-        waiting: null,
-      };
+      event = { type: 'remote-completed', measuredDuration: remote.measuredDuration };
     } else if (remote.status === ExternalStatus.Failed) {
-      patch = {
-        state: 'failed',
-        remote_status: remote.status,
-        error: describe(remote.error),
-        error_kind: 'remote-failed',
-        waiting: null,
-      };
+      event = { type: 'remote-failed', message: describeRemoteError(remote.error) };
     } else {
       const state = remote.status === ExternalStatus.Processing ? 'processing' : 'submitted';
       if (
@@ -111,13 +88,12 @@ export async function pollOnce(
         job.waiting === null
       )
         continue;
-      patch = { state, remote_status: remote.status, progress: remote.progress, waiting: null };
+      event = { type: 'remote-progress', status: remote.status, progress: remote.progress };
     }
     try {
-      store.patchTracked(job.id, patch);
-      changed.push({ ...job, ...patch });
-    } catch {
-      /* canceled or retried meanwhile: the user's action wins */
+      changed.push(transition(store, job.id, 'tracked', event));
+    } catch (e) {
+      if (!(e instanceof LeaseLostError)) throw e; // canceled, paused or retried meanwhile: the user's action wins
     }
   }
   return { changed };

@@ -4,15 +4,18 @@ import { basename } from 'node:path';
 import { promisify } from 'node:util';
 import { fileTypeFromFile } from 'file-type';
 import { parseFile } from 'music-metadata';
+import { DubdeskError, type ErrorCode } from '../../../shared/contract/errors';
 import { mp4MovieDuration } from './mp4-duration';
 
-/** Bad input: the message names the file and says what to do. Never a stack trace for the user. */
-export class InputError extends Error {
+/** Bad input: the message names the file, the remedy says what to do. Never a stack trace for the user. */
+export class InputError extends DubdeskError {
   constructor(
     readonly source: string,
+    code: ErrorCode,
     message: string,
+    remedy?: string,
   ) {
-    super(message);
+    super(code, message, remedy ? { remedy } : {});
     this.name = 'InputError';
   }
 }
@@ -25,6 +28,8 @@ export interface ProbedFile {
   mime: string;
   kind: 'video' | 'audio';
   durationSeconds: number;
+  /** With `bytes`, tells an unchanged file from a new export under the same name. */
+  mtimeMs: number;
 }
 
 const run = promisify(execFile);
@@ -54,34 +59,48 @@ async function durationOf(path: string, mime: string): Promise<number | null> {
 export async function probeFile(path: string): Promise<ProbedFile> {
   const info = await stat(path).catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT')
-      throw new InputError(path, `${path}: no such file. Check the path (quote names with spaces).`);
-    throw new InputError(path, `${path}: cannot be read (${e.code ?? e.message}).`);
+      throw new InputError(
+        path,
+        'not-found',
+        `${path}: no such file.`,
+        'Check the path (quote names with spaces).',
+      );
+    throw new InputError(path, 'permission', `${path}: cannot be read (${e.code ?? e.message}).`);
   });
-  if (!info.isFile()) throw new InputError(path, `${path}: not a regular file.`);
+  if (!info.isFile())
+    throw new InputError(path, 'not-media', `${path}: not a regular file.`, 'Name a video or audio file.');
   await access(path, constants.R_OK).catch(() => {
     throw new InputError(
       path,
-      `${path}: permission denied. Make the file readable, or copy it somewhere readable.`,
+      'permission',
+      `${path}: permission denied.`,
+      'Make the file readable, or copy it somewhere readable.',
     );
   });
   if (info.size === 0)
     throw new InputError(
       path,
-      `${path}: the file is empty (0 bytes). Pick the finished export, not a placeholder.`,
+      'not-media',
+      `${path}: the file is empty (0 bytes).`,
+      'Pick the finished export, not a placeholder.',
     );
   const type = await fileTypeFromFile(path).catch(() => undefined);
   if (!type || !/^(video|audio)\//.test(type.mime)) {
     const seen = type ? `its bytes are ${type.mime}` : 'its bytes are not a known media format';
     throw new InputError(
       path,
-      `${path}: not a video or audio file (${seen}, whatever its extension says). Export it as MP4, MOV, MP3 or WAV.`,
+      'not-media',
+      `${path}: not a video or audio file (${seen}, whatever its extension says).`,
+      'Export it as MP4, MOV, MP3 or WAV.',
     );
   }
   const duration = await durationOf(path, type.mime);
   if (duration === null) {
     throw new InputError(
       path,
-      `${path}: cannot read its duration; the file may be damaged or still being written. Re-export it and try again.`,
+      'not-media',
+      `${path}: cannot read its duration; the file may be damaged or still being written.`,
+      'Re-export it and try again.',
     );
   }
   return {
@@ -91,6 +110,7 @@ export async function probeFile(path: string): Promise<ProbedFile> {
     mime: normalizeMime(type.mime),
     kind: type.mime.startsWith('video/') ? 'video' : 'audio',
     durationSeconds: duration,
+    mtimeMs: Math.round(info.mtimeMs),
   };
 }
 

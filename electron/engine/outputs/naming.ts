@@ -33,27 +33,71 @@ export function extensionFor(type: OutputType, contentType: string | null, link:
   const byType = extensionForMime(contentType);
   if (byType) return byType;
   if (link) {
-    const ext = extname(new URL(link).pathname).slice(1).toLowerCase();
+    let path = '';
+    try {
+      path = new URL(link).pathname;
+    } catch {
+      /* not a URL: no extension from it */
+    }
+    const ext = extname(path).slice(1).toLowerCase();
     if (/^[a-z0-9]{2,4}$/.test(ext)) return ext;
   }
   return DEFAULT_EXT[type];
 }
 
-/** `Movie.es.mp4` and `Movie.es.vtt` side by side, so players pick the subtitles up. */
-export function outputFileName(stem: string, destLang: string, type: OutputType, ext: string): string {
+/** Outputs that do not depend on the target language: fetched once per source, not once per dub. */
+export const PER_SOURCE_OUTPUTS: ReadonlySet<OutputType> = new Set([
+  'original',
+  'original_mp4',
+  'original_mp3',
+  'original_subtitle',
+  'poster',
+]);
+
+/**
+ * Where an output goes, relative to the output folder, named the way a user looks for it:
+ * `suffix`: `Movie.es.mp4` beside `Movie.es.vtt` (players pick the subtitles up), the source's own outputs
+ * as `Movie.original.mp4`, `Movie.original.vtt`, `Movie.poster.jpg`;
+ * `folders`: `es/Movie.mp4` and `es/Movie.vtt`, the source's own outputs in `original/`.
+ * `translated` (the service's own format) takes the plain name unless the MP4 is fetched too in the same
+ * format, where it is told apart; a byte-identical copy is not kept twice (see fetch-outputs).
+ */
+export function outputPath(
+  naming: 'suffix' | 'folders',
+  stem: string,
+  destLang: string,
+  type: OutputType,
+  ext: string,
+  alsoMp4: boolean,
+): string {
+  const translatedTag = type === 'translated' && alsoMp4 && ext === 'mp4' ? ' (service format)' : '';
+  if (naming === 'folders') {
+    switch (type) {
+      case 'translated_mp4':
+      case 'translated_mp3':
+      case 'translated_subtitle':
+      case 'translated':
+        return join(destLang, `${stem}${translatedTag}.${ext}`);
+      case 'poster':
+        return join('original', `${stem}.poster.${ext}`);
+      case 'original_mp3':
+        return join('original', `${stem}.audio.${ext}`);
+      default:
+        return join('original', `${stem}.${ext}`);
+    }
+  }
   switch (type) {
     case 'translated_mp4':
     case 'translated_mp3':
     case 'translated_subtitle':
-      return `${stem}.${destLang}.${ext}`;
     case 'translated':
-      return `${stem}.${destLang}.pipeline.${ext}`;
+      return `${stem}.${destLang}${translatedTag}.${ext}`;
     case 'poster':
-      return `${stem}.${destLang}.poster.${ext}`;
-    case 'original_subtitle':
-      return `${stem}.${destLang}.original-subtitles.${ext}`;
+      return `${stem}.poster.${ext}`;
+    case 'original_mp3':
+      return `${stem}.original-audio.${ext}`;
     default:
-      return `${stem}.${destLang}.${type.replace('_', '-')}.${ext}`;
+      return `${stem}.original.${ext}`;
   }
 }
 

@@ -5,7 +5,11 @@ export interface BackoffPolicy {
 
 export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 2_000, capMs: 60_000 };
 
-/** Exponential with full jitter, capped: attempt 1 waits up to base, attempt n up to base * 2^(n-1). */
+/**
+ * Exponential with equal jitter, capped: attempt n waits between half and all of min(cap, base * 2^(n-1)).
+ * Equal rather than full jitter, so a job never retries almost at once after a failure and many jobs
+ * failing together (the network dropped, the laptop woke up) spread out instead of storming the service.
+ */
 export function backoffDelay(
   attempt: number,
   policy: BackoffPolicy,

@@ -1,14 +1,15 @@
-import { ApiError } from '../api/errors';
+import type { QueueTotals } from '../../../shared/contract/queue';
+import type { Db } from '../db/open';
 import { LeaseLostError, type JobRow, type JobStore } from '../db/jobs';
 import type { Clients, StepContext } from '../flows/context';
 import { LeasedJob } from '../flows/context';
 import { fetchOutputs } from '../flows/fetch-outputs';
 import { submit } from '../flows/submit';
 import { pollOnce } from '../flows/track';
-import { ConfigError } from '../errors';
-import { InputError } from '../media/probe';
+import { StopAtStep, classify, type JobError } from '../jobs/errors';
+import { transition, type LifeEvent } from '../jobs/life';
 import { backoffDelay, type BackoffPolicy } from './backoff';
-import { acquireRunLock } from './run-lock';
+import { HEARTBEAT_MS, QueueLock } from './lock';
 
 export interface RunOptions {
   /** Return once no job is left unfinished; otherwise run until aborted. */
@@ -20,82 +21,112 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** Why a run returned: all done, stopped by the user, or halted by the service. */
-export type RunOutcome = 'done' | 'aborted' | 'auth' | 'credits';
+/** Why a run returned: all done, stopped by the user, halted by the service, or the queue is paused. */
+export type RunOutcome = 'done' | 'aborted' | 'auth' | 'credits' | 'paused';
+
+export type QueuePause = NonNullable<QueueTotals['paused']>;
 
 export interface RunnerHooks {
   changed(row: JobRow): void;
   progress(jobId: number, transferred: number, total: number | null): void;
+  /** The service became unreachable (a reason) or reachable again (null). */
+  connectivity(offline: string | null): void;
+  /** Jobs the last run left mid-step when it died, found by this one. */
+  resumed(count: number): void;
 }
 
-export interface RunnerConfig {
+/** What the runner needs from its engine; the service may change while it runs (new key, sandbox). */
+export interface RunnerEnv {
+  db: Db;
+  store: JobStore;
   home: string;
+  clients(): Clients;
+  /** Jobs belong to the service that made them; only those of the current one are worked. */
+  service(): string;
+  queuePause(): QueuePause | null;
+  setQueuePause(pause: QueuePause | null): void;
+  /** The balance now, to notice credits were added while the queue waits for them. */
+  balance(): Promise<number>;
   backoff: BackoffPolicy;
-  leaseMs: number;
-  /** Server errors (5xx, 502) give up after this many attempts; network errors never do. */
-  maxServerAttempts: number;
+  /** Attempts at a step the service keeps failing before the job fails (network waits do not count). */
+  maxServiceAttempts: number;
 }
 
 type Step = 'submit' | 'fetch';
+const CREDITS_RECHECK_MS = 60_000;
 
 /**
- * The scheduler: claims due jobs under leases, runs their step, records the outcome (with persisted backoff),
- * and polls the service for tracked dubs. One runner per data folder, enforced by a lock file.
+ * The scheduler: holds the queue lock, claims due jobs under tokens, runs their step, turns every failure
+ * into one life event (through `classify`), and polls the service for the dubs it tracks.
  */
 export class Runner {
   private readonly active = new Map<
     number,
     { step: Step; controller: AbortController; done: Promise<void> }
   >();
-  private halted: 'auth' | 'credits' | null = null;
   private wakeUp: () => void = () => {};
+  private running = false;
 
   constructor(
-    private readonly store: JobStore,
-    private readonly clients: Clients,
-    private readonly config: RunnerConfig,
+    private readonly env: RunnerEnv,
     private readonly hooks: RunnerHooks,
   ) {}
 
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Looks again now (a job was added, a setting changed) instead of at the next tick. */
+  wake(): void {
+    this.wakeUp();
+  }
+
   async run(opts: RunOptions): Promise<RunOutcome> {
-    const unlock = acquireRunLock(this.config.home);
+    const { store } = this.env;
+    const lock = QueueLock.acquire(this.env.db, this.env.home);
+    this.running = true;
     const signal = opts.signal ?? new AbortController().signal;
-    this.store.resetLeases(true);
-    this.store.setSetting('queue.paused', null);
-    this.halted = null;
+    this.recover();
+    // A new run asks the service again: a key or a balance may have been fixed since the last one.
+    const pause = this.env.queuePause();
+    if (pause && pause.reason !== 'user') this.env.setQueuePause(null);
     let pollAt = 0;
     let pollInterval = opts.pollIntervalMs;
     let polling: Promise<void> | null = null;
     let pollFailures = 0;
+    let heartbeatAt = Date.now();
+    let creditsCheckAt = Date.now() + CREDITS_RECHECK_MS;
     const onAbort = () => this.wakeUp();
     signal.addEventListener('abort', onAbort);
     try {
       for (;;) {
         if (signal.aborted) return 'aborted';
-        if (this.halted === 'auth') return 'auth';
-        const running = (step: Step) => [...this.active.values()].filter((a) => a.step === step).length;
-        if (!this.halted) this.claim('submit', opts.concurrency - running('submit'), signal);
-        this.claim('fetch', opts.concurrency - running('fetch'), signal);
+        const now = Date.now();
+        if (now - heartbeatAt >= HEARTBEAT_MS) {
+          heartbeatAt = now;
+          if (!lock.heartbeat()) return 'aborted'; // another process took the queue over: stop at once
+        }
+        const service = this.env.service();
+        const paused = this.env.queuePause();
+        if (paused?.reason === 'auth' && opts.untilDone && this.active.size === 0 && !polling) return 'auth';
+        if (!paused) this.claim('submit', opts.concurrency, service, signal);
+        if (!paused || paused.reason === 'credits') this.claim('fetch', opts.concurrency, service, signal);
 
-        const tracking = this.store.trackingCount();
-        if (tracking > 0 && !polling && Date.now() >= pollAt) {
-          polling = pollOnce(this.store, this.clients, signal)
+        const tracking = store.trackingCount(service);
+        const mayPoll = !paused || paused.reason === 'credits';
+        if (tracking > 0 && mayPoll && !polling && Date.now() >= pollAt) {
+          polling = pollOnce(store, this.env.clients(), service, signal)
             .then(({ changed }) => {
               for (const row of changed) this.hooks.changed(row);
+              this.hooks.connectivity(null);
               pollFailures = 0;
-              pollInterval = changed.length
-                ? opts.pollIntervalMs
-                : Math.min(
-                    pollInterval * 1.5,
-                    Math.max(opts.pollIntervalMs, Math.min(opts.pollIntervalMs * 6, 30_000)),
-                  );
+              const slowest = Math.max(opts.pollIntervalMs, Math.min(opts.pollIntervalMs * 6, 30_000));
+              pollInterval = changed.length ? opts.pollIntervalMs : Math.min(pollInterval * 1.5, slowest);
               pollAt = Date.now() + pollInterval;
             })
-            .catch((e: unknown) => {
-              if (e instanceof ApiError && e.kind === 'auth') this.halted = 'auth';
-              pollFailures++;
-              pollAt = Date.now() + backoffDelay(pollFailures, this.config.backoff);
-              if (e instanceof ApiError && e.kind === 'network') this.markTracked('waiting for network');
+            .catch((e: unknown) => this.pollFailed(classify(e), ++pollFailures, service))
+            .then((retryAt) => {
+              if (typeof retryAt === 'number') pollAt = retryAt;
             })
             .finally(() => {
               polling = null;
@@ -103,18 +134,29 @@ export class Runner {
             });
         }
 
+        if (paused?.reason === 'credits' && !opts.untilDone && Date.now() >= creditsCheckAt) {
+          creditsCheckAt = Date.now() + CREDITS_RECHECK_MS;
+          void this.env
+            .balance()
+            .then((b) => {
+              if (b > 0 && this.env.queuePause()?.reason === 'credits') this.env.setQueuePause(null);
+            })
+            .catch(() => {});
+        }
+
         const idle = this.active.size === 0 && !polling;
         if (opts.untilDone && idle) {
-          if (this.store.unfinishedCount() === 0) return 'done';
+          if (store.unfinishedCount(service) === 0) return 'done';
           // Out of credits: nothing more can start; what was already running has finished.
           if (
-            this.halted === 'credits' &&
-            this.store.trackingCount() === 0 &&
-            this.store.liveInStep('fetch') === 0
+            paused?.reason === 'credits' &&
+            store.trackingCount(service) === 0 &&
+            store.liveInStep('fetch', service) === 0
           )
             return 'credits';
+          if (paused?.reason === 'user') return 'paused';
         }
-        const nextDue = this.store.nextDueAt();
+        const nextDue = store.nextDueAt(service);
         const candidates = [
           1000,
           ...(nextDue !== null ? [nextDue - Date.now()] : []),
@@ -127,20 +169,48 @@ export class Runner {
       for (const a of this.active.values()) a.controller.abort();
       await Promise.allSettled([...this.active.values()].map((a) => a.done));
       if (polling) await polling;
-      unlock();
+      lock.release();
+      this.running = false;
     }
   }
 
-  private markTracked(waiting: string): void {
-    for (const job of this.store.tracking()) {
-      if (job.waiting === waiting) continue;
+  /**
+   * Holding the lock, every token still set was left by a worker that died: free them, and put jobs caught
+   * mid-upload back in the queue (they resume from what was recorded). Their number is the crash banner's.
+   */
+  private recover(): void {
+    const { store } = this.env;
+    const leased = store.leasedCount();
+    store.resetLeases();
+    for (const row of store.page({ states: ['uploading'] }, 0, 100_000).rows) {
       try {
-        this.store.patchTracked(job.id, { waiting });
-        this.hooks.changed({ ...job, waiting });
+        this.hooks.changed(transition(store, row.id, 'user', { type: 'interrupted' }));
       } catch {
-        /* changed meanwhile */
+        /* moved meanwhile */
       }
     }
+    if (leased > 0) this.hooks.resumed(leased);
+  }
+
+  /** A failed poll: offline marks the tracked jobs as waiting; a rejected key halts the queue. */
+  private pollFailed(err: JobError, failures: number, service: string): number {
+    if (err.retry === 'halt-auth') this.env.setQueuePause({ reason: 'auth', message: err.error.message });
+    if (err.error.code === 'offline') {
+      this.hooks.connectivity(err.error.message);
+      for (const job of this.env.store.tracking(service)) {
+        if (job.waiting_code === 'offline') continue;
+        try {
+          const row = transition(this.env.store, job.id, 'tracked', {
+            type: 'halt',
+            waiting: { code: 'offline', message: 'waiting for the network' },
+          });
+          this.hooks.changed(row);
+        } catch {
+          /* changed meanwhile */
+        }
+      }
+    }
+    return Date.now() + backoffDelay(failures, this.env.backoff);
   }
 
   private sleep(ms: number): Promise<void> {
@@ -153,34 +223,34 @@ export class Runner {
     });
   }
 
-  private claim(step: Step, room: number, runSignal: AbortSignal): void {
-    for (const { row, token } of this.store.claim(step, room, this.config.leaseMs))
+  private claim(step: Step, concurrency: number, service: string, runSignal: AbortSignal): void {
+    const running = [...this.active.values()].filter((a) => a.step === step).length;
+    for (const { row, token } of this.env.store.claim(step, concurrency - running, service))
       this.start(step, row, token, runSignal);
   }
 
   private start(step: Step, row: JobRow, token: string, runSignal: AbortSignal): void {
+    const { store } = this.env;
     const controller = new AbortController();
     const signal = AbortSignal.any([controller.signal, runSignal]);
-    const job = new LeasedJob(this.store, row, token, (r) => this.hooks.changed(r));
-    const ctx: StepContext = {
-      store: this.store,
-      clients: this.clients,
-      signal,
-      progress: this.hooks.progress,
-    };
-    // Renewing often doubles as noticing a cancel or retry from another process: the lease is gone, so stop.
-    const renew = setInterval(
-      () => {
-        if (!this.store.renew(row.id, token, this.config.leaseMs)) controller.abort();
-      },
-      Math.min(2000, this.config.leaseMs / 3),
-    );
+    const stopping = () => signal.aborted || this.env.queuePause()?.reason === 'user';
+    const job = new LeasedJob(store, row, token, (r) => this.hooks.changed(r), stopping);
+    const ctx: StepContext = { store, clients: this.env.clients(), signal, progress: this.hooks.progress };
+    // A cancel or retry from another process takes the token away: notice it and stop the transfer.
+    const watch = setInterval(() => {
+      if (!store.holds(row.id, token)) controller.abort();
+    }, 1000);
     const work = step === 'submit' ? submit(ctx, job) : fetchOutputs(ctx, job);
     const done = work
-      .catch((e: unknown) => this.failed(job, step, e, signal))
+      .then(() => {
+        this.hooks.connectivity(null);
+        // The step finished; a pause asked meanwhile takes effect now.
+        if (store.get(row.id)?.pause_requested) this.apply(job, { type: 'paused-at-step' });
+      })
+      .catch((e: unknown) => this.failed(job, e, signal))
       .finally(() => {
-        clearInterval(renew);
-        this.store.release(row.id, token);
+        clearInterval(watch);
+        store.release(row.id, token);
         this.active.delete(row.id);
         this.wakeUp();
       });
@@ -192,62 +262,61 @@ export class Runner {
     this.active.get(id)?.controller.abort();
   }
 
-  private failed(job: LeasedJob, step: Step, e: unknown, signal: AbortSignal): void {
-    if (e instanceof LeaseLostError) return;
-    const idleState = step === 'submit' ? 'queued' : 'downloading';
+  private apply(job: LeasedJob, event: LifeEvent): void {
     try {
-      if (signal.aborted || (e instanceof ApiError && e.kind === 'canceled')) {
-        job.patch({ state: idleState, waiting: null });
-        return;
-      }
-      if (e instanceof ApiError) {
-        if (e.kind === 'auth') {
-          this.halted = 'auth';
-          job.patch({ state: idleState, waiting: 'API key rejected' });
-          return;
-        }
-        if (e.kind === 'credits') {
-          this.halted ??= 'credits';
-          this.store.setSetting('queue.paused', 'credits');
-          job.patch({ state: idleState, waiting: 'out of credits: add credits, then run the queue again' });
-          return;
-        }
-        if (e.transient || e.kind === 'protocol') {
-          const attempts = job.row.attempts + 1;
-          if (e.kind !== 'network' && attempts >= this.config.maxServerAttempts) {
-            job.patch({
-              state: 'failed',
-              attempts,
-              error: `gave up after ${attempts} attempts: ${e.message}`,
-              error_kind: e.kind,
-              waiting: null,
-            });
-            return;
-          }
-          job.patch({
-            state: idleState,
-            attempts,
-            next_run_at: Date.now() + backoffDelay(attempts, this.config.backoff),
-            waiting: e.kind === 'network' ? 'waiting for network' : `retrying after: ${e.message}`,
+      job.apply(event);
+    } catch (e) {
+      if (!(e instanceof LeaseLostError)) throw e;
+    }
+  }
+
+  /** The one place a failed step turns into the job's next state. */
+  private failed(job: LeasedJob, e: unknown, signal: AbortSignal): void {
+    if (e instanceof LeaseLostError) return;
+    const err = classify(e);
+    const pauseAsked =
+      (e instanceof StopAtStep && e.why === 'pause') ||
+      Boolean(this.env.store.get(job.row.id)?.pause_requested);
+    if (err.retry === 'interrupted' || signal.aborted) {
+      return this.apply(job, { type: pauseAsked ? 'paused-at-step' : 'interrupted' });
+    }
+    if (err.error.code === 'offline') this.hooks.connectivity(err.error.message);
+    const attempts = job.row.attempts + 1;
+    const runAt = Date.now() + backoffDelay(attempts, this.env.backoff);
+    switch (err.retry) {
+      case 'halt-auth':
+        this.env.setQueuePause({ reason: 'auth', message: err.error.message });
+        return this.apply(job, { type: 'halt', waiting: { code: 'auth', message: 'API key rejected' } });
+      case 'halt-credits':
+        this.env.setQueuePause({ reason: 'credits', message: 'out of credits' });
+        return this.apply(job, {
+          type: 'halt',
+          waiting: { code: 'credits', message: 'out of credits: add credits and the queue goes on' },
+        });
+      case 'wait':
+        return this.apply(job, {
+          type: 'wait',
+          attempts,
+          runAt,
+          waiting: {
+            code: err.waitingCode,
+            message: err.waitingCode === 'offline' ? 'waiting for the network' : err.error.message,
+          },
+        });
+      case 'bounded':
+        if (attempts >= this.env.maxServiceAttempts)
+          return this.apply(job, {
+            type: 'fail',
+            error: { ...err.error, message: `gave up after ${attempts} attempts: ${err.error.message}` },
           });
-          return;
-        }
-        job.patch({ state: 'failed', error: e.message, error_kind: e.kind, waiting: null });
-        return;
-      }
-      if (e instanceof InputError || e instanceof ConfigError) {
-        job.patch({ state: 'failed', error: e.message, error_kind: 'input', waiting: null });
-        return;
-      }
-      const err = e as NodeJS.ErrnoException;
-      const where = err.path ? ` (${err.path})` : '';
-      const message =
-        err.code === 'ENOSPC'
-          ? `the disk is full${where}; free some space and retry`
-          : `${err.code ? `${err.code}: ` : ''}${err.message ?? String(e)}${where}`;
-      job.patch({ state: 'failed', error: message, error_kind: 'local', waiting: null });
-    } catch (patchError) {
-      if (!(patchError instanceof LeaseLostError)) throw patchError;
+        return this.apply(job, {
+          type: 'wait',
+          attempts,
+          runAt,
+          waiting: { code: 'retry', message: `retrying after: ${err.error.message}` },
+        });
+      default:
+        return this.apply(job, { type: 'fail', error: err.error });
     }
   }
 }

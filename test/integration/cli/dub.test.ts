@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OUTPUT_TYPES } from '../../../shared/api/common';
-import { API_GENERATIONS, JOB_STATES } from '../../../shared/domain';
+import { API_GENERATIONS, JOB_STATES } from '../../../shared/contract/jobs';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
 import { envFor, runCli } from '../../helpers/cli';

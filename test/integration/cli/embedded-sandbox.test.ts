@@ -27,6 +27,6 @@ describe('a newcomer without an API key', () => {
       DUBDESK_BASE_URL: 'http://127.0.0.1:9',
     });
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('no API key: set DUBDESK_API_KEY or run `dubdesk login`');
+    expect(r.stderr).toContain('no API key is configured; set DUBDESK_API_KEY or run `dubdesk login`');
   });
 });

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiGeneration } from '../../../shared/domain';
+import type { ApiGeneration } from '../../../shared/contract/jobs';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
-import { engineFor, startedDubs, tempDir } from '../../helpers/engine';
+import { allJobs, engineFor, startedDubs, tempDir } from '../../helpers/engine';
 
 let sb: Sandbox | undefined;
 afterEach(async () => {
@@ -23,31 +23,22 @@ describe.each([
   ['v2', 11],
   ['v1', 12],
   ['legacy', 13],
-] as const)('under injected faults (%s, seed %i)', (api: ApiGeneration, seed: number) => {
+] as const)('under injected faults (%s, seed %i)', (api_: ApiGeneration, seed: number) => {
   it('completes every job with exactly one dub each, charged once, outputs intact', async () => {
     const s = await startSandbox({ pipelineSeconds: 0.3, seed, faults: FAULTS });
     sb = s;
-    const engine = engineFor(s);
+    const { api, run, close } = engineFor(s);
     const files =
-      api === 'legacy'
-        ? [videoMp4(2, `f-${api}-a.mp4`), videoMp4(3, `f-${api}-b.mp4`)]
-        : [videoMp4(2, `f-${api}-a.mp4`), audioMp3(2, `f-${api}-b.mp3`), videoMp4(3, `f-${api}-c.mp4`)];
-    const plan = await engine.plan({
-      inputs: files,
-      to: ['es', 'fr'],
-      from: 'auto',
-      studio: false,
-      api,
-      outDir: tempDir(),
-      outputs: 'default',
-    });
-    engine.add(plan);
-    const outcome = await engine.run({ untilDone: true, concurrency: 3, pollIntervalMs: 50 });
-    const jobs = engine.list();
-    engine.close();
+      api_ === 'legacy'
+        ? [videoMp4(2, `f-${api_}-a.mp4`), videoMp4(3, `f-${api_}-b.mp4`)]
+        : [videoMp4(2, `f-${api_}-a.mp4`), audioMp3(2, `f-${api_}-b.mp3`), videoMp4(3, `f-${api_}-c.mp4`)];
+    await api.add({ inputs: files, to: ['es', 'fr'], api: api_, outDir: tempDir() });
+    const outcome = await run({ untilDone: true, concurrency: 3, pollIntervalMs: 50 });
+    const jobs = await allJobs(api);
+    await close();
 
     expect(outcome).toBe('done');
-    expect(jobs.map((j) => `${j.sourceName}:${j.destLang}:${j.state}:${j.error ?? ''}`)).toEqual(
+    expect(jobs.map((j) => `${j.sourceName}:${j.destLang}:${j.state}:${j.error?.message ?? ''}`)).toEqual(
       jobs.map((j) => `${j.sourceName}:${j.destLang}:completed:`),
     );
     // The faults really happened.

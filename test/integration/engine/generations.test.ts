@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiGeneration } from '../../../shared/domain';
+import type { ApiGeneration } from '../../../shared/contract/jobs';
 import { OUTPUT_TYPES } from '../../../shared/api/common';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
-import { engineFor, startedDubs, tempDir } from '../../helpers/engine';
+import { allJobs, engineFor, quickRun, startedDubs, tempDir } from '../../helpers/engine';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -16,21 +16,14 @@ afterAll(() => sb.stop());
 async function dubAll(api: ApiGeneration, files: string[], to: string[], extra: { studio?: boolean } = {}) {
   const engine = engineFor(sb);
   const out = tempDir('dubdesk-out-');
-  const plan = await engine.plan({
-    inputs: files,
-    to,
-    from: 'auto',
-    studio: extra.studio ?? false,
-    api,
-    outDir: out,
-    outputs: 'default',
-  });
-  expect(plan.rejected).toEqual([]);
-  const { added } = engine.add(plan);
-  const outcome = await engine.run({ untilDone: true, concurrency: 2, pollIntervalMs: 100 });
-  const jobs = engine.list().filter((j) => added.includes(j.id));
-  engine.close();
-  return { outcome, jobs, out, estimate: plan.estimate.credits };
+  const batch = { inputs: files, to, studio: extra.studio ?? false, api, outDir: out };
+  const estimate = await engine.api.estimate(batch);
+  expect(estimate.files.filter((f) => f.problem)).toEqual([]);
+  const { added } = await engine.api.add(batch);
+  const outcome = await engine.run({ ...quickRun(2), pollIntervalMs: 100 });
+  const jobs = (await allJobs(engine.api)).filter((j) => added.includes(j.id));
+  await engine.close();
+  return { outcome, jobs, out, estimate: estimate.credits };
 }
 
 /** Every output on disk is byte for byte what the sandbox served for that dub and type. */
@@ -108,53 +101,88 @@ describe('engine end to end over legacy', () => {
 });
 
 describe('engine options', () => {
-  it('studio quality is charged double and --outputs all fetches every type without clobbering', async () => {
-    const engine = engineFor(sb);
+  it('studio quality is charged double and --outputs all fetches every type, named for people, once each', async () => {
+    const { api, run, close } = engineFor(sb);
     const out = tempDir('dubdesk-out-');
-    const plan = await engine.plan({
+    const batch = {
       inputs: [videoMp4(2, 'studio.mp4')],
       to: ['it'],
       from: 'en',
       studio: true,
-      api: 'v2',
       outDir: out,
-      outputs: 'all',
-    });
-    expect(plan.estimate.credits).toBe(4);
-    engine.add(plan);
-    expect(await engine.run({ untilDone: true, concurrency: 2, pollIntervalMs: 100 })).toBe('done');
-    const [job] = engine.list();
-    engine.close();
+      outputs: 'all' as const,
+    };
+    expect((await api.estimate(batch)).credits).toBe(4);
+    await api.add(batch);
+    expect(await run({ ...quickRun(2), pollIntervalMs: 100 })).toBe('done');
+    const [job] = await allJobs(api);
+    await close();
     expect(job?.creditsCharged).toBe(4);
     expect(sb.state.ledger.find((c) => c.dubId === job?.remoteId)?.seconds).toBe(4);
     expect(job?.outputs.map((o) => o.type).sort()).toEqual(
-      [...OUTPUT_TYPES].sort() /* a video dub offers every output type */,
+      [...OUTPUT_TYPES].sort() /* a video dub offers every type */,
     );
-    expect(new Set(job?.outputs.map((o) => o.path)).size).toBe(9);
+    // Byte-identical outputs (the sandbox's MP4s are one remux) are kept once, under the most useful name.
+    const names = [...new Set(job?.outputs.map((o) => o.path.slice(out.length + 1)))].sort();
+    expect(names).toEqual(
+      [
+        'studio.it.mp4',
+        'studio.it.mp3',
+        'studio.it.vtt',
+        'studio.original.vtt',
+        'studio.original.mp4',
+        'studio.poster.jpg',
+      ].sort(),
+    );
     await expectServedBytes(job ? [job] : []);
   });
 
+  it('fetches the original once per source, however many languages', async () => {
+    const { api, run, close } = engineFor(sb);
+    const out = tempDir('dubdesk-out-');
+    await api.add({
+      inputs: [videoMp4(2, 'once.mp4')],
+      to: ['es', 'fr'],
+      outDir: out,
+      outputs: ['translated_mp4', 'original_subtitle'],
+    });
+    expect(await run({ ...quickRun(1), pollIntervalMs: 100 })).toBe('done');
+    const jobs = await allJobs(api);
+    await close();
+    const originals = jobs.map((j) => j.outputs.find((o) => o.type === 'original_subtitle')?.path);
+    expect(originals).toEqual([join(out, 'once.original.vtt'), join(out, 'once.original.vtt')]);
+  });
+
+  it('puts each language in its own folder with --naming folders', async () => {
+    const { api, run, close } = engineFor(sb);
+    const out = tempDir('dubdesk-out-');
+    await api.add({
+      inputs: [videoMp4(2, 'foldered.mp4')],
+      to: ['es', 'de'],
+      outDir: out,
+      naming: 'folders',
+    });
+    expect(await run({ ...quickRun(2), pollIntervalMs: 100 })).toBe('done');
+    const paths = (await allJobs(api))
+      .flatMap((j) => j.outputs.map((o) => o.path.slice(out.length + 1)))
+      .sort();
+    await close();
+    expect(paths).toEqual(['de/foldered.mp4', 'de/foldered.vtt', 'es/foldered.mp4', 'es/foldered.vtt']);
+  });
+
   it('never overwrites an existing file and does not queue the same source and language twice', async () => {
-    const engine = engineFor(sb);
+    const { api, run, close } = engineFor(sb);
     const out = tempDir('dubdesk-out-');
     const { writeFile } = await import('node:fs/promises');
     await writeFile(join(out, 'keep.es.mp4'), 'mine');
-    const req = {
-      inputs: [videoMp4(2, 'keep.mp4')],
-      to: ['es'],
-      from: 'auto',
-      studio: false,
-      api: 'v2' as const,
-      outDir: out,
-      outputs: 'default' as const,
-    };
-    const first = engine.add(await engine.plan(req));
-    const second = engine.add(await engine.plan(req));
+    const batch = { inputs: [videoMp4(2, 'keep.mp4')], to: ['es'], outDir: out };
+    const first = await api.add(batch);
+    const second = await api.add(batch);
     expect(first.added).toHaveLength(1);
-    expect(second).toEqual({ added: [], existing: first.added, retried: [] });
-    expect(await engine.run({ untilDone: true, concurrency: 2, pollIntervalMs: 100 })).toBe('done');
-    const [job] = engine.list();
-    engine.close();
+    expect(second).toMatchObject({ added: [], alreadyQueued: first.added, retried: [] });
+    expect(await run({ ...quickRun(2), pollIntervalMs: 100 })).toBe('done');
+    const [job] = await allJobs(api);
+    await close();
     expect(await readFile(join(out, 'keep.es.mp4'), 'utf8')).toBe('mine');
     expect(job?.outputs.map((o) => o.path)).toEqual([join(out, 'keep.es (2).mp4'), join(out, 'keep.es.vtt')]);
   });

@@ -2,11 +2,19 @@ import { copyFile, readFile, truncate } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JobView } from '../../../shared/domain';
-import { planJobs } from '../../../electron/engine/plan';
+import type { JobView } from '../../../shared/contract/jobs';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
-import { engineFor, startedDubs, tempDir } from '../../helpers/engine';
+import {
+  allJobs,
+  engineFor,
+  job,
+  quickRun,
+  recordJobs,
+  startedDubs,
+  tempDir,
+  whenJob,
+} from '../../helpers/engine';
 
 const sandboxes: Sandbox[] = [];
 async function sandbox(opts: Parameters<typeof startSandbox>[0] = {}): Promise<Sandbox> {
@@ -18,25 +26,15 @@ afterEach(async () => {
   await Promise.all(sandboxes.splice(0).map((s) => s.stop()));
 });
 
-const req = (inputs: string[], to = ['es']) => ({
-  inputs,
-  to,
-  from: 'auto',
-  studio: false,
-  api: 'v2' as const,
-  outDir: tempDir(),
-  outputs: 'default' as const,
-});
+const req = (inputs: string[], to = ['es']) => ({ inputs, to, outDir: tempDir() });
 
 describe('engine lifecycle', () => {
-  it('emits job changes through every state, with transfer figures while moving bytes', async () => {
+  it('emits job changes through every state, with transfer figures while moving bytes, and keeps the history', async () => {
     const sb = await sandbox();
-    const engine = engineFor(sb);
-    const seen: JobView[] = [];
-    engine.on('job', (j) => seen.push(j));
-    engine.add(await engine.plan(req([videoMp4(3, 'events.mp4')])));
-    expect(await engine.run({ untilDone: true, concurrency: 1, pollIntervalMs: 50 })).toBe('done');
-    engine.close();
+    const { api, run, close } = engineFor(sb);
+    const seen = recordJobs(api);
+    const { added } = await api.add(req([videoMp4(3, 'events.mp4')]));
+    expect(await run(quickRun(1))).toBe('done');
     const states = [...new Set(seen.map((j) => j.state))];
     expect(states).toEqual(
       expect.arrayContaining(['queued', 'uploading', 'submitted', 'processing', 'downloading', 'completed']),
@@ -50,6 +48,17 @@ describe('engine lifecycle', () => {
           (j.bytesPerSecond === null && j.etaSeconds === null),
       ),
     ).toBe(true);
+    const detail = await api.getJob({ id: added[0] ?? 0 });
+    expect(detail.history.map((h) => h.to)).toEqual([
+      'queued',
+      'uploading',
+      'submitted',
+      'processing',
+      'downloading',
+      'completed',
+    ]);
+    expect(detail.history[0]).toMatchObject({ from: null, event: 'added' });
+    await close();
   });
 
   it('waits for the network while the service is unreachable and resumes by itself', async () => {
@@ -57,72 +66,96 @@ describe('engine lifecycle', () => {
     const port = first.port;
     await first.stop();
     sandboxes.splice(sandboxes.indexOf(first), 1);
-    const engine = engineFor(first); // same address, nobody listening now
-    engine.add(await planJobs(req([videoMp4(2, 'offline.mp4')])));
-    let waited = false;
+    const { api, run, close } = engineFor(first); // same address, nobody listening now
+    // The estimate works offline too: the balance is simply unknown.
+    const estimate = await api.estimate(req([videoMp4(2, 'offline.mp4')]));
+    expect(estimate).toMatchObject({ jobs: 1, balance: null, overBalance: false });
+    await api.add(req([videoMp4(2, 'offline.mp4')]));
     let revived: Promise<Sandbox> | null = null;
-    engine.on('job', (j) => {
-      if (j.waiting === 'waiting for network' && !revived) {
-        waited = true;
-        revived = sandbox({ port });
-      }
+    const waited = whenJob(api, (j) => j.waiting?.code === 'offline').then((j) => {
+      revived = sandbox({ port });
+      return j;
     });
-    expect(await engine.run({ untilDone: true, concurrency: 1, pollIntervalMs: 50 })).toBe('done');
-    expect(waited).toBe(true);
-    const [job] = engine.list();
-    engine.close();
-    expect(job?.state).toBe('completed');
+    expect(await run(quickRun(1))).toBe('done');
+    expect((await waited).waiting?.message).toBe('waiting for the network');
+    const [done] = await allJobs(api);
+    await close();
+    expect(done?.state).toBe('completed');
     const back = await (revived as unknown as Promise<Sandbox>);
     expect(startedDubs(back)).toHaveLength(1);
   });
 
   it('pauses the queue on 402 "out of credits" and goes on after a top-up, charging each dub once', async () => {
     const sb = await sandbox({ balance: 0 });
-    const engine = engineFor(sb);
-    engine.add(await engine.plan(req([videoMp4(2, 'credits.mp4')], ['es', 'fr'])));
-    expect(await engine.run({ untilDone: true, concurrency: 2, pollIntervalMs: 50 })).toBe('credits');
-    expect(engine.queuePaused()).toBe('credits');
-    expect(engine.list().map((j) => [j.state, j.waiting])).toEqual([
-      ['queued', 'out of credits: add credits, then run the queue again'],
-      ['queued', 'out of credits: add credits, then run the queue again'],
+    const { api, run, close } = engineFor(sb);
+    await api.add({ ...req([videoMp4(2, 'credits.mp4')], ['es', 'fr']), force: true });
+    expect(await run(quickRun())).toBe('credits');
+    expect((await api.totals()).paused).toMatchObject({ reason: 'credits' });
+    expect((await allJobs(api)).map((j) => [j.state, j.waiting?.code])).toEqual([
+      ['queued', 'credits'],
+      ['queued', 'credits'],
     ]);
     sb.account.seconds = 100;
-    expect(await engine.run({ untilDone: true, concurrency: 2, pollIntervalMs: 50 })).toBe('done');
-    expect(engine.queuePaused()).toBeNull();
-    engine.close();
+    expect(await run(quickRun())).toBe('done');
+    expect((await api.totals()).paused).toBeNull();
+    await close();
     expect(sb.state.ledger).toHaveLength(2);
+  });
+
+  it('refuses a batch over the balance unless forced, before anything is sent', async () => {
+    const sb = await sandbox({ balance: 3 });
+    const { api, close } = engineFor(sb);
+    await expect(api.add(req([videoMp4(2, 'over.mp4')], ['es', 'fr']))).rejects.toMatchObject({
+      code: 'credits',
+    });
+    expect((await api.totals()).total).toBe(0);
+    const e = await api.estimate(req([videoMp4(2, 'over.mp4')], ['es', 'fr']));
+    expect(e).toMatchObject({ jobs: 2, credits: 4, balance: 3, balanceAfter: -1, overBalance: true });
+    await close();
+    expect(sb.state.dubs.size).toBe(0);
   });
 
   it('stops with "API key rejected" on 401 and leaves the jobs queued', async () => {
     const sb = await sandbox();
-    const engine = engineFor(sb, tempDir(), 'revoked-key');
-    engine.add(await planJobs(req([videoMp4(2, 'auth.mp4')])));
-    expect(await engine.run({ untilDone: true, concurrency: 1, pollIntervalMs: 50 })).toBe('auth');
-    expect(engine.list().map((j) => [j.state, j.waiting])).toEqual([['queued', 'API key rejected']]);
-    engine.close();
+    const home = tempDir();
+    const good = engineFor(sb, home);
+    await good.api.add(req([videoMp4(2, 'auth.mp4')]));
+    await good.close();
+    const revoked = engineFor(sb, home, 'revoked-key');
+    await expect(revoked.api.add(req([videoMp4(2, 'auth-2.mp4')]))).rejects.toMatchObject({ code: 'auth' });
+    expect(await revoked.run(quickRun(1))).toBe('auth');
+    expect((await allJobs(revoked.api)).map((j) => [j.state, j.waiting?.message])).toEqual([
+      ['queued', 'API key rejected'],
+    ]);
+    expect((await revoked.api.totals()).paused).toMatchObject({ reason: 'auth' });
+    await revoked.close();
   });
 
   it('cancel stops a job; retry resumes it without a second dub; a dub failed on the service is made anew', async () => {
     const sb = await sandbox({ faults: { rateDubFailure: 1 } });
-    const engine = engineFor(sb);
-    const { added } = engine.add(await engine.plan(req([audioMp3(2, 'retry.mp3')], ['es', 'fr'])));
+    const { api, run, close } = engineFor(sb);
+    const { added } = await api.add(req([audioMp3(2, 'retry.mp3')], ['es', 'fr']));
     const [a = 0, b = 0] = added;
-    engine.cancel(b);
-    expect(await engine.run({ untilDone: true, concurrency: 2, pollIntervalMs: 50 })).toBe('done');
-    expect(engine.get(a)?.state).toBe('failed');
-    expect(engine.get(a)?.error).toMatch(/simulated pipeline failure/);
-    expect(engine.get(b)?.state).toBe('canceled');
-    const failedDub = engine.get(a)?.remoteId;
+    await api.cancelJobs({ ids: [b] });
+    expect(await run(quickRun())).toBe('done');
+    expect((await job(api, a)).state).toBe('failed');
+    expect((await job(api, a)).error).toMatchObject({
+      code: 'remote-failed',
+      message: expect.stringMatching(/simulated pipeline failure/),
+    });
+    expect((await job(api, b)).state).toBe('canceled');
+    const failedDub = (await job(api, a)).remoteId;
 
     sb.setFaults({ rateDubFailure: 0 });
-    engine.retry(a);
-    engine.retry(b);
-    expect(await engine.run({ untilDone: true, concurrency: 2, pollIntervalMs: 50 })).toBe('done');
-    expect([engine.get(a)?.state, engine.get(b)?.state]).toEqual(['completed', 'completed']);
-    expect(engine.get(a)?.remoteId).not.toBe(failedDub);
+    expect((await api.retryJobs({ ids: [a, b] })).changed).toEqual([a, b]);
+    expect(await run(quickRun())).toBe('done');
+    expect([(await job(api, a)).state, (await job(api, b)).state]).toEqual(['completed', 'completed']);
+    expect((await job(api, a)).remoteId).not.toBe(failedDub);
+    expect((await api.getJob({ id: a })).abandonedRemoteIds).toEqual([failedDub]);
     // A completed job is not retried, and retrying a finished download does not dub again.
-    expect(() => engine.retry(a)).toThrow(/only failed or canceled/);
-    engine.close();
+    const again = await api.retryJobs({ ids: [a] });
+    expect(again.skipped[0]?.error.message).toMatch(/only failed or canceled/);
+    await close();
     expect(startedDubs(sb).filter((d) => d.externalStatusId === 5)).toHaveLength(2);
     expect(sb.state.ledger).toHaveLength(2);
   });
@@ -131,32 +164,76 @@ describe('engine lifecycle', () => {
     const sb = await sandbox({ faults: { latencyMs: 4000 } });
     const home = tempDir();
     const worker = engineFor(sb, home);
-    const { added } = worker.add(await worker.plan(req([videoMp4(2, 'elsewhere.mp4')])));
-    const running = worker.run({ untilDone: true, concurrency: 1, pollIntervalMs: 50 });
+    const { added } = await worker.api.add(req([videoMp4(2, 'elsewhere.mp4')]));
+    const uploading = whenJob(worker.api, (j) => j.state === 'uploading');
+    const running = worker.run(quickRun(1));
     const other = engineFor(sb, home); // e.g. `dubdesk cancel` while the desktop app works the queue
-    await new Promise<void>((resolve) => worker.on('job', (j) => j.state === 'uploading' && resolve()));
-    other.cancel(added[0] ?? 0);
-    other.close();
+    await uploading;
+    await other.api.cancelJobs({ ids: [added[0] ?? 0] });
+    await other.close();
     expect(await running).toBe('done');
-    expect(worker.get(added[0] ?? 0)?.state).toBe('canceled');
-    worker.close();
+    expect((await job(worker.api, added[0] ?? 0)).state).toBe('canceled');
+    await worker.close();
     expect(startedDubs(sb)).toHaveLength(0);
+  });
+
+  it('pause lets the HTTP step in progress finish, then waits; resume goes on from there without a second dub', async () => {
+    const sb = await sandbox({ pipelineSeconds: 0.5, faults: { latencyMs: 300 } });
+    const { api, run, close } = engineFor(sb);
+    const { added } = await api.add(req([videoMp4(2, 'pause.mp4')]));
+    const id = added[0] ?? 0;
+    const uploading = whenJob(api, (j) => j.state === 'uploading');
+    const running = run(quickRun(1));
+    await uploading;
+    const paused = await api.pauseJobs({ ids: [id] });
+    expect(paused.changed).toEqual([id]);
+    expect((await job(api, id)).waiting?.code).toBe('pausing');
+    // The create in flight finishes (one dub exists), then the job stops there: the run has nothing left.
+    expect(await running).toBe('done');
+    expect((await job(api, id)).state).toBe('paused');
+    expect(startedDubs(sb)).toHaveLength(1);
+    expect((await api.resumeJobs({ ids: [id] })).changed).toEqual([id]);
+    expect(await run(quickRun(1))).toBe('done');
+    const done = await api.getJob({ id });
+    await close();
+    expect(done.state).toBe('completed');
+    expect(startedDubs(sb)).toHaveLength(1);
+    expect(done.history.map((h) => h.to)).toEqual(
+      expect.arrayContaining(['paused', 'submitted', 'completed']),
+    );
+  });
+
+  it('pausing the whole queue stops new work; resuming goes on', async () => {
+    const sb = await sandbox();
+    const { api, run, close } = engineFor(sb);
+    await api.add(req([videoMp4(2, 'qpause.mp4')]));
+    expect((await api.pauseQueue()).paused).toMatchObject({ reason: 'user' });
+    expect(await run(quickRun(1))).toBe('paused');
+    expect(sb.state.dubs.size).toBe(0);
+    await api.resumeQueue();
+    expect(await run(quickRun(1))).toBe('done');
+    await close();
+    expect(startedDubs(sb)).toHaveLength(1);
   });
 
   it('fails at once when no requested output is offered; adding it again with other outputs fetches, not re-dubs', async () => {
     const sb = await sandbox();
-    const engine = engineFor(sb);
+    const { api, run, close } = engineFor(sb);
     const audio = audioMp3(2, 'no-poster.mp3');
-    engine.add(await engine.plan({ ...req([audio]), outputs: ['poster'] }));
-    expect(await engine.run({ untilDone: true, concurrency: 1, pollIntervalMs: 50 })).toBe('done');
-    const [failed] = engine.list();
+    const out = tempDir();
+    await api.add({ ...req([audio]), outDir: out, outputs: ['poster'] });
+    expect(await run(quickRun(1))).toBe('done');
+    const [failed] = await allJobs(api);
     expect(failed?.state).toBe('failed');
-    expect(failed?.error).toMatch(/offered none of the requested outputs \(it has: .*translated_mp3/);
-    const again = engine.add(await engine.plan({ ...req([audio]), outputs: ['translated_mp3'] }));
+    expect(failed?.error?.message).toMatch(
+      /offered none of the requested outputs \(it has: .*translated_mp3/,
+    );
+    expect(failed?.creditsCharged).toBe(sb.state.ledger[0]?.seconds); // the service charged when the dub completed
+    const again = await api.add({ ...req([audio]), outDir: out, outputs: ['translated_mp3'] });
     expect(again.retried).toEqual([failed?.id]);
-    expect(await engine.run({ untilDone: true, concurrency: 1, pollIntervalMs: 50 })).toBe('done');
-    const [done] = engine.list();
-    engine.close();
+    expect(await run(quickRun(1))).toBe('done');
+    const [done] = await allJobs(api);
+    await close();
     expect(done?.state).toBe('completed');
     expect(done?.remoteId).toBe(failed?.remoteId);
     expect(done?.outputs.map((o) => o.type)).toEqual(['translated_mp3']);
@@ -172,38 +249,96 @@ describe('engine lifecycle', () => {
     await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
     try {
       const sb = await sandbox({ allowPrivateSourceUrls: true });
-      const engine = engineFor(sb);
+      const { api, run, close } = engineFor(sb);
       const out = tempDir();
       const url = `http://127.0.0.1:${(origin.address() as { port: number }).port}/talks/keynote%20final.mp4`;
-      const plan = await engine.plan({ ...req([url], ['pt']), outDir: out });
-      expect(plan.jobs[0]).toMatchObject({
-        source_kind: 'url',
-        source_name: 'keynote final.mp4',
-        duration: null,
-      });
-      expect(plan.estimate).toEqual({ credits: 0, unknown: 1 });
-      engine.add(plan);
-      expect(await engine.run({ untilDone: true, concurrency: 1, pollIntervalMs: 50 })).toBe('done');
-      expect(engine.list()[0]?.outputs.map((o) => o.path)).toEqual([
+      const estimate = await api.estimate({ ...req([url], ['pt']), outDir: out });
+      expect(estimate.files).toEqual([
+        expect.objectContaining({ kind: 'url', name: 'keynote final.mp4', durationSeconds: null }),
+      ]);
+      expect(estimate).toMatchObject({ credits: 0, unknownLengthJobs: 1 });
+      await api.add({ ...req([url], ['pt']), outDir: out });
+      expect(await run(quickRun(1))).toBe('done');
+      expect((await allJobs(api))[0]?.outputs.map((o) => o.path)).toEqual([
         join(out, 'keynote final.pt.mp4'),
         join(out, 'keynote final.pt.vtt'),
       ]);
-      engine.close();
+      await close();
     } finally {
       origin.close();
     }
   });
 
+  it('a URL with a malformed escape is named, not a crash that loses the batch', async () => {
+    const sb = await sandbox();
+    const { api, close } = engineFor(sb);
+    const e = await api.estimate(req(['https://h.example/a%E0.mp4', videoMp4(2, 'beside.mp4')]));
+    await close();
+    expect(e.files.map((f) => f.name)).toEqual(['a%E0.mp4', 'beside.mp4']);
+    expect(e.jobs).toBe(2);
+  });
+
   it('refuses files over 1 GB for v2 with a message that says so', async () => {
+    const sb = await sandbox();
+    const { api, close } = engineFor(sb);
     const big = join(tempDir(), 'huge.mp4');
     await copyFile(videoMp4(2), big);
     await truncate(big, 1024 ** 3 + 1); // sparse: costs no disk
-    const plan = await planJobs(req([big]));
-    expect(plan.jobs).toEqual([]);
-    expect(plan.rejected[0]?.message).toBe(
-      `${big}: 1.00 GB is over the 1 GB upload limit of the v2 API. Split or compress it first.`,
-    );
-    const v1 = await planJobs({ ...req([big]), api: 'v1' });
-    expect(v1.jobs).toHaveLength(1);
+    const e = await api.estimate(req([big]));
+    expect(e.jobs).toBe(0);
+    expect(e.files[0]?.problem).toEqual({
+      code: 'too-large',
+      message: `${big}: 1.00 GB is over the 1 GB upload limit of the v2 API.`,
+      remedy: 'Split or compress it first.',
+    });
+    expect((await api.estimate({ ...req([big]), api: 'v1' })).jobs).toBe(1);
+    await close();
+  });
+
+  it('reports a source already dubbed with the same settings instead of paying again, unless asked again', async () => {
+    const sb = await sandbox();
+    const { api, run, close } = engineFor(sb);
+    const file = videoMp4(2, 'twice.mp4');
+    const out = tempDir();
+    const first = await api.add({ inputs: [file], to: ['es'], outDir: out });
+    expect(await run(quickRun(1))).toBe('done');
+    const second = await api.add({ inputs: [file], to: ['es', 'fr'], outDir: out });
+    expect(second.added).toHaveLength(1); // fr only
+    expect(second.alreadyDone).toEqual([
+      {
+        jobId: first.added[0],
+        source: file,
+        destLang: 'es',
+        outputs: [join(out, 'twice.es.mp4'), join(out, 'twice.es.vtt')],
+      },
+    ]);
+    expect(second.credits).toBe(2);
+    const third = await api.add({ inputs: [file], to: ['es'], outDir: out, again: true });
+    expect(third.added).toHaveLength(1);
+    expect(await run(quickRun(1))).toBe('done');
+    const jobs: JobView[] = await allJobs(api);
+    await close();
+    expect(jobs.map((j) => [j.destLang, j.state])).toEqual([
+      ['es', 'completed'],
+      ['fr', 'completed'],
+      ['es', 'completed'],
+    ]);
+    expect(sb.state.ledger).toHaveLength(3);
+  });
+
+  it('checks the output folder before anything is sent', async () => {
+    const sb = await sandbox();
+    const { api, close } = engineFor(sb);
+    const file = videoMp4(2, 'out-check.mp4');
+    await expect(api.add({ inputs: [file], to: ['es'], outDir: file })).rejects.toMatchObject({
+      code: 'disk',
+      field: 'outDir',
+      message: expect.stringContaining('is a file, not a folder'),
+    });
+    await expect(api.add({ inputs: [file], to: ['es'], outDir: join(file, 'below') })).rejects.toMatchObject({
+      code: 'disk',
+    });
+    await close();
+    expect(sb.state.dubs.size).toBe(0);
   });
 });

@@ -1,0 +1,343 @@
+import { constants } from 'node:fs';
+import { access, readdir, stat } from 'node:fs/promises';
+import { dirname, extname, join, resolve } from 'node:path';
+import { LEGACY_FILE_TYPE } from '../../../shared/api/legacy';
+import { creditsFor } from '../../../shared/credits';
+import type { BatchRequest, DoneBefore, FileEstimate } from '../../../shared/contract/batches';
+import { DubdeskError, type ContractError } from '../../../shared/contract/errors';
+import type { ApiGeneration } from '../../../shared/contract/jobs';
+import { AUTO, LEGACY_CODES } from '../../../shared/languages';
+import { nameFromUrl } from '../../../shared/url-name';
+import type { JobRow, JobStore, NewJob } from '../db/jobs';
+import { InputError, MEDIA_EXTENSIONS, probeFile, type ProbedFile } from '../media/probe';
+
+export const V2_MAX_UPLOAD_BYTES = 1024 ** 3;
+
+const isUrl = (s: string) => /^https?:\/\//i.test(s);
+
+/** Checks the languages against the live list (never `auto` as a target). */
+export function checkLanguages(
+  req: Pick<BatchRequest, 'to' | 'from' | 'api'>,
+  liveCodes: readonly string[],
+): void {
+  const legacy = req.api === 'legacy';
+  const allowed = legacy ? LEGACY_CODES : liveCodes;
+  const where = legacy ? 'the legacy API (it takes 17 languages)' : 'the service';
+  const remedy = legacy
+    ? 'Pick one of the legacy languages, or use the v2 API.'
+    : 'Pick one from the language list.';
+  for (const code of req.to) {
+    if (code === AUTO)
+      throw new DubdeskError('bad-language', "'auto' is a source language only; name the target languages", {
+        remedy: 'Pick the languages to dub into, e.g. es and fr.',
+        field: 'to',
+      });
+    if (!allowed.includes(code))
+      throw new DubdeskError('bad-language', `unknown target language '${code}' for ${where}`, {
+        remedy,
+        field: 'to',
+      });
+  }
+  if (req.from !== AUTO && !allowed.includes(req.from))
+    throw new DubdeskError('bad-language', `unknown source language '${req.from}' for ${where}`, {
+      remedy: `${remedy} Or let the service detect it (auto).`,
+      field: 'from',
+    });
+}
+
+/** The nearest folder of `path` that exists (itself included), or the error that stops us there. */
+async function existingAncestor(path: string): Promise<{ dir: string } | { file: string }> {
+  let p = path;
+  for (;;) {
+    const info = await stat(p).catch(() => null);
+    if (info?.isDirectory()) return { dir: p };
+    if (info) return { file: p };
+    const up = dirname(p);
+    if (up === p) return { dir: p };
+    p = up;
+  }
+}
+
+/**
+ * An output folder must be usable before anything is sent (and paid for): creatable where it does not exist
+ * yet, never a file, and writable.
+ */
+export async function checkOutputFolder(dir: string, field?: string): Promise<void> {
+  const found = await existingAncestor(dir);
+  if ('file' in found)
+    throw new DubdeskError('disk', `cannot save results in ${dir}: ${found.file} is a file, not a folder`, {
+      remedy: 'Choose another output folder.',
+      ...(field ? { field } : {}),
+    });
+  const ok = await access(found.dir, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
+  if (!ok)
+    throw new DubdeskError('permission', `cannot save results in ${dir}: ${found.dir} is not writable`, {
+      remedy: 'Choose a folder you can write to.',
+      ...(field ? { field } : {}),
+    });
+}
+
+async function expand(input: string, cwd: string): Promise<string[] | InputError> {
+  const path = resolve(cwd, input);
+  const info = await stat(path).catch(() => null);
+  if (!info?.isDirectory()) return [path];
+  const found: string[] = [];
+  const walk = async (dir: string) => {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const p = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(p);
+      else if (entry.isFile() && MEDIA_EXTENSIONS.has(extname(entry.name).toLowerCase())) found.push(p);
+    }
+  };
+  await walk(path);
+  if (found.length === 0)
+    return new InputError(
+      path,
+      'not-media',
+      `${path}: no video or audio files in this folder.`,
+      'Add the files themselves, or another folder.',
+    );
+  return found.sort();
+}
+
+function checkForApi(file: ProbedFile, api: ApiGeneration): void {
+  if (api === 'legacy' && file.mime !== LEGACY_FILE_TYPE)
+    throw new InputError(
+      file.path,
+      'not-media',
+      `${file.path}: the legacy API takes only MP4 video (this is ${file.mime}).`,
+      'Use the v2 API, or convert it to MP4.',
+    );
+  if (api === 'v2' && file.bytes > V2_MAX_UPLOAD_BYTES) {
+    const gb = (file.bytes / 1024 ** 3).toFixed(2);
+    throw new InputError(
+      file.path,
+      'too-large',
+      `${file.path}: ${gb} GB is over the 1 GB upload limit of the v2 API.`,
+      'Split or compress it first.',
+    );
+  }
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+export interface Planned {
+  files: FileEstimate[];
+  jobs: NewJob[];
+  refused: { input: string; error: ContractError }[];
+}
+
+/** Probes every input (a few at a time) and makes one job per good source and target language. */
+export async function planBatch(
+  req: BatchRequest,
+  opts: { service: string; cwd?: string; watchFolderId?: number | null },
+): Promise<Planned> {
+  const cwd = opts.cwd ?? process.cwd();
+  const files: FileEstimate[] = [];
+  const refused: Planned['refused'] = [];
+  const refuse = (input: string, e: InputError) => {
+    refused.push({ input, error: e.toJSON() });
+    files.push({
+      input,
+      name: input,
+      kind: null,
+      durationSeconds: null,
+      bytes: null,
+      creditsPerLanguage: null,
+      problem: e.toJSON(),
+    });
+  };
+  const sources: (ProbedFile | { url: string })[] = [];
+  const paths: string[] = [];
+  for (const input of req.inputs) {
+    if (isUrl(input)) {
+      if (req.api !== 'v2')
+        refuse(
+          input,
+          new InputError(
+            input,
+            'bad-request',
+            `${input}: URL sources need the v2 API; v1 and legacy upload files only.`,
+            'Use the v2 API for URLs.',
+          ),
+        );
+      else {
+        sources.push({ url: input });
+        files.push({
+          input,
+          name: nameFromUrl(input),
+          kind: 'url',
+          durationSeconds: null,
+          bytes: null,
+          creditsPerLanguage: null,
+          problem: null,
+        });
+      }
+      continue;
+    }
+    const expanded = await expand(input, cwd);
+    if (expanded instanceof InputError) refuse(input, expanded);
+    else paths.push(...expanded);
+  }
+  const probed = await mapLimit([...new Set(paths)], 8, async (p) => {
+    try {
+      const file = await probeFile(p);
+      checkForApi(file, req.api);
+      return file;
+    } catch (e) {
+      if (e instanceof InputError) return e;
+      throw e;
+    }
+  });
+  for (const r of probed) {
+    if (r instanceof InputError) refuse(r.source, r);
+    else {
+      sources.push(r);
+      files.push({
+        input: r.path,
+        name: r.name,
+        kind: r.kind,
+        durationSeconds: r.durationSeconds,
+        bytes: r.bytes,
+        creditsPerLanguage: creditsFor(r.durationSeconds, req.studio),
+        problem: null,
+      });
+    }
+  }
+
+  const outDir = req.outDir ? resolve(cwd, req.outDir) : null;
+  const common = {
+    source_lang: req.from,
+    api: req.api,
+    studio: req.studio ? 1 : 0,
+    outputs_wanted: JSON.stringify(req.outputs),
+    naming: req.naming,
+    service: opts.service,
+    watch_folder_id: opts.watchFolderId ?? null,
+  };
+  const jobs: NewJob[] = [];
+  for (const s of sources) {
+    for (const lang of req.to) {
+      if ('url' in s) {
+        jobs.push({
+          ...common,
+          dest_lang: lang,
+          source: s.url,
+          source_kind: 'url',
+          source_name: nameFromUrl(s.url),
+          source_type: null,
+          source_bytes: null,
+          source_mtime: null,
+          duration: null,
+          out_dir: outDir ?? cwd,
+        });
+      } else {
+        jobs.push({
+          ...common,
+          dest_lang: lang,
+          source: s.path,
+          source_kind: 'file',
+          source_name: s.name,
+          source_type: s.mime,
+          source_bytes: s.bytes,
+          source_mtime: s.mtimeMs,
+          duration: s.durationSeconds,
+          out_dir: outDir ?? dirname(s.path),
+        });
+      }
+    }
+  }
+  return { files, jobs, refused };
+}
+
+/** Folders the batch would write to, each checked before anything is sent. */
+export async function checkOutputFolders(jobs: readonly NewJob[], explicit: boolean): Promise<void> {
+  for (const dir of new Set(jobs.map((j) => j.out_dir))) {
+    try {
+      await checkOutputFolder(dir, explicit ? 'outDir' : undefined);
+    } catch (e) {
+      if (e instanceof DubdeskError && !explicit)
+        throw new DubdeskError(e.code, `${e.message} (results go beside their source by default)`, {
+          remedy: 'Choose an output folder you can write to.',
+          field: 'outDir',
+        });
+      throw e;
+    }
+  }
+}
+
+/** Where each planned job stands against the queue: new, already queued, failed before, or already dubbed. */
+export interface Sorted {
+  fresh: NewJob[];
+  queued: number[];
+  failed: { id: number; job: NewJob }[];
+  done: DoneBefore[];
+}
+
+/** The same dub: same source content, target, source language and quality (where it goes does not matter). */
+function sameDub(row: JobRow, job: NewJob): boolean {
+  return (
+    row.source_lang === job.source_lang &&
+    row.studio === job.studio &&
+    row.source_bytes === job.source_bytes &&
+    (job.source_kind === 'url' || row.source_mtime === null || row.source_mtime === job.source_mtime)
+  );
+}
+
+export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again: boolean): Sorted {
+  const out: Sorted = { fresh: [], queued: [], failed: [], done: [] };
+  for (const job of jobs) {
+    const live = store.live(job.source, job.dest_lang);
+    if (live) {
+      if (live.state === 'failed') out.failed.push({ id: live.id, job });
+      else out.queued.push(live.id);
+      continue;
+    }
+    const before = again
+      ? undefined
+      : store.completed(job.source, job.dest_lang).find((r) => sameDub(r, job));
+    if (before) {
+      out.done.push({
+        jobId: before.id,
+        source: job.source,
+        destLang: job.dest_lang,
+        outputs: store
+          .outputs(before.id)
+          .filter((o) => o.done)
+          .map((o) => o.path),
+      });
+      continue;
+    }
+    out.fresh.push(job);
+  }
+  return out;
+}
+
+export function creditsOf(jobs: readonly Pick<NewJob, 'duration' | 'studio'>[]): {
+  credits: number;
+  unknown: number;
+} {
+  let credits = 0;
+  let unknown = 0;
+  for (const j of jobs) {
+    if (j.duration === null) unknown++;
+    else credits += creditsFor(j.duration, j.studio === 1);
+  }
+  return { credits, unknown };
+}

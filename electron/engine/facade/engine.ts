@@ -1,0 +1,553 @@
+import { join } from 'node:path';
+import type { ProfileV2 } from '../../../shared/api/v2';
+import type { Account, AppInfo, Languages } from '../../../shared/contract/account';
+import type { AddResult, Estimate } from '../../../shared/contract/batches';
+import { DubdeskError } from '../../../shared/contract/errors';
+import type { EventListener } from '../../../shared/contract/events';
+import { implementApi, type ImplementOptions } from '../../../shared/contract/implement';
+import { isTerminal, type JobView, type SourceRow } from '../../../shared/contract/jobs';
+import type { DubdeskApi, DubdeskHandlers, MethodArgs } from '../../../shared/contract/methods';
+import { emptyCounts, type QueueTotals } from '../../../shared/contract/queue';
+import type { Settings } from '../../../shared/contract/settings';
+import { LANGUAGES, LEGACY_CODES, flagEmoji, languageName } from '../../../shared/languages';
+import { targetLanguages } from '../api/langs';
+import { JobStore, type JobRow } from '../db/jobs';
+import { openDatabase, type Db } from '../db/open';
+import { classify } from '../jobs/errors';
+import { enqueue, transition } from '../jobs/life';
+import { DEFAULT_BACKOFF, type BackoffPolicy } from '../queue/backoff';
+import { QueueLock } from '../queue/lock';
+import { Runner, type QueuePause, type RunOptions, type RunOutcome } from '../queue/runner';
+import { applyAction, type Action } from './actions';
+import { checkLanguages, checkOutputFolders, creditsOf, planBatch, sortAgainstQueue } from './batches';
+import { EventHub } from './event-hub';
+import { prepareHome, privateFile } from './home';
+import { FileKeyStore, type KeyStore } from './key-store';
+import { EngineLog } from './log';
+import { TransferMeters } from './meters';
+import { ServiceManager, type SandboxStarter, type ServiceOverrides } from './service';
+import { readAppSettings, rememberBatch, settingsView, writeAppSettings } from './settings';
+import { toDetail, toView, type ViewContext } from './views';
+
+function accountOf(mode: Account['mode'], baseUrl: string, me: ProfileV2): Account {
+  return {
+    mode,
+    baseUrl,
+    id: me.id,
+    name: me.name,
+    username: me.username,
+    firstName: me.first_name,
+    lastName: me.last_name,
+    email: me.email,
+    balance: me.seconds,
+    subscriptionStatus: me.subscription_status,
+    subscriptionPlan: me.subscription_plan,
+    defaultDubLang: me.default_dub_lang,
+    createdAt: me.created_at,
+  };
+}
+
+export interface EngineOptions {
+  home: string;
+  /** Which face opened the engine (it shows in `appInfo`). */
+  face: AppInfo['shell'];
+  appVersion?: string;
+  /** Session overrides of the stored service settings (CLI flags, DUBDESK_* variables). */
+  service?: ServiceOverrides;
+  /** Where the API key is kept; the owner-only `service.json` by default. */
+  keyStore?: KeyStore;
+  /** Starts the built-in sandbox when no service is configured; without it, sandbox mode is unavailable. */
+  startSandbox?: SandboxStarter;
+  backoff?: BackoffPolicy;
+  /** Attempts at a step the service keeps failing before the job fails. */
+  maxServiceAttempts?: number;
+  /** Parse every result against the contract (tests). */
+  checkOutputs?: boolean;
+  /** Folder relative paths are resolved against (the CLI's working directory). */
+  cwd?: string;
+}
+
+const PAUSE_KEY = 'queue.pause';
+const BULK = 50;
+
+/**
+ * The engine behind the contract: every face (CLI, desktop, web) gets `api` and nothing else, plus `run`
+ * for whoever works the queue in this process.
+ */
+export class DubdeskEngine {
+  readonly api: DubdeskApi;
+  private readonly db: Db;
+  private readonly store: JobStore;
+  private readonly services: ServiceManager;
+  private readonly runner: Runner;
+  private readonly hub = new EventHub();
+  private readonly meters = new TransferMeters();
+  private readonly log: EngineLog;
+  private offline: string | null = null;
+  private resumedAfterCrash = 0;
+  private balance: number | null = null;
+  private totalsTimer: NodeJS.Timeout | null = null;
+  private jobStarts = new Map<number, number>();
+  private jobSecondsAvg: number | null = null;
+  private closed = false;
+
+  constructor(private readonly options: EngineOptions) {
+    prepareHome(options.home, 'logs');
+    const keyStore = options.keyStore ?? new FileKeyStore(options.home);
+    this.services = new ServiceManager(
+      options.home,
+      keyStore,
+      options.service ?? {},
+      options.startSandbox ?? null,
+    );
+    this.log = new EngineLog(options.home, () => {
+      let stored = '';
+      try {
+        stored = keyStore.get() ?? '';
+      } catch {
+        /* a damaged store is reported where the key is needed, never from inside a log line */
+      }
+      return [stored, options.service?.apiKey ?? ''].filter(Boolean);
+    });
+    this.db = openDatabase(privateFile(join(options.home, 'dubdesk.db')));
+    this.store = new JobStore(this.db);
+    this.store.onHistory = (jobId, from, to, event, reason) =>
+      this.log.logger.info({ jobId, from, to, event }, reason ? `${event}: ${reason}` : event);
+    this.runner = new Runner(
+      {
+        db: this.db,
+        store: this.store,
+        home: options.home,
+        clients: () => {
+          const active = this.services.current();
+          if (!active) throw new DubdeskError('config', 'the service changed; it is being opened again');
+          return active.clients;
+        },
+        service: () => this.services.current()?.id ?? this.services.serviceId(),
+        queuePause: () => this.queuePause(),
+        setQueuePause: (p) => this.setQueuePause(p),
+        balance: async () => (await this.accountNow()).balance,
+        backoff: options.backoff ?? DEFAULT_BACKOFF,
+        maxServiceAttempts: options.maxServiceAttempts ?? 8,
+      },
+      {
+        changed: (row) => this.changed(row),
+        progress: (id, t, n) => {
+          if (this.meters.update(id, t, n)) this.emitJob(id);
+        },
+        connectivity: (offline) => {
+          if (offline !== this.offline) {
+            this.offline = offline;
+            this.log.logger.warn({ offline }, offline ? 'service unreachable' : 'service reachable again');
+            this.scheduleTotals();
+          }
+        },
+        resumed: (n) => {
+          this.resumedAfterCrash = n;
+          this.log.logger.warn({ jobs: n }, 'resumed jobs the last run left mid-step');
+          this.scheduleTotals();
+        },
+      },
+    );
+    const impl: ImplementOptions = options.checkOutputs ? { checkOutputs: true } : {};
+    this.api = implementApi(this.handlers(), (l) => this.subscribe(l), impl);
+    this.log.logger.info({ face: options.face, home: options.home }, 'engine opened');
+  }
+
+  /** Works the queue in this process (one worker per queue: a second one gets a `busy` error). */
+  async run(opts: RunOptions): Promise<RunOutcome> {
+    await this.ensureService();
+    this.log.logger.info({ untilDone: opts.untilDone, concurrency: opts.concurrency }, 'run started');
+    this.scheduleTotals();
+    try {
+      const outcome = await this.runner.run(opts);
+      this.log.logger.info({ outcome }, 'run ended');
+      return outcome;
+    } finally {
+      this.scheduleTotals();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.totalsTimer) clearTimeout(this.totalsTimer);
+    this.hub.clear();
+    await this.services.close();
+    this.log.logger.info('engine closed');
+    this.log.close();
+    this.db.close();
+  }
+
+  private subscribe(listener: EventListener): () => void {
+    return this.hub.subscribe(listener);
+  }
+
+  private viewContext(): ViewContext {
+    return { service: this.services.current()?.id ?? this.services.serviceId(), now: Date.now() };
+  }
+
+  private view(row: JobRow): JobView {
+    return toView(row, this.store.outputs(row.id), this.viewContext(), this.meters.get(row.id));
+  }
+
+  private views(rows: readonly JobRow[]): JobView[] {
+    const outputs = this.store.outputsOf(rows.map((r) => r.id));
+    const ctx = this.viewContext();
+    return rows.map((r) => toView(r, outputs.get(r.id) ?? [], ctx, this.meters.get(r.id)));
+  }
+
+  private changed(row: JobRow): void {
+    if (row.state !== 'uploading' && row.state !== 'downloading') this.meters.forget(row.id);
+    if (row.state === 'uploading' && !this.jobStarts.has(row.id)) this.jobStarts.set(row.id, Date.now());
+    if (row.state === 'completed') {
+      const started = this.jobStarts.get(row.id);
+      if (started !== undefined) {
+        const took = (Date.now() - started) / 1000;
+        this.jobSecondsAvg = this.jobSecondsAvg === null ? took : this.jobSecondsAvg * 0.8 + took * 0.2;
+      }
+    }
+    if (isTerminal(row.state)) this.jobStarts.delete(row.id);
+    if (this.hub.size > 0) this.hub.emit({ type: 'job', job: this.view(row) });
+    this.scheduleTotals();
+  }
+
+  private emitJob(id: number): void {
+    if (this.hub.size === 0) return;
+    const row = this.store.get(id);
+    if (row) this.hub.emit({ type: 'job', job: this.view(row) });
+  }
+
+  /** Totals at most four times a second, after the change that asked for them. */
+  private scheduleTotals(): void {
+    if (this.totalsTimer || this.closed || this.hub.size === 0) return;
+    this.totalsTimer = setTimeout(() => {
+      this.totalsTimer = null;
+      if (!this.closed) this.hub.emit({ type: 'totals', totals: this.totals() });
+    }, 250);
+    this.totalsTimer.unref?.();
+  }
+
+  private queuePause(): QueuePause | null {
+    const raw = this.store.setting(PAUSE_KEY);
+    if (!raw) return null;
+    try {
+      return JSON.parse(raw) as QueuePause;
+    } catch {
+      return null;
+    }
+  }
+
+  private setQueuePause(p: QueuePause | null): void {
+    const before = this.store.setting(PAUSE_KEY) ?? null;
+    const next = p ? JSON.stringify(p) : null;
+    if (before === next) return;
+    this.store.setSetting(PAUSE_KEY, next);
+    this.log.logger.info({ pause: p }, p ? `queue paused: ${p.message}` : 'queue resumed');
+    this.runner.wake();
+    this.scheduleTotals();
+  }
+
+  private totals(): QueueTotals {
+    const counts = { ...emptyCounts(), ...this.store.countsByState() };
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    const left = total - counts.completed - counts.failed - counts.canceled;
+    const transfers = this.meters.overall();
+    const sums = this.store.creditSums();
+    const concurrency = readAppSettings(this.store).concurrency;
+    const eta =
+      left === 0
+        ? 0
+        : this.jobSecondsAvg !== null
+          ? Math.round((left / concurrency) * this.jobSecondsAvg)
+          : transfers.etaSeconds;
+    return {
+      counts,
+      total,
+      left,
+      bytesPerSecond: transfers.bytesPerSecond,
+      etaSeconds: eta,
+      creditsCommitted: sums.committed,
+      creditsCharged: sums.charged,
+      balance: this.balance,
+      creditsRemaining: this.balance === null ? null : this.balance - sums.committed,
+      offline: this.offline,
+      paused: this.queuePause(),
+      running: this.runner.isRunning || QueueLock.held(this.db),
+      resumedAfterCrash: this.resumedAfterCrash,
+    };
+  }
+
+  private async ensureService() {
+    try {
+      return await this.services.ensure();
+    } catch (e) {
+      throw this.asContractError(e);
+    }
+  }
+
+  /** A failure of a call to the service, as the contract says it. */
+  private asContractError(e: unknown): DubdeskError {
+    if (e instanceof DubdeskError) return e;
+    const { error } = classify(e);
+    return DubdeskError.from(error);
+  }
+
+  private async accountNow(): Promise<Account> {
+    const active = await this.ensureService();
+    try {
+      const me = await active.clients.v2.me();
+      this.balance = me.seconds;
+      if (this.offline) {
+        this.offline = null;
+        this.scheduleTotals();
+      }
+      return accountOf(active.mode, active.baseUrl, me);
+    } catch (e) {
+      throw this.asContractError(e);
+    }
+  }
+
+  /** The balance, or null when the service cannot be asked now; a rejected key still stops. */
+  private async balanceOrNull(): Promise<number | null> {
+    try {
+      return (await this.accountNow()).balance;
+    } catch (e) {
+      if (e instanceof DubdeskError && (e.code === 'auth' || e.code === 'config')) throw e;
+      return null;
+    }
+  }
+
+  private async liveCodes(): Promise<{ codes: string[]; from: Languages['from'] }> {
+    const active = await this.ensureService().catch(() => null);
+    if (!active) return { codes: LANGUAGES.map((l) => l.code), from: 'fallback' };
+    return targetLanguages(this.store, active.baseUrl);
+  }
+
+  private settings(): Settings {
+    return settingsView(readAppSettings(this.store), this.services.describe());
+  }
+
+  private async prepareBatch(args: MethodArgs<'estimate'>) {
+    const active = await this.ensureService();
+    if (args.api === 'legacy' && !active.legacyUrl)
+      throw new DubdeskError('config', 'the legacy API needs the address of the legacy interface', {
+        remedy: 'Set the legacy URL in the settings.',
+        field: 'legacyUrl',
+      });
+    checkLanguages(args, (await this.liveCodes()).codes);
+    const planned = await planBatch(args, {
+      service: active.id,
+      ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
+    });
+    await checkOutputFolders(planned.jobs, args.outDir !== undefined);
+    return planned;
+  }
+
+  private selectIds(sel: MethodArgs<'retryJobs'>): number[] {
+    return sel.ids ?? this.store.select(sel.filter ?? {});
+  }
+
+  private act(action: Action, sel: MethodArgs<'retryJobs'>) {
+    const ids = this.selectIds(sel);
+    const bulk = ids.length > BULK;
+    const result = applyAction(this.store, ids, action, (row) => {
+      if (action === 'cancel') this.runner.abortJob(row.id);
+      if (!bulk) this.changed(row);
+    });
+    if (bulk || result.removed.length) this.hub.emit({ type: 'jobs-changed', removed: result.removed });
+    if (result.changed.length) {
+      this.log.logger.info({ action, jobs: result.changed.length }, `user: ${action}`);
+      this.runner.wake();
+      this.scheduleTotals();
+    }
+    return { changed: result.changed, skipped: result.skipped };
+  }
+
+  private handlers(): DubdeskHandlers {
+    return {
+      appInfo: () => ({
+        name: 'Dubdesk',
+        version: this.options.appVersion ?? '0.0.0',
+        shell: this.options.face,
+        home: this.options.home,
+        platform: process.platform,
+      }),
+      languages: async () => {
+        const { codes, from } = await this.liveCodes();
+        const byCode = new Map(LANGUAGES.map((l) => [l.code, l]));
+        return {
+          from,
+          languages: codes.map((code) => ({
+            code,
+            name: languageName(code),
+            emoji: flagEmoji(byCode.get(code)?.country ?? null),
+            legacy: LEGACY_CODES.includes(code),
+          })),
+        };
+      },
+      account: () => this.accountNow(),
+      testKey: async ({ apiKey, baseUrl }) => {
+        const clients = this.services.trial(apiKey, baseUrl);
+        try {
+          const me = await clients.v2.me();
+          return accountOf('service', baseUrl ?? this.services.describe().baseUrl ?? '', me);
+        } catch (e) {
+          throw this.asContractError(e);
+        }
+      },
+      estimate: async (args): Promise<Estimate> => {
+        const planned = await this.prepareBatch(args);
+        const sorted = sortAgainstQueue(this.store, planned.jobs, false);
+        const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
+        const { credits, unknown } = creditsOf(queued);
+        const balance = await this.balanceOrNull();
+        return {
+          files: planned.files,
+          languages: args.to,
+          studio: args.studio,
+          jobs: queued.length,
+          credits,
+          unknownLengthJobs: unknown,
+          balance,
+          balanceAfter: balance === null ? null : balance - credits,
+          overBalance: balance !== null && queued.length > 0 && (balance <= 0 || credits > balance),
+          alreadyDone: sorted.done,
+          alreadyQueued: sorted.queued,
+          uploadOnce: { enabled: false, bytesSaved: 0 },
+        };
+      },
+      add: async (args): Promise<AddResult> => {
+        const planned = await this.prepareBatch(args);
+        const sorted = sortAgainstQueue(this.store, planned.jobs, args.again);
+        const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
+        const { credits, unknown } = creditsOf(queued);
+        const balance = queued.length ? await this.balanceOrNull() : this.balance;
+        if (queued.length && balance !== null && !args.force && (balance <= 0 || credits > balance))
+          throw new DubdeskError(
+            'credits',
+            `this batch needs about ${credits} credits (1 credit = 1 second${args.studio ? ', studio quality counts double' : ''}); the balance is ${balance}`,
+            { remedy: 'Add credits, dub fewer files or languages, or add it anyway.' },
+          );
+        const added: number[] = [];
+        const retried: number[] = [];
+        this.db.transaction(() => {
+          for (const job of sorted.fresh) added.push(enqueue(this.store, job, null));
+          for (const { id, job } of sorted.failed) {
+            // Adding a failed job again retries it; where its results go may change, what was dubbed may not.
+            this.store.record(id, 'user', {
+              outputs_wanted: job.outputs_wanted,
+              out_dir: job.out_dir,
+              naming: job.naming,
+            });
+            transition(this.store, id, 'user', { type: 'retry' });
+            retried.push(id);
+          }
+        })();
+        if (added.length) rememberBatch(this.store, args.to);
+        this.log.logger.info({ added: added.length, retried: retried.length, credits }, 'batch added');
+        if (added.length + retried.length > BULK) this.hub.emit({ type: 'jobs-changed', removed: [] });
+        else for (const id of [...added, ...retried]) this.emitJob(id);
+        this.runner.wake();
+        this.scheduleTotals();
+        return {
+          added,
+          alreadyQueued: sorted.queued,
+          retried,
+          alreadyDone: sorted.done,
+          refused: planned.refused,
+          credits,
+          unknownLengthJobs: unknown,
+          balance,
+        };
+      },
+      listJobs: ({ filter, offset, limit }) => {
+        const { total, rows } = this.store.page(filter, offset, limit);
+        return { total, offset, jobs: this.views(rows) };
+      },
+      listSources: ({ filter, offset, limit }) => {
+        const { total, groups } = this.store.sourcesPage(filter, offset, limit);
+        const views = new Map(this.views(groups.flatMap((g) => g.rows)).map((v) => [v.id, v]));
+        const sources: SourceRow[] = groups.map((g) => {
+          const first = g.rows[0];
+          return {
+            source: g.source,
+            sourceKind: first?.source_kind ?? 'file',
+            sourceName: first?.source_name ?? g.source,
+            durationSeconds: first?.duration ?? null,
+            jobs: g.rows.map((r) => views.get(r.id)).filter((v): v is JobView => v !== undefined),
+          };
+        });
+        return { total, offset, sources };
+      },
+      getJob: ({ id }) => {
+        const row = this.store.get(id);
+        if (!row)
+          throw new DubdeskError('not-found', `no job ${id}`, {
+            remedy: 'List the queue to see the job numbers.',
+          });
+        return toDetail(this.view(row), row, this.store.history(id));
+      },
+      jobLog: ({ id, limit }) => {
+        if (!this.store.get(id)) throw new DubdeskError('not-found', `no job ${id}`);
+        return { lines: this.log.jobLines(id, limit) };
+      },
+      retryJobs: (sel) => this.act('retry', sel),
+      cancelJobs: (sel) => this.act('cancel', sel),
+      pauseJobs: (sel) => this.act('pause', sel),
+      resumeJobs: (sel) => this.act('resume', sel),
+      clearJobs: (sel) => this.act('clear', sel),
+      totals: () => this.totals(),
+      pauseQueue: () => {
+        this.setQueuePause({ reason: 'user', message: 'paused' });
+        return this.totals();
+      },
+      resumeQueue: () => {
+        this.setQueuePause(null);
+        return this.totals();
+      },
+      getSettings: () => this.settings(),
+      setSettings: async (patch) => {
+        const { service, ...rest } = patch;
+        if (Object.keys(rest).length) writeAppSettings(this.store, rest);
+        if (service) {
+          await this.services.update(service);
+          this.log.logger.info({ mode: this.services.mode() }, 'service settings changed');
+          // Work goes on with the new service at once, or stops clearly until it is usable.
+          try {
+            await this.services.ensure();
+            if (this.queuePause()?.reason === 'auth') this.setQueuePause(null);
+          } catch (e) {
+            const err = this.asContractError(e);
+            if (err.code === 'auth' || err.code === 'config')
+              this.setQueuePause({ reason: 'auth', message: err.message });
+          }
+          this.hub.emit({ type: 'jobs-changed', removed: [] });
+        }
+        const settings = this.settings();
+        this.hub.emit({ type: 'settings', settings });
+        this.runner.wake();
+        return settings;
+      },
+      listWatchFolders: () => ({ folders: [] }),
+      addWatchFolder: () => {
+        throw new DubdeskError('internal', 'watched folders are not available yet');
+      },
+      updateWatchFolder: ({ id }) => {
+        throw new DubdeskError('not-found', `no watched folder ${id}`);
+      },
+      removeWatchFolder: ({ id }) => {
+        throw new DubdeskError('not-found', `no watched folder ${id}`);
+      },
+      listWatchFiles: ({ id }) => {
+        throw new DubdeskError('not-found', `no watched folder ${id}`);
+      },
+      approveWatchFolder: ({ id }) => {
+        throw new DubdeskError('not-found', `no watched folder ${id}`);
+      },
+      reprocessWatchFile: ({ id }) => {
+        throw new DubdeskError('not-found', `no watched folder ${id}`);
+      },
+    };
+  }
+}

@@ -1,0 +1,26 @@
+import { readStoredService, writeStoredService } from './service-file';
+
+/**
+ * Where the API key lives. The engine ships the file store (owner-only `service.json`); a face may bring
+ * the OS credential store (Keychain, Credential Manager, Secret Service) with the same interface.
+ */
+export interface KeyStore {
+  readonly kind: 'os' | 'file';
+  get(): string | null;
+  set(key: string | null): void;
+}
+
+export class FileKeyStore implements KeyStore {
+  readonly kind = 'file' as const;
+
+  constructor(private readonly home: string) {}
+
+  get(): string | null {
+    return readStoredService(this.home).apiKey ?? null;
+  }
+
+  set(key: string | null): void {
+    const { apiKey: _old, ...rest } = readStoredService(this.home);
+    writeStoredService(this.home, key ? { ...rest, apiKey: key } : rest);
+  }
+}

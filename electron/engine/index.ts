@@ -1,0 +1,31 @@
+/**
+ * The engine's one entry: the faces (CLI, desktop shell, `serve`) import this file and nothing else from
+ * the engine. They get the contract (`api`), and `run` to work the queue in their process.
+ */
+import type { DubdeskApi } from '../../shared/contract/methods';
+import { DubdeskEngine, type EngineOptions } from './facade/engine';
+import type { RunOptions, RunOutcome } from './queue/runner';
+
+export { defaultHome } from './facade/home';
+export type { KeyStore } from './facade/key-store';
+export type { SandboxHandle, SandboxStarter, ServiceOverrides } from './facade/service';
+export type { EngineOptions, RunOptions, RunOutcome };
+
+export interface DubdeskHost {
+  /** The contract: every action a user can take, and the event stream. */
+  readonly api: DubdeskApi;
+  readonly home: string;
+  /** Works the queue until done (or aborted); one worker per data folder, else a `busy` error. */
+  run(opts: RunOptions): Promise<RunOutcome>;
+  close(): Promise<void>;
+}
+
+export function openDubdesk(options: EngineOptions): DubdeskHost {
+  const engine = new DubdeskEngine(options);
+  return {
+    api: engine.api,
+    home: options.home,
+    run: (opts) => engine.run(opts),
+    close: () => engine.close(),
+  };
+}

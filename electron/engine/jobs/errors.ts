@@ -1,0 +1,152 @@
+import { DubdeskError, type ContractError } from '../../../shared/contract/errors';
+import type { Waiting } from '../../../shared/contract/jobs';
+import { ApiError } from '../api/errors';
+
+/**
+ * What to do about a failed step:
+ * - `wait`: not the job's fault (network down, disk full): try again later, for as long as it takes;
+ * - `bounded`: the service or something unexpected misbehaved: try again a limited number of times;
+ * - `never`: a definitive answer (bad file, refused request): the job fails now;
+ * - `halt-auth` / `halt-credits`: the whole queue stops until the key or the balance changes;
+ * - `interrupted`: the step was stopped on purpose (shutdown, pause, cancel).
+ */
+export type RetryPolicy = 'wait' | 'bounded' | 'never' | 'halt-auth' | 'halt-credits' | 'interrupted';
+
+export interface JobError {
+  error: ContractError;
+  retry: RetryPolicy;
+  /** How the wait reads in the queue while the job waits. */
+  waitingCode: Waiting['code'];
+}
+
+/** A local disk problem found while writing outputs: carries what the user needs to hear. */
+export class DiskError extends Error {
+  constructor(
+    readonly errno: string,
+    readonly dir: string,
+    /** Bytes still to write, when known. */
+    readonly needBytes: number | null,
+  ) {
+    super(`${errno} in ${dir}`);
+    this.name = 'DiskError';
+  }
+}
+
+/** A step stopped between two HTTP calls because the job or the queue was paused, or the run stops. */
+export class StopAtStep extends Error {
+  constructor(readonly why: 'pause' | 'stop') {
+    super(why === 'pause' ? 'paused by the user' : 'stopping');
+    this.name = 'StopAtStep';
+  }
+}
+
+const mb = (n: number) => Math.max(1, Math.ceil(n / 1024 / 1024));
+
+function fromDisk(e: DiskError): JobError {
+  if (e.errno === 'ENOSPC' || e.errno === 'EDQUOT') {
+    const need = e.needBytes !== null ? `free ${mb(e.needBytes)} MB` : 'free some space';
+    return {
+      error: {
+        code: 'disk',
+        message: `disk full: ${need} in ${e.dir}`,
+        remedy: 'The job goes on by itself once there is room.',
+      },
+      retry: 'wait',
+      waitingCode: 'disk',
+    };
+  }
+  if (e.errno === 'EROFS')
+    return {
+      error: {
+        code: 'disk',
+        message: `${e.dir} is on a read-only disk`,
+        remedy: 'Choose another output folder, then retry.',
+      },
+      retry: 'never',
+      waitingCode: 'disk',
+    };
+  return {
+    error: {
+      code: 'permission',
+      message: `cannot write to ${e.dir} (${e.errno})`,
+      remedy: 'Make the folder writable or choose another output folder, then retry.',
+    },
+    retry: 'never',
+    waitingCode: 'disk',
+  };
+}
+
+function fromApi(e: ApiError): JobError {
+  const message = e.message;
+  switch (e.kind) {
+    case 'network':
+      return {
+        error: { code: 'offline', message: `cannot reach the service: ${message}` },
+        retry: 'wait',
+        waitingCode: 'offline',
+      };
+    case 'canceled':
+      return { error: { code: 'canceled', message: 'canceled' }, retry: 'interrupted', waitingCode: 'retry' };
+    case 'auth':
+      return {
+        error: {
+          code: 'auth',
+          message: `the service rejected the API key (${message})`,
+          remedy: 'Check the key in the settings.',
+        },
+        retry: 'halt-auth',
+        waitingCode: 'auth',
+      };
+    case 'credits':
+      return {
+        error: {
+          code: 'credits',
+          message: 'out of credits',
+          remedy: 'Add credits; the queue goes on by itself.',
+        },
+        retry: 'halt-credits',
+        waitingCode: 'credits',
+      };
+    case 'bad-request':
+      return {
+        error: { code: 'bad-request', message: `the service refused the request: ${message}` },
+        retry: 'never',
+        waitingCode: 'retry',
+      };
+    case 'too-large':
+      return {
+        error: {
+          code: 'too-large',
+          message: `the service refused the file as too large: ${message}`,
+          remedy: 'Split or compress it.',
+        },
+        retry: 'never',
+        waitingCode: 'retry',
+      };
+    default:
+      break;
+  }
+  // Everything else is the service misbehaving (5xx, broken answers, refused links): worth a few more tries.
+  const policy = (e as { retry?: string }).retry;
+  return {
+    error: { code: 'service', message },
+    retry: policy === 'wait' ? 'wait' : policy === 'never' ? 'never' : 'bounded',
+    waitingCode: policy === 'wait' ? 'offline' : 'retry',
+  };
+}
+
+/** Every failure of a step, in one place: what it means for the user and whether to try again. */
+export function classify(e: unknown): JobError {
+  if (e instanceof StopAtStep)
+    return { error: { code: 'canceled', message: e.message }, retry: 'interrupted', waitingCode: 'retry' };
+  if (e instanceof ApiError) return fromApi(e);
+  if (e instanceof DiskError) return fromDisk(e);
+  if (e instanceof DubdeskError) return { error: e.toJSON(), retry: 'never', waitingCode: 'retry' };
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'ABORT_ERR' || err?.name === 'AbortError')
+    return { error: { code: 'canceled', message: 'canceled' }, retry: 'interrupted', waitingCode: 'retry' };
+  if (err?.code && err.path && ['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM'].includes(err.code))
+    return fromDisk(new DiskError(err.code, err.path, null));
+  const what = err instanceof Error ? `${err.code ? `${err.code}: ` : ''}${err.message}` : String(e);
+  return { error: { code: 'internal', message: what }, retry: 'bounded', waitingCode: 'retry' };
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { ContractErrorSchema } from './errors';
+import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema } from './jobs';
+
+/**
+ * What a face may ask the engine to estimate or queue: sources (files, folders, http(s) URLs) x target
+ * languages. Parsed at every boundary with this one schema, so every face refuses exactly the same.
+ */
+export const BatchRequestSchema = z
+  .object({
+    inputs: z
+      .array(z.string().min(1, 'a source path or URL is empty').max(4096))
+      .min(1, 'name at least one file, folder or URL')
+      .max(100_000),
+    to: z
+      .array(z.string().trim().toLowerCase().min(1).max(16))
+      .min(1, 'name at least one target language')
+      .max(100),
+    from: z.string().trim().toLowerCase().min(1).max(16).default('auto'),
+    studio: z.boolean().default(false),
+    api: ApiGenerationSchema.default('v2'),
+    /** Where the results go; default: each source's own folder. */
+    outDir: z.string().min(1).max(4096).optional(),
+    outputs: OutputSelectionSchema.default('default'),
+    /** `Movie.es.mp4` beside each other, or one folder per language (`es/Movie.mp4`). */
+    naming: OutputNamingSchema.default('suffix'),
+    /**
+     * v2: upload each file once for its first language, then make the other languages from the service's
+     * copy (`original` link as `source_url`). `auto`: on for large files going to several languages.
+     */
+    uploadOnce: z.union([z.boolean(), z.literal('auto')]).default('auto'),
+  })
+  .strict();
+export type BatchRequest = z.infer<typeof BatchRequestSchema>;
+export type BatchRequestInput = z.input<typeof BatchRequestSchema>;
+
+export const AddRequestSchema = BatchRequestSchema.extend({
+  /** Queue even when the estimate is over the credit balance. */
+  force: z.boolean().default(false),
+  /** Dub again what was already dubbed with the same settings (pays again). */
+  again: z.boolean().default(false),
+}).strict();
+export type AddRequest = z.infer<typeof AddRequestSchema>;
+export type AddRequestInput = z.input<typeof AddRequestSchema>;
+
+export const FileEstimateSchema = z.object({
+  /** What the user gave (a file, a file found in a folder, or a URL). */
+  input: z.string(),
+  name: z.string(),
+  kind: z.enum(['video', 'audio', 'url']).nullable(),
+  durationSeconds: z.number().nullable(),
+  bytes: z.number().nullable(),
+  /** Credits for one language (studio included); null when the length is unknown or the file is refused. */
+  creditsPerLanguage: z.number().nullable(),
+  /** Why this file will not be queued; null when it is fine. */
+  problem: ContractErrorSchema.nullable(),
+});
+export type FileEstimate = z.infer<typeof FileEstimateSchema>;
+
+export const DoneBeforeSchema = z.object({
+  jobId: z.number().int(),
+  source: z.string(),
+  destLang: z.string(),
+  outputs: z.array(z.string()),
+});
+export type DoneBefore = z.infer<typeof DoneBeforeSchema>;
+
+export const EstimateSchema = z.object({
+  files: z.array(FileEstimateSchema),
+  languages: z.array(z.string()),
+  studio: z.boolean(),
+  /** Jobs that would be queued: good files x languages, minus those already queued or done. */
+  jobs: z.number().int(),
+  credits: z.number(),
+  /** Jobs whose length cannot be known before the service measures it (URL sources). */
+  unknownLengthJobs: z.number().int(),
+  /** Null when the balance cannot be read now (offline). */
+  balance: z.number().nullable(),
+  balanceAfter: z.number().nullable(),
+  overBalance: z.boolean(),
+  /** Source x language pairs already dubbed with these settings: skipped unless `again`. */
+  alreadyDone: z.array(DoneBeforeSchema),
+  /** Source x language pairs already in the queue: not added twice. */
+  alreadyQueued: z.array(z.number().int()),
+  uploadOnce: z.object({ enabled: z.boolean(), bytesSaved: z.number() }),
+});
+export type Estimate = z.infer<typeof EstimateSchema>;
+
+export const AddResultSchema = z.object({
+  added: z.array(z.number().int()),
+  alreadyQueued: z.array(z.number().int()),
+  /** Failed jobs of the same source and language, queued again (a dub already made is not paid twice). */
+  retried: z.array(z.number().int()),
+  alreadyDone: z.array(DoneBeforeSchema),
+  refused: z.array(z.object({ input: z.string(), error: ContractErrorSchema })),
+  credits: z.number(),
+  unknownLengthJobs: z.number().int(),
+  balance: z.number().nullable(),
+});
+export type AddResult = z.infer<typeof AddResultSchema>;

@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { OUTPUT_TYPES } from '../api/common';
+import { ContractErrorSchema } from './errors';
+
+export const API_GENERATIONS = ['v2', 'v1', 'legacy'] as const;
+export type ApiGeneration = (typeof API_GENERATIONS)[number];
+export const ApiGenerationSchema = z.enum(API_GENERATIONS);
+
+/** What a user sees. Terminal states are exactly completed, failed and canceled. */
+export const JOB_STATES = [
+  'queued',
+  'uploading',
+  'submitted',
+  'processing',
+  'downloading',
+  'completed',
+  'failed',
+  'canceled',
+  'paused',
+] as const;
+export type JobState = (typeof JOB_STATES)[number];
+export const JobStateSchema = z.enum(JOB_STATES);
+export const TERMINAL_STATES: readonly JobState[] = ['completed', 'failed', 'canceled'];
+export const isTerminal = (s: JobState): boolean => TERMINAL_STATES.includes(s);
+/** States where bytes move or the service works on the dub. */
+export const WORKING_STATES: readonly JobState[] = ['uploading', 'submitted', 'processing', 'downloading'];
+
+export const OutputTypeSchema = z.enum(OUTPUT_TYPES);
+export const OutputSelectionSchema = z.union([
+  z.literal('default'),
+  z.literal('all'),
+  z.array(OutputTypeSchema).min(1),
+]);
+export type OutputSelection = z.infer<typeof OutputSelectionSchema>;
+
+export const OutputNamingSchema = z.enum(['suffix', 'folders']);
+export type OutputNaming = z.infer<typeof OutputNamingSchema>;
+
+export const JobOutputSchema = z.object({
+  type: OutputTypeSchema,
+  path: z.string(),
+  bytes: z.number(),
+});
+export type JobOutput = z.infer<typeof JobOutputSchema>;
+
+/** Why a live job is not moving right now, and when it will try again. */
+export const WaitingSchema = z.object({
+  code: z.enum(['offline', 'retry', 'credits', 'auth', 'disk', 'queue-paused', 'other-service', 'pausing']),
+  message: z.string(),
+  /** ISO time of the next attempt, when one is scheduled. */
+  retryAt: z.string().nullable(),
+  /** Attempts so far at this step (1 after the first failure). */
+  attempt: z.number().int(),
+});
+export type Waiting = z.infer<typeof WaitingSchema>;
+
+/** A job as every face sees it: never the API key, never a signed link. */
+export const JobViewSchema = z.object({
+  id: z.number().int(),
+  source: z.string(),
+  sourceKind: z.enum(['file', 'url']),
+  sourceName: z.string(),
+  destLang: z.string(),
+  sourceLang: z.string(),
+  api: ApiGenerationSchema,
+  studio: z.boolean(),
+  state: JobStateSchema,
+  remoteId: z.string().nullable(),
+  /** 0..100 for the current phase: upload, remote processing, or download. */
+  progress: z.number(),
+  waiting: WaitingSchema.nullable(),
+  error: ContractErrorSchema.nullable(),
+  durationSeconds: z.number().nullable(),
+  estimatedCredits: z.number().nullable(),
+  measuredDuration: z.number().nullable(),
+  /** Credits the service charged for this dub (also for a dub that completed but failed to download). */
+  creditsCharged: z.number().nullable(),
+  outDir: z.string(),
+  outputs: z.array(JobOutputSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: z.string().nullable(),
+  /** Transfer speed and time left while uploading or downloading; null otherwise. */
+  bytesPerSecond: z.number().nullable(),
+  etaSeconds: z.number().nullable(),
+  /** The watched folder that queued it, if any. */
+  watchFolderId: z.number().int().nullable(),
+});
+export type JobView = z.infer<typeof JobViewSchema>;
+
+export const JobHistoryEntrySchema = z.object({
+  at: z.string(),
+  from: JobStateSchema.nullable(),
+  to: JobStateSchema,
+  event: z.string(),
+  reason: z.string().nullable(),
+});
+export type JobHistoryEntry = z.infer<typeof JobHistoryEntrySchema>;
+
+export const JobDetailSchema = JobViewSchema.extend({
+  history: z.array(JobHistoryEntrySchema),
+  outputsWanted: OutputSelectionSchema,
+  attempts: z.number().int(),
+  /** Dubs this job made on the service that failed or were given up (kept to never adopt them again). */
+  abandonedRemoteIds: z.array(z.string()),
+  sourceBytes: z.number().nullable(),
+  sourceType: z.string().nullable(),
+});
+export type JobDetail = z.infer<typeof JobDetailSchema>;
+
+/** Which jobs a list or a bulk action covers. Empty filter = every job. */
+export const JobFilterSchema = z
+  .object({
+    states: z.array(JobStateSchema).optional(),
+    /** Case-insensitive match on the source name or path. */
+    search: z.string().max(500).optional(),
+    ids: z.array(z.number().int().positive()).max(100_000).optional(),
+    source: z.string().optional(),
+    watchFolderId: z.number().int().positive().optional(),
+  })
+  .strict();
+export type JobFilter = z.infer<typeof JobFilterSchema>;
+
+export const MAX_PAGE = 500;
+
+export const PageRequestSchema = z
+  .object({
+    filter: JobFilterSchema.default({}),
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(MAX_PAGE).default(100),
+  })
+  .strict();
+export type PageRequest = z.input<typeof PageRequestSchema>;
+
+export const JobPageSchema = z.object({
+  total: z.number().int(),
+  offset: z.number().int(),
+  jobs: z.array(JobViewSchema),
+});
+export type JobPage = z.infer<typeof JobPageSchema>;
+
+/** One row of the queue: a source with one job per language (only the jobs the filter matched). */
+export const SourceRowSchema = z.object({
+  source: z.string(),
+  sourceKind: z.enum(['file', 'url']),
+  sourceName: z.string(),
+  durationSeconds: z.number().nullable(),
+  jobs: z.array(JobViewSchema),
+});
+export type SourceRow = z.infer<typeof SourceRowSchema>;
+
+export const SourcePageSchema = z.object({
+  /** Sources matching the filter (rows), not jobs. */
+  total: z.number().int(),
+  offset: z.number().int(),
+  sources: z.array(SourceRowSchema),
+});
+export type SourcePage = z.infer<typeof SourcePageSchema>;
+
+/** Bulk actions (retry, cancel, pause, resume, clear) take ids, or a filter, not both. */
+export const SelectionSchema = z
+  .object({
+    ids: z.array(z.number().int().positive()).max(100_000).optional(),
+    filter: JobFilterSchema.optional(),
+  })
+  .strict()
+  .refine((s) => (s.ids === undefined) !== (s.filter === undefined), {
+    message: 'give either ids or a filter',
+  });
+export type Selection = z.infer<typeof SelectionSchema>;
+
+export const ActionResultSchema = z.object({
+  /** Jobs the action applied to. */
+  changed: z.array(z.number().int()),
+  /** Jobs it did not apply to, each with why (already completed, no such job...). */
+  skipped: z.array(z.object({ id: z.number().int(), error: ContractErrorSchema })),
+});
+export type ActionResult = z.infer<typeof ActionResultSchema>;
+
+export const JobIdSchema = z.object({ id: z.number().int().positive() }).strict();
+
+export const LogLineSchema = z.object({
+  at: z.string(),
+  level: z.enum(['debug', 'info', 'warn', 'error']),
+  message: z.string(),
+  jobId: z.number().int().nullable(),
+});
+export type LogLine = z.infer<typeof LogLineSchema>;

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { AccountSchema, AppInfoSchema, LanguagesSchema, TestKeyRequestSchema } from './account';
+import { AddRequestSchema, AddResultSchema, BatchRequestSchema, EstimateSchema } from './batches';
+import type { EventListener } from './events';
+import {
+  ActionResultSchema,
+  JobDetailSchema,
+  JobIdSchema,
+  JobPageSchema,
+  LogLineSchema,
+  PageRequestSchema,
+  SelectionSchema,
+  SourcePageSchema,
+} from './jobs';
+import { QueueTotalsSchema } from './queue';
+import { SettingsPatchSchema, SettingsSchema } from './settings';
+import {
+  AddWatchFolderSchema,
+  ReprocessWatchFileSchema,
+  UpdateWatchFolderSchema,
+  WatchFileSchema,
+  WatchFilesPageSchema,
+  WatchFilesRequestSchema,
+  WatchFolderIdSchema,
+  WatchFolderSchema,
+} from './watch';
+
+interface MethodSpec {
+  /** Null: the method takes no argument. */
+  input: z.ZodType | null;
+  output: z.ZodType;
+  /** Reads only (safe to repeat, never changes anything). */
+  query: boolean;
+}
+
+const q = <I extends z.ZodType | null, O extends z.ZodType>(input: I, output: O) => ({
+  input,
+  output,
+  query: true as const,
+});
+const act = <I extends z.ZodType | null, O extends z.ZodType>(input: I, output: O) => ({
+  input,
+  output,
+  query: false as const,
+});
+
+/**
+ * The contract: one method per action a user can take, each argument and result a zod schema of plain
+ * JSON. The in-process engine, the IPC bridge and the HTTP server are all built from this table.
+ */
+export const METHODS = {
+  appInfo: q(null, AppInfoSchema),
+  /** Target languages from the live list, each marked when the legacy generation takes it too. */
+  languages: q(null, LanguagesSchema),
+  /** Profile and balance of the key in use. */
+  account: q(null, AccountSchema),
+  /** Checks a key against the account endpoint without saving it. */
+  testKey: act(TestKeyRequestSchema, AccountSchema),
+  /** Probes the sources and prices the batch; nothing is queued. */
+  estimate: act(BatchRequestSchema, EstimateSchema),
+  /** Queues the batch; refuses one over the balance unless `force`. */
+  add: act(AddRequestSchema, AddResultSchema),
+  listJobs: q(PageRequestSchema, JobPageSchema),
+  /** The queue grouped by source, a page of rows at a time. */
+  listSources: q(PageRequestSchema, SourcePageSchema),
+  getJob: q(JobIdSchema, JobDetailSchema),
+  jobLog: q(
+    JobIdSchema.extend({ limit: z.number().int().min(1).max(1000).default(200) }).strict(),
+    z.object({ lines: z.array(LogLineSchema) }),
+  ),
+  retryJobs: act(SelectionSchema, ActionResultSchema),
+  cancelJobs: act(SelectionSchema, ActionResultSchema),
+  /** A paused job finishes the HTTP step it is in, then waits; resume goes on from there. */
+  pauseJobs: act(SelectionSchema, ActionResultSchema),
+  resumeJobs: act(SelectionSchema, ActionResultSchema),
+  /** Removes finished jobs (completed, failed, canceled) from the list; never deletes a file. */
+  clearJobs: act(SelectionSchema, ActionResultSchema),
+  totals: q(null, QueueTotalsSchema),
+  pauseQueue: act(null, QueueTotalsSchema),
+  resumeQueue: act(null, QueueTotalsSchema),
+  getSettings: q(null, SettingsSchema),
+  setSettings: act(SettingsPatchSchema, SettingsSchema),
+  listWatchFolders: q(null, z.object({ folders: z.array(WatchFolderSchema) })),
+  addWatchFolder: act(AddWatchFolderSchema, WatchFolderSchema),
+  updateWatchFolder: act(UpdateWatchFolderSchema, WatchFolderSchema),
+  removeWatchFolder: act(WatchFolderIdSchema, z.object({ id: z.number().int() })),
+  listWatchFiles: q(WatchFilesRequestSchema, WatchFilesPageSchema),
+  /** Queues the files of a folder that wait for approval (over its credit limit). */
+  approveWatchFolder: act(WatchFolderIdSchema, z.object({ queued: z.number().int() })),
+  /** Queues a file of a watched folder again, even though it was dubbed before. */
+  reprocessWatchFile: act(ReprocessWatchFileSchema, WatchFileSchema),
+} as const satisfies Record<string, MethodSpec>;
+
+export type MethodName = keyof typeof METHODS;
+export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
+
+export type MethodInput<K extends MethodName> = (typeof METHODS)[K]['input'] extends z.ZodType
+  ? z.input<(typeof METHODS)[K]['input']>
+  : undefined;
+/** What the implementation receives: the input after parsing (defaults filled in). */
+export type MethodArgs<K extends MethodName> = (typeof METHODS)[K]['input'] extends z.ZodType
+  ? z.output<(typeof METHODS)[K]['input']>
+  : undefined;
+export type MethodOutput<K extends MethodName> = z.output<(typeof METHODS)[K]['output']>;
+
+type Call<K extends MethodName> = (typeof METHODS)[K]['input'] extends z.ZodType
+  ? (input: MethodInput<K>) => Promise<MethodOutput<K>>
+  : () => Promise<MethodOutput<K>>;
+
+/** What every face talks to: the engine in-process, over IPC (Electron) or over HTTP (web mode). */
+export type DubdeskApi = { [K in MethodName]: Call<K> } & {
+  /** Events in order; returns the function that ends the subscription. */
+  subscribe(listener: EventListener): () => void;
+};
+
+/** What an implementation writes: parsed arguments in, plain results out. */
+export type DubdeskHandlers = {
+  [K in MethodName]: (args: MethodArgs<K>) => Promise<MethodOutput<K>> | MethodOutput<K>;
+};

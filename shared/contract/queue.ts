@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { JOB_STATES, type JobState } from './jobs';
+
+export const QueuePauseSchema = z.object({
+  reason: z.enum(['user', 'credits', 'auth']),
+  message: z.string(),
+});
+
+/** The whole queue at a glance: what the header, the sidebar and the banners show. */
+export const QueueTotalsSchema = z.object({
+  counts: z.record(z.enum(JOB_STATES), z.number().int()),
+  total: z.number().int(),
+  /** Jobs not yet completed, failed or canceled. */
+  left: z.number().int(),
+  /** Sum over the transfers running now. */
+  bytesPerSecond: z.number().nullable(),
+  /** Best guess of the time until the queue drains; null when there is nothing to go on. */
+  etaSeconds: z.number().nullable(),
+  /** Estimated credits of jobs not yet charged (what the queue will still spend). */
+  creditsCommitted: z.number(),
+  /** Credits charged so far by jobs in the queue. */
+  creditsCharged: z.number(),
+  /** Last known balance; null when never read. */
+  balance: z.number().nullable(),
+  /** Balance minus committed; null without a balance. */
+  creditsRemaining: z.number().nullable(),
+  /** Set while the service cannot be reached: jobs will resume by themselves. */
+  offline: z.string().nullable(),
+  paused: QueuePauseSchema.nullable(),
+  /** A worker (this process or another) is working the queue. */
+  running: z.boolean(),
+  /** Jobs that were mid-flight when the last run stopped uncleanly and resumed in this one. */
+  resumedAfterCrash: z.number().int(),
+});
+export type QueueTotals = z.infer<typeof QueueTotalsSchema>;
+
+export function emptyCounts(): Record<JobState, number> {
+  return Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>;
+}

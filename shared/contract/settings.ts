@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { ServiceModeSchema } from './account';
+import { ApiGenerationSchema, OutputSelectionSchema } from './jobs';
+
+const Lang = z.string().trim().toLowerCase().min(1).max(16);
+
+/** Settings every face shows and edits. The API key is write-only: only whether one is set is shown. */
+export const SettingsSchema = z.object({
+  service: z.object({
+    /** `sandbox`: the built-in simulator (no account needed); `service`: the real service. */
+    mode: ServiceModeSchema,
+    /** False on a first run: nothing chosen yet (the sandbox is only the fallback). */
+    configured: z.boolean(),
+    baseUrl: z.string().nullable(),
+    legacyUrl: z.string().nullable(),
+    apiKeySet: z.boolean(),
+    /** The last four characters of the key, to tell keys apart. */
+    apiKeyHint: z.string().nullable(),
+    /** Where the key is kept: the OS credential store, a file only the user can read, or the environment. */
+    keyStore: z.enum(['os', 'file', 'env']).nullable(),
+  }),
+  /** Uploads at once, and downloads at once. */
+  concurrency: z.number().int().min(1).max(16),
+  pollIntervalSeconds: z.number().min(0.05).max(600),
+  defaults: z.object({
+    languages: z.array(Lang),
+    from: Lang,
+    studio: z.boolean(),
+    api: ApiGenerationSchema,
+    outputs: OutputSelectionSchema,
+    /** Null: beside each source. */
+    outDir: z.string().nullable(),
+    uploadOnce: z.union([z.boolean(), z.literal('auto')]),
+  }),
+  favouriteLanguages: z.array(Lang),
+  /** Most recent first. */
+  recentLanguages: z.array(Lang),
+  lastBatchLanguages: z.array(Lang),
+  notifyWhenDone: z.boolean(),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const SettingsPatchSchema = z
+  .object({
+    service: z
+      .object({
+        mode: ServiceModeSchema.optional(),
+        baseUrl: z.string().url().max(2048).nullable().optional(),
+        legacyUrl: z.string().url().max(2048).nullable().optional(),
+        /** Null forgets the key. */
+        apiKey: z.string().trim().min(1).max(4096).nullable().optional(),
+      })
+      .strict()
+      .optional(),
+    concurrency: z.number().int().min(1).max(16).optional(),
+    pollIntervalSeconds: z.number().min(0.05).max(600).optional(),
+    defaults: SettingsSchema.shape.defaults.partial().strict().optional(),
+    favouriteLanguages: z.array(Lang).max(100).optional(),
+    notifyWhenDone: z.boolean().optional(),
+  })
+  .strict();
+export type SettingsPatch = z.input<typeof SettingsPatchSchema>;
