@@ -2,10 +2,8 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { ProfileV2 } from '../../shared/api/v2';
 import type { ApiGeneration, JobView } from '../../shared/domain';
-import { LegacyClient } from './api/legacy';
-import { targetLanguages, type LanguageSet } from './api/langs';
-import { V1Client } from './api/v1';
-import { V2Client } from './api/v2';
+import { createServiceClients } from './api/clients';
+import { targetLanguages, type LangsClient, type LanguageSet } from './api/langs';
 import { JobStore, type JobRow } from './db/jobs';
 import { openDatabase, type Db } from './db/open';
 import { ConfigError, UsageError } from './errors';
@@ -53,6 +51,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   readonly store: JobStore;
   private readonly db: Db;
   private readonly clients: Clients;
+  private readonly langs: LangsClient;
   private readonly runner: Runner;
   private readonly meters = new Map<number, Meter>();
 
@@ -61,11 +60,9 @@ export class Engine extends EventEmitter<EngineEvents> {
     this.db = openDatabase(join(options.home, 'dubdesk.db'));
     this.store = new JobStore(this.db);
     const { baseUrl, legacyUrl, apiKey } = options.service;
-    this.clients = {
-      v2: new V2Client(baseUrl, apiKey),
-      v1: new V1Client(baseUrl, apiKey),
-      legacy: legacyUrl ? new LegacyClient(legacyUrl, apiKey) : null,
-    };
+    const service = createServiceClients({ baseUrl, legacyUrl, apiKey });
+    this.clients = service;
+    this.langs = service.langs;
     this.runner = new Runner(
       this.store,
       this.clients,
@@ -83,7 +80,7 @@ export class Engine extends EventEmitter<EngineEvents> {
   }
 
   languages(): Promise<LanguageSet> {
-    return targetLanguages(this.store, this.options.service.baseUrl);
+    return targetLanguages(this.store, this.langs);
   }
 
   /** Validates the request and its languages (UsageError) and probes every input; nothing is stored yet. */

@@ -1,4 +1,5 @@
 import type { JobPatch, JobRow, JobStore } from '../db/jobs';
+import type { Downloads } from '../api/download';
 import type { LegacyClient } from '../api/legacy';
 import type { V1Client } from '../api/v1';
 import type { V2Client } from '../api/v2';
@@ -8,6 +9,7 @@ export interface Clients {
   v1: V1Client;
   /** Null when no legacy root is configured. */
   legacy: LegacyClient | null;
+  downloads: Downloads;
 }
 
 /** A job a worker holds under its lease: every write goes through the lease check and keeps `row` current. */

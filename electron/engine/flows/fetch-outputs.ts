@@ -5,7 +5,6 @@ import type { DubV2 } from '../../../shared/api/v2';
 import { creditsFor } from '../../../shared/credits';
 import { OutputSelectionSchema, type OutputSelection } from '../../../shared/domain';
 import { ApiError } from '../api/errors';
-import { downloadToPart } from '../api/download';
 import {
   alreadySettled,
   extensionFor,
@@ -103,7 +102,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     for (let refresh = 0; ; refresh++) {
       if (!link) throw new ApiError('protocol', `the service no longer offers ${type}`);
       try {
-        result = await downloadToPart(link.download_url, `${path}.part`, ctx.signal, (t, n) =>
+        result = await ctx.clients.downloads.toPart(link.download_url, `${path}.part`, ctx.signal, (t, n) =>
           ctx.progress(r.id, t, n),
         );
         break;
