@@ -44,6 +44,9 @@ export function errorFromFailure(
   if (e instanceof MaxRedirectsError) return new ApiError('redirect', `too many redirects from ${where}`);
   const code = e instanceof RequestError ? e.code : '';
   const what = e instanceof Error ? e.message : String(e);
+  // Node's HTTP parser refused what came back: something answered, but not in HTTP.
+  if (code.startsWith('HPE_'))
+    return new ApiError('protocol', `${where} answered with broken HTTP (${code})`, null, null, details);
   if (answered) {
     const received = details.bytes !== undefined ? ` after ${details.bytes} bytes` : '';
     return new ApiError(
@@ -59,12 +62,12 @@ export function errorFromFailure(
 
 /** A non-2xx answer as an ApiError, with the service's own `{ error }` message when it sent one, cleaned. */
 export function errorFromResponse(status: number, text: string, url: string): ApiError {
-  let message = `HTTP ${status}`;
+  let message = '';
   let remoteId: string | null = null;
   try {
     const parsed = ErrorBody.safeParse(JSON.parse(text));
     if (parsed.success) {
-      message = cleanServiceText(parsed.data.error) || message;
+      message = cleanServiceText(parsed.data.error);
       const id = parsed.data.id === undefined ? '' : cleanServiceText(parsed.data.id, 200);
       remoteId = id || null;
     }
@@ -73,7 +76,7 @@ export function errorFromResponse(status: number, text: string, url: string): Ap
   }
   return new ApiError(
     kindForStatus(status),
-    `${message} (HTTP ${status} from ${redact(url)})`,
+    message ? `${message} (HTTP ${status} from ${redact(url)})` : `HTTP ${status} from ${redact(url)}`,
     status,
     remoteId,
   );
