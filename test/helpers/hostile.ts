@@ -94,7 +94,8 @@ export const SHORT_LIMITS = {
 };
 
 /** Settles a promise into its error (or fails the test if it resolved). */
-export async function failure(p: Promise<unknown>): Promise<unknown> {
+export async function failure(p: Promise<unknown> | undefined): Promise<unknown> {
+  if (!p) throw new Error('no call was made');
   try {
     await p;
   } catch (e) {
