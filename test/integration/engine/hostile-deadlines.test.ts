@@ -108,6 +108,29 @@ describe('API calls have deadlines, not only idle limits', () => {
   });
 });
 
+describe('a canceled call', () => {
+  it('ends at once as canceled, whether waiting for the answer or in the middle of a body', async () => {
+    const f = await server(async (req, res, seen) => {
+      await readBody(req, seen);
+      if (req.url === '/o') {
+        res.writeHead(200, { 'content-length': '1000' });
+        res.write(Buffer.alloc(10));
+      }
+    });
+    const { v2, downloads } = clients(f);
+    const early = new AbortController();
+    const pending = failure(v2.me(early.signal));
+    early.abort();
+    expect(await pending).toMatchObject({ kind: 'canceled', retry: 'never' });
+
+    const late = new AbortController();
+    const download = failure(
+      downloads.toPart(`${f.url}/o`, join(tempDir(), 'o.part'), late.signal, () => late.abort()),
+    );
+    expect(await download).toMatchObject({ kind: 'canceled' });
+  });
+});
+
 describe('uploads have idle limits while the file goes out, and a deadline for the answer', () => {
   it('v2 create: a slow upload is not cut off by the call deadline', async () => {
     const f = await server(async (req, res, seen) => {
@@ -115,8 +138,13 @@ describe('uploads have idle limits while the file goes out, and a deadline for t
       json(res, 201, DUB);
     });
     const path = await bigFile(48);
-    expect(await clients(f).v2.createFromFile(path, 'video/mp4', CREATE)).toMatchObject({ id: 'd1' });
+    const progress: number[] = [];
+    const dub = await clients(f).v2.createFromFile(path, 'video/mp4', CREATE, undefined, (t) =>
+      progress.push(t),
+    );
+    expect(dub).toMatchObject({ id: 'd1' });
     expect(f.seen[0]?.bodyBytes).toBeGreaterThan(48 * 1024 * 1024);
+    expect(progress.at(-1)).toBe(f.seen[0]?.bodyBytes);
   });
 
   it('v2 create: no answer after the upload is no answer', async () => {
@@ -148,8 +176,10 @@ describe('uploads have idle limits while the file goes out, and a deadline for t
       res.end();
     });
     const path = await bigFile(48);
-    await clients(f).v1.upload(`${f.url}/put?sig=1`, path, 'video/mp4');
+    const progress: number[] = [];
+    await clients(f).v1.upload(`${f.url}/put?sig=1`, path, 'video/mp4', undefined, (t) => progress.push(t));
     expect(f.seen[0]?.bodyBytes).toBe(48 * 1024 * 1024);
+    expect(progress.at(-1)).toBe(48 * 1024 * 1024);
   });
 });
 
