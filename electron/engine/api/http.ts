@@ -46,8 +46,11 @@ export interface Reply {
 
 /**
  * The HTTP layer of the API clients: deadlines as well as idle limits, replies read up to a cap, every
- * non-2xx a typed ApiError with the service's message cleaned, and the key kept at home: only a GET is
- * ever redirected, and only within the origin it was sent to.
+ * non-2xx a typed ApiError with the service's message cleaned, and the key kept at home.
+ *
+ * Redirects: a GET follows one within the origin it was sent to (a service may move a path; the key goes
+ * nowhere new). Anything that leaves the origin fails as `redirect` naming the host. POST and PUT follow
+ * none: got would re-send the body (307/308, a whole upload) or silently turn a create into a GET (301-303).
  */
 export class Http {
   readonly limits: HttpLimits;
@@ -101,7 +104,8 @@ export class Http {
       throw errorFromResponse(status, utf8(body), url);
     }
     if (options.discardBody) {
-      await readCapped(stream, this.limits.maxErrorBodyBytes, url);
+      // The status said it all; a body cut short afterwards changes nothing.
+      await readCapped(stream, this.limits.maxErrorBodyBytes, url).catch(() => undefined);
       return { status, headers: res.headers, body: '' };
     }
     const cap = this.limits.maxBodyBytes;
@@ -122,7 +126,9 @@ export class Http {
     if (to.origin !== target.origin) {
       const why = this.hasKey
         ? 'Dubdesk does not send your API key to another host'
-        : 'Dubdesk does not send the file to another host';
+        : method === 'PUT'
+          ? 'Dubdesk does not send the file to another host'
+          : 'Dubdesk does not follow the service to another host';
       return new ApiError('redirect', `the service redirected to ${to.host || to.protocol}; ${why}`, status);
     }
     return new ApiError(
