@@ -2,11 +2,13 @@ import { createWriteStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Response } from 'got';
+import { RequestError, type Got, type PlainResponse } from 'got';
+import { errorFromFailure, errorFromResponse } from './classify';
 import { ApiError, redact } from './errors';
-import { Http, errorFromResponse, toNetworkError, type ProgressListener } from './http';
-
-const links = new Http({ timeoutMs: 60_000 });
+import { DEFAULT_LIMITS, withLimits, type HttpLimits } from './limits';
+import { httpUrl, isHttp, redirectTarget } from './links';
+import { planDownload } from './ranges';
+import { awaitResponse, baseGot, readCapped, timeoutsFor, utf8, type ProgressListener } from './transport';
 
 async function sizeOf(path: string): Promise<number> {
   return stat(path).then(
@@ -15,80 +17,123 @@ async function sizeOf(path: string): Promise<number> {
   );
 }
 
-async function readSmall(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  let n = 0;
-  for await (const c of stream) {
-    const b = Buffer.isBuffer(c) ? c : Buffer.from(c as string);
-    if (n < 65536) chunks.push(b);
-    n += b.length;
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export interface Downloaded {
   bytes: number;
   contentType: string | null;
 }
 
 /**
- * Downloads a signed link into `part`, resuming with a Range request from whatever `part` already holds.
- * Resolves only when the file has exactly the length the server promised; a cut transfer rejects as a
- * network error (resume later), an expired link as 'forbidden' (fetch fresh links, then resume).
+ * Output downloads from pre-signed links. They carry no API key at all, so they may follow storage's
+ * redirects anywhere http(s); bytes are written exactly as sent (no decompression), with idle limits only
+ * on the body: a big file on a slow line takes as long as it takes.
  */
-export async function downloadToPart(
-  url: string,
-  part: string,
-  signal?: AbortSignal,
-  onProgress?: ProgressListener,
-): Promise<Downloaded> {
-  const have = await sizeOf(part);
-  const stream = links.got.stream(url, { headers: have > 0 ? { range: `bytes=${have}-` } : {}, signal });
-  let response: Response;
-  try {
-    response = await new Promise<Response>((resolve, reject) => {
-      stream.once('response', resolve);
-      stream.once('error', reject);
-    });
-  } catch (e) {
-    stream.destroy();
-    throw toNetworkError(e, url);
-  }
-  const status = response.statusCode;
-  const contentType = response.headers['content-type']?.split(';')[0]?.trim() ?? null;
-  const totalFromRange = Number(/\/(\d+)$/.exec(String(response.headers['content-range'] ?? ''))?.[1] ?? NaN);
+export class Downloads {
+  readonly limits: HttpLimits;
+  private readonly got: Got;
 
-  if (status === 416) {
-    stream.destroy();
-    if (totalFromRange === have) return { bytes: have, contentType };
-    await rm(part, { force: true });
-    throw new ApiError('network', `partial download of ${redact(url)} no longer matches; starting over`);
+  constructor(limits?: Partial<HttpLimits>) {
+    this.limits = withLimits(DEFAULT_LIMITS, limits);
+    this.got = baseGot();
   }
-  if (status !== 200 && status !== 206) {
-    const text = await readSmall(stream).catch(() => '');
-    throw errorFromResponse(status, text, url);
+
+  /**
+   * Downloads a signed link into `part`, resuming with a Range request from whatever `part` already holds.
+   * Resolves only when the file has exactly the length the server promised. A cut transfer rejects as
+   * `truncated` or `timeout` (with `progressed` when the part file grew: resume later), an expired link as
+   * `forbidden` (fetch fresh links, then resume).
+   */
+  async toPart(
+    url: string,
+    part: string,
+    signal?: AbortSignal,
+    onProgress?: ProgressListener,
+  ): Promise<Downloaded> {
+    const target = httpUrl(url, 'the output link');
+    const have = await sizeOf(part);
+    const stream = this.got.stream(target, {
+      headers: have > 0 ? { range: `bytes=${have}-` } : {},
+      signal,
+      decompress: false,
+      timeout: timeoutsFor('download', this.limits),
+      followRedirect: (r: PlainResponse) => {
+        const to = redirectTarget(r.headers.location, r.url);
+        return to !== null && isHttp(to);
+      },
+    });
+    const response = await awaitResponse(stream, url);
+    const status = response.statusCode;
+    const contentType = response.headers['content-type']?.split(';')[0]?.trim() || null;
+
+    if (status >= 300 && status < 400) {
+      stream.destroy();
+      const to = redirectTarget(response.headers.location, response.url);
+      if (to && !isHttp(to))
+        throw new ApiError(
+          'bad-link',
+          `the output link redirected to a ${to.protocol} link; Dubdesk does not follow it`,
+          status,
+        );
+      throw new ApiError(
+        'protocol',
+        `HTTP ${status} from ${redact(response.url)} without a usable Location`,
+        status,
+      );
+    }
+    const plan = planDownload(status, have, response.headers);
+    if (plan.action === 'error') {
+      const { body } = await readCapped(stream, this.limits.maxErrorBodyBytes, url).catch(() => ({
+        body: Buffer.alloc(0),
+      }));
+      throw errorFromResponse(status, utf8(body), url);
+    }
+    if (plan.action === 'complete') {
+      stream.destroy();
+      return { bytes: have, contentType };
+    }
+    if (plan.action === 'restart') {
+      stream.destroy();
+      await rm(part, { force: true });
+      throw new ApiError('protocol', `download of ${redact(url)}: ${plan.why}; it will start over`, status);
+    }
+
+    const { append, expected } = plan;
+    let written = append ? have : 0;
+    let received = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _e, cb) {
+        written += chunk.length;
+        received += chunk.length;
+        onProgress?.(written, expected);
+        cb(null, chunk);
+      },
+    });
+    try {
+      await pipeline(stream, meter, createWriteStream(part, { flags: append ? 'a' : 'w' }));
+    } catch (e) {
+      // got's errors are RequestErrors; anything else with a code is the disk's (ENOSPC…), not the service's.
+      if (!(e instanceof RequestError) && (e as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE')
+        throw e;
+      const now = await sizeOf(part);
+      throw errorFromFailure(e, url, true, { bytes: received, progressed: now > have });
+    }
+    const bytes = await sizeOf(part);
+    if (expected !== null && bytes > expected) {
+      await rm(part, { force: true });
+      throw new ApiError(
+        'protocol',
+        `download of ${redact(url)} is longer than promised; it will start over`,
+        status,
+      );
+    }
+    if (expected !== null && bytes < expected) {
+      throw new ApiError(
+        'truncated',
+        `download of ${redact(url)} was cut short (${bytes} of ${expected} bytes); it will resume`,
+        status,
+        null,
+        { bytes: received, progressed: bytes > have },
+      );
+    }
+    return { bytes, contentType };
   }
-  const append = status === 206;
-  const expected = append ? totalFromRange : Number(response.headers['content-length'] ?? NaN);
-  let written = append ? have : 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _e, cb) {
-      written += chunk.length;
-      onProgress?.(written, Number.isFinite(expected) ? expected : null);
-      cb(null, chunk);
-    },
-  });
-  try {
-    await pipeline(stream, meter, createWriteStream(part, { flags: append ? 'a' : 'w' }));
-  } catch (e) {
-    throw toNetworkError(e, url);
-  }
-  const bytes = await sizeOf(part);
-  if (Number.isFinite(expected) && bytes !== expected) {
-    throw new ApiError(
-      'network',
-      `download of ${redact(url)} was cut short (${bytes} of ${expected} bytes); it will resume`,
-    );
-  }
-  return { bytes, contentType };
 }

@@ -1,114 +1,170 @@
-import got, { RequestError, type Got, type OptionsInit, type Response } from 'got';
+import type { Readable } from 'node:stream';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Got, PlainResponse } from 'got';
 import type { z } from 'zod';
-import { ErrorBody } from '../../../shared/api/common';
-import { ApiError, kindForStatus, redact } from './errors';
+import { errorFromResponse } from './classify';
+import { ApiError, redact } from './errors';
+import { DEFAULT_LIMITS, withLimits, type HttpLimits } from './limits';
+import { httpUrl, redirectTarget } from './links';
+import {
+  awaitResponse,
+  baseGot,
+  contentLength,
+  readCapped,
+  timeoutsFor,
+  utf8,
+  type ProgressListener,
+} from './transport';
 
-export type ProgressListener = (transferred: number, total: number | null) => void;
+export type { ProgressListener } from './transport';
 
 export interface HttpOptions {
   /** Header carrying the key, per generation: `apikey` (v1, v2) or `ApiKey` (legacy). None for pre-signed links. */
   auth?: { header: string; key: string };
-  timeoutMs?: number;
+  limits?: Partial<HttpLimits>;
+}
+
+export interface CallOptions {
+  method?: 'GET' | 'POST' | 'PUT';
+  json?: unknown;
+  body?: FormData | Readable;
+  headers?: Record<string, string>;
+  searchParams?: Record<string, string | number>;
+  signal?: AbortSignal | undefined;
+  /** The body is big (a file): no deadline while it is sent, only for the answer after it. */
+  upload?: boolean;
+  onUpload?: ProgressListener | undefined;
+  /** The answer's body does not matter (a pre-signed PUT): read a little of it, never fail on its size. */
+  discardBody?: boolean;
+}
+
+export interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
 }
 
 /**
- * The one HTTP layer: timeouts, no automatic retries (the queue retries, persisted, with backoff),
- * and every non-2xx turned into a typed ApiError carrying the service's `{ error }` message.
+ * The HTTP layer of the API clients: deadlines as well as idle limits, replies read up to a cap, every
+ * non-2xx a typed ApiError with the service's message cleaned, and the key kept at home.
+ *
+ * Redirects: a GET follows one within the origin it was sent to (a service may move a path; the key goes
+ * nowhere new). Anything that leaves the origin fails as `redirect` naming the host. POST and PUT follow
+ * none: got would re-send the body (307/308, a whole upload) or silently turn a create into a GET (301-303).
  */
 export class Http {
-  readonly got: Got;
+  readonly limits: HttpLimits;
+  private readonly got: Got;
+  private readonly hasKey: boolean;
 
   constructor(opts: HttpOptions = {}) {
-    // Idle limits, not totals: a 1 GB upload on a slow line may take an hour and must not be cut off,
-    // but a connection where nothing moves for this long is dead.
-    const timeout = opts.timeoutMs ?? 60_000;
-    this.got = got.extend({
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      timeout: {
-        lookup: 10_000,
-        connect: 10_000,
-        secureConnect: 10_000,
-        socket: timeout,
-        response: timeout,
-      },
-      headers: { 'user-agent': 'Dubdesk', ...(opts.auth ? { [opts.auth.header]: opts.auth.key } : {}) },
-    });
+    this.limits = withLimits(DEFAULT_LIMITS, opts.limits);
+    this.hasKey = opts.auth !== undefined;
+    this.got = baseGot(opts.auth ? { [opts.auth.header]: opts.auth.key } : {});
   }
 
   /** Sends a request and parses a 2xx JSON body with `schema`. */
-  async json<S extends z.ZodType>(
-    schema: S,
-    url: string,
-    options: OptionsInit = {},
-    onUpload?: ProgressListener,
-  ): Promise<z.infer<S>> {
-    const res = await this.send(url, options, onUpload);
-    return parseBody(schema, res, url);
+  async json<S extends z.ZodType>(schema: S, url: string, options: CallOptions = {}): Promise<z.infer<S>> {
+    const res = await this.send(url, options);
+    return parseJson(schema, res, url);
   }
 
-  async send(url: string, options: OptionsInit = {}, onUpload?: ProgressListener): Promise<Response<string>> {
-    let res: Response<string>;
-    try {
-      const pending = this.got(url, { ...options, responseType: 'text' } as OptionsInit & {
-        responseType: 'text';
-      });
-      if (onUpload)
-        pending.on('uploadProgress', (p: { transferred: number; total?: number }) =>
-          onUpload(p.transferred, p.total ?? null),
-        );
-      res = (await pending) as Response<string>;
-    } catch (e) {
-      throw toNetworkError(e, url);
+  async send(url: string, options: CallOptions = {}): Promise<Reply> {
+    const target = httpUrl(url, 'the service address');
+    const method = options.method ?? 'GET';
+    const stream = this.got.stream(target, {
+      method,
+      ...(options.json !== undefined ? { json: options.json } : {}),
+      ...(options.body !== undefined ? { body: options.body } : {}),
+      ...(options.searchParams ? { searchParams: options.searchParams } : {}),
+      headers: options.headers ?? {},
+      signal: options.signal,
+      timeout: timeoutsFor(options.upload ? 'upload' : 'call', this.limits),
+      followRedirect:
+        method === 'GET'
+          ? (r: PlainResponse) => redirectTarget(r.headers.location, r.url)?.origin === target.origin
+          : false,
+    });
+    if (options.onUpload) {
+      const onUpload = options.onUpload;
+      stream.on('uploadProgress', (p: { transferred: number; total?: number }) =>
+        onUpload(p.transferred, p.total ?? null),
+      );
     }
-    if (res.statusCode >= 200 && res.statusCode < 300) return res;
-    throw errorFromResponse(res.statusCode, res.body, url);
-  }
-}
-
-export function toNetworkError(e: unknown, url: string): ApiError {
-  if (e instanceof ApiError) return e;
-  if (e instanceof RequestError && e.code === 'ERR_ABORTED') return new ApiError('canceled', 'canceled');
-  if (e instanceof Error && e.name === 'AbortError') return new ApiError('canceled', 'canceled');
-  const code = e instanceof RequestError ? e.code : '';
-  const what = e instanceof Error ? e.message : String(e);
-  return new ApiError('network', `cannot reach ${redact(url)} (${code || what})`);
-}
-
-export function errorFromResponse(status: number, text: string, url: string): ApiError {
-  let message = `HTTP ${status}`;
-  let remoteId: string | null = null;
-  try {
-    const parsed = ErrorBody.safeParse(JSON.parse(text));
-    if (parsed.success) {
-      message = parsed.data.error;
-      remoteId = parsed.data.id ?? null;
+    const res = await awaitResponse(stream, url);
+    const status = res.statusCode;
+    if (status >= 300 && status < 400) {
+      stream.destroy();
+      throw this.redirectError(method, status, res, target);
     }
-  } catch {
-    /* not JSON: keep the status line */
+    if (status < 200 || status >= 300) {
+      const { body } = await readCapped(stream, this.limits.maxErrorBodyBytes, url).catch(() => ({
+        body: Buffer.alloc(0),
+      }));
+      throw errorFromResponse(status, utf8(body), url);
+    }
+    if (options.discardBody) {
+      // The status said it all; a body cut short afterwards changes nothing.
+      await readCapped(stream, this.limits.maxErrorBodyBytes, url).catch(() => undefined);
+      return { status, headers: res.headers, body: '' };
+    }
+    const cap = this.limits.maxBodyBytes;
+    const declared = contentLength(res.headers['content-length']);
+    if (declared !== null && declared > cap) {
+      stream.destroy();
+      throw tooBig(cap, url);
+    }
+    const { body, over } = await readCapped(stream, cap, url);
+    if (over) throw tooBig(cap, url);
+    return { status, headers: res.headers, body: utf8(body) };
   }
-  return new ApiError(
-    kindForStatus(status),
-    `${message} (HTTP ${status} from ${redact(url)})`,
-    status,
-    remoteId,
-  );
+
+  private redirectError(method: string, status: number, res: PlainResponse, target: URL): ApiError {
+    const to = redirectTarget(res.headers.location, res.url);
+    const from = redact(res.url);
+    if (!to) return new ApiError('protocol', `HTTP ${status} from ${from} without a usable Location`, status);
+    if (to.origin !== target.origin) {
+      const why = this.hasKey
+        ? 'Dubdesk does not send your API key to another host'
+        : method === 'PUT'
+          ? 'Dubdesk does not send the file to another host'
+          : 'Dubdesk does not follow the service to another host';
+      return new ApiError('redirect', `the service redirected to ${to.host || to.protocol}; ${why}`, status);
+    }
+    return new ApiError(
+      'redirect',
+      `the service redirected ${method} ${from} (HTTP ${status}); Dubdesk follows redirects of GET requests only`,
+      status,
+    );
+  }
 }
 
-function parseBody<S extends z.ZodType>(schema: S, res: Response<string>, url: string): z.infer<S> {
+function tooBig(cap: number, url: string): ApiError {
+  return new ApiError('too-big', `the service sent a reply larger than ${sizeText(cap)} from ${redact(url)}`);
+}
+
+function sizeText(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** A 2xx body checked against its schema: anything else is the service breaking its promise. */
+export function parseJson<S extends z.ZodType>(schema: S, res: Reply, url: string): z.infer<S> {
   let data: unknown;
   try {
     data = JSON.parse(res.body);
   } catch {
-    throw new ApiError('protocol', `unexpected non-JSON answer from ${redact(url)}`, res.statusCode);
+    throw new ApiError('protocol', `unexpected non-JSON answer from ${redact(url)}`, res.status);
   }
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
+    const path = (issue?.path ?? []).map(String).join('.').slice(0, 100) || 'body';
     throw new ApiError(
       'protocol',
-      `unexpected answer from ${redact(url)}: ${issue?.path.join('.') || 'body'} ${issue?.message ?? ''}`.trim(),
-      res.statusCode,
+      `unexpected answer from ${redact(url)}: ${path} ${issue?.message ?? ''}`.trim(),
+      res.status,
     );
   }
   return parsed.data;

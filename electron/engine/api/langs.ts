@@ -3,28 +3,47 @@ import { LangList } from '../../../shared/api/common';
 import { TARGET_CODES } from '../../../shared/languages';
 import type { JobStore } from '../db/jobs';
 import { Http } from './http';
+import { LANGS_LIMITS, type HttpLimits } from './limits';
 
 const CACHE_KEY = 'langs.cache';
 const CACHE_TTL_MS = 24 * 3600_000;
+/** A code is shown and sent back as `dest_lang`: only the shape of a language tag is kept. */
+const CODE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/;
 
 export interface LanguageSet {
   codes: string[];
   from: 'live' | 'cache' | 'fallback';
 }
 
-const http = new Http({ timeoutMs: 10_000 });
+/** `GET {base_url}/api/langs`: public, no key, and quick to give up (there is an offline fallback). */
+export class LangsClient {
+  private readonly http: Http;
+  private readonly url: string;
+
+  constructor(baseUrl: string, limits?: Partial<HttpLimits>) {
+    this.http = new Http({ limits: { ...LANGS_LIMITS, ...limits } });
+    this.url = `${baseUrl.replace(/\/+$/, '')}/api/langs`;
+  }
+
+  /** The target codes the service lists (`auto` and anything that is not a language tag left out). */
+  async targetCodes(signal?: AbortSignal): Promise<string[]> {
+    const list = await this.http.json(LangList, this.url, { signal });
+    return list.map((l) => l.code).filter((c) => c !== 'auto' && CODE.test(c));
+  }
+}
 
 /** The live list from `/api/langs`, cached a day; the cache, then the spec's 92 codes, when offline. */
 export async function targetLanguages(
   store: JobStore,
-  baseUrl: string,
+  source: LangsClient | string,
   now = Date.now(),
 ): Promise<LanguageSet> {
   const cached = readCache(store);
   if (cached && now - cached.at < CACHE_TTL_MS) return { codes: cached.codes, from: 'cache' };
   try {
-    const list = await http.json(LangList, `${baseUrl.replace(/\/+$/, '')}/api/langs`);
-    const codes = list.map((l) => l.code).filter((c) => c !== 'auto');
+    const client = typeof source === 'string' ? new LangsClient(source) : source;
+    const codes = await client.targetCodes();
+    if (codes.length === 0) throw new Error('the service listed no languages');
     store.setSetting(CACHE_KEY, JSON.stringify({ at: now, codes }));
     return { codes, from: 'live' };
   } catch {

@@ -5,16 +5,23 @@ import {
   type InitDubLegacyBody,
 } from '../../../shared/api/legacy';
 import { Http, type ProgressListener } from './http';
-import { putPresigned } from './upload';
+import type { HttpLimits } from './limits';
+import { Uploads } from './upload';
 
 /** `{legacy_api_url}/v1`: the same three steps as v1, with the `ApiKey` header, 17 languages and mp4 only. */
 export class LegacyClient {
   private readonly http: Http;
   private readonly root: string;
+  private readonly uploads: Uploads;
 
-  constructor(legacyUrl: string, apiKey: string) {
-    this.http = new Http({ auth: { header: 'ApiKey', key: apiKey } });
+  constructor(
+    legacyUrl: string,
+    apiKey: string,
+    options: { limits?: Partial<HttpLimits>; uploads?: Uploads } = {},
+  ) {
+    this.http = new Http({ auth: { header: 'ApiKey', key: apiKey }, limits: options.limits ?? {} });
     this.root = `${legacyUrl.replace(/\/+$/, '')}/v1`;
+    this.uploads = options.uploads ?? new Uploads(options.limits);
   }
 
   list(signal?: AbortSignal): Promise<ProjectLegacyList> {
@@ -26,7 +33,7 @@ export class LegacyClient {
   }
 
   upload(url: string, path: string, signal?: AbortSignal, onProgress?: ProgressListener): Promise<void> {
-    return putPresigned(url, path, 'video/mp4', signal, onProgress);
+    return this.uploads.put(url, path, 'video/mp4', signal, onProgress);
   }
 
   start(id: string, signal?: AbortSignal): Promise<void> {

@@ -1,26 +1,37 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Http, type ProgressListener } from './http';
+import type { HttpLimits } from './limits';
+import { httpUrl } from './links';
 
-/** Pre-signed PUT for v1 and legacy: raw bytes streamed from disk, and deliberately no API key. */
-const presigned = new Http({ timeoutMs: 60_000 });
+/**
+ * Pre-signed PUTs for v1 and legacy: raw bytes streamed from disk, deliberately no API key, and never
+ * redirected (a redirect would mean sending the file again, perhaps to another host).
+ */
+export class Uploads {
+  private readonly http: Http;
 
-export async function putPresigned(
-  url: string,
-  path: string,
-  mime: string,
-  signal?: AbortSignal,
-  onProgress?: ProgressListener,
-): Promise<void> {
-  const { size } = await stat(path);
-  await presigned.send(
-    url,
-    {
+  constructor(limits?: Partial<HttpLimits>) {
+    this.http = new Http({ limits: limits ?? {} });
+  }
+
+  async put(
+    url: string,
+    path: string,
+    mime: string,
+    signal?: AbortSignal,
+    onProgress?: ProgressListener,
+  ): Promise<void> {
+    httpUrl(url, 'the upload address');
+    const { size } = await stat(path);
+    await this.http.send(url, {
       method: 'PUT',
       body: createReadStream(path),
       headers: { 'content-type': mime, 'content-length': String(size) },
       signal,
-    },
-    onProgress,
-  );
+      upload: true,
+      onUpload: onProgress,
+      discardBody: true,
+    });
+  }
 }

@@ -6,16 +6,23 @@ import {
   type InitDubV1Body,
 } from '../../../shared/api/v1';
 import { Http, type ProgressListener } from './http';
-import { putPresigned } from './upload';
+import type { HttpLimits } from './limits';
+import { Uploads } from './upload';
 
 /** `{base_url}/api/v1`: init, pre-signed PUT, start; the list returns every dub at once. */
 export class V1Client {
   private readonly http: Http;
   private readonly root: string;
+  private readonly uploads: Uploads;
 
-  constructor(baseUrl: string, apiKey: string) {
-    this.http = new Http({ auth: { header: 'apikey', key: apiKey } });
+  constructor(
+    baseUrl: string,
+    apiKey: string,
+    options: { limits?: Partial<HttpLimits>; uploads?: Uploads } = {},
+  ) {
+    this.http = new Http({ auth: { header: 'apikey', key: apiKey }, limits: options.limits ?? {} });
     this.root = `${baseUrl.replace(/\/+$/, '')}/api/v1`;
+    this.uploads = options.uploads ?? new Uploads(options.limits);
   }
 
   me(signal?: AbortSignal): Promise<ProfileV1> {
@@ -37,7 +44,7 @@ export class V1Client {
     signal?: AbortSignal,
     onProgress?: ProgressListener,
   ): Promise<void> {
-    return putPresigned(url, path, mime, signal, onProgress);
+    return this.uploads.put(url, path, mime, signal, onProgress);
   }
 
   start(fileId: string, signal?: AbortSignal): Promise<StartDubV1Response> {

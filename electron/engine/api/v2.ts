@@ -1,6 +1,7 @@
 import { openAsBlob } from 'node:fs';
 import { DubListV2, DubV2, ProfileV2, V2_MAX_PAGE_SIZE } from '../../../shared/api/v2';
 import { Http, type ProgressListener } from './http';
+import type { HttpLimits } from './limits';
 
 export interface CreateV2Fields {
   dest_lang: string;
@@ -15,8 +16,8 @@ export class V2Client {
   private readonly http: Http;
   private readonly root: string;
 
-  constructor(baseUrl: string, apiKey: string) {
-    this.http = new Http({ auth: { header: 'apikey', key: apiKey } });
+  constructor(baseUrl: string, apiKey: string, options: { limits?: Partial<HttpLimits> } = {}) {
+    this.http = new Http({ auth: { header: 'apikey', key: apiKey }, limits: options.limits ?? {} });
     this.root = `${baseUrl.replace(/\/+$/, '')}/api/v2`;
   }
 
@@ -39,7 +40,13 @@ export class V2Client {
     if (fields.duration !== undefined) form.set('duration', String(fields.duration));
     form.set('is_studio_quality', String(fields.is_studio_quality));
     form.set('file', await openAsBlob(path, { type: mime }), fields.name);
-    return this.http.json(DubV2, `${this.root}/dubs`, { method: 'POST', body: form, signal }, onProgress);
+    return this.http.json(DubV2, `${this.root}/dubs`, {
+      method: 'POST',
+      body: form,
+      signal,
+      upload: true,
+      onUpload: onProgress,
+    });
   }
 
   createFromUrl(sourceUrl: string, fields: CreateV2Fields, signal?: AbortSignal): Promise<DubV2> {

@@ -11,6 +11,7 @@ import { emptyCounts, type QueueTotals } from '../../../shared/contract/queue';
 import type { Settings } from '../../../shared/contract/settings';
 import { LANGUAGES, LEGACY_CODES, flagEmoji, languageName } from '../../../shared/languages';
 import { targetLanguages } from '../api/langs';
+import type { HttpLimits } from '../api/limits';
 import { JobStore, type JobRow } from '../db/jobs';
 import { openDatabase, type Db } from '../db/open';
 import { classify } from '../jobs/errors';
@@ -59,6 +60,8 @@ export interface EngineOptions {
   /** Starts the built-in sandbox when no service is configured; without it, sandbox mode is unavailable. */
   startSandbox?: SandboxStarter;
   backoff?: BackoffPolicy;
+  /** HTTP timeouts and body caps (tests shorten them). */
+  limits?: Partial<HttpLimits>;
   /** Attempts at a step the service keeps failing before the job fails. */
   maxServiceAttempts?: number;
   /** Parse every result against the contract (tests). */
@@ -321,7 +324,7 @@ export class DubdeskEngine {
   private async liveCodes(): Promise<{ codes: string[]; from: Languages['from'] }> {
     const active = await this.ensureService().catch(() => null);
     if (!active) return { codes: LANGUAGES.map((l) => l.code), from: 'fallback' };
-    return targetLanguages(this.store, active.baseUrl);
+    return targetLanguages(this.store, active.clients.langs);
   }
 
   private settings(): Settings {

@@ -2,10 +2,8 @@ import { join } from 'node:path';
 import type { ServiceMode } from '../../../shared/contract/account';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { Settings } from '../../../shared/contract/settings';
-import { LegacyClient } from '../api/legacy';
-import { V1Client } from '../api/v1';
-import { V2Client } from '../api/v2';
-import type { Clients } from '../flows/context';
+import { createServiceClients, type ServiceClients } from '../api/clients';
+import type { HttpLimits } from '../api/limits';
 import type { KeyStore } from './key-store';
 import { readStoredService, writeStoredService } from './service-file';
 
@@ -32,7 +30,7 @@ export interface ActiveService {
   mode: ServiceMode;
   baseUrl: string;
   legacyUrl: string | null;
-  clients: Clients;
+  clients: ServiceClients;
 }
 
 const trimUrl = (u: string) => u.replace(/\/+$/, '');
@@ -48,6 +46,7 @@ export class ServiceManager {
     private readonly keys: KeyStore,
     private readonly overrides: ServiceOverrides,
     private readonly startSandbox: SandboxStarter | null,
+    private readonly limits: Partial<HttpLimits> = {},
   ) {}
 
   private resolve(): {
@@ -122,7 +121,7 @@ export class ServiceManager {
         mode: 'sandbox',
         baseUrl: sb.baseUrl,
         legacyUrl: sb.legacyUrl,
-        clients: clientsFor(sb.baseUrl, sb.legacyUrl, sb.apiKey),
+        clients: this.clientsFor(sb.baseUrl, sb.legacyUrl, sb.apiKey),
       };
       return this.active;
     }
@@ -142,7 +141,7 @@ export class ServiceManager {
       mode: 'service',
       baseUrl,
       legacyUrl: r.legacyUrl,
-      clients: clientsFor(baseUrl, r.legacyUrl, r.apiKey),
+      clients: this.clientsFor(baseUrl, r.legacyUrl, r.apiKey),
     };
     return this.active;
   }
@@ -174,14 +173,14 @@ export class ServiceManager {
   }
 
   /** Clients for a key being tried out, without storing it. */
-  trial(apiKey: string, baseUrl: string | undefined): Clients {
+  trial(apiKey: string, baseUrl: string | undefined): ServiceClients {
     const url = baseUrl ?? this.resolve().baseUrl ?? this.active?.baseUrl;
     if (!url)
       throw new DubdeskError('config', 'no service address to test the key against', {
         remedy: 'Enter the service address (its base URL).',
         field: 'baseUrl',
       });
-    return clientsFor(trimUrl(url), null, apiKey);
+    return this.clientsFor(trimUrl(url), null, apiKey);
   }
 
   private async stopSandbox(): Promise<void> {
@@ -194,12 +193,8 @@ export class ServiceManager {
     this.active = null;
     await this.stopSandbox();
   }
-}
 
-function clientsFor(baseUrl: string, legacyUrl: string | null, apiKey: string): Clients {
-  return {
-    v2: new V2Client(baseUrl, apiKey),
-    v1: new V1Client(baseUrl, apiKey),
-    legacy: legacyUrl ? new LegacyClient(legacyUrl, apiKey) : null,
-  };
+  private clientsFor(baseUrl: string, legacyUrl: string | null, apiKey: string): ServiceClients {
+    return createServiceClients({ baseUrl, legacyUrl, apiKey, limits: this.limits });
+  }
 }

@@ -1,4 +1,5 @@
 import type { JobRow, JobStore, RecordPatch } from '../db/jobs';
+import type { Downloads } from '../api/download';
 import type { LegacyClient } from '../api/legacy';
 import type { V1Client } from '../api/v1';
 import type { V2Client } from '../api/v2';
@@ -10,6 +11,8 @@ export interface Clients {
   v1: V1Client;
   /** Null when no legacy root is configured. */
   legacy: LegacyClient | null;
+  /** Output links: no key, redirects followed. */
+  downloads: Downloads;
 }
 
 /**

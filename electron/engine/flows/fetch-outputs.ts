@@ -6,9 +6,8 @@ import { ExternalStatus, OUTPUT_TYPES, type OutputLink, type OutputType } from '
 import type { DubV2 } from '../../../shared/api/v2';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { OutputSelectionSchema, type OutputSelection } from '../../../shared/contract/jobs';
-import { cleanServiceText } from '../../../shared/text';
+import { serviceValueText } from '../../../shared/text';
 import { ApiError } from '../api/errors';
-import { downloadToPart } from '../api/download';
 import type { JobRow, JobStore, OutputRow } from '../db/jobs';
 import { DiskError } from '../jobs/errors';
 import {
@@ -154,7 +153,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       if (!link) throw new ApiError('protocol', `the service no longer offers ${type}`);
       try {
         const part = `${path}.part`;
-        result = await downloadToPart(link.download_url, part, ctx.signal, (t, n) =>
+        result = await ctx.clients.downloads.toPart(link.download_url, part, ctx.signal, (t, n) =>
           ctx.progress(r.id, t, n),
         );
         break;
@@ -225,7 +224,5 @@ async function identicalOutput(
 
 /** The service's failure message, as text a user can read (its shape is not specified). */
 export function describeRemoteError(error: unknown): string {
-  if (typeof error === 'string' && error.trim()) return cleanServiceText(error);
-  if (error && typeof error === 'object') return cleanServiceText(JSON.stringify(error));
-  return 'the service reported that the dub failed';
+  return serviceValueText(error) || 'the service reported that the dub failed';
 }

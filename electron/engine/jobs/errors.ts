@@ -126,12 +126,19 @@ function fromApi(e: ApiError): JobError {
     default:
       break;
   }
-  // Everything else is the service misbehaving (5xx, broken answers, refused links): worth a few more tries.
-  const policy = (e as { retry?: string }).retry;
+  // A transfer that got further this time was cut again (a flaky line): resume, for as long as it moves.
+  if (e.retry === 'wait')
+    return {
+      error: { code: 'service', message: `${message}; resuming` },
+      retry: 'wait',
+      waitingCode: 'retry',
+    };
+  // Everything else is the service misbehaving (5xx, broken or oversized answers, bad links): a few more
+  // tries; or a definitive answer the flows did not expect (another 4xx): the job fails now.
   return {
     error: { code: 'service', message },
-    retry: policy === 'wait' ? 'wait' : policy === 'never' ? 'never' : 'bounded',
-    waitingCode: policy === 'wait' ? 'offline' : 'retry',
+    retry: e.retry === 'never' ? 'never' : 'bounded',
+    waitingCode: 'retry',
   };
 }
 

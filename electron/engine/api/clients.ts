@@ -1,0 +1,45 @@
+import { Downloads } from './download';
+import { LangsClient } from './langs';
+import { LegacyClient } from './legacy';
+import { LANGS_LIMITS, withLimits, type HttpLimits } from './limits';
+import { Uploads } from './upload';
+import { V1Client } from './v1';
+import { V2Client } from './v2';
+
+export interface ServiceOptions {
+  baseUrl: string;
+  /** Root of the legacy interface; without it there is no legacy client. */
+  legacyUrl: string | null;
+  apiKey: string;
+  /** Overrides of the defaults (tests inject short ones). */
+  limits?: Partial<HttpLimits>;
+}
+
+export interface ServiceClients {
+  v2: V2Client;
+  v1: V1Client;
+  legacy: LegacyClient | null;
+  langs: LangsClient;
+  /** Output links: no key, redirects followed. */
+  downloads: Downloads;
+  /** Pre-signed PUTs (v1 and legacy use it): no key, no redirects. */
+  uploads: Uploads;
+}
+
+/** Every client of the service, sharing one set of limits; the only place the engine builds them. */
+export function createServiceClients(o: ServiceOptions): ServiceClients {
+  const limits = withLimits(o.limits);
+  const uploads = new Uploads(limits);
+  // The language list keeps its own short limits unless the caller's are shorter still.
+  const langsLimits = Object.fromEntries(
+    Object.entries(LANGS_LIMITS).map(([k, v]) => [k, Math.min(v, limits[k as keyof HttpLimits])]),
+  );
+  return {
+    v2: new V2Client(o.baseUrl, o.apiKey, { limits }),
+    v1: new V1Client(o.baseUrl, o.apiKey, { limits, uploads }),
+    legacy: o.legacyUrl ? new LegacyClient(o.legacyUrl, o.apiKey, { limits, uploads }) : null,
+    langs: new LangsClient(o.baseUrl, { ...limits, ...langsLimits }),
+    downloads: new Downloads(limits),
+    uploads,
+  };
+}

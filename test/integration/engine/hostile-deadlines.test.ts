@@ -1,0 +1,226 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServiceClients } from '../../../electron/engine/api/clients';
+import { tempDir } from '../../helpers/engine';
+import {
+  PROFILE_V2,
+  SHORT_LIMITS,
+  failure,
+  hostile,
+  json,
+  readBody,
+  sleep,
+  type Fixture,
+} from '../../helpers/hostile';
+
+const fixtures: Fixture[] = [];
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((f) => f.close()));
+});
+
+async function server(...args: Parameters<typeof hostile>): Promise<Fixture> {
+  const f = await hostile(...args);
+  fixtures.push(f);
+  return f;
+}
+
+const clients = (f: Fixture) =>
+  createServiceClients({ baseUrl: f.url, legacyUrl: f.url, apiKey: 'k', limits: SHORT_LIMITS });
+
+/** Each pause is shorter than the idle limit, all of them together longer than every deadline. */
+const PAUSE = SHORT_LIMITS.idleMs / 3;
+const PAUSES = Math.ceil((SHORT_LIMITS.callMs * 1.5) / PAUSE);
+
+const CREATE = { dest_lang: 'es', source_lang: 'auto', name: 'in.mp4', is_studio_quality: false };
+const DUB = {
+  id: 'd1',
+  dubbing_id: 'd1',
+  project_id: 'p1',
+  name: 'in.mp4',
+  type: 'video/mp4',
+  source_lang: 'auto',
+  dest_lang: 'es',
+  external_status_id: 2,
+  progress_percentage: 0,
+  external_error_message: null,
+  duration: 3,
+  measured_duration: null,
+  is_studio_quality: false,
+  source: 'api',
+  created_at: '2026-01-01T00:00:00Z',
+  outputs: {},
+};
+
+async function bigFile(mb: number): Promise<string> {
+  const path = join(tempDir(), 'in.mp4');
+  await writeFile(path, Buffer.alloc(mb * 1024 * 1024, 1));
+  return path;
+}
+
+/** Reads a request body slowly at first (the client is held back: the file is far bigger than the buffers), then at once. */
+async function slowThenFast(
+  req: Parameters<Parameters<typeof hostile>[0]>[0],
+  seen: Fixture['seen'][number],
+) {
+  let pauses = 0;
+  for await (const c of req) {
+    seen.bodyBytes += (c as Buffer).length;
+    if (pauses < PAUSES) {
+      pauses++;
+      req.pause();
+      await sleep(PAUSE);
+      req.resume();
+    }
+  }
+}
+
+describe('API calls have deadlines, not only idle limits', () => {
+  it('a reply trickled a byte at a time fails as a timeout', async () => {
+    const f = await server(async (req, res, seen) => {
+      await readBody(req, seen);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (let i = 0; !res.destroyed; i++) {
+        res.write(' ');
+        await sleep(50);
+      }
+    });
+    const e = await failure(clients(f).v2.me());
+    expect(e).toMatchObject({ kind: 'timeout', retry: 'bounded' });
+  });
+
+  it('a service that never answers is waited for like the network', async () => {
+    const f = await server(async (req, _res, seen) => {
+      await readBody(req, seen); // and then nothing
+    });
+    const e = await failure(clients(f).v1.list());
+    expect(e).toMatchObject({ kind: 'network', retry: 'wait' });
+    expect((e as Error).message).toContain('no answer');
+  });
+
+  it('a reply that stalls half way fails as a timeout', async () => {
+    const f = await server(async (req, res, seen) => {
+      await readBody(req, seen);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(JSON.stringify(PROFILE_V2).slice(0, 30));
+    });
+    expect(await failure(clients(f).legacy?.list())).toMatchObject({ kind: 'timeout', retry: 'bounded' });
+  });
+});
+
+describe('a canceled call', () => {
+  it('ends at once as canceled, whether waiting for the answer or in the middle of a body', async () => {
+    const f = await server(async (req, res, seen) => {
+      await readBody(req, seen);
+      if (req.url === '/o') {
+        res.writeHead(200, { 'content-length': '1000' });
+        res.write(Buffer.alloc(10));
+      }
+    });
+    const { v2, downloads } = clients(f);
+    const early = new AbortController();
+    const pending = failure(v2.me(early.signal));
+    early.abort();
+    expect(await pending).toMatchObject({ kind: 'canceled', retry: 'never' });
+
+    const late = new AbortController();
+    const download = failure(
+      downloads.toPart(`${f.url}/o`, join(tempDir(), 'o.part'), late.signal, () => late.abort()),
+    );
+    expect(await download).toMatchObject({ kind: 'canceled' });
+  });
+});
+
+describe('uploads have idle limits while the file goes out, and a deadline for the answer', () => {
+  it('v2 create: a slow upload is not cut off by the call deadline', async () => {
+    const f = await server(async (req, res, seen) => {
+      await slowThenFast(req, seen);
+      json(res, 201, DUB);
+    });
+    const path = await bigFile(48);
+    const progress: number[] = [];
+    const dub = await clients(f).v2.createFromFile(path, 'video/mp4', CREATE, undefined, (t) =>
+      progress.push(t),
+    );
+    expect(dub).toMatchObject({ id: 'd1' });
+    expect(f.seen[0]?.bodyBytes).toBeGreaterThan(48 * 1024 * 1024);
+    expect(progress.at(-1)).toBe(f.seen[0]?.bodyBytes);
+  });
+
+  it('v2 create: no answer after the upload is no answer', async () => {
+    const f = await server(async (req, _res, seen) => {
+      await readBody(req, seen);
+    });
+    const e = await failure(clients(f).v2.createFromFile(await bigFile(1), 'video/mp4', CREATE));
+    expect(e).toMatchObject({ kind: 'network', retry: 'wait' });
+    expect((e as Error).message).toContain('no answer');
+  });
+
+  it('v2 create: an answer trickled after the upload fails as a timeout', async () => {
+    const f = await server(async (req, res, seen) => {
+      await readBody(req, seen);
+      res.writeHead(201, { 'content-type': 'application/json' });
+      while (!res.destroyed) {
+        res.write(' ');
+        await sleep(50);
+      }
+    });
+    const e = await failure(clients(f).v2.createFromFile(await bigFile(1), 'video/mp4', CREATE));
+    expect(e).toMatchObject({ kind: 'timeout' });
+  });
+
+  it('pre-signed PUT: a slow upload is not cut off either', async () => {
+    const f = await server(async (req, res, seen) => {
+      await slowThenFast(req, seen);
+      res.writeHead(200);
+      res.end();
+    });
+    const path = await bigFile(48);
+    const progress: number[] = [];
+    await clients(f).v1.upload(`${f.url}/put?sig=1`, path, 'video/mp4', undefined, (t) => progress.push(t));
+    expect(f.seen[0]?.bodyBytes).toBe(48 * 1024 * 1024);
+    expect(progress.at(-1)).toBe(48 * 1024 * 1024);
+  });
+});
+
+describe('downloads have idle limits only', () => {
+  it('a slow but steady download completes', async () => {
+    const payload = Buffer.alloc(PAUSES * 1000, 9);
+    const f = await server(async (req, res, seen) => {
+      await readBody(req, seen);
+      res.writeHead(200, { 'content-length': payload.length });
+      for (let i = 0; i < PAUSES; i++) {
+        res.write(payload.subarray(i * 1000, (i + 1) * 1000));
+        await sleep(PAUSE);
+      }
+      res.end();
+    });
+    const part = join(tempDir(), 'o.part');
+    expect(await clients(f).downloads.toPart(`${f.url}/o`, part)).toMatchObject({ bytes: payload.length });
+    expect((await readFile(part)).equals(payload)).toBe(true);
+  });
+
+  it('a download that stalls after some bytes times out as progressed, and the next attempt resumes', async () => {
+    const payload = Buffer.from(Array.from({ length: 10_000 }, (_, i) => i % 251));
+    let stall = true;
+    const f = await server(async (req, res, seen) => {
+      await readBody(req, seen);
+      const from = Number(/bytes=(\d+)-/.exec(req.headers.range ?? '')?.[1] ?? 0);
+      const body = payload.subarray(from);
+      res.writeHead(from ? 206 : 200, {
+        'content-length': body.length,
+        ...(from ? { 'content-range': `bytes ${from}-${payload.length - 1}/${payload.length}` } : {}),
+      });
+      if (stall) res.write(body.subarray(0, 4000));
+      else res.end(body);
+    });
+    const { downloads } = clients(f);
+    const part = join(tempDir(), 'o.part');
+    const e = await failure(downloads.toPart(`${f.url}/o`, part));
+    expect(e).toMatchObject({ kind: 'timeout', progressed: true, bytes: 4000, retry: 'wait' });
+    stall = false;
+    expect(await downloads.toPart(`${f.url}/o`, part)).toMatchObject({ bytes: payload.length });
+    expect(f.seen[1]?.headers.range).toBe('bytes=4000-');
+    expect((await readFile(part)).equals(payload)).toBe(true);
+  });
+});
