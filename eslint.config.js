@@ -15,13 +15,21 @@ const nodeOnlyPackages = [
   'music-metadata',
   'file-type',
   'tsx',
-  'cli-progress',
   'ipaddr.js',
+  'pino',
+  'log-update',
+  'cli-truncate',
+  'read',
+  'fastify',
 ];
 
-/** The layering of ARCHITECTURE.md, checked here rather than trusted. */
-const layer = (files, patterns, paths = []) => ({
+/**
+ * One entry per layer of ARCHITECTURE.md, checked here rather than trusted. Flat config replaces a rule's
+ * options when two entries match a file, so every file falls in exactly one layer below.
+ */
+const layer = (files, patterns, paths = [], ignores = []) => ({
   files,
+  ignores,
   rules: {
     '@typescript-eslint/no-restricted-imports': [
       'error',
@@ -30,17 +38,70 @@ const layer = (files, patterns, paths = []) => ({
           name,
           message: 'This layer may not import this module (ARCHITECTURE.md).',
         })),
-        patterns: patterns.map((group) => ({
-          group: [group],
-          message: 'This layer may not import from there (ARCHITECTURE.md).',
-        })),
+        patterns: patterns.map(({ group, message }) => ({ group, message })),
       },
     ],
   },
 });
 
+const no = (message, ...group) => ({ group, message });
+const notRenderer = no('Only the renderer imports the renderer.', '**/renderer/**');
+const notTests = no('Product code never imports tests.', '**/test/**');
+/** Faces (CLI, desktop shell, serve) reach the engine through its entry file alone: the contract. */
+const engineEntryOnly = no(
+  "Faces import only the engine's entry (electron/engine/index.ts): the contract, nothing else.",
+  '**/engine/*',
+  '**/engine/*/**',
+  '!**/engine/index',
+  '!**/engine/index.ts',
+);
+const noEngine = no(
+  'The sandbox is the service, not a client: it never borrows the engine’s code (share through shared/).',
+  '**/engine/**',
+);
+const noSandbox = no(
+  'The engine never imports the sandbox (share through shared/; faces start it).',
+  '**/sandbox/**',
+);
+const noFaces = no('The engine knows no face (CLI, desktop shell).', '**/cli/**', '**/main/**');
+
+/** Inside the engine, lower folders never import higher ones: api <- db <- jobs <- flows <- queue <- facade. */
+const ENGINE_LEVELS = [['api', 'media', 'outputs'], ['db'], ['jobs'], ['flows'], ['queue'], ['facade']];
+const engineLayers = ENGINE_LEVELS.flatMap((folders, level) => {
+  const higher = ENGINE_LEVELS.slice(level + 1).flat();
+  const same = level === 0 ? folders : [];
+  return folders.map((folder) =>
+    layer(
+      [`electron/engine/${folder}/**`],
+      [
+        notRenderer,
+        noSandbox,
+        noFaces,
+        ...(higher.length
+          ? [
+              no(
+                `engine/${folder} sits below ${higher.join(', ')}: it may not import them.`,
+                ...higher.flatMap((h) => [`../${h}`, `../${h}/**`]),
+                '../index',
+              ),
+            ]
+          : [no('The engine entry imports the facade, not the other way round.', '../index')]),
+        ...(same.filter((s) => s !== folder).length
+          ? [
+              no(
+                `engine/${folder} stands alone at the bottom.`,
+                ...same.filter((s) => s !== folder).flatMap((s) => [`../${s}`, `../${s}/**`]),
+              ),
+            ]
+          : []),
+      ],
+      ['electron'],
+    ),
+  );
+});
+
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'release/', 'coverage/', 'test/.tmp/'] },
+  { ignores: ['node_modules/', 'dist/', 'release/', 'coverage/', 'test/.tmp/', 'docs/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
@@ -59,22 +120,37 @@ export default tseslint.config(
   // renderer: only renderer/ and shared/; no Node, no Electron.
   layer(
     ['renderer/**'],
-    ['**/electron/**', '**/test/**'],
+    [no('The renderer talks to the contract only.', '**/electron/**'), notTests],
     ['electron', ...nodeBuiltins, ...nodeOnlyPackages],
   ),
   // shared: pure TypeScript for both sides.
   layer(
     ['shared/**'],
-    ['**/electron/**', '**/renderer/**', '**/test/**'],
+    [no('shared/ is below everything.', '**/electron/**'), notRenderer, notTests],
     ['electron', ...nodeBuiltins, ...nodeOnlyPackages],
   ),
-  // engine, cli and sandbox run without Electron.
+  // faces
   layer(
-    ['electron/engine/**', 'electron/cli/**', 'electron/sandbox/**'],
-    ['**/renderer/**', '**/electron/main/**', 'electron/*'],
+    ['electron/cli/**'],
+    [notRenderer, notTests, engineEntryOnly, no('The CLI is not the desktop shell.', '**/main/**')],
     ['electron'],
   ),
-  // the sandbox is the service, not a client: it never borrows the engine's code.
-  layer(['electron/sandbox/**'], ['**/engine/**', '**/renderer/**', '**/electron/main/**'], ['electron']),
-  layer(['electron/main/**'], ['**/renderer/**', '**/sandbox/**']),
+  layer(
+    ['electron/main/**'],
+    [
+      notRenderer,
+      notTests,
+      engineEntryOnly,
+      no('The desktop shell starts no sandbox of its own making.', '**/sandbox/*/**'),
+    ],
+  ),
+  // the sandbox
+  layer(
+    ['electron/sandbox/**'],
+    [noEngine, notRenderer, notTests, no('The sandbox knows no face.', '**/cli/**', '**/main/**')],
+    ['electron'],
+  ),
+  // the engine: its entry file, then each folder at its level
+  layer(['electron/engine/*.ts'], [notRenderer, notTests, noSandbox, noFaces], ['electron']),
+  ...engineLayers,
 );

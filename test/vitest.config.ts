@@ -3,7 +3,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+    include: [
+      'test/unit/**/*.test.ts',
+      'test/contract/**/*.test.ts',
+      'test/integration/**/*.test.ts',
+      'test/e2e/**/*.test.ts',
+    ],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,6 +1,5 @@
 import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
 import { join } from 'node:path';
-import { IPC, type AppInfo } from '../../shared/bridge';
 import { isTrustedSender, RENDERER_URL } from './trust';
 
 // One window per user session: a second launch focuses the first.
@@ -40,7 +39,7 @@ app.on('second-instance', () => {
 
 void app.whenReady().then(() => {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, done) => done(false));
-  ipcMain.handle(IPC.appInfo, (event): AppInfo => {
+  ipcMain.handle('dubdesk:app-info', (event) => {
     if (!isTrustedSender(event.senderFrame?.url)) throw new Error('untrusted sender');
     return { name: app.getName(), version: app.getVersion(), shell: 'electron' };
   });

@@ -1,8 +1,6 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { IPC, type AppInfo, type DubdeskApi } from '../../shared/bridge';
 
-// One function per action; ipcRenderer itself never reaches the page.
-const api: DubdeskApi = {
-  appInfo: () => ipcRenderer.invoke(IPC.appInfo) as Promise<AppInfo>,
-};
-contextBridge.exposeInMainWorld('dubdesk', api);
+// Placeholder until the desktop issue: one function per action; ipcRenderer itself never reaches the page.
+contextBridge.exposeInMainWorld('dubdesk', {
+  appInfo: () => ipcRenderer.invoke('dubdesk:app-info') as Promise<unknown>,
+});

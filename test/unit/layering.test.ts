@@ -5,56 +5,67 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const eslint = new ESLint({ cwd: root });
 
-async function violations(file: string, code: string): Promise<string[]> {
+async function violations(file: string, from: string): Promise<string[]> {
+  const code = `import * as x from '${from}';\nexport const a = x;\n`;
   const [result] = await eslint.lintText(code, { filePath: `${root}${file}` });
   return (result?.messages ?? [])
     .filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports')
     .map((m) => m.message);
 }
+const bites = async (file: string, from: string) =>
+  expect(await violations(file, from), `${file} <- ${from}`).toHaveLength(1);
+const allows = async (file: string, from: string) =>
+  expect(await violations(file, from), `${file} <- ${from}`).toEqual([]);
 
-describe('the layering lint rule', () => {
-  it('keeps Node and Electron out of the renderer and shared/', async () => {
-    expect(
-      await violations(
-        'renderer/src/x.ts',
-        "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n",
-      ),
-    ).toHaveLength(1);
-    expect(
-      await violations(
-        'renderer/src/x.ts',
-        "import { Engine } from '../../electron/engine/engine';\nexport const a = Engine;\n",
-      ),
-    ).toHaveLength(1);
-    expect(
-      await violations(
-        'shared/x.ts',
-        "import { ipcRenderer } from 'electron';\nexport const a = ipcRenderer;\n",
-      ),
-    ).toHaveLength(1);
-    expect(
-      await violations('renderer/src/x.ts', "import got from 'got';\nexport const a = got;\n"),
-    ).toHaveLength(1);
-    expect(
-      await violations('shared/x.ts', "import Database from 'better-sqlite3';\nexport const a = Database;\n"),
-    ).toHaveLength(1);
-    expect(
-      await violations(
-        'renderer/src/x.ts',
-        "import { LANGUAGES } from '../../shared/languages';\nexport const a = LANGUAGES;\n",
-      ),
-    ).toEqual([]);
+describe('the layering lint rules', () => {
+  it('keep Node and Electron out of the renderer and shared/', async () => {
+    await bites('renderer/src/x.ts', 'node:fs');
+    await bites('renderer/src/x.ts', '../../electron/engine/index');
+    await bites('renderer/src/x.ts', 'got');
+    await bites('shared/x.ts', 'electron');
+    await bites('shared/x.ts', 'better-sqlite3');
+    await allows('renderer/src/x.ts', '../../shared/languages');
   });
 
-  it('keeps the electron module out of the engine, the CLI and the sandbox', async () => {
-    for (const dir of ['electron/engine', 'electron/cli', 'electron/sandbox']) {
-      expect(
-        await violations(`${dir}/x.ts`, "import { app } from 'electron';\nexport const a = app;\n"),
-        dir,
-      ).toHaveLength(1);
+  it('keep the electron module out of the engine, the CLI and the sandbox', async () => {
+    for (const file of [
+      'electron/engine/facade/x.ts',
+      'electron/engine/x.ts',
+      'electron/cli/x.ts',
+      'electron/sandbox/x.ts',
+    ])
+      await bites(file, 'electron');
+    await allows('electron/main/x.ts', 'electron');
+  });
+
+  it('let the faces reach the engine through its entry file alone', async () => {
+    for (const face of ['electron/cli/x.ts', 'electron/cli/commands/x.ts', 'electron/main/x.ts']) {
+      const up = face.split('/').length === 3 ? '..' : '../..';
+      await allows(face, `${up}/engine/index`);
+      await bites(face, `${up}/engine/facade/engine`);
+      await bites(face, `${up}/engine/api/errors`);
+      await bites(face, `${up}/engine/db/jobs`);
     }
-    expect(
-      await violations('electron/main/x.ts', "import { app } from 'electron';\nexport const a = app;\n"),
-    ).toEqual([]);
+  });
+
+  it('keep lower engine folders from importing higher ones', async () => {
+    await bites('electron/engine/api/x.ts', '../db/jobs');
+    await bites('electron/engine/api/x.ts', '../flows/submit');
+    await bites('electron/engine/db/x.ts', '../jobs/life');
+    await bites('electron/engine/jobs/x.ts', '../flows/context');
+    await bites('electron/engine/flows/x.ts', '../queue/runner');
+    await bites('electron/engine/queue/x.ts', '../facade/engine');
+    await bites('electron/engine/facade/x.ts', '../index');
+    await allows('electron/engine/flows/x.ts', '../jobs/life');
+    await allows('electron/engine/queue/x.ts', '../flows/submit');
+    await allows('electron/engine/facade/x.ts', '../queue/runner');
+  });
+
+  it('keep the engine and the sandbox apart', async () => {
+    await bites('electron/engine/facade/x.ts', '../../sandbox/server');
+    await bites('electron/engine/x.ts', '../sandbox/server');
+    await bites('electron/sandbox/x.ts', '../engine/index');
+    await bites('electron/sandbox/routes/x.ts', '../../engine/api/errors');
+    await allows('electron/sandbox/x.ts', '../../shared/credits');
   });
 });

@@ -1,7 +1,4 @@
-import { createWriteStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { open, rm, stat } from 'node:fs/promises';
 import { RequestError, type Got, type PlainResponse } from 'got';
 import { errorFromFailure, errorFromResponse } from './classify';
 import { ApiError, redact } from './errors';
@@ -99,22 +96,24 @@ export class Downloads {
     const { append, expected } = plan;
     let written = append ? have : 0;
     let received = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _e, cb) {
+    // Each chunk is on disk before the next is read: when the line drops, every byte received is kept
+    // (and counts as progress), and a disk error (ENOSPC…) is the disk's, never the service's.
+    const out = await open(part, append ? 'a' : 'w');
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        await out.write(chunk);
         written += chunk.length;
         received += chunk.length;
         onProgress?.(written, expected);
-        cb(null, chunk);
-      },
-    });
-    try {
-      await pipeline(stream, meter, createWriteStream(part, { flags: append ? 'a' : 'w' }));
+      }
     } catch (e) {
-      // got's errors are RequestErrors; anything else with a code is the disk's (ENOSPC…), not the service's.
       if (!(e instanceof RequestError) && (e as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE')
         throw e;
+      await out.close();
       const now = await sizeOf(part);
       throw errorFromFailure(e, url, true, { bytes: received, progressed: now > have });
+    } finally {
+      await out.close().catch(() => {});
     }
     const bytes = await sizeOf(part);
     if (expected !== null && bytes > expected) {

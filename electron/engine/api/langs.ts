@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { LangList } from '../../../shared/api/common';
 import { TARGET_CODES } from '../../../shared/languages';
-import type { JobStore } from '../db/jobs';
 import { Http } from './http';
 import { LANGS_LIMITS, type HttpLimits } from './limits';
 
@@ -33,8 +32,14 @@ export class LangsClient {
 }
 
 /** The live list from `/api/langs`, cached a day; the cache, then the spec's 92 codes, when offline. */
+/** Where the list is cached between runs (the queue's settings table, in the engine). */
+export interface LanguageCache {
+  setting(key: string): string | undefined;
+  setSetting(key: string, value: string | null): void;
+}
+
 export async function targetLanguages(
-  store: JobStore,
+  store: LanguageCache,
   source: LangsClient | string,
   now = Date.now(),
 ): Promise<LanguageSet> {
@@ -54,7 +59,7 @@ export async function targetLanguages(
 
 const LangCache = z.object({ at: z.number(), codes: z.array(z.string()).min(1) });
 
-function readCache(store: JobStore): z.infer<typeof LangCache> | null {
+function readCache(store: LanguageCache): z.infer<typeof LangCache> | null {
   const raw = store.setting(CACHE_KEY);
   if (!raw) return null;
   try {

@@ -1,0 +1,37 @@
+import type { DubdeskApi } from './contract/methods';
+
+/** What a job's preview can play: the dubbed media, the original at the same position, subtitles, the poster. */
+export const MEDIA_KINDS = ['dub', 'original', 'subtitles', 'poster'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+
+/** The DOM File, described by shape so shared/ needs no DOM types. */
+export interface BrowserFile {
+  readonly name: string;
+  readonly size: number;
+  readonly type: string;
+}
+
+/**
+ * Everything the renderer gets: the contract, plus what only its face can do. Electron implements it in
+ * the preload (`window.dubdesk`), web mode over HTTP + SSE to `dubdesk serve`. The renderer sees nothing else.
+ */
+export interface FaceBridge extends DubdeskApi {
+  readonly shell: 'electron' | 'web';
+  /** A URL for <video>/<track>/<img> serving one job's media (only the job's own files are ever served). */
+  mediaUrl(jobId: number, kind: MediaKind): string;
+  /**
+   * Files the user dropped or picked, as paths the engine can read. Electron: their real paths. Web: the
+   * files are streamed to the engine's staging folder first (progress in bytes).
+   */
+  stageFiles(
+    files: readonly BrowserFile[],
+    onProgress?: (sent: number, total: number) => void,
+  ): Promise<string[]>;
+  /** Native pickers where the face has them (Electron); null where it has not (web: use <input type=file>). */
+  pickFiles(): Promise<string[] | null>;
+  pickFolder(): Promise<string | null>;
+  /** Whether files can be revealed and opened on this machine (Electron: yes; web: the files are elsewhere). */
+  readonly canReveal: boolean;
+  showInFolder(path: string): Promise<void>;
+  openPath(path: string): Promise<void>;
+}
