@@ -1,6 +1,7 @@
 import { join, parse } from 'node:path';
 import { ExternalStatus } from '../../shared/api/common';
 import { creditsFor } from '../../shared/credits';
+import { safeFileName } from './content-disposition';
 import type { Faults } from './faults';
 import { makeArtifacts, probeMedia } from './media';
 import type { SandboxDub, SandboxState } from './state';
@@ -64,7 +65,8 @@ export class Pipeline {
   private async prepare(dub: SandboxDub): Promise<void> {
     try {
       const media = await probeMedia(dub.uploadPath);
-      const stem = parse(dub.name).name || 'dub';
+      // Room for `.<lang>.<ext>` within the 255 bytes a file name may take.
+      const stem = safeFileName(parse(dub.name.replace(/[/\\]/g, '_')).name, 'dub', 200);
       dub.artifacts = await makeArtifacts(
         dub.uploadPath,
         dub.type,

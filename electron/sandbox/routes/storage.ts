@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { OutputTypeSchema } from '../../../shared/api/common';
+import { contentDisposition } from '../content-disposition';
 import { HttpError, route, type Ctx, type Route } from '../http';
 import type { SandboxService } from '../service';
 
@@ -87,7 +88,7 @@ async function download(svc: SandboxService, ctx: Ctx): Promise<void> {
     'content-length': length,
     'accept-ranges': 'bytes',
     etag: `"${dub.id}-${type.data}"`,
-    'content-disposition': `${disposition}; filename="${artifact.fileName.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(artifact.fileName)}`,
+    'content-disposition': contentDisposition(disposition, artifact.fileName),
     ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
   });
   if (ctx.req.method === 'HEAD' || length === 0) {

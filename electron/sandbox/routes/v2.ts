@@ -27,10 +27,14 @@ function num(v: string | undefined, field: string): number | undefined {
   return n;
 }
 
+/** A plain `video/*` or `audio/*` token: the type is echoed in headers and JSON, so nothing else gets in. */
+const MEDIA_TYPE = /^(video|audio)\/[a-z0-9][a-z0-9!#$&^_.+-]{0,100}$/;
+
 async function mediaType(path: string, declared: string | null): Promise<string> {
-  if (declared && /^(video|audio)\//.test(declared)) return declared;
+  const normalized = declared?.trim().toLowerCase();
+  if (normalized && MEDIA_TYPE.test(normalized)) return normalized;
   const detected = await fileTypeFromFile(path).catch(() => undefined);
-  if (detected && /^(video|audio)\//.test(detected.mime)) return detected.mime;
+  if (detected && MEDIA_TYPE.test(detected.mime)) return detected.mime;
   throw new HttpError(400, 'The file must be a video or audio file');
 }
 
