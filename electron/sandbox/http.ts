@@ -17,7 +17,7 @@ export interface Ctx {
   res: ServerResponse;
   url: URL;
   params: Record<string, string>;
-  /** Root of the links the sandbox hands out, as the caller reached it. */
+  /** Root of the links the sandbox hands out: its own base URL, never the request's Host header. */
   origin: string;
   /** Fault injection, asked once the work is done: drop the connection instead of answering. */
   shouldLoseResponse: () => boolean;
@@ -86,7 +86,7 @@ export interface Route {
   pattern: RegExp;
   handler: Handler;
   /** Which injected faults apply: api calls get 502s; mutating calls can lose their response. */
-  kind: 'api' | 'api-mutating' | 'api-create' | 'storage' | 'public';
+  kind: 'api' | 'api-mutating' | 'api-create' | 'storage' | 'public' | 'admin';
 }
 
 export function route(method: string, path: string, kind: Route['kind'], handler: Handler): Route {

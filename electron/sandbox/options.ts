@@ -38,6 +38,8 @@ export const SandboxOptions = z.object({
   allowPrivateSourceUrls: z.boolean().default(false),
   seed: z.number().int().default(1),
   faults: FaultSettings.partial().default({}),
+  /** Token the `/__sandbox/*` test controls require in `x-sandbox-admin`; random when absent. */
+  adminToken: z.string().min(16).optional(),
   /** Where uploads and artifacts live; a fresh temporary folder when absent (removed on stop). */
   dataDir: z.string().optional(),
 });

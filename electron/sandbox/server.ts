@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkAdmin, newAdminToken } from './admin-auth';
 import { Faults } from './faults';
 import { HttpError, sendError, type Ctx, type Route } from './http';
 import { SandboxOptions, type FaultSettings, type SandboxOptionsInput } from './options';
@@ -22,6 +23,8 @@ export interface Sandbox {
   /** `{legacy_api_url}`: legacy calls go to `${legacyUrl}/v1/...`. */
   readonly legacyUrl: string;
   readonly port: number;
+  /** Required in `x-sandbox-admin` by the `/__sandbox/*` test controls. */
+  readonly adminToken: string;
   readonly state: SandboxState;
   readonly faults: Faults;
   /** The first account (from `apiKey` / `balance`). */
@@ -53,6 +56,7 @@ function drained(req: IncomingMessage, limit: number): Promise<boolean> {
 
 export async function startSandbox(input: SandboxOptionsInput = {}): Promise<Sandbox> {
   const options = SandboxOptions.parse(input);
+  const adminToken = options.adminToken ?? newAdminToken();
   const ownDir = !options.dataDir;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'dubdesk-sandbox-')));
   await mkdir(join(dataDir, 'uploads'), { recursive: true });
@@ -97,7 +101,16 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
       );
       return;
     }
-    if (found.kind !== 'public') {
+    if (found.kind === 'admin') {
+      try {
+        checkAdmin(req, adminToken);
+      } catch (e) {
+        req.resume();
+        sendError(res, e as HttpError);
+        return;
+      }
+    }
+    if (found.kind !== 'public' && found.kind !== 'admin') {
       if (faults.latencyMs > 0) await sleep(faults.latencyMs);
       if (faults.roll('rateReset')) {
         req.socket.destroy();
@@ -109,7 +122,7 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
       res,
       url,
       params: params ?? {},
-      origin: req.headers.host ? `http://${req.headers.host}` : origin,
+      origin,
       shouldLoseResponse: () =>
         (found.kind === 'api-mutating' ||
           found.kind === 'api-create' ||
@@ -150,6 +163,7 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
     baseUrl: origin,
     legacyUrl: `${origin}${LEGACY_ROOT}`,
     port,
+    adminToken,
     state,
     faults,
     account,

@@ -22,6 +22,11 @@ function user(raw: string, previous: SandboxUser[] = []): SandboxUser[] {
   return [...previous, { apiKey: raw.slice(0, at), seconds }];
 }
 
+function adminToken(raw: string): string {
+  if (raw.length < 16) throw new InvalidArgumentError('expected at least 16 characters');
+  return raw;
+}
+
 export function registerSandboxCommand(program: Command): void {
   program
     .command('sandbox')
@@ -39,6 +44,11 @@ export function registerSandboxCommand(program: Command): void {
       'upload size limit (v2 answers 413 beyond)',
       number(1, Infinity, true),
       1024 ** 3,
+    )
+    .option(
+      '--admin-token <token>',
+      'token for the /__sandbox/* test controls (random when absent)',
+      adminToken,
     )
     .option('--allow-private-source-urls', 'let source_url point at loopback and private addresses', false)
     .option('--fault-502 <rate>', 'share of API calls answered 502', number(0, 1), 0)
@@ -71,6 +81,7 @@ export function registerSandboxCommand(program: Command): void {
         uploadTtl: number;
         maxUploadBytes: number;
         allowPrivateSourceUrls: boolean;
+        adminToken?: string;
         fault502: number;
         faultReset: number;
         faultLostResponse: number;
@@ -91,6 +102,7 @@ export function registerSandboxCommand(program: Command): void {
           uploadTtlSeconds: o.uploadTtl,
           maxUploadBytes: o.maxUploadBytes,
           allowPrivateSourceUrls: o.allowPrivateSourceUrls,
+          ...(o.adminToken ? { adminToken: o.adminToken } : {}),
           seed: o.seed,
           faults: {
             rate502: o.fault502,
@@ -110,6 +122,9 @@ export function registerSandboxCommand(program: Command): void {
         console.log(`Sandbox running: base URL ${sandbox.baseUrl}  legacy URL ${sandbox.legacyUrl}`);
         console.log(
           `API key: ${o.apiKey} (balance ${o.balance} s)${o.user.length ? `, plus ${o.user.length} more account(s)` : ''}`,
+        );
+        console.log(
+          `Admin token (header x-sandbox-admin, for /__sandbox/* test controls): ${sandbox.adminToken}`,
         );
         console.log('It simulates the dubbing service and does not translate. Ctrl+C stops it.');
         await new Promise<void>((resolve) => {
