@@ -2,6 +2,7 @@
 const MAX_NAME_BYTES = 255;
 
 /** Controls and path separators: a name with them is either refused or split by the consumer's file system. */
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
 const UNSAFE_IN_NAME = /[\u0000-\u001f\u007f-\u009f/\\]/g;
 
 /**
