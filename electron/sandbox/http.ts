@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
+import { readSmallBody } from './body';
 
 /** An error answered as `{ "error": message }` (plus any extra fields, like v2 create's 502 `id`). */
 export class HttpError extends Error {
@@ -23,43 +24,54 @@ export interface Ctx {
   shouldLoseResponse: () => boolean;
 }
 
-export function sendJson(ctx: Ctx, status: number, body: unknown): void {
-  if (status < 300 && ctx.shouldLoseResponse()) {
-    ctx.req.socket.destroy();
-    return;
-  }
-  const text = JSON.stringify(body);
-  ctx.res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  ctx.res.end(text);
+/** Drops the connection without an answer: fault injection, or a response that can no longer be sent. */
+export function dropConnection(ctx: Pick<Ctx, 'req' | 'res'>): void {
+  (ctx.res.socket ?? ctx.req.socket)?.destroy();
+  ctx.res.destroy();
 }
 
-export function sendError(res: ServerResponse, err: HttpError): void {
-  if (res.headersSent) {
+/** Writes a whole response; a failure to write (the socket went away) ends in a dropped connection. */
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string | number>,
+  text: string,
+): void {
+  if (res.headersSent || res.destroyed) {
     res.destroy();
     return;
   }
-  const text = JSON.stringify({ error: err.message, ...err.extra });
-  res.writeHead(err.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
+  try {
+    res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  } catch {
+    res.destroy();
+  }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function sendJson(ctx: Ctx, status: number, body: unknown): void {
+  if (status < 300 && ctx.shouldLoseResponse()) {
+    dropConnection(ctx);
+    return;
+  }
+  sendText(ctx.res, status, { 'content-type': JSON_TYPE }, JSON.stringify(body));
+}
+
+export function sendError(res: ServerResponse, err: HttpError): void {
+  sendText(
+    res,
+    err.status,
+    { 'content-type': JSON_TYPE },
+    JSON.stringify({ error: err.message, ...err.extra }),
+  );
 }
 
 const MAX_JSON_BYTES = 1024 * 1024;
 
 export async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_JSON_BYTES) throw new HttpError(413, 'JSON body too large');
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = (await readSmallBody(req, MAX_JSON_BYTES)).toString('utf8');
   if (!text.trim()) return {};
   try {
     return JSON.parse(text);

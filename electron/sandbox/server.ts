@@ -1,11 +1,12 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkAdmin, newAdminToken } from './admin-auth';
+import { newAdminToken } from './admin-auth';
+import { createDispatcher } from './dispatch';
 import { Faults } from './faults';
-import { HttpError, sendError, type Ctx, type Route } from './http';
+import type { Route } from './http';
 import { SandboxOptions, type FaultSettings, type SandboxOptionsInput } from './options';
 import { Pipeline } from './pipeline';
 import { adminRoutes, publicRoutes } from './routes/public';
@@ -35,25 +36,6 @@ export interface Sandbox {
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Reads and discards the rest of a request body; false if it runs past `limit` bytes or breaks. */
-function drained(req: IncomingMessage, limit: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    let seen = 0;
-    req.on('data', (chunk: Buffer) => {
-      seen += chunk.length;
-      if (seen > limit) {
-        req.pause();
-        resolve(false);
-      }
-    });
-    req.once('end', () => resolve(true));
-    req.once('error', () => resolve(false));
-    req.resume();
-  });
-}
-
 export async function startSandbox(input: SandboxOptionsInput = {}): Promise<Sandbox> {
   const options = SandboxOptions.parse(input);
   const adminToken = options.adminToken ?? newAdminToken();
@@ -76,79 +58,19 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
     ...adminRoutes(svc),
   ];
 
-  const server: Server = createServer((req, res) => {
-    void dispatch(req, res);
-  });
   let origin = '';
-
-  async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', origin);
-    pipeline.advanceAll();
-    let params: Record<string, string> | undefined;
-    const pathMatches = routes.filter((r) => r.pattern.test(url.pathname));
-    const found = pathMatches.find((r) => r.method === req.method);
-    if (found) {
-      params = { ...found.pattern.exec(url.pathname)?.groups };
-      state.requests.set(found.name, (state.requests.get(found.name) ?? 0) + 1);
-    }
-    if (!found) {
-      req.resume();
-      sendError(
-        res,
-        pathMatches.length
-          ? new HttpError(405, `Method ${req.method} not allowed`)
-          : new HttpError(404, `No endpoint at ${url.pathname}`),
-      );
-      return;
-    }
-    if (found.kind === 'admin') {
-      try {
-        checkAdmin(req, adminToken);
-      } catch (e) {
-        req.resume();
-        sendError(res, e as HttpError);
-        return;
-      }
-    }
-    if (found.kind !== 'public' && found.kind !== 'admin') {
-      if (faults.latencyMs > 0) await sleep(faults.latencyMs);
-      if (faults.roll('rateReset')) {
-        req.socket.destroy();
-        return;
-      }
-    }
-    const ctx: Ctx = {
-      req,
-      res,
-      url,
-      params: params ?? {},
-      origin,
-      shouldLoseResponse: () =>
-        (found.kind === 'api-mutating' ||
-          found.kind === 'api-create' ||
-          (found.kind === 'storage' && req.method === 'PUT')) &&
-        faults.roll('rateLostResponse'),
-    };
-    try {
-      if ((found.kind === 'api' || found.kind === 'api-mutating') && faults.roll('rate502')) {
-        throw new HttpError(502, 'Processing backend unavailable');
-      }
-      await found.handler(ctx);
-    } catch (e) {
-      const err = e instanceof HttpError ? e : new HttpError(500, 'Internal server error');
-      if (!(e instanceof HttpError)) console.error('[sandbox]', e);
-      // The body may still be arriving. Past the size limit (413) answer at once and close the connection;
-      // otherwise (401, 402, 400 before the upload was read) read it to the end first, as servers usually
-      // do, so the client reliably sees the answer instead of a reset in the middle of its upload.
-      if (!req.complete && err.status !== 413 && (await drained(req, options.maxUploadBytes + 1024 * 1024))) {
-        sendError(res, err);
-        return;
-      }
-      if (!req.complete) res.setHeader('connection', 'close');
-      sendError(res, err);
-      if (!req.complete) res.on('finish', () => setTimeout(() => req.socket.destroy(), 50));
-    }
-  }
+  const server: Server = createServer(
+    { requestTimeout: 0 },
+    createDispatcher({
+      routes,
+      state,
+      faults,
+      adminToken,
+      maxUploadBytes: options.maxUploadBytes,
+      origin: () => origin,
+      beforeRoute: () => pipeline.advanceAll(),
+    }),
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
