@@ -15,6 +15,7 @@ import { storageRoutes } from './routes/storage';
 import { v1Routes } from './routes/v1';
 import { v2Routes } from './routes/v2';
 import { SandboxService } from './service';
+import { systemResolver, type ResolveHost } from './source-url';
 import { UrlSigner } from './signing';
 import { SandboxState, type SandboxAccount } from './state';
 
@@ -36,7 +37,15 @@ export interface Sandbox {
   stop(): Promise<void>;
 }
 
-export async function startSandbox(input: SandboxOptionsInput = {}): Promise<Sandbox> {
+/** Seams for tests that cannot be plain options: how source_url host names resolve. */
+export interface SandboxHooks {
+  resolveHost?: ResolveHost;
+}
+
+export async function startSandbox(
+  input: SandboxOptionsInput = {},
+  hooks: SandboxHooks = {},
+): Promise<Sandbox> {
   const options = SandboxOptions.parse(input);
   const adminToken = options.adminToken ?? newAdminToken();
   const ownDir = !options.dataDir;
@@ -48,7 +57,18 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
   for (const u of options.users) state.addAccount(u.apiKey, u.seconds);
   const faults = new Faults(options.faults, options.seed);
   const pipeline = new Pipeline(state, faults, options.pipelineSeconds * 1000, join(dataDir, 'artifacts'));
-  const svc = new SandboxService(options, state, pipeline, faults, new UrlSigner(() => state.now()), dataDir);
+  const svc = new SandboxService(
+    options,
+    state,
+    pipeline,
+    faults,
+    new UrlSigner(() => state.now()),
+    dataDir,
+    {
+      resolve: hooks.resolveHost ?? systemResolver,
+      allowPrivate: options.allowPrivateSourceUrls,
+    },
+  );
   const routes: Route[] = [
     ...publicRoutes(),
     ...v2Routes(svc),
@@ -78,7 +98,8 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  origin = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  origin = `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${port}`;
+  svc.origin = origin;
   pipeline.start();
 
   return {

@@ -7,10 +7,14 @@ import { HttpError, type Ctx } from './http';
 import type { Pipeline } from './pipeline';
 import type { SandboxOptions } from './options';
 import type { UrlSigner } from './signing';
+import type { SourcePolicy } from './source-url';
 import type { SandboxAccount, SandboxDub, SandboxState } from './state';
 
 /** What every route handler shares: state, pipeline, faults, signing, and the auth rules per generation. */
 export class SandboxService {
+  /** The sandbox's own base URL, known once it listens: the root of every link it hands out. */
+  origin = '';
+
   constructor(
     readonly options: SandboxOptions,
     readonly state: SandboxState,
@@ -18,6 +22,7 @@ export class SandboxService {
     readonly faults: Faults,
     readonly signer: UrlSigner,
     readonly dataDir: string,
+    readonly sourcePolicy: SourcePolicy,
   ) {}
 
   uploadPath(name: string): string {

@@ -7,6 +7,7 @@ import { nameFromUrl } from '../../../shared/url-name';
 import { HttpError, parseBody, readJson, route, sendJson, type Ctx, type Route } from '../http';
 import { dubV2, profileV2 } from '../present';
 import type { SandboxService } from '../service';
+import { ownOutput, storeFromArtifact } from '../own-links';
 import { fetchSourceUrl } from '../source-url';
 import { readMultipart } from './multipart';
 
@@ -114,14 +115,16 @@ async function fetchSource(
 ): Promise<{ name: string; type: string }> {
   const url = fields.source_url ?? '';
   svc.checkLanguages(fields.source_lang ?? AUTO, fields.dest_lang, false);
-  const fetched = await fetchSourceUrl(
-    url,
-    dest,
-    svc.options.maxUploadBytes,
-    svc.options.allowPrivateSourceUrls,
-  );
+  const name = fields.name ?? nameFromUrl(url);
+  // Its own output links are served from its storage, never fetched over the network.
+  const own = ownOutput(url, svc.origin, svc.signer, svc.state);
+  if (own) {
+    await storeFromArtifact(own, dest);
+    return { name, type: await mediaType(dest, own.contentType) };
+  }
+  const fetched = await fetchSourceUrl(url, dest, svc.options.maxUploadBytes, svc.sourcePolicy);
   if (fetched.bytes === 0) throw new HttpError(400, 'source_url returned an empty file');
-  return { name: fields.name ?? nameFromUrl(url), type: await mediaType(dest, fetched.contentType) };
+  return { name, type: await mediaType(dest, fetched.contentType) };
 }
 
 function pageParam(ctx: Ctx, name: string, fallback: number): number {
