@@ -13,6 +13,8 @@ export interface DispatchDeps {
   maxUploadBytes: number;
   /** The sandbox's own base URL: every link it hands out starts with it. */
   origin: () => string;
+  /** Resolves once every change so far is saved: answers wait for it, so nothing answered is ever lost. */
+  durable: () => Promise<void>;
   /** Runs before routing, e.g. to move the pipeline on to the sandbox's current time. */
   beforeRoute?: () => void;
 }
@@ -33,6 +35,8 @@ export function createDispatcher(deps: DispatchDeps): (req: IncomingMessage, res
   async function answerError(req: IncomingMessage, res: ServerResponse, e: unknown): Promise<void> {
     const err = e instanceof HttpError ? e : new HttpError(500, 'Internal server error');
     if (!(e instanceof HttpError)) console.error('[sandbox]', e);
+    // An error answer can report work done (v2 create's 502 names the dub it made): save that first.
+    await deps.durable();
     if (gone(req, res)) return;
     // The body may still be arriving. Past the size limit (413) answer at once and close the connection;
     // otherwise (401, 402, 400 before the upload was read) read it to the end first, as servers usually
@@ -83,6 +87,7 @@ export function createDispatcher(deps: DispatchDeps): (req: IncomingMessage, res
       url,
       params: { ...found.pattern.exec(url.pathname)?.groups },
       origin: deps.origin(),
+      durable: deps.durable,
       shouldLoseResponse: () =>
         (found.kind === 'api-mutating' ||
           found.kind === 'api-create' ||

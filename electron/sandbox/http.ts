@@ -20,6 +20,8 @@ export interface Ctx {
   params: Record<string, string>;
   /** Root of the links the sandbox hands out: its own base URL, never the request's Host header. */
   origin: string;
+  /** Resolves once every change so far is saved; an answer waits for it. */
+  durable: () => Promise<void>;
   /** Fault injection, asked once the work is done: drop the connection instead of answering. */
   shouldLoseResponse: () => boolean;
 }
@@ -51,12 +53,35 @@ export function sendText(
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * Answers once what the handler changed is saved: a client never hears of a change a restart would lose.
+ * A success may instead be lost on purpose (fault injection), after the work is done and saved.
+ */
+export function respond(
+  ctx: Ctx,
+  status: number,
+  headers: Record<string, string | number>,
+  text: string,
+): void {
+  ctx.durable().then(
+    () => {
+      if (status < 300 && ctx.shouldLoseResponse()) dropConnection(ctx);
+      else sendText(ctx.res, status, headers, text);
+    },
+    (e: unknown) => {
+      console.error('[sandbox] could not save the state:', e instanceof Error ? e.message : e);
+      sendText(
+        ctx.res,
+        500,
+        { 'content-type': JSON_TYPE },
+        JSON.stringify({ error: 'Could not save the state' }),
+      );
+    },
+  );
+}
+
 export function sendJson(ctx: Ctx, status: number, body: unknown): void {
-  if (status < 300 && ctx.shouldLoseResponse()) {
-    dropConnection(ctx);
-    return;
-  }
-  sendText(ctx.res, status, { 'content-type': JSON_TYPE }, JSON.stringify(body));
+  respond(ctx, status, { 'content-type': JSON_TYPE }, JSON.stringify(body));
 }
 
 export function sendError(res: ServerResponse, err: HttpError): void {

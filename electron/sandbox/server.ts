@@ -1,11 +1,15 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
 import { newAdminToken } from './admin-auth';
 import { createDispatcher } from './dispatch';
 import { Faults } from './faults';
+import { listen } from './listen';
+import { lockStateDir } from './persist/lock';
+import { loadStateDir, restoreInto, StatePersister } from './persist/store';
+import { ProcessPool } from './process-pool';
 import type { Route } from './http';
 import { SandboxOptions, type FaultSettings, type SandboxOptionsInput } from './options';
 import { Pipeline } from './pipeline';
@@ -19,6 +23,8 @@ import { systemResolver, type ResolveHost } from './source-url';
 import { UrlSigner } from './signing';
 import { SandboxState, type SandboxAccount } from './state';
 
+export { SandboxStateError } from './persist/errors';
+
 export interface Sandbox {
   /** `{base_url}`: v1, v2 and the language list live under it. */
   readonly baseUrl: string;
@@ -31,6 +37,10 @@ export interface Sandbox {
   readonly faults: Faults;
   /** The first account (from `apiKey` / `balance`). */
   readonly account: SandboxAccount;
+  /** Where the state is kept across restarts (absolute), or null when it lives only as long as this run. */
+  readonly stateDir: string | null;
+  /** The pool every ffprobe/ffmpeg goes through: `size`, and the `peak` of processes at once. */
+  readonly media: Pick<ProcessPool, 'size' | 'peak' | 'started'>;
   setFaults(patch: Partial<FaultSettings>): FaultSettings;
   /** Moves the sandbox's clock forward: links expire and pipelines advance without waiting. */
   advanceClock(seconds: number): void;
@@ -42,27 +52,67 @@ export interface SandboxHooks {
   resolveHost?: ResolveHost;
 }
 
+interface Persistence {
+  persister: StatePersister;
+  lock: Awaited<ReturnType<typeof lockStateDir>>;
+  lastPort: number | null;
+}
+
+/** Reads the state directory into `state` and starts saving to it; null without a state directory. */
+async function openStateDir(dir: string, state: SandboxState): Promise<Persistence & { secret: Buffer }> {
+  const lock = await lockStateDir(dir);
+  try {
+    const loaded = await loadStateDir(dir);
+    restoreInto(state, loaded, dir);
+    if (loaded.meta) state.clockOffsetMs = loaded.meta.clockOffsetMs;
+    const secret = loaded.meta ? Buffer.from(loaded.meta.signingSecret, 'hex') : randomBytes(32);
+    const persister = new StatePersister(dir, state, {
+      signingSecret: secret.toString('hex'),
+      port: loaded.meta?.port ?? null,
+    });
+    state.listener = persister;
+    if (!loaded.meta) persister.metaSaved();
+    return { persister, lock, lastPort: loaded.meta?.port ?? null, secret };
+  } catch (e) {
+    await lock.release();
+    throw e;
+  }
+}
+
 export async function startSandbox(
   input: SandboxOptionsInput = {},
   hooks: SandboxHooks = {},
 ): Promise<Sandbox> {
   const options = SandboxOptions.parse(input);
   const adminToken = options.adminToken ?? newAdminToken();
-  const ownDir = !options.dataDir;
-  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'dubdesk-sandbox-')));
+  const stateDir = options.stateDir ? resolve(options.stateDir) : null;
+  const ownDir = !stateDir && !options.dataDir;
+  const dataDir = stateDir ?? options.dataDir ?? (await mkdtemp(join(tmpdir(), 'dubdesk-sandbox-')));
   await mkdir(join(dataDir, 'uploads'), { recursive: true });
 
   const state = new SandboxState();
-  const account = state.addAccount(options.apiKey, options.balance);
-  for (const u of options.users) state.addAccount(u.apiKey, u.seconds);
+  const persistence = stateDir ? await openStateDir(stateDir, state) : null;
+  // Accounts read back keep their balance; an account named in the options but not yet known is added.
+  for (const u of [{ apiKey: options.apiKey, seconds: options.balance }, ...options.users]) {
+    if (!state.accountByKey(u.apiKey)) state.addAccount(u.apiKey, u.seconds);
+  }
+  const account = state.accountByKey(options.apiKey);
+  if (!account) throw new Error('the first account is missing');
   const faults = new Faults(options.faults, options.seed);
-  const pipeline = new Pipeline(state, faults, options.pipelineSeconds * 1000, join(dataDir, 'artifacts'));
+  const pool = new ProcessPool();
+  const pipeline = new Pipeline(
+    state,
+    faults,
+    options.pipelineSeconds * 1000,
+    join(dataDir, 'artifacts'),
+    pool,
+  );
   const svc = new SandboxService(
     options,
     state,
     pipeline,
     faults,
-    new UrlSigner(() => state.now()),
+    new UrlSigner(() => state.now(), persistence?.secret),
     dataDir,
     {
       resolve: hooks.resolveHost ?? systemResolver,
@@ -77,6 +127,7 @@ export async function startSandbox(
     ...storageRoutes(svc),
     ...adminRoutes(svc),
   ];
+  const durable = () => persistence?.persister.flush() ?? Promise.resolve();
 
   let origin = '';
   const server: Server = createServer(
@@ -88,18 +139,33 @@ export async function startSandbox(
       adminToken,
       maxUploadBytes: options.maxUploadBytes,
       origin: () => origin,
+      durable,
       beforeRoute: () => pipeline.advanceAll(),
     }),
   );
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  let port: number;
+  try {
+    port = await listen(
+      server,
+      options.host,
+      options.port !== undefined
+        ? { required: options.port }
+        : { preferred: persistence?.lastPort ?? options.preferredPort ?? null },
+    );
+  } catch (e) {
+    await persistence?.lock.release();
+    throw e;
+  }
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   origin = `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${port}`;
   svc.origin = origin;
+  if (persistence) {
+    persistence.persister.meta.port = port;
+    persistence.persister.metaSaved();
+    await persistence.lock.setUrl(origin);
+    await durable();
+  }
   pipeline.start();
 
   return {
@@ -107,9 +173,11 @@ export async function startSandbox(
     legacyUrl: `${origin}${LEGACY_ROOT}`,
     port,
     adminToken,
+    stateDir,
     state,
     faults,
     account,
+    media: pool,
     setFaults: (patch) => faults.set(patch),
     advanceClock(seconds) {
       state.clockOffsetMs += seconds * 1000;
@@ -122,6 +190,10 @@ export async function startSandbox(
         server.closeAllConnections();
       });
       await pipeline.idle();
+      if (persistence) {
+        await durable();
+        await persistence.lock.release();
+      }
       if (ownDir) await rm(dataDir, { recursive: true, force: true });
     },
   };

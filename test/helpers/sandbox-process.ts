@@ -18,10 +18,15 @@ export interface SandboxProcess {
 
 export const CHILD_ADMIN_TOKEN = 'child-process-admin-token-0123456789';
 
-export async function startSandboxProcess(args: string[] = []): Promise<SandboxProcess> {
+/** `port: 'remembered'` leaves --port out, so a --state-dir's last port (else 8787, else any) is used. */
+export async function startSandboxProcess(
+  args: string[] = [],
+  opts: { port?: 'any' | 'remembered' } = {},
+): Promise<SandboxProcess> {
+  const port = opts.port === 'remembered' ? [] : ['--port', '0'];
   const child = spawn(
     process.execPath,
-    [CLI, 'sandbox', '--port', '0', '--admin-token', CHILD_ADMIN_TOKEN, ...args],
+    [CLI, 'sandbox', ...port, '--admin-token', CHILD_ADMIN_TOKEN, ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';

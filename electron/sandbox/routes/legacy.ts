@@ -32,6 +32,7 @@ export function legacyRoutes(svc: SandboxService): Route[] {
       });
       dub.uploadPath = svc.uploadPath(dub.id);
       dub.uploadUrl = svc.uploadUrl(ctx, dub);
+      svc.state.saved(dub);
       sendJson(ctx, 200, projectLegacy(dub, 'api'));
     }),
     route('POST', `${p}/start-dub`, 'api-mutating', async (ctx) => {

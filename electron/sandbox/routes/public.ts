@@ -75,7 +75,7 @@ export function adminRoutes(svc: SandboxService): Route[] {
       if (!account) throw new HttpError(404, 'No such account');
       const body = BalanceBody.safeParse(await readJson(ctx.req));
       if (!body.success) throw new HttpError(400, 'Expected { "seconds": number }');
-      account.seconds = body.data.seconds;
+      svc.state.setBalance(account, body.data.seconds);
       sendJson(ctx, 200, { seconds: account.seconds });
     }),
   ];

@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { rename, rm, stat } from 'node:fs/promises';
 import { OutputTypeSchema } from '../../../shared/api/common';
 import { contentDisposition } from '../content-disposition';
 import { receiveToFile } from '../body';
-import { dropConnection, HttpError, route, sendText, type Ctx, type Route } from '../http';
+import { dropConnection, HttpError, respond, route, sendText, type Ctx, type Route } from '../http';
 import type { SandboxService } from '../service';
 
 function checkSignature(svc: SandboxService, ctx: Ctx, method: string): void {
@@ -21,15 +22,18 @@ async function upload(svc: SandboxService, ctx: Ctx): Promise<void> {
   const max = svc.options.maxUploadBytes;
   if (Number(ctx.req.headers['content-length']) > max)
     throw new HttpError(413, `File exceeds the ${max}-byte upload limit`);
-  dub.uploaded = false;
-  const bytes = await receiveToFile(ctx.req, dub.uploadPath, max);
-  if (bytes === 0) throw new HttpError(400, 'Empty upload');
-  dub.uploaded = true;
-  if (ctx.shouldLoseResponse()) {
-    dropConnection(ctx);
-    return;
+  // Into a side file first: a broken or refused upload never replaces one that arrived whole.
+  const part = `${dub.uploadPath}.part-${randomUUID()}`;
+  try {
+    const bytes = await receiveToFile(ctx.req, part, max);
+    if (bytes === 0) throw new HttpError(400, 'Empty upload');
+    await rename(part, dub.uploadPath);
+  } finally {
+    await rm(part, { force: true });
   }
-  sendText(ctx.res, 200, { etag: `"${dub.id}"` }, '');
+  dub.uploaded = true;
+  svc.state.saved(dub);
+  respond(ctx, 200, { etag: `"${dub.id}"` }, '');
 }
 
 function parseRange(

@@ -35,6 +35,7 @@ export function v1Routes(svc: SandboxService): Route[] {
       });
       dub.uploadPath = svc.uploadPath(dub.id);
       dub.uploadUrl = svc.uploadUrl(ctx, dub);
+      svc.state.saved(dub);
       sendJson(ctx, 200, {
         file: {
           id: dub.id,
