@@ -15,8 +15,6 @@ export interface DispatchDeps {
   origin: () => string;
   /** Resolves once every change so far is saved: answers wait for it, so nothing answered is ever lost. */
   durable: () => Promise<void>;
-  /** Runs before routing, e.g. to move the pipeline on to the sandbox's current time. */
-  beforeRoute?: () => void;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -63,7 +61,6 @@ export function createDispatcher(deps: DispatchDeps): (req: IncomingMessage, res
     } catch {
       throw new HttpError(400, 'Malformed request target');
     }
-    deps.beforeRoute?.();
     const pathMatches = routes.filter((r) => r.pattern.test(url.pathname));
     const found = pathMatches.find((r) => r.method === req.method);
     if (!found) {

@@ -4,7 +4,7 @@ import { creditsFor } from '../../shared/credits';
 import { safeFileName } from './content-disposition';
 import type { Faults } from './faults';
 import { makeArtifacts, probeMedia } from './media';
-import type { ProcessPool } from './process-pool';
+import { PoolClosedError, type ProcessPool } from './process-pool';
 import type { SandboxDub, SandboxState } from './state';
 
 /** Share of the pipeline's time spent "In Queue" before processing starts. */
@@ -23,7 +23,14 @@ export class Pipeline {
   private readonly active = new Set<SandboxDub>();
   /** Media work under way, by dub id. */
   private readonly working = new Map<string, Promise<void>>();
+  /**
+   * Dubs whose processing began, waiting for media work in order. At most `pool.size` dubs are worked on
+   * at once, so the first ones finish first instead of every dub's probe running before anyone's encode.
+   */
+  private readonly mediaQueue: SandboxDub[] = [];
+  private readonly inMediaQueue = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
 
   constructor(
     private readonly state: SandboxState,
@@ -43,6 +50,8 @@ export class Pipeline {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    this.stopped = true;
+    this.pool.close();
   }
 
   /** Puts an uploaded dub in the queue (v2 create, v1/legacy start-dub). */
@@ -75,6 +84,23 @@ export class Pipeline {
     for (const dub of this.active) this.advance(dub);
   }
 
+  private startMediaWork(): void {
+    while (this.working.size < this.pool.size && this.mediaQueue.length > 0 && !this.stopped) {
+      const dub = this.mediaQueue.shift();
+      if (!dub) break;
+      this.inMediaQueue.delete(dub.id);
+      if (isOver(dub)) continue;
+      this.working.set(
+        dub.id,
+        this.prepare(dub).finally(() => {
+          this.working.delete(dub.id);
+          this.startMediaWork();
+          this.advance(dub);
+        }),
+      );
+    }
+  }
+
   private async prepare(dub: SandboxDub): Promise<void> {
     try {
       const media = await probeMedia(dub.uploadPath, this.pool);
@@ -91,24 +117,32 @@ export class Pipeline {
       );
       dub.media = { ok: true, duration: Math.round(media.duration * 1000) / 1000 };
     } catch (e) {
+      // Stopped before it could run: left undone, so a restart from a state directory does it then.
+      if (e instanceof PoolClosedError) return;
       const reason = e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e);
       dub.media = { ok: false, error: `Could not read the media file: ${reason}` };
     }
     this.state.saved(dub);
-    this.working.delete(dub.id);
-    this.advance(dub);
   }
 
-  private advance(dub: SandboxDub): void {
+  /** Brings one dub up to the sandbox's current time; reads call it for the dubs they present. */
+  advance(dub: SandboxDub): void {
     if (dub.queuedAt === null) return;
     if (isOver(dub)) {
       this.active.delete(dub);
       return;
     }
     const share = (this.state.now() - dub.queuedAt) / this.pipelineMs;
-    if (share >= QUEUE_SHARE && dub.media === null && !this.working.has(dub.id)) {
+    if (
+      share >= QUEUE_SHARE &&
+      dub.media === null &&
+      !this.working.has(dub.id) &&
+      !this.inMediaQueue.has(dub.id)
+    ) {
       // The media work begins when processing does: a long queue costs no ffmpeg time.
-      this.working.set(dub.id, this.prepare(dub));
+      this.mediaQueue.push(dub);
+      this.inMediaQueue.add(dub.id);
+      this.startMediaWork();
     }
     const media = dub.media;
     if (media && !media.ok && share >= QUEUE_SHARE) return this.fail(dub, media.error);

@@ -140,7 +140,6 @@ export async function startSandbox(
       maxUploadBytes: options.maxUploadBytes,
       origin: () => origin,
       durable,
-      beforeRoute: () => pipeline.advanceAll(),
     }),
   );
 

@@ -86,6 +86,7 @@ const NO_LISTENER: StateListener = { dubSaved() {}, accountsSaved() {}, metaSave
 
 export class SandboxState {
   readonly accounts = new Map<string, SandboxAccount>();
+  private readonly accountsByKey = new Map<string, SandboxAccount>();
   readonly dubs = new Map<string, SandboxDub>();
   readonly ledger: Charge[] = [];
   /** Requests served, by `METHOD /route/pattern`: tests check that polling uses lists, not one call per dub. */
@@ -124,7 +125,7 @@ export class SandboxState {
       defaultDubLang: 'en',
       createdAt: new Date(this.now()).toISOString(),
     };
-    this.accounts.set(account.id, account);
+    this.restoreAccount(account);
     this.listener.accountsSaved();
     return account;
   }
@@ -135,9 +136,13 @@ export class SandboxState {
   }
 
   accountByKey(apiKey: string | undefined): SandboxAccount | undefined {
-    if (!apiKey) return undefined;
-    for (const a of this.accounts.values()) if (a.apiKey === apiKey) return a;
-    return undefined;
+    return apiKey ? this.accountsByKey.get(apiKey) : undefined;
+  }
+
+  /** Puts an account in place, new or read back from disk (no save). */
+  restoreAccount(account: SandboxAccount): void {
+    this.accounts.set(account.id, account);
+    this.accountsByKey.set(account.apiKey, account);
   }
 
   /** Credits charged to an account so far; its balance is what it was given less this. */
@@ -216,7 +221,7 @@ export class SandboxState {
     this.listener.dubSaved(dub);
   }
 
-  /** How many dubs `ownerId` has that pass `filter`. */
+  /** How many dubs `ownerId` has. */
   countOf(ownerId: string): number {
     return this.byOwner.get(ownerId)?.length ?? 0;
   }

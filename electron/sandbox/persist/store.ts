@@ -105,7 +105,7 @@ export function restoreInto(state: SandboxState, loaded: LoadedState, dir: strin
   for (const a of loaded.accounts) {
     const { creditBase, ...fields } = a;
     const account: SandboxAccount = { ...fields, seconds: creditBase };
-    state.accounts.set(a.id, account);
+    state.restoreAccount(account);
   }
   for (const c of state.ledger) {
     const owner = state.accounts.get(c.userId);

@@ -31,7 +31,7 @@ export function legacyRoutes(svc: SandboxService): Route[] {
         uploadPath: '',
       });
       dub.uploadPath = svc.uploadPath(dub.id);
-      dub.uploadUrl = svc.uploadUrl(ctx, dub);
+      dub.uploadUrl = svc.uploadUrl(dub);
       svc.state.saved(dub);
       sendJson(ctx, 200, projectLegacy(dub, 'api'));
     }),
@@ -43,11 +43,9 @@ export function legacyRoutes(svc: SandboxService): Route[] {
     }),
     route('GET', `${p}/dubs`, 'api', (ctx) => {
       const account = svc.authenticate(ctx.req, 'legacy');
-      sendJson(
-        ctx,
-        200,
-        svc.state.dubsOf(account.id, (d) => d.generation === 'legacy').map(projectLegacyListItem),
-      );
+      const projects = svc.state.dubsOf(account.id, (d) => d.generation === 'legacy');
+      for (const d of projects) svc.pipeline.advance(d);
+      sendJson(ctx, 200, projects.map(projectLegacyListItem));
     }),
   ];
 }

@@ -10,7 +10,9 @@ export function v1Routes(svc: SandboxService): Route[] {
     ),
     route('GET', '/api/v1/dubs', 'api', (ctx) => {
       const account = svc.authenticate(ctx.req, 'v1');
-      sendJson(ctx, 200, svc.state.dubsOf(account.id, (d) => d.generation !== 'legacy').map(dubV1));
+      const dubs = svc.state.dubsOf(account.id, (d) => d.generation !== 'legacy');
+      for (const d of dubs) svc.pipeline.advance(d);
+      sendJson(ctx, 200, dubs.map(dubV1));
     }),
     route('POST', '/api/v1/init-dub', 'api-mutating', async (ctx) => {
       const account = svc.authenticate(ctx.req, 'v1');
@@ -34,7 +36,7 @@ export function v1Routes(svc: SandboxService): Route[] {
         uploadPath: '',
       });
       dub.uploadPath = svc.uploadPath(dub.id);
-      dub.uploadUrl = svc.uploadUrl(ctx, dub);
+      dub.uploadUrl = svc.uploadUrl(dub);
       svc.state.saved(dub);
       sendJson(ctx, 200, {
         file: {

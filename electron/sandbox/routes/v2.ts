@@ -4,7 +4,7 @@ import { fileTypeFromFile } from 'file-type';
 import { V2_DEFAULT_PAGE_SIZE, V2_MAX_PAGE_SIZE, CreateDubV2Fields } from '../../../shared/api/v2';
 import { AUTO } from '../../../shared/languages';
 import { nameFromUrl } from '../../../shared/url-name';
-import { HttpError, parseBody, readJson, route, sendJson, type Ctx, type Route } from '../http';
+import { HttpError, parseBody, readJson, respond, route, sendJson, type Ctx, type Route } from '../http';
 import { dubV2, profileV2 } from '../present';
 import type { SandboxService } from '../service';
 import { ownOutput, storeFromArtifact } from '../own-links';
@@ -101,7 +101,7 @@ async function create(svc: SandboxService, ctx: Ctx): Promise<void> {
       throw new HttpError(502, 'Processing backend unavailable', { id: dub.id });
     }
     svc.pipeline.enqueue(dub);
-    sendJson(ctx, 201, dubV2(dub, svc.linkMaker(ctx)));
+    sendJson(ctx, 201, dubV2(dub, svc.link));
   } catch (e) {
     if (!(e instanceof HttpError && e.status === 502)) await rm(uploadPath, { force: true });
     throw e;
@@ -147,23 +147,27 @@ export function v2Routes(svc: SandboxService): Route[] {
       const page = pageParam(ctx, 'page', 1);
       // Above the maximum the page is clamped to 100 (and says so in `pagination.page_size`), not refused.
       const pageSize = Math.min(V2_MAX_PAGE_SIZE, pageParam(ctx, 'page_size', V2_DEFAULT_PAGE_SIZE));
-      const all = svc.state.dubsOf(account.id);
-      const link = svc.linkMaker(ctx);
-      sendJson(ctx, 200, {
-        dubs: all.slice((page - 1) * pageSize, page * pageSize).map((d) => dubV2(d, link)),
-        pagination: {
-          page,
-          page_size: pageSize,
-          total: all.length,
-          total_pages: Math.ceil(all.length / pageSize),
-        },
+      const total = svc.state.countOf(account.id);
+      const dubs = svc.state.pageOf(account.id, (page - 1) * pageSize, pageSize);
+      const pagination = { page, page_size: pageSize, total, total_pages: Math.ceil(total / pageSize) };
+      // Only the dubs on this page are brought up to date and presented; each from its cached JSON.
+      const items = dubs.map((d) => {
+        svc.pipeline.advance(d);
+        return svc.presented.dubV2Json(d);
       });
+      respond(
+        ctx,
+        200,
+        { 'content-type': 'application/json; charset=utf-8' },
+        `{"dubs":[${items.join(',')}],"pagination":${JSON.stringify(pagination)}}`,
+      );
     }),
     route('GET', '/api/v2/dubs/:id', 'api', (ctx) => {
       const account = svc.authenticate(ctx.req, 'v2');
       const dub = svc.state.dubs.get(ctx.params.id ?? '');
       if (!dub || dub.ownerId !== account.id) throw new HttpError(404, `Dub ${ctx.params.id} not found`);
-      sendJson(ctx, 200, dubV2(dub, svc.linkMaker(ctx)));
+      svc.pipeline.advance(dub);
+      respond(ctx, 200, { 'content-type': 'application/json; charset=utf-8' }, svc.presented.dubV2Json(dub));
     }),
   ];
 }
