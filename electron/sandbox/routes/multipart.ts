@@ -25,7 +25,8 @@ export function readMultipart(ctx: Ctx, dest: string, maxBytes: number): Promise
         headers: ctx.req.headers,
         highWaterMark: UPLOAD_WRITE_BUFFER,
         fileHwm: UPLOAD_WRITE_BUFFER,
-        limits: { files: 1, fields: 50, fileSize: maxBytes, fieldSize: MAX_FIELD_BYTES, parts: 60 },
+        // busboy signals 'limit' on reaching fileSize, so one byte more: a file of exactly maxBytes is fine.
+        limits: { files: 1, fields: 50, fileSize: maxBytes + 1, fieldSize: MAX_FIELD_BYTES, parts: 60 },
       });
     } catch {
       reject(new HttpError(400, 'Malformed multipart body'));
