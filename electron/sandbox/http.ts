@@ -95,6 +95,18 @@ export function sendError(res: ServerResponse, err: HttpError): void {
 
 const MAX_JSON_BYTES = 1024 * 1024;
 
+/** For calls whose spec names `Content-Type: application/json`: another type is a 400, as an empty body would be. */
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') {
+    throw new HttpError(
+      400,
+      `Send the parameters as JSON with Content-Type: application/json (got '${type || 'none'}')`,
+    );
+  }
+  return readJson(req);
+}
+
 export async function readJson(req: IncomingMessage): Promise<unknown> {
   const text = (await readSmallBody(req, MAX_JSON_BYTES)).toString('utf8');
   if (!text.trim()) return {};
