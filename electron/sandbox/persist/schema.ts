@@ -33,10 +33,14 @@ export const AccountRecord = z.object({
 export const AccountsFile = z.object({ format: z.literal(STATE_FORMAT), accounts: z.array(AccountRecord) });
 export type AccountsFile = z.infer<typeof AccountsFile>;
 
+/** Ids and media types end up in URLs and response headers: only plain tokens are read back. */
+const Token = z.string().regex(/^[\w-]{1,100}$/);
+const MediaType = z.string().regex(/^[a-z0-9][\w.+-]*\/[\w.+-]+$/i);
+
 const ArtifactRecord = z.object({
   /** Relative to the state directory, so the directory can move. */
   path: z.string(),
-  contentType: z.string(),
+  contentType: MediaType,
   fileName: z.string(),
 });
 
@@ -51,13 +55,13 @@ const ChargeRecord = z.object({
 
 export const DubRecord = z.object({
   format: z.literal(STATE_FORMAT),
-  id: z.string().min(1),
+  id: Token,
   projectId: z.string(),
   key: z.string(),
   ownerId: z.string(),
   generation: z.enum(['v2', 'v1', 'legacy']),
   name: z.string(),
-  type: z.string(),
+  type: MediaType,
   sourceLang: z.string(),
   destLang: z.string(),
   duration: z.number(),
