@@ -24,6 +24,7 @@ import { UrlSigner } from './signing';
 import { SandboxState, type SandboxAccount } from './state';
 
 export { SandboxStateError } from './persist/errors';
+export { findRunningSandbox } from './persist/lock';
 
 export interface Sandbox {
   /** `{base_url}`: v1, v2 and the language list live under it. */

@@ -13,6 +13,28 @@ function alive(pid: number): boolean {
   }
 }
 
+interface Holder {
+  pid?: unknown;
+  baseUrl?: unknown;
+}
+
+async function readHolder(path: string): Promise<Holder> {
+  return readFile(path, 'utf8')
+    .then((t) => JSON.parse(t) as Holder)
+    .catch(() => ({}));
+}
+
+/**
+ * The base URL of a sandbox that is running on `dir` right now (another process, or this one), or null. A
+ * second command can talk to that one instead of failing on the lock.
+ */
+export async function findRunningSandbox(dir: string): Promise<string | null> {
+  const holder = await readHolder(join(dir, LOCK));
+  return typeof holder.pid === 'number' && alive(holder.pid) && typeof holder.baseUrl === 'string'
+    ? holder.baseUrl
+    : null;
+}
+
 /** One sandbox per state directory: two writing the same files would lose each other's changes. */
 export async function lockStateDir(
   dir: string,
@@ -29,9 +51,7 @@ export async function lockStateDir(
       };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const holder = await readFile(path, 'utf8')
-        .then((t) => JSON.parse(t) as { pid?: unknown; baseUrl?: unknown })
-        .catch(() => ({ pid: undefined, baseUrl: undefined }));
+      const holder = await readHolder(path);
       if (typeof holder.pid === 'number' && alive(holder.pid)) {
         const where = typeof holder.baseUrl === 'string' ? ` at ${holder.baseUrl}` : '';
         throw new SandboxStateError(

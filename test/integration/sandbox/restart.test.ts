@@ -2,7 +2,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SandboxStateError, startSandbox, type Sandbox } from '../../../electron/sandbox/server';
+import {
+  findRunningSandbox,
+  SandboxStateError,
+  startSandbox,
+  type Sandbox,
+} from '../../../electron/sandbox/server';
 import { InitDubV1Response } from '../../../shared/api/v1';
 import { DubListV2, DubV2, ProfileV2 } from '../../../shared/api/v2';
 import { runCli } from '../../helpers/cli';
@@ -122,6 +127,40 @@ describe('a sandbox with a state directory', () => {
     expect(b.account.seconds).toBe(1000 - (charges[0]?.seconds ?? 0));
   });
 
+  it('answers a change only once it is on disk', async () => {
+    const dir = tempDir('dubdesk-state-');
+    const sb = await open(dir, { pipelineSeconds: 600 });
+    const onDisk = async (id: string) =>
+      JSON.parse(await readFile(join(dir, 'dubs', `${id}.json`), 'utf8')) as {
+        uploaded: boolean;
+        queuedAt: unknown;
+      };
+    // Read the moment each answer arrives: nothing may still be waiting to be written.
+    const created = await create(sb.baseUrl);
+    expect((await onDisk(created.id)).queuedAt).not.toBeNull();
+    const init = InitDubV1Response.parse(
+      (
+        await call('POST', `${sb.baseUrl}/api/v1/init-dub`, {
+          headers: auth,
+          json: { fileType: 'video/mp4', name: 'v1.mp4', source_lang: 'auto', dest_lang: 'fr' },
+        })
+      ).body,
+    );
+    expect((await onDisk(init.file.id)).uploaded).toBe(false);
+    const put = await call('PUT', init.uploadUrl, {
+      headers: { 'content-type': 'video/mp4' },
+      body: await readFile(videoMp4()),
+    });
+    expect(put.status).toBe(200);
+    expect((await onDisk(init.file.id)).uploaded).toBe(true);
+    const started = await call('POST', `${sb.baseUrl}/api/v1/start-dub`, {
+      headers: auth,
+      json: { fileId: init.file.id },
+    });
+    expect(started.status).toBe(200);
+    expect((await onDisk(init.file.id)).queuedAt).not.toBeNull();
+  });
+
   it('takes a free port when its last one is taken', async () => {
     const dir = tempDir('dubdesk-state-');
     const a = await open(dir);
@@ -140,9 +179,12 @@ describe('a sandbox with a state directory', () => {
 
   it('refuses a second sandbox on the same directory, and names the damaged file', async () => {
     const dir = tempDir('dubdesk-state-');
+    expect(await findRunningSandbox(dir)).toBeNull();
     const a = await open(dir);
     await expect(open(dir)).rejects.toThrow(/in use by another sandbox/);
+    expect(await findRunningSandbox(dir)).toBe(a.baseUrl);
     await close(a);
+    expect(await findRunningSandbox(dir)).toBeNull();
     await writeFile(join(dir, 'meta.json'), '{"format":1,"signingSecret":"nope"');
     const e = await open(dir).then(
       () => null,
