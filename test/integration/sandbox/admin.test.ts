@@ -4,6 +4,7 @@ import { LangList } from '../../../shared/api/common';
 import { InitDubV1Response } from '../../../shared/api/v1';
 import { DubV2 } from '../../../shared/api/v2';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
+import { startCli } from '../../helpers/cli';
 import { call, formWithFile, waitFor } from '../../helpers/http';
 import { videoMp4 } from '../../helpers/media';
 
@@ -116,6 +117,31 @@ describe('admin routes', () => {
     });
     expect(r.status).toBe(200);
     expect(other?.seconds).toBe(42);
+  });
+});
+
+describe('dubdesk sandbox', () => {
+  it('prints a fresh admin token at start, and that token opens the test controls', async () => {
+    const { child } = startCli(['sandbox', '--port', '0'], process.env);
+    try {
+      const out = await new Promise<string>((resolve, reject) => {
+        let buf = '';
+        child.stdout?.on('data', (d: Buffer) => {
+          buf += d.toString();
+          if (/Admin token.*: \S+\n/.test(buf)) resolve(buf);
+        });
+        child.on('exit', () => reject(new Error(`exited: ${buf}`)));
+      });
+      const token = /Admin token.*: (\S+)/.exec(out)?.[1] ?? '';
+      const base = /base URL (\S+)/.exec(out)?.[1] ?? '';
+      expect(token).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+      expect((await call('GET', `${base}/__sandbox/state`)).status).toBe(401);
+      expect(
+        (await call('GET', `${base}/__sandbox/state`, { headers: { 'x-sandbox-admin': token } })).status,
+      ).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });
 
