@@ -8,7 +8,7 @@ import { createDispatcher } from './dispatch';
 import { Faults } from './faults';
 import { listen } from './listen';
 import { lockStateDir } from './persist/lock';
-import { loadStateDir, restoreInto, StatePersister } from './persist/store';
+import { loadStateDir, removeOrphanUploads, restoreInto, StatePersister } from './persist/store';
 import { ProcessPool } from './process-pool';
 import type { Route } from './http';
 import { SandboxOptions, type FaultSettings, type SandboxOptionsInput } from './options';
@@ -65,6 +65,7 @@ async function openStateDir(dir: string, state: SandboxState): Promise<Persisten
   try {
     const loaded = await loadStateDir(dir);
     restoreInto(state, loaded, dir);
+    await removeOrphanUploads(dir, loaded);
     if (loaded.meta) state.clockOffsetMs = loaded.meta.clockOffsetMs;
     const secret = loaded.meta ? Buffer.from(loaded.meta.signingSecret, 'hex') : randomBytes(32);
     const persister = new StatePersister(dir, state, {

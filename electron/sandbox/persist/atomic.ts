@@ -11,7 +11,8 @@ let counter = 0;
 export async function writeAtomic(path: string, text: string): Promise<void> {
   const tmp = `${path}.tmp-${process.pid}-${++counter}`;
   try {
-    await writeFile(tmp, text);
+    // Owner only: the files hold API keys and the secret that signs links.
+    await writeFile(tmp, text, { mode: 0o600 });
     await rename(tmp, path);
   } catch (e) {
     await rm(tmp, { force: true });

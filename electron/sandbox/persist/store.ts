@@ -83,6 +83,24 @@ const portable = (dir: string, path: string) => {
   return path && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 };
 
+/**
+ * Uploads no dub refers to: the rest of a v2 upload cut off by a kill, or a side file of a broken PUT.
+ * Removed at load, so a state directory does not grow with crashes.
+ */
+export async function removeOrphanUploads(dir: string, loaded: LoadedState): Promise<number> {
+  const uploads = join(dir, 'uploads');
+  const referenced = new Set(loaded.dubs.map((d) => inside(dir, d.uploadPath)));
+  let removed = 0;
+  for (const name of await readdir(uploads).catch(() => [])) {
+    const path = join(uploads, name);
+    if (!referenced.has(path)) {
+      await rm(path, { force: true, recursive: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
 /** Puts what was read back into `state`; balances are their base less the charges kept with the dubs. */
 export function restoreInto(state: SandboxState, loaded: LoadedState, dir: string): void {
   for (const r of loaded.dubs) {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -78,6 +79,8 @@ describe('a sandbox with a state directory', () => {
     };
     expect(before.me.seconds).toBe(1000 - Math.ceil(done.measured_duration ?? 0));
     await close(a);
+    // What a kill in the middle of an upload leaves behind is cleared at the next start.
+    await writeFile(join(dir, 'uploads', 'v2-cut-off-upload'), 'partial');
 
     const b = await open(dir, { balance: 5 /* a known account keeps its balance */ });
     expect(b.baseUrl).toBe(a.baseUrl);
@@ -95,6 +98,10 @@ describe('a sandbox with a state directory', () => {
     expect(b.state.ledger).toEqual(before.ledger);
     // Links handed out before the restart still work, and still expire.
     expect(Buffer.from(await (await fetch(link)).arrayBuffer())).toEqual(bytes);
+    expect(existsSync(join(dir, 'uploads', 'v2-cut-off-upload'))).toBe(false);
+    const original = await fetch(done.outputs.original?.download_url ?? '');
+    expect(original.status).toBe(200);
+    expect(Buffer.from(await original.arrayBuffer())).toEqual(await readFile(videoMp4()));
     const put = await call('PUT', init.uploadUrl, {
       headers: { 'content-type': 'video/mp4' },
       body: await readFile(videoMp4()),
