@@ -22,6 +22,8 @@ let sp: SandboxProcess;
 let known: { uploadPath: string; outputPath: string; dubId: string };
 let media: Buffer;
 beforeAll(async () => {
+  // With a state directory, so every answer also goes through the save-before-answering path.
+  const state = ['--state-dir', tempDir('dubdesk-fuzz-state-')];
   sp = await startSandboxProcess([
     '--max-upload-bytes',
     '200000',
@@ -29,6 +31,7 @@ beforeAll(async () => {
     '0.3',
     '--seed',
     '5',
+    ...state,
   ]);
   media = await readFile(videoMp4());
   const init = InitDubV1Response.parse(
