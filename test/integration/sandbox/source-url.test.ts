@@ -1,5 +1,8 @@
 import { readFile, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAddress } from '../../../electron/sandbox/address-policy';
@@ -120,6 +123,46 @@ describe('source_url fetching resolves once and connects to the checked address'
     );
     expect(e.message).toMatch(/blocked/);
     expect(internal.hits).toHaveLength(0);
+  });
+});
+
+describe('https source_url', () => {
+  it('connects to the checked address with the URL host as TLS server name, and still verifies the certificate', async () => {
+    const dir = tempDir('dubdesk-tls-');
+    await promisify(execFile)('openssl', [
+      ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=self-signed.test'],
+      ...['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+    ]);
+    const names: string[] = [];
+    const server = createTlsServer(
+      {
+        key: await readFile(join(dir, 'key.pem')),
+        cert: await readFile(join(dir, 'cert.pem')),
+        SNICallback: (name, cb) => {
+          names.push(name);
+          cb(null);
+        },
+      },
+      (_req, res) => res.end('should not get here'),
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.7', r));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const e = await refusal(
+        fetchSourceUrl(
+          `https://media.example:${port}/a.mp3`,
+          join(dir, 'a'),
+          1e9,
+          policy(async () => ['127.0.0.7']),
+        ),
+      );
+      // The self-signed certificate is refused (verification stays on), after the right name was sent.
+      expect(e.status).toBe(400);
+      expect(e.message).toMatch(/unreachable/);
+      expect(names).toEqual(['media.example']);
+    } finally {
+      server.close();
+    }
   });
 });
 
