@@ -14,7 +14,7 @@ export const FaultSettings = z.object({
   /** Share of output downloads refused with 403 as if their link had expired. */
   rateExpireLink: z.number().min(0).max(1).default(0),
   /** Extra delay before every answer, in milliseconds. */
-  latencyMs: z.number().int().min(0).default(0),
+  latencyMs: z.number().int().min(0).max(600_000).default(0),
 });
 export type FaultSettings = z.infer<typeof FaultSettings>;
 

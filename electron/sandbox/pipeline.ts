@@ -44,7 +44,14 @@ export class Pipeline {
     // Dubs read back from a state directory carry on where they were.
     for (const dub of this.state.dubs.values())
       if (dub.queuedAt !== null && !isOver(dub)) this.active.add(dub);
-    this.timer = setInterval(() => this.advanceAll(), 100);
+    this.timer = setInterval(() => {
+      // A throw here would end the process; a bug in one tick must not take the service down.
+      try {
+        this.advanceAll();
+      } catch (e) {
+        console.error('[sandbox] pipeline tick failed:', e);
+      }
+    }, 100);
     this.timer.unref();
   }
 

@@ -29,8 +29,9 @@ export function publicRoutes(): Route[] {
   ];
 }
 
-const ClockBody = z.object({ advanceSeconds: z.number() });
-const BalanceBody = z.object({ seconds: z.number() });
+/** Ten years either way: beyond that dates stop being representable and links could not be signed. */
+const ClockBody = z.object({ advanceSeconds: z.number().min(-315_360_000).max(315_360_000) });
+const BalanceBody = z.object({ seconds: z.number().min(-1e12).max(1e12) });
 
 /** Test controls, outside the service's surface: inspect state, change faults, move the clock. Token only. */
 export function adminRoutes(svc: SandboxService): Route[] {

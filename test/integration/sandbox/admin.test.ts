@@ -86,6 +86,13 @@ describe('admin routes', () => {
     expect(noType.status).toBe(415);
     expect(sb.state.clockOffsetMs).toBe(0);
     expect(sb.faults.get().rate502).toBe(0);
+    for (const advanceSeconds of [1e300, -1e300, 'soon']) {
+      const r = await call('POST', `${sb.baseUrl}/__sandbox/clock`, {
+        headers: admin,
+        json: { advanceSeconds },
+      });
+      expect(r.status, String(advanceSeconds)).toBe(400);
+    }
     const ok = await call('POST', `${sb.baseUrl}/__sandbox/clock`, {
       headers: admin,
       json: { advanceSeconds: 0 },
