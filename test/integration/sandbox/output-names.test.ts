@@ -18,7 +18,7 @@ afterAll(() => sb.stop());
 async function completedDub(name: string): Promise<DubV2> {
   const r = await call('POST', `${sb.baseUrl}/api/v2/dubs`, {
     headers: auth,
-    body: await formWithFile(videoMp4(), { dest_lang: 'es', name }),
+    body: await formWithFile(videoMp4(1), { dest_lang: 'es', name }),
   });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   const id = DubV2.parse(r.body).id;
