@@ -14,8 +14,8 @@ import { rawRequest, startSandboxProcess, type SandboxProcess } from '../../help
  */
 const SEED = Number(process.env.SANDBOX_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const REQUESTS = 700;
-const BUDGET_MS = 12_000;
-const CONCURRENCY = 8;
+const BUDGET_MS = 8_000;
+const CONCURRENCY = 6;
 const KEY = 'sandbox-key';
 
 let sp: SandboxProcess;

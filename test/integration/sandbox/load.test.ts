@@ -36,11 +36,11 @@ describe('under load', () => {
       const page = DubListV2.parse(
         (await call('GET', `${s.baseUrl}/api/v2/dubs?page_size=100&page=2`, { headers: auth })).body,
       ).dubs;
-      return page.filter((d) => d.external_status_id === 5).length >= 20 ? true : undefined;
+      return page.filter((d) => d.external_status_id === 5).length >= 6 ? true : undefined;
     });
     console.log('T waited', Date.now(), s.media.started);
     // Each dub needs a few ffprobe/ffmpeg runs: they all go through the pool, never more at once than its size.
-    expect(s.media.started).toBeGreaterThanOrEqual(40);
+    expect(s.media.started).toBeGreaterThanOrEqual(12);
     expect(s.media.peak).toBeLessThanOrEqual(s.media.size);
     expect(s.media.peak).toBeGreaterThan(0);
   });
