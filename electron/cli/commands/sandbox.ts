@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { ConfigError } from '../../engine/errors';
+import { DubdeskError } from '../../../shared/contract/errors';
 import { SandboxStateError, startSandbox } from '../../sandbox/server';
 import type { SandboxUser } from '../../sandbox/options';
 
@@ -127,7 +127,7 @@ export function registerSandboxCommand(program: Command): void {
             latencyMs: o.latency,
           },
         }).catch((e: unknown) => {
-          if (e instanceof SandboxStateError) throw new ConfigError(e.message);
+          if (e instanceof SandboxStateError) throw new DubdeskError('config', e.message);
           const code = (e as NodeJS.ErrnoException).code;
           throw new Error(
             code === 'EADDRINUSE'
