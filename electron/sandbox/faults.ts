@@ -25,6 +25,7 @@ export class Faults {
     rateDubFailure: 0,
     rateTruncate: 0,
     rateExpireLink: 0,
+    rateRefuseSourceUrl: 0,
   };
 
   constructor(initial: Partial<FaultSettings>, seed: number) {

@@ -13,6 +13,8 @@ export const FaultSettings = z.object({
   rateTruncate: z.number().min(0).max(1).default(0),
   /** Share of output downloads refused with 403 as if their link had expired. */
   rateExpireLink: z.number().min(0).max(1).default(0),
+  /** Share of v2 creates from a `source_url` refused with 400 as unreachable (before anything is fetched). */
+  rateRefuseSourceUrl: z.number().min(0).max(1).default(0),
   /** Extra delay before every answer, in milliseconds. */
   latencyMs: z.number().int().min(0).max(600_000).default(0),
 });

@@ -91,6 +91,15 @@ export class SandboxState {
   readonly ledger: Charge[] = [];
   /** Requests served, by `METHOD /route/pattern`: tests check that polling uses lists, not one call per dub. */
   readonly requests = new Map<string, number>();
+  /** What arrived, by way: v2 creates from a file, from a URL, from one of its own links; bytes received. */
+  readonly ingest = {
+    createsFromFile: 0,
+    createsFromUrl: 0,
+    createsFromOwnLink: 0,
+    fileBytes: 0,
+    putBytes: 0,
+    urlBytes: 0,
+  };
   /** Each owner's dubs in creation order, so a page is a slice, not a sort of everything. */
   private readonly byOwner = new Map<string, SandboxDub[]>();
   private seq = 0;

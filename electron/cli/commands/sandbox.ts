@@ -73,6 +73,12 @@ export function registerSandboxCommand(program: Command): void {
     .option('--fault-dub-failure <rate>', 'share of dubs that fail in the pipeline', number(0, 1), 0)
     .option('--fault-truncate <rate>', 'share of downloads cut halfway', number(0, 1), 0)
     .option('--fault-expire-link <rate>', 'share of downloads refused as expired (403)', number(0, 1), 0)
+    .option(
+      '--fault-refuse-source-url <rate>',
+      'share of v2 creates from a source_url refused as unreachable (400)',
+      number(0, 1),
+      0,
+    )
     .option('--latency <ms>', 'delay before every API answer', number(0, 60_000, true), 0)
     .option(
       '--seed <n>',
@@ -100,6 +106,7 @@ export function registerSandboxCommand(program: Command): void {
         faultDubFailure: number;
         faultTruncate: number;
         faultExpireLink: number;
+        faultRefuseSourceUrl: number;
         latency: number;
         seed: number;
       }) => {
@@ -124,6 +131,7 @@ export function registerSandboxCommand(program: Command): void {
             rateDubFailure: o.faultDubFailure,
             rateTruncate: o.faultTruncate,
             rateExpireLink: o.faultExpireLink,
+            rateRefuseSourceUrl: o.faultRefuseSourceUrl,
             latencyMs: o.latency,
           },
         }).catch((e: unknown) => {

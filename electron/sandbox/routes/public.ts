@@ -57,6 +57,8 @@ export function adminRoutes(svc: SandboxService): Route[] {
         ledger: svc.state.ledger,
         faults: svc.faults.get(),
         faultsFired: svc.faults.fired,
+        requests: Object.fromEntries(svc.state.requests),
+        ingest: svc.state.ingest,
       });
     }),
     route('PUT', '/__sandbox/faults', 'admin', async (ctx) => {

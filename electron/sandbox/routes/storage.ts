@@ -26,6 +26,7 @@ async function upload(svc: SandboxService, ctx: Ctx): Promise<void> {
   const part = `${dub.uploadPath}.part-${randomUUID()}`;
   try {
     const bytes = await receiveToFile(ctx.req, part, max);
+    svc.state.ingest.putBytes += bytes;
     if (bytes === 0) throw new HttpError(400, 'Empty upload');
     await rename(part, dub.uploadPath);
   } finally {

@@ -64,7 +64,9 @@ async function create(svc: SandboxService, ctx: Ctx): Promise<void> {
       if (form.file && fields.source_url)
         throw new HttpError(400, "Send either 'file' or 'source_url', not both");
       if (form.file) {
+        svc.state.ingest.fileBytes += form.file.bytes;
         if (form.file.bytes === 0) throw new HttpError(400, "The 'file' part is empty");
+        svc.state.ingest.createsFromFile += 1;
         name = fields.name ?? form.file.filename;
         type = await mediaType(
           uploadPath,
@@ -116,13 +118,18 @@ async function fetchSource(
   const url = fields.source_url ?? '';
   svc.checkLanguages(fields.source_lang ?? AUTO, fields.dest_lang, false);
   const name = fields.name ?? nameFromUrl(url);
+  if (svc.faults.roll('rateRefuseSourceUrl'))
+    throw new HttpError(400, 'source_url is unreachable: the download was refused');
   // Its own output links are served from its storage, never fetched over the network.
   const own = ownOutput(url, svc.origin, svc.signer, svc.state);
   if (own) {
     await storeFromArtifact(own, dest);
+    svc.state.ingest.createsFromOwnLink += 1;
     return { name, type: await mediaType(dest, own.contentType) };
   }
   const fetched = await fetchSourceUrl(url, dest, svc.options.maxUploadBytes, svc.sourcePolicy);
+  svc.state.ingest.createsFromUrl += 1;
+  svc.state.ingest.urlBytes += fetched.bytes;
   if (fetched.bytes === 0) throw new HttpError(400, 'source_url returned an empty file');
   return { name, type: await mediaType(dest, fetched.contentType) };
 }
