@@ -45,7 +45,18 @@ export type JobOutput = z.infer<typeof JobOutputSchema>;
 
 /** Why a live job is not moving right now, and when it will try again. */
 export const WaitingSchema = z.object({
-  code: z.enum(['offline', 'retry', 'credits', 'auth', 'disk', 'queue-paused', 'other-service', 'pausing']),
+  code: z.enum([
+    'offline',
+    'retry',
+    'credits',
+    'auth',
+    'disk',
+    'queue-paused',
+    'other-service',
+    'pausing',
+    /** Upload once: this language is made from the service's copy once the first language's dub is done. */
+    'first-upload',
+  ]),
   message: z.string(),
   /** ISO time of the next attempt, when one is scheduled. */
   retryAt: z.string().nullable(),

@@ -63,6 +63,7 @@ async function queueSpeed(): Promise<void> {
     naming: 'suffix',
     service: 'http://127.0.0.1:9',
     watch_folder_id: null,
+    upload_once: 0,
   }));
   let t0 = performance.now();
   store.db.transaction(() => {

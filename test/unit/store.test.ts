@@ -24,6 +24,7 @@ const job = (source: string, dest_lang = 'es'): NewJob => ({
   naming: 'suffix',
   service: 'svc',
   watch_folder_id: null,
+  upload_once: 0,
 });
 
 function store(): JobStore {

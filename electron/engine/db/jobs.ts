@@ -49,6 +49,10 @@ export const JobRow = z.object({
   created_at: z.number().int(),
   updated_at: z.number().int(),
   completed_at: z.number().int().nullable(),
+  upload_once: z.number().int(),
+  made_from: z.enum(['upload', 'link']).nullable(),
+  donor_remote_id: z.string().nullable(),
+  link_refused: z.number().int(),
 });
 export type JobRow = z.infer<typeof JobRow>;
 
@@ -67,6 +71,7 @@ export const LIFE_COLUMNS = [
   'completed_at',
   'measured_duration',
   'credits_charged',
+  'link_refused',
 ] as const;
 type LifeColumn = (typeof LIFE_COLUMNS)[number];
 
@@ -106,6 +111,7 @@ export type NewJob = Pick<
   | 'naming'
   | 'service'
   | 'watch_folder_id'
+  | 'upload_once'
 >;
 
 export const OutputRow = z.object({
@@ -187,9 +193,13 @@ export class JobStore {
       ),
       insert: db.prepare(`
         INSERT INTO jobs (source, source_kind, source_name, source_type, source_bytes, source_mtime, duration, dest_lang,
-          source_lang, api, studio, out_dir, outputs_wanted, naming, service, watch_folder_id, state, step, created_at, updated_at)
+          source_lang, api, studio, out_dir, outputs_wanted, naming, service, watch_folder_id, upload_once, state, step, created_at, updated_at)
         VALUES (@source, @source_kind, @source_name, @source_type, @source_bytes, @source_mtime, @duration, @dest_lang,
-          @source_lang, @api, @studio, @out_dir, @outputs_wanted, @naming, @service, @watch_folder_id, 'queued', 'submit', @now, @now)`),
+          @source_lang, @api, @studio, @out_dir, @outputs_wanted, @naming, @service, @watch_folder_id, @upload_once, 'queued', 'submit', @now, @now)`),
+      sameSource: db.prepare(`SELECT * FROM jobs WHERE source = ? AND id != ? ORDER BY id`),
+      wakeFirstUpload: db.prepare(
+        `UPDATE jobs SET next_run_at = 0 WHERE source = ? AND state = 'queued' AND waiting_code = 'first-upload' AND next_run_at > 0`,
+      ),
       due: db.prepare(`
         SELECT id FROM jobs
         WHERE step = ? AND next_run_at <= ? AND lease_token IS NULL AND pause_requested = 0
@@ -267,6 +277,16 @@ export class JobStore {
   /** Inserts a queued job and returns its id; only `jobs/life.ts` calls it (it writes the history too). */
   insert(job: NewJob, now: number): number {
     return Number(this.q.insert.run({ ...job, now }).lastInsertRowid);
+  }
+
+  /** The other jobs of the same source (any language, any state), in queue order. */
+  sameSource(row: Pick<JobRow, 'id' | 'source'>): JobRow[] {
+    return this.q.sameSource.all(row.source, row.id).map((r) => JobRow.parse(r));
+  }
+
+  /** Jobs of a source waiting for its first upload look again now; only `jobs/life.ts` calls it. */
+  wakeFirstUploadWaiters(source: string): void {
+    this.q.wakeFirstUpload.run(source);
   }
 
   page(filter: JobFilter, offset: number, limit: number): { total: number; rows: JobRow[] } {

@@ -107,6 +107,16 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       );
     `);
   },
+  // 3: upload once, dub many. A job may take part (`upload_once`); how its dub was made ('upload' or 'link'
+  // from another dub's `original`, `donor_remote_id`); a link the service refused makes it upload instead.
+  (db) => {
+    db.exec(`
+      ALTER TABLE jobs ADD COLUMN upload_once INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN made_from TEXT CHECK (made_from IN ('upload', 'link'));
+      ALTER TABLE jobs ADD COLUMN donor_remote_id TEXT;
+      ALTER TABLE jobs ADD COLUMN link_refused INTEGER NOT NULL DEFAULT 0;
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -10,6 +10,7 @@ import { AUTO, LEGACY_CODES } from '../../../shared/languages';
 import { nameFromUrl } from '../../../shared/url-name';
 import type { JobRow, JobStore, NewJob } from '../db/jobs';
 import { InputError, MEDIA_EXTENSIONS, probeFile, type ProbedFile } from '../media/probe';
+import { takesPart } from './upload-once';
 
 export const V2_MAX_UPLOAD_BYTES = 1024 ** 3;
 
@@ -246,6 +247,7 @@ export async function planBatch(
           source_mtime: null,
           duration: null,
           out_dir: outDir ?? cwd,
+          upload_once: 0,
         });
       } else {
         jobs.push({
@@ -259,6 +261,7 @@ export async function planBatch(
           source_mtime: s.mtimeMs,
           duration: s.durationSeconds,
           out_dir: outDir ?? dirname(s.path),
+          upload_once: takesPart(req.uploadOnce, req.api, s.bytes, req.to.length) ? 1 : 0,
         });
       }
     }

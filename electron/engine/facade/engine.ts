@@ -28,6 +28,7 @@ import { EngineLog } from './log';
 import { TransferMeters } from './meters';
 import { ServiceManager, type SandboxStarter, type ServiceOverrides } from './service';
 import { readAppSettings, rememberBatch, settingsView, writeAppSettings } from './settings';
+import { uploadOnceSavings } from './upload-once';
 import { toDetail, toView, type ViewContext } from './views';
 
 function accountOf(mode: Account['mode'], baseUrl: string, me: ProfileV2): Account {
@@ -417,7 +418,7 @@ export class DubdeskEngine {
           overBalance: balance !== null && queued.length > 0 && (balance <= 0 || credits > balance),
           alreadyDone: sorted.done,
           alreadyQueued: sorted.queued,
-          uploadOnce: { enabled: false, bytesSaved: 0 },
+          uploadOnce: uploadOnceSavings(this.store, queued),
         };
       },
       add: async (args): Promise<AddResult> => {
@@ -442,6 +443,7 @@ export class DubdeskEngine {
               outputs_wanted: job.outputs_wanted,
               out_dir: job.out_dir,
               naming: job.naming,
+              upload_once: job.upload_once,
             });
             transition(this.store, id, 'user', { type: 'retry' });
             retried.push(id);

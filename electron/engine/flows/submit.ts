@@ -6,6 +6,7 @@ import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
 import { assertSourceFile } from '../media/source-file';
 import type { LeasedJob, StepContext } from './context';
+import { createFromCopy, FIRST_UPLOAD_RECHECK_MS, planUploadOnce, type OncePlan } from './upload-once';
 
 /** How far back (local clock vs the service's) a dub may be dated and still be the one our create made. */
 const CLOCK_SKEW_MS = 2 * 60_000;
@@ -16,10 +17,30 @@ const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Queued -> submitted: create the remote dub exactly once, whatever crashed or got lost before. */
 export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
+  // Decided before the job moves, with no await in between: two workers never both carry one file.
+  if (!job.row.create_pending && waitForFirstUpload(ctx, job)) return;
   job.apply({ type: 'begin-upload' });
   if (job.row.source_kind === 'file') await assertSourceFile(job.row.source);
   if (job.row.api === 'v2') return submitV2(ctx, job);
   return submitThreeStep(ctx, job);
+}
+
+/** Upload once: the plan for this job now, or null when it does not take part. */
+function oncePlan(ctx: StepContext, job: LeasedJob): OncePlan | null {
+  const r = job.row;
+  if (r.api !== 'v2' || r.source_kind !== 'file' || !r.upload_once || r.link_refused) return null;
+  return planUploadOnce(r, ctx.store.sameSource(r));
+}
+
+function awaitFirstUpload(job: LeasedJob, message: string): void {
+  job.apply({ type: 'await-first-upload', message, runAt: Date.now() + FIRST_UPLOAD_RECHECK_MS });
+}
+
+function waitForFirstUpload(ctx: StepContext, job: LeasedJob): boolean {
+  const plan = oncePlan(ctx, job);
+  if (plan?.kind !== 'wait') return false;
+  awaitFirstUpload(job, plan.message);
+  return true;
 }
 
 function adopt(job: LeasedJob, remoteId: string, status: number | null): void {
@@ -42,9 +63,22 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
   if (job.row.create_pending) {
     const found = await findCreated(ctx, job, fields);
     if (found) return adopt(job, found.id, found.external_status_id);
+    job.record({ create_pending: 0 });
+  }
+  const plan = oncePlan(ctx, job);
+  if (plan?.kind === 'wait') return awaitFirstUpload(job, plan.message);
+  if (plan?.kind === 'link') {
+    const made = await createFromCopy(ctx, job, fields, plan.donors);
+    if (made) return adopt(job, made.id, made.external_status_id);
+    job.checkpoint();
   }
   // Recorded before the request leaves: if the answer is lost, the next attempt looks for the dub first.
-  job.record({ create_pending: 1, create_attempted_at: Date.now() });
+  job.record({
+    create_pending: 1,
+    create_attempted_at: Date.now(),
+    made_from: job.row.source_kind === 'file' ? 'upload' : null,
+    donor_remote_id: null,
+  });
   let dub: DubV2;
   try {
     const { v2 } = ctx.clients;

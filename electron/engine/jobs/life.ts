@@ -15,6 +15,13 @@ import { LeaseLostError } from '../db/jobs';
 export type LifeEvent =
   /** A worker took a queued job to upload and create its dub. */
   | { type: 'begin-upload' }
+  /**
+   * Upload once: another language of the same file is being uploaded or dubbed; this one is made from the
+   * service's copy once that dub completes (its siblings wake it then; `runAt` is only a safety net).
+   */
+  | { type: 'await-first-upload'; message: string; runAt: number }
+  /** The service refused another dub's `original` link as a source: this job uploads the file itself. */
+  | { type: 'link-refused'; message: string }
   /** The service made the dub (or a lost create was found, or a start answered 409: it is ours). */
   | { type: 'created'; remoteId: string; status: number | null }
   /** A poll saw the dub still in the service's queue or processing. */
@@ -62,6 +69,14 @@ function idleState(row: JobRow): JobState {
 }
 
 const noError = { error: null, error_code: null, error_remedy: null } as const;
+/** Leaving for one of these, a job no longer carries its file's first upload: waiting siblings look again. */
+const WAKES_WAITERS: readonly JobState[] = ['downloading', 'failed', 'canceled', 'paused'];
+
+function createdReason(r: JobRow, remoteId: string): string {
+  if (r.made_from === 'link')
+    return `dub ${remoteId}, made from the uploaded copy${r.donor_remote_id ? ` (of dub ${r.donor_remote_id})` : ''}`;
+  return `dub ${remoteId}`;
+}
 const noWait = { waiting: null, waiting_code: null } as const;
 
 const RULES: { [T in LifeEventType]: Rule<T> } = {
@@ -69,9 +84,25 @@ const RULES: { [T in LifeEventType]: Rule<T> } = {
     from: ['queued'],
     apply: () => ({ to: 'uploading', patch: { ...noWait } }),
   },
-  created: {
+  'await-first-upload': {
+    from: ['queued', 'uploading'],
+    apply: (_r, e) => ({
+      to: 'queued',
+      patch: { next_run_at: e.runAt, waiting: e.message, waiting_code: 'first-upload' },
+      reason: e.message,
+    }),
+  },
+  'link-refused': {
     from: ['uploading'],
     apply: (_r, e) => ({
+      to: 'uploading',
+      patch: { link_refused: 1 },
+      reason: `the service refused the link: uploaded instead (${e.message})`,
+    }),
+  },
+  created: {
+    from: ['uploading'],
+    apply: (r, e) => ({
       to: e.status !== null && e.status >= 3 ? 'processing' : 'submitted',
       patch: {
         step: 'track',
@@ -84,7 +115,7 @@ const RULES: { [T in LifeEventType]: Rule<T> } = {
         ...noWait,
         ...noError,
       },
-      reason: `dub ${e.remoteId}`,
+      reason: createdReason(r, e.remoteId),
     }),
   },
   'remote-progress': {
@@ -227,6 +258,9 @@ const RULES: { [T in LifeEventType]: Rule<T> } = {
             upload_expires_at: null,
             uploaded: 0,
             create_pending: 0,
+            made_from: null,
+            donor_remote_id: null,
+            link_refused: 0,
             remote_status: null,
             progress: 0,
             completed_at: null,
@@ -294,8 +328,11 @@ export function transition(
     if (guard === 'user') store.revoke(id);
     store.write(id, guard === 'user' ? 'user' : guard, full, now);
     // History: every change of state, and each new reason to wait; not every poll or retry of the same wait.
-    const newWait = (event.type === 'wait' || event.type === 'halt') && row.waiting !== patch.waiting;
-    if (to !== row.state || newWait) store.appendHistory(id, now, row.state, to, event.type, reason);
+    const waits = event.type === 'wait' || event.type === 'halt' || event.type === 'await-first-upload';
+    const newWait = waits && row.waiting !== patch.waiting;
+    const note = event.type === 'link-refused';
+    if (to !== row.state || newWait || note) store.appendHistory(id, now, row.state, to, event.type, reason);
+    if (to !== row.state && WAKES_WAITERS.includes(to)) store.wakeFirstUploadWaiters(row.source);
     return { ...row, ...full, updated_at: now, lease_token: guard === 'user' ? null : row.lease_token };
   })();
 }
