@@ -18,6 +18,8 @@ interface AddFlags {
   naming: OutputNaming;
   force: boolean;
   again: boolean;
+  /** Absent: auto (on for big files going to several languages). */
+  uploadOnce?: boolean;
   json?: boolean;
 }
 
@@ -59,6 +61,7 @@ async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): 
     naming: flags.naming,
     force: flags.force,
     again: flags.again,
+    uploadOnce: flags.uploadOnce ?? 'auto',
     ...(flags.out ? { outDir: flags.out } : {}),
   });
   const skipped = report(r, flags);
@@ -93,6 +96,11 @@ function addJobOptions(cmd: Command): Command {
     )
     .option('--force', 'queue even if the estimate exceeds the credit balance', false)
     .option('--again', 'dub again what was already dubbed with the same settings (charged again)', false)
+    .option(
+      '--upload-once',
+      "v2: upload each file once, make the other languages from the service's copy (default: auto, for files over 50 MB going to several languages)",
+    )
+    .option('--no-upload-once', 'upload each file once per language')
     .option('--json', 'print a JSON document on stdout', false);
 }
 

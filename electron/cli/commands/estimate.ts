@@ -3,7 +3,7 @@ import type { ApiGeneration } from '../../../shared/contract/jobs';
 import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { formatDuration, printJson, printable, table } from '../format';
+import { formatBytes, formatDuration, printJson, printable, table } from '../format';
 import { languageList } from '../options';
 
 interface EstimateFlags {
@@ -11,6 +11,7 @@ interface EstimateFlags {
   from: string;
   studio: boolean;
   api: ApiGeneration;
+  uploadOnce?: boolean;
   json: boolean;
 }
 
@@ -25,6 +26,11 @@ export function registerEstimateCommand(program: Command): void {
     .addOption(
       new Option('--api <generation>', 'service generation').choices(['v2', 'v1', 'legacy']).default('v2'),
     )
+    .option(
+      '--upload-once',
+      'v2: upload each file once for all its languages (default: auto, files over 50 MB)',
+    )
+    .option('--no-upload-once', 'upload each file once per language')
     .option('--json', 'print a JSON document on stdout', false)
     .action(async (inputs: string[], flags: EstimateFlags, cmd: Command) => {
       process.exitCode = await withSession(
@@ -37,6 +43,7 @@ export function registerEstimateCommand(program: Command): void {
             from: flags.from,
             studio: flags.studio,
             api: flags.api,
+            uploadOnce: flags.uploadOnce ?? 'auto',
           });
           const good = e.files.filter((f) => !f.problem);
           const bad = e.files.filter((f) => f.problem);
@@ -57,6 +64,7 @@ export function registerEstimateCommand(program: Command): void {
               balanceAfter: e.balanceAfter,
               enough: e.balance === null ? null : !e.overBalance,
               alreadyDone: e.alreadyDone,
+              uploadOnce: e.uploadOnce,
               rejected: bad.map((f) => ({ source: f.input, message: f.problem?.message ?? '' })),
             });
           } else {
@@ -74,6 +82,10 @@ export function registerEstimateCommand(program: Command): void {
             if (e.balance !== null)
               process.stdout.write(
                 ` Balance: ${e.balance}${e.overBalance ? ` — not enough (${e.credits - e.balance} short).` : `, ${e.balanceAfter} after.`}`,
+              );
+            if (e.uploadOnce.enabled)
+              process.stdout.write(
+                `\nUpload once: each file is uploaded once for all its languages, ${formatBytes(e.uploadOnce.bytesSaved)} less to send.`,
               );
             if (e.alreadyDone.length)
               process.stdout.write(

@@ -16,10 +16,11 @@ afterEach(async () => {
 const KILLS = 12;
 
 describe.each([
-  ['v2', 21],
-  ['v1', 22],
-  ['legacy', 23],
-] as const)('kill -9 at random moments (%s, seed %i)', (api, seed) => {
+  ['v2', 21, false],
+  ['v1', 22, false],
+  ['legacy', 23, false],
+  ['v2', 24, true],
+] as const)('kill -9 at random moments (%s, seed %i, upload once: %s)', (api, seed, once) => {
   it('every restart resumes; in the end each job has exactly one dub, charged once, and its files', async () => {
     // Latency and lost responses widen the windows where a kill hurts most (between a call and its record).
     const s = await startSandbox({
@@ -35,7 +36,12 @@ describe.each([
       api === 'legacy'
         ? [videoMp4(2, 'k-a.mp4'), videoMp4(3, 'k-b.mp4')]
         : [videoMp4(2, 'k-a.mp4'), audioMp3(2, 'k-b.mp3'), videoMp4(3, 'k-c.mp4')];
-    const added = await runCli(['add', ...files, '--to', 'es,fr', '--api', api, '--out', out], env);
+    const langs = once ? 'es,fr,de' : 'es,fr';
+    const onceFlag = once ? ['--upload-once'] : [];
+    const added = await runCli(
+      ['add', ...files, '--to', langs, '--api', api, '--out', out, ...onceFlag],
+      env,
+    );
     expect(added.code, added.stderr).toBe(0);
 
     const random = mulberry32(seed); // seeded, so a failing sequence of kills can be replayed
@@ -81,6 +87,13 @@ describe.each([
         const served = await readFile(dub?.artifacts?.[o.type as 'translated_subtitle']?.path ?? '');
         expect((await readFile(o.path)).equals(served), o.path).toBe(true);
       }
+    }
+    if (once) {
+      // Dubs made from the service's copy, each recorded as such; never more uploads than jobs.
+      expect(s.state.ingest.createsFromOwnLink).toBeGreaterThan(0);
+      expect(s.state.ingest.createsFromFile + s.state.ingest.createsFromOwnLink).toBeGreaterThanOrEqual(
+        status.jobs.length,
+      );
     }
     const left = (await readdir(out)).filter((f) => f.endsWith('.part') || / \(\d+\)\./.test(f));
     expect(left).toEqual([]);
