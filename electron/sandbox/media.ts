@@ -23,8 +23,8 @@ export interface ProbedMedia {
 }
 
 /** The server's own measurement: ffprobe when installed, else a header parser. Throws on unreadable media. */
-export async function probeMedia(path: string, pool: ProcessPool): Promise<ProbedMedia> {
-  if (await hasFfmpeg(pool)) {
+export async function probeMedia(path: string, pool: ProcessPool, useFfmpeg = true): Promise<ProbedMedia> {
+  if (useFfmpeg && (await hasFfmpeg(pool))) {
     const { stdout } = await pool.run('ffprobe', [
       '-v',
       'error',
@@ -82,12 +82,13 @@ export async function makeArtifacts(
   dir: string,
   stem: string,
   pool: ProcessPool,
+  useFfmpeg = true,
 ): Promise<Partial<Record<OutputType, Artifact>>> {
   const run = (file: string, args: string[]) => pool.run(file, args);
   await mkdir(dir, { recursive: true });
   const out: Partial<Record<OutputType, Artifact>> = {};
   const at = (name: string) => join(dir, name);
-  const ff = await hasFfmpeg(pool);
+  const ff = useFfmpeg && (await hasFfmpeg(pool));
 
   const originalExt = extensionForMime(uploadType);
   out.original = {

@@ -41,6 +41,11 @@ export const SandboxOptions = z.object({
     .positive()
     .default(1024 ** 3),
   allowPrivateSourceUrls: z.boolean().default(false),
+  /**
+   * False: no ffprobe/ffmpeg even where installed; the media is read by an in-process parser and the results
+   * are copies of the upload. For benchmarks of a client, where the service's own work is not measured.
+   */
+  ffmpeg: z.boolean().default(true),
   seed: z.number().int().default(1),
   faults: FaultSettings.partial().default({}),
   /** Token the `/__sandbox/*` test controls require in `x-sandbox-admin`; random when absent. */

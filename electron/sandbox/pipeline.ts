@@ -38,6 +38,8 @@ export class Pipeline {
     private readonly pipelineMs: number,
     private readonly artifactsDir: string,
     private readonly pool: ProcessPool,
+    /** False: media is read by the in-process parser and copied, as on a machine without ffmpeg. */
+    private readonly useFfmpeg = true,
   ) {}
 
   start(): void {
@@ -110,7 +112,7 @@ export class Pipeline {
 
   private async prepare(dub: SandboxDub): Promise<void> {
     try {
-      const media = await probeMedia(dub.uploadPath, this.pool);
+      const media = await probeMedia(dub.uploadPath, this.pool, this.useFfmpeg);
       // Room for `.<lang>.<ext>` within the 255 bytes a file name may take.
       const stem = safeFileName(parse(dub.name.replace(/[/\\]/g, '_')).name, 'dub', 200);
       dub.artifacts = await makeArtifacts(
@@ -121,6 +123,7 @@ export class Pipeline {
         join(this.artifactsDir, dub.id),
         stem,
         this.pool,
+        this.useFfmpeg,
       );
       dub.media = { ok: true, duration: Math.round(media.duration * 1000) / 1000 };
     } catch (e) {

@@ -108,6 +108,7 @@ export async function startSandbox(
     options.pipelineSeconds * 1000,
     join(dataDir, 'artifacts'),
     pool,
+    options.ffmpeg,
   );
   const svc = new SandboxService(
     options,

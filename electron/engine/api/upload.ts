@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { rawFileBody } from './file-body';
 import { Http, type ProgressListener } from './http';
 import type { HttpLimits } from './limits';
 import { httpUrl } from './links';
@@ -23,15 +22,17 @@ export class Uploads {
     onProgress?: ProgressListener,
   ): Promise<void> {
     httpUrl(url, 'the upload address');
-    const { size } = await stat(path);
+    const file = await rawFileBody(path);
     await this.http.send(url, {
       method: 'PUT',
-      body: createReadStream(path),
-      headers: { 'content-type': mime, 'content-length': String(size) },
+      body: file.body,
+      headers: { 'content-type': mime, 'content-length': String(file.length) },
       signal,
       upload: true,
       onUpload: onProgress,
       discardBody: true,
     });
+    // The answer can arrive before the last write's progress event: the whole body went out.
+    onProgress?.(file.length, file.length);
   }
 }

@@ -1,5 +1,5 @@
-import { openAsBlob } from 'node:fs';
 import { DubListV2, DubV2, ProfileV2, V2_MAX_PAGE_SIZE } from '../../../shared/api/v2';
+import { multipartFileBody } from './file-body';
 import { Http, type ProgressListener } from './http';
 import type { HttpLimits } from './limits';
 
@@ -25,7 +25,7 @@ export class V2Client {
     return this.http.json(ProfileV2, `${this.root}/me`, { signal });
   }
 
-  /** Multipart straight from disk: the file is a lazily read Blob, so memory stays flat whatever its size. */
+  /** Multipart streamed from disk in large reads: memory stays flat whatever the file's size. */
   async createFromFile(
     path: string,
     mime: string,
@@ -33,20 +33,27 @@ export class V2Client {
     signal?: AbortSignal,
     onProgress?: ProgressListener,
   ): Promise<DubV2> {
-    const form = new FormData();
-    form.set('dest_lang', fields.dest_lang);
-    form.set('source_lang', fields.source_lang);
-    form.set('name', fields.name);
-    if (fields.duration !== undefined) form.set('duration', String(fields.duration));
-    form.set('is_studio_quality', String(fields.is_studio_quality));
-    form.set('file', await openAsBlob(path, { type: mime }), fields.name);
-    return this.http.json(DubV2, `${this.root}/dubs`, {
+    const form = await multipartFileBody(
+      {
+        dest_lang: fields.dest_lang,
+        source_lang: fields.source_lang,
+        name: fields.name,
+        ...(fields.duration !== undefined ? { duration: String(fields.duration) } : {}),
+        is_studio_quality: String(fields.is_studio_quality),
+      },
+      { field: 'file', path, name: fields.name, type: mime },
+    );
+    const dub = await this.http.json(DubV2, `${this.root}/dubs`, {
       method: 'POST',
-      body: form,
+      body: form.body,
+      headers: { 'content-type': form.contentType, 'content-length': String(form.length) },
       signal,
       upload: true,
       onUpload: onProgress,
     });
+    // The answer can arrive before the last write's progress event: the whole body went out.
+    onProgress?.(form.length, form.length);
+    return dub;
   }
 
   createFromUrl(sourceUrl: string, fields: CreateV2Fields, signal?: AbortSignal): Promise<DubV2> {
