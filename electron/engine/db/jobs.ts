@@ -185,11 +185,14 @@ export class JobStore {
   constructor(readonly db: Db) {
     this.q = {
       get: db.prepare(`SELECT * FROM jobs WHERE id = ?`),
-      live: db.prepare(
-        `SELECT * FROM jobs WHERE source = ? AND dest_lang = ? AND state NOT IN ('completed', 'canceled')`,
+      liveOf: db.prepare(
+        `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(?)) AND state NOT IN ('completed', 'canceled')`,
       ),
-      completed: db.prepare(
-        `SELECT * FROM jobs WHERE source = ? AND dest_lang = ? AND state = 'completed' ORDER BY id DESC`,
+      completedOf: db.prepare(
+        `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(?)) AND state = 'completed' ORDER BY id DESC`,
+      ),
+      insertHistory: db.prepare(
+        `INSERT INTO job_history (job_id, at, from_state, to_state, event, reason) VALUES (?, ?, ?, ?, ?, ?)`,
       ),
       insert: db.prepare(`
         INSERT INTO jobs (source, source_kind, source_name, source_type, source_bytes, source_mtime, duration, dest_lang,
@@ -263,15 +266,14 @@ export class JobStore {
     return row ? JobRow.parse(row) : undefined;
   }
 
-  /** The live job (not completed, not canceled) of a source and language, if any. */
-  live(source: string, destLang: string): JobRow | undefined {
-    const row = this.q.live.get(source, destLang);
-    return row ? JobRow.parse(row) : undefined;
+  /** Live jobs (not completed, not canceled) of any of these sources: one query for a whole batch. */
+  liveOf(sources: readonly string[]): JobRow[] {
+    return this.q.liveOf.all(JSON.stringify(sources)).map((r) => JobRow.parse(r));
   }
 
-  /** Completed jobs of a source and language, newest first. */
-  completed(source: string, destLang: string): JobRow[] {
-    return this.q.completed.all(source, destLang).map((r) => JobRow.parse(r));
+  /** Completed jobs of any of these sources, newest first. */
+  completedOf(sources: readonly string[]): JobRow[] {
+    return this.q.completedOf.all(JSON.stringify(sources)).map((r) => JobRow.parse(r));
   }
 
   /** Inserts a queued job and returns its id; only `jobs/life.ts` calls it (it writes the history too). */
@@ -464,13 +466,11 @@ export class JobStore {
     to: JobState,
     event: string,
     reason: string | null,
+    /** False for the entries of a bulk add: the engine logs the batch once, not each of its jobs. */
+    notify = true,
   ): void {
-    this.db
-      .prepare(
-        `INSERT INTO job_history (job_id, at, from_state, to_state, event, reason) VALUES (?, ?, ?, ?, ?, ?)`,
-      )
-      .run(id, at, from, to, event, reason);
-    this.onHistory?.(id, from, to, event, reason);
+    this.q.insertHistory.run(id, at, from, to, event, reason);
+    if (notify) this.onHistory?.(id, from, to, event, reason);
   }
 
   history(id: number): HistoryRow[] {

@@ -73,6 +73,8 @@ export interface EngineOptions {
 
 const PAUSE_KEY = 'queue.pause';
 const BULK = 50;
+/** Jobs inserted per transaction by `add`. */
+const ADD_CHUNK = 500;
 
 /**
  * The engine behind the contract: every face (CLI, desktop, web) gets `api` and nothing else, plus `run`
@@ -94,25 +96,20 @@ export class DubdeskEngine {
   private jobStarts = new Map<number, number>();
   private jobSecondsAvg: number | null = null;
   private closed = false;
+  private secretsCache: { at: number; values: readonly string[] } | null = null;
+  private readonly keyStore: KeyStore;
 
   constructor(private readonly options: EngineOptions) {
     prepareHome(options.home, 'logs');
     const keyStore = options.keyStore ?? new FileKeyStore(options.home);
+    this.keyStore = keyStore;
     this.services = new ServiceManager(
       options.home,
       keyStore,
       options.service ?? {},
       options.startSandbox ?? null,
     );
-    this.log = new EngineLog(options.home, () => {
-      let stored = '';
-      try {
-        stored = keyStore.get() ?? '';
-      } catch {
-        /* a damaged store is reported where the key is needed, never from inside a log line */
-      }
-      return [stored, options.service?.apiKey ?? ''].filter(Boolean);
-    });
+    this.log = new EngineLog(options.home, () => this.secrets());
     this.db = openDatabase(privateFile(join(options.home, 'dubdesk.db')));
     this.store = new JobStore(this.db);
     this.store.onHistory = (jobId, from, to, event, reason) =>
@@ -156,6 +153,24 @@ export class DubdeskEngine {
     const impl: ImplementOptions = options.checkOutputs ? { checkOutputs: true } : {};
     this.api = implementApi(this.handlers(), (l) => this.subscribe(l), impl);
     this.log.logger.info({ face: options.face, home: options.home }, 'engine opened');
+  }
+
+  /**
+   * The keys the log scrubs from every line. Read at most once a second (not once a line: a batch of 10,000
+   * jobs must not read the key store 10,000 times), and at once after the service settings change.
+   */
+  private secrets(): readonly string[] {
+    const now = Date.now();
+    if (this.secretsCache && now - this.secretsCache.at < 1000) return this.secretsCache.values;
+    let stored = '';
+    try {
+      stored = this.keyStore.get() ?? '';
+    } catch {
+      /* a damaged store is reported where the key is needed, never from inside a log line */
+    }
+    const values = [stored, this.options.service?.apiKey ?? ''].filter(Boolean);
+    this.secretsCache = { at: now, values };
+    return values;
   }
 
   /** Works the queue in this process (one worker per queue: a second one gets a `busy` error). */
@@ -436,7 +451,6 @@ export class DubdeskEngine {
         const added: number[] = [];
         const retried: number[] = [];
         this.db.transaction(() => {
-          for (const job of sorted.fresh) added.push(enqueue(this.store, job, null));
           for (const { id, job } of sorted.failed) {
             // Adding a failed job again retries it; where its results go may change, what was dubbed may not.
             this.store.record(id, 'user', {
@@ -449,6 +463,17 @@ export class DubdeskEngine {
             retried.push(id);
           }
         })();
+        // In transactions of a few hundred jobs, letting the event loop breathe between them: a face stays
+        // responsive while 10,000 jobs go in. Adding the batch again is harmless (queued jobs are not
+        // added twice), so a crash in the middle loses nothing.
+        const now = Date.now();
+        for (let i = 0; i < sorted.fresh.length; i += ADD_CHUNK) {
+          if (i > 0) await new Promise((r) => setImmediate(r));
+          this.db.transaction(() => {
+            for (const job of sorted.fresh.slice(i, i + ADD_CHUNK))
+              added.push(enqueue(this.store, job, null, now, false));
+          })();
+        }
         if (added.length) rememberBatch(this.store, args.to);
         this.log.logger.info({ added: added.length, retried: retried.length, credits }, 'batch added');
         if (added.length + retried.length > BULK) this.hub.emit({ type: 'jobs-changed', removed: [] });
@@ -517,6 +542,7 @@ export class DubdeskEngine {
         if (Object.keys(rest).length) writeAppSettings(this.store, rest);
         if (service) {
           await this.services.update(service);
+          this.secretsCache = null;
           this.log.logger.info({ mode: this.services.mode() }, 'service settings changed');
           // Work goes on with the new service at once, or stops clearly until it is usable.
           try {

@@ -364,8 +364,14 @@ export function cancelPauseRequest(store: JobStore, id: number, now = Date.now()
 }
 
 /** A new job enters its life queued, with a first history entry. */
-export function enqueue(store: JobStore, job: NewJob, reason: string | null, now = Date.now()): number {
+export function enqueue(
+  store: JobStore,
+  job: NewJob,
+  reason: string | null,
+  now = Date.now(),
+  notify = true,
+): number {
   const id = store.insert(job, now);
-  store.appendHistory(id, now, null, 'queued', 'added', reason);
+  store.appendHistory(id, now, null, 'queued', 'added', reason, notify);
   return id;
 }
