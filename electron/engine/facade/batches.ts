@@ -9,7 +9,7 @@ import type { ApiGeneration } from '../../../shared/contract/jobs';
 import { AUTO, LEGACY_CODES } from '../../../shared/languages';
 import { nameFromUrl } from '../../../shared/url-name';
 import type { JobRow, JobStore, NewJob } from '../db/jobs';
-import { InputError, MEDIA_EXTENSIONS, probeFile, type ProbedFile } from '../media/probe';
+import { InputError, MEDIA_EXTENSIONS, probeMany, type ProbedFile } from '../media/probe';
 import { takesPart } from './upload-once';
 
 export const V2_MAX_UPLOAD_BYTES = 1024 ** 3;
@@ -125,19 +125,6 @@ function checkForApi(file: ProbedFile, api: ApiGeneration): void {
   }
 }
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 export interface Planned {
   files: FileEstimate[];
   jobs: NewJob[];
@@ -196,11 +183,11 @@ export async function planBatch(
     if (expanded instanceof InputError) refuse(input, expanded);
     else paths.push(...expanded);
   }
-  const probed = await mapLimit([...new Set(paths)], 8, async (p) => {
+  const probed = (await probeMany([...new Set(paths)])).map((r) => {
+    if (r instanceof InputError) return r;
     try {
-      const file = await probeFile(p);
-      checkForApi(file, req.api);
-      return file;
+      checkForApi(r, req.api);
+      return r;
     } catch (e) {
       if (e instanceof InputError) return e;
       throw e;

@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process';
-import { access, constants, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { promisify } from 'node:util';
-import { fileTypeFromFile } from 'file-type';
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import { parseFile } from 'music-metadata';
 import { DubdeskError, type ErrorCode } from '../../../shared/contract/errors';
-import { mp4MovieDuration } from './mp4-duration';
+import { mp3Duration, wavDuration } from './header-duration';
+import { mp4MovieDuration, type ReadAt } from './mp4-duration';
 
 /** Bad input: the message names the file, the remedy says what to do. Never a stack trace for the user. */
 export class InputError extends DubdeskError {
@@ -34,12 +36,36 @@ export interface ProbedFile {
 
 const run = promisify(execFile);
 
-/** Duration from the container header (no process per file); ffprobe only when the parsers cannot tell. */
-async function durationOf(path: string, mime: string): Promise<number | null> {
-  if (/^(video|audio)\/(mp4|quicktime|x-m4v)$/.test(mime)) {
-    const movie = await mp4MovieDuration(path).catch(() => null);
+/** One read of this much from the start of each file answers type and length for the common formats. */
+const HEAD_BYTES = 64 * 1024;
+
+/** A reader that serves what the first read got from memory and reads the rest from the open file. */
+function readerOf(fh: FileHandle, head: Buffer): ReadAt {
+  return async (position, length) => {
+    if (position + length <= head.length) return head.subarray(position, position + length);
+    const buf = Buffer.alloc(length);
+    const { bytesRead } = await fh.read(buf, 0, length, position);
+    return buf.subarray(0, bytesRead);
+  };
+}
+
+/**
+ * Duration from the header where it says it exactly (MP4/MOV movie header, MP3 Xing/Info, PCM WAV); else
+ * music-metadata; ffprobe only when the parsers cannot tell.
+ */
+async function durationOf(
+  path: string,
+  mime: string,
+  fh: FileHandle,
+  head: Buffer,
+  size: number,
+): Promise<number | null> {
+  if (/^(video|audio)\/(mp4|quicktime|x-m4v|x-m4a)$/.test(mime)) {
+    const movie = await mp4MovieDuration(readerOf(fh, head), size).catch(() => null);
     if (movie) return movie;
   }
+  const fromHeader = mime === 'audio/mpeg' ? mp3Duration(head) : /wav/.test(mime) ? wavDuration(head) : null;
+  if (fromHeader) return fromHeader;
   const meta = await parseFile(path, { duration: true, skipCovers: true }).catch(() => null);
   const d = meta?.format.duration;
   if (d && Number.isFinite(d) && d > 0) return d;
@@ -56,8 +82,9 @@ async function durationOf(path: string, mime: string): Promise<number | null> {
   return Number.isFinite(n) && n > 0 ? n : null;
 }
 
-export async function probeFile(path: string): Promise<ProbedFile> {
-  const info = await stat(path).catch((e: NodeJS.ErrnoException) => {
+/** Opened once, never blocking (a FIFO in a file's place would otherwise hang until a writer appears). */
+async function openForProbe(path: string): Promise<FileHandle> {
+  return open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT')
       throw new InputError(
         path,
@@ -65,53 +92,85 @@ export async function probeFile(path: string): Promise<ProbedFile> {
         `${path}: no such file.`,
         'Check the path (quote names with spaces).',
       );
+    if (e.code === 'EACCES' || e.code === 'EPERM')
+      throw new InputError(
+        path,
+        'permission',
+        `${path}: permission denied.`,
+        'Make the file readable, or copy it somewhere readable.',
+      );
     throw new InputError(path, 'permission', `${path}: cannot be read (${e.code ?? e.message}).`);
   });
-  if (!info.isFile())
-    throw new InputError(path, 'not-media', `${path}: not a regular file.`, 'Name a video or audio file.');
-  await access(path, constants.R_OK).catch(() => {
-    throw new InputError(
+}
+
+/** Type from the bytes and duration from the header: one open and, for the common formats, one read. */
+export async function probeFile(path: string): Promise<ProbedFile> {
+  const fh = await openForProbe(path);
+  try {
+    const info = await fh.stat();
+    if (!info.isFile())
+      throw new InputError(path, 'not-media', `${path}: not a regular file.`, 'Name a video or audio file.');
+    if (info.size === 0)
+      throw new InputError(
+        path,
+        'not-media',
+        `${path}: the file is empty (0 bytes).`,
+        'Pick the finished export, not a placeholder.',
+      );
+    const head = Buffer.alloc(Math.min(info.size, HEAD_BYTES));
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    const first = head.subarray(0, bytesRead);
+    // A header past the first read (a long ID3 tag with cover art): file-type reads on from the file.
+    let type = await fileTypeFromBuffer(first).catch(() => undefined);
+    if (!type && info.size > first.length) type = await fileTypeFromFile(path).catch(() => undefined);
+    if (!type || !/^(video|audio)\//.test(type.mime)) {
+      const seen = type ? `its bytes are ${type.mime}` : 'its bytes are not a known media format';
+      throw new InputError(
+        path,
+        'not-media',
+        `${path}: not a video or audio file (${seen}, whatever its extension says).`,
+        'Export it as MP4, MOV, MP3 or WAV.',
+      );
+    }
+    const duration = await durationOf(path, type.mime, fh, first, info.size);
+    if (duration === null) {
+      throw new InputError(
+        path,
+        'not-media',
+        `${path}: cannot read its duration; the file may be damaged or still being written.`,
+        'Re-export it and try again.',
+      );
+    }
+    return {
       path,
-      'permission',
-      `${path}: permission denied.`,
-      'Make the file readable, or copy it somewhere readable.',
-    );
-  });
-  if (info.size === 0)
-    throw new InputError(
-      path,
-      'not-media',
-      `${path}: the file is empty (0 bytes).`,
-      'Pick the finished export, not a placeholder.',
-    );
-  const type = await fileTypeFromFile(path).catch(() => undefined);
-  if (!type || !/^(video|audio)\//.test(type.mime)) {
-    const seen = type ? `its bytes are ${type.mime}` : 'its bytes are not a known media format';
-    throw new InputError(
-      path,
-      'not-media',
-      `${path}: not a video or audio file (${seen}, whatever its extension says).`,
-      'Export it as MP4, MOV, MP3 or WAV.',
-    );
+      name: basename(path),
+      bytes: info.size,
+      mime: normalizeMime(type.mime),
+      kind: type.mime.startsWith('video/') ? 'video' : 'audio',
+      durationSeconds: duration,
+      mtimeMs: Math.round(info.mtimeMs),
+    };
+  } finally {
+    await fh.close();
   }
-  const duration = await durationOf(path, type.mime);
-  if (duration === null) {
-    throw new InputError(
-      path,
-      'not-media',
-      `${path}: cannot read its duration; the file may be damaged or still being written.`,
-      'Re-export it and try again.',
-    );
-  }
-  return {
-    path,
-    name: basename(path),
-    bytes: info.size,
-    mime: normalizeMime(type.mime),
-    kind: type.mime.startsWith('video/') ? 'video' : 'audio',
-    durationSeconds: duration,
-    mtimeMs: Math.round(info.mtimeMs),
+}
+
+/** Probes many files a few at a time (the disk and the thread pool are shared), in the order given. */
+export async function probeMany(paths: readonly string[], limit = 8): Promise<(ProbedFile | InputError)[]> {
+  const out = new Array<ProbedFile | InputError>(paths.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const i = next++;
+      const p = paths[i] ?? '';
+      out[i] = await probeFile(p).catch((e: unknown) => {
+        if (e instanceof InputError) return e;
+        throw e;
+      });
+    }
   };
+  await Promise.all(Array.from({ length: Math.min(limit, paths.length) }, worker));
+  return out;
 }
 
 /** file-type's names for a few formats differ from what services expect in a MIME type field. */
