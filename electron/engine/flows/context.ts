@@ -3,6 +3,7 @@ import type { Downloads } from '../api/download';
 import type { LegacyClient } from '../api/legacy';
 import type { V1Client } from '../api/v1';
 import type { V2Client } from '../api/v2';
+import type { SeenDubs } from './seen-dubs';
 import { StopAtStep } from '../jobs/errors';
 import { transition, type LifeEvent } from '../jobs/life';
 
@@ -51,6 +52,8 @@ export interface StepContext {
   store: JobStore;
   clients: Clients;
   signal: AbortSignal;
+  /** Completed dubs the last poll saw, with fresh links. */
+  seen?: SeenDubs;
   /** Transfer progress of the current upload or download, for speed and ETA. */
   progress: (jobId: number, transferred: number, total: number | null) => void;
 }

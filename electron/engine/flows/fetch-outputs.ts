@@ -94,7 +94,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   if (!remoteId) throw new ApiError('protocol', 'completed job has no remote dub id');
   let dub: DubV2;
   try {
-    dub = await ctx.clients.v2.get(remoteId, ctx.signal);
+    dub = ctx.seen?.take(remoteId) ?? (await ctx.clients.v2.get(remoteId, ctx.signal));
   } catch (e) {
     if (e instanceof ApiError && e.kind === 'not-found') return job.apply({ type: 'remote-missing' });
     throw e;
@@ -141,9 +141,10 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     let path = before?.path;
     if (!path) {
       const wantedPath = place(type, extensionFor(type, null, link?.download_url ?? null));
-      await mkdir(dirname(wantedPath), { recursive: true }).catch((e: unknown) => {
-        throw local(e, dirname(wantedPath), null);
-      });
+      if (dirname(wantedPath) !== r.out_dir)
+        await mkdir(dirname(wantedPath), { recursive: true }).catch((e: unknown) => {
+          throw local(e, dirname(wantedPath), null);
+        });
       path = await freeName(dirname(wantedPath), parse(wantedPath).base, (p) => planned.has(p));
       planned.add(path);
       ctx.store.putOutput({ job_id: r.id, type, path, bytes: null, done: 0 });

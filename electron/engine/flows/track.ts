@@ -4,6 +4,7 @@ import { ApiError } from '../api/errors';
 import { transition, type LifeEvent } from '../jobs/life';
 import type { Clients } from './context';
 import { describeRemoteError } from './fetch-outputs';
+import type { SeenDubs } from './seen-dubs';
 
 /** What a poll learned about one remote dub, in the same terms for every generation. */
 export interface RemoteStatus {
@@ -22,11 +23,13 @@ export async function pollOnce(
   clients: Clients,
   service: string,
   signal: AbortSignal,
+  seen?: SeenDubs,
 ): Promise<{ changed: JobRow[] }> {
   const tracked = store.tracking(service);
   const byApi = { v2: [] as JobRow[], v1: [] as JobRow[], legacy: [] as JobRow[] };
   for (const j of tracked) byApi[j.api].push(j);
-  const seen = new Map<string, RemoteStatus>();
+  const statuses = new Map<string, RemoteStatus>();
+  seen?.prune();
 
   if (byApi.v2.length) {
     const wanted = new Set(byApi.v2.map((j) => j.remote_id));
@@ -36,7 +39,8 @@ export async function pollOnce(
       for (const d of list.dubs) {
         if (!wanted.has(d.id)) continue;
         found++;
-        seen.set(d.id, {
+        if (d.external_status_id === ExternalStatus.Completed) seen?.remember(d);
+        statuses.set(d.id, {
           status: d.external_status_id,
           progress: d.progress_percentage,
           error: d.external_error_message,
@@ -48,7 +52,7 @@ export async function pollOnce(
   }
   if (byApi.v1.length) {
     for (const d of await clients.v1.list(signal)) {
-      seen.set(d.id, {
+      statuses.set(d.id, {
         status: d.externalStatusId,
         progress: d.progressPercentage,
         error: d.externalErrorMessage,
@@ -58,7 +62,7 @@ export async function pollOnce(
   }
   if (byApi.legacy.length && clients.legacy) {
     for (const d of await clients.legacy.list(signal)) {
-      seen.set(d.id, {
+      statuses.set(d.id, {
         status: d.externalStatusId,
         progress: d.progressPercentage,
         error: d.externalErrorMessage,
@@ -70,7 +74,7 @@ export async function pollOnce(
   const changed: JobRow[] = [];
   for (const job of tracked) {
     if (job.api === 'legacy' && !clients.legacy) continue; // no legacy root configured: nothing to ask
-    const remote = job.remote_id ? seen.get(job.remote_id) : undefined;
+    const remote = job.remote_id ? statuses.get(job.remote_id) : undefined;
     let event: LifeEvent;
     if (!remote) {
       if ((await stillExists(clients, job, signal)) === 'exists') continue;

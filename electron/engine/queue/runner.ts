@@ -5,6 +5,7 @@ import type { Clients, StepContext } from '../flows/context';
 import { LeasedJob } from '../flows/context';
 import { fetchOutputs } from '../flows/fetch-outputs';
 import { submit } from '../flows/submit';
+import { SeenDubs } from '../flows/seen-dubs';
 import { pollOnce } from '../flows/track';
 import { StopAtStep, classify, type JobError } from '../jobs/errors';
 import { transition, type LifeEvent } from '../jobs/life';
@@ -66,6 +67,7 @@ export class Runner {
   >();
   private wakeUp: () => void = () => {};
   private running = false;
+  private readonly seen = new SeenDubs();
 
   constructor(
     private readonly env: RunnerEnv,
@@ -109,13 +111,17 @@ export class Runner {
         const service = this.env.service();
         const paused = this.env.queuePause();
         if (paused?.reason === 'auth' && opts.untilDone && this.active.size === 0 && !polling) return 'auth';
-        if (!paused) this.claim('submit', opts.concurrency, service, signal);
-        if (!paused || paused.reason === 'credits') this.claim('fetch', opts.concurrency, service, signal);
+        // One read tells whether anything is due; the claims (write transactions) only when something is.
+        const due = store.nextDueAt(service);
+        if (due !== null && due <= now) {
+          if (!paused) this.claim('submit', opts.concurrency, service, signal);
+          if (!paused || paused.reason === 'credits') this.claim('fetch', opts.concurrency, service, signal);
+        }
 
         const tracking = store.trackingCount(service);
         const mayPoll = !paused || paused.reason === 'credits';
         if (tracking > 0 && mayPoll && !polling && Date.now() >= pollAt) {
-          polling = pollOnce(store, this.env.clients(), service, signal)
+          polling = pollOnce(store, this.env.clients(), service, signal, this.seen)
             .then(({ changed }) => {
               for (const row of changed) this.hooks.changed(row);
               this.hooks.connectivity(null);
@@ -235,7 +241,13 @@ export class Runner {
     const signal = AbortSignal.any([controller.signal, runSignal]);
     const stopping = () => signal.aborted || this.env.queuePause()?.reason === 'user';
     const job = new LeasedJob(store, row, token, (r) => this.hooks.changed(r), stopping);
-    const ctx: StepContext = { store, clients: this.env.clients(), signal, progress: this.hooks.progress };
+    const ctx: StepContext = {
+      store,
+      clients: this.env.clients(),
+      signal,
+      progress: this.hooks.progress,
+      seen: this.seen,
+    };
     // A cancel or retry from another process takes the token away: notice it and stop the transfer.
     const watch = setInterval(() => {
       if (!store.holds(row.id, token)) controller.abort();
