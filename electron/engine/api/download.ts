@@ -95,6 +95,7 @@ export class Downloads {
 
     const { append, expected } = plan;
     let written = append ? have : 0;
+    const start = written;
     let received = 0;
     // Each chunk is on disk before the next is read: when the line drops, every byte received is kept
     // (and counts as progress), and a disk error (ENOSPC…) is the disk's, never the service's.
@@ -115,7 +116,8 @@ export class Downloads {
     } finally {
       await out.close().catch(() => {});
     }
-    const bytes = await sizeOf(part);
+    // What this process wrote on top of what was there; no second look at the file needed.
+    const bytes = start + received;
     if (expected !== null && bytes > expected) {
       await rm(part, { force: true });
       throw new ApiError(

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 
 /**
@@ -20,7 +20,14 @@ export class FileChangedError extends Error {
 /** Exactly `size` bytes of the file, or an error if it is shorter now than when it was measured. */
 async function* fileBytes(path: string, size: number): AsyncGenerator<Buffer> {
   let sent = 0;
-  if (size > 0) {
+  if (size > 0 && size <= UPLOAD_READ_BYTES) {
+    // A small file in one read: no stream to set up for it.
+    const whole = await readFile(path);
+    if (whole.length >= size) {
+      sent = size;
+      yield whole.subarray(0, size);
+    }
+  } else if (size > 0) {
     for await (const chunk of createReadStream(path, { highWaterMark: UPLOAD_READ_BYTES, end: size - 1 })) {
       sent += (chunk as Buffer).length;
       yield chunk as Buffer;

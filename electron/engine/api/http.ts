@@ -27,7 +27,7 @@ export interface HttpOptions {
 export interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT';
   json?: unknown;
-  body?: FormData | Readable;
+  body?: FormData | Readable | Buffer;
   headers?: Record<string, string>;
   searchParams?: Record<string, string | number>;
   signal?: AbortSignal | undefined;

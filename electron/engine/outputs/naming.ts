@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, link, rename, rm, stat } from 'node:fs/promises';
+import { access, link, rename, rm, stat, unlink } from 'node:fs/promises';
 import { extname, join, parse } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
 import { extensionForMime } from '../../../shared/media-types';
@@ -135,7 +135,9 @@ export async function settle(part: string, wanted: string): Promise<string> {
   for (;;) {
     try {
       await link(part, target);
-      await rm(part, { force: true });
+      await unlink(part).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e;
+      });
       return target;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? '';
