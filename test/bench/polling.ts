@@ -1,0 +1,157 @@
+/**
+ * Polling: 1,000 active v2 dubs, HTTP requests per poll cycle (vs one request per dub). Completion seen:
+ * how long after a dub is due to complete on the sandbox the engine begins its download.
+ */
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DubListV2 } from '../../shared/api/v2';
+import { createServiceClients } from '../../electron/engine/api/clients';
+import { JobStore, type NewJob } from '../../electron/engine/db/jobs';
+import { openDatabase } from '../../electron/engine/db/open';
+import { pollOnce } from '../../electron/engine/flows/track';
+import { openDubdesk } from '../../electron/engine/index';
+import { enqueue, transition } from '../../electron/engine/jobs/life';
+import { audioMp3 } from '../helpers/media';
+import { median, round, type Figure } from './figures';
+import { API_KEY, benchSandbox, type BenchSandbox } from './sandbox';
+
+const DUBS = 1000;
+
+async function createDubs(sb: BenchSandbox, n: number): Promise<string[]> {
+  const bytes = await readFile(audioMp3(1, 'poll.mp3'));
+  const ids: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      next++;
+      const form = new FormData();
+      form.set('dest_lang', 'es');
+      form.set('file', new Blob([bytes], { type: 'audio/mpeg' }), 'poll.mp3');
+      const r = await fetch(`${sb.baseUrl}/api/v2/dubs`, {
+        method: 'POST',
+        headers: { apikey: API_KEY },
+        body: form,
+      });
+      ids.push(((await r.json()) as { id: string }).id);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return ids;
+}
+
+const trackedJob = (remote: string, service: string): NewJob => ({
+  source: `/bench/${remote}.mp3`,
+  source_kind: 'file',
+  source_name: `${remote}.mp3`,
+  source_type: 'audio/mpeg',
+  source_bytes: 1,
+  source_mtime: 1,
+  duration: 1,
+  dest_lang: 'es',
+  source_lang: 'auto',
+  api: 'v2',
+  studio: 0,
+  out_dir: '/tmp',
+  outputs_wanted: '"default"',
+  naming: 'suffix',
+  service,
+  watch_folder_id: null,
+  upload_once: 0,
+});
+
+const apiRequests = (r: Record<string, number>) =>
+  Object.entries(r).reduce((n, [route, count]) => (route.startsWith('GET /__sandbox') ? n : n + count), 0);
+
+async function requestsPerCycle(work: string): Promise<Figure> {
+  const sb = await benchSandbox({ pipelineSeconds: 100_000, balance: 1e9, ffmpeg: false });
+  try {
+    const ids = await createDubs(sb, DUBS);
+    const store = new JobStore(openDatabase(join(mkdtempSync(join(work, 'poll-')), 'dubdesk.db')));
+    const service = sb.baseUrl;
+    store.db.transaction(() => {
+      for (const remote of ids) {
+        const id = enqueue(store, trackedJob(remote, service), null);
+        const [claimed] = store.claim('submit', 1, service);
+        if (claimed?.row.id !== id) throw new Error('claim order');
+        transition(store, id, { token: claimed.token }, { type: 'begin-upload' });
+        transition(store, id, { token: claimed.token }, { type: 'created', remoteId: remote, status: 2 });
+        store.release(id, claimed.token);
+      }
+    })();
+    const clients = createServiceClients({ baseUrl: sb.baseUrl, legacyUrl: null, apiKey: API_KEY });
+    const perCycle: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const before = apiRequests((await sb.state()).requests);
+      await pollOnce(store, clients, service, new AbortController().signal);
+      perCycle.push(apiRequests((await sb.state()).requests) - before);
+    }
+    store.db.close();
+    const m = median(perCycle);
+    return {
+      name: `polling: ${DUBS} active v2 dubs, requests per poll cycle`,
+      measured: m,
+      unit: 'requests',
+      target: '<= 11',
+      reference: `one per dub: ${DUBS}`,
+      ratio: round(m / DUBS, 3),
+      pass: m <= 11,
+    };
+  } finally {
+    await sb.stop();
+  }
+}
+
+const PIPELINE_S = 2;
+const INTERVAL_MS = 1000;
+
+async function completionSeen(work: string): Promise<Figure> {
+  const sb = await benchSandbox({ pipelineSeconds: PIPELINE_S, balance: 1e9, ffmpeg: false });
+  try {
+    const files = Array.from({ length: 10 }, (_, i) => {
+      const p = join(work, `seen-${i}.mp3`);
+      copyFileSync(audioMp3(1, 'poll.mp3'), p);
+      return p;
+    });
+    const home = mkdtempSync(join(work, 'seen-'));
+    const host = openDubdesk({ home, face: 'cli', service: { baseUrl: sb.baseUrl, apiKey: API_KEY } });
+    const downloading = new Map<string, number>();
+    host.api.subscribe((e) => {
+      if (
+        e.type === 'job' &&
+        e.job.state === 'downloading' &&
+        e.job.remoteId &&
+        !downloading.has(e.job.remoteId)
+      )
+        downloading.set(e.job.remoteId, Date.now());
+    });
+    await host.api.add({ inputs: files, to: ['es'], outDir: join(work, 'seen-out'), force: true });
+    // One upload at a time: the dubs fall due one after the other, each at its own moment between polls.
+    await host.run({ untilDone: true, concurrency: 1, pollIntervalMs: INTERVAL_MS });
+    await host.close();
+    const list = (await (
+      await fetch(`${sb.baseUrl}/api/v2/dubs?page_size=100`, { headers: { apikey: API_KEY } })
+    ).json()) as DubListV2;
+    const delays = list.dubs.map((d) => {
+      const seen = downloading.get(d.id);
+      if (seen === undefined) throw new Error(`dub ${d.id} never seen completed`);
+      return seen - (Date.parse(d.created_at) + PIPELINE_S * 1000);
+    });
+    const worst = Math.max(...delays);
+    return {
+      name: `completion seen: dub due on the sandbox -> download begins (worst of ${delays.length}, median ${round(median(delays), 0)} ms)`,
+      measured: round(worst, 0),
+      unit: 'ms',
+      target: `<= one poll interval (${INTERVAL_MS})`,
+      reference: `poll interval: ${INTERVAL_MS} ms`,
+      ratio: round(worst / INTERVAL_MS),
+      pass: worst <= INTERVAL_MS,
+    };
+  } finally {
+    await sb.stop();
+  }
+}
+
+export async function pollingFigures(work: string): Promise<Figure[]> {
+  return [await requestsPerCycle(work), await completionSeen(work)];
+}
