@@ -1,3 +1,4 @@
+import type * as KeyringModule from '@napi-rs/keyring';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { KeyStorage } from '../../../shared/contract/settings';
 import { FileKeyStore, type KeyStore } from './key-store';
@@ -21,6 +22,8 @@ const STORE_NAME: Partial<Record<NodeJS.Platform, string>> = {
   linux: 'a Secret Service (GNOME Keyring, KWallet)',
 };
 
+type Keyring = typeof KeyringModule;
+
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e)).slice(0, 300);
 
 /**
@@ -29,8 +32,14 @@ const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e)).s
  */
 export async function loadKeyring(): Promise<OpenKeyringEntry | string> {
   try {
-    const mod = await import('@napi-rs/keyring');
-    const Entry = mod.Entry ?? (mod as unknown as { default: typeof mod }).default.Entry;
+    // Bundled for Electron (CommonJS), `require` loads it from node_modules (or the unpacked asar); the
+    // CLI runs as an ES module and imports it.
+    const mod: Keyring =
+      typeof require === 'function'
+        ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+          (require('@napi-rs/keyring') as Keyring)
+        : await import('@napi-rs/keyring');
+    const Entry = mod.Entry ?? (mod as unknown as { default: Keyring }).default.Entry;
     // On Linux, the Secret Service only: the kernel keyring the module would fall back to forgets at logout.
     return (service, account) => new Entry(service, account, { linux: { store: 'secret-service' } });
   } catch (e) {
