@@ -71,6 +71,8 @@ export interface StartOptions {
   engine?: Partial<Omit<EngineInit, 'home' | 'appVersion'>>;
   /** Starts the engine's process (tests run it in-process). */
   forkEngine?: (entry: string) => EngineChild;
+  /** The command line (files named on it are added); `process.argv` by default. */
+  argv?: readonly string[];
 }
 
 export interface DesktopApp {
@@ -94,7 +96,7 @@ function engineInitFromEnv(env: NodeJS.ProcessEnv): Partial<EngineInit> {
 
 export async function startDubdesk(opts: StartOptions): Promise<DesktopApp | null> {
   // Files named at launch, or opened from the dock before the app is ready, wait for the page.
-  const early: string[] = filesFromArgv(process.argv, {
+  const early: string[] = filesFromArgv(opts.argv ?? process.argv, {
     defaultApp: Boolean(process.defaultApp),
     cwd: process.cwd(),
   });
