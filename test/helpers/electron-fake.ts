@@ -355,7 +355,7 @@ class FakeNotification {
   }
 }
 
-export function electronModule() {
+export function electronModule(): Record<string, unknown> {
   const app = Object.assign(new EventEmitter(), {
     requestSingleInstanceLock: vi.fn(() => true),
     quit: vi.fn(() => {

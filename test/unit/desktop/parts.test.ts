@@ -24,7 +24,9 @@ import { isAppUrl, isTrustedSender } from '../../../electron/main/trust';
 import { closeMessage, readPrefs, writePrefs } from '../../../electron/main/close-guard';
 import { tempDir } from '../../helpers/engine';
 
-function totals(patch: Partial<QueueTotals> & { counts?: Partial<QueueTotals['counts']> } = {}): QueueTotals {
+function totals(
+  patch: Omit<Partial<QueueTotals>, 'counts'> & { counts?: Partial<QueueTotals['counts']> } = {},
+): QueueTotals {
   const { counts, ...rest } = patch;
   return {
     counts: { ...emptyCounts(), ...counts },
