@@ -15,7 +15,12 @@ const node = {
 };
 export const NATIVE = ['better-sqlite3', '@napi-rs/keyring'];
 
-await build({ ...node, entryPoints: ['electron/main/main.ts'], outfile: `${out}/main.cjs`, external: ['electron'] });
+await build({
+  ...node,
+  entryPoints: ['electron/main/main.ts'],
+  outfile: `${out}/main.cjs`,
+  external: ['electron'],
+});
 await build({
   ...node,
   entryPoints: ['electron/main/engine-main.ts'],
