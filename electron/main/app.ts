@@ -52,7 +52,8 @@ export function registerSchemes(): void {
   protocol.registerSchemesAsPrivileged([
     {
       scheme: APP_SCHEME,
-      privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
+      // Module scripts are fetched in CORS mode: the scheme must take part in CORS.
+      privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, codeCache: true },
     },
     {
       scheme: MEDIA_SCHEME,

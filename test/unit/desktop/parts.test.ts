@@ -456,3 +456,42 @@ describe('the queue in words', () => {
     expect(readPrefs(dir)).toEqual({ whenClosedWhileWorking: 'ask' });
   });
 });
+
+describe('the media protocol, file by file', () => {
+  const jobWith = (outputs: JobView['outputs'], source = '/nowhere/source.mp4') =>
+    ({ ...job(7, 'completed', { outputs, source }), sourceType: 'video/mp4' }) as never;
+  const apiFor = (detail: unknown) =>
+    ({
+      getJob: async ({ id }: { id: number }) => {
+        if (id !== 7) throw Object.assign(new Error('no job'), { code: 'not-found' });
+        return detail;
+      },
+    }) as never;
+
+  it('turns SRT subtitles into WebVTT for the <track>', async () => {
+    const { mediaProtocolHandler } = await import('../../../electron/main/media-protocol');
+    const dir = tempDir();
+    const srt = join(dir, 'clip.es.srt');
+    writeFileSync(srt, '\uFEFF1\r\n00:00:01,000 --> 00:00:02,500\r\nHola\r\n');
+    const handler = mediaProtocolHandler(
+      apiFor(jobWith([{ type: 'translated_subtitle', path: srt, bytes: 40 }])),
+    );
+    const res = await handler(new Request('dubdesk-media://job/7/subtitles'));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/vtt; charset=utf-8');
+    expect(await res.text()).toBe('WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.500\nHola\n');
+  });
+
+  it('serves regular files only: a folder or a missing file where an output should be is a 404', async () => {
+    const { mediaProtocolHandler } = await import('../../../electron/main/media-protocol');
+    const dir = tempDir();
+    mkdirSync(join(dir, 'clip.es.mp4'));
+    const handler = mediaProtocolHandler(
+      apiFor(jobWith([{ type: 'translated_mp4', path: join(dir, 'clip.es.mp4'), bytes: 1 }])),
+    );
+    expect((await handler(new Request('dubdesk-media://job/7/dub'))).status).toBe(404);
+    expect((await handler(new Request('dubdesk-media://job/7/original'))).status).toBe(404);
+    expect((await handler(new Request('dubdesk-media://job/8/dub'))).status).toBe(404);
+    expect((await handler(new Request('dubdesk-media://job/7/dub', { method: 'POST' }))).status).toBe(405);
+  });
+});
