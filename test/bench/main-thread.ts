@@ -1,6 +1,6 @@
 /**
  * `npm run bench:main-thread`: how long the engine blocks the thread that hosts it, as the desktop shell
- * would host it (in its main process), while a user works: a large add, a batch running, the queue listed.
+ * would host it (in its main process), while a user works: a large estimate and add, a batch running.
  * The sandbox runs in its own process so its work is not counted. Prints the longest block of each phase.
  */
 import { spawn } from 'node:child_process';
@@ -66,13 +66,6 @@ async function main(): Promise<void> {
     rows.push([
       `add ${files.length} files x 5`,
       await longestBlock(() => api.add({ inputs: files, to, outDir: out, force: true })),
-    ]);
-    rows.push([
-      'list the queue (pages of 100 sources) and totals',
-      await longestBlock(async () => {
-        for (let offset = 0; offset < 2000; offset += 100) await api.listSources({ offset, limit: 100 });
-        await api.totals();
-      }),
     ]);
     await api.clearJobs({ filter: {} });
     await api.cancelJobs({ filter: { states: ['queued'] } });
