@@ -37,6 +37,7 @@ export function registerContractIpc(ipcMain: IpcMain, api: DubdeskApi, trusted: 
 
   // One engine subscription per page, numbered for it; a reload or a closed window ends it.
   const subscriptions = new Map<WebContents, () => void>();
+  const watched = new WeakSet<WebContents>();
   const end = (contents: WebContents) => {
     subscriptions.get(contents)?.();
     subscriptions.delete(contents);
@@ -50,8 +51,11 @@ export function registerContractIpc(ipcMain: IpcMain, api: DubdeskApi, trusted: 
       if (!contents.isDestroyed()) contents.send(EVENTS, e);
     });
     subscriptions.set(contents, stop);
-    contents.once('destroyed', () => end(contents));
-    contents.once('did-start-loading', () => end(contents));
+    if (!watched.has(contents)) {
+      watched.add(contents);
+      contents.on('destroyed', () => end(contents));
+      contents.on('did-start-loading', () => end(contents));
+    }
   };
   ipcMain.on(SUBSCRIBE, onSubscribe);
 

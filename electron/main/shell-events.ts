@@ -10,6 +10,7 @@ import type { Trust } from './ipc';
 export class ShellEvents {
   private ready = false;
   private pending: ShellEvent[] = [];
+  private readonly watched = new WeakSet<WebContents>();
 
   constructor(private readonly page: () => WebContents | null) {}
 
@@ -30,9 +31,12 @@ export class ShellEvents {
       if (!trusted(event)) return;
       this.ready = on === true;
       if (!this.ready) return;
-      event.sender.once('did-start-loading', () => {
-        this.ready = false;
-      });
+      if (!this.watched.has(event.sender)) {
+        this.watched.add(event.sender);
+        event.sender.on('did-start-loading', () => {
+          this.ready = false;
+        });
+      }
       for (const e of this.pending.splice(0)) this.send(e);
     });
   }
