@@ -26,7 +26,7 @@ describe.runIf(available)('the Secret Service (GNOME Keyring in a D-Bus session)
       `cat "$HOME/login.err" >&2`,
       `'${process.execPath}' --import tsx '${PROBE}' '${home}'`,
     ].join('\n');
-    const env = { ...process.env, DUBDESK_HOME: home };
+    const env: NodeJS.ProcessEnv = { ...process.env, DUBDESK_HOME: home };
     delete env.DUBDESK_KEY_STORE;
     delete env.DBUS_SESSION_BUS_ADDRESS;
     const r = spawnSync('dbus-run-session', ['--', 'bash', '-c', script], {
