@@ -160,6 +160,10 @@ function where(filter: JobFilter): { sql: string; params: Record<string, unknown
     parts.push(`source = @source`);
     params.source = filter.source;
   }
+  if (filter.path !== undefined) {
+    parts.push(`(source = @path OR id IN (SELECT job_id FROM outputs WHERE path = @path AND done = 1))`);
+    params.path = filter.path;
+  }
   if (filter.watchFolderId !== undefined) {
     parts.push(`watch_folder_id = @watch`);
     params.watch = filter.watchFolderId;
@@ -388,6 +392,16 @@ export class JobStore {
   /** Jobs of this service that a run still has to finish (paused ones wait for the user, not the run). */
   unfinishedCount(service: string): number {
     return (this.q.unfinished.get(service) as { n: number }).n;
+  }
+
+  /** Jobs waiting out a network backoff become due now (the machine woke up, the network is back). */
+  retryOfflineNow(service: string, now: number): number {
+    return this.db
+      .prepare(
+        `UPDATE jobs SET next_run_at = @now WHERE waiting_code = 'offline' AND next_run_at > @now
+           AND lease_token IS NULL AND step IN ('submit', 'fetch') AND service IN (@service, '')`,
+      )
+      .run({ now, service }).changes;
   }
 
   nextDueAt(service: string): number | null {
