@@ -394,16 +394,6 @@ export class JobStore {
     return (this.q.unfinished.get(service) as { n: number }).n;
   }
 
-  /** Jobs waiting out a network backoff become due now (the machine woke up, the network is back). */
-  retryOfflineNow(service: string, now: number): number {
-    return this.db
-      .prepare(
-        `UPDATE jobs SET next_run_at = @now WHERE waiting_code = 'offline' AND next_run_at > @now
-           AND lease_token IS NULL AND step IN ('submit', 'fetch') AND service IN (@service, '')`,
-      )
-      .run({ now, service }).changes;
-  }
-
   nextDueAt(service: string): number | null {
     return (this.q.nextDue.get(service) as { t: number | null }).t;
   }

@@ -7,7 +7,7 @@ import { fetchOutputs } from '../flows/fetch-outputs';
 import { submit } from '../flows/submit';
 import { pollOnce } from '../flows/track';
 import { StopAtStep, classify, type JobError } from '../jobs/errors';
-import { transition, type LifeEvent } from '../jobs/life';
+import { endNetworkWaits, transition, type LifeEvent } from '../jobs/life';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { HEARTBEAT_MS, QueueLock } from './lock';
 
@@ -128,7 +128,7 @@ export class Runner {
           this.pollSoon = false;
           pollAt = 0;
           pollInterval = pollMs();
-          store.retryOfflineNow(this.env.service(), now);
+          endNetworkWaits(store, this.env.service(), now);
         }
         if (now - heartbeatAt >= HEARTBEAT_MS) {
           heartbeatAt = now;
