@@ -74,7 +74,7 @@ export interface EngineOptions {
 const PAUSE_KEY = 'queue.pause';
 const BULK = 50;
 /** Jobs inserted per transaction by `add`. */
-const ADD_CHUNK = 500;
+const ADD_CHUNK = 250;
 
 /**
  * The engine behind the contract: every face (CLI, desktop, web) gets `api` and nothing else, plus `run`
@@ -468,7 +468,7 @@ export class DubdeskEngine {
             retried.push(id);
           }
         })();
-        // In transactions of a few hundred jobs, letting the event loop breathe between them: a face stays
+        // In transactions of 250 jobs, letting the event loop breathe between them: a face stays
         // responsive while 10,000 jobs go in. Adding the batch again is harmless (queued jobs are not
         // added twice), so a crash in the middle loses nothing.
         const now = Date.now();

@@ -155,8 +155,11 @@ export async function probeFile(path: string): Promise<ProbedFile> {
   }
 }
 
-/** Probes many files a few at a time (the disk and the thread pool are shared), in the order given. */
-export async function probeMany(paths: readonly string[], limit = 8): Promise<(ProbedFile | InputError)[]> {
+/**
+ * Probes many files, in the order given, up to `limit` at once: each probe is a few short file operations,
+ * so keeping the thread pool's queue full (not four or eight at a time) is what makes 2,000 files quick.
+ */
+export async function probeMany(paths: readonly string[], limit = 32): Promise<(ProbedFile | InputError)[]> {
   const out = new Array<ProbedFile | InputError>(paths.length);
   let next = 0;
   const worker = async () => {
