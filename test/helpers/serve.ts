@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import { startServer, type DubdeskServer, type ServeOptions } from '../../electron/cli/serve/server';
 import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
@@ -56,3 +57,52 @@ export async function serveFor(
     },
   };
 }
+
+export interface RawReply {
+  status: number;
+  headers: import('node:http').IncomingHttpHeaders;
+  body: Buffer;
+  json(): unknown;
+}
+
+/**
+ * One HTTP request with exactly the headers given (fetch would add or forbid some: Host, Origin,
+ * Sec-Fetch-*), to the server's port on `address` (127.0.0.1 unless told).
+ */
+export function raw(
+  port: number,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: string | Buffer; address?: string } = {},
+): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: opts.address ?? '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: { host: `127.0.0.1:${port}`, ...opts.headers },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            json: () => JSON.parse(body.toString('utf8')) as unknown,
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

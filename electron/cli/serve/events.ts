@@ -23,7 +23,7 @@ export interface EventStreams {
  * every (re)connection and a client that sees it restart fetches what it shows again. A stream ends its
  * subscription when the client goes away.
  */
-export function eventRoutes(app: FastifyInstance, api: DubdeskApi): EventStreams {
+export function eventRoutes(app: FastifyInstance, api: DubdeskApi, heartbeatMs = HEARTBEAT_MS): EventStreams {
   const open = new Set<() => void>();
 
   app.get(ROUTES.events, (_req, reply) => {
@@ -42,7 +42,7 @@ export function eventRoutes(app: FastifyInstance, api: DubdeskApi): EventStreams
     let unsubscribe = () => {};
     const heartbeat = setInterval(() => {
       if (!ended) res.write(': heartbeat\n\n');
-    }, HEARTBEAT_MS);
+    }, heartbeatMs);
     heartbeat.unref();
     const end = () => {
       if (ended) return;

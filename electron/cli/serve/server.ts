@@ -31,6 +31,8 @@ export interface ServeOptions {
   maxStagedBytes?: number;
   /** How long an unused staged file is kept (see sweepStaging). */
   stagingRetentionMs?: number;
+  /** Time between two heartbeat comments on an event stream. */
+  heartbeatMs?: number;
 }
 
 export interface DubdeskServer {
@@ -38,6 +40,8 @@ export interface DubdeskServer {
   readonly url: string;
   readonly origin: string;
   readonly port: number;
+  /** The listening socket's own address. */
+  readonly address: AddressInfo;
   readonly token: string;
   readonly events: EventStreams;
   /** Removes staged files no job needs any more (also runs by itself every ten minutes). */
@@ -79,7 +83,7 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   contractErrors(app);
   methodRoutes(app, api);
   mediaTokenRoute(app, mediaTokens);
-  const events = eventRoutes(app, api);
+  const events = eventRoutes(app, api, opts.heartbeatMs);
   stagingRoutes(
     app,
     { root: stagingRoot, ...(opts.maxStagedBytes ? { maxBytes: opts.maxStagedBytes } : {}) },
@@ -91,7 +95,8 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   app.addHook('preClose', async () => events.closeAll());
 
   await app.listen({ host: LOOPBACK, port: opts.port });
-  port = (app.server.address() as AddressInfo).port;
+  const address = app.server.address() as AddressInfo;
+  port = address.port;
   const origin = `http://${LOOPBACK}:${port}`;
 
   const sweep = (retentionMs = opts.stagingRetentionMs ?? STAGING_RETENTION_MS) =>
@@ -104,6 +109,7 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
     url: `${origin}/#${TOKEN_FRAGMENT_KEY}=${token}`,
     origin,
     port,
+    address,
     token,
     events,
     sweepStaging: sweep,

@@ -2,6 +2,7 @@ import { DubdeskError } from '../../../shared/contract/errors';
 import { METHOD_NAMES, METHODS, type DubdeskApi, type MethodName } from '../../../shared/contract/methods';
 import type { BrowserFile, FaceBridge, MediaKind } from '../../../shared/face';
 import {
+  MAX_STAGED_BYTES,
   MEDIA_TOKEN_PARAM,
   MediaTokenSchema,
   ROUTES,
@@ -154,6 +155,14 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
       return `${base}${ROUTES.media(jobId, kind)}${query}`;
     },
     async stageFiles(files, onProgress) {
+      // The server refuses these too, but only after the browser began sending gigabytes.
+      const huge = files.find((f) => f.size > MAX_STAGED_BYTES);
+      if (huge)
+        throw new DubdeskError(
+          'too-large',
+          `${huge.name} is over ${MAX_STAGED_BYTES / 1024 ** 3} GiB, the most a browser may hand over`,
+          { remedy: 'Add it by its path on the machine that runs `dubdesk serve`.' },
+        );
       const total = files.reduce((n, f) => n + f.size, 0);
       const paths: string[] = [];
       let done = 0;
