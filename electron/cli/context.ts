@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { AppInfo } from '../../shared/contract/account';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import { defaultHome, openDubdesk, type DubdeskHost, type EngineOptions } from '../engine/index';
 import { startSandbox } from '../sandbox/server';
@@ -26,11 +27,17 @@ function backoffFromEnv(): EngineOptions['backoff'] {
 
 const nonEmpty = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v !== '');
 
+export interface SessionOptions {
+  needsService: boolean;
+  quiet?: boolean;
+  /** Which face the engine reports in `appInfo` (`serve` is the web face). */
+  face?: AppInfo['shell'];
+  /** The built-in sandbox for this session, whatever is configured (`serve --sandbox`). */
+  sandbox?: boolean;
+}
+
 /** Opens the engine for one command: flags over DUBDESK_* variables over what `login` stored. */
-export async function openSession(
-  cmd: Command,
-  opts: { needsService: boolean; quiet?: boolean },
-): Promise<CliSession> {
+export async function openSession(cmd: Command, opts: SessionOptions): Promise<CliSession> {
   const flags = cmd.optsWithGlobals<GlobalFlags>();
   const env = process.env;
   const baseUrl = nonEmpty(flags.baseUrl, env.DUBDESK_BASE_URL);
@@ -39,13 +46,14 @@ export async function openSession(
   const backoff = backoffFromEnv();
   const host = openDubdesk({
     home: nonEmpty(flags.home, env.DUBDESK_HOME) ?? defaultHome(),
-    face: 'cli',
+    face: opts.face ?? 'cli',
     appVersion: version,
     cwd: process.cwd(),
     service: {
       ...(baseUrl ? { baseUrl } : {}),
       ...(legacyUrl ? { legacyUrl } : {}),
       ...(apiKey ? { apiKey } : {}),
+      ...(opts.sandbox ? { sandbox: true } : {}),
     },
     startSandbox: async (stateDir) => {
       const sb = await startSandbox({ pipelineSeconds: 4, balance: 3600, dataDir: stateDir });
@@ -71,7 +79,7 @@ export async function openSession(
 
 export async function withSession<T>(
   cmd: Command,
-  opts: { needsService: boolean; quiet?: boolean },
+  opts: SessionOptions,
   fn: (s: CliSession) => Promise<T>,
 ): Promise<T> {
   const session = await openSession(cmd, opts);
