@@ -43,7 +43,7 @@ export function QueueToolbar() {
       />
       <div className="toolbar-group" role="group" aria-label="Selected rows">
         <span className="selection-count num" aria-live="polite">
-          {selectedRows ? `${formatCount(selectedRows)} selected` : 'None selected'}
+          {selectedRows ? `${formatCount(selectedRows)} selected` : ''}
         </span>
         {action('retry', 'Retry')}
         {action('pause', 'Pause')}
