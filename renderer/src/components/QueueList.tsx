@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { JobView } from '../../../shared/contract/jobs';
 import { useApp, useAppApi } from '../store';
 import { rowAt } from '../store/rows';
@@ -15,7 +15,7 @@ function VirtualRow({ index }: { index: number }) {
   const selectRow = useApp((s) => s.selectRow);
   const openJob = useApp((s) => s.openJob);
   const bulk = useApp((s) => s.bulk);
-  const onRetry = useCallback((job: JobView) => void bulk('retry', [job]), [bulk]);
+  const onRetry = useCallback((jobs: readonly JobView[]) => void bulk('retry', jobs), [bulk]);
   if (!row) {
     return (
       <div role="row" aria-rowindex={index + 1} className="source-row row-loading" id={`row-${index}`}>
@@ -66,6 +66,21 @@ export function QueueList() {
     showRows(first, last);
   }, [first, last, showRows, rowCount]);
 
+  // A jump (End, PageDown) lands by estimated heights; once the target's page arrived and its rows were
+  // measured, land again on the real position.
+  const [target, setTarget] = useState<number | null>(null);
+  const targetLoaded = useApp((s) => target !== null && rowAt(s.pages, target) !== null);
+  useEffect(() => {
+    if (target === null || !targetLoaded) return;
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => {
+        virtualizer.scrollToIndex(target, { align: 'auto' });
+        setTarget(null);
+      });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [target, targetLoaded, virtualizer]);
+
   function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
     const s = store.getState();
     const count = s.rowCount ?? 0;
@@ -75,6 +90,7 @@ export function QueueList() {
       if (e.shiftKey) s.selectRow(index, 'range');
       else s.setCursor(index);
       virtualizer.scrollToIndex(index, { align: 'auto' });
+      setTarget(index);
     };
     const row = rowAt(s.pages, s.cursor);
     switch (e.key) {

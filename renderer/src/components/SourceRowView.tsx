@@ -3,7 +3,7 @@ import type { JobView, SourceRow } from '../../../shared/contract/jobs';
 import { formatClock } from '../format';
 import { rowDone } from '../store/derived';
 import { JobChip } from './JobChip';
-import { JobProblem } from './JobProblem';
+import { JobProblem, problemGroups } from './JobProblem';
 
 interface Props {
   row: SourceRow;
@@ -13,14 +13,14 @@ interface Props {
   openJobId: number | null;
   onSelect: (index: number, mode: 'only' | 'toggle' | 'range') => void;
   onOpenJob: (id: number) => void;
-  onRetry: (job: JobView) => void;
+  onRetry: (jobs: readonly JobView[]) => void;
 }
 
 /** A source and one chip per language; problems in words underneath; one quiet line once all are done. */
 export const SourceRowView = memo(function SourceRowView(props: Props) {
   const { row, index, selected, cursor, openJobId, onSelect, onOpenJob, onRetry } = props;
   const done = rowDone(row);
-  const problems = done ? [] : row.jobs.filter((j) => (j.state === 'failed' && j.error) || j.waiting);
+  const problems = done ? [] : problemGroups(row.jobs);
   return (
     <div
       role="row"
@@ -52,8 +52,8 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
           )}
           {row.sourceName}
         </span>
-        {problems.map((j) => (
-          <JobProblem key={j.id} job={j} onRetry={onRetry} />
+        {problems.map((g) => (
+          <JobProblem key={g.key} group={g} onRetry={onRetry} />
         ))}
       </div>
       <div role="gridcell" className="cell-duration num">
