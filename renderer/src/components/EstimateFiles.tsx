@@ -2,18 +2,24 @@ import type { FileEstimate } from '../../../shared/contract/batches';
 import { baseName, formatBytes, formatClock } from '../format';
 import { useApp } from '../store';
 
+/** The engine's message names the file first ("/path/x.mp4: not a video…"); the line already shows it. */
+function withoutPath(message: string, input: string): string {
+  return message.startsWith(`${input}: `) ? message.slice(input.length + 2) : message;
+}
+
 function FileLine({ file, onRemove }: { file: FileEstimate; onRemove: (() => void) | null }) {
+  const name = file.kind === 'url' ? file.name : baseName(file.name);
   return (
     <li className={`estimate-file ${file.problem ? 'has-problem' : ''}`}>
       <span className="file-kind" aria-hidden="true">
         {file.problem ? '⚠' : file.kind === 'audio' ? '♪' : file.kind === 'url' ? '🔗' : '▶'}
       </span>
       <span className="file-name" title={file.input}>
-        {file.name}
+        {name}
       </span>
       {file.problem ? (
         <span className="file-problem">
-          {file.problem.message}
+          {withoutPath(file.problem.message, file.input)}
           {file.problem.remedy && <span className="remedy"> {file.problem.remedy}</span>} — skipped
         </span>
       ) : (
@@ -24,7 +30,7 @@ function FileLine({ file, onRemove }: { file: FileEstimate; onRemove: (() => voi
         </span>
       )}
       {onRemove && (
-        <button type="button" className="icon-button" aria-label={`Remove ${file.name}`} onClick={onRemove}>
+        <button type="button" className="icon-button" aria-label={`Remove ${name}`} onClick={onRemove}>
           ✕
         </button>
       )}

@@ -31,6 +31,15 @@ export function Header() {
       >
         + Add files
       </button>
+      {paused ? (
+        <button type="button" onClick={() => void resumeQueue()}>
+          ▶ Resume queue
+        </button>
+      ) : (
+        <button type="button" onClick={() => void pauseQueue()}>
+          ❚❚ Pause queue
+        </button>
+      )}
       <dl className="header-stats" aria-label="Queue totals">
         <div>
           <dt>Left</dt>
@@ -51,15 +60,6 @@ export function Header() {
           </dd>
         </div>
       </dl>
-      {paused ? (
-        <button type="button" onClick={() => void resumeQueue()}>
-          ▶ Resume queue
-        </button>
-      ) : (
-        <button type="button" onClick={() => void pauseQueue()}>
-          ❚❚ Pause queue
-        </button>
-      )}
     </header>
   );
 }

@@ -14,28 +14,31 @@ export function JobChip({
   const kind = chipKind(job.state);
   const working = kind === 'working';
   const pct = `${Math.floor(job.progress)}%`;
-  const label = `${job.destLang}: ${stateWords(job.state)}${working ? ` ${pct}` : ''}${job.waiting ? ', waiting to retry' : ''}`;
+  const words = `${stateWords(job.state)}${job.waiting ? ', waiting to retry' : ''}`;
+  // One inline run of text ("es 62%"), so the accessible name can start with exactly what the chip shows.
   return (
     <button
       type="button"
       className={`chip chip-${kind} ${open ? 'chip-open' : ''} ${job.waiting ? 'chip-waiting' : ''}`}
-      aria-label={`${label}. Open job`}
       aria-pressed={open}
-      title={label}
+      aria-label={`${job.destLang}${working ? ` ${pct}` : ''}: ${words}`}
       onClick={(e) => {
         e.stopPropagation();
         onOpen(job.id);
       }}
     >
-      <span className="chip-symbol" aria-hidden="true">
-        {CHIP_SYMBOL[kind]}
+      <span className="chip-text">
+        <span className="chip-symbol" aria-hidden="true">
+          {CHIP_SYMBOL[kind]}
+        </span>{' '}
+        <span className="chip-lang">{job.destLang}</span>
+        {working && (
+          <>
+            {' '}
+            <span className="chip-pct num">{pct}</span>
+          </>
+        )}
       </span>
-      <span className="chip-lang">{job.destLang}</span>
-      {working && (
-        <span className="chip-pct num" aria-hidden="true">
-          {pct}
-        </span>
-      )}
       {working && (
         <span className="chip-bar" aria-hidden="true" style={{ width: `${Math.min(100, job.progress)}%` }} />
       )}

@@ -5,7 +5,10 @@ import type { BulkAction } from '../store/selection';
 
 const SEARCH_DELAY_MS = 250;
 
-/** Filename search, the selection's bulk actions, and the whole-queue ones (retry failed, clear done). */
+/**
+ * Filename search, then either the selection's bulk actions (while rows are selected) or the whole
+ * queue's (retry failed, clear done): one row of controls at any width.
+ */
 export function QueueToolbar() {
   const search = useApp((s) => s.search);
   const setSearch = useApp((s) => s.setSearch);
@@ -24,7 +27,7 @@ export function QueueToolbar() {
   }, [text, setSearch]);
 
   const action = (a: BulkAction, label: string) => (
-    <button type="button" disabled={selectedRows === 0} onClick={() => void bulk(a)}>
+    <button type="button" onClick={() => void bulk(a)}>
       {label}
     </button>
   );
@@ -41,28 +44,27 @@ export function QueueToolbar() {
         value={text}
         onChange={(e) => setText(e.target.value)}
       />
-      <div className="toolbar-group" role="group" aria-label="Selected rows">
-        <span className="selection-count num" aria-live="polite">
-          {selectedRows ? `${formatCount(selectedRows)} selected` : ''}
-        </span>
-        {action('retry', 'Retry')}
-        {action('pause', 'Pause')}
-        {action('resume', 'Resume')}
-        {action('cancel', 'Cancel…')}
-        {selectedRows > 0 && (
+      {selectedRows > 0 ? (
+        <div className="toolbar-group" role="group" aria-label="Selected rows">
+          <span className="selection-count num">{formatCount(selectedRows)} selected</span>
+          {action('retry', 'Retry')}
+          {action('pause', 'Pause')}
+          {action('resume', 'Resume')}
+          {action('cancel', 'Cancel…')}
           <button type="button" className="link" onClick={clearSelection}>
             Deselect
           </button>
-        )}
-      </div>
-      <div className="toolbar-group end">
-        <button type="button" disabled={failed === 0} onClick={() => void retryAllFailed()}>
-          Retry failed ({formatCount(failed)})
-        </button>
-        <button type="button" disabled={completed === 0} onClick={() => void clearDone()}>
-          Clear done…
-        </button>
-      </div>
+        </div>
+      ) : (
+        <div className="toolbar-group end">
+          <button type="button" disabled={failed === 0} onClick={() => void retryAllFailed()}>
+            Retry failed ({formatCount(failed)})
+          </button>
+          <button type="button" disabled={completed === 0} onClick={() => void clearDone()}>
+            Clear done…
+          </button>
+        </div>
+      )}
     </div>
   );
 }

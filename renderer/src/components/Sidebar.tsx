@@ -42,6 +42,9 @@ function WatchLink() {
       aria-current={current ? 'page' : undefined}
       onClick={() => setScreen('watch')}
     >
+      <span className="nav-icon" aria-hidden="true">
+        ▤
+      </span>
       <span className="nav-label">Watched folders</span>
       <span className="nav-count num">
         {approval + unavailable > 0 ? (
@@ -77,6 +80,9 @@ export function Sidebar() {
         aria-current={settingsCurrent ? 'page' : undefined}
         onClick={() => setScreen('settings')}
       >
+        <span className="nav-icon" aria-hidden="true">
+          ⚙
+        </span>
         <span className="nav-label">Settings</span>
       </button>
     </nav>

@@ -52,9 +52,6 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
           )}
           {row.sourceName}
         </span>
-        {problems.map((g) => (
-          <JobProblem key={g.key} group={g} onRetry={onRetry} />
-        ))}
       </div>
       <div role="gridcell" className="cell-duration num">
         {row.durationSeconds !== null ? formatClock(row.durationSeconds) : '—'}
@@ -69,6 +66,13 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
           <JobChip key={j.id} job={j} open={openJobId === j.id} onOpen={onOpenJob} />
         ))}
       </div>
+      {problems.length > 0 && (
+        <div role="gridcell" className="cell-problems">
+          {problems.map((g) => (
+            <JobProblem key={g.key} group={g} onRetry={onRetry} />
+          ))}
+        </div>
+      )}
     </div>
   );
 });

@@ -60,11 +60,14 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
         limit: PAGE_SIZE,
       });
       if (get().queueGeneration !== gen) return;
+      const firstAnswer = get().rowCount === null;
       set((s) => ({
         rowCount: answer.total,
         pages: { ...s.pages, [page]: answer.sources },
         queueError: null,
       }));
+      // Only now is the list's length known: the pages around the view beyond this one can be asked for.
+      if (firstAnswer) for (const p of wantedPages()) if (!get().pages[p]) void load(p, false);
     } catch (e) {
       if (get().queueGeneration === gen) set({ queueError: e instanceof Error ? e.message : String(e) });
     } finally {
