@@ -106,3 +106,20 @@ export function raw(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The first line a child writes on stdout (`dubdesk serve` prints its address there first). */
+export function firstLine(child: import('node:child_process').ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (d: Buffer) => {
+      text += d.toString();
+      const end = text.indexOf('\n');
+      if (end >= 0) {
+        child.stdout?.off('data', onData);
+        resolve(text.slice(0, end));
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before printing a line`)));
+  });
+}
