@@ -7,7 +7,7 @@ import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
 import { videoMp4 } from '../../helpers/media';
 import { startCli } from '../../helpers/cli';
-import { bearer, firstLine, raw, serveFor, type Served } from '../../helpers/serve';
+import { bearer, firstLine, raw, serveEnv, serveFor, type Served } from '../../helpers/serve';
 import { createWebBridge } from '../../../renderer/src/bridge/web';
 
 /** A file on disk as the browser hands it over: a file-backed Blob with a name, never read into memory. */
@@ -66,9 +66,7 @@ async function peakRss(pid: number): Promise<number> {
 describe.runIf(process.platform === 'linux')('dubdesk serve: a large drop', () => {
   it('streams a 300 MB file to its own folder of the staging area without holding it in memory', async () => {
     const home = tempDir();
-    const env: NodeJS.ProcessEnv = { ...process.env, DUBDESK_HOME: home };
-    for (const k of ['DUBDESK_API_KEY', 'DUBDESK_BASE_URL', 'DUBDESK_LEGACY_URL']) delete env[k];
-    const { child, done } = startCli(['serve', '--sandbox', '--port', '0', '--no-open'], env);
+    const { child, done } = startCli(['serve', '--sandbox', '--port', '0', '--no-open'], serveEnv(home));
     try {
       const url = new URL(await firstLine(child));
       const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
