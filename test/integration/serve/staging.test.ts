@@ -199,34 +199,41 @@ describe('dubdesk serve: staging dropped files', () => {
     }
   });
 
-  it('a staged file is added like any path, and removed once its jobs are finished and cleared', async () => {
+  it('a staged file is added like any path, and deleted once its jobs are finished and cleared', async () => {
     const src = join(tempDir(), 'drop.mp4');
     await copyFile(videoMp4(2, 'staging-drop.mp4'), src);
     const [path] = await s.client.stageFiles([await browserFile(src, 'drop.mp4')]);
-    const never = join(tempDir(), 'never.mp4');
-    await copyFile(src, never);
-    const [unused] = await s.client.stageFiles([await browserFile(never, 'never-added.mp4')]);
-    const out = tempDir();
-    const estimate = await s.client.estimate({ inputs: [path ?? ''], to: ['es'], outDir: out });
+    const [unused] = await s.client.stageFiles([await browserFile(src, 'never-added.mp4')]);
+    const estimate = await s.client.estimate({ inputs: [path ?? ''], to: ['es'] });
     expect(estimate.files[0]).toMatchObject({ problem: null, kind: 'video' });
-    const added = await s.client.add({ inputs: [path ?? ''], to: ['es'], outDir: out });
+    // No output folder: the results go beside the staged file, and are the user's to keep.
+    const added = await s.client.add({ inputs: [path ?? ''], to: ['es'] });
     expect(added.added).toHaveLength(1);
 
-    // Within the retention period nothing goes; past it, only the file no job uses.
+    // Within the retention period nothing goes; past it, only what no job uses.
     expect(await s.server.sweepStaging()).toEqual([]);
     const swept = await s.server.sweepStaging(0);
-    expect(existsSync(unused ?? '')).toBe(false);
     expect(swept).toContain(folderOf(unused));
     expect(swept).not.toContain(folderOf(path));
+    expect(existsSync(join(home, 'staging', folderOf(unused) ?? ''))).toBe(false);
     expect(existsSync(path ?? '')).toBe(true);
 
     expect(await s.host.run({ untilDone: true, concurrency: 2, pollIntervalMs: 50 })).toBe('done');
     const [job] = (await s.client.listJobs({ filter: { source: path ?? '' } })).jobs;
     expect(job?.state).toBe('completed');
-    expect(await s.server.sweepStaging(0)).toEqual([]); // finished but still listed: kept (the preview plays it)
+    expect(job?.outputs.length).toBeGreaterThan(0);
+    expect(await s.server.sweepStaging(0)).toEqual([]); // finished but still listed: kept (its preview plays it)
     await s.client.clearJobs({ ids: [job?.id ?? 0] });
-    expect(await s.server.sweepStaging(0)).toHaveLength(1);
+    expect(await s.server.sweepStaging(0)).toEqual([folderOf(path)]);
     expect(existsSync(path ?? '')).toBe(false);
-    for (const o of job?.outputs ?? []) expect(existsSync(o.path)).toBe(true); // results are never touched
+    for (const o of job?.outputs ?? []) expect(existsSync(o.path), o.path).toBe(true); // results stay
+  });
+
+  it('a dropped file may be called like the staging marker', async () => {
+    const src = join(tempDir(), 'x.bin');
+    await writeFile(src, 'marker-named');
+    const [path] = await s.client.stageFiles([await browserFile(src, '.staged')]);
+    expect(path?.split(sep).at(-1)).toBe('_.staged');
+    expect(await readFile(path ?? '', 'utf8')).toBe('marker-named');
   });
 });
