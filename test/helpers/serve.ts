@@ -1,4 +1,5 @@
-import { request } from 'node:http';
+import type { ChildProcess } from 'node:child_process';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { Writable } from 'node:stream';
 import { startServer, type DubdeskServer, type ServeOptions } from '../../electron/cli/serve/server';
 import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
@@ -60,7 +61,7 @@ export async function serveFor(
 
 export interface RawReply {
   status: number;
-  headers: import('node:http').IncomingHttpHeaders;
+  headers: IncomingHttpHeaders;
   body: Buffer;
   json(): unknown;
 }
@@ -106,3 +107,26 @@ export function raw(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The first line a child writes on stdout (`dubdesk serve` prints its address there first). */
+export function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (d: Buffer) => {
+      text += d.toString();
+      const end = text.indexOf('\n');
+      if (end >= 0) {
+        child.stdout?.off('data', onData);
+        resolve(text.slice(0, end));
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before printing a line`)));
+  });
+}
+
+/** The environment of a child `dubdesk serve` on `home`, with no service configured from outside. */
+export function serveEnv(home: string): NodeJS.ProcessEnv {
+  const { DUBDESK_API_KEY: _k, DUBDESK_BASE_URL: _b, DUBDESK_LEGACY_URL: _l, ...env } = process.env;
+  return { ...env, DUBDESK_HOME: home };
+}

@@ -29,6 +29,9 @@ async function fileFor(api: DubdeskApi, params: unknown): Promise<MediaFile> {
 /**
  * Opens exactly the file recorded for the job, and only if it is a regular file: a symlink put where an
  * output was (O_NOFOLLOW, so not even between a check and the open), a folder or a device is refused.
+ * This is why ranges are served from our own handle (range-parser reads the header) rather than by
+ * `send`/`@fastify/send`: those open the file again by its path, and would follow a symlink swapped in
+ * after our check.
  */
 async function openRegular(path: string): Promise<FileHandle> {
   const refused = () => notServed('this media is not a regular file; only regular files are served');

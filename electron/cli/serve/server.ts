@@ -11,7 +11,8 @@ import { mediaRoutes } from './media';
 import { MediaTokens, mediaTokenRoute } from './media-tokens';
 import { METHOD_BODY_LIMIT, methodRoutes } from './methods';
 import { staticRoutes } from './static';
-import { stagingRoutes, sweepStaging } from './staging';
+import { stagingRoutes } from './staging';
+import { sweepStaging } from './staging-sweep';
 import { newToken } from './token';
 
 /** The only address serve ever listens on: this machine, this user's browser. */

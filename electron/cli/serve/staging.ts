@@ -1,15 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DubdeskError, toContractError } from '../../../shared/contract/errors';
-import type { DubdeskApi } from '../../../shared/contract/methods';
 import { MAX_STAGED_BYTES, ROUTES, STAGE_NAME_PARAM } from '../../../shared/serve-protocol';
 import { sendError, sendValue } from './replies';
 import { stagedName } from './staged-name';
 import { newToken } from './token';
+
+/** In each staging folder: the name of the one file staging wrote there. */
+export const STAGED_MARKER = '.staged';
 
 export interface StagingOptions {
   /** `<home>/staging`. */
@@ -53,6 +55,7 @@ export function stagingRoutes(app: FastifyInstance, opts: StagingOptions, active
       let name: string;
       try {
         name = stagedName((req.query as Record<string, unknown>)[STAGE_NAME_PARAM]);
+        if (name.toLowerCase() === STAGED_MARKER) name = `_${name}`;
         if (declared > max) throw tooLarge(max);
       } catch (e) {
         // The body is not wanted: close the connection rather than read gigabytes for nothing.
@@ -64,6 +67,8 @@ export function stagingRoutes(app: FastifyInstance, opts: StagingOptions, active
       active.add(folder);
       try {
         await mkdir(dir, { recursive: true, mode: 0o700 });
+        // What the sweep may delete later: this file, never what the engine writes beside it.
+        await writeFile(join(dir, STAGED_MARKER), name, { mode: 0o600 });
         await pipeline(req.raw, limit(max), createWriteStream(path, { flags: 'wx', mode: 0o600 }));
         return sendValue(reply, { path });
       } catch (e) {
@@ -79,57 +84,4 @@ export function stagingRoutes(app: FastifyInstance, opts: StagingOptions, active
       }
     });
   });
-}
-
-export interface SweepOptions {
-  root: string;
-  api: DubdeskApi;
-  /** Uploads in progress: never swept. */
-  active: ReadonlySet<string>;
-  /** A staged folder untouched for this long, and used by no job, goes. */
-  retentionMs: number;
-  now?: number;
-}
-
-async function newestChange(dir: string): Promise<number> {
-  let newest = (await stat(dir)).mtimeMs;
-  for (const entry of await readdir(dir)) {
-    const s = await stat(join(dir, entry)).catch(() => null);
-    if (s) newest = Math.max(newest, s.mtimeMs);
-  }
-  return newest;
-}
-
-async function inUse(api: DubdeskApi, folder: string): Promise<boolean> {
-  const page = await api.listJobs({ filter: { search: folder }, limit: 500 });
-  return page.jobs.some((j) => j.source.includes(folder));
-}
-
-/**
- * Staged files live as long as the queue needs them: a folder goes once no job uses its file (its jobs
- * were finished and cleared, or it was never added) and nothing was written to it for `retentionMs`
- * (time to estimate and add after dropping). Returns the folders removed.
- */
-export async function sweepStaging(opts: SweepOptions): Promise<string[]> {
-  const now = opts.now ?? Date.now();
-  const removed: string[] = [];
-  let entries: string[];
-  try {
-    entries = await readdir(opts.root);
-  } catch {
-    return removed; // nothing staged yet
-  }
-  for (const folder of entries) {
-    if (opts.active.has(folder)) continue;
-    const dir = join(opts.root, folder);
-    try {
-      if (now - (await newestChange(dir)) < opts.retentionMs) continue;
-      if (await inUse(opts.api, folder)) continue;
-      await rm(dir, { recursive: true, force: true });
-      removed.push(folder);
-    } catch {
-      /* changed under us; the next sweep looks again */
-    }
-  }
-  return removed;
 }

@@ -62,7 +62,7 @@ export function workQueue(
         const err = e instanceof DubdeskError ? e.toJSON() : toContractError(e);
         sayOnce(
           err.code === 'busy'
-            ? `Not working the queue: ${err.message}. The app is served all the same; jobs move there. Trying again every ${RETRY_MS / 1000} s.`
+            ? `Not working the queue: ${err.message}. The app is served all the same (that process moves the jobs). Trying again every ${RETRY_MS / 1000} s.`
             : `Not working the queue: ${err.message}.${err.remedy ? ` ${err.remedy}` : ''} Trying again when the settings change.`,
         );
       }
