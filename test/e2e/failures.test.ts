@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeBrowser, openPage, startApp, type RunningApp, type Viewing } from '../helpers/browser-app';
+import { creditsFor } from '../../shared/credits';
 import { allJobs } from '../helpers/engine';
+import { ffprobeSeconds } from '../helpers/probe';
 import { textFile, videoMp4 } from '../helpers/media';
 
 describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
@@ -89,6 +91,41 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
       .getByRole('button', { name: /Resume queue/ })
       .first()
       .click();
+  });
+
+  it('over the balance: the total turns red, says by how much, and adds only after a confirm', async () => {
+    const { page } = view;
+    const balance = app.sb.account.seconds;
+    app.sb.account.seconds = 5;
+    try {
+      await page.getByRole('button', { name: '+ Add files' }).click();
+      const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+      const file = videoMp4(3, 'too-dear.mp4');
+      const over = 2 * creditsFor(ffprobeSeconds(file), false) - 5;
+      await page.setInputFiles('[data-testid=file-input]', file);
+      const box = page.getByRole('combobox', { name: /Dub into/ });
+      for (const name of ['Spanish', 'French']) {
+        await box.fill(name);
+        await box.press('Enter');
+      }
+      await box.press('Tab');
+      await expect
+        .poll(() => page.getByTestId('estimate').textContent())
+        .toContain(`${over} ${over === 1 ? 'credit' : 'credits'} over your balance`);
+      const color = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).color);
+      expect(await color('[data-testid=estimate-credits]')).not.toBe(await color('.estimate-line'));
+
+      await sheet.getByRole('button', { name: 'Add anyway…' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Add over your balance?' });
+      await confirm.getByRole('button', { name: 'Keep as is' }).click();
+      expect(await sheet.isVisible()).toBe(true);
+      await sheet.getByRole('button', { name: 'Add anyway…' }).click();
+      await confirm.getByRole('button', { name: 'Add anyway' }).click();
+      await sheet.waitFor({ state: 'hidden' });
+      await page.getByRole('row', { name: /too-dear\.mp4/ }).waitFor();
+    } finally {
+      app.sb.account.seconds = balance;
+    }
   });
 
   it('had no console error and no failed request', () => {

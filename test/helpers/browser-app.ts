@@ -28,6 +28,8 @@ export interface AppOptions {
   prepare?: (home: string) => void;
   /** Work the queue, as `dubdesk serve` does (off for a seeded queue nobody should touch). */
   work?: boolean;
+  /** Nothing configured: a first run, where the sandbox is only the fallback (as `serve` without flags). */
+  firstRun?: boolean;
 }
 
 /**
@@ -50,7 +52,13 @@ export async function startApp(opts: AppOptions = {}): Promise<RunningApp> {
   const host = openDubdesk({
     home,
     face: 'web',
-    service: { baseUrl: sb.baseUrl, legacyUrl: sb.legacyUrl, apiKey: sb.account.apiKey },
+    service: opts.firstRun ? {} : { baseUrl: sb.baseUrl, legacyUrl: sb.legacyUrl, apiKey: sb.account.apiKey },
+    startSandbox: async () => ({
+      baseUrl: sb.baseUrl,
+      legacyUrl: sb.legacyUrl,
+      apiKey: sb.account.apiKey,
+      stop: async () => undefined,
+    }),
     backoff: { baseMs: 200, capMs: 1000 },
     checkOutputs: true,
   });

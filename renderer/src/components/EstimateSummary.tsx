@@ -1,4 +1,4 @@
-import { formatCount, formatCredits, plural } from '../format';
+import { formatCredits, plural } from '../format';
 import { useApp } from '../store';
 import { estimateTotals } from '../store/estimate';
 
@@ -74,7 +74,7 @@ export function EstimateSummary() {
               <strong className="over-text">
                 {' '}
                 <span aria-hidden="true">⚠ </span>
-                {formatCount(t.overBy)} credits over your balance
+                {plural(t.overBy, 'credit')} over your balance
               </strong>
             )}
           </>
