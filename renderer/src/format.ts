@@ -57,3 +57,8 @@ export function baseName(path: string): string {
   const trimmed = path.replace(/[\\/]+$/, '');
   return trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1) || path;
 }
+
+/** The engine's messages name the file first ("/path/x.mp4: not a video…"); where the line shows it already. */
+export function withoutPathPrefix(message: string, path: string): string {
+  return message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message;
+}

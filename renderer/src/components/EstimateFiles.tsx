@@ -1,11 +1,6 @@
 import type { FileEstimate } from '../../../shared/contract/batches';
-import { baseName, formatBytes, formatClock } from '../format';
+import { baseName, formatBytes, formatClock, withoutPathPrefix } from '../format';
 import { useApp } from '../store';
-
-/** The engine's message names the file first ("/path/x.mp4: not a video…"); the line already shows it. */
-function withoutPath(message: string, input: string): string {
-  return message.startsWith(`${input}: `) ? message.slice(input.length + 2) : message;
-}
 
 function FileLine({ file, onRemove }: { file: FileEstimate; onRemove: (() => void) | null }) {
   const name = file.kind === 'url' ? file.name : baseName(file.name);
@@ -19,7 +14,7 @@ function FileLine({ file, onRemove }: { file: FileEstimate; onRemove: (() => voi
       </span>
       {file.problem ? (
         <span className="file-problem">
-          {withoutPath(file.problem.message, file.input)}
+          {withoutPathPrefix(file.problem.message, file.input)}
           {file.problem.remedy && <span className="remedy"> {file.problem.remedy}</span>} — skipped
         </span>
       ) : (

@@ -158,7 +158,7 @@ export function QueueList() {
       aria-label="Queue: one row per source, one chip per language"
       aria-rowcount={rowCount ?? undefined}
       aria-multiselectable="true"
-      aria-activedescendant={rowCount ? `row-${cursor}` : undefined}
+      aria-activedescendant={cursor >= first && cursor <= last ? `row-${cursor}` : undefined}
       tabIndex={0}
       onKeyDown={onKeyDown}
     >

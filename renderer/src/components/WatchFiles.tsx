@@ -1,18 +1,28 @@
 import type { WatchFile } from '../../../shared/contract/watch';
-import { baseName, formatAgo } from '../format';
+import { baseName, formatAgo, formatEta, withoutPathPrefix } from '../format';
 import { useApp } from '../store';
 import { Dialog } from './Dialog';
 import { useNow } from './useNow';
 
-const STATUS_WORDS: Record<WatchFile['status'], string> = {
+/** Keyed by plain strings: a status this table does not know yet is shown as it is, never hidden. */
+const STATUS_WORDS: Readonly<Record<string, string>> = {
   settling: '… still being written',
   waiting: '○ waiting',
-  queued: '◐ queued',
+  queued: '○ queued',
+  working: '◐ working',
   done: '✓ done',
   failed: '✗ failed',
+  canceled: '⊘ canceled',
   attention: '⚠ needs attention',
-  'awaiting-approval': '⏸ awaiting approval',
+  'awaiting-approval': '❚❚ awaiting approval',
+  duplicate: '= dubbed before (same content)',
 };
+
+function checksAgain(file: WatchFile, now: number): string | null {
+  if (!file.nextCheckAt) return null;
+  const left = Math.ceil((Date.parse(file.nextCheckAt) - now) / 1000);
+  return left > 0 ? `checks again in ${formatEta(left)}` : 'checking again';
+}
 
 /** A watched folder's files, each with its status and, when there is one, its problem in words. */
 export function WatchFiles() {
@@ -20,7 +30,7 @@ export function WatchFiles() {
   const folder = useApp((s) => s.folders?.find((f) => f.id === s.watchFiles?.folderId) ?? null);
   const show = useApp((s) => s.showFolderFiles);
   const reprocess = useApp((s) => s.reprocessFile);
-  const now = useNow(30_000, view !== null);
+  const now = useNow(1000, view !== null);
   if (!view) return null;
   return (
     <Dialog
@@ -50,12 +60,15 @@ export function WatchFiles() {
                   {baseName(f.path)}
                   {f.problem && (
                     <span className="file-problem">
-                      {f.problem.message}
+                      {withoutPathPrefix(f.problem.message, f.path)}
                       {f.problem.remedy && <span className="remedy"> {f.problem.remedy}</span>}
                     </span>
                   )}
                 </td>
-                <td>{STATUS_WORDS[f.status]}</td>
+                <td>
+                  {STATUS_WORDS[f.status] ?? f.status}
+                  {checksAgain(f, now) && <span className="muted"> · {checksAgain(f, now)}</span>}
+                </td>
                 <td className="num">{formatAgo(f.firstSeenAt, now)}</td>
                 <td>
                   {(f.status === 'done' || f.status === 'failed' || f.status === 'attention') && (
