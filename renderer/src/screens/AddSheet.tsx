@@ -75,10 +75,14 @@ export function AddSheet() {
         </>
       }
     >
-      <DropZone />
-      <ErrorText error={errorFor(addError, 'inputs')} />
-      <EstimateFiles />
-      <PresetControls value={preset} onChange={setPreset} error={addError} />
+      <div className="add-columns">
+        <div className="add-sources">
+          <DropZone />
+          <ErrorText error={errorFor(addError, 'inputs')} />
+          <EstimateFiles />
+        </div>
+        <PresetControls value={preset} onChange={setPreset} error={addError} />
+      </div>
     </Dialog>
   );
 }
