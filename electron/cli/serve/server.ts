@@ -7,6 +7,7 @@ import { TOKEN_FRAGMENT_KEY } from '../../../shared/serve-protocol';
 import { contractErrors } from './errors';
 import { eventRoutes, type EventStreams } from './events';
 import { guardRequests } from './guard';
+import { LOOPBACK } from './loopback';
 import { mediaRoutes } from './media';
 import { MediaTokens, mediaTokenRoute } from './media-tokens';
 import { METHOD_BODY_LIMIT, methodRoutes } from './methods';
@@ -15,8 +16,6 @@ import { stagingRoutes } from './staging';
 import { sweepStaging } from './staging-sweep';
 import { newToken } from './token';
 
-/** The only address serve ever listens on: this machine, this user's browser. */
-export const LOOPBACK = '127.0.0.1';
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 const STAGING_RETENTION_MS = 60 * 60 * 1000;
 
