@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,7 +136,47 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
       .poll(() => video.evaluate((v: HTMLVideoElement) => (v.readyState >= 1 ? v.currentTime : -1)))
       .toBeCloseTo(at, 1);
     expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
-    expect(existsSync(app.home)).toBe(true);
+  });
+
+  it('plays an audio dub in an audio element', async () => {
+    const { page } = view;
+    await page
+      .getByRole('row', { name: /podcast-02\.mp3/ })
+      .getByRole('button', { name: /^fr: done/ })
+      .click();
+    const panel = page.getByRole('complementary', { name: /podcast-02\.mp3/ });
+    const audio = panel.locator('audio');
+    await audio.waitFor();
+    expect(await panel.locator('video').count()).toBe(0);
+    await audio.evaluate((a: HTMLAudioElement) => {
+      a.muted = true;
+      return a.play();
+    });
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(0);
+    await panel.getByRole('button', { name: 'Close job panel' }).click();
+  });
+
+  it('knows a source already dubbed: skipped unless "dub them again", which prices it again', async () => {
+    const { page } = view;
+    const done = (await allJobs(app.host.api)).find((j) => j.sourceName === 'interview-01.mp4');
+    await page.keyboard.press('Control+o');
+    const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+    await sheet.getByRole('textbox', { name: 'Paths or URLs, one per line' }).fill(done?.source ?? '');
+    await sheet.getByRole('button', { name: 'Add', exact: true }).click();
+    await pickLanguages(page, [['Spanish', 'es']]);
+
+    const estimate = page.getByTestId('estimate');
+    await expect
+      .poll(() => estimate.textContent())
+      .toContain('already done with these settings — will be skipped');
+    expect(await page.getByTestId('estimate-jobs').textContent()).toBe('1 file × 1 language = 0 dubs');
+    expect(await sheet.getByRole('button', { name: 'Add and start' }).isDisabled()).toBe(true);
+
+    await sheet.getByRole('checkbox', { name: 'Dub them again' }).check();
+    expect(await page.getByTestId('estimate-jobs').textContent()).toBe('1 file × 1 language = 1 dub');
+    expect(await credits(page)).toBe(creditsFor(ffprobeSeconds(video), false));
+    expect(await sheet.getByRole('button', { name: 'Add and start' }).isEnabled()).toBe(true);
+    await sheet.getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('had no console error and no failed request', () => {

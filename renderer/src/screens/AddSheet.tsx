@@ -39,11 +39,12 @@ export function AddSheet() {
     const result = await s.submitAdd(over);
     if (!result) return;
     const queued = result.added.length + result.retried.length;
+    const skipped = result.refused.length ? `; ${plural(result.refused.length, 'file')} skipped` : '';
     s.notify(
       'info',
-      `${plural(queued, 'dub')} added${result.credits ? ` (${formatCredits(result.credits)})` : ''}${
-        result.refused.length ? `; ${plural(result.refused.length, 'file')} skipped` : ''
-      }.`,
+      queued === 0
+        ? `Nothing new to dub: ${plural(result.alreadyQueued.length, 'dub is', 'dubs are')} already in the queue${skipped}.`
+        : `${plural(queued, 'dub')} added${result.credits ? ` (${formatCredits(result.credits)})` : ''}${skipped}.`,
     );
     s.setAddOpen(false);
     s.setScreen('queue');
