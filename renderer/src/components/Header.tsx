@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatCount, formatCredits, formatEta, formatSpeed } from '../format';
 import { useApp } from '../store';
@@ -11,6 +12,11 @@ export function Header() {
   const startDraft = useApp((s) => s.startDraft);
   const pauseQueue = useApp((s) => s.pauseQueue);
   const resumeQueue = useApp((s) => s.resumeQueue);
+
+  // The window's title tells how much is left, for a glance at the taskbar or the tab.
+  useEffect(() => {
+    document.title = n.left > 0 ? `${formatCount(n.left)} left · Dubdesk` : 'Dubdesk';
+  }, [n.left]);
 
   return (
     <header className="app-header">

@@ -37,6 +37,7 @@ export function LanguagePicker({
   const favourites = useApp((s) => s.settings?.favouriteLanguages ?? []);
   const recent = useApp((s) => s.settings?.recentLanguages ?? []);
   const lastBatch = useApp((s) => s.settings?.lastBatchLanguages ?? []);
+  const listFrom = useApp((s) => s.languagesFrom);
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
@@ -170,6 +171,11 @@ export function LanguagePicker({
           </li>
         )}
       </ul>
+      {listFrom === 'fallback' && (
+        <p className="hint">
+          The service’s language list could not be read: these are the built-in languages.
+        </p>
+      )}
       {(recentChoices.length > 0 || sameAsLast) && (
         <div className="picker-shortcuts">
           {recentChoices.length > 0 && <span className="muted">Recent:</span>}

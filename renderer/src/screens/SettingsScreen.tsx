@@ -107,6 +107,7 @@ function KeyTest({ apiKey, baseUrl }: { apiKey: string; baseUrl: string }) {
 
 export function SettingsScreen() {
   const settings = useApp((s) => s.settings);
+  const loadError = useApp((s) => s.settingsError);
   const save = useApp((s) => s.saveSettings);
   const notify = useApp((s) => s.notify);
   const [form, setForm] = useState<Form | null>(null);
@@ -117,7 +118,12 @@ export function SettingsScreen() {
     if (settings && form === null) setForm(formOf(settings));
   }, [settings, form]);
 
-  if (!settings || !form) return <section className="screen settings-screen">Reading settings…</section>;
+  if (!settings || !form)
+    return (
+      <section className="screen settings-screen" aria-label="Settings">
+        {loadError ? <ErrorText error={loadError} /> : <p className="muted">Reading settings…</p>}
+      </section>
+    );
   const set = (patch: Partial<Form>) => setForm({ ...form, ...patch });
   const patch = patchOf(form, settings);
   const dirty = Object.keys(patch).length > 0;

@@ -18,7 +18,6 @@ export function connect(store: AppStore, bridge: FaceBridge): () => void {
   let lastSeq = 0;
   const stop = bridge.subscribe((event: EngineEvent) => {
     const s = store.getState();
-    if (!s.connected) s.setConnected(true);
     const missed = lastSeq > 0 && event.seq !== lastSeq + 1;
     lastSeq = event.seq;
     if (missed) {
@@ -48,10 +47,6 @@ export function connect(store: AppStore, bridge: FaceBridge): () => void {
         break;
     }
   });
-  store.getState().setConnected(true);
   void refreshAll(store);
-  return () => {
-    stop();
-    store.getState().setConnected(false);
-  };
+  return stop;
 }

@@ -27,8 +27,6 @@ export interface UiSlice {
   confirmRequest: ConfirmRequest | null;
   /** The "N jobs resumed" banner was dismissed (nothing else happens). */
   resumedDismissed: boolean;
-  /** Events arrive (false until the subscription is up, or after the face lost it). */
-  connected: boolean;
   setScreen(screen: Screen): void;
   setAddOpen(open: boolean): void;
   openJob(id: number | null): void;
@@ -37,7 +35,6 @@ export interface UiSlice {
   confirm(request: Omit<ConfirmRequest, 'resolve'>): Promise<boolean>;
   answerConfirm(ok: boolean): void;
   dismissResumed(): void;
-  setConnected(connected: boolean): void;
 }
 
 const NOTICE_MS = 6000;
@@ -50,7 +47,6 @@ export const createUiSlice: SliceMaker<UiSlice> = () => (set, get) => ({
   notices: [],
   confirmRequest: null,
   resumedDismissed: false,
-  connected: false,
   setScreen: (screen) => set({ screen }),
   setAddOpen: (addOpen) => set({ addOpen }),
   openJob: (openJobId) => set({ openJobId }),
@@ -70,5 +66,4 @@ export const createUiSlice: SliceMaker<UiSlice> = () => (set, get) => ({
     request?.resolve(ok);
   },
   dismissResumed: () => set({ resumedDismissed: true }),
-  setConnected: (connected) => set({ connected }),
 });
