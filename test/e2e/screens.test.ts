@@ -1,3 +1,5 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKING_STATES } from '../../shared/contract/jobs';
@@ -10,7 +12,7 @@ import {
   type RunningApp,
   type Viewing,
 } from '../helpers/browser-app';
-import { allJobs } from '../helpers/engine';
+import { allJobs, tempDir } from '../helpers/engine';
 import { audioMp3, textFile, videoMp4 } from '../helpers/media';
 
 /** The same moment in light and in dark, for the README. */
@@ -128,8 +130,15 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  it('Watch: the folders screen and its form, which says in words why the engine refused', async () => {
+  it('Watch: the folders screen and its form', async () => {
     const { page } = view;
+    // Once the engine has watched folders, the picture shows one at work; until then, the empty screen.
+    const folder = join(tempDir('dubdesk-watch-'), 'Dubbing', 'to-es-fr');
+    mkdirSync(folder, { recursive: true });
+    copyFileSync(videoMp4(3, 'interview-01.mp4'), join(folder, 'episode-01.mp4'));
+    await app.host.api
+      .addWatchFolder({ path: folder, preset: { to: ['es', 'fr'], creditLimit: 3600 } })
+      .catch(() => undefined);
     await page.getByRole('button', { name: /^Watched folders/ }).click();
     await page.getByRole('heading', { name: 'Watched folders' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
@@ -138,21 +147,12 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
     await page.getByRole('button', { name: '+ Watch a folder' }).click();
     const form = page.getByRole('dialog', { name: 'Watch a folder' });
     await form.getByRole('textbox', { name: 'Folder' }).fill(app.home);
-    expect(await seriousViolations(page)).toEqual([]);
     const box = form.getByRole('combobox', { name: /Dub into/ });
     await box.fill('French');
     await box.press('Enter');
-    const before = view.troubles.console.length;
-    await form.getByRole('button', { name: 'Start watching' }).click();
-    const words = await form.getByRole('alert').last().textContent();
-    expect(words?.length).toBeGreaterThan(10);
+    expect(await seriousViolations(page)).toEqual([]);
     await form.getByRole('button', { name: 'Cancel' }).click();
-    // Until the watch branch lands, the engine's stub refuses as `internal`, which serve answers with a
-    // 500; Chromium logs every 5xx in the console. That one line is the stub's, not the app's.
-    expect(view.troubles.console.splice(before)).toEqual([
-      'Failed to load resource: the server responded with a status of 500 (Internal Server Error)',
-    ]);
-    expect(view.troubles.requests.splice(-1)).toEqual(['POST /api/addWatchFolder: 500']);
+    await form.waitFor({ state: 'hidden' });
   });
 
   it('had no console error and no failed request', () => {
