@@ -4,7 +4,14 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditsFor } from '../../shared/credits';
 import { seriousViolations } from '../helpers/axe';
-import { closeBrowser, openPage, startApp, type RunningApp, type Viewing } from '../helpers/browser-app';
+import {
+  closeBrowser,
+  openPage,
+  startApp,
+  type RunningApp,
+  type Viewing,
+  PATIENT,
+} from '../helpers/browser-app';
 import { allJobs } from '../helpers/engine';
 import { audioMp3, videoMp4 } from '../helpers/media';
 import { ffprobeSeconds } from '../helpers/probe';
@@ -68,20 +75,20 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     ]);
 
     await expect
-      .poll(() => page.getByTestId('estimate-jobs').textContent())
+      .poll(() => page.getByTestId('estimate-jobs').textContent(), PATIENT)
       .toBe('2 files × 3 languages = 6 dubs');
     const perLanguage = creditsFor(ffprobeSeconds(video), false) + creditsFor(ffprobeSeconds(audio), false);
-    await expect.poll(() => credits(page)).toBe(perLanguage * 3);
+    await expect.poll(() => credits(page), PATIENT).toBe(perLanguage * 3);
     await expect(sheet.getByText('interview-01.mp4')).toBeDefined();
     expect(await sheet.getByRole('listitem').filter({ hasText: 'podcast-02.mp3' }).textContent()).toMatch(
       /0:03/,
     );
 
     await sheet.getByRole('checkbox', { name: /Studio quality/ }).check();
-    await expect.poll(() => credits(page)).toBe(perLanguage * 3 * 2);
+    await expect.poll(() => credits(page), PATIENT).toBe(perLanguage * 3 * 2);
     expect(await page.getByTestId('estimate').textContent()).toContain('studio: 2×');
     await sheet.getByRole('checkbox', { name: /Studio quality/ }).uncheck();
-    await expect.poll(() => credits(page)).toBe(perLanguage * 3);
+    await expect.poll(() => credits(page), PATIENT).toBe(perLanguage * 3);
 
     expect(await seriousViolations(page)).toEqual([]);
   });
@@ -116,9 +123,11 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
       v.muted = true;
       return v.play();
     });
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);
     await expect
-      .poll(() => panel.locator('track').evaluate((t: HTMLTrackElement) => t.readyState))
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), PATIENT)
+      .toBeGreaterThan(0);
+    await expect
+      .poll(() => panel.locator('track').evaluate((t: HTMLTrackElement) => t.readyState), PATIENT)
       .toBe(HTMLTrackElementLoaded);
     expect(await video.evaluate((v: HTMLVideoElement) => v.textTracks[0]?.cues?.length ?? 0)).toBeGreaterThan(
       0,
@@ -131,9 +140,9 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     });
     const dubSrc = await video.getAttribute('src');
     await panel.getByRole('button', { name: 'Original' }).click();
-    await expect.poll(() => video.getAttribute('src')).not.toBe(dubSrc);
+    await expect.poll(() => video.getAttribute('src'), PATIENT).not.toBe(dubSrc);
     await expect
-      .poll(() => video.evaluate((v: HTMLVideoElement) => (v.readyState >= 1 ? v.currentTime : -1)))
+      .poll(() => video.evaluate((v: HTMLVideoElement) => (v.readyState >= 1 ? v.currentTime : -1)), PATIENT)
       .toBeCloseTo(at, 1);
     expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
   });
@@ -152,7 +161,9 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
       a.muted = true;
       return a.play();
     });
-    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(0);
+    await expect
+      .poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime), PATIENT)
+      .toBeGreaterThan(0);
     await panel.getByRole('button', { name: 'Close job panel' }).click();
   });
 
@@ -167,7 +178,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
 
     const estimate = page.getByTestId('estimate');
     await expect
-      .poll(() => estimate.textContent())
+      .poll(() => estimate.textContent(), PATIENT)
       .toContain('already done with these settings — will be skipped');
     expect(await page.getByTestId('estimate-jobs').textContent()).toBe('1 file × 1 language = 0 dubs');
     expect(await sheet.getByRole('button', { name: 'Add and start' }).isDisabled()).toBe(true);

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeBrowser, openPage, startApp, type RunningApp, type Viewing } from '../helpers/browser-app';
+import {
+  closeBrowser,
+  openPage,
+  startApp,
+  type RunningApp,
+  type Viewing,
+  PATIENT,
+} from '../helpers/browser-app';
 import { seedQueue } from '../helpers/seed';
 
 const SOURCES = 3334;
@@ -26,7 +33,9 @@ describe('10,000 jobs already in the queue', () => {
     const grid = page.getByRole('grid');
     await page.getByRole('row', { name: /clip-00001\.mp4/ }).waitFor();
     expect(await grid.getAttribute('aria-rowcount')).toBe(String(SOURCES));
-    await expect.poll(() => page.getByRole('button', { name: /^All/ }).textContent()).toMatch(/10,002$/);
+    await expect
+      .poll(() => page.getByRole('button', { name: /^All/ }).textContent(), PATIENT)
+      .toMatch(/10,002$/);
     expect(await page.getByRole('row').count()).toBeLessThan(80);
   });
 
@@ -39,7 +48,10 @@ describe('10,000 jobs already in the queue', () => {
     await last.getByText(`clip-${String(SOURCES - 1).padStart(5, '0')}.mp4`).waitFor();
     expect(await last.getByRole('button', { name: /^de: waiting/ }).count()).toBe(1);
     await expect
-      .poll(() => last.evaluate((row) => Math.floor(row.getBoundingClientRect().bottom) <= innerHeight))
+      .poll(
+        () => last.evaluate((row) => Math.floor(row.getBoundingClientRect().bottom) <= innerHeight),
+        PATIENT,
+      )
       .toBe(true);
 
     await grid.evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
@@ -59,10 +71,12 @@ describe('10,000 jobs already in the queue', () => {
     const { page } = view;
     await page.keyboard.press('Control+f');
     await page.getByRole('searchbox', { name: 'Search files by name' }).fill('clip-02346');
-    await expect.poll(() => page.getByRole('grid').getAttribute('aria-rowcount')).toBe('1');
+    await expect.poll(() => page.getByRole('grid').getAttribute('aria-rowcount'), PATIENT).toBe('1');
     await page.getByRole('row', { name: /clip-02346\.mp4/ }).waitFor();
     await page.getByRole('searchbox', { name: 'Search files by name' }).fill('');
-    await expect.poll(() => page.getByRole('grid').getAttribute('aria-rowcount')).toBe(String(SOURCES));
+    await expect
+      .poll(() => page.getByRole('grid').getAttribute('aria-rowcount'), PATIENT)
+      .toBe(String(SOURCES));
   });
 
   it('had no console error and no failed request', () => {

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeBrowser, openPage, startApp, type RunningApp, type Viewing } from '../helpers/browser-app';
+import {
+  closeBrowser,
+  openPage,
+  startApp,
+  type RunningApp,
+  type Viewing,
+  PATIENT,
+} from '../helpers/browser-app';
 import { creditsFor } from '../../shared/credits';
 import { allJobs } from '../helpers/engine';
 import { ffprobeSeconds } from '../helpers/probe';
@@ -34,7 +41,7 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
     await box.press('Tab');
 
     const bad = sheet.getByRole('listitem').filter({ hasText: 'broken-export.mp4' });
-    await expect.poll(() => bad.textContent()).toMatch(/skipped/);
+    await expect.poll(() => bad.textContent(), PATIENT).toMatch(/skipped/);
     const words = (await bad.locator('.file-problem').textContent()) ?? '';
     expect(words.replace('— skipped', '').trim().length).toBeGreaterThan(10);
     expect(await page.getByTestId('estimate-jobs').textContent()).toBe('1 file × 1 language = 1 dub');
@@ -110,7 +117,7 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
       }
       await box.press('Tab');
       await expect
-        .poll(() => page.getByTestId('estimate').textContent())
+        .poll(() => page.getByTestId('estimate').textContent(), PATIENT)
         .toContain(`${over} ${over === 1 ? 'credit' : 'credits'} over your balance`);
       const color = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).color);
       expect(await color('[data-testid=estimate-credits]')).not.toBe(await color('.estimate-line'));

@@ -11,6 +11,7 @@ import {
   startApp,
   type RunningApp,
   type Viewing,
+  PATIENT,
 } from '../helpers/browser-app';
 import { allJobs, tempDir } from '../helpers/engine';
 import { audioMp3, textFile, videoMp4 } from '../helpers/media';
@@ -112,7 +113,7 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
     await box.press('Tab');
     await sheet.getByRole('checkbox', { name: /Studio quality/ }).check();
     await expect
-      .poll(() => page.getByTestId('estimate-jobs').textContent())
+      .poll(() => page.getByTestId('estimate-jobs').textContent(), PATIENT)
       .toBe('2 files × 3 languages = 6 dubs');
     await sheet.getByText('— skipped').waitFor();
     await bothThemes(page, 'add');

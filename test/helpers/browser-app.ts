@@ -163,3 +163,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path });
   return path;
 }
+
+/**
+ * How long a browser test waits for the page to show something. Not a speed target: a machine shared by
+ * many can take seconds to probe a file or answer a request, and a test fails only when it never happens.
+ */
+export const PATIENT = { timeout: 30_000, interval: 100 };
