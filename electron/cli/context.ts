@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { AppInfo } from '../../shared/contract/account';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import {
   defaultHome,
@@ -43,11 +44,17 @@ async function keyStoreFor(home: string): Promise<KeyStore | undefined> {
   return systemKeyStore({ home, fileFallback: 'allowed' });
 }
 
+export interface SessionOptions {
+  needsService: boolean;
+  quiet?: boolean;
+  /** Which face the engine reports in `appInfo` (`serve` is the web face). */
+  face?: AppInfo['shell'];
+  /** The built-in sandbox for this session, whatever is configured (`serve --sandbox`). */
+  sandbox?: boolean;
+}
+
 /** Opens the engine for one command: flags over DUBDESK_* variables over what `login` stored. */
-export async function openSession(
-  cmd: Command,
-  opts: { needsService: boolean; quiet?: boolean },
-): Promise<CliSession> {
+export async function openSession(cmd: Command, opts: SessionOptions): Promise<CliSession> {
   const flags = cmd.optsWithGlobals<GlobalFlags>();
   const env = process.env;
   const baseUrl = nonEmpty(flags.baseUrl, env.DUBDESK_BASE_URL);
@@ -58,7 +65,7 @@ export async function openSession(
   const keyStore = await keyStoreFor(home);
   const host = openDubdesk({
     home,
-    face: 'cli',
+    face: opts.face ?? 'cli',
     ...(keyStore ? { keyStore } : {}),
     appVersion: version,
     cwd: process.cwd(),
@@ -66,6 +73,7 @@ export async function openSession(
       ...(baseUrl ? { baseUrl } : {}),
       ...(legacyUrl ? { legacyUrl } : {}),
       ...(apiKey ? { apiKey } : {}),
+      ...(opts.sandbox ? { sandbox: true } : {}),
     },
     startSandbox: startBuiltInSandbox,
     ...(backoff ? { backoff } : {}),
@@ -83,7 +91,7 @@ export async function openSession(
 
 export async function withSession<T>(
   cmd: Command,
-  opts: { needsService: boolean; quiet?: boolean },
+  opts: SessionOptions,
   fn: (s: CliSession) => Promise<T>,
 ): Promise<T> {
   const session = await openSession(cmd, opts);

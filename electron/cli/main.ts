@@ -6,6 +6,7 @@ import { registerEstimateCommand } from './commands/estimate';
 import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
 import { registerStatusCommands } from './commands/status';
+import { registerServeCommand } from './serve/command';
 import { describeError } from './errors';
 import { ExitCode, exitCodeFor } from './exit-codes';
 import { version } from './version';
@@ -33,6 +34,7 @@ registerStatusCommands(program);
 registerEstimateCommand(program);
 registerAccountCommands(program);
 registerSandboxCommand(program);
+registerServeCommand(program);
 for (const c of program.commands) c.showHelpAfterError(`(see \`dubdesk ${c.name()} --help\`)`).exitOverride();
 
 try {
