@@ -1,13 +1,48 @@
 import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
 
-/** Runs a bench script in a fresh Node process (through tsx) and parses the JSON of its last stdout line. */
-export function runChild<T>(script: string, arg: unknown, nodeArgs: string[] = []): Promise<T> {
+const NATIVE = ['better-sqlite3', '@napi-rs/keyring'];
+/** Inside the project, so the bundles find the native modules in its node_modules as the app does. */
+const outDir = new URL('../../node_modules/.cache/dubdesk-bench/', import.meta.url).pathname;
+mkdirSync(outDir, { recursive: true });
+const bundles = new Map<string, Promise<string>>();
+
+/**
+ * A bench script bundled the way the desktop app ships the engine (esbuild, native modules outside), so a
+ * child measures the engine, not the TypeScript loader compiling modules and mapping stack traces.
+ */
+function bundled(script: string): Promise<string> {
+  let out = bundles.get(script);
+  if (!out) {
+    const outfile = join(outDir, script.replace(/^\.\//, '').replace(/\.ts$/, '.mjs'));
+    out = build({
+      entryPoints: [new URL(script, import.meta.url).pathname],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      target: 'node22',
+      format: 'esm',
+      external: NATIVE,
+      logLevel: 'warning',
+      // CommonJS dependencies inside an ES module bundle still call require().
+      banner: {
+        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      },
+    }).then(() => outfile);
+    bundles.set(script, out);
+  }
+  return out;
+}
+
+/** Runs a bench script, bundled, in a fresh Node process and parses the JSON of its last stdout line. */
+export async function runChild<T>(script: string, arg: unknown, nodeArgs: string[] = []): Promise<T> {
+  const file = await bundled(script);
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [...nodeArgs, '--import', 'tsx', new URL(script, import.meta.url).pathname, JSON.stringify(arg)],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const child = spawn(process.execPath, [...nodeArgs, file, JSON.stringify(arg)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) => {

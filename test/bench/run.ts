@@ -23,7 +23,7 @@ const sections: [string, () => Promise<Figure[]>][] = [
   ['overhead', () => overheadFigures()],
   ['probing', () => probeFigures(work)],
   ['bytes', () => bytesFigures(work)],
-  ['ui', () => uiFigures()],
+  ['ui', () => uiFigures(work)],
 ];
 const only = process.argv.slice(2);
 const figures: Figure[] = [];
