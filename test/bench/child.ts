@@ -56,3 +56,28 @@ export async function runChild<T>(script: string, arg: unknown, nodeArgs: string
     });
   });
 }
+
+/** A bundled bench script that runs until its stdin closes (`finish`), then reports its last stdout line. */
+export async function startChild<T>(script: string): Promise<{ finish(): Promise<T> }> {
+  const file = await bundled(script);
+  const child = spawn(process.execPath, [file], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', () => out.includes('ready') && resolve());
+    child.on('exit', () => reject(new Error(`${script} exited early`)));
+  });
+  return {
+    finish: () =>
+      new Promise<T>((resolve, reject) => {
+        child.on('exit', () => {
+          try {
+            resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '') as T);
+          } catch (e) {
+            reject(e instanceof Error ? e : new Error(String(e)));
+          }
+        });
+        child.stdin?.end();
+      }),
+  };
+}

@@ -10,7 +10,7 @@ import { alternate, median, round, type Figure } from './figures';
 const run = promisify(execFile);
 const FILES = 500;
 /** ffprobe is slow enough that a fifth of the files tells its cost per file. */
-const FFPROBE_FILES = 100;
+const FFPROBE_FILES = 50;
 
 function ffmpegFixture(dir: string, name: string, args: string[]): string {
   const p = join(dir, name);

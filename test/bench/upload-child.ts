@@ -35,4 +35,7 @@ await host.api.add({ inputs: [file], to: ['es'], api, uploadOnce: false, outDir:
 await host.run({ untilDone: false, concurrency: 1, pollIntervalMs: 60_000, signal: stop.signal });
 await host.close();
 rmSync(home, { recursive: true, force: true });
-process.stdout.write(`${JSON.stringify({ uploadMs, maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);
+const usage = process.resourceUsage();
+process.stdout.write(
+  `${JSON.stringify({ uploadMs, maxRssBytes: usage.maxRSS * 1024, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000 })}\n`,
+);
