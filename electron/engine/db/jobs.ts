@@ -207,10 +207,12 @@ export class JobStore {
       wakeFirstUpload: db.prepare(
         `UPDATE jobs SET next_run_at = 0 WHERE source = ? AND state = 'queued' AND waiting_code = 'first-upload' AND next_run_at > 0`,
       ),
+      // The index's own `step IN (...)` term is repeated: SQLite uses a partial index only when the query
+      // names its condition, and without it every claim scanned and sorted the whole queue.
       due: db.prepare(`
         SELECT id FROM jobs
-        WHERE step = ? AND next_run_at <= ? AND lease_token IS NULL AND pause_requested = 0
-          AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')
+        WHERE step IN ('submit', 'fetch') AND step = ? AND next_run_at <= ? AND lease_token IS NULL
+          AND pause_requested = 0 AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')
         ORDER BY next_run_at, id LIMIT ?`),
       lease: db.prepare(`UPDATE jobs SET lease_token = ?, service = ? WHERE id = ? AND lease_token IS NULL`),
       holds: db.prepare(`SELECT 1 FROM jobs WHERE id = ? AND lease_token = ?`),

@@ -109,12 +109,15 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   },
   // 3: upload once, dub many. A job may take part (`upload_once`); how its dub was made ('upload' or 'link'
   // from another dub's `original`, `donor_remote_id`); a link the service refused makes it upload instead.
+  // And an index of the tracked jobs (issue 11: a poll and the runner's loop scanned the whole queue).
   (db) => {
     db.exec(`
       ALTER TABLE jobs ADD COLUMN upload_once INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE jobs ADD COLUMN made_from TEXT CHECK (made_from IN ('upload', 'link'));
       ALTER TABLE jobs ADD COLUMN donor_remote_id TEXT;
       ALTER TABLE jobs ADD COLUMN link_refused INTEGER NOT NULL DEFAULT 0;
+      -- The poller's and the runner's "which jobs are tracked" without reading every job of a big queue.
+      CREATE INDEX jobs_track ON jobs (id) WHERE step = 'track';
     `);
   },
 ];
