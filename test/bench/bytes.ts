@@ -3,7 +3,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDubdesk } from '../../electron/engine/index';
 import { videoMp4 } from '../helpers/media';
-import { round, type Figure } from './figures';
+import { ratioOf, round, type Figure } from './figures';
 import { API_KEY, benchSandbox, type BenchSandbox } from './sandbox';
 
 const LANGS = ['es', 'fr', 'de', 'it', 'pt'];
@@ -33,7 +33,7 @@ export async function bytesFigures(work: string): Promise<Figure[]> {
         unit: 'x',
         target: '0.2 (upload once)',
         reference: `without upload once: ${round(each)}`,
-        ratio: round(once / each),
+        ratio: ratioOf(once, each),
         pass: once <= 0.2 + 1e-9,
       },
     ];

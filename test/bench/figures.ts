@@ -36,6 +36,12 @@ export async function alternate<A, B>(
 
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
+/** A ratio to two decimals, or to its first significant ones when smaller than that. */
+export const ratioOf = (a: number, b: number): number => {
+  const r = a / b;
+  return r !== 0 && Math.abs(r) < 0.01 ? Number(r.toPrecision(2)) : round(r);
+};
+
 const text = (v: number | boolean | null | string) =>
   v === null ? '—' : typeof v === 'boolean' ? (v ? 'yes' : 'NO') : String(v);
 

@@ -13,7 +13,7 @@ import { pollOnce } from '../../electron/engine/flows/track';
 import { openDubdesk } from '../../electron/engine/index';
 import { enqueue, transition } from '../../electron/engine/jobs/life';
 import { audioMp3 } from '../helpers/media';
-import { median, round, type Figure } from './figures';
+import { median, ratioOf, round, type Figure } from './figures';
 import { API_KEY, benchSandbox, type BenchSandbox } from './sandbox';
 
 const DUBS = 1000;
@@ -94,7 +94,7 @@ async function requestsPerCycle(work: string): Promise<Figure> {
       unit: 'requests',
       target: '<= 11',
       reference: `one per dub: ${DUBS}`,
-      ratio: round(m / DUBS, 3),
+      ratio: ratioOf(m, DUBS),
       pass: m <= 11,
     };
   } finally {
@@ -144,7 +144,7 @@ async function completionSeen(work: string): Promise<Figure> {
       unit: 'ms',
       target: `<= one poll interval (${INTERVAL_MS})`,
       reference: `poll interval: ${INTERVAL_MS} ms`,
-      ratio: round(worst / INTERVAL_MS),
+      ratio: ratioOf(worst, INTERVAL_MS),
       pass: worst <= INTERVAL_MS,
     };
   } finally {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { probeMany } from '../../electron/engine/media/probe';
 import { audioMp3, videoMov, videoMp4 } from '../helpers/media';
-import { alternate, median, round, type Figure } from './figures';
+import { alternate, median, ratioOf, round, type Figure } from './figures';
 
 const run = promisify(execFile);
 const FILES = 500;
@@ -81,7 +81,7 @@ export async function probeFigures(work: string): Promise<Figure[]> {
       unit: 'ms',
       target: '< 5',
       reference: `ffprobe per file: ${round(ffprobe)} ms`,
-      ratio: round(mine / ffprobe),
+      ratio: ratioOf(mine, ffprobe),
       pass: mine < 5,
     },
   ];

@@ -11,7 +11,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM } from '../helpers/browser-app';
 import { CLI } from '../helpers/cli';
 import { seedQueue } from '../helpers/seed';
-import { median, round, type Figure } from './figures';
+import { median, ratioOf, round, type Figure } from './figures';
 import { API_KEY, benchSandbox } from './sandbox';
 
 interface RunningServe {
@@ -135,7 +135,7 @@ export async function uiFigures(work: string): Promise<Figure[]> {
         unit: 'ms',
         target: '< 500',
         reference: 'target 500 ms',
-        ratio: round(render / 500),
+        ratio: ratioOf(render, 500),
         pass: render < 500,
       },
       {
@@ -144,7 +144,7 @@ export async function uiFigures(work: string): Promise<Figure[]> {
         unit: 'ms',
         target: '< 16.7',
         reference: 'one 60 Hz frame: 16.7 ms',
-        ratio: round(scroll / 16.7),
+        ratio: ratioOf(scroll, 16.7),
         pass: scroll < 16.7,
       },
     ];

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { videoMp4 } from '../helpers/media';
 import { runChild } from './child';
-import { alternate, median, round, type Figure } from './figures';
+import { alternate, median, ratioOf, round, type Figure } from './figures';
 import { API_KEY, benchSandbox, type BenchSandbox } from './sandbox';
 
 const run = promisify(execFile);
@@ -109,7 +109,7 @@ export async function uploadFigures(work: string): Promise<Figure[]> {
     const throughput = (name: string, runs: { a: ChildResult[]; b: number[] }, tool: string): Figure => {
       const mine = median(runs.a.map((r) => mbps(r.uploadMs / 1000)));
       const curl = median(runs.b.map(mbps));
-      const ratio = round(mine / curl);
+      const ratio = ratioOf(mine, curl);
       return {
         name,
         measured: round(mine, 0),
