@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { DubdeskApi } from '../../shared/contract/methods';
-import { defaultHome, openDubdesk, type DubdeskHost, type EngineOptions } from '../engine/index';
-import { startSandbox } from '../sandbox/server';
+// Types only: the engine and the sandbox load when a command opens a session, so `--help` stays quick.
+import type { DubdeskHost, EngineOptions } from '../engine/index';
 import { version } from './version';
 
 export interface GlobalFlags {
@@ -37,6 +37,7 @@ export async function openSession(
   const legacyUrl = nonEmpty(flags.legacyUrl, env.DUBDESK_LEGACY_URL);
   const apiKey = nonEmpty(env.DUBDESK_API_KEY);
   const backoff = backoffFromEnv();
+  const { defaultHome, openDubdesk } = await import('../engine/index');
   const host = openDubdesk({
     home: nonEmpty(flags.home, env.DUBDESK_HOME) ?? defaultHome(),
     face: 'cli',
@@ -48,6 +49,7 @@ export async function openSession(
       ...(apiKey ? { apiKey } : {}),
     },
     startSandbox: async (stateDir) => {
+      const { startSandbox } = await import('../sandbox/server');
       const sb = await startSandbox({ pipelineSeconds: 4, balance: 3600, dataDir: stateDir });
       return {
         baseUrl: sb.baseUrl,

@@ -7,7 +7,6 @@ import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
 import { printJson, printable, statusJson } from '../format';
 import { positiveInt, positiveSeconds } from '../options';
-import { followProgress, progressMode } from '../progress';
 
 export interface RunFlags {
   untilDone: boolean;
@@ -96,6 +95,7 @@ export async function runQueue(
   process.on('SIGTERM', onSignal);
   const inScope = scope ? new Set(scope) : null;
   const before = await allJobs(api, scope);
+  const { followProgress, progressMode } = await import('../progress');
   const stop = followProgress(api, progressMode(flags.json), before, (id) => !inScope || inScope.has(id));
   let outcome: RunOutcome;
   try {

@@ -1,5 +1,4 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { startSandbox } from '../../sandbox/server';
 import type { SandboxUser } from '../../sandbox/options';
 
 function number(min: number, max = Infinity, integer = false) {
@@ -80,6 +79,7 @@ export function registerSandboxCommand(program: Command): void {
         latency: number;
         seed: number;
       }) => {
+        const { startSandbox } = await import('../../sandbox/server');
         const sandbox = await startSandbox({
           port: o.port,
           host: o.host,
