@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { dirname, extname, join, parse } from 'node:path';
 import { ExternalStatus, OUTPUT_TYPES, type OutputLink, type OutputType } from '../../../shared/api/common';
@@ -19,6 +19,7 @@ import {
   sanitizeName,
   settle,
 } from '../outputs/naming';
+import { notTheFile } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
 
 /** Fresh links after an expired one: at most this many times per output and attempt. */
@@ -64,6 +65,17 @@ function local(e: unknown, dir: string, needBytes: number | null): unknown {
       needBytes,
     );
   return e;
+}
+
+/** The first bytes of a file (fewer when it is shorter). */
+async function head(path: string, bytes = 64): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await fh.read(Buffer.alloc(bytes), 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
 }
 
 async function sha256(path: string): Promise<string> {
@@ -177,6 +189,11 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
         dub = await ctx.clients.v2.get(remoteId, ctx.signal); // the link expired: fresh ones, then resume
         link = dub.outputs[type];
       }
+    }
+    const wrong = notTheFile(type, result.contentType, await head(`${path}.part`));
+    if (wrong) {
+      await rm(`${path}.part`, { force: true });
+      throw new ApiError('protocol', `the service sent ${wrong} instead of the ${type} file`);
     }
     const ext = extensionFor(type, result.contentType, link.download_url);
     if (extname(path).slice(1) !== ext) {
