@@ -18,6 +18,31 @@ export interface FakeServiceOptions {
   create?: (res: ServerResponse) => boolean;
 }
 
+/**
+ * An output link serving `media` for the video and a short WebVTT for the subtitles, honouring
+ * `Range: bytes=N-` (206 with Content-Range) as storage does, so a download can resume.
+ */
+export function servingBytes(media: Buffer) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const body = req.url?.endsWith('subtitle')
+      ? Buffer.from('WEBVTT\n\n00:00.000 --> 00:01.000\nhola\n')
+      : media;
+    const type = req.url?.endsWith('subtitle') ? 'text/vtt' : 'video/mp4';
+    const from = Number(/^bytes=(\d+)-$/.exec(req.headers.range ?? '')?.[1] ?? 0);
+    if (from > 0 && from < body.length) {
+      res.writeHead(206, {
+        'content-type': type,
+        'content-length': body.length - from,
+        'content-range': `bytes ${from}-${body.length - 1}/${body.length}`,
+      });
+      res.end(body.subarray(from));
+      return;
+    }
+    res.writeHead(200, { 'content-type': type, 'content-length': body.length });
+    res.end(body);
+  };
+}
+
 export interface FakeService extends Fixture {
   dubs: Map<string, DubV2>;
   /** Requests for output links only. */

@@ -11,6 +11,7 @@ import { emptyCounts, type QueueTotals } from '../../../shared/contract/queue';
 import type { Settings } from '../../../shared/contract/settings';
 import { LANGUAGES, LEGACY_CODES, flagEmoji, languageName } from '../../../shared/languages';
 import { targetLanguages } from '../api/langs';
+import type { PartFiles } from '../api/download';
 import type { HttpLimits } from '../api/limits';
 import { JobStore, type JobRow } from '../db/jobs';
 import { openDatabase, type Db } from '../db/open';
@@ -62,6 +63,8 @@ export interface EngineOptions {
   backoff?: BackoffPolicy;
   /** HTTP timeouts and body caps (tests shorten them). */
   limits?: Partial<HttpLimits>;
+  /** Where downloads write their part files; the disk by default (tests give one that fills up). */
+  partFiles?: PartFiles;
   /** Attempts at a step the service keeps failing before the job fails. */
   maxServiceAttempts?: number;
   /** Parse every result against the contract (tests). */
@@ -102,6 +105,10 @@ export class DubdeskEngine {
       keyStore,
       options.service ?? {},
       options.startSandbox ?? null,
+      {
+        ...(options.limits ? { limits: options.limits } : {}),
+        ...(options.partFiles ? { partFiles: options.partFiles } : {}),
+      },
     );
     this.log = new EngineLog(options.home, () => {
       let stored = '';

@@ -7,6 +7,7 @@ import type { DubV2 } from '../../../shared/api/v2';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { OutputSelectionSchema, type OutputSelection } from '../../../shared/contract/jobs';
 import { serviceValueText } from '../../../shared/text';
+import { PartWriteError } from '../api/download';
 import { ApiError } from '../api/errors';
 import type { JobRow, JobStore, OutputRow } from '../db/jobs';
 import { DiskError } from '../jobs/errors';
@@ -57,6 +58,7 @@ export function chooseOutputs(
 
 /** Local file-system failures become DiskErrors (they are never "the network"). */
 function local(e: unknown, dir: string, needBytes: number | null): unknown {
+  if (e instanceof PartWriteError) return new DiskError(e.code, dir, e.remainingBytes ?? needBytes);
   const err = e as NodeJS.ErrnoException;
   if (err?.code && LOCAL_ERRNOS.has(err.code) && !(e instanceof ApiError))
     return new DiskError(
