@@ -37,11 +37,14 @@ function hint(e: ContractError): { text: string; replaces: boolean } | null {
   }
 }
 
+/** A message, then the sentence that follows it (a message may end its own sentence). */
+const then = (message: string, next: string) => `${message}${/[.!?]$/.test(message) ? '' : '.'} ${next}`;
+
 /** One line for the terminal: the engine's message, then what to do, with this face's own hint. */
 export function describeError(raw: unknown): string {
   const e = toContractError(raw);
   const h = hint(e);
-  if (h?.replaces) return printable(e.field ? `${e.message}; ${h.text}` : `${e.message}. ${h.text}`);
+  if (h?.replaces) return printable(e.field ? `${e.message}; ${h.text}` : then(e.message, h.text));
   const tail = [e.remedy, h?.text].filter(Boolean).join(' ');
-  return printable(tail ? `${e.message}. ${tail}` : e.message);
+  return printable(tail ? then(e.message, tail) : e.message);
 }

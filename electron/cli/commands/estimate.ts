@@ -59,7 +59,7 @@ export function registerEstimateCommand(program: Command): void {
               alreadyDone: e.alreadyDone,
               rejected: bad.map((f) => ({ source: f.input, message: f.problem?.message ?? '' })),
             });
-          } else {
+          } else if (good.length || e.alreadyDone.length) {
             const rows = [['FILE', 'LENGTH', `CREDITS × ${flags.to.length} LANG`]];
             for (const f of good)
               rows.push([
