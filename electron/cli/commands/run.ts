@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { toContractError } from '../../../shared/contract/errors';
 import type { JobView } from '../../../shared/contract/jobs';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import type { RunOutcome } from '../../engine/index';
@@ -64,6 +65,25 @@ async function queueLine(api: DubdeskApi): Promise<void> {
   );
 }
 
+/**
+ * Before a run that should finish: the service must answer at all. Unreachable at the start, the command
+ * says so and ends (exit 5; the jobs stay queued); a network that drops during the run is waited for.
+ * A few tries, so that one dropped connection is not taken for a dead network.
+ */
+async function reachable(api: DubdeskApi): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await api.account();
+      return;
+    } catch (e) {
+      const offline = toContractError(e).code === 'offline';
+      if (!offline) return; // anything else is the run's to handle (a rejected key halts it clearly)
+      if (attempt >= 3) throw e;
+      await new Promise((r) => setTimeout(r, 300 * attempt));
+    }
+  }
+}
+
 const OUTCOME_EXIT: Partial<Record<RunOutcome, ExitCode>> = {
   auth: ExitCode.Auth,
   credits: ExitCode.Credits,
@@ -81,6 +101,7 @@ export async function runQueue(
   skipped: readonly string[] = [],
 ): Promise<ExitCode> {
   const { api, host } = session;
+  if (flags.untilDone && (await api.totals()).left > 0) await reachable(api);
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = () => {
