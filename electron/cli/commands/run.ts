@@ -37,11 +37,13 @@ function summarize(
   const moved = (s: JobView['state']) => after.filter((j) => j.state === s && was.get(j.id)?.state !== s);
   const completed = moved('completed');
   const failed = moved('failed');
-  const charged = after.reduce(
+  // Charged when the service completed the dub, downloaded or not; the estimate of those same dubs beside it.
+  const paid = after.filter((j) => (j.creditsCharged ?? 0) !== (was.get(j.id)?.creditsCharged ?? 0));
+  const charged = paid.reduce(
     (n, j) => n + (j.creditsCharged ?? 0) - (was.get(j.id)?.creditsCharged ?? 0),
     0,
   );
-  const estimated = completed.reduce((n, j) => n + (j.estimatedCredits ?? 0), 0);
+  const estimated = paid.reduce((n, j) => n + (j.estimatedCredits ?? 0), 0);
   const parts = [`${completed.length} completed`, `${failed.length} failed`];
   if (skipped.length) parts.push(`${skipped.length} file(s) skipped`);
   const open = after.filter((j) => !['completed', 'failed', 'canceled'].includes(j.state)).length;
