@@ -35,7 +35,7 @@ describe('what a command says it did', () => {
         work,
       );
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).toContain('This batch: 0 completed, 1 failed. Credits charged: 4.\n');
+      expect(r.stderr).toContain('This batch: 0 completed, 1 failed. Credits charged: 4 (estimated 2).\n');
       expect(r.stderr).toContain(
         '  ✗ #1 paid.mp4 → es: gave up after 8 attempts: Internal server error (HTTP 500',
       );
