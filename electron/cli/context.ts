@@ -48,16 +48,7 @@ export async function openSession(
       ...(legacyUrl ? { legacyUrl } : {}),
       ...(apiKey ? { apiKey } : {}),
     },
-    startSandbox: async (stateDir) => {
-      const { startSandbox } = await import('../sandbox/server');
-      const sb = await startSandbox({ pipelineSeconds: 4, balance: 3600, dataDir: stateDir });
-      return {
-        baseUrl: sb.baseUrl,
-        legacyUrl: sb.legacyUrl,
-        apiKey: sb.account.apiKey,
-        stop: () => sb.stop(),
-      };
-    },
+    startSandbox: async (stateDir) => (await import('../sandbox/builtin')).startBuiltInSandbox(stateDir),
     ...(backoff ? { backoff } : {}),
   });
   const { api } = host;
