@@ -157,5 +157,39 @@ describe('steering many jobs', () => {
     expect((await jobs(env)).map((j) => j.state)).toEqual(['canceled', 'canceled', 'queued', 'queued']);
     expect((await runCli(['clear', '--canceled'], env)).stderr).toContain('Cleared 2 canceled job(s)');
     expect(await jobs(env)).toHaveLength(2);
-  });
+  }, 240_000);
+});
+
+describe('adding what was already dubbed', () => {
+  it('is reported with its job and files, not paid again; --again dubs it again', async () => {
+    const work = tempDir('dubdesk-again-');
+    const env = envFor(sb, join(work, 'home'));
+    const file = videoMp4(2, 'again.mp4');
+    const first = await runCli(
+      ['dub', file, '--to', 'es', '--out', 'out', '--poll-interval', '0.1'],
+      env,
+      work,
+    );
+    expect(first.code, first.stderr).toBe(0);
+    const out = join(work, 'out');
+    const again = await runCli(['dub', file, '--to', 'es', '--out', 'out'], env, work);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(
+      `already dubbed: job #1 (${file} → es), files ${join(out, 'again.es.mp4')}, ${join(out, 'again.es.vtt')}; pass --again to dub it again (it is charged again).`,
+    );
+    expect(again.stderr).not.toContain('Queued');
+    const forced = await runCli(
+      ['dub', file, '--to', 'es', '--out', 'out', '--again', '--poll-interval', '0.1'],
+      env,
+      work,
+    );
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toContain('Queued 1 job(s)');
+    expect((await readdir(out)).sort()).toEqual([
+      'again.es (2).mp4',
+      'again.es (2).vtt',
+      'again.es.mp4',
+      'again.es.vtt',
+    ]);
+  }, 120_000);
 });

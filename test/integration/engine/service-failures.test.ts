@@ -70,4 +70,47 @@ describe('a step the service keeps failing', () => {
     expect(await readdir(out)).toEqual([]);
     await host.close();
   });
+
+  it('a file:// output link fails the job after its tries as a bad link, never as the network', async () => {
+    service = await fakeService({
+      dub: { outputs: { translated_mp4: { url: 'file:///etc/passwd', download_url: 'file:///etc/passwd' } } },
+    });
+    const host = engine(service.url, 3);
+    const { added } = await host.api.add({
+      inputs: [videoMp4(2, 'file.mp4')],
+      to: ['es'],
+      outDir: tempDir(),
+    });
+    expect(await host.run(quickRun())).toBe('done');
+    const job = await host.api.getJob({ id: added[0] ?? 0 });
+    expect(job.error?.message).toBe(
+      'gave up after 3 attempts: the service gave the output link that is not an http(s) link (file:); Dubdesk does not follow it',
+    );
+    expect((await host.api.totals()).offline).toBeNull();
+    await host.close();
+  });
+
+  it('10 GB promised and 1 KB sent, again and again: the first cut is kept, then the job fails as truncated', async () => {
+    service = await fakeService({
+      download: (req, res) => {
+        if (req.url?.endsWith('subtitle')) return json(res, 200, {});
+        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(10 * 1024 ** 3) });
+        res.write(Buffer.alloc(1024, 1));
+        setTimeout(() => res.socket?.destroy(), 20);
+      },
+    });
+    const host = engine(service.url, 3);
+    const { added } = await host.api.add({
+      inputs: [videoMp4(2, 'liar.mp4')],
+      to: ['es'],
+      outDir: tempDir(),
+    });
+    expect(await host.run(quickRun())).toBe('done');
+    const job = await host.api.getJob({ id: added[0] ?? 0 });
+    expect(job.state).toBe('failed');
+    expect(job.error?.message).toMatch(/^gave up after 3 attempts: .*cut short/);
+    // The first attempt grew the part file (a resumable cut, waited for); the three after it did not.
+    expect(service.downloads().filter((s) => s.url.endsWith('translated_mp4'))).toHaveLength(4);
+    await host.close();
+  });
 });
