@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { DubdeskApi } from '../../shared/contract/methods';
 // Types only: the engine and the sandbox load when a command opens a session, so `--help` stays quick.
-import type { DubdeskHost, EngineOptions } from '../engine/index';
+import type { DubdeskHost, EngineOptions, KeyStore, systemKeyStore } from '../engine/index';
 import { version } from './version';
 
 export interface GlobalFlags {
@@ -26,6 +26,16 @@ function backoffFromEnv(): EngineOptions['backoff'] {
 
 const nonEmpty = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v !== '');
 
+/**
+ * The key store the desktop app uses too (one key for both): the OS credential store, else the owner-only
+ * file. `login` is the user asking to save it, so no store on this system means the file, said aloud there.
+ * DUBDESK_KEY_STORE=file keeps the OS store out of it (scripts, tests).
+ */
+async function keyStoreFor(home: string, open: typeof systemKeyStore): Promise<KeyStore | undefined> {
+  if (process.env.DUBDESK_KEY_STORE === 'file') return undefined;
+  return open({ home, fileFallback: 'allowed' });
+}
+
 /** Opens the engine for one command: flags over DUBDESK_* variables over what `login` stored. */
 export async function openSession(
   cmd: Command,
@@ -37,10 +47,13 @@ export async function openSession(
   const legacyUrl = nonEmpty(flags.legacyUrl, env.DUBDESK_LEGACY_URL);
   const apiKey = nonEmpty(env.DUBDESK_API_KEY);
   const backoff = backoffFromEnv();
-  const { defaultHome, openDubdesk } = await import('../engine/index');
-  const host = openDubdesk({
-    home: nonEmpty(flags.home, env.DUBDESK_HOME) ?? defaultHome(),
+  const engine = await import('../engine/index');
+  const home = nonEmpty(flags.home, env.DUBDESK_HOME) ?? engine.defaultHome();
+  const keyStore = await keyStoreFor(home, engine.systemKeyStore);
+  const host = engine.openDubdesk({
+    home,
     face: 'cli',
+    ...(keyStore ? { keyStore } : {}),
     appVersion: version,
     cwd: process.cwd(),
     service: {

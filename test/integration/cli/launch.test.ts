@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -93,7 +93,13 @@ describe('the compiled CLI', () => {
       expect(help.stdout).toMatch(/^Usage: dubdesk \[options\] \[command\]/);
       const status = await run(process.execPath, [entry, '--home', tempDir(), 'status']);
       expect(status.stdout).toContain('The queue is empty.');
-      expect(readFileSync(entry, 'utf8')).not.toContain('better_sqlite3.node');
+      const chunks = readdirSync(join(out, 'chunks')).map((f) =>
+        readFileSync(join(out, 'chunks', f), 'utf8'),
+      );
+      for (const text of [readFileSync(entry, 'utf8'), ...chunks]) {
+        expect(text).not.toContain('better_sqlite3.node');
+        expect(text).not.toMatch(/keyring\.[a-z0-9-]+\.node/);
+      }
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
