@@ -20,7 +20,7 @@ import { tempDir } from '../helpers/engine';
 import { audioMp3, videoMp4 } from '../helpers/media';
 
 const FAKE_CLOCK = fileURLToPath(new URL('../helpers/fake-clock.mjs', import.meta.url));
-const CONCURRENCY = 3;
+const CONCURRENCY = 2;
 const LANGS = ['es', 'fr'];
 
 export interface ChaosOptions {
@@ -183,15 +183,15 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
 
     // Runs killed at random moments: right after a random number of job changes (mid-upload, just after a
     // create, mid-download…) and a random part of a step more, so start-up on a busy machine, however long,
-    // is not where the kills land. A third of the way, the clock jumps during one of them.
+    // is not where the kills land. Half way, the clock jumps during one of them.
     let jumped = false;
     for (let i = 0; kills < o.kills && i < o.kills * 2; i++) {
       const t0 = Date.now();
       const run = start();
-      const jumpHere: boolean = !jumped && kills >= Math.floor(o.kills / 3);
+      const jumpHere: boolean = !jumped && kills >= Math.floor(o.kills / 2);
       jumped ||= jumpHere;
-      const after = 1 + Math.floor(random() * 3);
-      const delay = Math.floor(random() * 150);
+      const after = 1 + Math.floor(random() * 2);
+      const delay = Math.floor(random() * 100);
       void run.changes(after).then(async () => {
         await sleep(delay);
         if (!jumpHere) run.kill();
@@ -260,9 +260,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     if (leftovers.length) problems.push(`left in the output folder: ${leftovers.join(', ')}`);
 
     const maxInFlightAfterJump = jumpAt ? proxy.maxInFlight(jumpAt, jumpAt + 2500) : 0;
-    // Uploads and downloads (each up to the concurrency) and one poll; one more for a worker's next call
-    // starting as the relay still closes its last. Whatever the number of jobs waiting.
-    if (maxInFlightAfterJump > 2 * CONCURRENCY + 2)
+    // Uploads and downloads (each up to the concurrency) and one poll, plus two for a worker's next call
+    // starting as the relay still closes its last: whatever the number of jobs waiting when the clock jumped.
+    if (maxInFlightAfterJump > 2 * CONCURRENCY + 3)
       problems.push(`${maxInFlightAfterJump} requests at once after the clock jump`);
     return {
       seconds: (Date.now() - started) / 1000,
