@@ -19,6 +19,8 @@ export interface RunOptions {
   /** The shortest time between two polls; the interval grows while nothing moves. */
   pollIntervalMs: number;
   signal?: AbortSignal;
+  /** Watch the folders meanwhile (the engine does; default: when not `untilDone`). */
+  watch?: boolean;
 }
 
 /** Why a run returned: all done, stopped by the user, halted by the service, or the queue is paused. */

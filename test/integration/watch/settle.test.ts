@@ -1,0 +1,131 @@
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
+import { tempDir } from '../../helpers/engine';
+import { audioMp3 } from '../../helpers/media';
+import {
+  addFolder,
+  filesOf,
+  folderOf,
+  jobsOf,
+  running,
+  waitFor,
+  watchEngine,
+  writeSlowly,
+} from '../../helpers/watch';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+async function setup(): Promise<{ sb: Sandbox; host: ReturnType<typeof watchEngine> }> {
+  const sb = await startSandbox({ pipelineSeconds: 0.2, balance: 100_000 });
+  cleanup.push(() => sb.stop());
+  const host = watchEngine(sb);
+  cleanup.push(() => host.close());
+  return { sb, host };
+}
+
+describe('a watched folder takes files once they stop growing', () => {
+  it('queues a file written slowly in chunks once, after its last write', async () => {
+    const { host } = await setup();
+    const { api } = host;
+    await api.pauseQueue(); // only the watcher is under test: nothing is sent
+    const dir = tempDir('dubdesk-watch-');
+    const folder = await addFolder(api, dir);
+    const run = running(host);
+    cleanup.push(() => run.stop());
+    await waitFor(
+      'the folder to be watched',
+      () => folderOf(api, folder.id),
+      (f) => f.status === 'watching',
+    );
+
+    const dest = join(dir, 'slow.mp3');
+    // 8 chunks 250 ms apart: two seconds of writing, each pause shorter than the 0.4 s settle time.
+    const lastWrite = await writeSlowly(audioMp3(3, 'slow-src.mp3'), dest, 8, 250);
+    const jobs = await waitFor(
+      'two jobs',
+      () => jobsOf(api, folder.id),
+      (j) => j.length >= 2,
+    );
+    expect(jobs.map((j) => [j.source, j.destLang])).toEqual([
+      [dest, 'es'],
+      [dest, 'fr'],
+    ]);
+    for (const j of jobs) expect(Date.parse(j.createdAt)).toBeGreaterThanOrEqual(lastWrite);
+    expect(jobs[0]?.durationSeconds).toBeGreaterThan(2.5); // probed whole, not a partial head
+
+    // Rescans come and go (every 2 s): nothing is queued again.
+    const scanned = (await folderOf(api, folder.id)).lastScanAt;
+    await waitFor(
+      'two more full scans',
+      () => folderOf(api, folder.id),
+      (f) => f.lastScanAt !== scanned,
+    );
+    const again = (await folderOf(api, folder.id)).lastScanAt;
+    await waitFor(
+      'another scan',
+      () => folderOf(api, folder.id),
+      (f) => f.lastScanAt !== again,
+    );
+    expect(await jobsOf(api, folder.id)).toHaveLength(2);
+    const files = await filesOf(api, folder.id);
+    expect(files.map((f) => [f.name, f.status, f.version])).toEqual([['slow.mp3', 'queued', 1]]);
+  });
+
+  it('ignores temporary, partial, hidden and system files, its own results and a FIFO, without blocking', async () => {
+    const { host } = await setup();
+    const { api } = host;
+    await api.pauseQueue();
+    const dir = tempDir('dubdesk-watch-');
+    // Results go to a folder inside the watched one, and beside the sources too (outDir = the folder).
+    const inside = await addFolder(api, dir, { outDir: null, recursive: true });
+    const src = audioMp3(1, 'ignore-src.mp3');
+    const names = [
+      'movie.mp3.part',
+      'movie.mp3.crdownload',
+      'movie.tmp',
+      '~$movie.mp3',
+      '.hidden.mp3',
+      '._movie.mp3',
+      '.DS_Store',
+      'Thumbs.db',
+      'desktop.ini',
+      'notes.txt',
+    ];
+    for (const n of names) await copyFile(src, join(dir, n));
+    await mkdir(join(dir, 'dubbed'), { recursive: true });
+    await copyFile(src, join(dir, 'dubbed', 'movie.es.mp3')); // the default output folder is ours
+    await mkdir(join(dir, 'done'), { recursive: true });
+    await copyFile(src, join(dir, 'done', 'old.mp3'));
+    await mkdir(join(dir, '.git'), { recursive: true });
+    await copyFile(src, join(dir, '.git', 'blob.mp3'));
+    execFileSync('mkfifo', [join(dir, 'pipe.mp3')]);
+    await copyFile(src, join(dir, 'real.mp3'));
+    const run = running(host);
+    cleanup.push(() => run.stop());
+    await waitFor(
+      'the real file queued',
+      () => jobsOf(api, inside.id),
+      (j) => j.length === 2,
+    );
+    // Two full scans later (the FIFO was stat'ed each time, never opened), still only the real file.
+    const first = (await folderOf(api, inside.id)).lastScanAt;
+    await waitFor(
+      'a rescan',
+      () => folderOf(api, inside.id),
+      (f) => f.lastScanAt !== first,
+    );
+    const files = await filesOf(api, inside.id);
+    expect(files.map((f) => f.name)).toEqual(['real.mp3']);
+    expect(new Set((await jobsOf(api, inside.id)).map((j) => j.source))).toEqual(
+      new Set([join(dir, 'real.mp3')]),
+    );
+  });
+});
+
+export { writeFile };
