@@ -60,8 +60,12 @@ export async function waitFor<T>(
   for (;;) {
     last = await probe();
     if (test(last)) return last;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last)}`);
+    if (Date.now() > deadline) {
+      const seen = Array.isArray(last)
+        ? `${last.length} item(s): ${JSON.stringify(last)}`
+        : JSON.stringify(last);
+      throw new Error(`timed out waiting for ${what}; last seen: ${seen.slice(0, 1500)}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
@@ -126,6 +126,29 @@ describe('a watched folder takes files once they stop growing', () => {
       new Set([join(dir, 'real.mp3')]),
     );
   });
-});
 
-export { writeFile };
+  it('never takes its own results when they are written beside the sources', async () => {
+    const { host } = await setup();
+    const { api } = host;
+    const dir = tempDir('dubdesk-watch-');
+    const folder = await addFolder(api, dir, { outDir: dir });
+    await copyFile(audioMp3(1, 'beside-src.mp3'), join(dir, 'talk.mp3'));
+    const run = running(host);
+    cleanup.push(() => run.stop());
+    const done = await waitFor(
+      'both languages dubbed and downloaded',
+      () => jobsOf(api, folder.id),
+      (j) => j.length === 2 && j.every((x) => x.state === 'completed'),
+    );
+    const outputs = done.flatMap((j) => j.outputs.map((o) => o.path));
+    expect(outputs).toContain(join(dir, 'talk.es.mp3'));
+    const scanned = (await folderOf(api, folder.id)).lastScanAt;
+    await waitFor(
+      'a full scan after the downloads',
+      () => folderOf(api, folder.id),
+      (f) => f.lastScanAt !== scanned,
+    );
+    expect(await jobsOf(api, folder.id)).toHaveLength(2);
+    expect((await filesOf(api, folder.id)).map((f) => [f.name, f.status])).toEqual([['talk.mp3', 'done']]);
+  });
+});
