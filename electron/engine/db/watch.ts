@@ -196,7 +196,10 @@ export class WatchStore {
         `SELECT * FROM watch_files WHERE status IN ('settling', 'waiting') AND next_check_at <= ?
            AND folder_id = ? ORDER BY next_check_at, id LIMIT ?`,
       ),
-      withStatus: db.prepare(`SELECT * FROM watch_files WHERE folder_id = ? AND status = ? ORDER BY id`),
+      withStatus: db.prepare(
+        `SELECT * FROM watch_files WHERE folder_id = ? AND status = ? ORDER BY id LIMIT ?`,
+      ),
+      hasStatus: db.prepare(`SELECT 1 FROM watch_files WHERE folder_id = ? AND status = ? LIMIT 1`),
       sameContent: db.prepare(
         `SELECT * FROM watch_files WHERE folder_id = ? AND hash = ? AND preset_version = ? AND id != ?
            AND status IN ('taken', 'duplicate') ORDER BY id`,
@@ -372,8 +375,12 @@ export class WatchStore {
     return this.q.due.all(now, folderId, limit).map((r) => WatchFileRow.parse(r));
   }
 
-  withStatus(folderId: number, status: FileRowStatus): WatchFileRow[] {
-    return this.q.withStatus.all(folderId, status).map((r) => WatchFileRow.parse(r));
+  withStatus(folderId: number, status: FileRowStatus, limit = 1_000_000): WatchFileRow[] {
+    return this.q.withStatus.all(folderId, status, limit).map((r) => WatchFileRow.parse(r));
+  }
+
+  hasStatus(folderId: number, status: FileRowStatus): boolean {
+    return this.q.hasStatus.get(folderId, status) !== undefined;
   }
 
   /** Taken files with this content and preset version (other than `exceptId`). */

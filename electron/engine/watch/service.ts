@@ -128,9 +128,9 @@ export class WatchService {
         });
       }
       await this.checkDue(f);
-      if (this.env.watch.withStatus(f.row.id, 'ready').length)
+      if (!f.busy.take && this.env.watch.hasStatus(f.row.id, 'ready'))
         this.beside(f, 'take', () =>
-          takeReady(this.env, f.row, this.env.watch.withStatus(f.row.id, 'ready').slice(0, READY_BATCH)),
+          takeReady(this.env, f.row, this.env.watch.withStatus(f.row.id, 'ready', READY_BATCH)),
         );
       const signature = this.env.watch.jobSignature(f.row.id);
       if (signature !== f.jobSignature) {
@@ -175,7 +175,8 @@ export class WatchService {
           this.inflightHashes--;
           this.hashing.delete(next.fileId);
           this.inflight.delete(p);
-          this.wakeUp();
+          this.runHashes();
+          if (this.hashQueue.length === 0) this.wakeUp();
         });
       this.inflight.add(p);
     }

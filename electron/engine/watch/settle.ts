@@ -137,7 +137,8 @@ export async function check(
     env.watch.update(row.id, row.rev, { status: 'ready', next_check_at: null }, now);
     return false;
   }
-  return true;
+  // Not due again while it is hashed; looked at again should the hash never finish (the watcher stopped).
+  return env.watch.update(row.id, row.rev, { next_check_at: now + Math.max(settleMs, 60_000) }, now);
 }
 
 /** Hashes a stable file; `ready` if it did not change meanwhile, settling again if it did. */
