@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
-import { audioMp3 } from '../../helpers/media';
+import { audioMp3, videoMp4 } from '../../helpers/media';
 import {
   addFolder,
   filesOf,
@@ -150,5 +150,68 @@ describe('a watched folder takes files once they stop growing', () => {
     );
     expect(await jobsOf(api, folder.id)).toHaveLength(2);
     expect((await filesOf(api, folder.id)).map((f) => [f.name, f.status])).toEqual([['talk.mp3', 'done']]);
+  });
+});
+
+describe('readiness is never final', () => {
+  it('rechecks a file that is not media with backoff, shows it needs attention, and takes it once it is fixed', async () => {
+    const { host } = await setup();
+    const { api } = host;
+    await api.pauseQueue();
+    const dir = tempDir('dubdesk-watch-');
+    const folder = await addFolder(api, dir);
+    const run = running(host);
+    cleanup.push(() => run.stop());
+    const path = join(dir, 'export.mp4');
+    await writeFile(path, 'not a video yet\n'.repeat(100));
+    const [waiting] = await waitFor(
+      'export.mp4 waiting after a failed probe',
+      () => filesOf(api, folder.id),
+      (f) => f[0]?.status === 'waiting',
+    );
+    expect(waiting?.problem).toMatchObject({ code: 'not-media' });
+    expect(waiting?.problem?.message).toMatch(/not a video or audio file/);
+    expect(Date.parse(waiting?.nextCheckAt ?? '')).toBeGreaterThan(Date.parse(waiting?.firstSeenAt ?? ''));
+    // The maximum wait (3 s in tests) passes: a person has to look, and is told why.
+    const [attention] = await waitFor(
+      'export.mp4 to need attention',
+      () => filesOf(api, folder.id),
+      (f) => f[0]?.status === 'attention',
+    );
+    expect(attention?.problem?.message).toMatch(/still so after/);
+    expect((await folderOf(api, folder.id)).counts.attention).toBe(1);
+    expect(await jobsOf(api, folder.id)).toEqual([]);
+    // The export is redone: a change starts over, and this time it is taken.
+    await copyFile(videoMp4(1, 'ready-fixed.mp4'), path);
+    await waitFor(
+      'export.mp4 queued',
+      () => jobsOf(api, folder.id),
+      (j) => j.length === 2,
+    );
+    expect((await filesOf(api, folder.id))[0]).toMatchObject({ status: 'queued', problem: null, version: 1 });
+  });
+
+  it('waits on an empty placeholder until it has content', async () => {
+    const { host } = await setup();
+    const { api } = host;
+    await api.pauseQueue();
+    const dir = tempDir('dubdesk-watch-');
+    const folder = await addFolder(api, dir);
+    const run = running(host);
+    cleanup.push(() => run.stop());
+    const path = join(dir, 'render.mp3');
+    await writeFile(path, '');
+    const [file] = await waitFor(
+      'render.mp3 waiting',
+      () => filesOf(api, folder.id),
+      (f) => f[0]?.status === 'waiting',
+    );
+    expect(file?.problem?.message).toMatch(/empty/);
+    await copyFile(audioMp3(1, 'placeholder-filled.mp3'), path);
+    await waitFor(
+      'render.mp3 queued',
+      () => jobsOf(api, folder.id),
+      (j) => j.length === 2,
+    );
   });
 });
