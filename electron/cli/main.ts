@@ -6,6 +6,7 @@ import { registerEstimateCommand } from './commands/estimate';
 import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
 import { registerStatusCommands } from './commands/status';
+import { registerWatchCommand } from './commands/watch';
 import { describeError } from './errors';
 import { ExitCode, exitCodeFor } from './exit-codes';
 import { version } from './version';
@@ -30,6 +31,7 @@ const program = new Command('dubdesk')
 registerAddCommands(program);
 registerRunCommand(program);
 registerStatusCommands(program);
+registerWatchCommand(program);
 registerEstimateCommand(program);
 registerAccountCommands(program);
 registerSandboxCommand(program);
