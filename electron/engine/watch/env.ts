@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { ContractError } from '../../../shared/contract/errors';
-import type { WatchFolder, WatchPreset } from '../../../shared/contract/watch';
+import type { WatchPreset } from '../../../shared/contract/watch';
 import type { JobRow, JobStore, NewJob } from '../db/jobs';
 import type { WatchFolderRow, WatchStore } from '../db/watch';
 
@@ -22,7 +22,7 @@ export interface WatchTiming {
   availabilityMs: number;
   /** A folder that does not answer this long (a hung network mount) is unavailable. */
   availabilityTimeoutMs: number;
-  /** Files hashed at once. */
+  /** Files hashed at once (each holds one of the four threads Node's file operations share). */
   hashConcurrency: number;
 }
 
@@ -35,7 +35,7 @@ export const DEFAULT_WATCH_TIMING: WatchTiming = {
   folderSyncMs: 1000,
   availabilityMs: 2000,
   availabilityTimeoutMs: 10_000,
-  hashConcurrency: 4,
+  hashConcurrency: 2,
 };
 
 /** The jobs `add` would make for these files (probed as `add` probes), and the files it refuses. */
@@ -63,5 +63,3 @@ export interface WatchEnv {
 /** Where a folder's results go: its preset's outDir, else `dubbed/` inside it. */
 export const outRootOf = (folder: Pick<WatchFolderRow, 'path' | 'preset'>): string =>
   folder.preset.outDir ?? join(folder.path, 'dubbed');
-
-export type { WatchFolder };

@@ -25,26 +25,19 @@ function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
 }
 
 /** Why a folder cannot be watched now, in words; null when it can. */
-async function unavailableBecause(path: string, timeoutMs: number): Promise<string | null> {
-  const check = async (): Promise<string | null> => {
-    try {
-      const info = await stat(path);
-      if (!info.isDirectory()) return `${path} is no longer a folder`;
-      await access(path, constants.R_OK | constants.X_OK);
-      return null;
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR')
-        return `${path} is not there (drive unplugged, share down, or the folder was moved or deleted); watching resumes when it is back`;
-      if (code === 'EACCES' || code === 'EPERM') return `${path} cannot be read (permission denied)`;
-      return `${path} cannot be reached (${code ?? (e as Error).message})`;
-    }
-  };
-  return within(
-    check(),
-    timeoutMs,
-    `${path} does not answer (network share down?); watching resumes when it does`,
-  );
+async function unavailableBecause(path: string): Promise<string | null> {
+  try {
+    const info = await stat(path);
+    if (!info.isDirectory()) return `${path} is no longer a folder`;
+    await access(path, constants.R_OK | constants.X_OK);
+    return null;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      return `${path} is not there (drive unplugged, share down, or the folder was moved or deleted); watching resumes when it is back`;
+    if (code === 'EACCES' || code === 'EPERM') return `${path} cannot be read (permission denied)`;
+    return `${path} cannot be reached (${code ?? (e as Error).message})`;
+  }
 }
 
 /** The settings a change of which means a new chokidar watcher. */
@@ -77,6 +70,7 @@ export class FolderWatcher {
   private shape: string;
   private poll: PollDecision = { polled: false, reason: null };
   private closed = false;
+  private probe: Promise<string | null> | null = null;
 
   constructor(
     private readonly env: WatchEnv,
@@ -112,7 +106,16 @@ export class FolderWatcher {
   /** Looks whether the folder is there; starts or stops watching it on a change. */
   async checkAvailability(): Promise<void> {
     const { timing } = this.env;
-    const why = await unavailableBecause(this.row.path, timing.availabilityTimeoutMs);
+    // A stat on a hung network mount may never return: it is waited for with a deadline, and not asked
+    // again while it hangs (each one would hold a thread of the pool every file operation shares).
+    this.probe ??= unavailableBecause(this.row.path).finally(() => {
+      this.probe = null;
+    });
+    const why = await within(
+      this.probe,
+      timing.availabilityTimeoutMs,
+      `${this.row.path} does not answer (network share down?); watching resumes when it does`,
+    );
     this.nextAvailabilityAt = Date.now() + timing.availabilityMs;
     if (this.closed) return;
     if (why) {

@@ -27,6 +27,7 @@ export class WatchService {
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly hashing = new Set<number>();
   private readonly hashQueue: { folder: FolderWatcher; fileId: number }[] = [];
+  private inflightHashes = 0;
   private readonly controller = new AbortController();
   private revisions = '';
   private folderSyncAt = 0;
@@ -181,8 +182,6 @@ export class WatchService {
       this.inflight.add(p);
     }
   }
-
-  private inflightHashes = 0;
 
   /** The folder table as it is now: new folders are watched, removed and paused ones are not. */
   private async syncFolders(): Promise<void> {

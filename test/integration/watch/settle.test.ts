@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { WatchFolder } from '../../../shared/contract/watch';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
 import { audioMp3, videoMp4 } from '../../helpers/media';
@@ -44,6 +45,10 @@ describe('a watched folder takes files once they stop growing', () => {
       (f) => f.status === 'watching',
     );
 
+    const told: WatchFolder[] = [];
+    api.subscribe((e) => {
+      if (e.type === 'watch-folder' && e.folder.id === folder.id) told.push(e.folder);
+    });
     const dest = join(dir, 'slow.mp3');
     // 8 chunks 250 ms apart: two seconds of writing, each pause shorter than the 0.4 s settle time.
     const lastWrite = await writeSlowly(audioMp3(3, 'slow-src.mp3'), dest, 8, 250);
@@ -57,6 +62,16 @@ describe('a watched folder takes files once they stop growing', () => {
       [dest, 'fr'],
     ]);
     for (const j of jobs) expect(Date.parse(j.createdAt)).toBeGreaterThanOrEqual(lastWrite);
+    // The jobs say which folder queued them, and a filter finds them.
+    expect(jobs.every((j) => j.watchFolderId === folder.id)).toBe(true);
+    expect((await api.listJobs({ filter: { watchFolderId: folder.id } })).total).toBe(2);
+    // Faces heard the folder's counts move: the file waiting, then queued.
+    await waitFor(
+      'an event with the file queued',
+      () => told,
+      (t) => t.some((f) => f.counts.queued === 1),
+    );
+    expect(told.some((f) => f.counts.waiting === 1)).toBe(true);
     expect(jobs[0]?.durationSeconds).toBeGreaterThan(2.5); // probed whole, not a partial head
 
     // Rescans come and go (every 2 s): nothing is queued again.
