@@ -6,6 +6,7 @@ import {
   type WatchFileStatus,
   type WatchPreset,
 } from '../../../shared/contract/watch';
+import { JOB_STATES } from '../../../shared/contract/jobs';
 import type { Db } from './open';
 
 /** A row of `watch_folders` as stored; the preset JSON is parsed with the contract's own schema. */
@@ -114,13 +115,18 @@ const ViewRow = WatchFileRow.extend({
 export type WatchFileViewRow = z.infer<typeof ViewRow>;
 
 /** A linked job as coverage sees it: which file, whose job, which language, where it is. */
-export interface LinkedJob {
-  file_id: number;
-  job_id: number;
-  own: number;
-  dest_lang: string;
-  state: string;
-}
+const LinkedJob = z.object({
+  file_id: z.number().int(),
+  job_id: z.number().int(),
+  own: z.number().int(),
+  dest_lang: z.string(),
+  state: z.enum(JOB_STATES),
+});
+export type LinkedJob = z.infer<typeof LinkedJob>;
+
+/** A current row as a full scan needs it. */
+const PresentRow = WatchFileRow.pick({ id: true, path: true, status: true, moved_to: true, gone: true });
+export type PresentRow = z.infer<typeof PresentRow>;
 
 /**
  * The status a user sees: before a file is taken, its own; once taken, what its jobs say (the recorded
@@ -399,7 +405,7 @@ export class WatchStore {
   /** The jobs linked to these files that are still in the queue. */
   linkedJobs(fileIds: readonly number[]): LinkedJob[] {
     if (fileIds.length === 0) return [];
-    return this.q.linked.all(JSON.stringify(fileIds)) as LinkedJob[];
+    return this.q.linked.all(JSON.stringify(fileIds)).map((r) => LinkedJob.parse(r));
   }
 
   jobIdsOf(fileIds: readonly number[]): Map<number, number[]> {
@@ -424,16 +430,8 @@ export class WatchStore {
   }
 
   /** Current rows, for a full scan to tell which paths it no longer finds. */
-  present(
-    folderId: number,
-  ): { id: number; path: string; status: FileRowStatus; moved_to: string | null; gone: number }[] {
-    return this.q.present.all(folderId) as {
-      id: number;
-      path: string;
-      status: FileRowStatus;
-      moved_to: string | null;
-      gone: number;
-    }[];
+  present(folderId: number): PresentRow[] {
+    return this.q.present.all(folderId).map((r) => PresentRow.parse(r));
   }
 
   setGone(ids: readonly number[], gone: boolean): void {

@@ -34,6 +34,10 @@ export async function discover(
       env.watch.update(row.id, row.rev, { next_check_at: now }, now);
     return;
   }
+  const settleAt = now + env.timing.settleMs;
+  const identity = { size: seen.size, mtime_ms: seen.mtimeMs };
+  const same = row && row.size === seen.size && row.mtime_ms === seen.mtimeMs;
+  if (row && (row.status === 'output' || (same && !row.moved_to))) return;
   if (env.watch.isOwnOutput(folder.id, path)) {
     if (!row)
       env.watch.insertFile({
@@ -48,9 +52,6 @@ export async function discover(
       });
     return;
   }
-  const settleAt = now + env.timing.settleMs;
-  const identity = { size: seen.size, mtime_ms: seen.mtimeMs };
-  const same = row && row.size === seen.size && row.mtime_ms === seen.mtimeMs;
   if (!row) {
     env.watch.insertFile({
       folder_id: folder.id,
@@ -61,8 +62,6 @@ export async function discover(
       next_check_at: settleAt,
       now,
     });
-  } else if (row.status === 'output' || (same && !row.moved_to)) {
-    return;
   } else if (PENDING.has(row.status)) {
     const fresh = row.status === 'attention' || row.status === 'awaiting-approval';
     env.watch.update(
