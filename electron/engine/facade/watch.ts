@@ -12,6 +12,7 @@ import {
 import type { JobRow, JobStore } from '../db/jobs';
 import type { WatchFileRow, WatchFolderRow, WatchStore } from '../db/watch';
 import { DEFAULT_WATCH_TIMING, type PlannedFiles, type WatchEnv, type WatchTiming } from '../watch/env';
+import { look } from '../watch/file-check';
 import { WatchService } from '../watch/service';
 import { check, hashAndMark } from '../watch/settle';
 import { locationOf, takeReady } from '../watch/take';
@@ -274,6 +275,11 @@ export class WatchFacade {
     if (!row || row.status === 'output')
       throw new DubdeskError('not-found', `${given} is not a file of the watched folder ${folder.path}`, {
         remedy: 'List the folder’s files to see the paths.',
+        field: 'path',
+      });
+    if ((await look(locationOf(row))).kind !== 'file')
+      throw new DubdeskError('not-found', `${locationOf(row)} is no longer there`, {
+        remedy: 'Put the file back in the folder; it is taken again by itself if its content is new.',
         field: 'path',
       });
     const now = Date.now();

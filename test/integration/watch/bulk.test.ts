@@ -34,54 +34,58 @@ function tagged(base: Buffer, i: number): Buffer {
 }
 
 describe('many files at once', () => {
-  it(`queues ${COUNT} files copied in at once into two languages, each exactly once`, async () => {
-    const sb = await startSandbox({ pipelineSeconds: 0.2, balance: 10_000_000 });
-    cleanup.push(() => sb.stop());
-    const host = watchEngine(sb, tempDir(), { settleMs: 1000, rescanMs: 5000 });
-    cleanup.push(() => host.close());
-    const { api } = host;
-    await api.pauseQueue(); // the watcher alone is measured: nothing is uploaded
-    const dir = tempDir('dubdesk-watch-');
-    const staging = tempDir('dubdesk-staging-');
-    const folder = await addFolder(api, dir);
-    const base = await readFile(audioMp3(1, 'bulk-1s.mp3'));
-    for (let i = 0; i < COUNT; i++) await writeFile(join(staging, `clip-${i}.mp3`), tagged(base, i));
-    const run = running(host);
-    cleanup.push(() => run.stop());
-    await waitFor(
-      'watching',
-      () => folderOf(api, folder.id),
-      (f) => f.status === 'watching',
-    );
+  it(
+    `queues ${COUNT} files copied in at once into two languages, each exactly once`,
+    { timeout: 300_000 },
+    async () => {
+      const sb = await startSandbox({ pipelineSeconds: 0.2, balance: 10_000_000 });
+      cleanup.push(() => sb.stop());
+      const host = watchEngine(sb, tempDir(), { settleMs: 1000, rescanMs: 5000 });
+      cleanup.push(() => host.close());
+      const { api } = host;
+      await api.pauseQueue(); // the watcher alone is measured: nothing is uploaded
+      const dir = tempDir('dubdesk-watch-');
+      const staging = tempDir('dubdesk-staging-');
+      const folder = await addFolder(api, dir);
+      const base = await readFile(audioMp3(1, 'bulk-1s.mp3'));
+      for (let i = 0; i < COUNT; i++) await writeFile(join(staging, `clip-${i}.mp3`), tagged(base, i));
+      const run = running(host);
+      cleanup.push(() => run.stop());
+      await waitFor(
+        'watching',
+        () => folderOf(api, folder.id),
+        (f) => f.status === 'watching',
+      );
 
-    const started = Date.now();
-    await Promise.all(
-      Array.from({ length: COUNT }, (_, i) =>
-        copyFile(join(staging, `clip-${i}.mp3`), join(dir, `clip-${i}.mp3`)),
-      ),
-    );
-    const copied = Date.now();
-    const jobs = await waitFor(
-      `${COUNT * 2} jobs`,
-      () => api.totals(),
-      (t) => t.total >= COUNT * 2,
-      240_000,
-    );
-    const queued = Date.now();
-    // One more full scan: nothing is queued twice.
-    const scanned = (await folderOf(api, folder.id)).lastScanAt;
-    await waitFor(
-      'a full scan',
-      () => folderOf(api, folder.id),
-      (f) => f.lastScanAt !== scanned,
-      60_000,
-    );
-    const all = await jobsOf(api, folder.id);
-    expect(all).toHaveLength(COUNT * 2);
-    expect(duplicatesOf(all)).toEqual([]);
-    expect((await folderOf(api, folder.id)).counts.queued).toBe(COUNT);
-    console.log(
-      `watch bulk: ${COUNT} files copied in ${copied - started} ms; ${jobs.total} jobs queued ${queued - copied} ms after the copy (settle time 1000 ms included)`,
-    );
-  });
+      const started = Date.now();
+      await Promise.all(
+        Array.from({ length: COUNT }, (_, i) =>
+          copyFile(join(staging, `clip-${i}.mp3`), join(dir, `clip-${i}.mp3`)),
+        ),
+      );
+      const copied = Date.now();
+      const jobs = await waitFor(
+        `${COUNT * 2} jobs`,
+        () => api.totals(),
+        (t) => t.total >= COUNT * 2,
+        200_000,
+      );
+      const queued = Date.now();
+      // One more full scan: nothing is queued twice.
+      const scanned = (await folderOf(api, folder.id)).lastScanAt;
+      await waitFor(
+        'a full scan',
+        () => folderOf(api, folder.id),
+        (f) => f.lastScanAt !== scanned,
+        60_000,
+      );
+      const all = await jobsOf(api, folder.id);
+      expect(all).toHaveLength(COUNT * 2);
+      expect(duplicatesOf(all)).toEqual([]);
+      expect((await folderOf(api, folder.id)).counts.queued).toBe(COUNT);
+      console.log(
+        `watch bulk: ${COUNT} files copied in ${copied - started} ms; ${jobs.total} jobs queued ${queued - copied} ms after the copy (settle time 1000 ms included)`,
+      );
+    },
+  );
 });

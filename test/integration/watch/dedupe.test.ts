@@ -105,6 +105,11 @@ describe('a watched folder dubs each content once per preset version', () => {
     expect(charges(sb)).toBe(6);
     const c = (await filesOf(api, folder.id)).find((f) => f.name === 'c.mp3');
     expect(c).toMatchObject({ status: 'done', duplicateOf: null });
+    // a.mp3 was renamed away: nothing to dub again, and the reason says so.
+    await expect(api.reprocessWatchFile({ id: folder.id, path: join(dir, 'a.mp3') })).rejects.toMatchObject({
+      code: 'not-found',
+      message: `${join(dir, 'a.mp3')} is no longer there`,
+    });
   });
 
   it('cancels the queued jobs of an earlier version that never started, and queues the new one', async () => {
