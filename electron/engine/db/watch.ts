@@ -205,6 +205,9 @@ export class WatchStore {
       withStatus: db.prepare(
         `SELECT * FROM watch_files WHERE folder_id = ? AND status = ? ORDER BY id LIMIT ?`,
       ),
+      recheck: db.prepare(
+        `UPDATE watch_files SET next_check_at = ?, rev = rev + 1 WHERE folder_id = ? AND status = 'settling'`,
+      ),
       hasStatus: db.prepare(`SELECT 1 FROM watch_files WHERE folder_id = ? AND status = ? LIMIT 1`),
       sameContent: db.prepare(
         `SELECT * FROM watch_files WHERE folder_id = ? AND hash = ? AND preset_version = ? AND id != ?
@@ -383,6 +386,11 @@ export class WatchStore {
 
   withStatus(folderId: number, status: FileRowStatus, limit = 1_000_000): WatchFileRow[] {
     return this.q.withStatus.all(folderId, status, limit).map((r) => WatchFileRow.parse(r));
+  }
+
+  /** Every settling file of the folder is looked at again at `now` (a watcher starts on it). */
+  recheckSettling(folderId: number, now: number): void {
+    this.q.recheck.run(now, folderId);
   }
 
   hasStatus(folderId: number, status: FileRowStatus): boolean {

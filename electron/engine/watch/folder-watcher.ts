@@ -138,6 +138,8 @@ export class FolderWatcher {
     this.startWatcher();
     this.available = true;
     this.nextScanAt = 0; // catch up with whatever arrived while nobody was looking
+    // Files another process (or this one, before the folder went away) was settling or about to hash.
+    this.env.watch.recheckSettling(this.row.id, Date.now());
     this.env.info({ folder: this.row.path, polled: this.poll.polled }, 'watching folder');
   }
 

@@ -137,7 +137,8 @@ export async function check(
     env.watch.update(row.id, row.rev, { status: 'ready', next_check_at: null }, now);
     return false;
   }
-  // Not due again while it is hashed; looked at again should the hash never finish (the watcher stopped).
+  // Not due again while it is hashed; should the hash never finish (this process stops), the next watcher
+  // of the folder looks at every settling file at once.
   return env.watch.update(row.id, row.rev, { next_check_at: now + Math.max(settleMs, 60_000) }, now);
 }
 

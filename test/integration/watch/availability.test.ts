@@ -113,7 +113,10 @@ describe('a restart', () => {
     const sb = await sandbox();
     const home = tempDir('dubdesk-home-');
     const dir = tempDir('dubdesk-watch-');
-    const first = watchEngine(sb, home);
+    // The slow writer pauses 150 ms between chunks: a settle time ten times that never mistakes a pause for
+    // the end, however busy the machine.
+    const timing = { settleMs: 1500 };
+    const first = watchEngine(sb, home, timing);
     await first.api.pauseQueue();
     const folder = await addFolder(first.api, dir);
     const runA = running(first);
@@ -140,7 +143,7 @@ describe('a restart', () => {
     await runA.stop();
     await first.close();
     await drop(6); // nobody watching
-    const second = watchEngine(sb, home);
+    const second = watchEngine(sb, home, timing);
     cleanup.push(() => second.close());
     const runB = running(second);
     cleanup.push(() => runB.stop());
@@ -152,7 +155,13 @@ describe('a restart', () => {
       'every file queued in both languages',
       () => jobsOf(second.api, folder.id),
       (j) => j.length >= names.length * 2,
-    );
+    ).catch(async (e: unknown) => {
+      const files = await filesOf(second.api, folder.id);
+      const seen = files.map(
+        (f) => `${f.name} v${f.version} ${f.status}${f.problem ? ` (${f.problem.message})` : ''}`,
+      );
+      throw new Error(`${(e as Error).message.slice(0, 200)}\nfiles: ${seen.join('; ')}`);
+    });
     // A little longer: nothing more may come.
     const scanned = (await folderOf(second.api, folder.id)).lastScanAt;
     await waitFor(
@@ -167,5 +176,42 @@ describe('a restart', () => {
     const slowJobs = all.filter((j) => j.sourceName === 'slow.mp3');
     expect(slowJobs.map((j) => j.state)).toEqual(['queued', 'queued']);
     expect(slowJobs[0]?.durationSeconds).toBeGreaterThan(2.4);
+  });
+});
+
+describe('a restart mid-settle', () => {
+  it('looks at once at a file the previous engine was still settling, whenever it planned to', async () => {
+    const sb = await sandbox();
+    const home = tempDir('dubdesk-home-');
+    const dir = tempDir('dubdesk-watch-');
+    // The first engine would look again only in a minute; the second one settles in 0.4 s.
+    const first = watchEngine(sb, home, { settleMs: 60_000 });
+    await first.api.pauseQueue();
+    const folder = await addFolder(first.api, dir);
+    const runA = running(first);
+    await waitFor(
+      'watching',
+      () => folderOf(first.api, folder.id),
+      (f) => f.status === 'watching',
+    );
+    await copyFile(clip(50), join(dir, 'pending.mp3'));
+    await waitFor(
+      'pending.mp3 seen',
+      () => filesOf(first.api, folder.id),
+      (f) => f[0]?.status === 'settling',
+    );
+    await runA.stop();
+    await first.close();
+
+    const second = watchEngine(sb, home);
+    cleanup.push(() => second.close());
+    const runB = running(second);
+    cleanup.push(() => runB.stop());
+    await waitFor(
+      'pending.mp3 queued well before the minute',
+      () => jobsOf(second.api, folder.id),
+      (j) => j.length === 2,
+      20_000,
+    );
   });
 });

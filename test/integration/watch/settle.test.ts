@@ -22,17 +22,17 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-async function setup(): Promise<{ sb: Sandbox; host: ReturnType<typeof watchEngine> }> {
+async function setup(settleMs?: number): Promise<{ sb: Sandbox; host: ReturnType<typeof watchEngine> }> {
   const sb = await startSandbox({ pipelineSeconds: 0.2, balance: 100_000 });
   cleanup.push(() => sb.stop());
-  const host = watchEngine(sb);
+  const host = watchEngine(sb, undefined, settleMs ? { settleMs } : {});
   cleanup.push(() => host.close());
   return { sb, host };
 }
 
 describe('a watched folder takes files once they stop growing', () => {
   it('queues a file written slowly in chunks once, after its last write', async () => {
-    const { host } = await setup();
+    const { host } = await setup(1500);
     const { api } = host;
     await api.pauseQueue(); // only the watcher is under test: nothing is sent
     const dir = tempDir('dubdesk-watch-');
@@ -50,8 +50,8 @@ describe('a watched folder takes files once they stop growing', () => {
       if (e.type === 'watch-folder' && e.folder.id === folder.id) told.push(e.folder);
     });
     const dest = join(dir, 'slow.mp3');
-    // 8 chunks 250 ms apart: two seconds of writing, each pause shorter than the 0.4 s settle time.
-    const lastWrite = await writeSlowly(audioMp3(3, 'slow-src.mp3'), dest, 8, 250);
+    // 12 chunks 300 ms apart: over three seconds of writing, each pause well within the 1.5 s settle time.
+    const lastWrite = await writeSlowly(audioMp3(3, 'slow-src.mp3'), dest, 12, 300);
     const jobs = await waitFor(
       'two jobs',
       () => jobsOf(api, folder.id),
