@@ -24,6 +24,16 @@ function backoffFromEnv(): EngineOptions['backoff'] {
   return Number.isFinite(base) && base > 0 ? { baseMs: base, capMs: Math.max(base * 16, 2000) } : undefined;
 }
 
+/** Test knobs: a watched file is taken sooner, folders are rescanned more often. */
+function watchFromEnv(): EngineOptions['watch'] {
+  const settle = Number(process.env.DUBDESK_WATCH_SETTLE_MS);
+  const rescan = Number(process.env.DUBDESK_WATCH_RESCAN_MS);
+  return {
+    ...(Number.isFinite(settle) && settle > 0 ? { settleMs: settle } : {}),
+    ...(Number.isFinite(rescan) && rescan > 0 ? { rescanMs: rescan } : {}),
+  };
+}
+
 const nonEmpty = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v !== '');
 
 /**
@@ -63,6 +73,7 @@ export async function openSession(
     },
     startSandbox: async (stateDir) => (await import('../sandbox/builtin')).startBuiltInSandbox(stateDir),
     ...(backoff ? { backoff } : {}),
+    watch: watchFromEnv(),
   });
   const { api } = host;
   const sandbox = (await api.getSettings()).service.mode === 'sandbox';

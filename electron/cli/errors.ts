@@ -11,6 +11,7 @@ function hint(e: ContractError): { text: string; replaces: boolean } | null {
     case 'from':
       return replace('see `dubdesk langs`, or use --from auto');
     case 'outDir':
+    case 'preset.outDir':
       return replace('choose another folder with --out DIR');
     case 'legacyUrl':
       return replace('set --legacy-url or DUBDESK_LEGACY_URL');
@@ -31,6 +32,7 @@ function hint(e: ContractError): { text: string; replaces: boolean } | null {
     case 'auth':
       return add('Check the key: `dubdesk login`, or DUBDESK_API_KEY.');
     case 'not-found':
+      if (/^no watched folder/.test(e.message)) return replace('See `dubdesk watch --list`.');
       return /^no job/.test(e.message) ? replace('See `dubdesk status`.') : null;
     default:
       return null;

@@ -7,6 +7,7 @@ import { registerEstimateCommand } from './commands/estimate';
 import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
 import { registerStatusCommands } from './commands/status';
+import { registerWatchCommand } from './commands/watch';
 import { describeError } from './errors';
 import { ExitCode, exitCodeFor } from './exit-codes';
 import { version } from './version';
@@ -53,6 +54,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
   registerAddCommands(program);
   registerRunCommand(program);
   registerStatusCommands(program);
+  registerWatchCommand(program);
   registerEstimateCommand(program);
   registerAccountCommands(program);
   registerSandboxCommand(program);

@@ -158,6 +158,16 @@ export async function runQueue(
   return failed || skipped.length ? ExitCode.Failed : ExitCode.Ok;
 }
 
+/** A run that does not stop by itself watches the folders too: say which. */
+async function announceWatching(api: DubdeskApi): Promise<void> {
+  const active = (await api.listWatchFolders()).folders.filter((f) => !f.paused);
+  if (active.length === 0) return;
+  const names = active.map((f) => printable(f.path));
+  process.stderr.write(
+    `Watching ${active.length} folder(s): ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''} (Ctrl+C stops).\n`,
+  );
+}
+
 export function addRunOptions(cmd: Command): Command {
   return cmd
     .option('--concurrency <n>', 'uploads at once, and downloads at once', positiveInt, 2)
@@ -168,12 +178,19 @@ export function registerRunCommand(program: Command): void {
   addRunOptions(
     program
       .command('run')
-      .description('Work the queue: upload, start, poll and download (Ctrl+C stops; jobs resume next time)')
-      .option('--until-done', 'return once every job has finished', false)
+      .description(
+        'Work the queue: upload, start, poll and download, and watch the folders until interrupted (Ctrl+C stops; jobs resume next time)',
+      )
+      .option(
+        '--until-done',
+        'return once every job has finished (watched folders are not watched then)',
+        false,
+      )
       .option('--json', 'print the final status as JSON on stdout', false),
   ).action(async (flags: RunFlags, cmd: Command) => {
-    process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, (s) =>
-      runQueue(s, flags, null),
-    );
+    process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
+      if (!flags.untilDone && !flags.json) await announceWatching(s.api);
+      return runQueue(s, flags, null);
+    });
   });
 }

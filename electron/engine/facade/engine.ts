@@ -15,13 +15,22 @@ import type { PartFiles } from '../api/download';
 import type { HttpLimits } from '../api/limits';
 import { JobStore, type JobRow } from '../db/jobs';
 import { openDatabase, type Db } from '../db/open';
+import { WatchStore } from '../db/watch';
 import { classify } from '../jobs/errors';
 import { enqueue, transition } from '../jobs/life';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from '../queue/backoff';
 import { QueueLock } from '../queue/lock';
 import { Runner, type QueuePause, type RunOptions, type RunOutcome } from '../queue/runner';
+import { outRootOf, type WatchTiming } from '../watch/env';
 import { applyAction, type Action } from './actions';
-import { checkLanguages, checkOutputFolders, creditsOf, planBatch, sortAgainstQueue } from './batches';
+import {
+  checkLanguages,
+  checkOutputFolder,
+  checkOutputFolders,
+  creditsOf,
+  planBatch,
+  sortAgainstQueue,
+} from './batches';
 import { EventHub } from './event-hub';
 import { prepareHome, privateFile } from './home';
 import { FileKeyStore, type KeyStore } from './key-store';
@@ -30,6 +39,7 @@ import { TransferMeters } from './meters';
 import { ServiceManager, type SandboxStarter, type ServiceOverrides } from './service';
 import { readAppSettings, rememberBatch, settingsView, writeAppSettings } from './settings';
 import { toDetail, toView, type ViewContext } from './views';
+import { WatchFacade } from './watch';
 
 function accountOf(mode: Account['mode'], baseUrl: string, me: ProfileV2): Account {
   return {
@@ -71,6 +81,8 @@ export interface EngineOptions {
   checkOutputs?: boolean;
   /** Folder relative paths are resolved against (the CLI's working directory). */
   cwd?: string;
+  /** How patient the folder watcher is (tests shorten it). */
+  watch?: Partial<WatchTiming>;
 }
 
 const PAUSE_KEY = 'queue.pause';
@@ -89,6 +101,7 @@ export class DubdeskEngine {
   private readonly hub = new EventHub();
   private readonly meters = new TransferMeters();
   private readonly log: EngineLog;
+  private readonly watch: WatchFacade;
   private offline: string | null = null;
   private resumedAfterCrash = 0;
   private balance: number | null = null;
@@ -159,23 +172,85 @@ export class DubdeskEngine {
         },
       },
     );
+    this.watch = this.watchFacade(options);
     const impl: ImplementOptions = options.checkOutputs ? { checkOutputs: true } : {};
     this.api = implementApi(this.handlers(), (l) => this.subscribe(l), impl);
     this.log.logger.info({ face: options.face, home: options.home }, 'engine opened');
   }
 
-  /** Works the queue in this process (one worker per queue: a second one gets a `busy` error). */
+  /**
+   * Works the queue in this process (one worker per queue: a second one gets a `busy` error), and watches
+   * the folders while it does (unless it is to return once the queue is done).
+   */
   async run(opts: RunOptions): Promise<RunOutcome> {
     await this.ensureService();
-    this.log.logger.info({ untilDone: opts.untilDone, concurrency: opts.concurrency }, 'run started');
+    const watching = opts.watch ?? !opts.untilDone;
+    this.log.logger.info(
+      { untilDone: opts.untilDone, concurrency: opts.concurrency, watching },
+      'run started',
+    );
     this.scheduleTotals();
+    // The runner takes the queue lock before its first await: only the process that holds it watches.
+    const running = this.runner.run(opts);
+    if (watching && this.runner.isRunning) this.watch.startWatching();
     try {
-      const outcome = await this.runner.run(opts);
+      const outcome = await running;
       this.log.logger.info({ outcome }, 'run ended');
       return outcome;
     } finally {
+      await this.watch.stopWatching();
       this.scheduleTotals();
     }
+  }
+
+  private watchFacade(options: EngineOptions): WatchFacade {
+    return new WatchFacade({
+      store: this.store,
+      watch: new WatchStore(this.db),
+      ...(options.watch ? { timing: options.watch } : {}),
+      cwd: options.cwd ?? process.cwd(),
+      emit: (body) => this.hub.emit(body),
+      hasListeners: () => this.hub.size > 0,
+      plan: async (paths, preset, folderId) => {
+        const planned = await planBatch(
+          {
+            inputs: [...paths],
+            to: preset.to,
+            from: preset.from,
+            studio: preset.studio,
+            api: preset.api,
+            outputs: preset.outputs,
+            naming: preset.naming,
+            uploadOnce: preset.uploadOnce,
+          },
+          { service: this.services.current()?.id ?? this.services.serviceId(), watchFolderId: folderId },
+        );
+        return { jobs: planned.jobs, refused: planned.refused };
+      },
+      balance: () => this.balanceOrNull().catch(() => null),
+      checkPreset: async (preset, folder) => {
+        if (
+          preset.api === 'legacy' &&
+          this.services.mode() === 'service' &&
+          !this.services.describe().legacyUrl
+        )
+          throw new DubdeskError('config', 'the legacy API needs the address of the legacy interface', {
+            remedy: 'Set the legacy URL in the settings.',
+            field: 'legacyUrl',
+          });
+        checkLanguages(preset, (await this.liveCodes()).codes);
+        await checkOutputFolder(outRootOf({ path: folder, preset }), 'preset.outDir');
+      },
+      jobsChanged: (added, changed) => {
+        for (const row of changed) this.changed(row);
+        if (added.length > BULK) this.hub.emit({ type: 'jobs-changed', removed: [] });
+        else for (const id of added) this.emitJob(id);
+        if (added.length) this.runner.wake();
+        this.scheduleTotals();
+      },
+      info: (fields, message) => this.log.logger.info(fields, message),
+      warn: (fields, message) => this.log.logger.warn(fields, message),
+    });
   }
 
   /** The machine woke up or the network came back: poll and retry network waits now. */
@@ -186,6 +261,7 @@ export class DubdeskEngine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.watch.close();
     if (this.totalsTimer) clearTimeout(this.totalsTimer);
     this.hub.clear();
     await this.services.close();
@@ -224,6 +300,7 @@ export class DubdeskEngine {
     }
     if (isTerminal(row.state)) this.jobStarts.delete(row.id);
     if (this.hub.size > 0) this.hub.emit({ type: 'job', job: this.view(row) });
+    this.watch.jobChanged(row);
     this.scheduleTotals();
   }
 
@@ -370,7 +447,10 @@ export class DubdeskEngine {
       if (action === 'cancel') this.runner.abortJob(row.id);
       if (!bulk) this.changed(row);
     });
-    if (bulk || result.removed.length) this.hub.emit({ type: 'jobs-changed', removed: result.removed });
+    if (bulk || result.removed.length) {
+      this.hub.emit({ type: 'jobs-changed', removed: result.removed });
+      this.watch.jobsChanged();
+    }
     if (result.changed.length) {
       this.log.logger.info({ action, jobs: result.changed.length }, `user: ${action}`);
       this.runner.wake();
@@ -461,8 +541,10 @@ export class DubdeskEngine {
         })();
         if (added.length) rememberBatch(this.store, args.to);
         this.log.logger.info({ added: added.length, retried: retried.length, credits }, 'batch added');
-        if (added.length + retried.length > BULK) this.hub.emit({ type: 'jobs-changed', removed: [] });
-        else for (const id of [...added, ...retried]) this.emitJob(id);
+        if (added.length + retried.length > BULK) {
+          this.hub.emit({ type: 'jobs-changed', removed: [] });
+          this.watch.jobsChanged();
+        } else for (const id of [...added, ...retried]) this.emitJob(id);
         this.runner.wake();
         this.scheduleTotals();
         return {
@@ -544,25 +626,7 @@ export class DubdeskEngine {
         this.runner.wake();
         return settings;
       },
-      listWatchFolders: () => ({ folders: [] }),
-      addWatchFolder: () => {
-        throw new DubdeskError('internal', 'watched folders are not available yet');
-      },
-      updateWatchFolder: ({ id }) => {
-        throw new DubdeskError('not-found', `no watched folder ${id}`);
-      },
-      removeWatchFolder: ({ id }) => {
-        throw new DubdeskError('not-found', `no watched folder ${id}`);
-      },
-      listWatchFiles: ({ id }) => {
-        throw new DubdeskError('not-found', `no watched folder ${id}`);
-      },
-      approveWatchFolder: ({ id }) => {
-        throw new DubdeskError('not-found', `no watched folder ${id}`);
-      },
-      reprocessWatchFile: ({ id }) => {
-        throw new DubdeskError('not-found', `no watched folder ${id}`);
-      },
+      ...this.watch.handlers(),
     };
   }
 }

@@ -25,6 +25,8 @@ export interface RunOptions {
    * and the run returns once nothing runs (a face quitting; `signal` still cuts it short).
    */
   drain?: AbortSignal;
+  /** Watch the folders meanwhile (the engine does; default: when not `untilDone`). */
+  watch?: boolean;
 }
 
 const valueOf = (v: number | (() => number)): number => (typeof v === 'function' ? v() : v);
