@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { AppInfo } from '../../shared/contract/account';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import { defaultHome, openDubdesk, type DubdeskHost, type EngineOptions } from '../engine/index';
-import { startSandbox } from '../sandbox/server';
+import { startBuiltInSandbox } from '../sandbox/builtin';
 import { version } from './version';
 
 export interface GlobalFlags {
@@ -55,15 +55,7 @@ export async function openSession(cmd: Command, opts: SessionOptions): Promise<C
       ...(apiKey ? { apiKey } : {}),
       ...(opts.sandbox ? { sandbox: true } : {}),
     },
-    startSandbox: async (stateDir) => {
-      const sb = await startSandbox({ pipelineSeconds: 4, balance: 3600, dataDir: stateDir });
-      return {
-        baseUrl: sb.baseUrl,
-        legacyUrl: sb.legacyUrl,
-        apiKey: sb.account.apiKey,
-        stop: () => sb.stop(),
-      };
-    },
+    startSandbox: startBuiltInSandbox,
     ...(backoff ? { backoff } : {}),
   });
   const { api } = host;

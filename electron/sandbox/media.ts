@@ -1,18 +1,15 @@
-import { execFile } from 'node:child_process';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { parseFile } from 'music-metadata';
 import type { OutputType } from '../../shared/api/common';
 import { languageName } from '../../shared/languages';
 import { extensionForMime } from '../../shared/media-types';
+import type { ProcessPool } from './process-pool';
 import type { Artifact } from './state';
 
-const run = promisify(execFile);
-
 let ffmpegPresent: Promise<boolean> | null = null;
-export function hasFfmpeg(): Promise<boolean> {
-  ffmpegPresent ??= run('ffprobe', ['-version']).then(
+export function hasFfmpeg(pool: ProcessPool): Promise<boolean> {
+  ffmpegPresent ??= pool.run('ffprobe', ['-version']).then(
     () => true,
     () => false,
   );
@@ -26,9 +23,9 @@ export interface ProbedMedia {
 }
 
 /** The server's own measurement: ffprobe when installed, else a header parser. Throws on unreadable media. */
-export async function probeMedia(path: string): Promise<ProbedMedia> {
-  if (await hasFfmpeg()) {
-    const { stdout } = await run('ffprobe', [
+export async function probeMedia(path: string, pool: ProcessPool): Promise<ProbedMedia> {
+  if (await hasFfmpeg(pool)) {
+    const { stdout } = await pool.run('ffprobe', [
       '-v',
       'error',
       '-show_entries',
@@ -84,11 +81,13 @@ export async function makeArtifacts(
   langs: { source: string; dest: string },
   dir: string,
   stem: string,
+  pool: ProcessPool,
 ): Promise<Partial<Record<OutputType, Artifact>>> {
+  const run = (file: string, args: string[]) => pool.run(file, args);
   await mkdir(dir, { recursive: true });
   const out: Partial<Record<OutputType, Artifact>> = {};
   const at = (name: string) => join(dir, name);
-  const ff = await hasFfmpeg();
+  const ff = await hasFfmpeg(pool);
 
   const originalExt = extensionForMime(uploadType);
   out.original = {

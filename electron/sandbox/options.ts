@@ -14,7 +14,7 @@ export const FaultSettings = z.object({
   /** Share of output downloads refused with 403 as if their link had expired. */
   rateExpireLink: z.number().min(0).max(1).default(0),
   /** Extra delay before every answer, in milliseconds. */
-  latencyMs: z.number().int().min(0).default(0),
+  latencyMs: z.number().int().min(0).max(600_000).default(0),
 });
 export type FaultSettings = z.infer<typeof FaultSettings>;
 
@@ -22,7 +22,10 @@ export const SandboxUser = z.object({ apiKey: z.string().min(1), seconds: z.numb
 export type SandboxUser = z.infer<typeof SandboxUser>;
 
 export const SandboxOptions = z.object({
-  port: z.number().int().min(0).max(65535).default(0),
+  /** Listen exactly here (0: any free port). Absent: the port of the last run in `stateDir`, else `preferredPort`, else any. */
+  port: z.number().int().min(0).max(65535).optional(),
+  /** Tried when `port` is absent and the state directory remembers none; a free port if it is taken. */
+  preferredPort: z.number().int().min(1).max(65535).optional(),
   host: z.string().default('127.0.0.1'),
   apiKey: z.string().min(1).default('sandbox-key'),
   balance: z.number().default(3600),
@@ -38,8 +41,16 @@ export const SandboxOptions = z.object({
   allowPrivateSourceUrls: z.boolean().default(false),
   seed: z.number().int().default(1),
   faults: FaultSettings.partial().default({}),
+  /** Token the `/__sandbox/*` test controls require in `x-sandbox-admin`; random when absent. */
+  adminToken: z.string().min(16).optional(),
   /** Where uploads and artifacts live; a fresh temporary folder when absent (removed on stop). */
   dataDir: z.string().optional(),
+  /**
+   * Keeps everything a restart needs here (accounts, balances, dubs, uploads, artifacts, the clock, the
+   * link-signing secret, the port): stop and start again with the same directory and links, dubs and
+   * balances carry on. Uploads and artifacts live here too (`dataDir` is then ignored).
+   */
+  stateDir: z.string().min(1).optional(),
 });
 export type SandboxOptions = z.infer<typeof SandboxOptions>;
 export type SandboxOptionsInput = z.input<typeof SandboxOptions>;

@@ -1,38 +1,64 @@
 import { join, parse } from 'node:path';
 import { ExternalStatus } from '../../shared/api/common';
 import { creditsFor } from '../../shared/credits';
+import { safeFileName } from './content-disposition';
 import type { Faults } from './faults';
 import { makeArtifacts, probeMedia } from './media';
+import { PoolClosedError, type ProcessPool } from './process-pool';
 import type { SandboxDub, SandboxState } from './state';
-
-type Preparation =
-  { done: false } | { done: true; ok: true; duration: number } | { done: true; ok: false; error: string };
 
 /** Share of the pipeline's time spent "In Queue" before processing starts. */
 const QUEUE_SHARE = 0.1;
 
+const isOver = (d: SandboxDub) =>
+  d.frozen || d.externalStatusId === ExternalStatus.Completed || d.externalStatusId === ExternalStatus.Failed;
+
 /**
  * Walks dubs through the statuses as time passes. The media work (probe, artifacts) starts when processing
- * begins and runs in the background; a dub completes once its time is up and that work is done.
+ * begins and runs in the background; a dub completes once its time is up and that work is done. Only dubs
+ * still on their way are looked at, so the cost of a tick does not grow with the history.
  */
 export class Pipeline {
-  private readonly preparations = new Map<string, Preparation>();
+  /** Queued dubs that have not ended yet. */
+  private readonly active = new Set<SandboxDub>();
+  /** Media work under way, by dub id. */
+  private readonly working = new Map<string, Promise<void>>();
+  /**
+   * Dubs whose processing began, waiting for media work in order. At most `pool.size` dubs are worked on
+   * at once, so the first ones finish first instead of every dub's probe running before anyone's encode.
+   */
+  private readonly mediaQueue: SandboxDub[] = [];
+  private readonly inMediaQueue = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
 
   constructor(
     private readonly state: SandboxState,
     private readonly faults: Faults,
     private readonly pipelineMs: number,
     private readonly artifactsDir: string,
+    private readonly pool: ProcessPool,
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => this.advanceAll(), 100);
+    // Dubs read back from a state directory carry on where they were.
+    for (const dub of this.state.dubs.values())
+      if (dub.queuedAt !== null && !isOver(dub)) this.active.add(dub);
+    this.timer = setInterval(() => {
+      // A throw here would end the process; a bug in one tick must not take the service down.
+      try {
+        this.advanceAll();
+      } catch (e) {
+        console.error('[sandbox] pipeline tick failed:', e);
+      }
+    }, 100);
     this.timer.unref();
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    this.stopped = true;
+    this.pool.close();
   }
 
   /** Puts an uploaded dub in the queue (v2 create, v1/legacy start-dub). */
@@ -42,6 +68,8 @@ export class Pipeline {
     dub.internalStatusId = 1;
     dub.progress = 0;
     dub.failsInPipeline = this.faults.roll('rateDubFailure');
+    this.active.add(dub);
+    this.state.saved(dub);
   }
 
   /** Dispatch failed (502): the dub exists but will never run. */
@@ -50,21 +78,41 @@ export class Pipeline {
     dub.externalStatusId = ExternalStatus.Failed;
     dub.internalStatusId = 9;
     dub.errorMessage = message;
+    this.active.delete(dub);
+    this.state.saved(dub);
   }
 
   /** Settles in-flight media work; used on stop so no ffmpeg outlives the sandbox. */
   async idle(): Promise<void> {
-    while ([...this.preparations.values()].some((p) => !p.done)) await new Promise((r) => setTimeout(r, 20));
+    while (this.working.size > 0) await Promise.allSettled([...this.working.values()]);
   }
 
   advanceAll(): void {
-    for (const dub of this.state.dubs.values()) this.advance(dub);
+    for (const dub of this.active) this.advance(dub);
+  }
+
+  private startMediaWork(): void {
+    while (this.working.size < this.pool.size && this.mediaQueue.length > 0 && !this.stopped) {
+      const dub = this.mediaQueue.shift();
+      if (!dub) break;
+      this.inMediaQueue.delete(dub.id);
+      if (isOver(dub)) continue;
+      this.working.set(
+        dub.id,
+        this.prepare(dub).finally(() => {
+          this.working.delete(dub.id);
+          this.startMediaWork();
+          this.advance(dub);
+        }),
+      );
+    }
   }
 
   private async prepare(dub: SandboxDub): Promise<void> {
     try {
-      const media = await probeMedia(dub.uploadPath);
-      const stem = parse(dub.name).name || 'dub';
+      const media = await probeMedia(dub.uploadPath, this.pool);
+      // Room for `.<lang>.<ext>` within the 255 bytes a file name may take.
+      const stem = safeFileName(parse(dub.name.replace(/[/\\]/g, '_')).name, 'dub', 200);
       dub.artifacts = await makeArtifacts(
         dub.uploadPath,
         dub.type,
@@ -72,51 +120,65 @@ export class Pipeline {
         { source: dub.sourceLang, dest: dub.destLang },
         join(this.artifactsDir, dub.id),
         stem,
+        this.pool,
       );
-      this.preparations.set(dub.id, {
-        done: true,
-        ok: true,
-        duration: Math.round(media.duration * 1000) / 1000,
-      });
+      dub.media = { ok: true, duration: Math.round(media.duration * 1000) / 1000 };
     } catch (e) {
-      const reason = e instanceof Error ? e.message.split('\n')[0] : String(e);
-      this.preparations.set(dub.id, {
-        done: true,
-        ok: false,
-        error: `Could not read the media file: ${reason}`,
-      });
+      // Stopped before it could run: left undone, so a restart from a state directory does it then.
+      if (e instanceof PoolClosedError) return;
+      const reason = e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e);
+      dub.media = { ok: false, error: `Could not read the media file: ${reason}` };
     }
-    this.advance(dub);
+    this.state.saved(dub);
   }
 
-  private advance(dub: SandboxDub): void {
-    if (dub.frozen || dub.queuedAt === null) return;
-    if (dub.externalStatusId === ExternalStatus.Completed || dub.externalStatusId === ExternalStatus.Failed)
+  /** Brings one dub up to the sandbox's current time; reads call it for the dubs they present. */
+  advance(dub: SandboxDub): void {
+    if (dub.queuedAt === null) return;
+    if (isOver(dub)) {
+      this.active.delete(dub);
       return;
-    const share = (this.state.now() - dub.queuedAt) / this.pipelineMs;
-    if (share >= QUEUE_SHARE && !this.preparations.has(dub.id)) {
-      // The media work begins when processing does: a long queue costs no ffmpeg time.
-      this.preparations.set(dub.id, { done: false });
-      void this.prepare(dub);
     }
-    const prep = this.preparations.get(dub.id) ?? { done: false };
-
-    if (prep.done && !prep.ok && share >= QUEUE_SHARE) return this.fail(dub, prep.error);
+    const share = (this.state.now() - dub.queuedAt) / this.pipelineMs;
+    if (
+      share >= QUEUE_SHARE &&
+      dub.media === null &&
+      !this.working.has(dub.id) &&
+      !this.inMediaQueue.has(dub.id)
+    ) {
+      // The media work begins when processing does: a long queue costs no ffmpeg time.
+      this.mediaQueue.push(dub);
+      this.inMediaQueue.add(dub.id);
+      this.startMediaWork();
+    }
+    const media = dub.media;
+    if (media && !media.ok && share >= QUEUE_SHARE) return this.fail(dub, media.error);
     if (dub.failsInPipeline && share >= 0.5)
       return this.fail(dub, 'Voice cloning failed (simulated pipeline failure)');
     if (share < QUEUE_SHARE) return;
-    if (share >= 1 && prep.done && prep.ok) return this.complete(dub, prep.duration);
+    if (share >= 1 && media?.ok) return this.complete(dub, media.duration);
 
-    dub.externalStatusId = ExternalStatus.Processing;
     const processing = Math.min(1, (share - QUEUE_SHARE) / (1 - QUEUE_SHARE));
-    dub.internalStatusId = Math.min(8, 2 + Math.floor(processing * 7));
-    dub.progress = Math.min(99, Math.max(dub.progress, Math.round(share * 1000) / 10));
+    const internal = Math.min(8, 2 + Math.floor(processing * 7));
+    const progress = Math.min(99, Math.max(dub.progress, Math.round(share * 1000) / 10));
+    if (
+      dub.externalStatusId !== ExternalStatus.Processing ||
+      dub.internalStatusId !== internal ||
+      dub.progress !== progress
+    ) {
+      dub.externalStatusId = ExternalStatus.Processing;
+      dub.internalStatusId = internal;
+      dub.progress = progress;
+      this.state.touched(dub);
+    }
   }
 
   private fail(dub: SandboxDub, message: string): void {
     dub.externalStatusId = ExternalStatus.Failed;
     dub.internalStatusId = 9;
     dub.errorMessage = message;
+    this.active.delete(dub);
+    this.state.saved(dub);
   }
 
   /** The only place credits move: once per dub, against the measured duration. */
@@ -125,18 +187,22 @@ export class Pipeline {
     dub.internalStatusId = 10;
     dub.progress = 100;
     dub.measuredDuration = measured;
-    if (dub.charged) return;
-    dub.charged = true;
-    const seconds = creditsFor(measured, dub.studio);
-    const owner = this.state.accounts.get(dub.ownerId);
-    if (owner) owner.seconds -= seconds;
-    this.state.ledger.push({
-      dubId: dub.id,
-      userId: dub.ownerId,
-      seconds,
-      measuredDuration: measured,
-      studio: dub.studio,
-      at: new Date(this.state.now()).toISOString(),
-    });
+    this.active.delete(dub);
+    if (!dub.charged) {
+      dub.charged = true;
+      const seconds = creditsFor(measured, dub.studio);
+      const owner = this.state.accounts.get(dub.ownerId);
+      if (owner) owner.seconds -= seconds;
+      dub.charge = {
+        dubId: dub.id,
+        userId: dub.ownerId,
+        seconds,
+        measuredDuration: measured,
+        studio: dub.studio,
+        at: new Date(this.state.now()).toISOString(),
+      };
+      this.state.ledger.push(dub.charge);
+    }
+    this.state.saved(dub);
   }
 }

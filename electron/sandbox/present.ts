@@ -102,8 +102,9 @@ export function projectLegacy(d: SandboxDub, source: 'api' | 'web'): ProjectLega
     externalStatusId: d.externalStatusId,
     progressPercentage: d.progress,
     duration: Math.round(d.duration),
-    errorMessage: d.externalStatusId === 4 ? d.errorMessage : null,
-    externalErrorMessage: d.errorMessage,
+    // The legacy spec types both as "null or object": a failure carries `{ message }`, never bare text.
+    errorMessage: d.externalStatusId === 4 && d.errorMessage ? { message: d.errorMessage } : null,
+    externalErrorMessage: d.errorMessage ? { message: d.errorMessage } : null,
     isWatermark: false,
     source,
   };

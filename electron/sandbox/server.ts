@@ -1,10 +1,16 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { newAdminToken } from './admin-auth';
+import { createDispatcher } from './dispatch';
 import { Faults } from './faults';
-import { HttpError, sendError, type Ctx, type Route } from './http';
+import { listen } from './listen';
+import { lockStateDir } from './persist/lock';
+import { loadStateDir, removeOrphanUploads, restoreInto, StatePersister } from './persist/store';
+import { ProcessPool } from './process-pool';
+import type { Route } from './http';
 import { SandboxOptions, type FaultSettings, type SandboxOptionsInput } from './options';
 import { Pipeline } from './pipeline';
 import { adminRoutes, publicRoutes } from './routes/public';
@@ -13,8 +19,12 @@ import { storageRoutes } from './routes/storage';
 import { v1Routes } from './routes/v1';
 import { v2Routes } from './routes/v2';
 import { SandboxService } from './service';
+import { systemResolver, type ResolveHost } from './source-url';
 import { UrlSigner } from './signing';
 import { SandboxState, type SandboxAccount } from './state';
+
+export { SandboxStateError } from './persist/errors';
+export { findRunningSandbox } from './persist/lock';
 
 export interface Sandbox {
   /** `{base_url}`: v1, v2 and the language list live under it. */
@@ -22,47 +32,95 @@ export interface Sandbox {
   /** `{legacy_api_url}`: legacy calls go to `${legacyUrl}/v1/...`. */
   readonly legacyUrl: string;
   readonly port: number;
+  /** Required in `x-sandbox-admin` by the `/__sandbox/*` test controls. */
+  readonly adminToken: string;
   readonly state: SandboxState;
   readonly faults: Faults;
   /** The first account (from `apiKey` / `balance`). */
   readonly account: SandboxAccount;
+  /** Where the state is kept across restarts (absolute), or null when it lives only as long as this run. */
+  readonly stateDir: string | null;
+  /** The pool every ffprobe/ffmpeg goes through: `size`, and the `peak` of processes at once. */
+  readonly media: Pick<ProcessPool, 'size' | 'peak' | 'started'>;
   setFaults(patch: Partial<FaultSettings>): FaultSettings;
   /** Moves the sandbox's clock forward: links expire and pipelines advance without waiting. */
   advanceClock(seconds: number): void;
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Reads and discards the rest of a request body; false if it runs past `limit` bytes or breaks. */
-function drained(req: IncomingMessage, limit: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    let seen = 0;
-    req.on('data', (chunk: Buffer) => {
-      seen += chunk.length;
-      if (seen > limit) {
-        req.pause();
-        resolve(false);
-      }
-    });
-    req.once('end', () => resolve(true));
-    req.once('error', () => resolve(false));
-    req.resume();
-  });
+/** Seams for tests that cannot be plain options: how source_url host names resolve. */
+export interface SandboxHooks {
+  resolveHost?: ResolveHost;
 }
 
-export async function startSandbox(input: SandboxOptionsInput = {}): Promise<Sandbox> {
+interface Persistence {
+  persister: StatePersister;
+  lock: Awaited<ReturnType<typeof lockStateDir>>;
+  lastPort: number | null;
+}
+
+/** Reads the state directory into `state` and starts saving to it; null without a state directory. */
+async function openStateDir(dir: string, state: SandboxState): Promise<Persistence & { secret: Buffer }> {
+  const lock = await lockStateDir(dir);
+  try {
+    const loaded = await loadStateDir(dir);
+    restoreInto(state, loaded, dir);
+    await removeOrphanUploads(dir, loaded);
+    if (loaded.meta) state.clockOffsetMs = loaded.meta.clockOffsetMs;
+    const secret = loaded.meta ? Buffer.from(loaded.meta.signingSecret, 'hex') : randomBytes(32);
+    const persister = new StatePersister(dir, state, {
+      signingSecret: secret.toString('hex'),
+      port: loaded.meta?.port ?? null,
+    });
+    state.listener = persister;
+    if (!loaded.meta) persister.metaSaved();
+    return { persister, lock, lastPort: loaded.meta?.port ?? null, secret };
+  } catch (e) {
+    await lock.release();
+    throw e;
+  }
+}
+
+export async function startSandbox(
+  input: SandboxOptionsInput = {},
+  hooks: SandboxHooks = {},
+): Promise<Sandbox> {
   const options = SandboxOptions.parse(input);
-  const ownDir = !options.dataDir;
-  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'dubdesk-sandbox-')));
+  const adminToken = options.adminToken ?? newAdminToken();
+  const stateDir = options.stateDir ? resolve(options.stateDir) : null;
+  const ownDir = !stateDir && !options.dataDir;
+  const dataDir = stateDir ?? options.dataDir ?? (await mkdtemp(join(tmpdir(), 'dubdesk-sandbox-')));
   await mkdir(join(dataDir, 'uploads'), { recursive: true });
 
   const state = new SandboxState();
-  const account = state.addAccount(options.apiKey, options.balance);
-  for (const u of options.users) state.addAccount(u.apiKey, u.seconds);
+  const persistence = stateDir ? await openStateDir(stateDir, state) : null;
+  // Accounts read back keep their balance; an account named in the options but not yet known is added.
+  for (const u of [{ apiKey: options.apiKey, seconds: options.balance }, ...options.users]) {
+    if (!state.accountByKey(u.apiKey)) state.addAccount(u.apiKey, u.seconds);
+  }
+  const account = state.accountByKey(options.apiKey);
+  if (!account) throw new Error('the first account is missing');
   const faults = new Faults(options.faults, options.seed);
-  const pipeline = new Pipeline(state, faults, options.pipelineSeconds * 1000, join(dataDir, 'artifacts'));
-  const svc = new SandboxService(options, state, pipeline, faults, new UrlSigner(() => state.now()), dataDir);
+  const pool = new ProcessPool();
+  const pipeline = new Pipeline(
+    state,
+    faults,
+    options.pipelineSeconds * 1000,
+    join(dataDir, 'artifacts'),
+    pool,
+  );
+  const svc = new SandboxService(
+    options,
+    state,
+    pipeline,
+    faults,
+    new UrlSigner(() => state.now(), persistence?.secret),
+    dataDir,
+    {
+      resolve: hooks.resolveHost ?? systemResolver,
+      allowPrivate: options.allowPrivateSourceUrls,
+    },
+  );
   const routes: Route[] = [
     ...publicRoutes(),
     ...v2Routes(svc),
@@ -71,88 +129,56 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
     ...storageRoutes(svc),
     ...adminRoutes(svc),
   ];
+  const durable = () => persistence?.persister.flush() ?? Promise.resolve();
 
-  const server: Server = createServer((req, res) => {
-    void dispatch(req, res);
-  });
   let origin = '';
+  const server: Server = createServer(
+    { requestTimeout: 0 },
+    createDispatcher({
+      routes,
+      state,
+      faults,
+      adminToken,
+      maxUploadBytes: options.maxUploadBytes,
+      origin: () => origin,
+      durable,
+    }),
+  );
 
-  async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', origin);
-    pipeline.advanceAll();
-    let params: Record<string, string> | undefined;
-    const pathMatches = routes.filter((r) => r.pattern.test(url.pathname));
-    const found = pathMatches.find((r) => r.method === req.method);
-    if (found) {
-      params = { ...found.pattern.exec(url.pathname)?.groups };
-      state.requests.set(found.name, (state.requests.get(found.name) ?? 0) + 1);
-    }
-    if (!found) {
-      req.resume();
-      sendError(
-        res,
-        pathMatches.length
-          ? new HttpError(405, `Method ${req.method} not allowed`)
-          : new HttpError(404, `No endpoint at ${url.pathname}`),
-      );
-      return;
-    }
-    if (found.kind !== 'public') {
-      if (faults.latencyMs > 0) await sleep(faults.latencyMs);
-      if (faults.roll('rateReset')) {
-        req.socket.destroy();
-        return;
-      }
-    }
-    const ctx: Ctx = {
-      req,
-      res,
-      url,
-      params: params ?? {},
-      origin: req.headers.host ? `http://${req.headers.host}` : origin,
-      shouldLoseResponse: () =>
-        (found.kind === 'api-mutating' ||
-          found.kind === 'api-create' ||
-          (found.kind === 'storage' && req.method === 'PUT')) &&
-        faults.roll('rateLostResponse'),
-    };
-    try {
-      if ((found.kind === 'api' || found.kind === 'api-mutating') && faults.roll('rate502')) {
-        throw new HttpError(502, 'Processing backend unavailable');
-      }
-      await found.handler(ctx);
-    } catch (e) {
-      const err = e instanceof HttpError ? e : new HttpError(500, 'Internal server error');
-      if (!(e instanceof HttpError)) console.error('[sandbox]', e);
-      // The body may still be arriving. Past the size limit (413) answer at once and close the connection;
-      // otherwise (401, 402, 400 before the upload was read) read it to the end first, as servers usually
-      // do, so the client reliably sees the answer instead of a reset in the middle of its upload.
-      if (!req.complete && err.status !== 413 && (await drained(req, options.maxUploadBytes + 1024 * 1024))) {
-        sendError(res, err);
-        return;
-      }
-      if (!req.complete) res.setHeader('connection', 'close');
-      sendError(res, err);
-      if (!req.complete) res.on('finish', () => setTimeout(() => req.socket.destroy(), 50));
-    }
+  let port: number;
+  try {
+    port = await listen(
+      server,
+      options.host,
+      options.port !== undefined
+        ? { required: options.port }
+        : { preferred: persistence?.lastPort ?? options.preferredPort ?? null },
+    );
+  } catch (e) {
+    await persistence?.lock.release();
+    throw e;
   }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  origin = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  origin = `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${port}`;
+  svc.origin = origin;
+  if (persistence) {
+    persistence.persister.meta.port = port;
+    persistence.persister.metaSaved();
+    await persistence.lock.setUrl(origin);
+    await durable();
+  }
   pipeline.start();
 
   return {
     baseUrl: origin,
     legacyUrl: `${origin}${LEGACY_ROOT}`,
     port,
+    adminToken,
+    stateDir,
     state,
     faults,
     account,
+    media: pool,
     setFaults: (patch) => faults.set(patch),
     advanceClock(seconds) {
       state.clockOffsetMs += seconds * 1000;
@@ -165,6 +191,10 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
         server.closeAllConnections();
       });
       await pipeline.idle();
+      if (persistence) {
+        await durable();
+        await persistence.lock.release();
+      }
       if (ownDir) await rm(dataDir, { recursive: true, force: true });
     },
   };

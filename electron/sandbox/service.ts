@@ -1,16 +1,21 @@
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import type { OutputLink, OutputType } from '../../shared/api/common';
 import { AUTO, LEGACY_CODES, TARGET_CODES } from '../../shared/languages';
 import type { Faults } from './faults';
-import { HttpError, type Ctx } from './http';
+import { HttpError } from './http';
 import type { Pipeline } from './pipeline';
+import { PresentCache } from './present-cache';
+import type { LinkMaker } from './present';
 import type { SandboxOptions } from './options';
 import type { UrlSigner } from './signing';
+import type { SourcePolicy } from './source-url';
 import type { SandboxAccount, SandboxDub, SandboxState } from './state';
 
 /** What every route handler shares: state, pipeline, faults, signing, and the auth rules per generation. */
 export class SandboxService {
+  /** The sandbox's own base URL, known once it listens: the root of every link it hands out. */
+  origin = '';
+
   constructor(
     readonly options: SandboxOptions,
     readonly state: SandboxState,
@@ -18,6 +23,7 @@ export class SandboxService {
     readonly faults: Faults,
     readonly signer: UrlSigner,
     readonly dataDir: string,
+    readonly sourcePolicy: SourcePolicy,
   ) {}
 
   uploadPath(name: string): string {
@@ -50,25 +56,26 @@ export class SandboxService {
     if (account.seconds <= 0) throw new HttpError(402, 'Insufficient credit balance');
   }
 
-  uploadUrl(ctx: Ctx, dub: SandboxDub): string {
+  uploadUrl(dub: SandboxDub): string {
     return this.signer
-      .sign('PUT', new URL(`/storage/uploads/${dub.id}`, ctx.origin), this.options.uploadTtlSeconds)
+      .sign('PUT', new URL(`/storage/uploads/${dub.id}`, this.origin), this.options.uploadTtlSeconds)
       .toString();
   }
 
-  linkMaker(ctx: Ctx): (dub: SandboxDub, type: OutputType) => OutputLink {
-    return (dub, type) => {
-      const artifact = dub.artifacts?.[type];
-      const path = `/storage/outputs/${dub.id}/${type}/${encodeURIComponent(artifact?.fileName ?? type)}`;
-      const make = (disposition: string) =>
-        this.signer
-          .sign('GET', new URL(path, ctx.origin), this.options.linkTtlSeconds, {
-            'response-content-disposition': disposition,
-          })
-          .toString();
-      return { url: make('inline'), download_url: make('attachment') };
-    };
-  }
+  /** The signed `{ url, download_url }` pair of one output, rooted at the sandbox's own base URL. */
+  readonly link: LinkMaker = (dub, type) => {
+    const artifact = dub.artifacts?.[type];
+    const path = `/storage/outputs/${dub.id}/${type}/${encodeURIComponent(artifact?.fileName ?? type)}`;
+    const make = (disposition: string) =>
+      this.signer
+        .sign('GET', new URL(path, this.origin), this.options.linkTtlSeconds, {
+          'response-content-disposition': disposition,
+        })
+        .toString();
+    return { url: make('inline'), download_url: make('attachment') };
+  };
+
+  readonly presented = new PresentCache(() => this.state.now(), this.link);
 
   /** Start-dub for v1 and legacy: the preconditions in the order the spec lists them. */
   startDub(account: SandboxAccount, id: string, generation: 'v1' | 'legacy'): SandboxDub {

@@ -6,9 +6,11 @@ import { parseAmzDate } from '../../shared/presigned';
  * and an HMAC over method, path, date, lifetime and any extra signed parameters. No API key is involved.
  */
 export class UrlSigner {
-  private readonly secret = randomBytes(32);
-
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    /** Kept in the state directory when there is one, so links survive a restart. */
+    readonly secret: Buffer = randomBytes(32),
+  ) {}
 
   sign(method: string, url: URL, ttlSeconds: number, extra: Record<string, string> = {}): URL {
     const date = new Date(this.now()).toISOString().replace(/[-:]|\.\d{3}/g, '');

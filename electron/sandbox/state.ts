@@ -22,6 +22,18 @@ export interface Artifact {
   fileName: string;
 }
 
+/** What the media work found: the measured length, or why the file cannot be dubbed. */
+export type MediaResult = { ok: true; duration: number } | { ok: false; error: string };
+
+export interface Charge {
+  dubId: string;
+  userId: string;
+  seconds: number;
+  measuredDuration: number;
+  studio: boolean;
+  at: string;
+}
+
 export interface SandboxDub {
   id: string;
   projectId: string;
@@ -50,35 +62,53 @@ export interface SandboxDub {
   errorMessage: string | null;
   measuredDuration: number | null;
   charged: boolean;
+  /** The one charge of this dub, kept with it so a charge and its dub are always saved together. */
+  charge: Charge | null;
   /** Decided when the dub is queued, so the fault is reproducible from the seed. */
   failsInPipeline: boolean;
   artifacts: Partial<Record<OutputType, Artifact>> | null;
-  mediaError: string | null;
+  /** Set once the media work is done; null while it is pending or running. */
+  media: MediaResult | null;
   /** Nothing will ever move this dub again (dispatch failed). */
   frozen: boolean;
+  /** Bumped on every change: cached presentations of an older version are stale. Not persisted. */
+  version: number;
 }
 
-export interface Charge {
-  dubId: string;
-  userId: string;
-  seconds: number;
-  measuredDuration: number;
-  studio: boolean;
-  at: string;
+/** Told about every change worth keeping across a restart; the persister listens, the default does nothing. */
+export interface StateListener {
+  dubSaved(dub: SandboxDub): void;
+  accountsSaved(): void;
+  metaSaved(): void;
 }
+
+const NO_LISTENER: StateListener = { dubSaved() {}, accountsSaved() {}, metaSaved() {} };
 
 export class SandboxState {
   readonly accounts = new Map<string, SandboxAccount>();
+  private readonly accountsByKey = new Map<string, SandboxAccount>();
   readonly dubs = new Map<string, SandboxDub>();
   readonly ledger: Charge[] = [];
   /** Requests served, by `METHOD /route/pattern`: tests check that polling uses lists, not one call per dub. */
   readonly requests = new Map<string, number>();
+  /** Each owner's dubs in creation order, so a page is a slice, not a sort of everything. */
+  private readonly byOwner = new Map<string, SandboxDub[]>();
   private seq = 0;
+  private offsetMs = 0;
+  listener: StateListener = NO_LISTENER;
+
   /** Added to the wall clock, so tests can make links expire without waiting. */
-  clockOffsetMs = 0;
+  get clockOffsetMs(): number {
+    return this.offsetMs;
+  }
+
+  set clockOffsetMs(ms: number) {
+    this.offsetMs = ms;
+    this.listener.metaSaved();
+  }
 
   now(): number {
-    return Date.now() + this.clockOffsetMs;
+    return Date.now() + this.offsetMs;
   }
 
   addAccount(apiKey: string, seconds: number): SandboxAccount {
@@ -95,14 +125,31 @@ export class SandboxState {
       defaultDubLang: 'en',
       createdAt: new Date(this.now()).toISOString(),
     };
-    this.accounts.set(account.id, account);
+    this.restoreAccount(account);
+    this.listener.accountsSaved();
     return account;
   }
 
+  setBalance(account: SandboxAccount, seconds: number): void {
+    account.seconds = seconds;
+    this.listener.accountsSaved();
+  }
+
   accountByKey(apiKey: string | undefined): SandboxAccount | undefined {
-    if (!apiKey) return undefined;
-    for (const a of this.accounts.values()) if (a.apiKey === apiKey) return a;
-    return undefined;
+    return apiKey ? this.accountsByKey.get(apiKey) : undefined;
+  }
+
+  /** Puts an account in place, new or read back from disk (no save). */
+  restoreAccount(account: SandboxAccount): void {
+    this.accounts.set(account.id, account);
+    this.accountsByKey.set(account.apiKey, account);
+  }
+
+  /** Credits charged to an account so far; its balance is what it was given less this. */
+  chargedTo(accountId: string): number {
+    let total = 0;
+    for (const c of this.ledger) if (c.userId === accountId) total += c.seconds;
+    return total;
   }
 
   newDub(
@@ -136,19 +183,64 @@ export class SandboxState {
       errorMessage: null,
       measuredDuration: null,
       charged: false,
+      charge: null,
       failsInPipeline: false,
       artifacts: null,
-      mediaError: null,
+      media: null,
       frozen: false,
+      version: 0,
     };
-    this.dubs.set(id, dub);
+    this.insert(dub);
+    this.listener.dubSaved(dub);
     return dub;
+  }
+
+  /** Puts a dub read back from disk into place (no save: it is on disk already). */
+  restore(dub: SandboxDub): void {
+    this.insert(dub);
+    this.seq = Math.max(this.seq, dub.seq);
+  }
+
+  private insert(dub: SandboxDub): void {
+    this.dubs.set(dub.id, dub);
+    const own = this.byOwner.get(dub.ownerId) ?? [];
+    own.push(dub);
+    // Restores may come in any order; new dubs always have the highest seq and land at the end.
+    if (own.length > 1 && (own.at(-2)?.seq ?? 0) > dub.seq) own.sort((a, b) => a.seq - b.seq);
+    this.byOwner.set(dub.ownerId, own);
+  }
+
+  /** A change clients may see but a restart can recompute (progress, intermediate statuses). */
+  touched(dub: SandboxDub): void {
+    dub.version++;
+  }
+
+  /** A change that must survive a restart: it is saved before the answer that reports it. */
+  saved(dub: SandboxDub): void {
+    dub.version++;
+    this.listener.dubSaved(dub);
+  }
+
+  /** How many dubs `ownerId` has. */
+  countOf(ownerId: string): number {
+    return this.byOwner.get(ownerId)?.length ?? 0;
+  }
+
+  /** The caller's dubs, newest first, from `offset` on, at most `limit` of them. */
+  pageOf(ownerId: string, offset: number, limit: number): SandboxDub[] {
+    const own = this.byOwner.get(ownerId) ?? [];
+    const end = Math.max(0, own.length - offset);
+    return own.slice(Math.max(0, end - limit), end).reverse();
   }
 
   /** The caller's dubs, newest first. */
   dubsOf(ownerId: string, filter: (d: SandboxDub) => boolean = () => true): SandboxDub[] {
-    return [...this.dubs.values()]
-      .filter((d) => d.ownerId === ownerId && filter(d))
-      .sort((a, b) => b.seq - a.seq);
+    const own = this.byOwner.get(ownerId) ?? [];
+    const out: SandboxDub[] = [];
+    for (let i = own.length - 1; i >= 0; i--) {
+      const d = own[i];
+      if (d && filter(d)) out.push(d);
+    }
+    return out;
   }
 }

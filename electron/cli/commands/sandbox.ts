@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { startSandbox } from '../../sandbox/server';
+import { DubdeskError } from '../../../shared/contract/errors';
+import { SandboxStateError, startSandbox } from '../../sandbox/server';
 import type { SandboxUser } from '../../sandbox/options';
 
 function number(min: number, max = Infinity, integer = false) {
@@ -22,11 +23,26 @@ function user(raw: string, previous: SandboxUser[] = []): SandboxUser[] {
   return [...previous, { apiKey: raw.slice(0, at), seconds }];
 }
 
+const DEFAULT_PORT = 8787;
+
+function adminToken(raw: string): string {
+  if (raw.length < 16) throw new InvalidArgumentError('expected at least 16 characters');
+  return raw;
+}
+
 export function registerSandboxCommand(program: Command): void {
   program
     .command('sandbox')
     .description('Run the local simulator of the dubbing service (it does not translate)')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', number(0, 65535, true), 8787)
+    .option(
+      '--port <n>',
+      'port to listen on, 0 for any free one (default: the last one used in --state-dir, else 8787, else any free one)',
+      number(0, 65535, true),
+    )
+    .option(
+      '--state-dir <dir>',
+      'keep accounts, dubs, uploads, links and the clock here, so a restart carries on where it stopped',
+    )
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--api-key <key>', 'API key of the first account', 'sandbox-key')
     .option('--balance <seconds>', 'credit balance of the first account', number(-1e12), 3600)
@@ -39,6 +55,11 @@ export function registerSandboxCommand(program: Command): void {
       'upload size limit (v2 answers 413 beyond)',
       number(1, Infinity, true),
       1024 ** 3,
+    )
+    .option(
+      '--admin-token <token>',
+      'token for the /__sandbox/* test controls (random when absent)',
+      adminToken,
     )
     .option('--allow-private-source-urls', 'let source_url point at loopback and private addresses', false)
     .option('--fault-502 <rate>', 'share of API calls answered 502', number(0, 1), 0)
@@ -61,7 +82,8 @@ export function registerSandboxCommand(program: Command): void {
     )
     .action(
       async (o: {
-        port: number;
+        port?: number;
+        stateDir?: string;
         host: string;
         apiKey: string;
         balance: number;
@@ -71,6 +93,7 @@ export function registerSandboxCommand(program: Command): void {
         uploadTtl: number;
         maxUploadBytes: number;
         allowPrivateSourceUrls: boolean;
+        adminToken?: string;
         fault502: number;
         faultReset: number;
         faultLostResponse: number;
@@ -81,7 +104,8 @@ export function registerSandboxCommand(program: Command): void {
         seed: number;
       }) => {
         const sandbox = await startSandbox({
-          port: o.port,
+          ...(o.port !== undefined ? { port: o.port } : { preferredPort: DEFAULT_PORT }),
+          ...(o.stateDir ? { stateDir: o.stateDir } : {}),
           host: o.host,
           apiKey: o.apiKey,
           balance: o.balance,
@@ -91,6 +115,7 @@ export function registerSandboxCommand(program: Command): void {
           uploadTtlSeconds: o.uploadTtl,
           maxUploadBytes: o.maxUploadBytes,
           allowPrivateSourceUrls: o.allowPrivateSourceUrls,
+          ...(o.adminToken ? { adminToken: o.adminToken } : {}),
           seed: o.seed,
           faults: {
             rate502: o.fault502,
@@ -102,15 +127,25 @@ export function registerSandboxCommand(program: Command): void {
             latencyMs: o.latency,
           },
         }).catch((e: unknown) => {
+          if (e instanceof SandboxStateError) throw new DubdeskError('config', e.message);
           const code = (e as NodeJS.ErrnoException).code;
           throw new Error(
-            code === 'EADDRINUSE' ? `port ${o.port} is already in use; pick another with --port` : String(e),
+            code === 'EADDRINUSE'
+              ? `port ${o.port} is already in use; pick another with --port`
+              : e instanceof Error
+                ? e.message
+                : String(e),
           );
         });
         console.log(`Sandbox running: base URL ${sandbox.baseUrl}  legacy URL ${sandbox.legacyUrl}`);
         console.log(
           `API key: ${o.apiKey} (balance ${o.balance} s)${o.user.length ? `, plus ${o.user.length} more account(s)` : ''}`,
         );
+        console.log(
+          `Admin token (header x-sandbox-admin, for /__sandbox/* test controls): ${sandbox.adminToken}`,
+        );
+        if (sandbox.stateDir)
+          console.log(`State kept in ${sandbox.stateDir} (a restart carries on from it).`);
         console.log('It simulates the dubbing service and does not translate. Ctrl+C stops it.');
         await new Promise<void>((resolve) => {
           const stop = () => void sandbox.stop().then(resolve);

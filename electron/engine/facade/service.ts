@@ -122,7 +122,12 @@ export class ServiceManager {
         throw new DubdeskError('config', 'the built-in sandbox is not available here', {
           remedy: 'Configure the service address and an API key.',
         });
-      this.sandbox ??= await this.startSandbox(join(this.home, 'sandbox'));
+      this.sandbox ??= await this.startSandbox(join(this.home, 'sandbox')).catch((e: unknown) => {
+        throw new DubdeskError(
+          'config',
+          `the built-in sandbox could not start: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      });
       const sb = this.sandbox;
       this.active = {
         id: 'sandbox',

@@ -1,5 +1,5 @@
 import { InitDubLegacyBody, LEGACY_FILE_TYPE, StartDubLegacyBody } from '../../../shared/api/legacy';
-import { HttpError, parseBody, readJson, route, sendJson, type Route } from '../http';
+import { HttpError, parseBody, readJsonBody, route, sendJson, type Route } from '../http';
 import { projectLegacy, projectLegacyListItem } from '../present';
 import type { SandboxService } from '../service';
 
@@ -11,7 +11,7 @@ export function legacyRoutes(svc: SandboxService): Route[] {
   return [
     route('POST', `${p}/init-dub`, 'api-mutating', async (ctx) => {
       const account = svc.authenticate(ctx.req, 'legacy');
-      const body = parseBody(InitDubLegacyBody, await readJson(ctx.req));
+      const body = parseBody(InitDubLegacyBody, await readJsonBody(ctx.req));
       svc.checkLanguages(body.source_lang, body.dest_lang, true);
       if (body.fileType !== LEGACY_FILE_TYPE) {
         throw new HttpError(
@@ -31,22 +31,21 @@ export function legacyRoutes(svc: SandboxService): Route[] {
         uploadPath: '',
       });
       dub.uploadPath = svc.uploadPath(dub.id);
-      dub.uploadUrl = svc.uploadUrl(ctx, dub);
+      dub.uploadUrl = svc.uploadUrl(dub);
+      svc.state.saved(dub);
       sendJson(ctx, 200, projectLegacy(dub, 'api'));
     }),
     route('POST', `${p}/start-dub`, 'api-mutating', async (ctx) => {
       const account = svc.authenticate(ctx.req, 'legacy');
-      const { id } = parseBody(StartDubLegacyBody, await readJson(ctx.req));
+      const { id } = parseBody(StartDubLegacyBody, await readJsonBody(ctx.req));
       svc.startDub(account, id, 'legacy');
       sendJson(ctx, 200, { status: 'success' });
     }),
     route('GET', `${p}/dubs`, 'api', (ctx) => {
       const account = svc.authenticate(ctx.req, 'legacy');
-      sendJson(
-        ctx,
-        200,
-        svc.state.dubsOf(account.id, (d) => d.generation === 'legacy').map(projectLegacyListItem),
-      );
+      const projects = svc.state.dubsOf(account.id, (d) => d.generation === 'legacy');
+      for (const d of projects) svc.pipeline.advance(d);
+      sendJson(ctx, 200, projects.map(projectLegacyListItem));
     }),
   ];
 }

@@ -1,5 +1,6 @@
 import type { LangEntry } from '../../../shared/api/common';
 import { LANGUAGES, flagEmoji } from '../../../shared/languages';
+import { keyFingerprint } from '../admin-auth';
 import { HttpError, readJson, route, sendJson, type Route } from '../http';
 import { FaultSettings } from '../options';
 import type { SandboxService } from '../service';
@@ -28,17 +29,18 @@ export function publicRoutes(): Route[] {
   ];
 }
 
-const ClockBody = z.object({ advanceSeconds: z.number() });
-const BalanceBody = z.object({ seconds: z.number() });
+/** Ten years either way: beyond that dates stop being representable and links could not be signed. */
+const ClockBody = z.object({ advanceSeconds: z.number().min(-315_360_000).max(315_360_000) });
+const BalanceBody = z.object({ seconds: z.number().min(-1e12).max(1e12) });
 
-/** Test controls, outside the service's surface: inspect state, change faults, move the clock. */
+/** Test controls, outside the service's surface: inspect state, change faults, move the clock. Token only. */
 export function adminRoutes(svc: SandboxService): Route[] {
   return [
-    route('GET', '/__sandbox/state', 'public', (ctx) => {
+    route('GET', '/__sandbox/state', 'admin', (ctx) => {
       sendJson(ctx, 200, {
         accounts: [...svc.state.accounts.values()].map((a) => ({
           id: a.id,
-          apiKey: a.apiKey,
+          keyFingerprint: keyFingerprint(a.apiKey),
           seconds: a.seconds,
         })),
         dubs: [...svc.state.dubs.values()].map((d) => ({
@@ -57,24 +59,24 @@ export function adminRoutes(svc: SandboxService): Route[] {
         faultsFired: svc.faults.fired,
       });
     }),
-    route('PUT', '/__sandbox/faults', 'public', async (ctx) => {
+    route('PUT', '/__sandbox/faults', 'admin', async (ctx) => {
       const patch = FaultSettings.partial().safeParse(await readJson(ctx.req));
       if (!patch.success) throw new HttpError(400, patch.error.message);
       sendJson(ctx, 200, svc.faults.set(patch.data));
     }),
-    route('POST', '/__sandbox/clock', 'public', async (ctx) => {
+    route('POST', '/__sandbox/clock', 'admin', async (ctx) => {
       const body = ClockBody.safeParse(await readJson(ctx.req));
       if (!body.success) throw new HttpError(400, 'Expected { "advanceSeconds": number }');
       svc.state.clockOffsetMs += body.data.advanceSeconds * 1000;
       svc.pipeline.advanceAll();
       sendJson(ctx, 200, { offsetSeconds: svc.state.clockOffsetMs / 1000 });
     }),
-    route('PUT', '/__sandbox/accounts/:key/balance', 'public', async (ctx) => {
-      const account = svc.state.accountByKey(decodeURIComponent(ctx.params.key ?? ''));
+    route('PUT', '/__sandbox/accounts/:id/balance', 'admin', async (ctx) => {
+      const account = svc.state.accounts.get(ctx.params.id ?? '');
       if (!account) throw new HttpError(404, 'No such account');
       const body = BalanceBody.safeParse(await readJson(ctx.req));
       if (!body.success) throw new HttpError(400, 'Expected { "seconds": number }');
-      account.seconds = body.data.seconds;
+      svc.state.setBalance(account, body.data.seconds);
       sendJson(ctx, 200, { seconds: account.seconds });
     }),
   ];

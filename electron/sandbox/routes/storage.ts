@@ -1,9 +1,10 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { createReadStream } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { rename, rm, stat } from 'node:fs/promises';
 import { OutputTypeSchema } from '../../../shared/api/common';
-import { HttpError, route, type Ctx, type Route } from '../http';
+import { contentDisposition } from '../content-disposition';
+import { receiveToFile } from '../body';
+import { dropConnection, HttpError, respond, route, sendText, type Ctx, type Route } from '../http';
 import type { SandboxService } from '../service';
 
 function checkSignature(svc: SandboxService, ctx: Ctx, method: string): void {
@@ -21,27 +22,18 @@ async function upload(svc: SandboxService, ctx: Ctx): Promise<void> {
   const max = svc.options.maxUploadBytes;
   if (Number(ctx.req.headers['content-length']) > max)
     throw new HttpError(413, `File exceeds the ${max}-byte upload limit`);
-  let bytes = 0;
-  const limit = new Transform({
-    transform(chunk: Buffer, _e, cb) {
-      bytes += chunk.length;
-      cb(bytes > max ? new HttpError(413, `File exceeds the ${max}-byte upload limit`) : null, chunk);
-    },
-  });
-  dub.uploaded = false;
+  // Into a side file first: a broken or refused upload never replaces one that arrived whole.
+  const part = `${dub.uploadPath}.part-${randomUUID()}`;
   try {
-    await pipeline(ctx.req, limit, createWriteStream(dub.uploadPath));
-  } catch (e) {
-    throw e instanceof HttpError ? e : new HttpError(400, 'Upload interrupted');
+    const bytes = await receiveToFile(ctx.req, part, max);
+    if (bytes === 0) throw new HttpError(400, 'Empty upload');
+    await rename(part, dub.uploadPath);
+  } finally {
+    await rm(part, { force: true });
   }
-  if (bytes === 0) throw new HttpError(400, 'Empty upload');
   dub.uploaded = true;
-  if (ctx.shouldLoseResponse()) {
-    ctx.req.socket.destroy();
-    return;
-  }
-  ctx.res.writeHead(200, { 'content-length': 0, etag: `"${dub.id}"` });
-  ctx.res.end();
+  svc.state.saved(dub);
+  respond(ctx, 200, { etag: `"${dub.id}"` }, '');
 }
 
 function parseRange(
@@ -70,11 +62,20 @@ async function download(svc: SandboxService, ctx: Ctx): Promise<void> {
   const type = OutputTypeSchema.safeParse(ctx.params.type);
   const artifact = type.success ? dub?.artifacts?.[type.data] : undefined;
   if (!dub || !artifact || dub.externalStatusId !== 5) throw new HttpError(404, 'No such object');
-  const size = (await stat(artifact.path)).size;
+  const size = await stat(artifact.path).then(
+    (st) => st.size,
+    () => {
+      throw new HttpError(404, 'No such object');
+    },
+  );
   const range = parseRange(ctx.req.headers.range, size);
   if (range === 'invalid') {
-    ctx.res.writeHead(416, { 'content-range': `bytes */${size}`, 'content-type': 'application/json' });
-    ctx.res.end(JSON.stringify({ error: 'Requested range not satisfiable' }));
+    sendText(
+      ctx.res,
+      416,
+      { 'content-range': `bytes */${size}`, 'content-type': 'application/json' },
+      JSON.stringify({ error: 'Requested range not satisfiable' }),
+    );
     return;
   }
   const start = range?.start ?? 0;
@@ -87,7 +88,7 @@ async function download(svc: SandboxService, ctx: Ctx): Promise<void> {
     'content-length': length,
     'accept-ranges': 'bytes',
     etag: `"${dub.id}-${type.data}"`,
-    'content-disposition': `${disposition}; filename="${artifact.fileName.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(artifact.fileName)}`,
+    'content-disposition': contentDisposition(disposition, artifact.fileName),
     ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
   });
   if (ctx.req.method === 'HEAD' || length === 0) {
@@ -98,8 +99,11 @@ async function download(svc: SandboxService, ctx: Ctx): Promise<void> {
   const truncated = length > 1 && svc.faults.roll('rateTruncate');
   const last = truncated ? start + Math.floor(length / 2) - 1 : end;
   const body = createReadStream(artifact.path, { start, end: last });
+  // The file vanished or the reader broke after the headers went out: all that is left is to hang up.
+  body.on('error', () => dropConnection(ctx));
+  ctx.res.on('close', () => body.destroy());
   if (truncated) {
-    body.on('end', () => ctx.res.socket?.destroy());
+    body.on('end', () => dropConnection(ctx));
     body.pipe(ctx.res, { end: false });
   } else {
     body.pipe(ctx.res);

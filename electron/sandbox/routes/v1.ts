@@ -1,5 +1,5 @@
 import { InitDubV1Body, StartDubV1Body } from '../../../shared/api/v1';
-import { HttpError, parseBody, readJson, route, sendJson, type Route } from '../http';
+import { HttpError, parseBody, readJsonBody, route, sendJson, type Route } from '../http';
 import { dubV1, profileV1 } from '../present';
 import type { SandboxService } from '../service';
 
@@ -10,11 +10,13 @@ export function v1Routes(svc: SandboxService): Route[] {
     ),
     route('GET', '/api/v1/dubs', 'api', (ctx) => {
       const account = svc.authenticate(ctx.req, 'v1');
-      sendJson(ctx, 200, svc.state.dubsOf(account.id, (d) => d.generation !== 'legacy').map(dubV1));
+      const dubs = svc.state.dubsOf(account.id, (d) => d.generation !== 'legacy');
+      for (const d of dubs) svc.pipeline.advance(d);
+      sendJson(ctx, 200, dubs.map(dubV1));
     }),
     route('POST', '/api/v1/init-dub', 'api-mutating', async (ctx) => {
       const account = svc.authenticate(ctx.req, 'v1');
-      const body = parseBody(InitDubV1Body, await readJson(ctx.req));
+      const body = parseBody(InitDubV1Body, await readJsonBody(ctx.req));
       svc.checkLanguages(body.source_lang, body.dest_lang, false);
       if (!/^(video|audio)\/[\w.+-]+$/.test(body.fileType)) {
         throw new HttpError(
@@ -34,7 +36,8 @@ export function v1Routes(svc: SandboxService): Route[] {
         uploadPath: '',
       });
       dub.uploadPath = svc.uploadPath(dub.id);
-      dub.uploadUrl = svc.uploadUrl(ctx, dub);
+      dub.uploadUrl = svc.uploadUrl(dub);
+      svc.state.saved(dub);
       sendJson(ctx, 200, {
         file: {
           id: dub.id,
@@ -48,7 +51,7 @@ export function v1Routes(svc: SandboxService): Route[] {
     }),
     route('POST', '/api/v1/start-dub', 'api-mutating', async (ctx) => {
       const account = svc.authenticate(ctx.req, 'v1');
-      const { fileId } = parseBody(StartDubV1Body, await readJson(ctx.req));
+      const { fileId } = parseBody(StartDubV1Body, await readJsonBody(ctx.req));
       svc.startDub(account, fileId, 'v1');
       sendJson(ctx, 200, { success: true, fileId });
     }),

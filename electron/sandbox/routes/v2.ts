@@ -4,9 +4,10 @@ import { fileTypeFromFile } from 'file-type';
 import { V2_DEFAULT_PAGE_SIZE, V2_MAX_PAGE_SIZE, CreateDubV2Fields } from '../../../shared/api/v2';
 import { AUTO } from '../../../shared/languages';
 import { nameFromUrl } from '../../../shared/url-name';
-import { HttpError, parseBody, readJson, route, sendJson, type Ctx, type Route } from '../http';
+import { HttpError, parseBody, readJson, respond, route, sendJson, type Ctx, type Route } from '../http';
 import { dubV2, profileV2 } from '../present';
 import type { SandboxService } from '../service';
+import { ownOutput, storeFromArtifact } from '../own-links';
 import { fetchSourceUrl } from '../source-url';
 import { readMultipart } from './multipart';
 
@@ -27,10 +28,14 @@ function num(v: string | undefined, field: string): number | undefined {
   return n;
 }
 
+/** A plain `video/*` or `audio/*` token: the type is echoed in headers and JSON, so nothing else gets in. */
+const MEDIA_TYPE = /^(video|audio)\/[a-z0-9][a-z0-9!#$&^_.+-]{0,100}$/;
+
 async function mediaType(path: string, declared: string | null): Promise<string> {
-  if (declared && /^(video|audio)\//.test(declared)) return declared;
+  const normalized = declared?.trim().toLowerCase();
+  if (normalized && MEDIA_TYPE.test(normalized)) return normalized;
   const detected = await fileTypeFromFile(path).catch(() => undefined);
-  if (detected && /^(video|audio)\//.test(detected.mime)) return detected.mime;
+  if (detected && MEDIA_TYPE.test(detected.mime)) return detected.mime;
   throw new HttpError(400, 'The file must be a video or audio file');
 }
 
@@ -96,7 +101,7 @@ async function create(svc: SandboxService, ctx: Ctx): Promise<void> {
       throw new HttpError(502, 'Processing backend unavailable', { id: dub.id });
     }
     svc.pipeline.enqueue(dub);
-    sendJson(ctx, 201, dubV2(dub, svc.linkMaker(ctx)));
+    sendJson(ctx, 201, dubV2(dub, svc.link));
   } catch (e) {
     if (!(e instanceof HttpError && e.status === 502)) await rm(uploadPath, { force: true });
     throw e;
@@ -110,14 +115,16 @@ async function fetchSource(
 ): Promise<{ name: string; type: string }> {
   const url = fields.source_url ?? '';
   svc.checkLanguages(fields.source_lang ?? AUTO, fields.dest_lang, false);
-  const fetched = await fetchSourceUrl(
-    url,
-    dest,
-    svc.options.maxUploadBytes,
-    svc.options.allowPrivateSourceUrls,
-  );
+  const name = fields.name ?? nameFromUrl(url);
+  // Its own output links are served from its storage, never fetched over the network.
+  const own = ownOutput(url, svc.origin, svc.signer, svc.state);
+  if (own) {
+    await storeFromArtifact(own, dest);
+    return { name, type: await mediaType(dest, own.contentType) };
+  }
+  const fetched = await fetchSourceUrl(url, dest, svc.options.maxUploadBytes, svc.sourcePolicy);
   if (fetched.bytes === 0) throw new HttpError(400, 'source_url returned an empty file');
-  return { name: fields.name ?? nameFromUrl(url), type: await mediaType(dest, fetched.contentType) };
+  return { name, type: await mediaType(dest, fetched.contentType) };
 }
 
 function pageParam(ctx: Ctx, name: string, fallback: number): number {
@@ -140,23 +147,27 @@ export function v2Routes(svc: SandboxService): Route[] {
       const page = pageParam(ctx, 'page', 1);
       // Above the maximum the page is clamped to 100 (and says so in `pagination.page_size`), not refused.
       const pageSize = Math.min(V2_MAX_PAGE_SIZE, pageParam(ctx, 'page_size', V2_DEFAULT_PAGE_SIZE));
-      const all = svc.state.dubsOf(account.id);
-      const link = svc.linkMaker(ctx);
-      sendJson(ctx, 200, {
-        dubs: all.slice((page - 1) * pageSize, page * pageSize).map((d) => dubV2(d, link)),
-        pagination: {
-          page,
-          page_size: pageSize,
-          total: all.length,
-          total_pages: Math.ceil(all.length / pageSize),
-        },
+      const total = svc.state.countOf(account.id);
+      const dubs = svc.state.pageOf(account.id, (page - 1) * pageSize, pageSize);
+      const pagination = { page, page_size: pageSize, total, total_pages: Math.ceil(total / pageSize) };
+      // Only the dubs on this page are brought up to date and presented; each from its cached JSON.
+      const items = dubs.map((d) => {
+        svc.pipeline.advance(d);
+        return svc.presented.dubV2Json(d);
       });
+      respond(
+        ctx,
+        200,
+        { 'content-type': 'application/json; charset=utf-8' },
+        `{"dubs":[${items.join(',')}],"pagination":${JSON.stringify(pagination)}}`,
+      );
     }),
     route('GET', '/api/v2/dubs/:id', 'api', (ctx) => {
       const account = svc.authenticate(ctx.req, 'v2');
       const dub = svc.state.dubs.get(ctx.params.id ?? '');
       if (!dub || dub.ownerId !== account.id) throw new HttpError(404, `Dub ${ctx.params.id} not found`);
-      sendJson(ctx, 200, dubV2(dub, svc.linkMaker(ctx)));
+      svc.pipeline.advance(dub);
+      respond(ctx, 200, { 'content-type': 'application/json; charset=utf-8' }, svc.presented.dubV2Json(dub));
     }),
   ];
 }

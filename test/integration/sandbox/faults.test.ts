@@ -112,10 +112,16 @@ describe('fault injection', () => {
 
   it('changes faults at runtime over HTTP too', async () => {
     sb = await startSandbox();
-    const r = await call('PUT', `${sb.baseUrl}/__sandbox/faults`, { json: { rate502: 1, latencyMs: 5 } });
+    const admin = { 'x-sandbox-admin': sb.adminToken };
+    const r = await call('PUT', `${sb.baseUrl}/__sandbox/faults`, {
+      headers: admin,
+      json: { rate502: 1, latencyMs: 5 },
+    });
     expect(r.status).toBe(200);
     expect(sb.faults.get()).toMatchObject({ rate502: 1, latencyMs: 5 });
     expect((await call('GET', `${sb.baseUrl}/api/v2/me`, { headers: auth })).status).toBe(502);
-    expect((await call('PUT', `${sb.baseUrl}/__sandbox/faults`, { json: { rate502: 2 } })).status).toBe(400);
+    expect(
+      (await call('PUT', `${sb.baseUrl}/__sandbox/faults`, { headers: admin, json: { rate502: 2 } })).status,
+    ).toBe(400);
   });
 });

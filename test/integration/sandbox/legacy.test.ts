@@ -136,4 +136,31 @@ describe('legacy', () => {
     });
     expect((await startAs('legacy-broke', broke.id)).status).toBe(402);
   });
+
+  it('a failed project carries its error as an object (the spec types it "null or object")', async () => {
+    const init = ProjectLegacy.parse(
+      (
+        await call('POST', `${sb.legacyUrl}/v1/init-dub`, {
+          headers: auth,
+          json: { ...body, name: 'bad.mp4' },
+        })
+      ).body,
+    );
+    await call('PUT', init.uploadUrl, {
+      headers: { 'content-type': 'video/mp4' },
+      body: 'not a video at all',
+    });
+    expect(
+      (await call('POST', `${sb.legacyUrl}/v1/start-dub`, { headers: auth, json: { id: init.id } })).status,
+    ).toBe(200);
+    const failed = await waitFor('the project to fail', async () => {
+      const list = ProjectLegacyList.parse(
+        (await call('GET', `${sb.legacyUrl}/v1/dubs`, { headers: auth })).body,
+      );
+      const p = list.find((x) => x.id === init.id);
+      return p?.externalStatusId === 4 ? p : undefined;
+    });
+    expect(failed.errorMessage).toEqual({ message: expect.stringMatching(/Could not read the media/) });
+    expect(failed.externalErrorMessage).toEqual(failed.errorMessage);
+  });
 });

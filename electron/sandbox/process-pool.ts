@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+/** Work that was still waiting for a slot when the pool closed: it never ran. */
+export class PoolClosedError extends Error {
+  override name = 'PoolClosedError';
+}
+
+/**
+ * Every ffprobe and ffmpeg the sandbox starts goes through one pool: a burst of creates queues its media
+ * work instead of starting dozens of processes that starve the server of CPU.
+ */
+export class ProcessPool {
+  private running = 0;
+  private readonly waiting: { start: () => void; cancel: () => void }[] = [];
+  private closed = false;
+  /** The most processes that ever ran at once: tests check it never passes `size`. */
+  peak = 0;
+  /** How many processes were started in all. */
+  started = 0;
+
+  constructor(readonly size: number = availableParallelism()) {}
+
+  async run(file: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+    await this.acquire();
+    try {
+      return await execFileAsync(file, args, { maxBuffer: 16 * 1024 * 1024 });
+    } finally {
+      this.release();
+    }
+  }
+
+  /** Stops starting new work: whatever still waits for a slot fails with PoolClosedError. */
+  close(): void {
+    this.closed = true;
+    for (const w of this.waiting.splice(0)) w.cancel();
+  }
+
+  private acquire(): Promise<void> {
+    if (this.closed) return Promise.reject(new PoolClosedError('the sandbox is stopping'));
+    if (this.running < this.size) {
+      this.take();
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) =>
+      this.waiting.push({
+        start: () => {
+          this.take();
+          resolve();
+        },
+        cancel: () => reject(new PoolClosedError('the sandbox is stopping')),
+      }),
+    );
+  }
+
+  private take(): void {
+    this.running++;
+    this.started++;
+    this.peak = Math.max(this.peak, this.running);
+  }
+
+  private release(): void {
+    this.running--;
+    this.waiting.shift()?.start();
+  }
+}
