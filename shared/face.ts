@@ -4,6 +4,16 @@ import type { DubdeskApi } from './contract/methods';
 export const MEDIA_KINDS = ['dub', 'original', 'subtitles', 'poster'] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
+/**
+ * What a desktop face tells the page on its own: files to add (a second launch with files, files dropped on
+ * the dock icon, "Open with Dubdesk", File > Add Files), a job to show (its notification was clicked), or a
+ * menu command for the page (Edit > Find, Preferences).
+ */
+export type ShellEvent =
+  | { type: 'open-files'; paths: string[] }
+  | { type: 'show-job'; id: number }
+  | { type: 'command'; command: 'find' | 'preferences' };
+
 /** The DOM File, described by shape so shared/ needs no DOM types. */
 export interface BrowserFile {
   readonly name: string;
@@ -34,4 +44,6 @@ export interface FaceBridge extends DubdeskApi {
   readonly canReveal: boolean;
   showInFolder(path: string): Promise<void>;
   openPath(path: string): Promise<void>;
+  /** Desktop only (absent in web mode): events from the shell; returns the function that ends the subscription. */
+  onShellEvent?(listener: (event: ShellEvent) => void): () => void;
 }

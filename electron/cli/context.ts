@@ -1,7 +1,14 @@
 import type { Command } from 'commander';
 import type { AppInfo } from '../../shared/contract/account';
 import type { DubdeskApi } from '../../shared/contract/methods';
-import { defaultHome, openDubdesk, type DubdeskHost, type EngineOptions } from '../engine/index';
+import {
+  defaultHome,
+  openDubdesk,
+  systemKeyStore,
+  type DubdeskHost,
+  type EngineOptions,
+  type KeyStore,
+} from '../engine/index';
 import { startBuiltInSandbox } from '../sandbox/builtin';
 import { version } from './version';
 
@@ -36,6 +43,16 @@ export interface SessionOptions {
   sandbox?: boolean;
 }
 
+/**
+ * The key store the desktop app uses too (one key for both): the OS credential store, else the owner-only
+ * file. `login` is the user asking to save it, so no store on this system means the file, said aloud there.
+ * DUBDESK_KEY_STORE=file keeps the OS store out of it (scripts, tests).
+ */
+async function keyStoreFor(home: string): Promise<KeyStore | undefined> {
+  if (process.env.DUBDESK_KEY_STORE === 'file') return undefined;
+  return systemKeyStore({ home, fileFallback: 'allowed' });
+}
+
 /** Opens the engine for one command: flags over DUBDESK_* variables over what `login` stored. */
 export async function openSession(cmd: Command, opts: SessionOptions): Promise<CliSession> {
   const flags = cmd.optsWithGlobals<GlobalFlags>();
@@ -44,9 +61,12 @@ export async function openSession(cmd: Command, opts: SessionOptions): Promise<C
   const legacyUrl = nonEmpty(flags.legacyUrl, env.DUBDESK_LEGACY_URL);
   const apiKey = nonEmpty(env.DUBDESK_API_KEY);
   const backoff = backoffFromEnv();
+  const home = nonEmpty(flags.home, env.DUBDESK_HOME) ?? defaultHome();
+  const keyStore = await keyStoreFor(home);
   const host = openDubdesk({
-    home: nonEmpty(flags.home, env.DUBDESK_HOME) ?? defaultHome(),
+    home,
     face: opts.face ?? 'cli',
+    ...(keyStore ? { keyStore } : {}),
     appVersion: version,
     cwd: process.cwd(),
     service: {

@@ -8,6 +8,15 @@ import type { RunOptions, RunOutcome } from './queue/runner';
 
 export { defaultHome } from './facade/home';
 export type { KeyStore } from './facade/key-store';
+export {
+  KEYRING_SERVICE,
+  loadKeyring,
+  systemKeyStore,
+  SystemKeyStore,
+  type KeyringEntry,
+  type OpenKeyringEntry,
+  type SystemKeyStoreOptions,
+} from './facade/os-key-store';
 export type { SandboxHandle, SandboxStarter, ServiceOverrides } from './facade/service';
 export type { EngineOptions, RunOptions, RunOutcome };
 
@@ -17,6 +26,8 @@ export interface DubdeskHost {
   readonly home: string;
   /** Works the queue until done (or aborted); one worker per data folder, else a `busy` error. */
   run(opts: RunOptions): Promise<RunOutcome>;
+  /** Polls the service and retries network waits now (after sleep, or when the network is back). */
+  wake(): void;
   close(): Promise<void>;
 }
 
@@ -26,6 +37,7 @@ export function openDubdesk(options: EngineOptions): DubdeskHost {
     api: engine.api,
     home: options.home,
     run: (opts) => engine.run(opts),
+    wake: () => engine.wake(),
     close: () => engine.close(),
   };
 }

@@ -1,13 +1,49 @@
-// Bundles the Electron main process and preload into dist/electron (CommonJS, as a sandboxed preload needs).
+// Bundles the desktop shell into dist/electron: the main process, the preload (one CommonJS file, as a
+// sandboxed preload must be) and the engine's utility process. Native modules stay outside the bundles:
+// they load from node_modules (unpacked from the asar in a package).
 import { build } from 'esbuild';
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
 
-const common = {
+const out = 'dist/electron';
+const node = {
   bundle: true,
   platform: 'node',
   target: 'node22',
   format: 'cjs',
   sourcemap: true,
-  external: ['electron', 'better-sqlite3'],
+  logLevel: 'warning',
 };
-await build({ ...common, entryPoints: ['electron/main/main.ts'], outfile: 'dist/electron/main.cjs' });
-await build({ ...common, entryPoints: ['electron/main/preload.ts'], outfile: 'dist/electron/preload.cjs' });
+export const NATIVE = ['better-sqlite3', '@napi-rs/keyring'];
+
+await build({
+  ...node,
+  entryPoints: ['electron/main/main.ts'],
+  outfile: `${out}/main.cjs`,
+  external: ['electron'],
+});
+await build({
+  ...node,
+  entryPoints: ['electron/main/engine-main.ts'],
+  outfile: `${out}/engine.cjs`,
+  external: ['electron', ...NATIVE],
+});
+// The preload runs in the page's sandbox: its only import is `electron`; everything else is inside it.
+await build({
+  ...node,
+  platform: 'browser',
+  target: 'chrome130',
+  minify: true,
+  entryPoints: ['electron/main/preload.ts'],
+  outfile: `${out}/preload.cjs`,
+  external: ['electron'],
+});
+
+// Window and tray icons the main process loads at run time.
+mkdirSync(`${out}/icons`, { recursive: true });
+for (const [from, to] of [
+  ['build/icons/512x512.png', 'icon.png'],
+  ['build/icons/32x32.png', 'tray.png'],
+  ['build/tray/trayTemplate.png', 'trayTemplate.png'],
+  ['build/tray/trayTemplate@2x.png', 'trayTemplate@2x.png'],
+])
+  if (existsSync(from)) cpSync(from, `${out}/icons/${to}`);

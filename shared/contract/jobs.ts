@@ -116,6 +116,8 @@ export const JobFilterSchema = z
     search: z.string().max(500).optional(),
     ids: z.array(z.number().int().positive()).max(100_000).optional(),
     source: z.string().optional(),
+    /** Jobs whose source is this path, or that wrote it as a finished output (a face checks a path is the user's). */
+    path: z.string().max(4096).optional(),
     watchFolderId: z.number().int().positive().optional(),
   })
   .strict();

@@ -4,6 +4,19 @@ import { ApiGenerationSchema, OutputSelectionSchema } from './jobs';
 
 const Lang = z.string().trim().toLowerCase().min(1).max(16);
 
+/**
+ * Where the API key goes: the OS credential store (Keychain, Credential Manager, Secret Service) when the
+ * system has one; otherwise a file only the user can read, which a desktop face asks the user to agree to.
+ */
+export const KeyStorageSchema = z.object({
+  store: z.enum(['os', 'file']),
+  /** Why the OS credential store is not used, in words (none on this system); null when it is, or not tried. */
+  osUnavailable: z.string().nullable(),
+  /** Saving a key needs the user's agreement to the file first: send `allowFileKeyStore: true` with it. */
+  needsConsent: z.boolean(),
+});
+export type KeyStorage = z.infer<typeof KeyStorageSchema>;
+
 /** Settings every face shows and edits. The API key is write-only: only whether one is set is shown. */
 export const SettingsSchema = z.object({
   service: z.object({
@@ -18,6 +31,8 @@ export const SettingsSchema = z.object({
     apiKeyHint: z.string().nullable(),
     /** Where the key is kept: the OS credential store, a file only the user can read, or the environment. */
     keyStore: z.enum(['os', 'file', 'env']).nullable(),
+    /** Where a key saved now would go, and whether the user must agree first (absent: the face cannot tell). */
+    keyStorage: KeyStorageSchema.optional(),
   }),
   /** Uploads at once, and downloads at once. */
   concurrency: z.number().int().min(1).max(16),
@@ -49,6 +64,8 @@ export const SettingsPatchSchema = z
         legacyUrl: z.string().url().max(2048).nullable().optional(),
         /** Null forgets the key. */
         apiKey: z.string().trim().min(1).max(4096).nullable().optional(),
+        /** The user agrees (true) or no longer agrees (false) to keep the key in a file only they can read. */
+        allowFileKeyStore: z.boolean().optional(),
       })
       .strict()
       .optional(),

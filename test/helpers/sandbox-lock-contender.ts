@@ -1,15 +1,13 @@
-/** One contender for a sandbox state directory, in its own process, released at an agreed instant. */
+/** One contender for a sandbox state directory, in its own process (see `contend`). */
 import { lockStateDir } from '../../electron/sandbox/persist/lock';
+import { contender } from './contender';
 
-const [dir = '', startAt = '0'] = process.argv.slice(2);
-while (Date.now() < Number(startAt)) {
-  /* spin: every contender leaves the line within the same millisecond */
-}
-try {
-  await lockStateDir(dir);
-  process.stdout.write('held\n');
-  setTimeout(() => process.exit(0), 500);
-} catch (e) {
-  process.stdout.write(`busy ${e instanceof Error ? e.name : String(e)}\n`);
-  process.exit(0);
-}
+const [dir = ''] = process.argv.slice(2);
+await contender(async () => {
+  try {
+    await lockStateDir(dir);
+    return 'held';
+  } catch (e) {
+    return `busy ${e instanceof Error ? e.name : String(e)}`;
+  }
+});

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { LEGACY_CODES, languageName } from '../../../shared/languages';
 import { withSession, type GlobalFlags } from '../context';
@@ -90,8 +91,13 @@ export function registerAccountCommands(program: Command): void {
             ...(flags.legacyUrl ? { legacyUrl: flags.legacyUrl } : {}),
           },
         });
+        const storage = saved.service.keyStorage;
+        if (saved.service.keyStore === 'file' && storage?.osUnavailable)
+          process.stderr.write(`No system keychain here: ${printable(storage.osUnavailable)}.\n`);
         const where =
-          saved.service.keyStore === 'os' ? 'the system keychain' : `${host.home} (readable by you only)`;
+          saved.service.keyStore === 'os'
+            ? 'the system keychain'
+            : `${join(host.home, 'service.json')} (readable by you only)`;
         process.stderr.write(
           `Saved to ${where}.${baseUrl ? '' : ' Set the service address with --base-url too.'}\n`,
         );

@@ -160,6 +160,10 @@ function where(filter: JobFilter): { sql: string; params: Record<string, unknown
     parts.push(`source = @source`);
     params.source = filter.source;
   }
+  if (filter.path !== undefined) {
+    parts.push(`(source = @path OR id IN (SELECT job_id FROM outputs WHERE path = @path AND done = 1))`);
+    params.path = filter.path;
+  }
   if (filter.watchFolderId !== undefined) {
     parts.push(`watch_folder_id = @watch`);
     params.watch = filter.watchFolderId;

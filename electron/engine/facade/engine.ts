@@ -171,6 +171,11 @@ export class DubdeskEngine {
     }
   }
 
+  /** The machine woke up or the network came back: poll and retry network waits now. */
+  wake(): void {
+    this.runner.pollNow();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -1,3 +1,4 @@
+import type { KeyStorage } from '../../../shared/contract/settings';
 import { readStoredService, writeStoredService } from './service-file';
 
 /**
@@ -8,6 +9,10 @@ export interface KeyStore {
   readonly kind: 'os' | 'file';
   get(): string | null;
   set(key: string | null): void;
+  /** Where a key saved now goes, and whether the user must agree first (a store without a choice omits it). */
+  storage?(): KeyStorage;
+  /** Records the user's agreement to keep the key in a file (a store that never asks omits it). */
+  allowFile?(allowed: boolean): void;
 }
 
 export class FileKeyStore implements KeyStore {

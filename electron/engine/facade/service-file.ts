@@ -11,6 +11,8 @@ export const StoredService = z.object({
   baseUrl: z.string().url().optional(),
   legacyUrl: z.string().url().optional(),
   apiKey: z.string().min(1).optional(),
+  /** The user agreed to keep the key here, where the system has no credential store. */
+  fileKeyConsent: z.boolean().optional(),
 });
 export type StoredService = z.infer<typeof StoredService>;
 

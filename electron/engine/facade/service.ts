@@ -5,6 +5,7 @@ import type { Settings } from '../../../shared/contract/settings';
 import { createServiceClients, type ServiceClients } from '../api/clients';
 import type { HttpLimits } from '../api/limits';
 import type { KeyStore } from './key-store';
+import { consentNeeded } from './os-key-store';
 import { readStoredService, writeStoredService } from './service-file';
 
 /** What a face says about the service for this session (CLI flags and DUBDESK_* variables); beats stored settings. */
@@ -99,6 +100,11 @@ export class ServiceManager {
       apiKeySet: Boolean(r.apiKey),
       apiKeyHint: r.apiKey ? `…${r.apiKey.slice(-4)}` : null,
       keyStore: fromEnv ? 'env' : r.apiKey ? this.keys.kind : null,
+      keyStorage: this.keys.storage?.() ?? {
+        store: this.keys.kind,
+        osUnavailable: null,
+        needsConsent: false,
+      },
     };
   }
 
@@ -165,7 +171,12 @@ export class ServiceManager {
     baseUrl?: string | null;
     legacyUrl?: string | null;
     apiKey?: string | null;
+    allowFileKeyStore?: boolean;
   }): Promise<void> {
+    // The agreement first, and a key that cannot be kept refused before anything else is written.
+    if (patch.allowFileKeyStore !== undefined) this.keys.allowFile?.(patch.allowFileKeyStore);
+    if (patch.apiKey && this.keys.storage?.().needsConsent)
+      throw consentNeeded(this.keys.storage().osUnavailable);
     const stored = readStoredService(this.home);
     const next = { ...stored };
     if (patch.mode !== undefined) next.mode = patch.mode;

@@ -332,3 +332,16 @@ export function enqueue(store: JobStore, job: NewJob, reason: string | null, now
   store.appendHistory(id, now, null, 'queued', 'added', reason);
   return id;
 }
+
+/**
+ * Jobs waiting out a network backoff become due now (the machine woke up, the network is back): their wait
+ * is over, their state and history stay as they are.
+ */
+export function endNetworkWaits(store: JobStore, service: string, now = Date.now()): number {
+  return store.db
+    .prepare(
+      `UPDATE jobs SET next_run_at = @now WHERE waiting_code = 'offline' AND next_run_at > @now
+         AND lease_token IS NULL AND step IN ('submit', 'fetch') AND service IN (@service, '')`,
+    )
+    .run({ now, service }).changes;
+}

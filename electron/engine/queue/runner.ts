@@ -7,19 +7,27 @@ import { fetchOutputs } from '../flows/fetch-outputs';
 import { submit } from '../flows/submit';
 import { pollOnce } from '../flows/track';
 import { StopAtStep, classify, type JobError } from '../jobs/errors';
-import { transition, type LifeEvent } from '../jobs/life';
+import { endNetworkWaits, transition, type LifeEvent } from '../jobs/life';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { HEARTBEAT_MS, QueueLock } from './lock';
 
 export interface RunOptions {
   /** Return once no job is left unfinished; otherwise run until aborted. */
   untilDone: boolean;
-  /** Uploads at once, and downloads at once (separate limits). */
-  concurrency: number;
-  /** The shortest time between two polls; the interval grows while nothing moves. */
-  pollIntervalMs: number;
+  /** Uploads at once, and downloads at once (separate limits); a function is read again at every claim. */
+  concurrency: number | (() => number);
+  /** The shortest time between two polls; the interval grows while nothing moves. A function is read each poll. */
+  pollIntervalMs: number | (() => number);
+  /** Stops at once: transfers in flight are cut (every step resumes from what it recorded). */
   signal?: AbortSignal;
+  /**
+   * Stops gently: nothing new starts, no poll is sent, each running step ends after the HTTP call it is in,
+   * and the run returns once nothing runs (a face quitting; `signal` still cuts it short).
+   */
+  drain?: AbortSignal;
 }
+
+const valueOf = (v: number | (() => number)): number => (typeof v === 'function' ? v() : v);
 
 /** Why a run returned: all done, stopped by the user, halted by the service, or the queue is paused. */
 export type RunOutcome = 'done' | 'aborted' | 'auth' | 'credits' | 'paused';
@@ -66,6 +74,7 @@ export class Runner {
   >();
   private wakeUp: () => void = () => {};
   private running = false;
+  private pollSoon = false;
 
   constructor(
     private readonly env: RunnerEnv,
@@ -81,6 +90,15 @@ export class Runner {
     this.wakeUp();
   }
 
+  /**
+   * After the machine slept or the network came back: poll the service now, and retry at once the jobs
+   * that were waiting for the network, instead of at the end of their backoff.
+   */
+  pollNow(): void {
+    this.pollSoon = true;
+    this.wakeUp();
+  }
+
   async run(opts: RunOptions): Promise<RunOutcome> {
     const { store } = this.env;
     const lock = QueueLock.acquire(this.env.db, this.env.home);
@@ -90,18 +108,28 @@ export class Runner {
     // A new run asks the service again: a key or a balance may have been fixed since the last one.
     const pause = this.env.queuePause();
     if (pause && pause.reason !== 'user') this.env.setQueuePause(null);
+    const pollMs = () => valueOf(opts.pollIntervalMs);
+    const draining = () => opts.drain?.aborted === true;
     let pollAt = 0;
-    let pollInterval = opts.pollIntervalMs;
+    let pollInterval = pollMs();
     let polling: Promise<void> | null = null;
     let pollFailures = 0;
     let heartbeatAt = Date.now();
     let creditsCheckAt = Date.now() + CREDITS_RECHECK_MS;
     const onAbort = () => this.wakeUp();
     signal.addEventListener('abort', onAbort);
+    opts.drain?.addEventListener('abort', onAbort);
     try {
       for (;;) {
         if (signal.aborted) return 'aborted';
+        if (draining() && this.active.size === 0 && !polling) return 'aborted';
         const now = Date.now();
+        if (this.pollSoon) {
+          this.pollSoon = false;
+          pollAt = 0;
+          pollInterval = pollMs();
+          endNetworkWaits(store, this.env.service(), now);
+        }
         if (now - heartbeatAt >= HEARTBEAT_MS) {
           heartbeatAt = now;
           if (!lock.heartbeat()) return 'aborted'; // another process took the queue over: stop at once
@@ -109,19 +137,22 @@ export class Runner {
         const service = this.env.service();
         const paused = this.env.queuePause();
         if (paused?.reason === 'auth' && opts.untilDone && this.active.size === 0 && !polling) return 'auth';
-        if (!paused) this.claim('submit', opts.concurrency, service, signal);
-        if (!paused || paused.reason === 'credits') this.claim('fetch', opts.concurrency, service, signal);
+        const concurrency = valueOf(opts.concurrency);
+        if (!paused && !draining()) this.claim('submit', concurrency, service, signal, opts.drain);
+        if ((!paused || paused.reason === 'credits') && !draining())
+          this.claim('fetch', concurrency, service, signal, opts.drain);
 
         const tracking = store.trackingCount(service);
-        const mayPoll = !paused || paused.reason === 'credits';
+        const mayPoll = (!paused || paused.reason === 'credits') && !draining();
         if (tracking > 0 && mayPoll && !polling && Date.now() >= pollAt) {
           polling = pollOnce(store, this.env.clients(), service, signal)
             .then(({ changed }) => {
               for (const row of changed) this.hooks.changed(row);
               this.hooks.connectivity(null);
               pollFailures = 0;
-              const slowest = Math.max(opts.pollIntervalMs, Math.min(opts.pollIntervalMs * 6, 30_000));
-              pollInterval = changed.length ? opts.pollIntervalMs : Math.min(pollInterval * 1.5, slowest);
+              const base = pollMs();
+              const slowest = Math.max(base, Math.min(base * 6, 30_000));
+              pollInterval = changed.length ? base : Math.min(pollInterval * 1.5, slowest);
               pollAt = Date.now() + pollInterval;
             })
             .catch((e: unknown) => this.pollFailed(classify(e), ++pollFailures, service))
@@ -166,6 +197,7 @@ export class Runner {
       }
     } finally {
       signal.removeEventListener('abort', onAbort);
+      opts.drain?.removeEventListener('abort', onAbort);
       for (const a of this.active.values()) a.controller.abort();
       await Promise.allSettled([...this.active.values()].map((a) => a.done));
       if (polling) await polling;
@@ -223,17 +255,30 @@ export class Runner {
     });
   }
 
-  private claim(step: Step, concurrency: number, service: string, runSignal: AbortSignal): void {
+  private claim(
+    step: Step,
+    concurrency: number,
+    service: string,
+    runSignal: AbortSignal,
+    drain: AbortSignal | undefined,
+  ): void {
     const running = [...this.active.values()].filter((a) => a.step === step).length;
     for (const { row, token } of this.env.store.claim(step, concurrency - running, service))
-      this.start(step, row, token, runSignal);
+      this.start(step, row, token, runSignal, drain);
   }
 
-  private start(step: Step, row: JobRow, token: string, runSignal: AbortSignal): void {
+  private start(
+    step: Step,
+    row: JobRow,
+    token: string,
+    runSignal: AbortSignal,
+    drain: AbortSignal | undefined,
+  ): void {
     const { store } = this.env;
     const controller = new AbortController();
     const signal = AbortSignal.any([controller.signal, runSignal]);
-    const stopping = () => signal.aborted || this.env.queuePause()?.reason === 'user';
+    const stopping = () =>
+      signal.aborted || drain?.aborted === true || this.env.queuePause()?.reason === 'user';
     const job = new LeasedJob(store, row, token, (r) => this.hooks.changed(r), stopping);
     const ctx: StepContext = { store, clients: this.env.clients(), signal, progress: this.hooks.progress };
     // A cancel or retry from another process takes the token away: notice it and stop the transfer.

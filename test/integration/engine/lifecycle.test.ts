@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobView } from '../../../shared/contract/jobs';
+import { openDubdesk } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
 import {
@@ -83,6 +84,28 @@ describe('engine lifecycle', () => {
     expect(done?.state).toBe('completed');
     const back = await (revived as unknown as Promise<Sandbox>);
     expect(startedDubs(back)).toHaveLength(1);
+  });
+
+  it('wake() ends network waits at once (after sleep), instead of at the end of their backoff', async () => {
+    const first = await sandbox();
+    const port = first.port;
+    await first.stop();
+    sandboxes.splice(sandboxes.indexOf(first), 1);
+    const host = openDubdesk({
+      home: tempDir(),
+      face: 'cli',
+      service: { baseUrl: first.baseUrl, legacyUrl: first.legacyUrl, apiKey: first.account.apiKey },
+      backoff: { baseMs: 120_000, capMs: 120_000 }, // far longer than this test may take
+    });
+    await host.api.add(req([videoMp4(2, 'wake.mp4')]));
+    const waiting = whenJob(host.api, (j) => j.waiting?.code === 'offline');
+    const running = host.run(quickRun(1));
+    await waiting;
+    await sandbox({ port });
+    host.wake();
+    expect(await running).toBe('done');
+    expect((await allJobs(host.api))[0]?.state).toBe('completed');
+    await host.close();
   });
 
   it('pauses the queue on 402 "out of credits" and goes on after a top-up, charging each dub once', async () => {

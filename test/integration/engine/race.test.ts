@@ -1,14 +1,13 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../electron/engine/db/open';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli, startCli } from '../../helpers/cli';
+import { contend } from '../../helpers/contender';
 import { startedDubs, tempDir } from '../../helpers/engine';
 import { videoMp4 } from '../../helpers/media';
 
-const run = promisify(execFile);
 const CONTENDER = new URL('../../helpers/lock-contender.ts', import.meta.url).pathname;
 
 /** A lock left by a process that no longer exists: every starter may take it over, but only one may win. */
@@ -26,7 +25,7 @@ describe('one worker per queue', () => {
   afterAll(() => sb.stop());
 
   it('four processes taking over a stale lock at the same instant: exactly one holds it, in every trial', async () => {
-    const trials = 6;
+    const trials = 4;
     for (let t = 0; t < trials; t++) {
       const home = tempDir('dubdesk-race-');
       const db = openDatabase(join(home, 'dubdesk.db'));
@@ -34,21 +33,14 @@ describe('one worker per queue', () => {
         `INSERT INTO runner_lock (id, owner, pid, host, heartbeat_at, started_at) VALUES (1, 'gone', ?, ?, 0, 0)`,
       ).run(await deadPid(), (await import('node:os')).hostname());
       db.close();
-      const startAt = Date.now() + 1500;
-      const outcomes = await Promise.all(
-        Array.from({ length: 4 }, () =>
-          run(process.execPath, ['--import', 'tsx', CONTENDER, home, String(startAt)]).then((r) =>
-            r.stdout.trim(),
-          ),
-        ),
-      );
+      const outcomes = await contend(CONTENDER, [home], 4);
       expect(
         outcomes.filter((o) => o === 'held'),
         `trial ${t}: ${outcomes.join(', ')}`,
       ).toHaveLength(1);
       expect(outcomes.filter((o) => o === 'busy busy')).toHaveLength(3);
     }
-  });
+  }, 180_000);
 
   it('two `dubdesk run` started together on one home never work the same job', async () => {
     const home = join(tempDir('dubdesk-race-'), 'home');

@@ -1,0 +1,63 @@
+/**
+ * Closing the window while work runs asks what to do: keep working in the tray, or stop (every job
+ * resumes where it was the next time Dubdesk opens). Nothing is lost either way. The answer can be kept.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserWindow, Dialog } from 'electron';
+import { z } from 'zod';
+import type { QueueTotals } from '../../shared/contract/queue';
+
+export type CloseChoice = 'tray' | 'quit' | 'cancel';
+
+const PrefsSchema = z.object({ whenClosedWhileWorking: z.enum(['ask', 'tray', 'quit']).catch('ask') });
+type Prefs = z.infer<typeof PrefsSchema>;
+const prefsFile = (dir: string) => join(dir, 'desktop.json');
+
+export function readPrefs(dir: string): Prefs {
+  try {
+    return PrefsSchema.parse(JSON.parse(readFileSync(prefsFile(dir), 'utf8')));
+  } catch {
+    return { whenClosedWhileWorking: 'ask' };
+  }
+}
+
+export function writePrefs(dir: string, prefs: Prefs): void {
+  const file = prefsFile(dir);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(PrefsSchema.parse(prefs))}\n`, { mode: 0o600 });
+  renameSync(`${file}.tmp`, file);
+}
+
+export function closeMessage(t: QueueTotals): { message: string; detail: string } {
+  const uploading = t.counts.uploading ?? 0;
+  const moving = uploading ? ` (${uploading} uploading)` : '';
+  return {
+    message: 'Dubdesk is still working',
+    detail:
+      `${t.left} job${t.left === 1 ? '' : 's'} left${moving}. In the tray, the work goes on. ` +
+      'If you stop, every job resumes where it was the next time you open Dubdesk.',
+  };
+}
+
+/** Asks (or uses the kept answer). */
+export async function askOnClose(
+  dialog: Pick<Dialog, 'showMessageBox'>,
+  win: BrowserWindow,
+  totals: QueueTotals,
+  dir: string,
+): Promise<CloseChoice> {
+  const kept = readPrefs(dir).whenClosedWhileWorking;
+  if (kept !== 'ask') return kept;
+  const { response, checkboxChecked } = await dialog.showMessageBox(win, {
+    type: 'question',
+    buttons: ['Keep Working in the Tray', 'Stop and Quit', 'Cancel'],
+    defaultId: 0,
+    cancelId: 2,
+    noLink: true,
+    ...closeMessage(totals),
+    checkboxLabel: 'Do this every time',
+  });
+  const choice: CloseChoice = response === 0 ? 'tray' : response === 1 ? 'quit' : 'cancel';
+  if (checkboxChecked && choice !== 'cancel') writePrefs(dir, { whenClosedWhileWorking: choice });
+  return choice;
+}
