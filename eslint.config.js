@@ -21,6 +21,9 @@ const nodeOnlyPackages = [
   'cli-truncate',
   'read',
   'fastify',
+  '@fastify/static',
+  'open',
+  'range-parser',
 ];
 
 /**

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { AppInfo } from '../../shared/contract/account';
 import type { DubdeskApi } from '../../shared/contract/methods';
 // Types only: the engine and the sandbox load when a command opens a session, so `--help` stays quick.
 import type { DubdeskHost, EngineOptions, KeyStore, systemKeyStore } from '../engine/index';
@@ -36,6 +37,15 @@ function watchFromEnv(): EngineOptions['watch'] {
 
 const nonEmpty = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v !== '');
 
+export interface SessionOptions {
+  needsService: boolean;
+  quiet?: boolean;
+  /** Which face the engine reports in `appInfo` (`serve` is the web face). */
+  face?: AppInfo['shell'];
+  /** The built-in sandbox for this session, whatever is configured (`serve --sandbox`). */
+  sandbox?: boolean;
+}
+
 /**
  * The key store the desktop app uses too (one key for both): the OS credential store, else the owner-only
  * file. `login` is the user asking to save it, so no store on this system means the file, said aloud there.
@@ -47,10 +57,7 @@ async function keyStoreFor(home: string, open: typeof systemKeyStore): Promise<K
 }
 
 /** Opens the engine for one command: flags over DUBDESK_* variables over what `login` stored. */
-export async function openSession(
-  cmd: Command,
-  opts: { needsService: boolean; quiet?: boolean },
-): Promise<CliSession> {
+export async function openSession(cmd: Command, opts: SessionOptions): Promise<CliSession> {
   const flags = cmd.optsWithGlobals<GlobalFlags>();
   const env = process.env;
   const baseUrl = nonEmpty(flags.baseUrl, env.DUBDESK_BASE_URL);
@@ -62,7 +69,7 @@ export async function openSession(
   const keyStore = await keyStoreFor(home, engine.systemKeyStore);
   const host = engine.openDubdesk({
     home,
-    face: 'cli',
+    face: opts.face ?? 'cli',
     ...(keyStore ? { keyStore } : {}),
     appVersion: version,
     cwd: process.cwd(),
@@ -70,6 +77,7 @@ export async function openSession(
       ...(baseUrl ? { baseUrl } : {}),
       ...(legacyUrl ? { legacyUrl } : {}),
       ...(apiKey ? { apiKey } : {}),
+      ...(opts.sandbox ? { sandbox: true } : {}),
     },
     startSandbox: async (stateDir) => (await import('../sandbox/builtin')).startBuiltInSandbox(stateDir),
     ...(backoff ? { backoff } : {}),
@@ -88,7 +96,7 @@ export async function openSession(
 
 export async function withSession<T>(
   cmd: Command,
-  opts: { needsService: boolean; quiet?: boolean },
+  opts: SessionOptions,
   fn: (s: CliSession) => Promise<T>,
 ): Promise<T> {
   const session = await openSession(cmd, opts);

@@ -1,21 +1,11 @@
 import type { JobView } from '../../shared/contract/jobs';
 import { cleanServiceText } from '../../shared/text';
 
+export { formatBytes } from '../../shared/format';
+
 /** Anything that came from a file name, a path or the service, safe for a terminal (no escape sequences). */
 export function printable(s: string): string {
   return cleanServiceText(s, Number.POSITIVE_INFINITY);
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let i = -1;
-  do {
-    v /= 1024;
-    i++;
-  } while (v >= 1024 && i < units.length - 1);
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
 
 export function formatDuration(seconds: number): string {

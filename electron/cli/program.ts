@@ -8,6 +8,7 @@ import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
 import { registerStatusCommands } from './commands/status';
 import { registerWatchCommand } from './commands/watch';
+import { registerServeCommand } from './serve/command';
 import { describeError } from './errors';
 import { ExitCode, exitCodeFor } from './exit-codes';
 import { version } from './version';
@@ -58,6 +59,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
   registerEstimateCommand(program);
   registerAccountCommands(program);
   registerSandboxCommand(program);
+  registerServeCommand(program);
   for (const c of program.commands) c.showHelpAfterError(`(see \`dubdesk ${c.name()} --help\`)`);
   return program;
 }

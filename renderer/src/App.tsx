@@ -1,12 +1,63 @@
-/** Placeholder until the desktop UI issue: the queue, drop zone and language picker land here. */
-export function App() {
+import { useEffect, useState } from 'react';
+import type { FaceBridge } from '../../shared/face';
+import { Banners } from './components/Banners';
+import { ConfirmDialog } from './components/ConfirmDialog';
+import { Header } from './components/Header';
+import { JobPanel } from './components/JobPanel';
+import { Notices } from './components/Notices';
+import { Sidebar } from './components/Sidebar';
+import { useShellEvents } from './components/useShellEvents';
+import { useShortcuts } from './components/useShortcuts';
+import { useWindowDrop } from './components/useWindowDrop';
+import { AddSheet } from './screens/AddSheet';
+import { FirstRun } from './screens/FirstRun';
+import { QueueScreen } from './screens/QueueScreen';
+import { SettingsScreen } from './screens/SettingsScreen';
+import { WatchScreen } from './screens/WatchScreen';
+import { BridgeContext, StoreContext, createAppStore, useApp, type AppStore } from './store';
+import { connect } from './store/connect';
+
+function Shell({ store, bridge }: { store: AppStore; bridge: FaceBridge }) {
+  const screen = useApp((s) => s.screen);
+  const panelOpen = useApp((s) => s.openJobId !== null && s.screen === 'queue');
+  useShortcuts(store);
+  useShellEvents(store, bridge);
+  const dragging = useWindowDrop(store, bridge);
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: 32 }}>
-      <h1>Dubdesk</h1>
-      <p>
-        The desktop queue is on its way. Meanwhile the same engine runs from the command line:{' '}
-        <code>npx dubdesk --help</code>.
-      </p>
-    </main>
+    <div className={`app ${panelOpen ? 'with-panel' : ''}`}>
+      <Header />
+      <Banners />
+      <div className="app-body">
+        <Sidebar />
+        <main className="main">
+          {screen === 'queue' && <QueueScreen />}
+          {screen === 'watch' && <WatchScreen />}
+          {screen === 'settings' && <SettingsScreen />}
+        </main>
+        {panelOpen && <JobPanel />}
+      </div>
+      {dragging && screen !== 'watch' && (
+        <div className="drop-overlay" aria-hidden="true">
+          <p>Drop to add to the queue</p>
+        </div>
+      )}
+      <AddSheet />
+      <FirstRun />
+      <ConfirmDialog />
+      <Notices />
+    </div>
+  );
+}
+
+/** The whole app over one bridge: one store, fed by the bridge's events for as long as it is shown. */
+export function App({ bridge }: { bridge: FaceBridge }) {
+  const [store] = useState(() => createAppStore(bridge));
+  useEffect(() => connect(store, bridge), [store, bridge]);
+  return (
+    <BridgeContext.Provider value={bridge}>
+      <StoreContext.Provider value={store}>
+        <Shell store={store} bridge={bridge} />
+      </StoreContext.Provider>
+    </BridgeContext.Provider>
   );
 }

@@ -12,6 +12,8 @@ export interface ServiceOverrides {
   baseUrl?: string;
   legacyUrl?: string;
   apiKey?: string;
+  /** This session uses the built-in sandbox whatever is stored (`dubdesk serve --sandbox`). */
+  sandbox?: boolean;
 }
 
 /** The built-in sandbox, started by the face (the engine never imports the sandbox). */
@@ -61,11 +63,17 @@ export class ServiceManager {
     const baseUrl = this.overrides.baseUrl || stored.baseUrl || null;
     const legacyUrl = this.overrides.legacyUrl || stored.legacyUrl || null;
     let mode: ServiceMode;
-    if (this.overrides.apiKey || this.overrides.baseUrl) mode = 'service';
+    if (this.overrides.sandbox) mode = 'sandbox';
+    else if (this.overrides.apiKey || this.overrides.baseUrl) mode = 'service';
     else if (stored.mode) mode = stored.mode;
     else mode = apiKey || baseUrl ? 'service' : 'sandbox';
     const configured = Boolean(
-      this.overrides.apiKey || this.overrides.baseUrl || stored.mode || apiKey || baseUrl,
+      this.overrides.sandbox ||
+      this.overrides.apiKey ||
+      this.overrides.baseUrl ||
+      stored.mode ||
+      apiKey ||
+      baseUrl,
     );
     return { mode, configured, baseUrl, legacyUrl, apiKey };
   }

@@ -1,0 +1,71 @@
+import type { Command } from 'commander';
+import { DubdeskError } from '../../../shared/contract/errors';
+import { openSession } from '../context';
+import { ExitCode } from '../exit-codes';
+import { openBrowser } from './open-browser';
+import { rendererDir } from './renderer-files';
+import { startServer, type DubdeskServer } from './server';
+import { workQueue } from './worker';
+
+export interface ServeFlags {
+  port: number;
+  sandbox: boolean;
+  open: boolean;
+}
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Resolves on the first SIGINT or SIGTERM; a second one quits at once. */
+function interrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    let signals = 0;
+    const onSignal = () => {
+      signals++;
+      if (signals > 1) process.exit(ExitCode.Interrupted);
+      say(
+        '\nStopping after the current step; every job resumes where it was next time. (Ctrl+C again to quit now.)',
+      );
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/**
+ * `dubdesk serve`: the engine (the built-in sandbox with `--sandbox`), the HTTP server, and the queue
+ * worked in this process until Ctrl+C, which ends with 130 like `run`.
+ */
+export async function serve(flags: ServeFlags, cmd: Command): Promise<void> {
+  const ui = rendererDir(say);
+  const session = await openSession(cmd, { needsService: false, face: 'web', sandbox: flags.sandbox });
+  let server: DubdeskServer;
+  try {
+    server = await startServer({
+      engine: session.host,
+      port: flags.port,
+      rendererDir: ui,
+      log: { stream: process.stderr, level: 'warn' },
+    });
+  } catch (e) {
+    await session.close();
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new DubdeskError('conflict', `port ${flags.port} is already in use`, {
+        remedy: 'Pick another with --port, or --port 0 for any free one.',
+      });
+    throw e;
+  }
+  // The first line on stdout is the address, token included, for people and for scripts.
+  process.stdout.write(`${server.url}\n`);
+  say(`Dubdesk is served at ${server.origin} to this machine only; open the address above. Ctrl+C stops.`);
+  if (session.sandbox) say('Using the built-in sandbox: a simulator of the service; it does not translate.');
+  if (flags.open) await openBrowser(server.url, say);
+  const worker = workQueue(session.host, session.api, say);
+
+  await interrupted();
+  worker.stop();
+  await worker.stopped;
+  await server.close();
+  await session.close();
+  process.exitCode = ExitCode.Interrupted;
+}

@@ -1,0 +1,77 @@
+import { DubdeskError, toContractError } from '../../../shared/contract/errors';
+import type { DubdeskApi } from '../../../shared/contract/methods';
+import type { DubdeskHost, RunOutcome } from '../../engine/index';
+
+/** How long to wait before asking again for a queue another process works, or a service that failed. */
+const RETRY_MS = 30_000;
+
+export interface QueueWorker {
+  /** Resolves once the worker stopped (after `stop`): the steps in progress have ended. */
+  readonly stopped: Promise<void>;
+  stop(): void;
+}
+
+function sleep(ms: number, signal: AbortSignal, wake: (w: () => void) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+    wake(done);
+  });
+}
+
+/**
+ * Works the queue for as long as `serve` runs (`untilDone: false`). When another process holds the queue
+ * (the desktop app, a `dubdesk run`) or the service cannot be used yet (no key, a rejected key), it says so
+ * once, keeps the contract served, and tries again later, or at once when the settings change.
+ */
+export function workQueue(
+  host: Pick<DubdeskHost, 'run'>,
+  api: DubdeskApi,
+  say: (line: string) => void,
+): QueueWorker {
+  const controller = new AbortController();
+  const { signal } = controller;
+  let wakeUp = () => {};
+  const unsubscribe = api.subscribe((e) => {
+    if (e.type === 'settings') wakeUp();
+  });
+  let lastSaid = '';
+  const sayOnce = (line: string) => {
+    if (line !== lastSaid) say(line);
+    lastSaid = line;
+  };
+
+  const loop = async () => {
+    while (!signal.aborted) {
+      let outcome: RunOutcome | null = null;
+      try {
+        const settings = await api.getSettings();
+        sayOnce('Working the queue.');
+        outcome = await host.run({
+          untilDone: false,
+          concurrency: settings.concurrency,
+          pollIntervalMs: settings.pollIntervalSeconds * 1000,
+          signal,
+        });
+      } catch (e) {
+        const err = e instanceof DubdeskError ? e.toJSON() : toContractError(e);
+        sayOnce(
+          err.code === 'busy'
+            ? `Not working the queue: ${err.message}. The app is served all the same (that process moves the jobs). Trying again every ${RETRY_MS / 1000} s.`
+            : `Not working the queue: ${err.message}.${err.remedy ? ` ${err.remedy}` : ''} Trying again when the settings change.`,
+        );
+      }
+      if (signal.aborted) break;
+      if (outcome === 'aborted') sayOnce('Another process took the queue over; trying again later.');
+      await sleep(RETRY_MS, signal, (w) => (wakeUp = w));
+    }
+    unsubscribe();
+  };
+
+  return { stopped: loop(), stop: () => controller.abort() };
+}

@@ -1,0 +1,182 @@
+import { DubdeskError } from '../../../shared/contract/errors';
+import { METHOD_NAMES, METHODS, type DubdeskApi, type MethodName } from '../../../shared/contract/methods';
+import type { BrowserFile, FaceBridge, MediaKind } from '../../../shared/face';
+import {
+  MAX_STAGED_BYTES,
+  MEDIA_TOKEN_PARAM,
+  MediaTokenSchema,
+  ROUTES,
+  ReplySchema,
+  STAGE_NAME_PARAM,
+  StagedFileSchema,
+  type MediaToken,
+} from '../../../shared/serve-protocol';
+import { WebEvents } from './web-events';
+
+export interface WebBridgeOptions {
+  /** Where `dubdesk serve` answers; '' (the default) is the page's own origin. */
+  baseUrl?: string;
+  /** The session token (see web-token.ts). */
+  token: string;
+  fetch?: typeof fetch;
+}
+
+/** The web bridge: the FaceBridge, plus what its owner may wait for or end. */
+export interface WebBridge extends FaceBridge {
+  /** Resolves once media URLs carry a media token (the first few calls of a page are done by then anyway). */
+  readonly ready: Promise<void>;
+  /** Ends the event stream. */
+  close(): void;
+}
+
+const unreachable = () =>
+  new DubdeskError('offline', 'Dubdesk (`dubdesk serve`) is not answering', {
+    remedy: 'Start `dubdesk serve` again and open the address it prints.',
+  });
+
+/** A reply of `dubdesk serve`, checked: a value, or the contract error it carries. */
+async function readReply(res: Response): Promise<unknown> {
+  let json: unknown;
+  try {
+    json = await res.json();
+  } catch {
+    throw new DubdeskError('internal', `dubdesk serve answered HTTP ${res.status} without a contract reply`);
+  }
+  const reply = ReplySchema.safeParse(json);
+  if (!reply.success)
+    throw new DubdeskError('internal', `dubdesk serve answered HTTP ${res.status} with a malformed reply`);
+  if (!reply.data.ok) throw DubdeskError.from(reply.data.error);
+  return reply.data.value;
+}
+
+function asBlob(file: BrowserFile): Blob {
+  if (typeof Blob !== 'undefined' && file instanceof Blob) return file;
+  throw new DubdeskError('bad-request', `${file.name} is not a file the browser can read`);
+}
+
+/**
+ * `dubdesk serve`'s contract over HTTP: every method of the table is `POST /api/<method>` with a Bearer
+ * token, every answer is checked against the method's schema, events come over one SSE stream. Free of
+ * React and of the DOM beyond fetch (XMLHttpRequest only for upload progress, where there is one), so the
+ * contract's own test suite runs it under Node.
+ */
+export function createWebBridge(opts: WebBridgeOptions): WebBridge {
+  const base = (opts.baseUrl ?? '').replace(/\/+$/, '');
+  const fetchFn = opts.fetch ?? globalThis.fetch.bind(globalThis);
+  const auth = () => ({ authorization: `Bearer ${opts.token}` });
+
+  async function post(path: string, body: unknown): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await fetchFn(`${base}${path}`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: JSON.stringify(body ?? null),
+        cache: 'no-store',
+      });
+    } catch {
+      throw unreachable();
+    }
+    return readReply(res);
+  }
+
+  async function call(name: MethodName, input: unknown): Promise<unknown> {
+    const value = await post(ROUTES.method(name), input);
+    const checked = METHODS[name].output.safeParse(value);
+    if (!checked.success)
+      throw new DubdeskError('internal', `${name}: the answer of dubdesk serve broke the contract`);
+    return checked.data;
+  }
+
+  // Media tokens: see electron/cli/serve/media-tokens.ts for why media URLs carry one of their own.
+  let media: { token: MediaToken; at: number } | null = null;
+  let minting: Promise<void> | null = null;
+  const mintMediaToken = (): Promise<void> =>
+    (minting ??= post(ROUTES.mediaToken, null)
+      .then((v) => {
+        media = { token: MediaTokenSchema.parse(v), at: Date.now() };
+      })
+      .catch(() => {
+        /* the next mediaUrl tries again */
+      })
+      .finally(() => {
+        minting = null;
+      }));
+  const ready = mintMediaToken();
+
+  function upload(file: Blob, name: string, progress: (sent: number) => void): Promise<string> {
+    const url = `${base}${ROUTES.staging}?${STAGE_NAME_PARAM}=${encodeURIComponent(name)}`;
+    const headers = { ...auth(), 'content-type': 'application/octet-stream' };
+    const staged = (v: unknown) => StagedFileSchema.parse(v).path;
+    if (typeof XMLHttpRequest === 'undefined') {
+      // No upload progress without XHR (Node): a file-backed Blob is still streamed, not loaded.
+      return fetchFn(url, { method: 'POST', headers, body: file })
+        .then(readReply, () => {
+          throw unreachable();
+        })
+        .then(staged);
+    }
+    // The browser streams a File from the disk; XHR is the one API that reports upload progress.
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', url);
+      for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
+      xhr.upload.onprogress = (e) => progress(e.loaded);
+      xhr.onerror = () => reject(unreachable());
+      xhr.onload = () =>
+        readReply(new Response(xhr.responseText, { status: xhr.status }))
+          .then(staged)
+          .then(resolve, reject);
+      xhr.send(file);
+    });
+  }
+
+  const events = new WebEvents(`${base}${ROUTES.events}`, auth, fetchFn);
+  const notHere = (what: string) =>
+    Promise.reject(
+      new DubdeskError('conflict', `${what} is not possible from the browser`, {
+        remedy: 'The files are on the machine that runs `dubdesk serve`.',
+      }),
+    );
+
+  const methods: Record<string, unknown> = {};
+  for (const name of METHOD_NAMES) methods[name] = (input?: unknown) => call(name, input);
+
+  const bridge: Omit<WebBridge, Exclude<keyof DubdeskApi, 'subscribe'>> = {
+    shell: 'web',
+    canReveal: false,
+    ready,
+    subscribe: (listener) => events.subscribe(listener),
+    close: () => events.close(),
+    mediaUrl(jobId: number, kind: MediaKind): string {
+      // Renewed ahead of time: URLs already handed out stay valid while they are being played.
+      if (!media || Date.now() - media.at > (media.token.idleSeconds * 1000) / 2) void mintMediaToken();
+      const query = media ? `?${MEDIA_TOKEN_PARAM}=${encodeURIComponent(media.token.token)}` : '';
+      return `${base}${ROUTES.media(jobId, kind)}${query}`;
+    },
+    async stageFiles(files, onProgress) {
+      // The server refuses these too, but only after the browser began sending gigabytes.
+      const huge = files.find((f) => f.size > MAX_STAGED_BYTES);
+      if (huge)
+        throw new DubdeskError(
+          'too-large',
+          `${huge.name} is over ${MAX_STAGED_BYTES / 1024 ** 3} GiB, the most a browser may hand over`,
+          { remedy: 'Add it by its path on the machine that runs `dubdesk serve`.' },
+        );
+      const total = files.reduce((n, f) => n + f.size, 0);
+      const paths: string[] = [];
+      let done = 0;
+      for (const file of files) {
+        paths.push(await upload(asBlob(file), file.name, (sent) => onProgress?.(done + sent, total)));
+        done += file.size;
+        onProgress?.(done, total);
+      }
+      return paths;
+    },
+    pickFiles: async () => null,
+    pickFolder: async () => null,
+    showInFolder: () => notHere('showing a file in its folder'),
+    openPath: () => notHere('opening a file'),
+  };
+  return Object.assign(methods, bridge) as unknown as WebBridge;
+}

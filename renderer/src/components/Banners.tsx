@@ -1,0 +1,67 @@
+import { formatCount } from '../format';
+import { useApp } from '../store';
+
+/** Only the banners that apply now: resumed after a crash, offline, queue paused (out of credits, key rejected). */
+export function Banners() {
+  const resumed = useApp((s) => s.totals?.resumedAfterCrash ?? 0);
+  const resumedDismissed = useApp((s) => s.resumedDismissed);
+  const offline = useApp((s) => s.totals?.offline ?? null);
+  const paused = useApp((s) => s.totals?.paused ?? null);
+  const dismissResumed = useApp((s) => s.dismissResumed);
+  const resumeQueue = useApp((s) => s.resumeQueue);
+  const setScreen = useApp((s) => s.setScreen);
+
+  return (
+    <div className="banners">
+      {resumed > 0 && !resumedDismissed && (
+        <div className="banner banner-info" role="status">
+          <span aria-hidden="true">↻</span>
+          <p>
+            Dubdesk stopped unexpectedly last time. {formatCount(resumed)} {resumed === 1 ? 'job' : 'jobs'}{' '}
+            resumed where they were; nothing was lost.
+          </p>
+          <button type="button" onClick={dismissResumed}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {offline && (
+        <div className="banner banner-warn" role="status">
+          <span aria-hidden="true">⚡</span>
+          <p>
+            Offline — jobs will resume when the service answers. <span className="muted">{offline}</span>
+          </p>
+        </div>
+      )}
+      {paused?.reason === 'credits' && (
+        <div className="banner banner-error" role="alert">
+          <span aria-hidden="true">⚠</span>
+          <p>
+            Out of credits: the queue is paused. {paused.message} Add credits to your account, then resume.
+          </p>
+          <button type="button" onClick={() => void resumeQueue()}>
+            Resume queue
+          </button>
+        </div>
+      )}
+      {paused?.reason === 'auth' && (
+        <div className="banner banner-error" role="alert">
+          <span aria-hidden="true">⚠</span>
+          <p>The service rejected the API key: the queue is paused. {paused.message}</p>
+          <button type="button" onClick={() => setScreen('settings')}>
+            Open settings
+          </button>
+        </div>
+      )}
+      {paused?.reason === 'user' && (
+        <div className="banner banner-info" role="status">
+          <span aria-hidden="true">❚❚</span>
+          <p>The queue is paused. Jobs finish the step they are in, then wait.</p>
+          <button type="button" onClick={() => void resumeQueue()}>
+            Resume queue
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

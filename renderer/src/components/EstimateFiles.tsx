@@ -1,0 +1,96 @@
+import type { FileEstimate } from '../../../shared/contract/batches';
+import { baseName, formatBytes, formatClock, withoutPathPrefix } from '../format';
+import { useApp } from '../store';
+
+function FileLine({ file, onRemove }: { file: FileEstimate; onRemove: (() => void) | null }) {
+  const name = file.kind === 'url' ? file.name : baseName(file.name);
+  return (
+    <li className={`estimate-file ${file.problem ? 'has-problem' : ''}`}>
+      <span className="file-kind" aria-hidden="true">
+        {file.problem ? '⚠' : file.kind === 'audio' ? '♪' : file.kind === 'url' ? '🔗' : '▶'}
+      </span>
+      <span className="file-name" title={file.input}>
+        {name}
+      </span>
+      {file.problem ? (
+        <span className="file-problem">
+          {withoutPathPrefix(file.problem.message, file.input)}
+          {file.problem.remedy && <span className="remedy"> {file.problem.remedy}</span>} — skipped
+        </span>
+      ) : (
+        <span className="file-meta num">
+          {file.durationSeconds !== null ? formatClock(file.durationSeconds) : 'length known after dubbing'}
+          {file.bytes !== null && ` · ${formatBytes(file.bytes)}`}
+          {file.kind && ` · ${file.kind}`}
+        </span>
+      )}
+      {onRemove && (
+        <button type="button" className="icon-button" aria-label={`Remove ${name}`} onClick={onRemove}>
+          ✕
+        </button>
+      )}
+    </li>
+  );
+}
+
+/** The files found, each with its length, or its reason in words when it will be skipped. */
+export function EstimateFiles() {
+  const inputs = useApp((s) => s.inputs);
+  const estimate = useApp((s) => s.estimate);
+  const removeInput = useApp((s) => s.removeInput);
+  if (inputs.length === 0) return null;
+  const fromInputs = new Set(inputs);
+  const covered = new Set(estimate?.files.map((f) => f.input) ?? []);
+  const inside = (folder: string) => estimate?.files.filter((f) => f.input.startsWith(folder)).length ?? 0;
+  const folders = inputs.filter((i) => !covered.has(i) && inside(i) > 0);
+  const pending = inputs.filter((i) => !covered.has(i) && inside(i) === 0);
+  return (
+    <ul className="estimate-files" aria-label="Files to add">
+      {estimate?.files.map((f) => (
+        <FileLine
+          key={f.input}
+          file={f}
+          onRemove={fromInputs.has(f.input) ? () => removeInput(f.input) : null}
+        />
+      ))}
+      {folders.map((input) => (
+        <li key={input} className="estimate-file folder">
+          <span className="file-kind" aria-hidden="true">
+            ▤
+          </span>
+          <span className="file-name" title={input}>
+            {baseName(input)}
+          </span>
+          <span className="file-meta muted">folder · {inside(input)} files</span>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Remove folder ${baseName(input)}`}
+            onClick={() => removeInput(input)}
+          >
+            ✕
+          </button>
+        </li>
+      ))}
+      {pending.map((input) => (
+        <li key={input} className="estimate-file pending">
+          <span className="file-kind" aria-hidden="true">
+            …
+          </span>
+          <span className="file-name" title={input}>
+            {baseName(input)}
+          </span>
+          <span className="file-meta muted">reading…</span>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Remove ${baseName(input)}`}
+            onClick={() => removeInput(input)}
+          >
+            ✕
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

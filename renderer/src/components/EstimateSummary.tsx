@@ -1,0 +1,85 @@
+import { formatCredits, plural } from '../format';
+import { useApp } from '../store';
+import { estimateTotals } from '../store/estimate';
+
+/** The batch in one line: files x languages = dubs, credits, the balance before and after; red when over. */
+export function EstimateSummary() {
+  const estimate = useApp((s) => s.estimate);
+  const estimating = useApp((s) => s.estimating);
+  const again = useApp((s) => s.again);
+  const setAgain = useApp((s) => s.setAgain);
+  const inputs = useApp((s) => s.inputs.length);
+  const to = useApp((s) => s.preset.to.length);
+
+  if (!estimate) {
+    return (
+      <div className="estimate-summary muted" aria-live="polite">
+        {estimating
+          ? 'Reading files…'
+          : inputs === 0
+            ? 'Add files to see what the batch costs.'
+            : to === 0
+              ? 'Pick at least one language to see what the batch costs.'
+              : ''}
+      </div>
+    );
+  }
+  const t = estimateTotals(estimate, again);
+  const doneSources = new Set(estimate.alreadyDone.map((d) => d.source)).size;
+  return (
+    <div
+      className={`estimate-summary ${t.overBy > 0 ? 'over' : ''}`}
+      aria-live="polite"
+      data-testid="estimate"
+    >
+      {estimate.alreadyDone.length > 0 && (
+        <div className="already-done">
+          <p>
+            <span aria-hidden="true">✓ </span>
+            {plural(estimate.alreadyDone.length, 'dub')} of {plural(doneSources, 'file')} already done with
+            these settings — {again ? 'will be dubbed again (and paid again).' : 'will be skipped.'}
+          </p>
+          <label className="check-label">
+            <input type="checkbox" checked={again} onChange={(e) => setAgain(e.target.checked)} />
+            Dub them again
+          </label>
+        </div>
+      )}
+      {estimate.alreadyQueued.length > 0 && (
+        <p className="muted">
+          {plural(estimate.alreadyQueued.length, 'dub is', 'dubs are')} already in the queue — not added
+          twice.
+        </p>
+      )}
+      <p className="estimate-line">
+        <span className="num" data-testid="estimate-jobs">
+          {plural(t.goodFiles, 'file')} × {plural(t.languages, 'language')} = {plural(t.jobs, 'dub')}
+        </span>
+        {' · '}
+        <strong className="num" data-testid="estimate-credits" data-credits={t.credits}>
+          {formatCredits(t.credits)}
+        </strong>
+        {estimate.studio && <span className="muted"> (studio: 2×)</span>}
+        {estimate.unknownLengthJobs > 0 && (
+          <span className="muted"> + {plural(estimate.unknownLengthJobs, 'link')} priced once measured</span>
+        )}
+      </p>
+      <p className="balance-line num">
+        {estimate.balance === null ? (
+          'Balance unknown (the service did not answer); the batch is checked when it starts.'
+        ) : (
+          <>
+            Balance {formatCredits(estimate.balance)} → {formatCredits(t.after ?? 0)} after
+            {t.overBy > 0 && (
+              <strong className="over-text">
+                {' '}
+                <span aria-hidden="true">⚠ </span>
+                {plural(t.overBy, 'credit')} over your balance
+              </strong>
+            )}
+          </>
+        )}
+      </p>
+    </div>
+  );
+}

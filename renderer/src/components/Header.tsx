@@ -1,0 +1,71 @@
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { formatCount, formatCredits, formatEta, formatSpeed } from '../format';
+import { useApp } from '../store';
+import { headerNumbers } from '../store/derived';
+
+/** Brand, Add, and the queue at a glance: jobs left, speed, time left, credits committed vs remaining. */
+export function Header() {
+  const n = useApp(useShallow((s) => headerNumbers(s.totals)));
+  const paused = useApp((s) => s.totals?.paused ?? null);
+  const openAdd = useApp((s) => s.setAddOpen);
+  const startDraft = useApp((s) => s.startDraft);
+  const pauseQueue = useApp((s) => s.pauseQueue);
+  const resumeQueue = useApp((s) => s.resumeQueue);
+
+  // The window's title tells how much is left, for a glance at the taskbar or the tab.
+  useEffect(() => {
+    document.title = n.left > 0 ? `${formatCount(n.left)} left · Dubdesk` : 'Dubdesk';
+  }, [n.left]);
+
+  return (
+    <header className="app-header">
+      <div className="brand" aria-label="Dubdesk">
+        <span className="brand-mark" aria-hidden="true">
+          ◖◗
+        </span>
+        Dubdesk
+      </div>
+      <button
+        type="button"
+        className="primary"
+        onClick={() => {
+          startDraft();
+          openAdd(true);
+        }}
+        aria-keyshortcuts="Control+O Meta+O"
+      >
+        + Add files
+      </button>
+      {paused ? (
+        <button type="button" onClick={() => void resumeQueue()}>
+          ▶ Resume queue
+        </button>
+      ) : (
+        <button type="button" onClick={() => void pauseQueue()}>
+          ❚❚ Pause queue
+        </button>
+      )}
+      <dl className="header-stats" aria-label="Queue totals">
+        <div>
+          <dt>Left</dt>
+          <dd className="num">{formatCount(n.left)} jobs</dd>
+        </div>
+        <div>
+          <dt>Speed</dt>
+          <dd className="num w-speed">{n.bytesPerSecond ? formatSpeed(n.bytesPerSecond) : '—'}</dd>
+        </div>
+        <div>
+          <dt>Time left</dt>
+          <dd className="num w-eta">{n.etaSeconds !== null && n.left > 0 ? formatEta(n.etaSeconds) : '—'}</dd>
+        </div>
+        <div>
+          <dt>Credits committed / remaining</dt>
+          <dd className="num">
+            {formatCredits(n.committed)} / {n.remaining === null ? '—' : formatCredits(n.remaining)}
+          </dd>
+        </div>
+      </dl>
+    </header>
+  );
+}

@@ -1,0 +1,47 @@
+import type { JobView } from '../../../shared/contract/jobs';
+import { CHIP_SYMBOL, chipKind, stateWords } from '../store/derived';
+
+/** One language of a source: a symbol, the code, and the percent while working; opens the job panel. */
+export function JobChip({
+  job,
+  open,
+  onOpen,
+}: {
+  job: JobView;
+  open: boolean;
+  onOpen: (id: number) => void;
+}) {
+  const kind = chipKind(job.state);
+  const working = kind === 'working';
+  const pct = `${Math.floor(job.progress)}%`;
+  const words = `${stateWords(job.state)}${job.waiting ? ', waiting to retry' : ''}`;
+  // One inline run of text ("es 62%"), so the accessible name can start with exactly what the chip shows.
+  return (
+    <button
+      type="button"
+      className={`chip chip-${kind} ${open ? 'chip-open' : ''} ${job.waiting ? 'chip-waiting' : ''}`}
+      aria-pressed={open}
+      aria-label={`${job.destLang}${working ? ` ${pct}` : ''}: ${words}`}
+      onClick={(e) => {
+        e.stopPropagation();
+        onOpen(job.id);
+      }}
+    >
+      <span className="chip-text">
+        <span className="chip-symbol" aria-hidden="true">
+          {CHIP_SYMBOL[kind]}
+        </span>{' '}
+        <span className="chip-lang">{job.destLang}</span>
+        {working && (
+          <>
+            {' '}
+            <span className="chip-pct num">{pct}</span>
+          </>
+        )}
+      </span>
+      {working && (
+        <span className="chip-bar" aria-hidden="true" style={{ width: `${Math.min(100, job.progress)}%` }} />
+      )}
+    </button>
+  );
+}

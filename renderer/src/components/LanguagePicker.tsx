@@ -1,0 +1,206 @@
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { Language } from '../../../shared/contract/account';
+import { languageName } from '../../../shared/languages';
+import { useApp } from '../store';
+
+interface Props {
+  value: readonly string[];
+  onChange: (codes: string[]) => void;
+  /** Languages the chosen generation cannot take: greyed out, and said why. */
+  legacyOnly: boolean;
+  label?: string;
+  describedBy?: string | undefined;
+  invalid?: boolean;
+}
+
+/** Favourites first, then recently used, then the rest by name. */
+function ordered(languages: readonly Language[], favourites: readonly string[], recent: readonly string[]) {
+  const rank = (code: string) => {
+    const f = favourites.indexOf(code);
+    if (f >= 0) return f;
+    const r = recent.indexOf(code);
+    return r >= 0 ? 1000 + r : 10_000;
+  };
+  return [...languages].sort((a, b) => rank(a.code) - rank(b.code) || a.name.localeCompare(b.name));
+}
+
+/** A searchable multi-select of target languages: type to filter, Enter or click to add, chips to remove. */
+export function LanguagePicker({
+  value,
+  onChange,
+  legacyOnly,
+  label = 'Dub into',
+  describedBy,
+  invalid,
+}: Props) {
+  const languages = useApp((s) => s.languages);
+  const favourites = useApp((s) => s.settings?.favouriteLanguages ?? []);
+  const recent = useApp((s) => s.settings?.recentLanguages ?? []);
+  const lastBatch = useApp((s) => s.settings?.lastBatchLanguages ?? []);
+  const listFrom = useApp((s) => s.languagesFrom);
+  const [query, setQuery] = useState('');
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const listId = `${id}-list`;
+
+  const all = useMemo(() => ordered(languages, favourites, recent), [languages, favourites, recent]);
+  const q = query.trim().toLowerCase();
+  const shown = q ? all.filter((l) => l.name.toLowerCase().includes(q) || l.code.startsWith(q)) : all;
+  const usable = (l: Language | undefined) => l !== undefined && (!legacyOnly || l.legacy);
+  const byCode = useMemo(() => new Map(languages.map((l) => [l.code, l])), [languages]);
+
+  function toggle(code: string) {
+    const l = byCode.get(code);
+    if (!usable(l)) return;
+    onChange(value.includes(code) ? value.filter((c) => c !== code) : [...value, code]);
+    setQuery('');
+  }
+
+  function onKeyDown(e: KeyboardEvent<HTMLInputElement>) {
+    if (e.key === 'ArrowDown') {
+      setOpen(true);
+      setActive((a) => Math.min(shown.length - 1, a + 1));
+    } else if (e.key === 'ArrowUp') {
+      setActive((a) => Math.max(0, a - 1));
+    } else if (e.key === 'Enter') {
+      const l = shown[active];
+      if (open && l) toggle(l.code);
+    } else if (e.key === 'Escape' && open) {
+      setOpen(false);
+      e.stopPropagation();
+    } else if (e.key === 'Backspace' && query === '' && value.length > 0) {
+      onChange(value.slice(0, -1));
+    } else {
+      return;
+    }
+    e.preventDefault();
+  }
+
+  const recentChoices = recent.filter((c) => !value.includes(c)).slice(0, 5);
+  const sameAsLast = lastBatch.length > 0 && lastBatch.join() !== value.join();
+  const activeId = open && shown[active] ? `${id}-opt-${shown[active].code}` : undefined;
+
+  return (
+    <div className="language-picker">
+      <div className={`picker-box ${invalid ? 'invalid' : ''}`} onClick={() => inputRef.current?.focus()}>
+        {value.map((code) => {
+          const off = legacyOnly && !byCode.get(code)?.legacy;
+          return (
+            <span key={code} className={`tag ${off ? 'tag-off' : ''}`}>
+              {languageName(code)}
+              {off && <span className="visually-hidden"> (left out: the legacy API does not take it)</span>}
+              <button
+                type="button"
+                className="tag-remove"
+                aria-label={`Remove ${languageName(code)}`}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  onChange(value.filter((c) => c !== code));
+                }}
+              >
+                ✕
+              </button>
+            </span>
+          );
+        })}
+        <input
+          ref={inputRef}
+          role="combobox"
+          aria-label={`${label}: search languages`}
+          aria-expanded={open}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-activedescendant={activeId}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          placeholder={value.length ? 'Add a language…' : 'Search languages…'}
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setActive(0);
+            setOpen(true);
+          }}
+          onFocus={() => setOpen(true)}
+          onBlur={() => setOpen(false)}
+          onKeyDown={onKeyDown}
+        />
+      </div>
+      <ul
+        id={listId}
+        role="listbox"
+        aria-multiselectable="true"
+        aria-label="Languages"
+        className="picker-list"
+        hidden={!open}
+      >
+        {shown.map((l, i) => {
+          const ok = usable(l);
+          const selected = value.includes(l.code);
+          return (
+            <li
+              key={l.code}
+              id={`${id}-opt-${l.code}`}
+              role="option"
+              aria-selected={selected}
+              aria-disabled={!ok || undefined}
+              className={`${i === active ? 'active' : ''} ${ok ? '' : 'disabled'}`}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                setActive(i);
+                toggle(l.code);
+              }}
+            >
+              <span className="check" aria-hidden="true">
+                {selected ? '✓' : ''}
+              </span>
+              <span className="option-name">{l.name}</span>
+              <span className="option-code">{l.code}</span>
+              {favourites.includes(l.code) && <span className="option-tag">★ favourite</span>}
+              {!favourites.includes(l.code) && recent.includes(l.code) && (
+                <span className="option-tag">recent</span>
+              )}
+              {!ok && <span className="option-tag">not in legacy</span>}
+            </li>
+          );
+        })}
+        {shown.length === 0 && (
+          <li className="muted" role="presentation">
+            No language matches “{query}”.
+          </li>
+        )}
+      </ul>
+      {listFrom === 'fallback' && (
+        <p className="hint">
+          The service’s language list could not be read: these are the built-in languages.
+        </p>
+      )}
+      {(recentChoices.length > 0 || sameAsLast) && (
+        <div className="picker-shortcuts">
+          {recentChoices.length > 0 && <span className="muted">Recent:</span>}
+          {recentChoices.map((code) => (
+            <button
+              key={code}
+              type="button"
+              className="link"
+              aria-label={`Add ${languageName(code)}`}
+              onClick={() => toggle(code)}
+            >
+              {code}
+            </button>
+          ))}
+          {sameAsLast && (
+            <button
+              type="button"
+              className="link"
+              onClick={() => onChange(lastBatch.filter((c) => usable(byCode.get(c))))}
+            >
+              Same as last batch ({lastBatch.join(', ')})
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'react';
+import { formatCount } from '../format';
+import { useApp } from '../store';
+import type { BulkAction } from '../store/selection';
+
+const SEARCH_DELAY_MS = 250;
+
+/**
+ * Filename search, then either the selection's bulk actions (while rows are selected) or the whole
+ * queue's (retry failed, clear done): one row of controls at any width.
+ */
+export function QueueToolbar() {
+  const search = useApp((s) => s.search);
+  const setSearch = useApp((s) => s.setSearch);
+  const selectedRows = useApp((s) => Object.keys(s.selected).length);
+  const failed = useApp((s) => s.totals?.counts.failed ?? 0);
+  const completed = useApp((s) => s.totals?.counts.completed ?? 0);
+  const bulk = useApp((s) => s.bulk);
+  const clearSelection = useApp((s) => s.clearSelection);
+  const retryAllFailed = useApp((s) => s.retryAllFailed);
+  const clearDone = useApp((s) => s.clearDone);
+  const [text, setText] = useState(search);
+
+  useEffect(() => {
+    const t = setTimeout(() => setSearch(text), SEARCH_DELAY_MS);
+    return () => clearTimeout(t);
+  }, [text, setSearch]);
+
+  const action = (a: BulkAction, label: string) => (
+    <button type="button" onClick={() => void bulk(a)}>
+      {label}
+    </button>
+  );
+
+  return (
+    <div className="queue-toolbar">
+      <input
+        id="queue-search"
+        type="search"
+        className="search"
+        placeholder="Search files…"
+        aria-label="Search files by name"
+        aria-keyshortcuts="Control+F Meta+F"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+      />
+      {selectedRows > 0 ? (
+        <div className="toolbar-group" role="group" aria-label="Selected rows">
+          <span className="selection-count num">{formatCount(selectedRows)} selected</span>
+          {action('retry', 'Retry')}
+          {action('pause', 'Pause')}
+          {action('resume', 'Resume')}
+          {action('cancel', 'Cancel…')}
+          <button type="button" className="link" onClick={clearSelection}>
+            Deselect
+          </button>
+        </div>
+      ) : (
+        <div className="toolbar-group end">
+          <button type="button" disabled={failed === 0} onClick={() => void retryAllFailed()}>
+            Retry failed ({formatCount(failed)})
+          </button>
+          <button type="button" disabled={completed === 0} onClick={() => void clearDone()}>
+            Clear done…
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

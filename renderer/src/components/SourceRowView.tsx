@@ -1,0 +1,78 @@
+import { memo } from 'react';
+import type { JobView, SourceRow } from '../../../shared/contract/jobs';
+import { formatClock } from '../format';
+import { rowDone } from '../store/derived';
+import { JobChip } from './JobChip';
+import { JobProblem, problemGroups } from './JobProblem';
+
+interface Props {
+  row: SourceRow;
+  index: number;
+  selected: boolean;
+  cursor: boolean;
+  openJobId: number | null;
+  onSelect: (index: number, mode: 'only' | 'toggle' | 'range') => void;
+  onOpenJob: (id: number) => void;
+  onRetry: (jobs: readonly JobView[]) => void;
+}
+
+/** A source and one chip per language; problems in words underneath; one quiet line once all are done. */
+export const SourceRowView = memo(function SourceRowView(props: Props) {
+  const { row, index, selected, cursor, openJobId, onSelect, onOpenJob, onRetry } = props;
+  const done = rowDone(row);
+  const problems = done ? [] : problemGroups(row.jobs);
+  return (
+    <div
+      role="row"
+      id={`row-${index}`}
+      aria-rowindex={index + 1}
+      aria-selected={selected}
+      className={`source-row ${done ? 'row-done' : ''} ${selected ? 'row-selected' : ''} ${cursor ? 'row-cursor' : ''}`}
+      onClick={(e) => onSelect(index, e.shiftKey ? 'range' : e.ctrlKey || e.metaKey ? 'toggle' : 'only')}
+    >
+      <div role="gridcell" className="cell-select">
+        <input
+          type="checkbox"
+          checked={selected}
+          aria-label={`Select ${row.sourceName}`}
+          tabIndex={-1}
+          onClick={(e) => {
+            e.stopPropagation();
+            onSelect(index, e.shiftKey ? 'range' : 'toggle');
+          }}
+          onChange={() => undefined}
+        />
+      </div>
+      <div role="gridcell" className="cell-name">
+        <span className="source-name" title={row.source}>
+          {row.sourceKind === 'url' && (
+            <span className="kind-tag" aria-label="URL">
+              URL
+            </span>
+          )}
+          {row.sourceName}
+        </span>
+      </div>
+      <div role="gridcell" className="cell-duration num">
+        {row.durationSeconds !== null ? formatClock(row.durationSeconds) : '—'}
+      </div>
+      <div role="gridcell" className="cell-chips">
+        {done && (
+          <span className="done-summary">
+            <span aria-hidden="true">✓ </span>all done
+          </span>
+        )}
+        {row.jobs.map((j) => (
+          <JobChip key={j.id} job={j} open={openJobId === j.id} onOpen={onOpenJob} />
+        ))}
+      </div>
+      {problems.length > 0 && (
+        <div role="gridcell" className="cell-problems">
+          {problems.map((g) => (
+            <JobProblem key={g.key} group={g} onRetry={onRetry} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+});

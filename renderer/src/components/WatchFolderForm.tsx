@@ -1,0 +1,171 @@
+import { useState, type FormEvent } from 'react';
+import type { ContractError } from '../../../shared/contract/errors';
+import type { WatchFolder, WatchPresetInput } from '../../../shared/contract/watch';
+import { useApp, useBridge } from '../store';
+import { presetFromSettings, usableLanguages, type PresetDraft } from '../store/preset';
+import { Dialog } from './Dialog';
+import { ErrorText, errorElsewhere, errorFor } from './ErrorText';
+import { PresetControls } from './PresetControls';
+
+interface Props {
+  /** Null: a new folder. */
+  folder: WatchFolder | null;
+  initialPath?: string;
+  onClose: () => void;
+}
+
+interface Extra {
+  after: 'leave' | 'move';
+  recursive: boolean;
+  /** Empty: no limit. */
+  creditLimit: string;
+}
+
+/** Add or edit a watched folder: its path, the same preset controls as Add, and what happens afterwards. */
+export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
+  const bridge = useBridge();
+  const settings = useApp((s) => s.settings);
+  const languages = useApp((s) => s.languages);
+  const addFolder = useApp((s) => s.addFolder);
+  const updateFolder = useApp((s) => s.updateFolder);
+  const [path, setPath] = useState(folder?.path ?? initialPath);
+  const [preset, setPreset] = useState<PresetDraft>(() =>
+    folder
+      ? {
+          to: folder.preset.to,
+          from: folder.preset.from,
+          studio: folder.preset.studio,
+          api: folder.preset.api,
+          outputs: folder.preset.outputs,
+          outDir: folder.preset.outDir ?? '',
+          naming: folder.preset.naming,
+        }
+      : presetFromSettings(settings),
+  );
+  const [extra, setExtra] = useState<Extra>({
+    after: folder?.preset.after ?? 'leave',
+    recursive: folder?.preset.recursive ?? false,
+    creditLimit: folder?.preset.creditLimit == null ? '' : String(folder.preset.creditLimit),
+  });
+  const [error, setError] = useState<ContractError | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const limit = extra.creditLimit.trim();
+    const watchPreset: WatchPresetInput = {
+      to: usableLanguages(preset, languages),
+      from: preset.from,
+      studio: preset.studio,
+      api: preset.api,
+      outputs: preset.outputs,
+      outDir: preset.outDir.trim() || null,
+      naming: preset.naming,
+      after: extra.after,
+      recursive: extra.recursive,
+      creditLimit: limit === '' ? null : Math.max(0, Math.round(Number(limit))),
+    };
+    setSaving(true);
+    const err = folder
+      ? await updateFolder(folder.id, { preset: watchPreset })
+      : await addFolder(path.trim(), watchPreset);
+    setSaving(false);
+    setError(err);
+    if (!err) onClose();
+  }
+
+  const pathError = errorFor(error, 'path');
+  return (
+    <Dialog
+      open
+      title={folder ? 'Edit watched folder' : 'Watch a folder'}
+      onClose={onClose}
+      className="sheet watch-form"
+    >
+      <form id="watch-form" onSubmit={(e) => void onSubmit(e)}>
+        <div className="field">
+          <label className="field-label" htmlFor="watch-path">
+            Folder
+          </label>
+          <div className="input-with-button">
+            <input
+              id="watch-path"
+              type="text"
+              required
+              readOnly={folder !== null}
+              value={path}
+              placeholder="/Users/me/Dubbing/to-es-fr"
+              aria-invalid={pathError !== null || undefined}
+              onChange={(e) => setPath(e.target.value)}
+            />
+            {bridge.shell === 'electron' && folder === null && (
+              <button type="button" onClick={() => void bridge.pickFolder().then((p) => p && setPath(p))}>
+                Choose…
+              </button>
+            )}
+          </div>
+          <ErrorText error={pathError} />
+          <p className="hint">New media files dropped in this folder are dubbed with the settings below.</p>
+        </div>
+        <PresetControls
+          value={preset}
+          onChange={(patch) => setPreset({ ...preset, ...patch })}
+          error={error}
+          outDirPlaceholder="A “dubbed” folder inside the watched one"
+        />
+        <fieldset>
+          <legend>Afterwards</legend>
+          <label className="check-label">
+            <input
+              type="radio"
+              name="after"
+              checked={extra.after === 'leave'}
+              onChange={() => setExtra({ ...extra, after: 'leave' })}
+            />
+            Leave the original where it is
+          </label>
+          <label className="check-label">
+            <input
+              type="radio"
+              name="after"
+              checked={extra.after === 'move'}
+              onChange={() => setExtra({ ...extra, after: 'move' })}
+            />
+            Move it to done/ once every language is done (failed/ when one failed)
+          </label>
+          <label className="check-label">
+            <input
+              type="checkbox"
+              checked={extra.recursive}
+              onChange={(e) => setExtra({ ...extra, recursive: e.target.checked })}
+            />
+            Watch subfolders too
+          </label>
+          <label className="field narrow">
+            <span className="field-label">Ask before spending more than (credits at once)</span>
+            <input
+              type="number"
+              min={0}
+              step={60}
+              value={extra.creditLimit}
+              placeholder="No limit"
+              onChange={(e) => setExtra({ ...extra, creditLimit: e.target.value })}
+            />
+          </label>
+          <ErrorText error={errorFor(error, 'preset.creditLimit')} />
+        </fieldset>
+        <ErrorText
+          error={errorElsewhere(error, ['path', 'preset.to', 'preset.outDir', 'preset.creditLimit'])}
+        />
+        <div className="form-buttons">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={saving}>
+            {folder ? 'Save' : 'Start watching'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,89 @@
+import { useShallow } from 'zustand/react/shallow';
+import { Dialog } from '../components/Dialog';
+import { DropZone } from '../components/DropZone';
+import { ErrorText, errorElsewhere, errorFor } from '../components/ErrorText';
+import { EstimateFiles } from '../components/EstimateFiles';
+import { EstimateSummary } from '../components/EstimateSummary';
+import { PresetControls } from '../components/PresetControls';
+import { formatCount, formatCredits, plural } from '../format';
+import { useApp, useAppApi } from '../store';
+import { estimateTotals } from '../store/estimate';
+
+const FORM_FIELDS = ['inputs', 'to', 'outDir'];
+
+/** Add to queue: what, into which languages, how; the live estimate; then add (and start). */
+export function AddSheet() {
+  const store = useAppApi();
+  const open = useApp((s) => s.addOpen);
+  const preset = useApp((s) => s.preset);
+  const setPreset = useApp((s) => s.setPreset);
+  const addError = useApp((s) => s.addError);
+  const estimateError = useApp((s) => s.estimateError);
+  const adding = useApp((s) => s.adding);
+  const setAddOpen = useApp((s) => s.setAddOpen);
+  const totals = useApp(useShallow((s) => (s.estimate ? estimateTotals(s.estimate, s.again) : null)));
+  const canAdd = totals !== null && totals.jobs > 0 && !adding;
+  const over = totals !== null && totals.overBy > 0;
+
+  async function submit() {
+    const s = store.getState();
+    if (over && totals) {
+      const ok = await s.confirm({
+        title: 'Add over your balance?',
+        body: `This batch needs ${formatCredits(totals.credits)}, ${formatCount(totals.overBy)} more than your balance. Jobs that cannot be paid for wait until you add credits.`,
+        confirmLabel: 'Add anyway',
+        danger: true,
+      });
+      if (!ok) return;
+    }
+    const result = await s.submitAdd(over);
+    if (!result) return;
+    const queued = result.added.length + result.retried.length;
+    const skipped = result.refused.length ? `; ${plural(result.refused.length, 'file')} skipped` : '';
+    s.notify(
+      'info',
+      queued === 0
+        ? `Nothing new to dub: ${plural(result.alreadyQueued.length, 'dub is', 'dubs are')} already in the queue${skipped}.`
+        : `${plural(queued, 'dub')} added${result.credits ? ` (${formatCredits(result.credits)})` : ''}${skipped}.`,
+    );
+    s.setAddOpen(false);
+    s.setScreen('queue');
+  }
+
+  return (
+    <Dialog
+      open={open}
+      title="Add to queue"
+      onClose={() => setAddOpen(false)}
+      className="sheet add-sheet"
+      footer={
+        <>
+          <EstimateSummary />
+          <ErrorText error={errorElsewhere(addError, FORM_FIELDS) ?? estimateError} />
+          <div className="sheet-buttons">
+            <button type="button" onClick={() => setAddOpen(false)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className={over ? 'danger' : 'primary'}
+              disabled={!canAdd}
+              onClick={() => void submit()}
+            >
+              {adding ? 'Adding…' : over ? 'Add anyway…' : 'Add and start'}
+            </button>
+          </div>
+        </>
+      }
+    >
+      <div className="add-columns">
+        <div className="add-sources">
+          <DropZone />
+          <ErrorText error={errorFor(addError, 'inputs')} />
+          <EstimateFiles />
+        </div>
+        <PresetControls value={preset} onChange={setPreset} error={addError} />
+      </div>
+    </Dialog>
+  );
+}

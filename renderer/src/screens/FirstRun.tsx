@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import type { ContractError } from '../../../shared/contract/errors';
+import { Dialog } from '../components/Dialog';
+import { ErrorText } from '../components/ErrorText';
+import { useApp } from '../store';
+
+/** A first run (nothing chosen yet): try the built-in sandbox, or enter an API key. */
+export function FirstRun() {
+  const configured = useApp((s) => s.settings?.service.configured ?? true);
+  const save = useApp((s) => s.saveSettings);
+  const setScreen = useApp((s) => s.setScreen);
+  const [skipped, setSkipped] = useState(false);
+  const [error, setError] = useState<ContractError | null>(null);
+  const open = !configured && !skipped;
+
+  return (
+    <Dialog open={open} title="Welcome to Dubdesk" className="first-run">
+      <p>
+        Drop videos, pick languages, see what it costs, and come back to finished dubs. How would you like to
+        start?
+      </p>
+      <div className="first-run-choices">
+        <button
+          type="button"
+          className="choice primary"
+          onClick={() =>
+            void save({ service: { mode: 'sandbox' } }).then((err) => {
+              setError(err);
+              if (!err) setSkipped(true);
+            })
+          }
+        >
+          <strong>Try with the built-in sandbox</strong>
+          <span>
+            A local stand-in for the service: no account, nothing charged. Dubs are your own media back.
+          </span>
+        </button>
+        <button
+          type="button"
+          className="choice"
+          onClick={() => {
+            setSkipped(true);
+            setScreen('settings');
+            setTimeout(() => document.getElementById('api-key')?.focus(), 0);
+          }}
+        >
+          <strong>Enter API key</strong>
+          <span>Use your account on the dubbing service; you can test the key before saving it.</span>
+        </button>
+      </div>
+      <ErrorText error={error} />
+    </Dialog>
+  );
+}

@@ -1,0 +1,137 @@
+import type { AddResult, Estimate } from '../../../shared/contract/batches';
+import type { ContractError } from '../../../shared/contract/errors';
+import type { BrowserFile } from '../../../shared/face';
+import { asError } from './errors';
+import { batchRequest, presetFromSettings, type PresetDraft } from './preset';
+import type { SliceMaker } from './types';
+
+const ESTIMATE_DELAY_MS = 350;
+
+export interface AddDraftSlice {
+  /** Paths (on the engine's machine) and URLs to add. */
+  inputs: readonly string[];
+  preset: PresetDraft;
+  /** Dub again what was already dubbed with these settings. */
+  again: boolean;
+  /** Bytes of dropped files on their way to the engine (web mode). */
+  staging: { sent: number; total: number } | null;
+  stagingError: ContractError | null;
+  estimate: Estimate | null;
+  estimating: boolean;
+  estimateError: ContractError | null;
+  adding: boolean;
+  addError: ContractError | null;
+  /** A fresh draft from the settings' defaults (languages, outputs, folder). */
+  startDraft(): void;
+  addInputs(paths: readonly string[]): void;
+  removeInput(path: string): void;
+  setPreset(patch: Partial<PresetDraft>): void;
+  setAgain(again: boolean): void;
+  /** Dropped or picked browser files: staged through the bridge, then added as paths. */
+  stageFiles(files: readonly BrowserFile[]): Promise<void>;
+  /** Queues the batch; answers what was added, or null (the error is in `addError`). */
+  submitAdd(force: boolean): Promise<AddResult | null>;
+}
+
+export const createAddDraftSlice: SliceMaker<AddDraftSlice> = (bridge) => (set, get) => {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let asked = 0;
+
+  function scheduleEstimate() {
+    if (timer) clearTimeout(timer);
+    const { inputs, preset } = get();
+    if (inputs.length === 0 || preset.to.length === 0) {
+      asked++;
+      set({ estimate: null, estimating: false, estimateError: null });
+      return;
+    }
+    set({ estimating: true, addError: null });
+    timer = setTimeout(() => {
+      timer = null;
+      void runEstimate();
+    }, ESTIMATE_DELAY_MS);
+  }
+
+  async function runEstimate() {
+    const ask = ++asked;
+    const { inputs, preset, languages } = get();
+    const request = batchRequest(inputs, preset, languages);
+    if (request.to.length === 0) {
+      set({ estimate: null, estimating: false, estimateError: null });
+      return;
+    }
+    try {
+      const estimate = await bridge.estimate(request);
+      if (ask === asked) set({ estimate, estimating: false, estimateError: null });
+    } catch (e) {
+      if (ask === asked) set({ estimate: null, estimating: false, estimateError: asError(e) });
+    }
+  }
+
+  return {
+    inputs: [],
+    preset: presetFromSettings(null),
+    again: false,
+    staging: null,
+    stagingError: null,
+    estimate: null,
+    estimating: false,
+    estimateError: null,
+    adding: false,
+    addError: null,
+    startDraft() {
+      asked++;
+      set({
+        inputs: [],
+        preset: presetFromSettings(get().settings),
+        again: false,
+        staging: null,
+        stagingError: null,
+        estimate: null,
+        estimating: false,
+        estimateError: null,
+        addError: null,
+      });
+    },
+    addInputs(paths) {
+      const known = new Set(get().inputs);
+      const fresh = paths.map((p) => p.trim()).filter((p) => p && !known.has(p) && known.add(p));
+      if (fresh.length === 0) return;
+      set((s) => ({ inputs: [...s.inputs, ...fresh] }));
+      scheduleEstimate();
+    },
+    removeInput(path) {
+      set((s) => ({ inputs: s.inputs.filter((p) => p !== path) }));
+      scheduleEstimate();
+    },
+    setPreset(patch) {
+      set((s) => ({ preset: { ...s.preset, ...patch } }));
+      scheduleEstimate();
+    },
+    setAgain: (again) => set({ again }),
+    async stageFiles(files) {
+      if (files.length === 0) return;
+      const total = files.reduce((n, f) => n + f.size, 0);
+      set({ staging: { sent: 0, total }, stagingError: null });
+      try {
+        const paths = await bridge.stageFiles(files, (sent, all) => set({ staging: { sent, total: all } }));
+        set({ staging: null });
+        get().addInputs(paths);
+      } catch (e) {
+        set({ staging: null, stagingError: asError(e) });
+      }
+    },
+    async submitAdd(force) {
+      const { inputs, preset, languages, again } = get();
+      set({ adding: true, addError: null });
+      try {
+        const result = await bridge.add({ ...batchRequest(inputs, preset, languages), force, again });
+        set({ adding: false });
+        return result;
+      } catch (e) {
+        set({ adding: false, addError: asError(e) });
+        return null;
+      }
+    },
+  };
+};

@@ -1,0 +1,52 @@
+import type { EngineEvent } from '../../../shared/contract/events';
+import type { FaceBridge } from '../../../shared/face';
+import type { AppStore } from './index';
+
+/** Everything shown, fetched again: at start, and whenever events were missed. */
+export async function refreshAll(store: AppStore): Promise<void> {
+  const s = store.getState();
+  s.refetchPages();
+  await Promise.all([s.refreshTotals(), s.loadSettings(), s.loadLanguages(), s.loadFolders()]);
+}
+
+/**
+ * Follows the engine's events into the store: job events patch rows in place, `jobs-changed` refetches the
+ * pages in view, totals drive the header and sidebar. A gap in `seq` means events were missed: fetch all.
+ * Returns the function that stops following.
+ */
+export function connect(store: AppStore, bridge: FaceBridge): () => void {
+  let lastSeq = 0;
+  const stop = bridge.subscribe((event: EngineEvent) => {
+    const s = store.getState();
+    const missed = lastSeq > 0 && event.seq !== lastSeq + 1;
+    lastSeq = event.seq;
+    if (missed) {
+      void refreshAll(store);
+      return;
+    }
+    switch (event.type) {
+      case 'job':
+        s.patchJob(event.job);
+        break;
+      case 'jobs-changed':
+        s.refetchPages();
+        if (event.removed.length && s.openJobId !== null && event.removed.includes(s.openJobId))
+          s.openJob(null);
+        break;
+      case 'totals':
+        s.setTotals(event.totals);
+        break;
+      case 'settings':
+        s.setSettingsValue(event.settings);
+        break;
+      case 'watch-folder':
+        s.upsertFolder(event.folder);
+        break;
+      case 'watch-folder-removed':
+        s.dropFolder(event.id);
+        break;
+    }
+  });
+  void refreshAll(store);
+  return stop;
+}

@@ -1,0 +1,110 @@
+import type { JobState, JobView, SourceRow } from '../../../shared/contract/jobs';
+import type { QueueTotals } from '../../../shared/contract/queue';
+import { formatEta } from '../format';
+import { VIEW_STATES, type QueueView } from './views';
+
+/** The sidebar's live count for a view, summed from the totals' per-state counts. */
+export function viewCount(totals: QueueTotals | null, view: QueueView): number {
+  if (!totals) return 0;
+  const states = VIEW_STATES[view];
+  if (states === null) return totals.total;
+  return states.reduce((n, s) => n + (totals.counts[s] ?? 0), 0);
+}
+
+/** How a chip shows a job: a symbol (never colour alone) and a word. */
+export type ChipKind = 'waiting' | 'working' | 'done' | 'failed' | 'paused' | 'canceled';
+
+export function chipKind(state: JobState): ChipKind {
+  switch (state) {
+    case 'queued':
+      return 'waiting';
+    case 'uploading':
+    case 'submitted':
+    case 'processing':
+    case 'downloading':
+      return 'working';
+    case 'completed':
+      return 'done';
+    case 'failed':
+      return 'failed';
+    case 'paused':
+      return 'paused';
+    case 'canceled':
+      return 'canceled';
+  }
+}
+
+export const CHIP_SYMBOL: Record<ChipKind, string> = {
+  waiting: '○',
+  working: '◐',
+  done: '✓',
+  failed: '✗',
+  paused: '❚❚',
+  canceled: '⊘',
+};
+
+const STATE_WORDS: Record<JobState, string> = {
+  queued: 'waiting',
+  uploading: 'uploading',
+  submitted: 'in the service’s queue',
+  processing: 'dubbing',
+  downloading: 'downloading',
+  completed: 'done',
+  failed: 'failed',
+  canceled: 'canceled',
+  paused: 'paused',
+};
+
+export function stateWords(state: JobState): string {
+  return STATE_WORDS[state];
+}
+
+/** A whole row is done: it collapses to one line. */
+export function rowDone(row: SourceRow): boolean {
+  return row.jobs.length > 0 && row.jobs.every((j) => j.state === 'completed');
+}
+
+/** "retrying in 30 s (attempt 2)", or the waiting message when no retry is scheduled. */
+export function waitingWords(job: JobView, now: number): string | null {
+  const w = job.waiting;
+  if (!w) return null;
+  if (w.retryAt) {
+    const left = Math.max(0, Math.ceil((Date.parse(w.retryAt) - now) / 1000));
+    const when = left > 0 ? `retrying in ${formatEta(left)}` : 'retrying now';
+    return `${w.message} — ${when}${w.attempt > 0 ? ` (attempt ${w.attempt + 1})` : ''}`;
+  }
+  return w.message;
+}
+
+/** The numbers the header shows, all from the totals (never stored twice). */
+export interface HeaderNumbers {
+  left: number;
+  bytesPerSecond: number | null;
+  etaSeconds: number | null;
+  committed: number;
+  remaining: number | null;
+  balance: number | null;
+}
+
+export function headerNumbers(totals: QueueTotals | null): HeaderNumbers {
+  return {
+    left: totals?.left ?? 0,
+    bytesPerSecond: totals?.bytesPerSecond ?? null,
+    etaSeconds: totals?.etaSeconds ?? null,
+    committed: totals?.creditsCommitted ?? 0,
+    remaining: totals?.creditsRemaining ?? null,
+    balance: totals?.balance ?? null,
+  };
+}
+
+/** The outputs a preview plays, best first (as the media route picks them). */
+const DUB_TYPES = ['translated_mp4', 'translated', 'translated_mp3'] as const;
+const AUDIO_EXT = /\.(mp3|m4a|wav|ogg|flac|aac)$/i;
+
+/** Whether a job's preview is a video, an audio file, or nothing yet. */
+export function previewKind(job: Pick<JobView, 'state' | 'outputs'>): 'video' | 'audio' | null {
+  if (job.state !== 'completed') return null;
+  const dub = DUB_TYPES.map((t) => job.outputs.find((o) => o.type === t)).find((o) => o !== undefined);
+  if (!dub) return null;
+  return AUDIO_EXT.test(dub.path) ? 'audio' : 'video';
+}

@@ -1,0 +1,56 @@
+import type { Language } from '../../../shared/contract/account';
+import type { BatchRequestInput } from '../../../shared/contract/batches';
+import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
+import type { Settings } from '../../../shared/contract/settings';
+
+/** What a batch (the Add sheet) and a watched folder both choose: where to, how, and what comes back. */
+export interface PresetDraft {
+  to: readonly string[];
+  from: string;
+  studio: boolean;
+  api: ApiGeneration;
+  outputs: OutputSelection;
+  /** Empty: beside each source. */
+  outDir: string;
+  naming: OutputNaming;
+}
+
+export function presetFromSettings(settings: Settings | null): PresetDraft {
+  const d = settings?.defaults;
+  return {
+    to: d?.languages ?? [],
+    from: d?.from ?? 'auto',
+    studio: d?.studio ?? false,
+    api: d?.api ?? 'v2',
+    outputs: d?.outputs ?? 'default',
+    outDir: d?.outDir ?? '',
+    naming: 'suffix',
+  };
+}
+
+/** The target languages the chosen generation takes (legacy takes 17); the others are left out, and shown so. */
+export function usableLanguages(
+  preset: Pick<PresetDraft, 'to' | 'api'>,
+  languages: readonly Language[],
+): string[] {
+  if (preset.api !== 'legacy') return [...preset.to];
+  const legacy = new Set(languages.filter((l) => l.legacy).map((l) => l.code));
+  return preset.to.filter((code) => legacy.has(code));
+}
+
+export function batchRequest(
+  inputs: readonly string[],
+  preset: PresetDraft,
+  languages: readonly Language[],
+): BatchRequestInput {
+  return {
+    inputs: [...inputs],
+    to: usableLanguages(preset, languages),
+    from: preset.from,
+    studio: preset.studio,
+    api: preset.api,
+    outputs: preset.outputs,
+    naming: preset.naming,
+    ...(preset.outDir.trim() ? { outDir: preset.outDir.trim() } : {}),
+  };
+}

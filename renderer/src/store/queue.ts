@@ -1,0 +1,155 @@
+import type { JobView, SourceRow } from '../../../shared/contract/jobs';
+import type { SliceMaker } from './types';
+import { filterFor, stateInView, type QueueView } from './views';
+
+/** Rows (sources) fetched per request; the virtualizer asks for the pages it shows. */
+export const PAGE_SIZE = 100;
+/** Pages kept beyond the visible ones, each side, so a short scroll back needs no request. */
+const KEEP_AROUND = 1;
+/** Job events that need a refetch (a new job, a job leaving the view) are gathered for this long. */
+const REFETCH_DELAY_MS = 300;
+
+export interface QueueSlice {
+  view: QueueView;
+  search: string;
+  /** Sources matching the view and search; null until the first page answered. */
+  rowCount: number | null;
+  /** Loaded pages by page number; only pages near the visible rows are kept. */
+  pages: Readonly<Record<number, readonly SourceRow[]>>;
+  /** Bumped whenever the view or search changes: answers to older requests are dropped. */
+  queueGeneration: number;
+  queueError: string | null;
+  visibleRows: { start: number; end: number };
+  setView(view: QueueView): void;
+  setSearch(search: string): void;
+  /** The virtualizer shows rows start..end: load their pages, forget far ones. */
+  showRows(start: number, end: number): void;
+  /** Many jobs changed: fetch the pages in view again (what is shown stays until they answer). */
+  refetchPages(): void;
+  /** One job changed: patch it in place, or refetch when it joined or left the view. */
+  patchJob(job: JobView): void;
+}
+
+const pageOf = (row: number) => Math.floor(row / PAGE_SIZE);
+
+export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) => {
+  const inFlight = new Set<string>();
+  let refetchTimer: ReturnType<typeof setTimeout> | null = null;
+
+  function wantedPages(): number[] {
+    const { start, end } = get().visibleRows;
+    const rowCount = get().rowCount;
+    const last = rowCount === null ? pageOf(end) : Math.max(0, pageOf(Math.max(0, rowCount - 1)));
+    const from = Math.max(0, pageOf(start) - KEEP_AROUND);
+    const to = Math.min(last, pageOf(end) + KEEP_AROUND);
+    const pages: number[] = [];
+    for (let p = from; p <= to; p++) pages.push(p);
+    return pages;
+  }
+
+  async function load(page: number, force: boolean): Promise<void> {
+    const gen = get().queueGeneration;
+    const key = `${gen}:${page}`;
+    if (inFlight.has(key) || (!force && get().pages[page])) return;
+    inFlight.add(key);
+    try {
+      const { view, search } = get();
+      const answer = await bridge.listSources({
+        filter: filterFor(view, search),
+        offset: page * PAGE_SIZE,
+        limit: PAGE_SIZE,
+      });
+      if (get().queueGeneration !== gen) return;
+      const firstAnswer = get().rowCount === null;
+      set((s) => ({
+        rowCount: answer.total,
+        pages: { ...s.pages, [page]: answer.sources },
+        queueError: null,
+      }));
+      // Only now is the list's length known: the pages around the view beyond this one can be asked for.
+      if (firstAnswer) for (const p of wantedPages()) if (!get().pages[p]) void load(p, false);
+    } catch (e) {
+      if (get().queueGeneration === gen) set({ queueError: e instanceof Error ? e.message : String(e) });
+    } finally {
+      inFlight.delete(key);
+    }
+  }
+
+  function keepNear(pages: Readonly<Record<number, readonly SourceRow[]>>) {
+    const keep = new Set(wantedPages());
+    const kept: Record<number, readonly SourceRow[]> = {};
+    for (const [p, rows] of Object.entries(pages)) if (keep.has(Number(p))) kept[Number(p)] = rows;
+    return kept;
+  }
+
+  function restart(patch: Partial<QueueSlice>) {
+    set((s) => ({
+      ...patch,
+      queueGeneration: s.queueGeneration + 1,
+      pages: {},
+      rowCount: null,
+      visibleRows: { start: 0, end: PAGE_SIZE - 1 },
+    }));
+    void load(0, true);
+  }
+
+  return {
+    view: 'all',
+    search: '',
+    rowCount: null,
+    pages: {},
+    queueGeneration: 0,
+    queueError: null,
+    visibleRows: { start: 0, end: PAGE_SIZE - 1 },
+
+    setView(view) {
+      if (view !== get().view) restart({ view });
+    },
+    setSearch(search) {
+      if (search !== get().search) restart({ search });
+    },
+    showRows(start, end) {
+      const current = get().visibleRows;
+      if (current.start !== start || current.end !== end) {
+        set({ visibleRows: { start, end } });
+        set((s) => ({ pages: keepNear(s.pages) }));
+      }
+      for (const p of wantedPages()) void load(p, false);
+    },
+    refetchPages() {
+      if (refetchTimer) {
+        clearTimeout(refetchTimer);
+        refetchTimer = null;
+      }
+      set((s) => ({ pages: keepNear(s.pages) }));
+      const pages = wantedPages();
+      if (pages.length === 0) pages.push(0);
+      for (const p of pages) void load(p, true);
+    },
+    patchJob(job) {
+      const { pages, view } = get();
+      let found = false;
+      for (const [key, rows] of Object.entries(pages)) {
+        const r = rows.findIndex((row) => row.jobs.some((j) => j.id === job.id));
+        if (r < 0) continue;
+        found = true;
+        const row = rows[r] as SourceRow;
+        const newRow: SourceRow = { ...row, jobs: row.jobs.map((j) => (j.id === job.id ? job : j)) };
+        const newRows = rows.slice();
+        newRows[r] = newRow;
+        set({ pages: { ...pages, [Number(key)]: newRows } });
+        if (stateInView(view, job.state)) return;
+        break;
+      }
+      // Not shown and not meant to be: nothing to do.
+      if (!found && !stateInView(view, job.state)) return;
+      // A job new to the list, or one that left the view: rows move, so fetch the pages again, once.
+      if (!refetchTimer) {
+        refetchTimer = setTimeout(() => {
+          refetchTimer = null;
+          get().refetchPages();
+        }, REFETCH_DELAY_MS);
+      }
+    },
+  };
+};

@@ -1,0 +1,167 @@
+import { isTerminal, type ActionResult, type JobView } from '../../../shared/contract/jobs';
+import { asError } from './errors';
+import { rowAt } from './rows';
+import type { SliceMaker } from './types';
+
+export type BulkAction = 'retry' | 'cancel' | 'pause' | 'resume' | 'clear';
+
+export interface SelectionSlice {
+  /** Selected rows: source -> the ids of its jobs shown when it was selected. */
+  selected: Readonly<Record<string, readonly number[]>>;
+  /** The row keyboard actions apply to. */
+  cursor: number;
+  /** Where a shift-click range starts. */
+  anchor: number | null;
+  selectRow(index: number, mode: 'only' | 'toggle' | 'range'): void;
+  setCursor(index: number): void;
+  clearSelection(): void;
+  /**
+   * Runs a bulk action on jobs (the selection when no ids are given). Cancel of live jobs and clear ask
+   * first, with the count; answers what changed, or null when the user said no or it failed.
+   */
+  bulk(action: BulkAction, jobs?: readonly JobView[]): Promise<ActionResult | null>;
+  /** Clears every completed job from the list (after a confirm with the count); no file is touched. */
+  clearDone(): Promise<void>;
+  /** Queues every failed job again (a dub already made is never paid twice). */
+  retryAllFailed(): Promise<void>;
+}
+
+const VERB: Record<
+  BulkAction,
+  { done: string; method: 'retryJobs' | 'cancelJobs' | 'pauseJobs' | 'resumeJobs' | 'clearJobs' }
+> = {
+  retry: { done: 'queued again', method: 'retryJobs' },
+  cancel: { done: 'canceled', method: 'cancelJobs' },
+  pause: { done: 'paused', method: 'pauseJobs' },
+  resume: { done: 'resumed', method: 'resumeJobs' },
+  clear: { done: 'cleared from the list', method: 'clearJobs' },
+};
+
+/** The jobs an action can apply to, so the confirm counts what will really change. */
+export function applicable(action: BulkAction, jobs: readonly JobView[]): JobView[] {
+  switch (action) {
+    case 'retry':
+      return jobs.filter((j) => j.state === 'failed' || j.state === 'canceled');
+    case 'cancel':
+      return jobs.filter((j) => !isTerminal(j.state));
+    case 'pause':
+      return jobs.filter((j) => !isTerminal(j.state) && j.state !== 'paused');
+    case 'resume':
+      return jobs.filter((j) => j.state === 'paused');
+    case 'clear':
+      return jobs.filter((j) => isTerminal(j.state));
+  }
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+
+export const createSelectionSlice: SliceMaker<SelectionSlice> = (bridge) => (set, get) => {
+  /** Jobs of the selected rows, as loaded now (fresh states for the confirm's count). */
+  function selectedJobs(): JobView[] {
+    const { selected, pages } = get();
+    const ids = new Set(Object.values(selected).flat());
+    const found: JobView[] = [];
+    for (const rows of Object.values(pages))
+      for (const row of rows) for (const j of row.jobs) if (ids.has(j.id)) found.push(j);
+    return found;
+  }
+
+  return {
+    selected: {},
+    cursor: 0,
+    anchor: null,
+    selectRow(index, mode) {
+      const { pages, selected, anchor } = get();
+      const row = rowAt(pages, index);
+      if (!row) return;
+      const entry = { [row.source]: row.jobs.map((j) => j.id) };
+      if (mode === 'only') {
+        set({ selected: entry, cursor: index, anchor: index });
+      } else if (mode === 'toggle') {
+        const next = selected[row.source]
+          ? Object.fromEntries(Object.entries(selected).filter(([source]) => source !== row.source))
+          : { ...selected, ...entry };
+        set({ selected: next, cursor: index, anchor: index });
+      } else {
+        const from = Math.min(anchor ?? index, index);
+        const to = Math.max(anchor ?? index, index);
+        const next: Record<string, readonly number[]> = {};
+        for (let i = from; i <= to; i++) {
+          const r = rowAt(pages, i);
+          if (r) next[r.source] = r.jobs.map((j) => j.id);
+        }
+        set({ selected: next, cursor: index });
+      }
+    },
+    setCursor: (cursor) => set({ cursor: Math.max(0, cursor) }),
+    clearSelection: () => set({ selected: {}, anchor: null }),
+    async bulk(action, jobs) {
+      const targets = applicable(action, jobs ?? selectedJobs());
+      if (targets.length === 0) {
+        get().notify('info', `Nothing to ${action}: no selected job is in a state it applies to.`);
+        return null;
+      }
+      const running = targets.filter((j) => j.state !== 'queued' && j.state !== 'paused').length;
+      if (action === 'cancel') {
+        const ok = await get().confirm({
+          title: `Cancel ${plural(targets.length, 'job')}?`,
+          body:
+            running > 0
+              ? `${plural(running, 'job is', 'jobs are')} working now; their progress is dropped. Finished files are kept.`
+              : 'They will not be dubbed. Finished files are kept.',
+          confirmLabel: `Cancel ${plural(targets.length, 'job')}`,
+          danger: true,
+        });
+        if (!ok) return null;
+      }
+      if (action === 'clear') {
+        const ok = await get().confirm({
+          title: `Clear ${plural(targets.length, 'finished job')}?`,
+          body: 'They leave the list. No file is deleted, and nothing is dubbed again.',
+          confirmLabel: `Clear ${plural(targets.length, 'job')}`,
+          danger: false,
+        });
+        if (!ok) return null;
+      }
+      try {
+        const result = await bridge[VERB[action].method]({ ids: targets.map((j) => j.id) });
+        const skipped = result.skipped.length
+          ? `; ${plural(result.skipped.length, 'job')} skipped: ${result.skipped[0]?.error.message ?? ''}`
+          : '';
+        get().notify('info', `${plural(result.changed.length, 'job')} ${VERB[action].done}${skipped}.`);
+        if (action === 'clear') set({ selected: {}, anchor: null });
+        return result;
+      } catch (e) {
+        const err = asError(e);
+        get().notify('error', err.remedy ? `${err.message} ${err.remedy}` : err.message);
+        return null;
+      }
+    },
+    async retryAllFailed() {
+      try {
+        const result = await bridge.retryJobs({ filter: { states: ['failed'] } });
+        get().notify('info', `${plural(result.changed.length, 'failed job')} queued again.`);
+      } catch (e) {
+        get().notify('error', asError(e).message);
+      }
+    },
+    async clearDone() {
+      const count = get().totals?.counts.completed ?? 0;
+      if (count === 0) return;
+      const ok = await get().confirm({
+        title: `Clear ${plural(count, 'done job')}?`,
+        body: 'They leave the list. Their files stay where they are, and nothing is dubbed again.',
+        confirmLabel: `Clear ${plural(count, 'job')}`,
+        danger: false,
+      });
+      if (!ok) return;
+      try {
+        const result = await bridge.clearJobs({ filter: { states: ['completed'] } });
+        get().notify('info', `${plural(result.changed.length, 'job')} cleared from the list.`);
+        set({ selected: {}, anchor: null });
+      } catch (e) {
+        get().notify('error', asError(e).message);
+      }
+    },
+  };
+};

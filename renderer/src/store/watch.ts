@@ -1,0 +1,117 @@
+import type { ContractError } from '../../../shared/contract/errors';
+import type { WatchFile, WatchFolder, WatchPresetInput } from '../../../shared/contract/watch';
+import { asError } from './errors';
+import type { SliceMaker } from './types';
+
+export interface WatchFilesView {
+  folderId: number;
+  total: number;
+  files: readonly WatchFile[];
+  error: ContractError | null;
+}
+
+export interface WatchSlice {
+  folders: readonly WatchFolder[] | null;
+  foldersError: ContractError | null;
+  watchFiles: WatchFilesView | null;
+  loadFolders(): Promise<void>;
+  upsertFolder(folder: WatchFolder): void;
+  dropFolder(id: number): void;
+  /** Each answers the error (for the form that asked) or null. */
+  addFolder(path: string, preset: WatchPresetInput): Promise<ContractError | null>;
+  updateFolder(
+    id: number,
+    change: { preset?: WatchPresetInput; paused?: boolean },
+  ): Promise<ContractError | null>;
+  removeFolder(folder: WatchFolder): Promise<void>;
+  approveFolder(folder: WatchFolder): Promise<void>;
+  showFolderFiles(id: number | null): Promise<void>;
+  reprocessFile(folderId: number, path: string): Promise<void>;
+}
+
+export const createWatchSlice: SliceMaker<WatchSlice> = (bridge) => (set, get) => ({
+  folders: null,
+  foldersError: null,
+  watchFiles: null,
+  async loadFolders() {
+    try {
+      const { folders } = await bridge.listWatchFolders();
+      set({ folders, foldersError: null });
+    } catch (e) {
+      set({ foldersError: asError(e) });
+    }
+  },
+  upsertFolder(folder) {
+    const folders = get().folders ?? [];
+    const at = folders.findIndex((f) => f.id === folder.id);
+    set({ folders: at < 0 ? [...folders, folder] : folders.map((f) => (f.id === folder.id ? folder : f)) });
+  },
+  dropFolder(id) {
+    set((s) => ({
+      folders: (s.folders ?? []).filter((f) => f.id !== id),
+      watchFiles: s.watchFiles?.folderId === id ? null : s.watchFiles,
+    }));
+  },
+  async addFolder(path, preset) {
+    try {
+      get().upsertFolder(await bridge.addWatchFolder({ path, preset }));
+      return null;
+    } catch (e) {
+      return asError(e);
+    }
+  },
+  async updateFolder(id, change) {
+    try {
+      get().upsertFolder(await bridge.updateWatchFolder({ id, ...change }));
+      return null;
+    } catch (e) {
+      return asError(e);
+    }
+  },
+  async removeFolder(folder) {
+    const ok = await get().confirm({
+      title: 'Stop watching this folder?',
+      body: `${folder.path} is no longer watched. Its files, and jobs already queued from it, stay.`,
+      confirmLabel: 'Stop watching',
+      danger: true,
+    });
+    if (!ok) return;
+    try {
+      await bridge.removeWatchFolder({ id: folder.id });
+      get().dropFolder(folder.id);
+    } catch (e) {
+      get().notify('error', asError(e).message);
+    }
+  },
+  async approveFolder(folder) {
+    try {
+      const { queued } = await bridge.approveWatchFolder({ id: folder.id });
+      get().notify(
+        'info',
+        `${queued.toLocaleString()} ${queued === 1 ? 'job' : 'jobs'} queued from ${folder.path}.`,
+      );
+    } catch (e) {
+      get().notify('error', asError(e).message);
+    }
+  },
+  async showFolderFiles(id) {
+    if (id === null) {
+      set({ watchFiles: null });
+      return;
+    }
+    try {
+      const page = await bridge.listWatchFiles({ id, limit: 500 });
+      set({ watchFiles: { folderId: id, total: page.total, files: page.files, error: null } });
+    } catch (e) {
+      set({ watchFiles: { folderId: id, total: 0, files: [], error: asError(e) } });
+    }
+  },
+  async reprocessFile(folderId, path) {
+    try {
+      await bridge.reprocessWatchFile({ id: folderId, path });
+      await get().showFolderFiles(folderId);
+    } catch (e) {
+      get().notify('error', asError(e).message);
+    }
+  },
+});

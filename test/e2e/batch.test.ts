@@ -1,0 +1,199 @@
+import { readFileSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { creditsFor } from '../../shared/credits';
+import { seriousViolations } from '../helpers/axe';
+import {
+  closeBrowser,
+  openPage,
+  startApp,
+  type RunningApp,
+  type Viewing,
+  PATIENT,
+} from '../helpers/browser-app';
+import { allJobs } from '../helpers/engine';
+import { audioMp3, videoMp4 } from '../helpers/media';
+import { ffprobeSeconds } from '../helpers/probe';
+
+/** A file dropped the way a person drops one: a DataTransfer with a real File, on the drop zone. */
+async function dropFile(page: Page, selector: string, path: string, type: string): Promise<void> {
+  const bytes = readFileSync(path).toString('base64');
+  await page.locator(selector).evaluate(
+    (zone, { bytes, name, type }) => {
+      const data = Uint8Array.from(atob(bytes), (c) => c.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([data], name, { type }));
+      for (const kind of ['dragenter', 'dragover', 'drop'])
+        zone.dispatchEvent(new DragEvent(kind, { bubbles: true, cancelable: true, dataTransfer: transfer }));
+    },
+    { bytes, name: basename(path), type },
+  );
+}
+
+async function pickLanguages(page: Page, languages: [name: string, code: string][]): Promise<void> {
+  const box = page.getByRole('combobox', { name: /Dub into/ });
+  for (const [name, code] of languages) {
+    await box.fill(name);
+    await page.getByRole('option', { name: new RegExp(`^${name} ${code}( |$)`) }).waitFor();
+    await box.press('Enter');
+  }
+  await box.press('Tab');
+}
+
+const credits = async (page: Page) =>
+  Number(await page.getByTestId('estimate-credits').getAttribute('data-credits'));
+
+describe('a batch from the browser: drop, pick, estimate, add, finish, preview', () => {
+  let app: RunningApp;
+  let view: Viewing;
+  const video = videoMp4(3, 'interview-01.mp4');
+  const audio = audioMp3(2.5, 'podcast-02.mp3');
+
+  beforeAll(async () => {
+    app = await startApp({ sandbox: { pipelineSeconds: 1 } });
+    view = await openPage(app);
+    await view.page.getByRole('button', { name: '+ Add files' }).waitFor();
+  });
+  afterAll(async () => {
+    await view?.close();
+    await closeBrowser();
+    await app?.close();
+  });
+
+  it('estimates two dropped files x three languages from their probed lengths, x2 in studio', async () => {
+    const { page } = view;
+    await page.keyboard.press('Control+o');
+    const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+    await sheet.waitFor();
+    await page.setInputFiles('[data-testid=file-input]', video);
+    await dropFile(page, '[data-testid=dropzone]', audio, 'audio/mpeg');
+    await pickLanguages(page, [
+      ['Spanish', 'es'],
+      ['French', 'fr'],
+      ['German', 'de'],
+    ]);
+
+    await expect
+      .poll(() => page.getByTestId('estimate-jobs').textContent(), PATIENT)
+      .toBe('2 files × 3 languages = 6 dubs');
+    const perLanguage = creditsFor(ffprobeSeconds(video), false) + creditsFor(ffprobeSeconds(audio), false);
+    await expect.poll(() => credits(page), PATIENT).toBe(perLanguage * 3);
+    await expect(sheet.getByText('interview-01.mp4')).toBeDefined();
+    expect(await sheet.getByRole('listitem').filter({ hasText: 'podcast-02.mp3' }).textContent()).toMatch(
+      /0:03/,
+    );
+
+    await sheet.getByRole('checkbox', { name: /Studio quality/ }).check();
+    await expect.poll(() => credits(page), PATIENT).toBe(perLanguage * 3 * 2);
+    expect(await page.getByTestId('estimate').textContent()).toContain('studio: 2×');
+    await sheet.getByRole('checkbox', { name: /Studio quality/ }).uncheck();
+    await expect.poll(() => credits(page), PATIENT).toBe(perLanguage * 3);
+
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('adds and starts: all six complete, their files are on disk', async () => {
+    const { page } = view;
+    await page.getByRole('button', { name: 'Add and start' }).click();
+    await page.getByRole('dialog', { name: 'Add to queue' }).waitFor({ state: 'hidden' });
+    await expect.poll(() => page.locator('.chip-done').count(), { timeout: 45_000, interval: 250 }).toBe(6);
+    expect(await page.getByText('all done').count()).toBe(2);
+
+    const jobs = await allJobs(app.host.api);
+    expect(jobs.map((j) => j.state)).toEqual(Array(6).fill('completed'));
+    for (const j of jobs) {
+      expect(j.outputs.length).toBeGreaterThanOrEqual(2);
+      for (const o of j.outputs) expect(statSync(o.path).size).toBe(o.bytes);
+    }
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('plays a finished dub with its subtitles, and the original at the same moment', async () => {
+    const { page } = view;
+    await page
+      .getByRole('row', { name: /interview-01\.mp4/ })
+      .getByRole('button', { name: /^es: done/ })
+      .click();
+    const panel = page.getByRole('complementary', { name: /interview-01\.mp4/ });
+    await panel.waitFor();
+    const video = panel.locator('video');
+    await video.waitFor();
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.muted = true;
+      return v.play();
+    });
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), PATIENT)
+      .toBeGreaterThan(0);
+    await expect
+      .poll(() => panel.locator('track').evaluate((t: HTMLTrackElement) => t.readyState), PATIENT)
+      .toBe(HTMLTrackElementLoaded);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.textTracks[0]?.cues?.length ?? 0)).toBeGreaterThan(
+      0,
+    );
+
+    const at = await video.evaluate((v: HTMLVideoElement) => {
+      v.pause();
+      v.currentTime = 1.5;
+      return v.currentTime;
+    });
+    const dubSrc = await video.getAttribute('src');
+    await panel.getByRole('button', { name: 'Original' }).click();
+    await expect.poll(() => video.getAttribute('src'), PATIENT).not.toBe(dubSrc);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => (v.readyState >= 1 ? v.currentTime : -1)), PATIENT)
+      .toBeCloseTo(at, 1);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+  });
+
+  it('plays an audio dub in an audio element', async () => {
+    const { page } = view;
+    await page
+      .getByRole('row', { name: /podcast-02\.mp3/ })
+      .getByRole('button', { name: /^fr: done/ })
+      .click();
+    const panel = page.getByRole('complementary', { name: /podcast-02\.mp3/ });
+    const audio = panel.locator('audio');
+    await audio.waitFor();
+    expect(await panel.locator('video').count()).toBe(0);
+    await audio.evaluate((a: HTMLAudioElement) => {
+      a.muted = true;
+      return a.play();
+    });
+    await expect
+      .poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime), PATIENT)
+      .toBeGreaterThan(0);
+    await panel.getByRole('button', { name: 'Close job panel' }).click();
+  });
+
+  it('knows a source already dubbed: skipped unless "dub them again", which prices it again', async () => {
+    const { page } = view;
+    const done = (await allJobs(app.host.api)).find((j) => j.sourceName === 'interview-01.mp4');
+    await page.keyboard.press('Control+o');
+    const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+    await sheet.getByRole('textbox', { name: 'Paths or URLs, one per line' }).fill(done?.source ?? '');
+    await sheet.getByRole('button', { name: 'Add', exact: true }).click();
+    await pickLanguages(page, [['Spanish', 'es']]);
+
+    const estimate = page.getByTestId('estimate');
+    await expect
+      .poll(() => estimate.textContent(), PATIENT)
+      .toContain('already done with these settings — will be skipped');
+    expect(await page.getByTestId('estimate-jobs').textContent()).toBe('1 file × 1 language = 0 dubs');
+    expect(await sheet.getByRole('button', { name: 'Add and start' }).isDisabled()).toBe(true);
+
+    await sheet.getByRole('checkbox', { name: 'Dub them again' }).check();
+    expect(await page.getByTestId('estimate-jobs').textContent()).toBe('1 file × 1 language = 1 dub');
+    expect(await credits(page)).toBe(creditsFor(ffprobeSeconds(video), false));
+    expect(await sheet.getByRole('button', { name: 'Add and start' }).isEnabled()).toBe(true);
+    await sheet.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('had no console error and no failed request', () => {
+    expect(view.troubles).toEqual({ console: [], requests: [] });
+  });
+});
+
+/** HTMLTrackElement.LOADED, spelled out: the constant lives in the browser, not in Node. */
+const HTMLTrackElementLoaded = 2;

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  closeBrowser,
+  openPage,
+  startApp,
+  type RunningApp,
+  type Viewing,
+  PATIENT,
+} from '../helpers/browser-app';
+import { creditsFor } from '../../shared/credits';
+import { allJobs } from '../helpers/engine';
+import { ffprobeSeconds } from '../helpers/probe';
+import { textFile, videoMp4 } from '../helpers/media';
+
+describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
+  let app: RunningApp;
+  let view: Viewing;
+
+  beforeAll(async () => {
+    app = await startApp({ sandbox: { pipelineSeconds: 1 } });
+    view = await openPage(app);
+    await view.page.getByRole('button', { name: '+ Add files' }).waitFor();
+  });
+  afterAll(async () => {
+    await view?.close();
+    await closeBrowser();
+    await app?.close();
+  });
+
+  it('shows a bad file with its reason in words, and the rest are dubbed', async () => {
+    const { page } = view;
+    await page.getByRole('button', { name: '+ Add files' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+    await page.setInputFiles('[data-testid=file-input]', [
+      videoMp4(2, 'good-take.mp4'),
+      textFile('broken-export.mp4', 'not a video at all\n'),
+    ]);
+    const box = page.getByRole('combobox', { name: /Dub into/ });
+    await box.fill('Italian');
+    await box.press('Enter');
+    await box.press('Tab');
+
+    const bad = sheet.getByRole('listitem').filter({ hasText: 'broken-export.mp4' });
+    await expect.poll(() => bad.textContent(), PATIENT).toMatch(/skipped/);
+    const words = (await bad.locator('.file-problem').textContent()) ?? '';
+    expect(words.replace('— skipped', '').trim().length).toBeGreaterThan(10);
+    expect(await page.getByTestId('estimate-jobs').textContent()).toBe('1 file × 1 language = 1 dub');
+
+    await page.getByRole('button', { name: 'Add and start' }).click();
+    const row = page.getByRole('row', { name: /good-take\.mp4/ });
+    await row.getByRole('button', { name: /^it: done/ }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('row', { name: /broken-export/ }).count()).toBe(0);
+  });
+
+  it('shows a failed dub in words with its remedy, and Retry brings it to done', async () => {
+    const { page } = view;
+    app.sb.faults.set({ rateDubFailure: 1 });
+    await app.host.api.add({ inputs: [videoMp4(2, 'flaky-dub.mp4')], to: ['pt'] });
+    const row = page.getByRole('row', { name: /flaky-dub\.mp4/ });
+    await row.getByRole('button', { name: /^pt: failed/ }).waitFor({ timeout: 30_000 });
+    app.sb.faults.set({ rateDubFailure: 0 });
+
+    const problem = row.locator('.job-problem.failed');
+    expect(await problem.textContent()).toMatch(/Portuguese:.*\w{4,}/);
+    expect(await page.getByRole('button', { name: /^Failed/ }).textContent()).toMatch(/1$/);
+
+    await row.getByRole('button', { name: /^Retry flaky-dub\.mp4 into Portuguese/ }).click();
+    await row.getByRole('button', { name: /^pt: done/ }).waitFor({ timeout: 30_000 });
+    const jobs = await allJobs(app.host.api);
+    expect(jobs.find((j) => j.sourceName === 'flaky-dub.mp4')?.state).toBe('completed');
+  });
+
+  it('cancels selected work with Delete, after a confirm that counts the jobs', async () => {
+    const { page } = view;
+    await page.getByRole('button', { name: /Pause queue/ }).click();
+    await page
+      .getByRole('button', { name: /Resume queue/ })
+      .first()
+      .waitFor();
+    await app.host.api.add({ inputs: [videoMp4(2, 'not-this-one.mp4')], to: ['ja', 'ko'] });
+    const row = page.getByRole('row', { name: /not-this-one\.mp4/ });
+    await row.getByRole('button', { name: /^ja: waiting/ }).waitFor();
+
+    await row.getByRole('gridcell').nth(1).click();
+    await page.getByRole('grid').press('Delete');
+    const confirm = page.getByRole('dialog', { name: 'Cancel 2 jobs?' });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Cancel 2 jobs' }).click();
+    await row.getByRole('button', { name: /^ko: canceled/ }).waitFor();
+    await row.getByRole('button', { name: /^ja: canceled/ }).waitFor();
+
+    const jobs = await allJobs(app.host.api);
+    expect(jobs.filter((j) => j.sourceName === 'not-this-one.mp4').map((j) => j.state)).toEqual([
+      'canceled',
+      'canceled',
+    ]);
+    await page
+      .getByRole('button', { name: /Resume queue/ })
+      .first()
+      .click();
+  });
+
+  it('over the balance: the total turns red, says by how much, and adds only after a confirm', async () => {
+    const { page } = view;
+    const balance = app.sb.account.seconds;
+    app.sb.account.seconds = 5;
+    try {
+      await page.getByRole('button', { name: '+ Add files' }).click();
+      const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+      const file = videoMp4(3, 'too-dear.mp4');
+      const over = 2 * creditsFor(ffprobeSeconds(file), false) - 5;
+      await page.setInputFiles('[data-testid=file-input]', file);
+      const box = page.getByRole('combobox', { name: /Dub into/ });
+      for (const name of ['Spanish', 'French']) {
+        await box.fill(name);
+        await box.press('Enter');
+      }
+      await box.press('Tab');
+      await expect
+        .poll(() => page.getByTestId('estimate').textContent(), PATIENT)
+        .toContain(`${over} ${over === 1 ? 'credit' : 'credits'} over your balance`);
+      const color = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).color);
+      expect(await color('[data-testid=estimate-credits]')).not.toBe(await color('.estimate-line'));
+
+      await sheet.getByRole('button', { name: 'Add anyway…' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Add over your balance?' });
+      await confirm.getByRole('button', { name: 'Keep as is' }).click();
+      expect(await sheet.isVisible()).toBe(true);
+      await sheet.getByRole('button', { name: 'Add anyway…' }).click();
+      await confirm.getByRole('button', { name: 'Add anyway' }).click();
+      await sheet.waitFor({ state: 'hidden' });
+      await page.getByRole('row', { name: /too-dear\.mp4/ }).waitFor();
+    } finally {
+      app.sb.account.seconds = balance;
+    }
+  });
+
+  it('had no console error and no failed request', () => {
+    expect(view.troubles).toEqual({ console: [], requests: [] });
+  });
+});

@@ -1,0 +1,162 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WORKING_STATES } from '../../shared/contract/jobs';
+import { seriousViolations } from '../helpers/axe';
+import {
+  closeBrowser,
+  openPage,
+  screenshot,
+  startApp,
+  type RunningApp,
+  type Viewing,
+  PATIENT,
+} from '../helpers/browser-app';
+import { allJobs, tempDir } from '../helpers/engine';
+import { audioMp3, textFile, videoMp4 } from '../helpers/media';
+
+/** The same moment in light and in dark, for the README. */
+async function bothThemes(page: Page, name: string): Promise<void> {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await screenshot(page, `${name}-light`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function until(test: () => Promise<boolean>): Promise<void> {
+  await expect.poll(test, { timeout: 45_000, interval: 100 }).toBe(true);
+}
+
+describe('every screen, light and dark, mid-batch with a failure', () => {
+  let app: RunningApp;
+  let view: Viewing;
+
+  beforeAll(async () => {
+    app = await startApp({ sandbox: { pipelineSeconds: 8, balance: 36_000 } });
+    view = await openPage(app);
+    await view.page.getByRole('button', { name: '+ Add files' }).waitFor();
+  });
+  afterAll(async () => {
+    await view?.close();
+    await closeBrowser();
+    await app?.close();
+  });
+
+  it('Queue: done, working and failed rows side by side', async () => {
+    const { api } = app.host;
+    await api.add({ inputs: [videoMp4(3, 'interview-01.mp4')], to: ['es', 'fr'] });
+    await until(async () => (await allJobs(api)).every((j) => j.state === 'completed'));
+
+    app.sb.faults.set({ rateDubFailure: 1 });
+    await api.add({ inputs: [videoMp4(4, 'keynote-2026-final.mp4')], to: ['de'] });
+    await until(async () => (await allJobs(api)).some((j) => j.remoteId !== null && j.destLang === 'de'));
+    app.sb.faults.set({ rateDubFailure: 0 });
+    await api.add({
+      inputs: [
+        videoMp4(5, 'product-demo.mp4'),
+        audioMp3(6, 'podcast-episode-42.mp3'),
+        videoMp4(
+          4,
+          'customer testimonial recorded on location in Lisbon with two cameras and a lavalier, final cut.mp4',
+        ),
+      ],
+      to: ['es', 'fr', 'de', 'ja'],
+    });
+    await until(async () => {
+      const jobs = await allJobs(api);
+      return jobs.some((j) => j.state === 'failed') && jobs.some((j) => WORKING_STATES.includes(j.state));
+    });
+    const { page } = view;
+    await page.getByRole('button', { name: /^de: failed/ }).waitFor();
+    await bothThemes(page, 'queue');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('Job panel: a finished dub with its preview', async () => {
+    const { page } = view;
+    await page
+      .getByRole('row', { name: /interview-01\.mp4/ })
+      .getByRole('button', { name: /^es: done/ })
+      .click();
+    await page.getByRole('complementary').locator('video').waitFor();
+    await page
+      .getByRole('complementary')
+      .locator('video')
+      .evaluate(
+        (v: HTMLVideoElement) =>
+          new Promise<void>((resolve) => {
+            if (v.readyState >= 2) resolve();
+            else v.addEventListener('loadeddata', () => resolve(), { once: true });
+          }),
+      );
+    await bothThemes(page, 'job-panel');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Close job panel' }).click();
+  });
+
+  it('Add: files with their lengths, a bad file with its reason, the estimate against the balance', async () => {
+    const { page } = view;
+    await page.getByRole('button', { name: '+ Add files' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+    await page.setInputFiles('[data-testid=file-input]', [
+      videoMp4(7, 'launch-trailer.mp4'),
+      videoMp4(9, 'behind-the-scenes.mp4'),
+      textFile('notes-for-editor.mp4', 'call me before the final cut\n'),
+    ]);
+    const box = page.getByRole('combobox', { name: /Dub into/ });
+    for (const name of ['Spanish', 'Japanese', 'Portuguese']) {
+      await box.fill(name);
+      await box.press('Enter');
+    }
+    await box.press('Tab');
+    await sheet.getByRole('checkbox', { name: /Studio quality/ }).check();
+    await expect
+      .poll(() => page.getByTestId('estimate-jobs').textContent(), PATIENT)
+      .toBe('2 files × 3 languages = 6 dubs');
+    await sheet.getByText('— skipped').waitFor();
+    await bothThemes(page, 'add');
+    expect(await seriousViolations(page)).toEqual([]);
+    await sheet.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('Settings: the key tested against the account', async () => {
+    const { page } = view;
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await page.getByRole('button', { name: 'Test key' }).click();
+    await page.getByText(/balance [\d,]+ cr/).waitFor();
+    await bothThemes(page, 'settings');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('Watch: the folders screen and its form', async () => {
+    const { page } = view;
+    // Once the engine has watched folders, the picture shows one at work; until then, the empty screen.
+    const folder = join(tempDir('dubdesk-watch-'), 'Dubbing', 'to-es-fr');
+    mkdirSync(folder, { recursive: true });
+    copyFileSync(videoMp4(3, 'interview-01.mp4'), join(folder, 'episode-01.mp4'));
+    await app.host.api
+      .addWatchFolder({ path: folder, preset: { to: ['es', 'fr'], creditLimit: 3600 } })
+      .catch(() => undefined);
+    await page.getByRole('button', { name: /^Watched folders/ }).click();
+    await page.getByRole('heading', { name: 'Watched folders' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await bothThemes(page, 'watch');
+
+    await page.getByRole('button', { name: '+ Watch a folder' }).click();
+    const form = page.getByRole('dialog', { name: 'Watch a folder' });
+    await form.getByRole('textbox', { name: 'Folder' }).fill(app.home);
+    const box = form.getByRole('combobox', { name: /Dub into/ });
+    await box.fill('French');
+    await box.press('Enter');
+    expect(await seriousViolations(page)).toEqual([]);
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await form.waitFor({ state: 'hidden' });
+  });
+
+  it('had no console error and no failed request', () => {
+    expect(view.troubles).toEqual({ console: [], requests: [] });
+  });
+});

@@ -1,0 +1,171 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startServer, type DubdeskServer } from '../../electron/cli/serve/server';
+import { workQueue, type QueueWorker } from '../../electron/cli/serve/worker';
+import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
+import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import type { SandboxOptionsInput } from '../../electron/sandbox/options';
+import { tempDir } from './engine';
+import { builtRenderer } from './renderer-build';
+import { LogSink } from './serve';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
+];
+
+export interface AppOptions {
+  sandbox?: SandboxOptionsInput;
+  /** Runs on the fresh data folder before the engine opens it (seeding). */
+  prepare?: (home: string) => void;
+  /** Work the queue, as `dubdesk serve` does (off for a seeded queue nobody should touch). */
+  work?: boolean;
+  /** Nothing configured: a first run, where the sandbox is only the fallback (as `serve` without flags). */
+  firstRun?: boolean;
+}
+
+/**
+ * `dubdesk serve` as the CLI runs it (the same server, engine and worker), in this process, against an
+ * in-process sandbox this test can steer (faults, balance), with the renderer built as shipped.
+ */
+export interface RunningApp {
+  sb: Sandbox;
+  host: DubdeskHost;
+  server: DubdeskServer;
+  home: string;
+  close(): Promise<void>;
+}
+
+export async function startApp(opts: AppOptions = {}): Promise<RunningApp> {
+  const rendererDir = await builtRenderer();
+  const sb = await startSandbox({ pipelineSeconds: 1, ...opts.sandbox });
+  const home = tempDir('dubdesk-e2e-');
+  opts.prepare?.(home);
+  const host = openDubdesk({
+    home,
+    face: 'web',
+    service: opts.firstRun ? {} : { baseUrl: sb.baseUrl, legacyUrl: sb.legacyUrl, apiKey: sb.account.apiKey },
+    startSandbox: async () => ({
+      baseUrl: sb.baseUrl,
+      legacyUrl: sb.legacyUrl,
+      apiKey: sb.account.apiKey,
+      stop: async () => undefined,
+    }),
+    backoff: { baseMs: 200, capMs: 1000 },
+    checkOutputs: true,
+  });
+  await host.api.setSettings({ pollIntervalSeconds: 0.2 });
+  const server = await startServer({
+    engine: host,
+    port: 0,
+    rendererDir,
+    log: { stream: new LogSink(), level: 'warn' },
+  });
+  let worker: QueueWorker | null = null;
+  if (opts.work !== false) worker = workQueue(host, host.api, () => undefined);
+  return {
+    sb,
+    host,
+    server,
+    home,
+    async close() {
+      worker?.stop();
+      await worker?.stopped;
+      await server.close();
+      await host.close();
+      await sb.stop();
+    },
+  };
+}
+
+/** A page's troubles: console errors and failed requests, which every test expects to stay empty. */
+export interface Troubles {
+  console: string[];
+  requests: string[];
+}
+
+export interface Viewing {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  troubles: Troubles;
+  close(): Promise<void>;
+}
+
+let browser: Promise<Browser> | null = null;
+
+function launch(): Promise<Browser> {
+  browser ??= chromium.launch({
+    executablePath: CHROMIUM,
+    // Playwright's launch always starts from a fresh, temporary profile (it refuses --user-data-dir).
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
+  return browser;
+}
+
+export async function closeBrowser(): Promise<void> {
+  const b = browser;
+  browser = null;
+  if (b) await (await b).close();
+}
+
+/** Opens the app's address in a fresh browser context, recording console errors and failed requests. */
+export async function openPage(
+  app: RunningApp,
+  opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; zoom?: number } = {},
+): Promise<Viewing> {
+  const b = await launch();
+  const context = await b.newContext({
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
+    deviceScaleFactor: opts.zoom ?? 1,
+    colorScheme: opts.colorScheme ?? 'light',
+  });
+  const page = await context.newPage();
+  const troubles: Troubles = { console: [], requests: [] };
+  page.on('console', (m) => {
+    if (m.type() === 'error') troubles.console.push(m.text());
+  });
+  page.on('pageerror', (e) => troubles.console.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => {
+    const why = r.failure()?.errorText ?? '';
+    // A media element drops its own range request when it switches source or seeks: not a failure.
+    if (why === 'net::ERR_ABORTED' && ['media', 'eventsource'].includes(r.resourceType())) return;
+    troubles.requests.push(`${r.method()} ${new URL(r.url()).pathname}: ${why}`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400)
+      troubles.requests.push(`${r.request().method()} ${new URL(r.url()).pathname}: ${r.status()}`);
+  });
+  await page.goto(app.server.url);
+  return {
+    browser: b,
+    context,
+    page,
+    troubles,
+    close: () => context.close(),
+  };
+}
+
+export const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+/**
+ * How long a browser test waits for the page to show something. Not a speed target: a machine shared by
+ * many can take seconds to probe a file or answer a request, and a test fails only when it never happens.
+ */
+export const PATIENT = { timeout: 30_000, interval: 100 };

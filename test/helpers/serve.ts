@@ -1,0 +1,132 @@
+import type { ChildProcess } from 'node:child_process';
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { Writable } from 'node:stream';
+import { startServer, type DubdeskServer, type ServeOptions } from '../../electron/cli/serve/server';
+import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
+import type { Sandbox } from '../../electron/sandbox/server';
+import { createWebBridge, type WebBridge } from '../../renderer/src/bridge/web';
+import { tempDir } from './engine';
+
+/** Everything a request log line said, to check what it never says. */
+export class LogSink extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+export interface Served {
+  host: DubdeskHost;
+  server: DubdeskServer;
+  client: WebBridge;
+  log: LogSink;
+  close(): Promise<void>;
+}
+
+/** `dubdesk serve` in this process: an engine on a fresh home talking to `sb`, fastify on 127.0.0.1:0. */
+export async function serveFor(
+  sb: Sandbox,
+  opts: { apiKey?: string; home?: string } & Partial<Omit<ServeOptions, 'engine' | 'port' | 'log'>> = {},
+): Promise<Served> {
+  const { apiKey = sb.account.apiKey, home = tempDir(), ...serveOpts } = opts;
+  const host = openDubdesk({
+    home,
+    face: 'web',
+    service: { baseUrl: sb.baseUrl, legacyUrl: sb.legacyUrl, apiKey },
+    backoff: { baseMs: 50, capMs: 400 },
+    checkOutputs: true,
+  });
+  const log = new LogSink();
+  const server = await startServer({
+    engine: host,
+    port: 0,
+    rendererDir: null,
+    log: { stream: log, level: 'info' },
+    ...serveOpts,
+  });
+  const client = createWebBridge({ baseUrl: server.origin, token: server.token });
+  return {
+    host,
+    server,
+    client,
+    log,
+    close: async () => {
+      client.close();
+      await server.close();
+      await host.close();
+    },
+  };
+}
+
+export interface RawReply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  json(): unknown;
+}
+
+/**
+ * One HTTP request with exactly the headers given (fetch would add or forbid some: Host, Origin,
+ * Sec-Fetch-*), to the server's port on `address` (127.0.0.1 unless told).
+ */
+export function raw(
+  port: number,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: string | Buffer; address?: string } = {},
+): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: opts.address ?? '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: { host: `127.0.0.1:${port}`, ...opts.headers },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            json: () => JSON.parse(body.toString('utf8')) as unknown,
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The first line a child writes on stdout (`dubdesk serve` prints its address there first). */
+export function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (d: Buffer) => {
+      text += d.toString();
+      const end = text.indexOf('\n');
+      if (end >= 0) {
+        child.stdout?.off('data', onData);
+        resolve(text.slice(0, end));
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before printing a line`)));
+  });
+}
+
+/** The environment of a child `dubdesk serve` on `home`, with no service configured from outside. */
+export function serveEnv(home: string): NodeJS.ProcessEnv {
+  const { DUBDESK_API_KEY: _k, DUBDESK_BASE_URL: _b, DUBDESK_LEGACY_URL: _l, ...env } = process.env;
+  return { ...env, DUBDESK_HOME: home };
+}

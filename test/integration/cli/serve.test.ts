@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWebBridge, type WebBridge } from '../../../renderer/src/bridge/web';
+import { startCli, type CliResult } from '../../helpers/cli';
+import { tempDir } from '../../helpers/engine';
+import { waitFor } from '../../helpers/http';
+import { videoMp4 } from '../../helpers/media';
+import { firstLine, raw, serveEnv } from '../../helpers/serve';
+
+const URL_LINE = /^http:\/\/127\.0\.0\.1:(\d+)\/#token=([A-Za-z0-9_-]{43})$/;
+
+interface Running {
+  port: number;
+  token: string;
+  client: WebBridge;
+  stderr: () => string;
+  stop(signal?: NodeJS.Signals): Promise<CliResult>;
+}
+
+const running: Running[] = [];
+
+async function serve(args: string[], home: string): Promise<Running> {
+  const { child, done } = startCli(['serve', '--port', '0', '--no-open', ...args], serveEnv(home));
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const line = await firstLine(child);
+  const m = URL_LINE.exec(line);
+  expect(m, line).not.toBeNull();
+  const port = Number(m?.[1]);
+  const token = m?.[2] ?? '';
+  const r: Running = {
+    port,
+    token,
+    client: createWebBridge({ baseUrl: `http://127.0.0.1:${port}`, token }),
+    stderr: () => stderr,
+    stop: async (signal = 'SIGINT') => {
+      r.client.close();
+      child.kill(signal);
+      return done;
+    },
+  };
+  running.push(r);
+  return r;
+}
+
+describe('dubdesk serve as a command', () => {
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((r) => r.stop()));
+  });
+
+  it('prints the address with its token first, serves the app, works the queue, and stops on Ctrl+C with 130', async () => {
+    const s = await serve(['--sandbox'], tempDir());
+    const page = await raw(s.port, 'GET', '/', { headers: { 'sec-fetch-site': 'none' } });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const html = page.body.toString();
+    expect(html).toContain('<div id="root"></div>');
+    const script = /src="\.?\/?(assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const js = await raw(s.port, 'GET', `/${script}`);
+    expect(js.status).toBe(200);
+    expect(js.headers['content-type']).toMatch(/javascript/);
+
+    expect(await s.client.appInfo()).toMatchObject({ name: 'Dubdesk', shell: 'web' });
+    expect((await s.client.getSettings()).service.mode).toBe('sandbox');
+    expect(s.stderr()).toMatch(/sandbox/);
+    expect(s.stderr()).not.toContain(s.token);
+
+    // The queue is worked in the same process, without being asked.
+    const { added } = await s.client.add({
+      inputs: [videoMp4(2, 'serve-cli.mp4')],
+      to: ['es'],
+      outDir: tempDir(),
+    });
+    const id = added[0] ?? 0;
+    await waitFor('the job to complete', async () =>
+      (await s.client.getJob({ id })).state === 'completed' ? true : undefined,
+    );
+    await s.client.ready;
+    const dub = await fetch(s.client.mediaUrl(id, 'dub'), { headers: { range: 'bytes=0-15' } });
+    expect(dub.status).toBe(206);
+
+    const result = await s.stop('SIGINT');
+    expect(result.code).toBe(130);
+    expect(result.stderr).toMatch(/Stopping/);
+    expect(result.stdout.trim().split('\n')).toHaveLength(1); // the address, and nothing else
+  });
+
+  it('keeps serving when another process works the queue, and says so', async () => {
+    const home = tempDir();
+    const first = await serve(['--sandbox'], home);
+    await waitFor('the first to work the queue', async () =>
+      /Working the queue/.test(first.stderr()) ? true : undefined,
+    );
+    const second = await serve([], home); // no --sandbox: no key configured, the sandbox all the same
+    await waitFor('the second to say it does not work the queue', async () =>
+      /Not working the queue: another Dubdesk/.test(second.stderr()) ? true : undefined,
+    );
+    expect((await second.client.totals()).running).toBe(true);
+    expect((await second.client.getSettings()).service.mode).toBe('sandbox');
+    expect((await second.stop('SIGTERM')).code).toBe(130);
+    expect((await first.stop('SIGINT')).code).toBe(130);
+  });
+
+  it('refuses to listen anywhere but 127.0.0.1', async () => {
+    const { done } = startCli(['serve', '--host', '0.0.0.0', '--no-open'], serveEnv(tempDir()));
+    const result = await done;
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/127\.0\.0\.1 only/);
+    expect(result.stdout).toBe('');
+  });
+});

@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Estimate } from '../../shared/contract/batches';
+import type { JobView } from '../../shared/contract/jobs';
+import type { FaceBridge } from '../../shared/face';
+import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
+import { createAppStore, type AppStore } from '../../renderer/src/store/index';
+import { chipKind, headerNumbers, rowDone, viewCount, waitingWords } from '../../renderer/src/store/derived';
+import { estimateTotals } from '../../renderer/src/store/estimate';
+import { PAGE_SIZE } from '../../renderer/src/store/queue';
+import { rowAt } from '../../renderer/src/store/rows';
+import { tempDir } from '../helpers/engine';
+import { seedQueue } from '../helpers/seed';
+
+/** The store over the real engine in this process: only the face's own extras are stand-ins. */
+function bridgeOver(host: DubdeskHost): FaceBridge {
+  return {
+    ...host.api,
+    shell: 'web',
+    mediaUrl: (id, kind) => `/media/${id}/${kind}`,
+    stageFiles: async () => [],
+    pickFiles: async () => null,
+    pickFolder: async () => null,
+    canReveal: false,
+    showInFolder: async () => undefined,
+    openPath: async () => undefined,
+  };
+}
+
+async function until(test: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !test(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(test()).toBe(true);
+}
+
+const loadedPages = (store: AppStore) => Object.keys(store.getState().pages).map(Number);
+
+describe('the queue store pages through a large queue', () => {
+  const SOURCES = 1000;
+  let host: DubdeskHost;
+  let store: AppStore;
+
+  beforeAll(() => {
+    const home = tempDir();
+    seedQueue(home, SOURCES, ['es', 'fr']);
+    host = openDubdesk({ home, face: 'web', service: { baseUrl: 'http://127.0.0.1:9', apiKey: 'x' } });
+    store = createAppStore(bridgeOver(host));
+  });
+  afterAll(() => host.close());
+
+  it('fetches only the pages around the rows in view, and forgets far ones', async () => {
+    store.getState().showRows(0, 30);
+    await until(() => store.getState().rowCount === SOURCES && loadedPages(store).includes(1));
+    expect(loadedPages(store)).toEqual([0, 1]);
+    expect(rowAt(store.getState().pages, 0)?.jobs.map((j) => j.destLang)).toEqual(['es', 'fr']);
+
+    store.getState().showRows(5 * PAGE_SIZE + 10, 5 * PAGE_SIZE + 40);
+    await until(() => loadedPages(store).length === 3);
+    expect(loadedPages(store)).toEqual([4, 5, 6]);
+
+    store.getState().showRows(SOURCES - 20, SOURCES - 1);
+    await until(() => loadedPages(store).includes(9));
+    expect(loadedPages(store)).toEqual([8, 9]);
+  });
+
+  it('patches a changed job in place: only its row is a new object', async () => {
+    const before = store.getState().pages[9] ?? [];
+    const row = before[5];
+    const job = row?.jobs[1] as JobView;
+    store.getState().patchJob({ ...job, progress: 42 });
+    const after = store.getState().pages[9] ?? [];
+    expect(after[5]?.jobs[1]?.progress).toBe(42);
+    expect(after[5]).not.toBe(row);
+    expect(after[4]).toBe(before[4]);
+  });
+
+  it('refetches the pages in view after a bulk change, and the counts follow', async () => {
+    const first = store.getState().pages[9]?.[0];
+    const ids = first?.jobs.map((j) => j.id) ?? [];
+    await host.api.cancelJobs({ ids });
+    store.getState().refetchPages();
+    await until(() => store.getState().pages[9]?.[0]?.jobs.every((j) => j.state === 'canceled') === true);
+    await store.getState().refreshTotals();
+    expect(viewCount(store.getState().totals, 'canceled')).toBe(2);
+    expect(viewCount(store.getState().totals, 'all')).toBe(SOURCES * 2);
+    expect(headerNumbers(store.getState().totals).left).toBe(SOURCES * 2 - 2);
+  });
+
+  it('a view is a filter: failed shows no row, search finds one', async () => {
+    store.getState().setView('canceled');
+    await until(() => store.getState().rowCount === 1);
+    store.getState().setView('all');
+    store.getState().setSearch('clip-00500');
+    await until(() => store.getState().rowCount === 1);
+    expect(rowAt(store.getState().pages, 0)?.sourceName).toBe('clip-00500.mp4');
+    store.getState().setSearch('');
+    await until(() => store.getState().rowCount === SOURCES);
+  });
+
+  it('selects a range with shift, toggles with ctrl, and counts jobs per row', async () => {
+    store.getState().showRows(0, 30);
+    await until(() => rowAt(store.getState().pages, 10) !== null);
+    const s = store.getState();
+    s.selectRow(2, 'only');
+    s.selectRow(6, 'range');
+    expect(Object.keys(store.getState().selected)).toHaveLength(5);
+    store.getState().selectRow(4, 'toggle');
+    expect(Object.keys(store.getState().selected)).toHaveLength(4);
+    expect(Object.values(store.getState().selected).flat()).toHaveLength(8);
+  });
+});
+
+describe('what the screens derive', () => {
+  const job = (over: Partial<JobView>): JobView =>
+    ({ state: 'queued', waiting: null, destLang: 'es', ...over }) as JobView;
+
+  it('says a wait as "retrying in 30 s (attempt 2)", ticking down', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const w = job({
+      waiting: {
+        code: 'retry',
+        message: 'the service answered 502',
+        retryAt: '2026-01-01T00:00:30Z',
+        attempt: 1,
+      },
+    });
+    expect(waitingWords(w, now)).toBe('the service answered 502 — retrying in 30 s (attempt 2)');
+    expect(waitingWords(w, now + 29_500)).toBe('the service answered 502 — retrying in 1 s (attempt 2)');
+    expect(waitingWords(job({}), now)).toBeNull();
+  });
+
+  it('shows every state with a symbol kind, and a row of done jobs as done', () => {
+    expect(
+      ['queued', 'processing', 'completed', 'failed'].map((s) => chipKind(s as JobView['state'])),
+    ).toEqual(['waiting', 'working', 'done', 'failed']);
+    const row = { source: 'a', sourceKind: 'file' as const, sourceName: 'a', durationSeconds: 1 };
+    expect(rowDone({ ...row, jobs: [job({ state: 'completed' }), job({ state: 'completed' })] })).toBe(true);
+    expect(rowDone({ ...row, jobs: [job({ state: 'completed' }), job({ state: 'failed' })] })).toBe(false);
+  });
+
+  it('prices "dub again" with each file’s own credits, and says by how much a batch is over', () => {
+    const estimate: Estimate = {
+      files: [
+        {
+          input: '/a.mp4',
+          name: 'a.mp4',
+          kind: 'video',
+          durationSeconds: 60,
+          bytes: 1,
+          creditsPerLanguage: 60,
+          problem: null,
+        },
+        {
+          input: '/b.mp4',
+          name: 'b.mp4',
+          kind: 'video',
+          durationSeconds: 30,
+          bytes: 1,
+          creditsPerLanguage: 30,
+          problem: null,
+        },
+        {
+          input: '/c.txt',
+          name: 'c.txt',
+          kind: null,
+          durationSeconds: null,
+          bytes: 1,
+          creditsPerLanguage: null,
+          problem: { code: 'not-media', message: 'not a video' },
+        },
+      ],
+      languages: ['es', 'fr'],
+      studio: false,
+      jobs: 3,
+      credits: 150,
+      unknownLengthJobs: 0,
+      balance: 200,
+      balanceAfter: 50,
+      overBalance: false,
+      alreadyDone: [{ jobId: 1, source: '/a.mp4', destLang: 'es', outputs: [] }],
+      alreadyQueued: [],
+      uploadOnce: { enabled: false, bytesSaved: 0 },
+    };
+    expect(estimateTotals(estimate, false)).toEqual({
+      goodFiles: 2,
+      languages: 2,
+      jobs: 3,
+      credits: 150,
+      after: 50,
+      overBy: 0,
+    });
+    expect(estimateTotals(estimate, true)).toMatchObject({ jobs: 4, credits: 210, after: -10, overBy: 10 });
+  });
+});

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { FaceBridge } from '../../shared/face';
+
+/** Just enough of a browser window for the bridge's page helpers. */
+function fakeWindow(href: string, extra: Record<string, unknown> = {}) {
+  const url = new URL(href);
+  const stored = new Map<string, string>();
+  const replaced: string[] = [];
+  const win = {
+    location: { hash: url.hash, pathname: url.pathname, search: url.search },
+    sessionStorage: {
+      getItem: (k: string) => stored.get(k) ?? null,
+      setItem: (k: string, v: string) => void stored.set(k, v),
+    },
+    history: { state: null, replaceState: (_s: unknown, _t: string, u: string) => void replaced.push(u) },
+    ...extra,
+  };
+  vi.stubGlobal('window', win);
+  return { stored, replaced };
+}
+
+describe('the web bridge in a page', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  it('takes the token from the fragment, keeps it for the tab, and clears it from the address', async () => {
+    const { tokenFromPage } = await import('../../renderer/src/bridge/web-token');
+    const page = fakeWindow('http://127.0.0.1:5000/?x=1#token=abc_DEF-123');
+    expect(tokenFromPage()).toBe('abc_DEF-123');
+    expect([...page.stored.values()]).toEqual(['abc_DEF-123']);
+    expect(page.replaced).toEqual(['/?x=1']);
+    // A reload: the address has no token any more; the tab still has it.
+    (window.location as { hash: string }).hash = '';
+    expect(tokenFromPage()).toBe('abc_DEF-123');
+    expect(page.replaced).toHaveLength(1);
+  });
+
+  it('has no token when the page was opened without one', async () => {
+    const { tokenFromPage } = await import('../../renderer/src/bridge/web-token');
+    fakeWindow('http://127.0.0.1:5000/');
+    expect(tokenFromPage()).toBeNull();
+  });
+
+  it('getBridge picks Electron’s window.dubdesk when present', async () => {
+    const electron = { shell: 'electron' } as FaceBridge;
+    fakeWindow('http://127.0.0.1:5000/', { dubdesk: electron });
+    const { getBridge, bridgeReady } = await import('../../renderer/src/bridge/index');
+    expect(getBridge()).toBe(electron);
+    await expect(bridgeReady()).resolves.toBeUndefined();
+  });
+
+  it('getBridge makes the web client otherwise, once, with the page’s token', async () => {
+    const calls: [string, RequestInit | undefined][] = [];
+    vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+      calls.push([url, init]);
+      return new Response(JSON.stringify({ ok: true, value: { token: 'm'.repeat(43), idleSeconds: 3600 } }));
+    });
+    fakeWindow('http://127.0.0.1:5000/#token=page-token');
+    const { getBridge, bridgeReady } = await import('../../renderer/src/bridge/index');
+    const bridge = getBridge();
+    expect(bridge.shell).toBe('web');
+    expect(bridge.canReveal).toBe(false);
+    expect(getBridge()).toBe(bridge);
+    await bridgeReady();
+    expect(calls[0]?.[0]).toBe('/api/media-token');
+    expect(new Headers(calls[0]?.[1]?.headers).get('authorization')).toBe('Bearer page-token');
+    expect(bridge.mediaUrl(7, 'subtitles')).toBe(`/media/7/subtitles?mt=${'m'.repeat(43)}`);
+    expect(await bridge.pickFiles()).toBeNull();
+    expect(await bridge.pickFolder()).toBeNull();
+    await expect(bridge.showInFolder('/x')).rejects.toMatchObject({ code: 'conflict' });
+  });
+});
