@@ -68,8 +68,20 @@ const noSandbox = no(
 );
 const noFaces = no('The engine knows no face (CLI, desktop shell).', '**/cli/**', '**/main/**');
 
-/** Inside the engine, lower folders never import higher ones: api <- db <- jobs <- flows <- queue <- facade. */
-const ENGINE_LEVELS = [['api', 'media', 'outputs'], ['db'], ['jobs'], ['flows'], ['queue'], ['facade']];
+/**
+ * Inside the engine, lower folders never import higher ones: api <- db <- jobs <- flows <- queue <- watch
+ * <- facade. The watcher queues jobs through their life and the database, above the queue it feeds; what it
+ * needs of the facade (planning a batch, the balance, events) is handed to it, never imported.
+ */
+const ENGINE_LEVELS = [
+  ['api', 'media', 'outputs'],
+  ['db'],
+  ['jobs'],
+  ['flows'],
+  ['queue'],
+  ['watch'],
+  ['facade'],
+];
 const engineLayers = ENGINE_LEVELS.flatMap((folders, level) => {
   const higher = ENGINE_LEVELS.slice(level + 1).flat();
   const same = level === 0 ? folders : [];

@@ -14,6 +14,8 @@ const BIDI = new Set([
   0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
 ]);
 const SPACES = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x85, 0x2028, 0x2029]);
+/** Every other space JavaScript knows (no-break, ideographic, en/em…): collapsed too, so the result is trimmed. */
+const WHITESPACE = /^\s$/;
 
 const between = (c: number, lo: number, hi: number) => c >= lo && c <= hi;
 
@@ -73,7 +75,7 @@ export function cleanServiceText(text: string, maxLength = SERVICE_TEXT_MAX): st
       continue;
     }
     i++;
-    if (c === 0x20 || SPACES.has(c)) {
+    if (c === 0x20 || SPACES.has(c) || (c > 0x7f && WHITESPACE.test(String.fromCharCode(c)))) {
       pendingSpace = out.length > 0;
       continue;
     }

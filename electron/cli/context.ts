@@ -1,15 +1,8 @@
 import type { Command } from 'commander';
 import type { AppInfo } from '../../shared/contract/account';
 import type { DubdeskApi } from '../../shared/contract/methods';
-import {
-  defaultHome,
-  openDubdesk,
-  systemKeyStore,
-  type DubdeskHost,
-  type EngineOptions,
-  type KeyStore,
-} from '../engine/index';
-import { startBuiltInSandbox } from '../sandbox/builtin';
+// Types only: the engine and the sandbox load when a command opens a session, so `--help` stays quick.
+import type { DubdeskHost, EngineOptions, KeyStore, systemKeyStore } from '../engine/index';
 import { version } from './version';
 
 export interface GlobalFlags {
@@ -32,17 +25,17 @@ function backoffFromEnv(): EngineOptions['backoff'] {
   return Number.isFinite(base) && base > 0 ? { baseMs: base, capMs: Math.max(base * 16, 2000) } : undefined;
 }
 
-const nonEmpty = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v !== '');
-
-/**
- * The key store the desktop app uses too (one key for both): the OS credential store, else the owner-only
- * file. `login` is the user asking to save it, so no store on this system means the file, said aloud there.
- * DUBDESK_KEY_STORE=file keeps the OS store out of it (scripts, tests).
- */
-async function keyStoreFor(home: string): Promise<KeyStore | undefined> {
-  if (process.env.DUBDESK_KEY_STORE === 'file') return undefined;
-  return systemKeyStore({ home, fileFallback: 'allowed' });
+/** Test knobs: a watched file is taken sooner, folders are rescanned more often. */
+function watchFromEnv(): EngineOptions['watch'] {
+  const settle = Number(process.env.DUBDESK_WATCH_SETTLE_MS);
+  const rescan = Number(process.env.DUBDESK_WATCH_RESCAN_MS);
+  return {
+    ...(Number.isFinite(settle) && settle > 0 ? { settleMs: settle } : {}),
+    ...(Number.isFinite(rescan) && rescan > 0 ? { rescanMs: rescan } : {}),
+  };
 }
+
+const nonEmpty = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v !== '');
 
 export interface SessionOptions {
   needsService: boolean;
@@ -53,6 +46,16 @@ export interface SessionOptions {
   sandbox?: boolean;
 }
 
+/**
+ * The key store the desktop app uses too (one key for both): the OS credential store, else the owner-only
+ * file. `login` is the user asking to save it, so no store on this system means the file, said aloud there.
+ * DUBDESK_KEY_STORE=file keeps the OS store out of it (scripts, tests).
+ */
+async function keyStoreFor(home: string, open: typeof systemKeyStore): Promise<KeyStore | undefined> {
+  if (process.env.DUBDESK_KEY_STORE === 'file') return undefined;
+  return open({ home, fileFallback: 'allowed' });
+}
+
 /** Opens the engine for one command: flags over DUBDESK_* variables over what `login` stored. */
 export async function openSession(cmd: Command, opts: SessionOptions): Promise<CliSession> {
   const flags = cmd.optsWithGlobals<GlobalFlags>();
@@ -61,9 +64,10 @@ export async function openSession(cmd: Command, opts: SessionOptions): Promise<C
   const legacyUrl = nonEmpty(flags.legacyUrl, env.DUBDESK_LEGACY_URL);
   const apiKey = nonEmpty(env.DUBDESK_API_KEY);
   const backoff = backoffFromEnv();
-  const home = nonEmpty(flags.home, env.DUBDESK_HOME) ?? defaultHome();
-  const keyStore = await keyStoreFor(home);
-  const host = openDubdesk({
+  const engine = await import('../engine/index');
+  const home = nonEmpty(flags.home, env.DUBDESK_HOME) ?? engine.defaultHome();
+  const keyStore = await keyStoreFor(home, engine.systemKeyStore);
+  const host = engine.openDubdesk({
     home,
     face: opts.face ?? 'cli',
     ...(keyStore ? { keyStore } : {}),
@@ -75,8 +79,9 @@ export async function openSession(cmd: Command, opts: SessionOptions): Promise<C
       ...(apiKey ? { apiKey } : {}),
       ...(opts.sandbox ? { sandbox: true } : {}),
     },
-    startSandbox: startBuiltInSandbox,
+    startSandbox: async (stateDir) => (await import('../sandbox/builtin')).startBuiltInSandbox(stateDir),
     ...(backoff ? { backoff } : {}),
+    watch: watchFromEnv(),
   });
   const { api } = host;
   const sandbox = (await api.getSettings()).service.mode === 'sandbox';

@@ -11,6 +11,7 @@ function hint(e: ContractError): { text: string; replaces: boolean } | null {
     case 'from':
       return replace('see `dubdesk langs`, or use --from auto');
     case 'outDir':
+    case 'preset.outDir':
       return replace('choose another folder with --out DIR');
     case 'legacyUrl':
       return replace('set --legacy-url or DUBDESK_LEGACY_URL');
@@ -31,17 +32,21 @@ function hint(e: ContractError): { text: string; replaces: boolean } | null {
     case 'auth':
       return add('Check the key: `dubdesk login`, or DUBDESK_API_KEY.');
     case 'not-found':
+      if (/^no watched folder/.test(e.message)) return replace('See `dubdesk watch --list`.');
       return /^no job/.test(e.message) ? replace('See `dubdesk status`.') : null;
     default:
       return null;
   }
 }
 
+/** A message, then the sentence that follows it (a message may end its own sentence). */
+const then = (message: string, next: string) => `${message}${/[.!?]$/.test(message) ? '' : '.'} ${next}`;
+
 /** One line for the terminal: the engine's message, then what to do, with this face's own hint. */
 export function describeError(raw: unknown): string {
   const e = toContractError(raw);
   const h = hint(e);
-  if (h?.replaces) return printable(e.field ? `${e.message}; ${h.text}` : `${e.message}. ${h.text}`);
+  if (h?.replaces) return printable(e.field ? `${e.message}; ${h.text}` : then(e.message, h.text));
   const tail = [e.remedy, h?.text].filter(Boolean).join(' ');
-  return printable(tail ? `${e.message}. ${tail}` : e.message);
+  return printable(tail ? then(e.message, tail) : e.message);
 }

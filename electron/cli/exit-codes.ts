@@ -30,6 +30,8 @@ export function exitCodeFor(code: ErrorCode): ExitCode {
       return ExitCode.Offline;
     case 'busy':
       return ExitCode.Busy;
+    case 'canceled':
+      return ExitCode.Interrupted;
     case 'bad-request':
     case 'bad-language':
     case 'config':

@@ -39,8 +39,18 @@ export function statusJson(jobs: readonly JobView[]) {
   };
 }
 
+/**
+ * JSON leaves DEL, C1 controls, line separators and bidi controls as they are; escaped, the text a script
+ * reads back is the same, and a terminal showing it is safe.
+ */
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  const text = JSON.stringify(value, null, 2).replace(
+    UNSAFE_IN_JSON,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  process.stdout.write(`${text}\n`);
 }
 
 /** A plain, aligned table for terminals and logs. */

@@ -1,8 +1,10 @@
+import { basename } from 'node:path';
 import cliTruncate from 'cli-truncate';
 import { createLogUpdate } from 'log-update';
 import type { EngineEvent } from '../../shared/contract/events';
 import { isTerminal, type JobView } from '../../shared/contract/jobs';
 import type { DubdeskApi } from '../../shared/contract/methods';
+import { fitLine } from './fit';
 import { describeJob, formatBytes, formatDuration, printable } from './format';
 
 const LABEL: Record<JobView['state'], string> = {
@@ -42,11 +44,34 @@ function detail(j: JobView, now: number): string {
   return parts.join(' · ');
 }
 
+/** What became of a finished job, in full (logs and pipes keep every word). */
 export function finishedLine(j: JobView): string {
-  if (j.state === 'completed')
-    return `✓ ${describeJob(j)}: ${j.outputs.map((o) => printable(o.path)).join(', ')}`;
-  if (j.state === 'failed') return `✗ ${describeJob(j)}: ${printable(j.error?.message ?? 'failed')}`;
-  return `– ${describeJob(j)}: canceled`;
+  return `${MARK[j.state] ?? '–'} ${describeJob(j)}: ${outcome(j, (p) => p)}`;
+}
+
+const MARK: Partial<Record<JobView['state'], string>> = { completed: '✓', failed: '✗' };
+
+function outcome(j: JobView, path: (p: string) => string): string {
+  if (j.state === 'completed') return j.outputs.map((o) => printable(path(o.path))).join(', ');
+  if (j.state === 'failed') return printable(j.error?.message ?? 'failed');
+  return 'canceled';
+}
+
+/**
+ * A name as a terminal line shows it. Zero-width joiners go: terminals disagree on whether 👩‍👩‍👧 is one
+ * glyph or three, and counted as one where it shows as three, the line would wrap.
+ */
+const shownName = (j: JobView) => printable(j.sourceName).replaceAll('\u200d', '');
+
+/** A finished job on one terminal line: the files by name (their folder is the one asked for). */
+function finishedFitted(j: JobView, width: number): string {
+  const tail = ` → ${j.destLang}: ${outcome(j, (p) => basename(p))}`;
+  return fitLine(`${MARK[j.state] ?? '–'} #${j.id} `, shownName(j), tail, width);
+}
+
+function liveLine(j: JobView, now: number, width: number): string {
+  const head = `  ${String(Math.round(j.progress)).padStart(3)}% #${j.id} `;
+  return fitLine(head, shownName(j), ` → ${j.destLang} · ${detail(j, now)}`, width);
 }
 
 /** Working first (moving bytes, then at the service), then waiting, then queued. */
@@ -93,24 +118,21 @@ export function followProgress(
   }
 
   const log = createLogUpdate(process.stderr);
+  // One column short of the edge: a line that fills the last column wraps on some terminals.
+  const columns = () => Math.max(20, (process.stderr.columns ?? 80) - 1);
   let dirty = true;
   const render = () => {
     if (!dirty) return;
     dirty = false;
     const now = Date.now();
-    const width = Math.max(20, (process.stderr.columns ?? 80) - 1);
+    const width = columns();
     const room = Math.max(1, Math.min(12, (process.stderr.rows ?? 24) - 3));
     const all = [...jobs.values()];
     const open = all
       .filter((j) => !isTerminal(j.state))
       .sort((a, b) => ORDER[a.state] - ORDER[b.state] || a.id - b.id);
     const shown = open.slice(0, open.length > room ? room - 1 : room);
-    const lines = shown.map((j) =>
-      cliTruncate(
-        `  ${String(Math.round(j.progress)).padStart(3)}% ${describeJob(j)} · ${detail(j, now)}`,
-        width,
-      ),
-    );
+    const lines = shown.map((j) => liveLine(j, now, width));
     if (open.length > shown.length) {
       const rest = open.slice(shown.length);
       const queued = rest.filter((j) => j.state === 'queued').length;
@@ -138,7 +160,7 @@ export function followProgress(
     if (isTerminal(j.state) && !reported.has(j.id)) {
       reported.add(j.id);
       log.clear();
-      process.stderr.write(`${finishedLine(j)}\n`);
+      process.stderr.write(`${finishedFitted(j, columns())}\n`);
       render();
     } else if (!isTerminal(j.state)) reported.delete(j.id);
   });

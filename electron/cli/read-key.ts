@@ -1,4 +1,5 @@
 import { read } from 'read';
+import { DubdeskError } from '../../shared/contract/errors';
 
 /** Typed at a terminal without echo; otherwise read whole from stdin (`echo "$KEY" | dubdesk login`). */
 export async function readKey(): Promise<string> {
@@ -12,6 +13,9 @@ export async function readKey(): Promise<string> {
     silent: true,
     replace: '',
     output: process.stderr,
+  }).catch(() => {
+    throw new DubdeskError('canceled', 'login canceled; nothing was saved');
   });
+  process.stderr.write('\n'); // the Enter typed was hidden too
   return key.trim();
 }

@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
+import pkg from '../../package.json' with { type: 'json' };
 
-/** The package's version, for `--version` and the engine's app info. */
-export const version: string = (createRequire(import.meta.url)('../../package.json') as { version: string })
-  .version;
+/** The package's version, for `--version` and the engine's app info (inlined when the CLI is bundled). */
+export const version: string = pkg.version;

@@ -6,6 +6,7 @@ import { Header } from './components/Header';
 import { JobPanel } from './components/JobPanel';
 import { Notices } from './components/Notices';
 import { Sidebar } from './components/Sidebar';
+import { useShellEvents } from './components/useShellEvents';
 import { useShortcuts } from './components/useShortcuts';
 import { useWindowDrop } from './components/useWindowDrop';
 import { AddSheet } from './screens/AddSheet';
@@ -20,6 +21,7 @@ function Shell({ store, bridge }: { store: AppStore; bridge: FaceBridge }) {
   const screen = useApp((s) => s.screen);
   const panelOpen = useApp((s) => s.openJobId !== null && s.screen === 'queue');
   useShortcuts(store);
+  useShellEvents(store, bridge);
   const dragging = useWindowDrop(store, bridge);
   return (
     <div className={`app ${panelOpen ? 'with-panel' : ''}`}>

@@ -16,6 +16,7 @@ import { QueueTotalsSchema } from './queue';
 import { SettingsPatchSchema, SettingsSchema } from './settings';
 import {
   AddWatchFolderSchema,
+  ApproveResultSchema,
   ReprocessWatchFileSchema,
   UpdateWatchFolderSchema,
   WatchFileSchema,
@@ -80,15 +81,26 @@ export const METHODS = {
   resumeQueue: act(null, QueueTotalsSchema),
   getSettings: q(null, SettingsSchema),
   setSettings: act(SettingsPatchSchema, SettingsSchema),
+  /** Every watched folder with its status and counts, in the order they were added. */
   listWatchFolders: q(null, z.object({ folders: z.array(WatchFolderSchema) })),
+  /**
+   * Watches a folder (it must exist and be readable; not inside, nor around, a folder already watched with
+   * its subfolders). Files already in it are taken too. The process that works the queue starts watching
+   * it within seconds.
+   */
   addWatchFolder: act(AddWatchFolderSchema, WatchFolderSchema),
+  /** Changes some preset fields and/or pauses or resumes; a change of a versioned field bumps presetVersion. */
   updateWatchFolder: act(UpdateWatchFolderSchema, WatchFolderSchema),
+  /** Stops watching: its file records go, its jobs and every file on disk stay. */
   removeWatchFolder: act(WatchFolderIdSchema, z.object({ id: z.number().int() })),
+  /** The files of a folder a page at a time (every version of every path), newest first. */
   listWatchFiles: q(WatchFilesRequestSchema, WatchFilesPageSchema),
-  /** Queues the files of a folder that wait for approval (over its credit limit). */
-  approveWatchFolder: act(WatchFolderIdSchema, z.object({ queued: z.number().int() })),
-  /** Queues a file of a watched folder again, even though it was dubbed before. */
+  /** Queues the files of a folder that wait for approval (over its credit limit or the balance). */
+  approveWatchFolder: act(WatchFolderIdSchema, ApproveResultSchema),
+  /** Dubs a file of a watched folder again, even though it (or an identical file) was dubbed before. */
   reprocessWatchFile: act(ReprocessWatchFileSchema, WatchFileSchema),
+  /** Looks through the whole folder again now (periodic full scans happen anyway). */
+  rescanWatchFolder: act(WatchFolderIdSchema, WatchFolderSchema),
 } as const satisfies Record<string, MethodSpec>;
 
 export type MethodName = keyof typeof METHODS;

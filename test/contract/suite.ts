@@ -3,7 +3,7 @@
  * (test/contract/in-process.test.ts), HTTP (`dubdesk serve`) and IPC (the Electron shell), each through a
  * harness that gives the suite an api on a fresh data folder talking to a sandbox.
  */
-import { copyFile, truncate, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -273,6 +273,122 @@ export function contractSuite(transport: string, make: MakeHarness): void {
       expect((await api.getSettings()).recentLanguages.slice(0, 2)).toEqual(['es', 'fr']);
       await new Promise((r) => setTimeout(r, 100));
       expect(events.slice(from).some((e) => e.type === 'settings')).toBe(true);
+    });
+
+    it('manages watched folders: add, change (a versioned field bumps the version), pause, rescan, remove', async () => {
+      const from = events.length;
+      const dir = tempDir('dubdesk-contract-watch-');
+      const out = tempDir('dubdesk-contract-out-');
+      const added = await api.addWatchFolder({ path: dir, preset: { to: ['es', 'fr'], outDir: out } });
+      plain('addWatchFolder', added);
+      expect(added).toMatchObject({
+        path: dir,
+        outDir: out,
+        presetVersion: 1,
+        paused: false,
+        preset: expect.objectContaining({
+          to: ['es', 'fr'],
+          after: 'leave',
+          recursive: false,
+          creditLimit: null,
+        }),
+        counts: expect.objectContaining({ waiting: 0, queued: 0, done: 0, awaitingApproval: 0 }),
+        creditsPerHour: 7200,
+      });
+      // Watched by whichever process works the queue: inactive when none does.
+      expect(['inactive', 'starting', 'watching']).toContain(added.status);
+      const listed = await api.listWatchFolders();
+      plain('listWatchFolders', listed);
+      expect(listed.folders.map((f) => f.id)).toEqual([added.id]);
+
+      const studio = await api.updateWatchFolder({ id: added.id, preset: { studio: true } });
+      plain('updateWatchFolder', studio);
+      expect(studio).toMatchObject({ presetVersion: 2, creditsPerHour: 14400 });
+      expect(studio.preset).toMatchObject({ studio: true, to: ['es', 'fr'] });
+      const limited = await api.updateWatchFolder({
+        id: added.id,
+        preset: { creditLimit: 100, after: 'move' },
+      });
+      expect(limited).toMatchObject({
+        presetVersion: 2,
+        preset: expect.objectContaining({ creditLimit: 100 }),
+      });
+      const paused = await api.updateWatchFolder({ id: added.id, paused: true });
+      expect(paused).toMatchObject({ paused: true, status: 'paused' });
+      expect((await api.updateWatchFolder({ id: added.id, paused: false })).paused).toBe(false);
+      plain('rescanWatchFolder', await api.rescanWatchFolder({ id: added.id }));
+      const files = await api.listWatchFiles({ id: added.id });
+      plain('listWatchFiles', files);
+      expect(files).toMatchObject({ total: 0, offset: 0, files: [] });
+      const approved = await api.approveWatchFolder({ id: added.id });
+      plain('approveWatchFolder', approved);
+      expect(approved).toEqual({ queued: 0, jobIds: [], credits: 0 });
+
+      // Events are throttled (a face refetches nothing: each carries the whole folder as it is now).
+      await new Promise((r) => setTimeout(r, 700));
+      const told = events.slice(from).filter((e) => e.type === 'watch-folder' && e.folder.id === added.id);
+      expect(told.at(-1)).toMatchObject({ folder: { presetVersion: 2, preset: { creditLimit: 100 } } });
+
+      const removed = await api.removeWatchFolder({ id: added.id });
+      plain('removeWatchFolder', removed);
+      expect(removed).toEqual({ id: added.id });
+      expect((await api.listWatchFolders()).folders).toEqual([]);
+      await new Promise((r) => setTimeout(r, 700));
+      const mine = events.slice(from);
+      expect(mine.some((e) => e.type === 'watch-folder-removed' && e.id === added.id)).toBe(true);
+      expect((await api.totals()).total).toBe(3); // watching folders queued nothing here
+    });
+
+    it('refuses folders it cannot watch, naming the path and the fix', async () => {
+      const dir = tempDir('dubdesk-contract-watch-');
+      const missing = join(dir, 'not-there');
+      const notFound = await failsWith('not-found', () =>
+        api.addWatchFolder({ path: missing, preset: { to: ['es'] } }),
+      );
+      expect(notFound).toMatchObject({ field: 'path', message: expect.stringContaining(missing) });
+      const file = join(dir, 'a-file.mp4');
+      await writeFile(file, 'x');
+      const isFile = await failsWith('bad-request', () =>
+        api.addWatchFolder({ path: file, preset: { to: ['es'] } }),
+      );
+      expect(isFile).toMatchObject({
+        field: 'path',
+        message: expect.stringContaining(`${file} is a file, not a folder`),
+      });
+      expect(isFile.remedy).toMatch(/folder/);
+      expect(
+        (await failsWith('bad-language', () => api.addWatchFolder({ path: dir, preset: { to: ['xx'] } })))
+          .field,
+      ).toBe('to');
+      await failsWith('bad-request', () =>
+        api.addWatchFolder({ path: dir, preset: { to: ['es'], after: 'delete' } } as never),
+      );
+      const outFile = join(dir, 'out-file');
+      await writeFile(outFile, 'x');
+      await failsWith('disk', () =>
+        api.addWatchFolder({ path: dir, preset: { to: ['es'], outDir: outFile } }),
+      );
+
+      const parent = await api.addWatchFolder({ path: dir, preset: { to: ['es'], recursive: true } });
+      await failsWith('conflict', () => api.addWatchFolder({ path: dir, preset: { to: ['fr'] } }));
+      const sub = join(dir, 'sub');
+      await mkdir(sub);
+      const nested = await failsWith('conflict', () =>
+        api.addWatchFolder({ path: sub, preset: { to: ['fr'] } }),
+      );
+      expect(nested.message).toMatch(/already watched with its subfolders/);
+      await api.removeWatchFolder({ id: parent.id });
+
+      for (const call of [
+        () => api.updateWatchFolder({ id: 4242, paused: true }),
+        () => api.removeWatchFolder({ id: 4242 }),
+        () => api.listWatchFiles({ id: 4242 }),
+        () => api.approveWatchFolder({ id: 4242 }),
+        () => api.rescanWatchFolder({ id: 4242 }),
+        () => api.reprocessWatchFile({ id: 4242, path: file }),
+      ])
+        await failsWith('not-found', call);
+      await failsWith('bad-request', () => api.updateWatchFolder({ id: 1, preset: { to: [] } }));
     });
 
     it('an unsubscribed listener hears nothing more', async () => {

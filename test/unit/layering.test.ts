@@ -61,6 +61,21 @@ describe('the layering lint rules', () => {
     await allows('electron/engine/facade/x.ts', '../queue/runner');
   });
 
+  it('put the folder watcher between the queue and the facade', async () => {
+    await bites('electron/engine/watch/x.ts', '../facade/batches');
+    await bites('electron/engine/watch/x.ts', '../index');
+    await bites('electron/engine/queue/x.ts', '../watch/service');
+    await bites('electron/engine/db/x.ts', '../watch/env');
+    await bites('electron/engine/watch/x.ts', '../../sandbox/server');
+    await allows('electron/engine/watch/x.ts', '../db/watch');
+    await allows('electron/engine/watch/x.ts', '../jobs/life');
+    await allows('electron/engine/watch/x.ts', '../queue/backoff');
+    await allows('electron/engine/watch/x.ts', '../media/probe');
+    await allows('electron/engine/facade/x.ts', '../watch/service');
+    await allows('electron/engine/watch/x.ts', 'chokidar');
+    await bites('shared/x.ts', 'chokidar');
+  });
+
   it('keep the engine and the sandbox apart', async () => {
     await bites('electron/engine/facade/x.ts', '../../sandbox/server');
     await bites('electron/engine/x.ts', '../sandbox/server');

@@ -33,6 +33,9 @@ describe('cleanServiceText', () => {
     expect(cleanServiceText('x'.repeat(10_000))).toBe(`${'x'.repeat(SERVICE_TEXT_MAX - 1)}…`);
     expect(cleanServiceText('🎬'.repeat(20), 5)).toBe('🎬🎬🎬🎬…');
     expect(cleanServiceText('exactly', 7)).toBe('exactly');
+    // Every space JavaScript trims counts as a space (a property-test seed found the no-break space).
+    expect(cleanServiceText('\u00a0', 1)).toBe('');
+    expect(cleanServiceText('\u3000a\u00a0\u2003b\ufeff', 10)).toBe('a b');
   });
 
   it('never lets anything unsafe through, and never exceeds the cap', () => {

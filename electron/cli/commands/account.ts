@@ -42,9 +42,14 @@ export function registerAccountCommands(program: Command): void {
     .option('--json', 'print a JSON document on stdout', false)
     .action(async (flags: { legacy: boolean; json: boolean }, cmd: Command) => {
       await withSession(cmd, { needsService: !flags.legacy, quiet: flags.json }, async ({ api }) => {
-        const rows = flags.legacy
-          ? LEGACY_CODES.map((code) => ({ code, name: languageName(code) }))
-          : (await api.languages()).languages.map((l) => ({ code: l.code, name: l.name }));
+        const live = flags.legacy ? null : await api.languages();
+        const rows = live
+          ? live.languages.map((l) => ({ code: l.code, name: l.name }))
+          : LEGACY_CODES.map((code) => ({ code, name: languageName(code) }));
+        if (live?.from === 'fallback')
+          process.stderr.write(
+            'The service cannot be reached: this is the list the service documents; it may accept others.\n',
+          );
         if (flags.json) return printJson(rows);
         process.stdout.write(
           `${table([['CODE', 'LANGUAGE'], ...rows.map((r) => [r.code, printable(r.name)])])}\n`,

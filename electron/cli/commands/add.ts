@@ -45,6 +45,10 @@ function report(r: AddResult, flags: AddFlags): string[] {
     if (r.retried.length) parts.push(`retrying ${r.retried.length}`);
     if (r.alreadyQueued.length) parts.push(`${r.alreadyQueued.length} already queued`);
     process.stderr.write(`${parts.join(', ')}; about ${r.credits} credits${unknown}${of}.\n`);
+    if (r.balance === null && r.added.length + r.retried.length > 0)
+      process.stderr.write(
+        'The balance could not be checked (is the service reachable?); the jobs start when it answers.\n',
+      );
   }
   return skipped;
 }

@@ -1,8 +1,9 @@
 import { Option, type Command } from 'commander';
+import { toContractError } from '../../../shared/contract/errors';
 import type { ApiGeneration } from '../../../shared/contract/jobs';
 import { withSession } from '../context';
 import { describeError } from '../errors';
-import { ExitCode } from '../exit-codes';
+import { ExitCode, exitCodeFor } from '../exit-codes';
 import { formatBytes, formatDuration, printJson, printable, table } from '../format';
 import { languageList } from '../options';
 
@@ -67,7 +68,7 @@ export function registerEstimateCommand(program: Command): void {
               uploadOnce: e.uploadOnce,
               rejected: bad.map((f) => ({ source: f.input, message: f.problem?.message ?? '' })),
             });
-          } else {
+          } else if (good.length || e.alreadyDone.length) {
             const rows = [['FILE', 'LENGTH', `CREDITS × ${flags.to.length} LANG`]];
             for (const f of good)
               rows.push([
@@ -97,6 +98,17 @@ export function registerEstimateCommand(program: Command): void {
           }
           if (e.jobs === 0 && e.alreadyDone.length === 0) return ExitCode.Usage;
           if (e.overBalance) return ExitCode.Credits;
+          if (e.balance === null) {
+            // No balance to compare with: say why (the service cannot be reached, most likely).
+            const why = await api.account().then(
+              () => null,
+              (err: unknown) => toContractError(err),
+            );
+            if (why) {
+              process.stderr.write(`dubdesk: the balance is unknown: ${describeError(why)}\n`);
+              return exitCodeFor(why.code);
+            }
+          }
           return bad.length ? ExitCode.Failed : ExitCode.Ok;
         },
       );

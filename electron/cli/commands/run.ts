@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { toContractError } from '../../../shared/contract/errors';
 import type { JobView } from '../../../shared/contract/jobs';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import type { RunOutcome } from '../../engine/index';
@@ -7,7 +8,6 @@ import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
 import { printJson, printable, statusJson } from '../format';
 import { positiveInt, positiveSeconds } from '../options';
-import { followProgress, progressMode } from '../progress';
 
 export interface RunFlags {
   untilDone: boolean;
@@ -37,11 +37,13 @@ function summarize(
   const moved = (s: JobView['state']) => after.filter((j) => j.state === s && was.get(j.id)?.state !== s);
   const completed = moved('completed');
   const failed = moved('failed');
-  const charged = after.reduce(
+  // Charged when the service completed the dub, downloaded or not; the estimate of those same dubs beside it.
+  const paid = after.filter((j) => (j.creditsCharged ?? 0) !== (was.get(j.id)?.creditsCharged ?? 0));
+  const charged = paid.reduce(
     (n, j) => n + (j.creditsCharged ?? 0) - (was.get(j.id)?.creditsCharged ?? 0),
     0,
   );
-  const estimated = completed.reduce((n, j) => n + (j.estimatedCredits ?? 0), 0);
+  const estimated = paid.reduce((n, j) => n + (j.estimatedCredits ?? 0), 0);
   const parts = [`${completed.length} completed`, `${failed.length} failed`];
   if (skipped.length) parts.push(`${skipped.length} file(s) skipped`);
   const open = after.filter((j) => !['completed', 'failed', 'canceled'].includes(j.state)).length;
@@ -65,6 +67,25 @@ async function queueLine(api: DubdeskApi): Promise<void> {
   );
 }
 
+/**
+ * Before a run that should finish: the service must answer at all. Unreachable at the start, the command
+ * says so and ends (exit 5; the jobs stay queued); a network that drops during the run is waited for.
+ * A few tries, so that one dropped connection is not taken for a dead network.
+ */
+async function reachable(api: DubdeskApi): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await api.account();
+      return;
+    } catch (e) {
+      const offline = toContractError(e).code === 'offline';
+      if (!offline) return; // anything else is the run's to handle (a rejected key halts it clearly)
+      if (attempt >= 3) throw e;
+      await new Promise((r) => setTimeout(r, 300 * attempt));
+    }
+  }
+}
+
 const OUTCOME_EXIT: Partial<Record<RunOutcome, ExitCode>> = {
   auth: ExitCode.Auth,
   credits: ExitCode.Credits,
@@ -82,6 +103,7 @@ export async function runQueue(
   skipped: readonly string[] = [],
 ): Promise<ExitCode> {
   const { api, host } = session;
+  if (flags.untilDone && (await api.totals()).left > 0) await reachable(api);
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = () => {
@@ -96,6 +118,7 @@ export async function runQueue(
   process.on('SIGTERM', onSignal);
   const inScope = scope ? new Set(scope) : null;
   const before = await allJobs(api, scope);
+  const { followProgress, progressMode } = await import('../progress');
   const stop = followProgress(api, progressMode(flags.json), before, (id) => !inScope || inScope.has(id));
   let outcome: RunOutcome;
   try {
@@ -135,6 +158,16 @@ export async function runQueue(
   return failed || skipped.length ? ExitCode.Failed : ExitCode.Ok;
 }
 
+/** A run that does not stop by itself watches the folders too: say which. */
+async function announceWatching(api: DubdeskApi): Promise<void> {
+  const active = (await api.listWatchFolders()).folders.filter((f) => !f.paused);
+  if (active.length === 0) return;
+  const names = active.map((f) => printable(f.path));
+  process.stderr.write(
+    `Watching ${active.length} folder(s): ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''} (Ctrl+C stops).\n`,
+  );
+}
+
 export function addRunOptions(cmd: Command): Command {
   return cmd
     .option('--concurrency <n>', 'uploads at once, and downloads at once', positiveInt, 2)
@@ -145,12 +178,19 @@ export function registerRunCommand(program: Command): void {
   addRunOptions(
     program
       .command('run')
-      .description('Work the queue: upload, start, poll and download (Ctrl+C stops; jobs resume next time)')
-      .option('--until-done', 'return once every job has finished', false)
+      .description(
+        'Work the queue: upload, start, poll and download, and watch the folders until interrupted (Ctrl+C stops; jobs resume next time)',
+      )
+      .option(
+        '--until-done',
+        'return once every job has finished (watched folders are not watched then)',
+        false,
+      )
       .option('--json', 'print the final status as JSON on stdout', false),
   ).action(async (flags: RunFlags, cmd: Command) => {
-    process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, (s) =>
-      runQueue(s, flags, null),
-    );
+    process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
+      if (!flags.untilDone && !flags.json) await announceWatching(s.api);
+      return runQueue(s, flags, null);
+    });
   });
 }

@@ -1,6 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { DubdeskError } from '../../../shared/contract/errors';
-import { SandboxStateError, startSandbox } from '../../sandbox/server';
 import type { SandboxUser } from '../../sandbox/options';
 
 function number(min: number, max = Infinity, integer = false) {
@@ -110,6 +109,7 @@ export function registerSandboxCommand(program: Command): void {
         latency: number;
         seed: number;
       }) => {
+        const { SandboxStateError, startSandbox } = await import('../../sandbox/server');
         const sandbox = await startSandbox({
           ...(o.port !== undefined ? { port: o.port } : { preferredPort: DEFAULT_PORT }),
           ...(o.stateDir ? { stateDir: o.stateDir } : {}),

@@ -1,4 +1,4 @@
-import { Downloads } from './download';
+import { Downloads, type PartFiles } from './download';
 import { LangsClient } from './langs';
 import { LegacyClient } from './legacy';
 import { LANGS_LIMITS, withLimits, type HttpLimits } from './limits';
@@ -13,6 +13,8 @@ export interface ServiceOptions {
   apiKey: string;
   /** Overrides of the defaults (tests inject short ones). */
   limits?: Partial<HttpLimits>;
+  /** Where downloads write (tests give a disk that fills up). */
+  partFiles?: PartFiles;
 }
 
 export interface ServiceClients {
@@ -39,7 +41,7 @@ export function createServiceClients(o: ServiceOptions): ServiceClients {
     v1: new V1Client(o.baseUrl, o.apiKey, { limits, uploads }),
     legacy: o.legacyUrl ? new LegacyClient(o.legacyUrl, o.apiKey, { limits, uploads }) : null,
     langs: new LangsClient(o.baseUrl, { ...limits, ...langsLimits }),
-    downloads: new Downloads(limits),
+    downloads: new Downloads(limits, o.partFiles),
     uploads,
   };
 }

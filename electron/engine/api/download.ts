@@ -19,6 +19,45 @@ export interface Downloaded {
   contentType: string | null;
 }
 
+/** A part file open for writing. `write` returns once the whole chunk is on disk (short writes resumed). */
+export interface PartFile {
+  write(chunk: Buffer): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The one place downloads touch the disk; tests put a disk that fills up here. */
+export interface PartFiles {
+  open(path: string, append: boolean): Promise<PartFile>;
+}
+
+export const diskPartFiles: PartFiles = {
+  async open(path, append) {
+    const fh = await open(path, append ? 'a' : 'w');
+    return {
+      async write(chunk) {
+        // A nearly full disk takes part of a chunk: write the rest, so that its error is the next one.
+        for (let at = 0; at < chunk.length;) at += (await fh.write(chunk, at)).bytesWritten;
+      },
+      close: () => fh.close(),
+    };
+  },
+};
+
+/** The disk refused the download's bytes (full, read-only, no permission): the user's to fix, not the service's. */
+export class PartWriteError extends Error {
+  readonly code: string;
+
+  constructor(
+    failure: NodeJS.ErrnoException,
+    /** Bytes the file still needs, when the server said how long it is. */
+    readonly remainingBytes: number | null,
+  ) {
+    super(failure.message);
+    this.name = 'PartWriteError';
+    this.code = failure.code ?? 'EIO';
+  }
+}
+
 /**
  * Output downloads from pre-signed links. They carry no API key at all, so they may follow storage's
  * redirects anywhere http(s); bytes are written exactly as sent (no decompression), with idle limits only
@@ -28,7 +67,10 @@ export class Downloads {
   readonly limits: HttpLimits;
   private readonly got: Got;
 
-  constructor(limits?: Partial<HttpLimits>) {
+  constructor(
+    limits?: Partial<HttpLimits>,
+    private readonly files: PartFiles = diskPartFiles,
+  ) {
     this.limits = withLimits(DEFAULT_LIMITS, limits);
     this.got = baseGot();
   }
@@ -99,10 +141,20 @@ export class Downloads {
     let received = 0;
     // Each chunk is on disk before the next is read: when the line drops, every byte received is kept
     // (and counts as progress), and a disk error (ENOSPC…) is the disk's, never the service's.
-    const out = await open(part, append ? 'a' : 'w');
+    const out = await this.files.open(part, append).catch((e: NodeJS.ErrnoException) => {
+      stream.destroy();
+      throw new PartWriteError(e, expected === null ? null : expected - written);
+    });
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
-        await out.write(chunk);
+        try {
+          await out.write(chunk);
+        } catch (e) {
+          stream.destroy();
+          await out.close().catch(() => {});
+          const kept = await sizeOf(part);
+          throw new PartWriteError(e as NodeJS.ErrnoException, expected === null ? null : expected - kept);
+        }
         written += chunk.length;
         received += chunk.length;
         onProgress?.(written, expected);

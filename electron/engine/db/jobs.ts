@@ -189,6 +189,12 @@ export class JobStore {
   constructor(readonly db: Db) {
     this.q = {
       get: db.prepare(`SELECT * FROM jobs WHERE id = ?`),
+      live: db.prepare(
+        `SELECT * FROM jobs WHERE source = ? AND dest_lang = ? AND state NOT IN ('completed', 'canceled')`,
+      ),
+      completed: db.prepare(
+        `SELECT * FROM jobs WHERE source = ? AND dest_lang = ? AND state = 'completed' ORDER BY id DESC`,
+      ),
       liveOf: db.prepare(
         `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(?)) AND state NOT IN ('completed', 'canceled')`,
       ),
@@ -270,6 +276,17 @@ export class JobStore {
   get(id: number): JobRow | undefined {
     const row = this.q.get.get(id);
     return row ? JobRow.parse(row) : undefined;
+  }
+
+  /** The live job (not completed, not canceled) of a source and language, if any. */
+  live(source: string, destLang: string): JobRow | undefined {
+    const row = this.q.live.get(source, destLang);
+    return row ? JobRow.parse(row) : undefined;
+  }
+
+  /** Completed jobs of a source and language, newest first. */
+  completed(source: string, destLang: string): JobRow[] {
+    return this.q.completed.all(source, destLang).map((r) => JobRow.parse(r));
   }
 
   /** Live jobs (not completed, not canceled) of any of these sources: one query for a whole batch. */

@@ -107,7 +107,84 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       );
     `);
   },
-  // 3: upload once, dub many. A job may take part (`upload_once`); how its dub was made ('upload' or 'link'
+  // 3: watched folders. A folder's preset is JSON (parsed with the contract's schema on the way out); each
+  // version of each file found is a row; the jobs of a file are linked (a duplicate links the jobs it
+  // shares), never owned: clearing jobs keeps the file's record and its outcome.
+  (db) => {
+    db.exec(`
+      CREATE TABLE watch_folders (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        path TEXT NOT NULL UNIQUE,
+        preset TEXT NOT NULL,
+        preset_version INTEGER NOT NULL DEFAULT 1,
+        paused INTEGER NOT NULL DEFAULT 0,
+        -- What the watching process last found: starting, watching or unavailable.
+        status TEXT NOT NULL DEFAULT 'starting',
+        status_message TEXT,
+        polled INTEGER NOT NULL DEFAULT 0,
+        poll_reason TEXT,
+        -- Grows with every change the watching process must act on (preset, pause, rescan asked).
+        revision INTEGER NOT NULL DEFAULT 1,
+        rescan_asked INTEGER NOT NULL DEFAULT 0,
+        last_activity_at INTEGER,
+        last_scan_at INTEGER,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+
+      CREATE TABLE watch_files (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        folder_id INTEGER NOT NULL REFERENCES watch_folders (id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        -- The row for the newest version of the path; older versions keep their record and jobs.
+        current INTEGER NOT NULL DEFAULT 1,
+        version INTEGER NOT NULL DEFAULT 1,
+        status TEXT NOT NULL CHECK (status IN
+          ('settling', 'waiting', 'attention', 'ready', 'awaiting-approval', 'taken', 'duplicate', 'output')),
+        size INTEGER NOT NULL,
+        mtime_ms INTEGER NOT NULL,
+        -- When size or mtime last changed: stable for the settle time means it stopped growing.
+        changed_at INTEGER NOT NULL,
+        -- Since when it has been waiting to be taken (the maximum wait counts from here).
+        wait_since INTEGER NOT NULL,
+        hash TEXT,
+        preset_version INTEGER,
+        duration REAL,
+        credits INTEGER,
+        approved INTEGER NOT NULL DEFAULT 0,
+        forced INTEGER NOT NULL DEFAULT 0,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        problem TEXT,
+        next_check_at INTEGER,
+        duplicate_of INTEGER,
+        outcome TEXT,
+        moved_to TEXT,
+        gone INTEGER NOT NULL DEFAULT 0,
+        first_seen_at INTEGER NOT NULL,
+        taken_at INTEGER,
+        updated_at INTEGER NOT NULL,
+        -- Compare-and-set: a writer that read an older rev lost the race (the app and the CLI may both act).
+        rev INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE UNIQUE INDEX watch_files_current ON watch_files (folder_id, path) WHERE current = 1;
+      CREATE INDEX watch_files_due ON watch_files (status, next_check_at);
+      CREATE INDEX watch_files_content ON watch_files (folder_id, hash, preset_version);
+      CREATE INDEX watch_files_taken ON watch_files (folder_id, taken_at);
+
+      CREATE TABLE watch_file_jobs (
+        file_id INTEGER NOT NULL REFERENCES watch_files (id) ON DELETE CASCADE,
+        job_id INTEGER NOT NULL,
+        -- 0: a job of an identical file this one shares instead of paying twice.
+        own INTEGER NOT NULL DEFAULT 1,
+        PRIMARY KEY (file_id, job_id)
+      );
+      CREATE INDEX watch_file_jobs_job ON watch_file_jobs (job_id);
+
+      CREATE INDEX jobs_watch_folder ON jobs (watch_folder_id, updated_at) WHERE watch_folder_id IS NOT NULL;
+      CREATE INDEX outputs_path ON outputs (path);
+      `);
+  },
+  // 4: upload once, dub many. A job may take part (`upload_once`); how its dub was made ('upload' or 'link'
   // from another dub's `original`, `donor_remote_id`); a link the service refused makes it upload instead.
   // And an index of the tracked jobs (issue 11: a poll and the runner's loop scanned the whole queue).
   (db) => {

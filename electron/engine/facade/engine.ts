@@ -11,16 +11,26 @@ import { emptyCounts, type QueueTotals } from '../../../shared/contract/queue';
 import type { Settings } from '../../../shared/contract/settings';
 import { LANGUAGES, LEGACY_CODES, flagEmoji, languageName } from '../../../shared/languages';
 import { targetLanguages } from '../api/langs';
+import type { PartFiles } from '../api/download';
 import type { HttpLimits } from '../api/limits';
 import { JobStore, type JobRow } from '../db/jobs';
 import { openDatabase, type Db } from '../db/open';
+import { WatchStore } from '../db/watch';
 import { classify } from '../jobs/errors';
 import { enqueue, transition } from '../jobs/life';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from '../queue/backoff';
 import { QueueLock } from '../queue/lock';
 import { Runner, type QueuePause, type RunOptions, type RunOutcome } from '../queue/runner';
+import { outRootOf, type WatchTiming } from '../watch/env';
 import { applyAction, type Action } from './actions';
-import { checkLanguages, checkOutputFolders, creditsOf, planBatch, sortAgainstQueue } from './batches';
+import {
+  checkLanguages,
+  checkOutputFolder,
+  checkOutputFolders,
+  creditsOf,
+  planBatch,
+  sortAgainstQueue,
+} from './batches';
 import { EventHub } from './event-hub';
 import { prepareHome, privateFile } from './home';
 import { FileKeyStore, type KeyStore } from './key-store';
@@ -30,6 +40,7 @@ import { ServiceManager, type SandboxStarter, type ServiceOverrides } from './se
 import { readAppSettings, rememberBatch, settingsView, writeAppSettings } from './settings';
 import { uploadOnceSavings } from './upload-once';
 import { toDetail, toView, type ViewContext } from './views';
+import { WatchFacade } from './watch';
 
 function accountOf(mode: Account['mode'], baseUrl: string, me: ProfileV2): Account {
   return {
@@ -63,12 +74,16 @@ export interface EngineOptions {
   backoff?: BackoffPolicy;
   /** HTTP timeouts and body caps (tests shorten them). */
   limits?: Partial<HttpLimits>;
+  /** Where downloads write their part files; the disk by default (tests give one that fills up). */
+  partFiles?: PartFiles;
   /** Attempts at a step the service keeps failing before the job fails. */
   maxServiceAttempts?: number;
   /** Parse every result against the contract (tests). */
   checkOutputs?: boolean;
   /** Folder relative paths are resolved against (the CLI's working directory). */
   cwd?: string;
+  /** How patient the folder watcher is (tests shorten it). */
+  watch?: Partial<WatchTiming>;
 }
 
 const PAUSE_KEY = 'queue.pause';
@@ -89,6 +104,7 @@ export class DubdeskEngine {
   private readonly hub = new EventHub();
   private readonly meters = new TransferMeters();
   private readonly log: EngineLog;
+  private readonly watch: WatchFacade;
   private offline: string | null = null;
   private resumedAfterCrash = 0;
   private balance: number | null = null;
@@ -108,6 +124,10 @@ export class DubdeskEngine {
       keyStore,
       options.service ?? {},
       options.startSandbox ?? null,
+      {
+        ...(options.limits ? { limits: options.limits } : {}),
+        ...(options.partFiles ? { partFiles: options.partFiles } : {}),
+      },
     );
     this.log = new EngineLog(options.home, () => this.secrets());
     this.db = openDatabase(privateFile(join(options.home, 'dubdesk.db')));
@@ -150,6 +170,7 @@ export class DubdeskEngine {
         },
       },
     );
+    this.watch = this.watchFacade(options);
     const impl: ImplementOptions = options.checkOutputs ? { checkOutputs: true } : {};
     this.api = implementApi(this.handlers(), (l) => this.subscribe(l), impl);
     this.log.logger.info({ face: options.face, home: options.home }, 'engine opened');
@@ -173,18 +194,79 @@ export class DubdeskEngine {
     return values;
   }
 
-  /** Works the queue in this process (one worker per queue: a second one gets a `busy` error). */
+  /**
+   * Works the queue in this process (one worker per queue: a second one gets a `busy` error), and watches
+   * the folders while it does (unless it is to return once the queue is done).
+   */
   async run(opts: RunOptions): Promise<RunOutcome> {
     await this.ensureService();
-    this.log.logger.info({ untilDone: opts.untilDone, concurrency: opts.concurrency }, 'run started');
+    const watching = opts.watch ?? !opts.untilDone;
+    this.log.logger.info(
+      { untilDone: opts.untilDone, concurrency: opts.concurrency, watching },
+      'run started',
+    );
     this.scheduleTotals();
+    // The runner takes the queue lock before its first await: only the process that holds it watches.
+    const running = this.runner.run(opts);
+    if (watching && this.runner.isRunning) this.watch.startWatching();
     try {
-      const outcome = await this.runner.run(opts);
+      const outcome = await running;
       this.log.logger.info({ outcome }, 'run ended');
       return outcome;
     } finally {
+      await this.watch.stopWatching();
       this.scheduleTotals();
     }
+  }
+
+  private watchFacade(options: EngineOptions): WatchFacade {
+    return new WatchFacade({
+      store: this.store,
+      watch: new WatchStore(this.db),
+      ...(options.watch ? { timing: options.watch } : {}),
+      cwd: options.cwd ?? process.cwd(),
+      emit: (body) => this.hub.emit(body),
+      hasListeners: () => this.hub.size > 0,
+      plan: async (paths, preset, folderId) => {
+        const planned = await planBatch(
+          {
+            inputs: [...paths],
+            to: preset.to,
+            from: preset.from,
+            studio: preset.studio,
+            api: preset.api,
+            outputs: preset.outputs,
+            naming: preset.naming,
+            uploadOnce: preset.uploadOnce,
+          },
+          { service: this.services.current()?.id ?? this.services.serviceId(), watchFolderId: folderId },
+        );
+        return { jobs: planned.jobs, refused: planned.refused };
+      },
+      balance: () => this.balanceOrNull().catch(() => null),
+      checkPreset: async (preset, folder) => {
+        if (
+          preset.api === 'legacy' &&
+          this.services.mode() === 'service' &&
+          !this.services.describe().legacyUrl
+        )
+          throw new DubdeskError('config', 'the legacy API needs the address of the legacy interface', {
+            remedy: 'Set the legacy URL in the settings.',
+            field: 'legacyUrl',
+          });
+        checkLanguages(preset, (await this.liveCodes()).codes);
+        await checkOutputFolder(outRootOf({ path: folder, preset }), 'preset.outDir');
+      },
+      jobsChanged: (added, changed) => {
+        for (const row of changed) this.changed(row);
+        if (added.length > BULK) this.hub.emit({ type: 'jobs-changed', removed: [] });
+        else for (const id of added) this.emitJob(id);
+        if (added.length) this.runner.wake();
+        this.scheduleTotals();
+      },
+      info: (fields, message) => this.log.logger.info(fields, message),
+      warn: (fields, message) => this.log.logger.warn(fields, message),
+    });
   }
 
   /** The machine woke up or the network came back: poll and retry network waits now. */
@@ -195,6 +277,7 @@ export class DubdeskEngine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.watch.close();
     if (this.totalsTimer) clearTimeout(this.totalsTimer);
     this.hub.clear();
     await this.services.close();
@@ -233,6 +316,7 @@ export class DubdeskEngine {
     }
     if (isTerminal(row.state)) this.jobStarts.delete(row.id);
     if (this.hub.size > 0) this.hub.emit({ type: 'job', job: this.view(row) });
+    this.watch.jobChanged(row);
     this.scheduleTotals();
   }
 
@@ -379,7 +463,10 @@ export class DubdeskEngine {
       if (action === 'cancel') this.runner.abortJob(row.id);
       if (!bulk) this.changed(row);
     });
-    if (bulk || result.removed.length) this.hub.emit({ type: 'jobs-changed', removed: result.removed });
+    if (bulk || result.removed.length) {
+      this.hub.emit({ type: 'jobs-changed', removed: result.removed });
+      this.watch.jobsChanged();
+    }
     if (result.changed.length) {
       this.log.logger.info({ action, jobs: result.changed.length }, `user: ${action}`);
       this.runner.wake();
@@ -481,8 +568,10 @@ export class DubdeskEngine {
         }
         if (added.length) rememberBatch(this.store, args.to);
         this.log.logger.info({ added: added.length, retried: retried.length, credits }, 'batch added');
-        if (added.length + retried.length > BULK) this.hub.emit({ type: 'jobs-changed', removed: [] });
-        else for (const id of [...added, ...retried]) this.emitJob(id);
+        if (added.length + retried.length > BULK) {
+          this.hub.emit({ type: 'jobs-changed', removed: [] });
+          this.watch.jobsChanged();
+        } else for (const id of [...added, ...retried]) this.emitJob(id);
         this.runner.wake();
         this.scheduleTotals();
         return {
@@ -565,25 +654,7 @@ export class DubdeskEngine {
         this.runner.wake();
         return settings;
       },
-      listWatchFolders: () => ({ folders: [] }),
-      addWatchFolder: () => {
-        throw new DubdeskError('internal', 'watched folders are not available yet');
-      },
-      updateWatchFolder: ({ id }) => {
-        throw new DubdeskError('not-found', `no watched folder ${id}`);
-      },
-      removeWatchFolder: ({ id }) => {
-        throw new DubdeskError('not-found', `no watched folder ${id}`);
-      },
-      listWatchFiles: ({ id }) => {
-        throw new DubdeskError('not-found', `no watched folder ${id}`);
-      },
-      approveWatchFolder: ({ id }) => {
-        throw new DubdeskError('not-found', `no watched folder ${id}`);
-      },
-      reprocessWatchFile: ({ id }) => {
-        throw new DubdeskError('not-found', `no watched folder ${id}`);
-      },
+      ...this.watch.handlers(),
     };
   }
 }

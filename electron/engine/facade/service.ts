@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import type { ServiceMode } from '../../../shared/contract/account';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { Settings } from '../../../shared/contract/settings';
-import { createServiceClients, type ServiceClients } from '../api/clients';
-import type { HttpLimits } from '../api/limits';
+import { createServiceClients, type ServiceClients, type ServiceOptions } from '../api/clients';
 import type { KeyStore } from './key-store';
 import { consentNeeded } from './os-key-store';
 import { readStoredService, writeStoredService } from './service-file';
@@ -49,7 +48,7 @@ export class ServiceManager {
     private readonly keys: KeyStore,
     private readonly overrides: ServiceOverrides,
     private readonly startSandbox: SandboxStarter | null,
-    private readonly limits: Partial<HttpLimits> = {},
+    private readonly clientOptions: Pick<ServiceOptions, 'limits' | 'partFiles'> = {},
   ) {}
 
   private resolve(): {
@@ -219,6 +218,6 @@ export class ServiceManager {
   }
 
   private clientsFor(baseUrl: string, legacyUrl: string | null, apiKey: string): ServiceClients {
-    return createServiceClients({ baseUrl, legacyUrl, apiKey, limits: this.limits });
+    return createServiceClients({ baseUrl, legacyUrl, apiKey, ...this.clientOptions });
   }
 }

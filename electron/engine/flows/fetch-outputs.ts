@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { dirname, extname, join, parse } from 'node:path';
 import { ExternalStatus, OUTPUT_TYPES, type OutputLink, type OutputType } from '../../../shared/api/common';
@@ -7,6 +7,7 @@ import type { DubV2 } from '../../../shared/api/v2';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { OutputSelectionSchema, type OutputSelection } from '../../../shared/contract/jobs';
 import { serviceValueText } from '../../../shared/text';
+import { PartWriteError } from '../api/download';
 import { ApiError } from '../api/errors';
 import type { JobRow, JobStore, OutputRow } from '../db/jobs';
 import { DiskError } from '../jobs/errors';
@@ -19,6 +20,7 @@ import {
   sanitizeName,
   settle,
 } from '../outputs/naming';
+import { notTheFile } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
 
 /** Fresh links after an expired one: at most this many times per output and attempt. */
@@ -56,6 +58,7 @@ export function chooseOutputs(
 
 /** Local file-system failures become DiskErrors (they are never "the network"). */
 function local(e: unknown, dir: string, needBytes: number | null): unknown {
+  if (e instanceof PartWriteError) return new DiskError(e.code, dir, e.remainingBytes ?? needBytes);
   const err = e as NodeJS.ErrnoException;
   if (err?.code && LOCAL_ERRNOS.has(err.code) && !(e instanceof ApiError))
     return new DiskError(
@@ -64,6 +67,17 @@ function local(e: unknown, dir: string, needBytes: number | null): unknown {
       needBytes,
     );
   return e;
+}
+
+/** The first bytes of a file (fewer when it is shorter). */
+async function head(path: string, bytes = 64): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await fh.read(Buffer.alloc(bytes), 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
 }
 
 async function sha256(path: string): Promise<string> {
@@ -178,6 +192,11 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
         dub = await ctx.clients.v2.get(remoteId, ctx.signal); // the link expired: fresh ones, then resume
         link = dub.outputs[type];
       }
+    }
+    const wrong = notTheFile(type, result.contentType, await head(`${path}.part`));
+    if (wrong) {
+      await rm(`${path}.part`, { force: true });
+      throw new ApiError('protocol', `the service sent ${wrong} instead of the ${type} file`);
     }
     const ext = extensionFor(type, result.contentType, link.download_url);
     if (extname(path).slice(1) !== ext) {

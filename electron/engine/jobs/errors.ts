@@ -17,6 +17,8 @@ export interface JobError {
   retry: RetryPolicy;
   /** How the wait reads in the queue while the job waits. */
   waitingCode: Waiting['code'];
+  /** The step got further this time (a transfer grew its file): the service is not failing the same way. */
+  madeProgress?: boolean;
 }
 
 /** A local disk problem found while writing outputs: carries what the user needs to hear. */
@@ -132,6 +134,7 @@ function fromApi(e: ApiError): JobError {
       error: { code: 'service', message: `${message}; resuming` },
       retry: 'wait',
       waitingCode: 'retry',
+      madeProgress: true,
     };
   // Everything else is the service misbehaving (5xx, broken or oversized answers, bad links): a few more
   // tries; or a definitive answer the flows did not expect (another 4xx): the job fails now.

@@ -26,6 +26,8 @@ export interface RunOptions {
    * and the run returns once nothing runs (a face quitting; `signal` still cuts it short).
    */
   drain?: AbortSignal;
+  /** Watch the folders meanwhile (the engine does; default: when not `untilDone`). */
+  watch?: boolean;
 }
 
 const valueOf = (v: number | (() => number)): number => (typeof v === 'function' ? v() : v);
@@ -57,7 +59,11 @@ export interface RunnerEnv {
   /** The balance now, to notice credits were added while the queue waits for them. */
   balance(): Promise<number>;
   backoff: BackoffPolicy;
-  /** Attempts at a step the service keeps failing before the job fails (network waits do not count). */
+  /**
+   * Failures of a step the service keeps misbehaving at (5xx, broken answers, bad links) before the job
+   * fails. Waits for the network or the disk do not count, and a transfer that got further starts the
+   * count again.
+   */
   maxServiceAttempts: number;
 }
 
@@ -77,6 +83,11 @@ export class Runner {
   private running = false;
   private readonly seen = new SeenDubs();
   private pollSoon = false;
+  /**
+   * Waits in a row per job (network, disk, a transfer resuming), for their backoff. Kept apart from the
+   * job's `attempts`, which count only the service's failures; a new run starts the backoff again.
+   */
+  private readonly waits = new Map<number, number>();
 
   constructor(
     private readonly env: RunnerEnv,
@@ -300,6 +311,7 @@ export class Runner {
     const work = step === 'submit' ? submit(ctx, job) : fetchOutputs(ctx, job);
     const done = work
       .then(() => {
+        this.waits.delete(row.id);
         this.hooks.connectivity(null);
         // The step finished; a pause asked meanwhile takes effect now.
         if (store.get(row.id)?.pause_requested) this.apply(job, { type: 'paused-at-step' });
@@ -338,6 +350,7 @@ export class Runner {
       return this.apply(job, { type: pauseAsked ? 'paused-at-step' : 'interrupted' });
     }
     if (err.error.code === 'offline') this.hooks.connectivity(err.error.message);
+    if (err.retry !== 'wait') this.waits.delete(job.row.id);
     const attempts = job.row.attempts + 1;
     const runAt = Date.now() + backoffDelay(attempts, this.env.backoff);
     switch (err.retry) {
@@ -350,16 +363,19 @@ export class Runner {
           type: 'halt',
           waiting: { code: 'credits', message: 'out of credits: add credits and the queue goes on' },
         });
-      case 'wait':
+      case 'wait': {
+        const waits = (this.waits.get(job.row.id) ?? 0) + 1;
+        this.waits.set(job.row.id, waits);
         return this.apply(job, {
           type: 'wait',
-          attempts,
-          runAt,
+          attempts: err.madeProgress ? 0 : job.row.attempts,
+          runAt: Date.now() + backoffDelay(waits, this.env.backoff),
           waiting: {
             code: err.waitingCode,
             message: err.waitingCode === 'offline' ? 'waiting for the network' : err.error.message,
           },
         });
+      }
       case 'bounded':
         if (attempts >= this.env.maxServiceAttempts)
           return this.apply(job, {

@@ -1,4 +1,5 @@
-import { open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SandboxStateError } from './errors';
 
@@ -68,13 +69,17 @@ export async function lockStateDir(
       );
     }
     const path = join(dir, `${LOCK}.${(found?.n ?? 0) + 1}`);
+    // The lock appears with its holder already written (a link of a finished file), so nobody can read it
+    // empty in between and take it for a dead one.
+    const draft = join(dir, `.lock-draft-${process.pid}-${randomUUID()}`);
+    await writeFile(draft, JSON.stringify({ pid: process.pid, baseUrl: null }));
     try {
-      const handle = await open(path, 'wx');
-      await handle.writeFile(JSON.stringify({ pid: process.pid, baseUrl: null }));
-      await handle.close();
+      await link(draft, path);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue; // another starter won this generation
       throw e;
+    } finally {
+      await rm(draft, { force: true });
     }
     // Ours now: the generations before it were left by sandboxes that died.
     for (const name of await readdir(dir)) {

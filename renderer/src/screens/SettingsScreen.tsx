@@ -21,6 +21,8 @@ interface Form {
   outDir: string;
   outputs: OutputSelection;
   notify: boolean;
+  /** The user agrees to keep the key in a file only they can read (where the system has no key store). */
+  allowFileKeyStore: boolean;
 }
 
 function formOf(s: Settings): Form {
@@ -35,6 +37,7 @@ function formOf(s: Settings): Form {
     outDir: s.defaults.outDir ?? '',
     outputs: s.defaults.outputs,
     notify: s.notifyWhenDone,
+    allowFileKeyStore: false,
   };
 }
 
@@ -43,6 +46,7 @@ function patchOf(f: Form, s: Settings): SettingsPatch {
   const service: NonNullable<SettingsPatch['service']> = {};
   if (f.mode !== s.service.mode) service.mode = f.mode;
   if (f.apiKey.trim()) service.apiKey = f.apiKey.trim();
+  if (f.apiKey.trim() && f.allowFileKeyStore) service.allowFileKeyStore = true;
   if (f.baseUrl.trim() !== (s.service.baseUrl ?? '')) service.baseUrl = f.baseUrl.trim() || null;
   if (f.legacyUrl.trim() !== (s.service.legacyUrl ?? '')) service.legacyUrl = f.legacyUrl.trim() || null;
   const defaults: NonNullable<SettingsPatch['defaults']> = {};
@@ -127,6 +131,9 @@ export function SettingsScreen() {
   const set = (patch: Partial<Form>) => setForm({ ...form, ...patch });
   const patch = patchOf(form, settings);
   const dirty = Object.keys(patch).length > 0;
+  const storage = settings.service.keyStorage;
+  const needsConsent = Boolean(storage?.needsConsent && form.apiKey.trim());
+  const blocked = needsConsent && !form.allowFileKeyStore;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -197,6 +204,19 @@ export function SettingsScreen() {
           <p className="hint" id="api-key-hint">
             {keyHint}
           </p>
+          {needsConsent && (
+            <label className="check-label consent">
+              <input
+                type="checkbox"
+                checked={form.allowFileKeyStore}
+                onChange={(e) => set({ allowFileKeyStore: e.target.checked })}
+              />
+              <span>
+                Keep the key in a file only you can read
+                {storage?.osUnavailable ? ` (${storage.osUnavailable})` : ''}
+              </span>
+            </label>
+          )}
           <KeyTest apiKey={form.apiKey} baseUrl={form.baseUrl} />
           <ErrorText error={errorFor(error, 'service.apiKey')} />
           <label className="field">
@@ -282,7 +302,7 @@ export function SettingsScreen() {
           <button type="button" disabled={!dirty} onClick={() => setForm(formOf(settings))}>
             Revert
           </button>
-          <button type="submit" className="primary" disabled={!dirty || saving}>
+          <button type="submit" className="primary" disabled={!dirty || saving || blocked}>
             {saving ? 'Saving…' : 'Save settings'}
           </button>
         </div>

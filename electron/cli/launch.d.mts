@@ -1,0 +1,3 @@
+export declare const BUNDLE: string;
+export declare function chooseEntry(root: string): 'bundle' | 'source';
+export declare function launch(): Promise<unknown>;

@@ -1,0 +1,58 @@
+import { readdirSync, statSync } from 'node:fs';
+import { enableCompileCache } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** Where the sources live and where `npm run build:cli` puts the compiled CLI. */
+const SOURCE_DIRS = ['electron', 'shared'];
+const SOURCE_FILES = ['package.json'];
+export const BUNDLE = join('dist', 'cli', 'dubdesk.mjs');
+
+function mtime(path) {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/** The newest modification time of any file under the source folders (a few hundred stats: ~1 ms). */
+function newestSource(root) {
+  let newest = 0;
+  for (const file of SOURCE_FILES) newest = Math.max(newest, mtime(join(root, file)) ?? 0);
+  for (const dir of SOURCE_DIRS) {
+    let entries;
+    try {
+      entries = readdirSync(join(root, dir), { recursive: true, withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (!e.isFile()) continue;
+      newest = Math.max(newest, mtime(join(e.parentPath, e.name)) ?? 0);
+    }
+  }
+  return newest;
+}
+
+/**
+ * `bundle` when the compiled CLI exists and is not older than any source file (an edit, a pull or a
+ * checkout makes it stale); `source` otherwise, so development never runs stale code.
+ */
+export function chooseEntry(root) {
+  const built = mtime(join(root, BUNDLE));
+  return built !== null && built >= newestSource(root) ? 'bundle' : 'source';
+}
+
+/** Runs the CLI from the compiled bundle, or from the TypeScript sources through tsx. */
+export async function launch() {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  if (chooseEntry(root) === 'bundle') {
+    // V8 keeps the bundle's compiled code between runs (in the OS temp folder): start-up is mostly that.
+    enableCompileCache?.();
+    return import(pathToFileURL(join(root, BUNDLE)).href);
+  }
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import('./main.ts');
+}

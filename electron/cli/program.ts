@@ -1,0 +1,82 @@
+import { Command, CommanderError, type OutputConfiguration } from 'commander';
+import { DubdeskError } from '../../shared/contract/errors';
+import { cleanServiceText } from '../../shared/text';
+import { registerAccountCommands } from './commands/account';
+import { registerAddCommands } from './commands/add';
+import { registerEstimateCommand } from './commands/estimate';
+import { registerRunCommand } from './commands/run';
+import { registerSandboxCommand } from './commands/sandbox';
+import { registerStatusCommands } from './commands/status';
+import { registerWatchCommand } from './commands/watch';
+import { registerServeCommand } from './serve/command';
+import { describeError } from './errors';
+import { ExitCode, exitCodeFor } from './exit-codes';
+import { version } from './version';
+
+/** The longest error line: commander quotes the argv, which may be anything (even a whole file). */
+const ERROR_MAX = 400;
+
+/**
+ * Commander's error, which quotes the argv as typed, as one line safe for a terminal (controls and escape
+ * sequences gone, line breaks in a value turned into spaces, capped), then its "did you mean" on its own.
+ */
+function oneLine(text: string): string {
+  const m = /^([\s\S]*?)(\n\(Did you mean [^\n]*\?\))?\n?$/.exec(text);
+  const suggestion = m?.[2] ? `\n${cleanServiceText(m[2].slice(1), ERROR_MAX)}` : '';
+  return `${cleanServiceText(m?.[1] ?? text, ERROR_MAX)}${suggestion}\n`;
+}
+
+/**
+ * The whole `dubdesk` command line, built fresh each time and never calling `process.exit`: parse errors
+ * are thrown as CommanderErrors (see `runDubdesk`). `output` replaces where commander writes (tests).
+ */
+export function buildProgram(output: OutputConfiguration = {}): Command {
+  const program = new Command('dubdesk')
+    .description('Batch video dubbing: queue files, dub them into many languages, download the results.')
+    .configureOutput({
+      ...output,
+      outputError: (str, write) => write(oneLine(str)),
+    })
+    .version(version, '-V, --version', 'print the version')
+    .option(
+      '--home <dir>',
+      'data folder (queue database, settings); default: the desktop app’s (env DUBDESK_HOME)',
+    )
+    .option('--base-url <url>', 'the service’s {base_url} (env DUBDESK_BASE_URL)')
+    .option(
+      '--legacy-url <url>',
+      'the legacy interface’s root; calls go to {legacy_api_url}/v1/… (env DUBDESK_LEGACY_URL)',
+    )
+    // A usage error prints its one line and where to look, not the whole help.
+    .showHelpAfterError('(add --help for usage)')
+    .showSuggestionAfterError(true)
+    .exitOverride();
+
+  registerAddCommands(program);
+  registerRunCommand(program);
+  registerStatusCommands(program);
+  registerWatchCommand(program);
+  registerEstimateCommand(program);
+  registerAccountCommands(program);
+  registerSandboxCommand(program);
+  registerServeCommand(program);
+  for (const c of program.commands) c.showHelpAfterError(`(see \`dubdesk ${c.name()} --help\`)`);
+  return program;
+}
+
+/**
+ * Runs one command line (the arguments after `dubdesk`) and returns its exit code. Known failures become
+ * one clear line; only a real bug prints a stack trace, and only with DUBDESK_DEBUG set.
+ */
+export async function runDubdesk(argv: readonly string[], program = buildProgram()): Promise<ExitCode> {
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return (process.exitCode ?? ExitCode.Ok) as ExitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
+    process.stderr.write(`dubdesk: ${describeError(e)}\n`);
+    if (!(e instanceof DubdeskError) && e instanceof Error && process.env.DUBDESK_DEBUG)
+      process.stderr.write(`${e.stack}\n`);
+    return e instanceof DubdeskError ? exitCodeFor(e.code) : ExitCode.Failed;
+  }
+}

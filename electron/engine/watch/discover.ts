@@ -1,0 +1,99 @@
+import type { WatchFileRow, WatchFolderRow } from '../db/watch';
+import type { WatchEnv } from './env';
+import { look } from './file-check';
+import type { IgnoreMatcher } from './ignore';
+
+/** Before it is taken, a file is still the watcher's to look at; once taken, only a change matters. */
+const PENDING = new Set<WatchFileRow['status']>([
+  'settling',
+  'waiting',
+  'attention',
+  'ready',
+  'awaiting-approval',
+]);
+
+/**
+ * A path was seen (an event, or a scan walked past it): record what it is. A new file starts settling; a
+ * file not yet taken whose size or mtime moved starts settling again; a taken file whose content may have
+ * changed (or that Dubdesk moved away and that appeared again) becomes a new version of its path. Nothing
+ * here opens the file: a FIFO or device is only ever stat'ed.
+ */
+export async function discover(
+  env: WatchEnv,
+  folder: WatchFolderRow,
+  matcher: IgnoreMatcher,
+  path: string,
+  now = Date.now(),
+): Promise<void> {
+  if (matcher.ignored(path, 'file')) return;
+  const seen = await look(path);
+  const row = env.watch.current(folder.id, path);
+  if (seen.kind !== 'file') {
+    // Gone or not a regular file: a pending row is looked at now (its check forgets it).
+    if (row && (row.status === 'settling' || row.status === 'waiting'))
+      env.watch.update(row.id, row.rev, { next_check_at: now }, now);
+    return;
+  }
+  const settleAt = now + env.timing.settleMs;
+  const identity = { size: seen.size, mtime_ms: seen.mtimeMs };
+  const same = row && row.size === seen.size && row.mtime_ms === seen.mtimeMs;
+  if (row && (row.status === 'output' || (same && !row.moved_to))) return;
+  if (env.watch.isOwnOutput(folder.id, path)) {
+    if (!row)
+      env.watch.insertFile({
+        folder_id: folder.id,
+        path,
+        version: 1,
+        status: 'output',
+        size: seen.size,
+        mtime_ms: seen.mtimeMs,
+        next_check_at: null,
+        now,
+      });
+    return;
+  }
+  if (!row) {
+    env.watch.insertFile({
+      folder_id: folder.id,
+      path,
+      version: 1,
+      status: 'settling',
+      ...identity,
+      next_check_at: settleAt,
+      now,
+    });
+  } else if (PENDING.has(row.status)) {
+    const fresh = row.status === 'attention' || row.status === 'awaiting-approval';
+    env.watch.update(
+      row.id,
+      row.rev,
+      {
+        ...identity,
+        status: 'settling',
+        changed_at: now,
+        next_check_at: settleAt,
+        hash: null,
+        // A changed file waiting for approval is a different cost: it is asked again.
+        approved: 0,
+        ...(fresh ? { wait_since: now, attempts: 0, problem: null } : {}),
+      },
+      now,
+    );
+  } else {
+    // Taken: a new version of the path (its hash tells later whether only the mtime moved).
+    env.watch.db.transaction(() => {
+      if (!env.watch.update(row.id, row.rev, { current: 0 }, now)) return;
+      env.watch.insertFile({
+        folder_id: folder.id,
+        path,
+        version: row.version + 1,
+        status: 'settling',
+        ...identity,
+        next_check_at: settleAt,
+        now,
+      });
+    })();
+  }
+  env.watch.activity(folder.id, now);
+  env.folderChanged(folder.id);
+}

@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import type { ContractError } from '../../../shared/contract/errors';
+import type { WatchPreset } from '../../../shared/contract/watch';
+import type { JobRow, JobStore, NewJob } from '../db/jobs';
+import type { WatchFolderRow, WatchStore } from '../db/watch';
+
+/** How patient the watcher is; tests shorten every figure. */
+export interface WatchTiming {
+  /** A file is taken once its size and mtime stayed the same this long. */
+  settleMs: number;
+  /** After this long waiting (still growing, unreadable, not media), a file needs attention. */
+  maxWaitMs: number;
+  /** Every folder is scanned fully this often, events or not. */
+  rescanMs: number;
+  /** The polling interval of polled folders (network shares, removable drives). */
+  pollMs: number;
+  /** The watcher's loop. */
+  tickMs: number;
+  /** How often the folder table is read for changes made by other processes (CLI while the app runs). */
+  folderSyncMs: number;
+  /** How often each folder is checked to still be there. */
+  availabilityMs: number;
+  /** A folder that does not answer this long (a hung network mount) is unavailable. */
+  availabilityTimeoutMs: number;
+  /** Files hashed at once (each holds one of the four threads Node's file operations share). */
+  hashConcurrency: number;
+}
+
+export const DEFAULT_WATCH_TIMING: WatchTiming = {
+  settleMs: 3000,
+  maxWaitMs: 15 * 60_000,
+  rescanMs: 5 * 60_000,
+  pollMs: 1000,
+  tickMs: 250,
+  folderSyncMs: 1000,
+  availabilityMs: 2000,
+  availabilityTimeoutMs: 10_000,
+  hashConcurrency: 2,
+};
+
+/** The jobs `add` would make for these files (probed as `add` probes), and the files it refuses. */
+export interface PlannedFiles {
+  jobs: NewJob[];
+  refused: { input: string; error: ContractError }[];
+}
+
+/** What the watcher needs from the engine around it (the facade provides it). */
+export interface WatchEnv {
+  store: JobStore;
+  watch: WatchStore;
+  timing: WatchTiming;
+  plan(paths: readonly string[], preset: WatchPreset, folderId: number): Promise<PlannedFiles>;
+  /** The balance now; null when the service cannot be asked. */
+  balance(): Promise<number | null>;
+  /** Jobs the watcher queued, and jobs it canceled (superseded by a newer version of their file). */
+  jobsChanged(added: readonly number[], changed: readonly JobRow[]): void;
+  /** A folder's view may have changed: faces hear of it (throttled). */
+  folderChanged(id: number): void;
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/** Where a folder's results go: its preset's outDir, else `dubbed/` inside it. */
+export const outRootOf = (folder: Pick<WatchFolderRow, 'path' | 'preset'>): string =>
+  folder.preset.outDir ?? join(folder.path, 'dubbed');

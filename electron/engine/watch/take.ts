@@ -1,0 +1,366 @@
+import { dirname, join, relative } from 'node:path';
+import { creditsFor } from '../../../shared/credits';
+import type { ContractError } from '../../../shared/contract/errors';
+import type { JobRow, NewJob } from '../db/jobs';
+import type { WatchFileRow, WatchFolderRow } from '../db/watch';
+import { enqueue, transition } from '../jobs/life';
+import { outRootOf, type WatchEnv } from './env';
+import { waitAgain } from './settle';
+
+const HOUR_MS = 3_600_000;
+
+/** A language another file (or an earlier manual dub of this one) already dubs: shared, not paid again. */
+interface Cover {
+  jobId: number;
+  fileId: number | null;
+}
+
+interface Candidate {
+  row: WatchFileRow;
+  covered: Map<string, Cover>;
+  needed: string[];
+}
+
+interface Planned extends Candidate {
+  jobs: NewJob[];
+  /** Queued jobs of this very content (a manual add): linked, not made twice. */
+  adopt: number[];
+  /** Jobs of an earlier version of the path that never started: canceled, the new version replaces them. */
+  supersede: number[];
+  credits: number;
+  duration: number | null;
+}
+
+export interface TakeResult {
+  /** Jobs queued. */
+  jobIds: number[];
+  taken: number;
+  duplicates: number;
+  awaiting: number;
+}
+
+/** Where the file is now: where it was found, or where `after: move` put it (a reprocess of a moved file). */
+export const locationOf = (row: Pick<WatchFileRow, 'path' | 'moved_to'>) => row.moved_to ?? row.path;
+
+/**
+ * Ready files (stable, hashed) become jobs: unless a user forced it, each language already dubbed from the
+ * same content with this preset version is shared, not paid again (a file with every language covered is
+ * a duplicate); the rest is probed and planned as `add` plans, checked against what the queue holds for the
+ * same path, held for approval when over the folder's credit limit or the balance, and queued — each file
+ * in one transaction that first checks nobody else took it meanwhile.
+ */
+export async function takeReady(
+  env: WatchEnv,
+  folder: WatchFolderRow,
+  rows: readonly WatchFileRow[],
+): Promise<TakeResult> {
+  const result: TakeResult = { jobIds: [], taken: 0, duplicates: 0, awaiting: 0 };
+  const candidates: Candidate[] = [];
+  for (const row of rows) {
+    if (row.status !== 'ready' || !row.hash) continue;
+    const now = Date.now();
+    if (!row.forced && touchedOnly(env, folder, row, now)) continue;
+    const covered = row.forced ? new Map<string, Cover>() : coverage(env, folder, row);
+    const needed = folder.preset.to.filter((l) => !covered.has(l));
+    if (needed.length === 0) {
+      if (markDuplicate(env, folder, row, covered, now)) result.duplicates++;
+      continue;
+    }
+    candidates.push({ row, covered, needed });
+  }
+  if (candidates.length === 0) return result;
+
+  const planned = await plan(env, folder, candidates);
+  const gated = planned.filter((p) => !p.row.approved && !p.row.forced);
+  const hold = gated.length ? await guard(env, folder, gated) : null;
+  const now = Date.now();
+  for (const p of planned) {
+    if (hold && gated.includes(p)) {
+      const ok = env.watch.update(
+        p.row.id,
+        p.row.rev,
+        {
+          status: 'awaiting-approval',
+          credits: p.credits,
+          duration: p.duration,
+          preset_version: folder.preset_version,
+          problem: hold,
+          next_check_at: null,
+        },
+        now,
+      );
+      if (ok) result.awaiting++;
+      continue;
+    }
+    const ids = commit(env, folder, p, now);
+    if (ids) {
+      result.taken++;
+      result.jobIds.push(...ids);
+    }
+  }
+  if (result.awaiting)
+    env.warn(
+      { folder: folder.path, files: result.awaiting },
+      `watched files wait for approval: ${hold?.message}`,
+    );
+  if (result.taken || result.duplicates)
+    env.info(
+      { folder: folder.path, files: result.taken, duplicates: result.duplicates, jobs: result.jobIds.length },
+      'watched files queued',
+    );
+  env.folderChanged(folder.id);
+  return result;
+}
+
+/**
+ * Only the mtime of a taken file moved (touched, copied over itself): same content and preset version as
+ * the version before, still in place. The path goes back to that version; nothing is queued.
+ */
+function touchedOnly(env: WatchEnv, folder: WatchFolderRow, row: WatchFileRow, now: number): boolean {
+  const previous = env.watch.previousVersion(folder.id, row.path);
+  if (
+    !previous ||
+    previous.hash !== row.hash ||
+    previous.preset_version !== folder.preset_version ||
+    previous.moved_to
+  )
+    return false;
+  env.watch.db.transaction(() => {
+    if (!env.watch.deleteFile(row.id, row.rev)) return;
+    env.watch.update(previous.id, previous.rev, { current: 1, size: row.size, mtime_ms: row.mtime_ms }, now);
+  })();
+  return true;
+}
+
+/** The languages already dubbed (or being dubbed) from this content with this preset version. */
+function coverage(env: WatchEnv, folder: WatchFolderRow, row: WatchFileRow): Map<string, Cover> {
+  const covered = new Map<string, Cover>();
+  const same = env.watch.sameContent(folder.id, row.hash ?? '', folder.preset_version, row.id);
+  const rank = (state: string) => (state === 'completed' ? 0 : 1);
+  const linked = env.watch
+    .linkedJobs(same.map((s) => s.id))
+    .filter((j) => j.state !== 'failed' && j.state !== 'canceled')
+    .sort((a, b) => rank(a.state) - rank(b.state));
+  for (const j of linked)
+    if (!covered.has(j.dest_lang)) covered.set(j.dest_lang, { jobId: j.job_id, fileId: j.file_id });
+  // Dubbed by hand before the folder was watched: the same file, unchanged, same source language and quality.
+  const studio = folder.preset.studio ? 1 : 0;
+  for (const lang of folder.preset.to) {
+    if (covered.has(lang)) continue;
+    const done = env.store
+      .completed(row.path, lang)
+      .find(
+        (r) =>
+          r.source_bytes === row.size &&
+          r.source_mtime === row.mtime_ms &&
+          r.source_lang === folder.preset.from &&
+          r.studio === studio,
+      );
+    if (done) covered.set(lang, { jobId: done.id, fileId: null });
+  }
+  return covered;
+}
+
+function markDuplicate(
+  env: WatchEnv,
+  folder: WatchFolderRow,
+  row: WatchFileRow,
+  covered: Map<string, Cover>,
+  now: number,
+): boolean {
+  const original = [...covered.values()].find((c) => c.fileId !== null)?.fileId ?? null;
+  const duration = original === null ? null : (env.watch.file(original)?.duration ?? null);
+  return env.watch.db.transaction(() => {
+    const ok = env.watch.update(
+      row.id,
+      row.rev,
+      {
+        status: 'duplicate',
+        duplicate_of: original,
+        taken_at: now,
+        credits: 0,
+        duration,
+        preset_version: folder.preset_version,
+        problem: null,
+        next_check_at: null,
+        outcome: null,
+      },
+      now,
+    );
+    if (ok) for (const c of covered.values()) env.watch.link(row.id, c.jobId, false);
+    return ok;
+  })();
+}
+
+/** Whether a job of an earlier version never started: nothing was uploaded, nothing made, nobody holds it. */
+const notStarted = (j: JobRow) =>
+  (j.state === 'queued' || j.state === 'paused') &&
+  j.step === 'submit' &&
+  j.lease_token === null &&
+  j.uploaded === 0 &&
+  j.create_pending === 0;
+
+/** Probes and plans the candidates; refused files wait, changed ones settle again, busy paths wait. */
+async function plan(env: WatchEnv, folder: WatchFolderRow, candidates: Candidate[]): Promise<Planned[]> {
+  const planned = await env.plan(
+    candidates.map((c) => locationOf(c.row)),
+    folder.preset,
+    folder.id,
+  );
+  const refused = new Map(planned.refused.map((r) => [r.input, r.error]));
+  const bySource = new Map<string, NewJob[]>();
+  for (const j of planned.jobs) bySource.set(j.source, [...(bySource.get(j.source) ?? []), j]);
+  const outRoot = outRootOf(folder);
+  const out: Planned[] = [];
+  const now = Date.now();
+  for (const c of candidates) {
+    const where = locationOf(c.row);
+    const row = env.watch.file(c.row.id);
+    if (!row || row.rev !== c.row.rev) continue;
+    const error = refused.get(where);
+    const all = bySource.get(where);
+    if (error || !all?.length) {
+      waitAgain(env, row, error ?? { code: 'internal', message: `${where} could not be planned` }, now);
+      continue;
+    }
+    if (all.some((j) => j.source_bytes !== row.size || j.source_mtime !== row.mtime_ms)) {
+      env.watch.update(
+        row.id,
+        row.rev,
+        { status: 'settling', changed_at: now, next_check_at: now + env.timing.settleMs, hash: null },
+        now,
+      );
+      continue;
+    }
+    const outDir = join(outRoot, relative(folder.path, dirname(row.path)));
+    const jobs: NewJob[] = [];
+    const adopt: number[] = [];
+    const supersede: number[] = [];
+    let busy: JobRow | null = null;
+    for (const job of all.filter((j) => c.needed.includes(j.dest_lang))) {
+      const live = env.store.live(job.source, job.dest_lang);
+      if (live && notStarted(live) && live.source_bytes === row.size && live.source_mtime === row.mtime_ms) {
+        adopt.push(live.id);
+        continue;
+      }
+      if (live && !(notStarted(live) || live.state === 'failed')) {
+        busy = live;
+        break;
+      }
+      if (live) supersede.push(live.id);
+      jobs.push({ ...job, out_dir: outDir, watch_folder_id: folder.id });
+    }
+    if (busy) {
+      waitAgain(
+        env,
+        row,
+        {
+          code: 'conflict',
+          message: `an earlier version of ${row.path} is still being dubbed (job ${busy.id}, ${busy.state}); this one follows`,
+        },
+        now,
+        false,
+      );
+      continue;
+    }
+    const duration = all[0]?.duration ?? null;
+    const credits = jobs.reduce(
+      (n, j) => n + (j.duration === null ? 0 : creditsFor(j.duration, j.studio === 1)),
+      0,
+    );
+    out.push({ ...c, row, jobs, adopt, supersede, credits, duration });
+  }
+  return out;
+}
+
+/**
+ * The spending guard: why these files must wait for approval, or null. They wait behind files already
+ * waiting (in order), when they and what the folder queued by itself in the last hour would pass its
+ * credit limit, and when they cost more than the balance.
+ */
+async function guard(env: WatchEnv, folder: WatchFolderRow, batch: Planned[]): Promise<ContractError | null> {
+  const credits = batch.reduce((n, p) => n + p.credits, 0);
+  const files = `${batch.length} file${batch.length === 1 ? '' : 's'}`;
+  const remedy = 'Approve the folder to queue them, or raise its credit limit.';
+  const waiting = env.watch.awaiting(folder.id);
+  if (waiting.files > 0)
+    return {
+      code: 'credits',
+      message: `waits behind ${waiting.files} file(s) of this folder awaiting approval`,
+      remedy,
+    };
+  const limit = folder.preset.creditLimit;
+  if (limit !== null) {
+    const spent = env.watch.creditsSince(folder.id, Date.now() - HOUR_MS);
+    if (spent + credits > limit)
+      return {
+        code: 'credits',
+        message: `${files} would cost about ${credits} credits; with the ${spent} this folder queued in the last hour that is over its limit of ${limit} per hour`,
+        remedy,
+      };
+  }
+  if (credits === 0) return null;
+  const balance = await env.balance();
+  if (balance !== null && (balance <= 0 || credits > balance))
+    return {
+      code: 'credits',
+      message: `${files} would cost about ${credits} credits; the balance is ${balance}`,
+      remedy: 'Add credits, then approve the folder to queue them.',
+    };
+  return null;
+}
+
+/** One file's jobs, in one transaction that first checks the file is still as planned. */
+function commit(env: WatchEnv, folder: WatchFolderRow, p: Planned, now: number): number[] | null {
+  const { store, watch } = env;
+  const canceled: JobRow[] = [];
+  try {
+    const ids = store.db.transaction(() => {
+      const ok = watch.update(
+        p.row.id,
+        p.row.rev,
+        {
+          status: 'taken',
+          taken_at: now,
+          credits: p.credits,
+          duration: p.duration,
+          preset_version: folder.preset_version,
+          problem: null,
+          next_check_at: null,
+          duplicate_of: null,
+          outcome: null,
+          attempts: 0,
+        },
+        now,
+      );
+      if (!ok) return null;
+      for (const id of p.supersede) canceled.push(transition(store, id, 'user', { type: 'cancel' }));
+      const reason = `found in the watched folder ${folder.path}`;
+      const added = p.jobs.map((j) => enqueue(store, j, reason, now));
+      // A reprocess shows its new jobs, not the ones before.
+      if (p.row.forced) watch.unlinkAll(p.row.id);
+      for (const id of [...added, ...p.adopt]) watch.link(p.row.id, id, true);
+      for (const c of p.covered.values()) watch.link(p.row.id, c.jobId, false);
+      return added;
+    })();
+    if (ids === null) return null;
+    if (canceled.length)
+      env.info(
+        { path: p.row.path, jobs: canceled.map((r) => r.id) },
+        'superseded by a newer version of the file',
+      );
+    env.jobsChanged(ids, canceled);
+    return ids;
+  } catch (e) {
+    // Another job of the same path and language appeared meanwhile (a manual add): look again later.
+    const fresh = watch.file(p.row.id);
+    if (fresh)
+      waitAgain(
+        env,
+        fresh,
+        { code: 'conflict', message: `${p.row.path} could not be queued: ${(e as Error).message}` },
+        now,
+      );
+    return null;
+  }
+}

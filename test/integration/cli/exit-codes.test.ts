@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../electron/cli/exit-codes';
+import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
+import { envFor, runCli } from '../../helpers/cli';
+import { tempDir } from '../../helpers/engine';
+import { videoMp4 } from '../../helpers/media';
+
+const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const HINT = 'Check the network and the service address (--base-url or DUBDESK_BASE_URL)';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox({ pipelineSeconds: 0.3, users: [{ apiKey: 'small-key', seconds: 3 }] });
+});
+afterAll(() => sb.stop());
+
+describe('exit codes', () => {
+  it('1: a batch with a skipped file, named again in the final summary', async () => {
+    const work = tempDir('dubdesk-exit-');
+    const env = envFor(sb, join(work, 'home'));
+    const missing = join(work, 'missing.mp4');
+    const r = await runCli(
+      ['dub', videoMp4(2, 'exit-ok.mp4'), missing, '--to', 'es', '--out', 'out', '--poll-interval', '0.1'],
+      env,
+      work,
+    );
+    expect(r.code).toBe(1);
+    const summary = r.stderr.slice(r.stderr.indexOf('This batch:'));
+    expect(summary).toMatch(/^This batch: 1 completed, 0 failed, 1 file\(s\) skipped\. Credits charged: 2\b/);
+    expect(summary).toContain(
+      `\n  skipped: ${missing}: no such file. Check the path (quote names with spaces).\n`,
+    );
+  });
+
+  it('4: estimate over the balance', async () => {
+    const env = envFor(sb, tempDir(), 'small-key');
+    const r = await runCli(['estimate', videoMp4(2, 'exit-ok.mp4'), '--to', 'es,fr'], env);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toContain('Balance: 3 — not enough (1 short).');
+  });
+
+  it('5: the service cannot be reached, with the hint; queued jobs stay queued', async () => {
+    const env = {
+      ...process.env,
+      DUBDESK_HOME: tempDir(),
+      DUBDESK_BASE_URL: 'http://127.0.0.1:9',
+      DUBDESK_API_KEY: 'k',
+    };
+    const video = videoMp4(2, 'exit-ok.mp4');
+    for (const args of [['me'], ['estimate', video, '--to', 'es'], ['dub', video, '--to', 'es']]) {
+      const r = await runCli(args, env);
+      expect(r.code, `${args[0]}: ${r.stderr}`).toBe(5);
+      expect(r.stderr).toMatch(/^dubdesk: (the balance is unknown: )?cannot reach the service: /m);
+      expect(r.stderr).toContain(HINT);
+    }
+    // `add` queues for later (the balance unchecked, and said so); a run that should finish does not wait.
+    const add = await runCli(['add', video, '--to', 'fr'], env);
+    expect(add.code).toBe(0);
+    expect(add.stderr).toContain('The balance could not be checked');
+    const run = await runCli(['run', '--until-done'], env);
+    expect(run.code).toBe(5);
+    expect(run.stderr).toContain(HINT);
+    const status = JSON.parse((await runCli(['status', '--json'], env)).stdout) as {
+      jobs: { state: string }[];
+    };
+    expect(status.jobs.map((j) => j.state)).toEqual(['queued', 'queued']);
+  });
+
+  it('the README lists exactly the codes the CLI uses', () => {
+    const text = readFileSync(README, 'utf8');
+    const section = text.slice(text.indexOf('### Exit codes'));
+    const listed = [...section.slice(0, section.indexOf('\n#')).matchAll(/^\| (\d+) \|/gm)].map((m) =>
+      Number(m[1]),
+    );
+    expect(listed).toEqual(Object.values(ExitCode));
+  });
+});
