@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditsFor } from '../../shared/credits';
+import { formatBytes } from '../../shared/format';
 import { seriousViolations } from '../helpers/axe';
 import {
   closeBrowser,
@@ -188,6 +189,37 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     expect(await credits(page)).toBe(creditsFor(ffprobeSeconds(video), false));
     expect(await sheet.getByRole('button', { name: 'Add and start' }).isEnabled()).toBe(true);
     await sheet.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('uploads a file once for two languages when asked: the estimate says what it saves, the second dub is made from the first one\'s copy', async () => {
+    const { page } = view;
+    const lecture = videoMp4(2, 'lecture-03.mp4');
+    await page.keyboard.press('Control+o');
+    const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+    await page.setInputFiles('[data-testid=file-input]', lecture);
+    await pickLanguages(page, [
+      ['Spanish', 'es'],
+      ['Italian', 'it'],
+    ]);
+    await sheet.getByText('Advanced').click();
+    const once = sheet.getByRole('combobox', { name: 'Upload each file once' });
+    // A 2-second clip is far under the automatic threshold: nothing saved until asked.
+    await expect.poll(() => page.getByTestId('estimate-jobs').textContent(), PATIENT).toContain('= 2 dubs');
+    expect(await page.getByTestId('estimate-upload-once').count()).toBe(0);
+    await once.selectOption('true');
+    await expect
+      .poll(() => page.getByTestId('estimate-upload-once').textContent(), PATIENT)
+      .toContain(`${formatBytes(statSync(lecture).size)} less to send`);
+
+    await sheet.getByRole('button', { name: 'Add and start' }).click();
+    await sheet.waitFor({ state: 'hidden' });
+    const row = page.getByRole('row', { name: /lecture-03\.mp4/ });
+    await expect.poll(() => row.locator('.chip-done').count(), { timeout: 45_000, interval: 250 }).toBe(2);
+    const jobs = (await allJobs(app.host.api)).filter((j) => j.sourceName === 'lecture-03.mp4');
+    const reasons = await Promise.all(
+      jobs.map(async (j) => (await app.host.api.getJob({ id: j.id })).history.map((h) => h.reason ?? '')),
+    );
+    expect(reasons.filter((r) => r.some((x) => x.includes('made from the uploaded copy')))).toHaveLength(1);
   });
 
   it('had no console error and no failed request', () => {

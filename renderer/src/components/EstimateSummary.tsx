@@ -1,4 +1,4 @@
-import { formatCredits, plural } from '../format';
+import { formatBytes, formatCredits, plural } from '../format';
 import { useApp } from '../store';
 import { estimateTotals } from '../store/estimate';
 
@@ -64,6 +64,11 @@ export function EstimateSummary() {
           <span className="muted"> + {plural(estimate.unknownLengthJobs, 'link')} priced once measured</span>
         )}
       </p>
+      {estimate.uploadOnce.enabled && estimate.uploadOnce.bytesSaved > 0 && (
+        <p className="muted num" data-testid="estimate-upload-once">
+          Each file is uploaded once: {formatBytes(estimate.uploadOnce.bytesSaved)} less to send.
+        </p>
+      )}
       <p className="balance-line num">
         {estimate.balance === null ? (
           'Balance unknown (the service did not answer); the batch is checked when it starts.'

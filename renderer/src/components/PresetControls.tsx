@@ -148,6 +148,26 @@ export function PresetControls({ value, onChange, error, outDirPlaceholder = 'Be
         <p className="hint" id={`${id}-api-help`}>
           {API_HELP[value.api]}
         </p>
+        <label className="field">
+          <span className="field-label">Upload each file once</span>
+          <select
+            value={String(value.uploadOnce)}
+            disabled={value.api !== 'v2'}
+            onChange={(e) =>
+              onChange({ uploadOnce: e.target.value === 'auto' ? 'auto' : e.target.value === 'true' })
+            }
+            aria-describedby={`${id}-once-help`}
+          >
+            <option value="auto">Automatic (files of 50 MB or more, several languages)</option>
+            <option value="true">Always</option>
+            <option value="false">Never</option>
+          </select>
+        </label>
+        <p className="hint" id={`${id}-once-help`}>
+          {value.api === 'v2'
+            ? 'The first language uploads the file; the others are made from the copy the service already holds, once that first dub is done.'
+            : 'v2 only: v1 and legacy upload the file for every language.'}
+        </p>
       </details>
     </div>
   );

@@ -39,6 +39,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
           outputs: folder.preset.outputs,
           outDir: folder.preset.outDir ?? '',
           naming: folder.preset.naming,
+          uploadOnce: folder.preset.uploadOnce,
         }
       : presetFromSettings(settings),
   );
@@ -61,6 +62,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
       outputs: preset.outputs,
       outDir: preset.outDir.trim() || null,
       naming: preset.naming,
+      uploadOnce: preset.uploadOnce,
       after: extra.after,
       recursive: extra.recursive,
       creditLimit: limit === '' ? null : Math.max(0, Math.round(Number(limit))),

@@ -13,6 +13,8 @@ export interface PresetDraft {
   /** Empty: beside each source. */
   outDir: string;
   naming: OutputNaming;
+  /** v2 only: upload a file for its first language and make the others from the service's copy. */
+  uploadOnce: boolean | 'auto';
 }
 
 export function presetFromSettings(settings: Settings | null): PresetDraft {
@@ -25,6 +27,7 @@ export function presetFromSettings(settings: Settings | null): PresetDraft {
     outputs: d?.outputs ?? 'default',
     outDir: d?.outDir ?? '',
     naming: 'suffix',
+    uploadOnce: d?.uploadOnce ?? 'auto',
   };
 }
 
@@ -51,6 +54,7 @@ export function batchRequest(
     api: preset.api,
     outputs: preset.outputs,
     naming: preset.naming,
+    uploadOnce: preset.uploadOnce,
     ...(preset.outDir.trim() ? { outDir: preset.outDir.trim() } : {}),
   };
 }
