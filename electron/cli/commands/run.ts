@@ -6,6 +6,7 @@ import type { RunOutcome } from '../../engine/index';
 import { withSession, type CliSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
+import { handleInterrupts } from '../interrupts';
 import { printJson, printable, statusJson } from '../format';
 import { positiveInt, positiveSeconds } from '../options';
 
@@ -104,18 +105,7 @@ export async function runQueue(
 ): Promise<ExitCode> {
   const { api, host } = session;
   if (flags.untilDone && (await api.totals()).left > 0) await reachable(api);
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(ExitCode.Interrupted);
-    process.stderr.write(
-      '\nStopping after the current step; every job resumes where it was on the next run. (Ctrl+C again to quit now.)\n',
-    );
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const interrupts = handleInterrupts((line) => process.stderr.write(`${line}\n`));
   const inScope = scope ? new Set(scope) : null;
   const before = await allJobs(api, scope);
   const { followProgress, progressMode } = await import('../progress');
@@ -126,12 +116,12 @@ export async function runQueue(
       untilDone: flags.untilDone,
       concurrency: flags.concurrency,
       pollIntervalMs: flags.pollInterval * 1000,
-      signal: controller.signal,
+      signal: interrupts.cut,
+      drain: interrupts.drain,
     });
   } finally {
     stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    interrupts.dispose();
   }
   const after = await allJobs(api, scope);
   if (flags.json) printJson(statusJson(after));

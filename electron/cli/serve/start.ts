@@ -6,6 +6,7 @@ import { openBrowser } from './open-browser';
 import { rendererDir } from './renderer-files';
 import { startServer, type DubdeskServer } from './server';
 import { workQueue } from './worker';
+import { handleInterrupts } from '../interrupts';
 
 export interface ServeFlags {
   port: number;
@@ -14,23 +15,6 @@ export interface ServeFlags {
 }
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
-
-/** Resolves on the first SIGINT or SIGTERM; a second one quits at once. */
-function interrupted(): Promise<void> {
-  return new Promise((resolve) => {
-    let signals = 0;
-    const onSignal = () => {
-      signals++;
-      if (signals > 1) process.exit(ExitCode.Interrupted);
-      say(
-        '\nStopping after the current step; every job resumes where it was next time. (Ctrl+C again to quit now.)',
-      );
-      resolve();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
-}
 
 /**
  * `dubdesk serve`: the engine (the built-in sandbox with `--sandbox`), the HTTP server, and the queue
@@ -62,9 +46,13 @@ export async function serve(flags: ServeFlags, cmd: Command): Promise<void> {
   if (flags.open) await openBrowser(server.url, say);
   const worker = workQueue(session.host, session.api, say);
 
-  await interrupted();
-  worker.stop();
+  const interrupts = handleInterrupts(say);
+  // The page keeps being served while the running steps finish, so it shows them finishing.
+  await new Promise<void>((resolve) => interrupts.drain.addEventListener('abort', () => resolve()));
+  interrupts.cut.addEventListener('abort', () => worker.stop('cut'));
+  worker.stop(interrupts.cut.aborted ? 'cut' : 'drain');
   await worker.stopped;
+  interrupts.dispose();
   await server.close();
   await session.close();
   process.exitCode = ExitCode.Interrupted;

@@ -56,7 +56,7 @@ describe('what a command says it did', () => {
     child.stderr?.once('data', () => child.kill('SIGINT'));
     const r = await done;
     expect(r.code, r.stderr).toBe(130);
-    expect(r.stderr).toContain('Stopping after the current step');
+    expect(r.stderr).toContain('Finishing the current step');
     expect(r.stderr).toContain('This run: 0 completed, 0 failed, 2 still open. Credits charged: 0.\n');
     expect(r.stderr).toContain('Queue (all jobs): 2 job(s): 0 completed, 0 failed, 2 still open.\n');
   });

@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
+import { envFor, runCli, startCli } from '../../helpers/cli';
+import { tempDir } from '../../helpers/engine';
+import { fakeService } from '../../helpers/fake-service';
+import { videoMp4 } from '../../helpers/media';
+
+interface StatusJob {
+  state: string;
+  remoteId: string | null;
+}
+
+const status = async (env: NodeJS.ProcessEnv) =>
+  (JSON.parse((await runCli(['status', '--json'], env)).stdout) as { jobs: StatusJob[] }).jobs;
+
+/** Sends SIGINT once stderr has shown `pattern`, then runs `then` (at most once each). */
+function interruptOn(child: ReturnType<typeof startCli>['child'], pattern: RegExp, then?: () => void) {
+  let seen = '';
+  let sent = false;
+  child.stderr?.on('data', (d: Buffer) => {
+    seen += d.toString();
+    if (!sent && pattern.test(seen)) {
+      sent = true;
+      child.kill('SIGINT');
+      then?.();
+    }
+  });
+}
+
+describe('Ctrl+C in dubdesk run', () => {
+  let sb: Sandbox;
+  beforeEach(async () => {
+    sb = await startSandbox({ pipelineSeconds: 30 });
+  });
+  afterEach(() => sb.stop());
+
+  async function queued(name: string): Promise<NodeJS.ProcessEnv> {
+    const work = tempDir('dubdesk-interrupt-');
+    const env = envFor(sb, join(work, 'home'));
+    const added = await runCli(['add', videoMp4(2, name), '--to', 'es', '--out', join(work, 'out')], env);
+    expect(added.code, added.stderr).toBe(0);
+    return env;
+  }
+
+  it('once: the upload in flight finishes and its dub is recorded, then the run stops (exit 130)', async () => {
+    const env = await queued('drain-me.mp4');
+    // Every answer takes 2 s: the create call is still in flight when Ctrl+C comes.
+    sb.setFaults({ latencyMs: 2000 });
+    const { child, done } = startCli(['run', '--until-done', '--poll-interval', '0.2'], env);
+    interruptOn(child, /drain-me\.mp4 → es: uploading/);
+    const r = await done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('Finishing the current step');
+    sb.setFaults({ latencyMs: 0 });
+    const [job] = await status(env);
+    // Cut short, the create would have been thrown away: the job would be queued with no dub.
+    expect(job?.remoteId).toBeTruthy();
+    expect(job?.state).not.toBe('queued');
+    expect(sb.state.dubs.size).toBe(1);
+  });
+
+  it('twice: the second press stops at once, whatever is in flight; the job is queued again', async () => {
+    // A service whose create never answers: only the second press can end this run.
+    const service = await fakeService({ create: () => true });
+    try {
+      const work = tempDir('dubdesk-interrupt-');
+      const env = {
+        ...process.env,
+        DUBDESK_HOME: join(work, 'home'),
+        DUBDESK_BASE_URL: service.url,
+        DUBDESK_API_KEY: 'k',
+      };
+      const added = await runCli(['add', videoMp4(2, 'cut-me.mp4'), '--to', 'es', '--out', 'out'], env, work);
+      expect(added.code, added.stderr).toBe(0);
+      const { child, done } = startCli(['run', '--until-done', '--poll-interval', '0.2'], env, work);
+      interruptOn(child, /cut-me\.mp4 → es: uploading/, () =>
+        interruptOn(child, /Finishing the current step/),
+      );
+      const r = await done;
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toContain('Stopping now');
+      const [job] = await status(env);
+      expect(job?.state).toBe('queued');
+      expect(job?.remoteId).toBeNull();
+    } finally {
+      await service.close();
+    }
+  });
+});
