@@ -40,6 +40,11 @@ export interface FaceBridge extends DubdeskApi {
   /** Native pickers where the face has them (Electron); null where it has not (web: use <input type=file>). */
   pickFiles(): Promise<string[] | null>;
   pickFolder(): Promise<string | null>;
+  /**
+   * Web only: a URL that downloads a job's n-th output (the files are on the machine `serve` runs on, which
+   * may not be this one). Absent in Electron, which opens and reveals them instead.
+   */
+  downloadUrl?(jobId: number, index: number): string;
   /** Whether files can be revealed and opened on this machine (Electron: yes; web: the files are elsewhere). */
   readonly canReveal: boolean;
   showInFolder(path: string): Promise<void>;

@@ -68,6 +68,20 @@ export function mediaFileFor(
   return null;
 }
 
+/**
+ * The n-th output of a job, to be saved by the user (web mode, where the files are on another machine):
+ * the recorded file and nothing else, whatever its type.
+ */
+export function outputFileFor(job: Pick<JobView, 'outputs'>, index: number): MediaFile | null {
+  const o = Number.isInteger(index) && index >= 0 ? job.outputs[index] : undefined;
+  if (!o) return null;
+  return {
+    path: o.path,
+    contentType: TYPE_BY_EXT[extOf(o.path)] ?? 'application/octet-stream',
+    needsVtt: false,
+  };
+}
+
 /** SRT to WebVTT: the header, and commas to dots in the cue timings. */
 export function srtToVtt(srt: string): string {
   const body = srt.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');

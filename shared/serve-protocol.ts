@@ -12,6 +12,7 @@ import type { MediaKind } from './face';
  *   POST /api/media-token       a read-only token for <video>/<track> URLs      (Authorization: Bearer <token>)
  *   POST /staging?name=<name>   a file's bytes as the body; answers its path   (Authorization: Bearer <token>)
  *   GET  /media/<job>/<kind>    a job's own media, with Range                  (?mt=<media token>, or Bearer)
+ *   GET  /media/<job>/file/<n>  the job's n-th output file, as a download      (?mt=<media token>, or Bearer)
  *   GET  /...                   the built renderer (no token: the page has to load to read its token)
  */
 export const ROUTES = {
@@ -20,6 +21,7 @@ export const ROUTES = {
   mediaToken: '/api/media-token',
   staging: '/staging',
   media: (jobId: number, kind: MediaKind) => `/media/${jobId}/${kind}`,
+  download: (jobId: number, index: number) => `/media/${jobId}/file/${index}`,
 } as const;
 
 /** The query parameter of a staging request that names the file. */

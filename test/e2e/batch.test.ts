@@ -168,6 +168,29 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     await panel.getByRole('button', { name: 'Close job panel' }).click();
   });
 
+  it("downloads a finished job's files from the browser, under their own names", async () => {
+    const { page } = view;
+    await page
+      .getByRole('row', { name: /interview-01\.mp4/ })
+      .getByRole('button', { name: /^fr: done/ })
+      .click();
+    const panel = page.getByRole('complementary', { name: /interview-01\.mp4/ });
+    const job = (await allJobs(app.host.api)).find(
+      (j) => j.sourceName === 'interview-01.mp4' && j.destLang === 'fr',
+    );
+    const video = job?.outputs.find((o) => o.path.endsWith('.mp4'));
+    if (!video) throw new Error('expected the French dub of interview-01.mp4');
+    const name = basename(video.path);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      panel.getByRole('link', { name: `Download ${name}` }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(name);
+    const saved = await download.path();
+    expect(readFileSync(saved).equals(readFileSync(video.path))).toBe(true);
+    await panel.getByRole('button', { name: 'Close job panel' }).click();
+  });
+
   it('knows a source already dubbed: skipped unless "dub them again", which prices it again', async () => {
     const { page } = view;
     const done = (await allJobs(app.host.api)).find((j) => j.sourceName === 'interview-01.mp4');
@@ -191,7 +214,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     await sheet.getByRole('button', { name: 'Cancel' }).click();
   });
 
-  it('uploads a file once for two languages when asked: the estimate says what it saves, the second dub is made from the first one\'s copy', async () => {
+  it("uploads a file once for two languages when asked: the estimate says what it saves, the second dub is made from the first one's copy", async () => {
     const { page } = view;
     const lecture = videoMp4(2, 'lecture-03.mp4');
     await page.keyboard.press('Control+o');

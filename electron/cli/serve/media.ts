@@ -5,7 +5,9 @@ import rangeParser from 'range-parser';
 import { DubdeskError, toContractError } from '../../../shared/contract/errors';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import { MEDIA_KINDS, type MediaKind } from '../../../shared/face';
-import { mediaFileFor, srtToVtt, type MediaFile } from '../../../shared/media-route';
+import { mediaFileFor, outputFileFor, srtToVtt, type MediaFile } from '../../../shared/media-route';
+import { create as contentDisposition } from 'content-disposition';
+import { basename } from 'node:path';
 import { sendError } from './replies';
 
 /** Subtitles converted in memory are small; anything bigger is not a subtitle file. */
@@ -23,6 +25,18 @@ async function fileFor(api: DubdeskApi, params: unknown): Promise<MediaFile> {
   const job = await api.getJob({ id: Number(jobId) });
   const file = mediaFileFor(job, kind as MediaKind, job.sourceType);
   if (!file) throw notServed(`job ${jobId} has no ${kind} to play (yet)`);
+  return file;
+}
+
+const INDEX = /^(0|[1-9][0-9]{0,3})$/;
+
+/** The output file a download request may serve: the job's own, by its place in the job's list. */
+async function outputFor(api: DubdeskApi, params: unknown): Promise<MediaFile> {
+  const { jobId, index } = params as { jobId?: string; index?: string };
+  if (!jobId || !JOB_ID.test(jobId)) throw notServed('no such job');
+  if (!index || !INDEX.test(index)) throw notServed('no such file');
+  const file = outputFileFor(await api.getJob({ id: Number(jobId) }), Number(index));
+  if (!file) throw notServed(`job ${jobId} has no file ${index}`);
   return file;
 }
 
@@ -129,6 +143,23 @@ export function mediaRoutes(app: FastifyInstance, api: DubdeskApi): void {
       return file.needsVtt
         ? sendVtt(reply, handle, req.method === 'HEAD')
         : sendRanged(req, reply, handle, file);
+    },
+  });
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/media/:jobId/file/:index',
+    handler: async (req, reply) => {
+      let handle: FileHandle;
+      let file: MediaFile;
+      try {
+        file = await outputFor(api, req.params);
+        handle = await openRegular(file.path);
+      } catch (e) {
+        return sendError(reply, toContractError(e));
+      }
+      // Saved under its own name (any script, RFC 6266 filename* for what ASCII cannot say).
+      reply.header('content-disposition', contentDisposition(basename(file.path)));
+      return sendRanged(req, reply, handle, file);
     },
   });
 }

@@ -103,6 +103,11 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
         minting = null;
       }));
   const ready = mintMediaToken();
+  const mediaQuery = (): string => {
+    // Renewed ahead of time: URLs already handed out stay valid while they are being played.
+    if (!media || Date.now() - media.at > (media.token.idleSeconds * 1000) / 2) void mintMediaToken();
+    return media ? `?${MEDIA_TOKEN_PARAM}=${encodeURIComponent(media.token.token)}` : '';
+  };
 
   function upload(file: Blob, name: string, progress: (sent: number) => void): Promise<string> {
     const url = `${base}${ROUTES.staging}?${STAGE_NAME_PARAM}=${encodeURIComponent(name)}`;
@@ -149,10 +154,10 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     subscribe: (listener) => events.subscribe(listener),
     close: () => events.close(),
     mediaUrl(jobId: number, kind: MediaKind): string {
-      // Renewed ahead of time: URLs already handed out stay valid while they are being played.
-      if (!media || Date.now() - media.at > (media.token.idleSeconds * 1000) / 2) void mintMediaToken();
-      const query = media ? `?${MEDIA_TOKEN_PARAM}=${encodeURIComponent(media.token.token)}` : '';
-      return `${base}${ROUTES.media(jobId, kind)}${query}`;
+      return `${base}${ROUTES.media(jobId, kind)}${mediaQuery()}`;
+    },
+    downloadUrl(jobId: number, index: number): string {
+      return `${base}${ROUTES.download(jobId, index)}${mediaQuery()}`;
     },
     async stageFiles(files, onProgress) {
       // The server refuses these too, but only after the browser began sending gigabytes.

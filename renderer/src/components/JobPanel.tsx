@@ -18,7 +18,7 @@ function Files({ job }: { job: JobView }) {
   const run = (p: Promise<void>) => p.catch((e: unknown) => notify('error', asError(e).message));
   return (
     <ul className="file-list">
-      {job.outputs.map((o) => (
+      {job.outputs.map((o, i) => (
         <li key={o.path}>
           <span className="file-name" title={o.path}>
             {baseName(o.path)}
@@ -32,6 +32,22 @@ function Files({ job }: { job: JobView }) {
               <button type="button" className="small" onClick={() => void run(bridge.showInFolder(o.path))}>
                 Show in folder
               </button>
+            </span>
+          )}
+          {!bridge.canReveal && bridge.downloadUrl && (
+            <span className="file-actions">
+              <a
+                className="button small"
+                href={bridge.downloadUrl(job.id, i)}
+                download={baseName(o.path)}
+                aria-label={`Download ${baseName(o.path)}`}
+                // The address is made again at the click: a panel left open keeps a current media token.
+                onClick={(e) => {
+                  if (bridge.downloadUrl) e.currentTarget.href = bridge.downloadUrl(job.id, i);
+                }}
+              >
+                Download
+              </a>
             </span>
           )}
         </li>

@@ -95,6 +95,29 @@ describe('dubdesk serve: a job’s media', () => {
     expect(odd.body.length).toBe(size);
   });
 
+  it('downloads each of a job’s files under its own name, and nothing past its list', async () => {
+    expect(a.outputs.length).toBeGreaterThanOrEqual(2);
+    for (const [i, o] of a.outputs.entries()) {
+      const u = new URL(s.client.downloadUrl?.(a.id, i) ?? '');
+      const r = await raw(port, 'GET', `${u.pathname}${u.search}`);
+      expect(r.status, o.path).toBe(200);
+      expect(r.body.equals(readFileSync(o.path)), o.path).toBe(true);
+      expect(r.headers['content-disposition']).toBe(`attachment; filename=${o.path.split('/').pop()}`);
+    }
+    const mt = new URL(s.client.mediaUrl(a.id, 'dub')).search;
+    for (const path of [
+      `/media/${a.id}/file/${a.outputs.length}${mt}`,
+      `/media/${a.id}/file/-1${mt}`,
+      `/media/${a.id}/file/01${mt}`,
+      `/media/${a.id}/file/..%2F..%2Fetc%2Fpasswd${mt}`,
+      `/media/${waiting}/file/0${mt}`,
+    ]) {
+      const r = await raw(port, 'GET', path);
+      expect(r.status, path).toBe(404);
+    }
+    expect((await raw(port, 'GET', `/media/${a.id}/file/0`)).status).toBe(401);
+  });
+
   it('refuses paths, other ids, unknown kinds, and a missing or wrong token', async () => {
     const mt = new URL(s.client.mediaUrl(a.id, 'dub')).search;
     const refused = [
@@ -174,5 +197,14 @@ describe('dubdesk serve: a job’s media', () => {
     } finally {
       await server.close();
     }
+  });
+  it('names a download any script can show (RFC 6266 filename*)', async () => {
+    const out = tempDir();
+    const added = await s.client.add({ inputs: [videoMp4(1, 'café ü.mp4')], to: ['de'], outDir: out });
+    expect(await s.host.run({ untilDone: true, concurrency: 1, pollIntervalMs: 50 })).toBe('done');
+    const u = new URL(s.client.downloadUrl?.(added.added[0] ?? 0, 0) ?? '');
+    const r = await raw(port, 'GET', `${u.pathname}${u.search}`);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-disposition']).toMatch(/filename\*=UTF-8''caf%C3%A9%20%C3%BC\.de\./);
   });
 });
