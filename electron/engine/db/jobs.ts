@@ -209,6 +209,12 @@ export class JobStore {
           source_lang, api, studio, out_dir, outputs_wanted, naming, service, watch_folder_id, upload_once, state, step, created_at, updated_at)
         VALUES (@source, @source_kind, @source_name, @source_type, @source_bytes, @source_mtime, @duration, @dest_lang,
           @source_lang, @api, @studio, @out_dir, @outputs_wanted, @naming, @service, @watch_folder_id, @upload_once, 'queued', 'submit', @now, @now)`),
+      insertUnlessLive: db.prepare(`
+        INSERT INTO jobs (source, source_kind, source_name, source_type, source_bytes, source_mtime, duration, dest_lang,
+          source_lang, api, studio, out_dir, outputs_wanted, naming, service, watch_folder_id, upload_once, state, step, created_at, updated_at)
+        VALUES (@source, @source_kind, @source_name, @source_type, @source_bytes, @source_mtime, @duration, @dest_lang,
+          @source_lang, @api, @studio, @out_dir, @outputs_wanted, @naming, @service, @watch_folder_id, @upload_once, 'queued', 'submit', @now, @now)
+        ON CONFLICT DO NOTHING`),
       sameSource: db.prepare(`SELECT * FROM jobs WHERE source = ? AND id != ? ORDER BY id`),
       wakeFirstUpload: db.prepare(
         `UPDATE jobs SET next_run_at = 0 WHERE source = ? AND state = 'queued' AND waiting_code = 'first-upload' AND next_run_at > 0`,
@@ -302,6 +308,15 @@ export class JobStore {
   /** Inserts a queued job and returns its id; only `jobs/life.ts` calls it (it writes the history too). */
   insert(job: NewJob, now: number): number {
     return Number(this.q.insert.run({ ...job, now }).lastInsertRowid);
+  }
+
+  /**
+   * Like `insert`, unless the source and language already have a live job (the unique index says so, in the
+   * same statement: another add, in this process or another, may have queued it a moment ago). Null then.
+   */
+  insertUnlessLive(job: NewJob, now: number): number | null {
+    const r = this.q.insertUnlessLive.run({ ...job, now });
+    return r.changes === 0 ? null : Number(r.lastInsertRowid);
   }
 
   /** The other jobs of the same source (any language, any state), in queue order. */

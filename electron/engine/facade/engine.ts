@@ -17,7 +17,7 @@ import { JobStore, type JobRow } from '../db/jobs';
 import { openDatabase, type Db } from '../db/open';
 import { WatchStore } from '../db/watch';
 import { classify } from '../jobs/errors';
-import { enqueue, transition } from '../jobs/life';
+import { enqueueUnlessLive, transition } from '../jobs/life';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from '../queue/backoff';
 import { QueueLock } from '../queue/lock';
 import { Runner, type QueuePause, type RunOptions, type RunOutcome } from '../queue/runner';
@@ -542,8 +542,14 @@ export class DubdeskEngine {
           );
         const added: number[] = [];
         const retried: number[] = [];
+        // What another add (a second face, a watched folder) queued while this one was asking the balance.
+        const queuedMeanwhile: number[] = [];
         this.db.transaction(() => {
           for (const { id, job } of sorted.failed) {
+            if (this.store.get(id)?.state !== 'failed') {
+              queuedMeanwhile.push(id);
+              continue;
+            }
             // Adding a failed job again retries it; where its results go may change, what was dubbed may not.
             this.store.record(id, 'user', {
               outputs_wanted: job.outputs_wanted,
@@ -556,14 +562,20 @@ export class DubdeskEngine {
           }
         })();
         // In transactions of 250 jobs, letting the event loop breathe between them: a face stays
-        // responsive while 10,000 jobs go in. Adding the batch again is harmless (queued jobs are not
-        // added twice), so a crash in the middle loses nothing.
+        // responsive while 10,000 jobs go in. A job another add queued in between is not added twice (the
+        // insert checks, in the same statement), so adding the batch again after a crash loses nothing.
         const now = Date.now();
         for (let i = 0; i < sorted.fresh.length; i += ADD_CHUNK) {
           if (i > 0) await new Promise((r) => setImmediate(r));
           this.db.transaction(() => {
-            for (const job of sorted.fresh.slice(i, i + ADD_CHUNK))
-              added.push(enqueue(this.store, job, null, now, false));
+            for (const job of sorted.fresh.slice(i, i + ADD_CHUNK)) {
+              const id = enqueueUnlessLive(this.store, job, now, false);
+              if (id !== null) added.push(id);
+              else {
+                const live = this.store.live(job.source, job.dest_lang);
+                if (live) queuedMeanwhile.push(live.id);
+              }
+            }
           })();
         }
         if (added.length) rememberBatch(this.store, args.to);
@@ -576,7 +588,7 @@ export class DubdeskEngine {
         this.scheduleTotals();
         return {
           added,
-          alreadyQueued: sorted.queued,
+          alreadyQueued: [...sorted.queued, ...queuedMeanwhile],
           retried,
           alreadyDone: sorted.done,
           refused: planned.refused,

@@ -376,6 +376,13 @@ export function enqueue(
   return id;
 }
 
+/** `enqueue`, unless a live job of the same source and language is there already: null then. */
+export function enqueueUnlessLive(store: JobStore, job: NewJob, now: number, notify: boolean): number | null {
+  const id = store.insertUnlessLive(job, now);
+  if (id !== null) store.appendHistory(id, now, null, 'queued', 'added', null, notify);
+  return id;
+}
+
 /**
  * Jobs waiting out a network backoff become due now (the machine woke up, the network is back): their wait
  * is over, their state and history stay as they are.

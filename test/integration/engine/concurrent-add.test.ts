@@ -1,0 +1,34 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
+import { allJobs, engineFor, tempDir } from '../../helpers/engine';
+import { videoMp4 } from '../../helpers/media';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox({});
+});
+afterAll(() => sb.stop());
+
+describe('two adds of the same batch at once (two faces, or a face and a watched folder)', () => {
+  it('queue each source and language once; the later add reports them as already queued', async () => {
+    const dir = join(tempDir('dubdesk-twice-'), 'clips');
+    mkdirSync(dir);
+    const clip = videoMp4(1, 'twice.mp4');
+    // Over one insert transaction's worth of jobs, so the two adds' inserts interleave.
+    for (let i = 0; i < 300; i++) copyFileSync(clip, join(dir, `clip-${String(i).padStart(3, '0')}.mp4`));
+    const host = engineFor(sb);
+    try {
+      const request = { inputs: [dir], to: ['es', 'fr'], force: true };
+      const [a, b] = await Promise.all([host.api.add(request), host.api.add(request)]);
+      expect(a.added.length + b.added.length).toBe(600);
+      expect(new Set([...a.added, ...a.alreadyQueued])).toEqual(new Set([...b.added, ...b.alreadyQueued]));
+      const jobs = await allJobs(host.api);
+      expect(jobs).toHaveLength(600);
+      expect(new Set(jobs.map((j) => `${j.source} ${j.destLang}`)).size).toBe(600);
+    } finally {
+      await host.close();
+    }
+  });
+});
