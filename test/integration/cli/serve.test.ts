@@ -81,7 +81,7 @@ describe('dubdesk serve as a command', () => {
 
     const result = await s.stop('SIGINT');
     expect(result.code).toBe(130);
-    expect(result.stderr).toMatch(/Stopping/);
+    expect(result.stderr).toMatch(/Finishing the current step/);
     expect(result.stdout.trim().split('\n')).toHaveLength(1); // the address, and nothing else
   });
 
