@@ -3,7 +3,7 @@ import cliTruncate from 'cli-truncate';
 /** A name never shrinks below this many columns while there is something else to cut. */
 const MIN_NAME = 12;
 
-const fits = (s: string, width: number) => cliTruncate(s, width) === s;
+export const fits = (s: string, width: number) => cliTruncate(s, width) === s;
 
 /**
  * `head + name + tail` in at most `width` terminal columns (wide CJK and emoji counted as two): the name

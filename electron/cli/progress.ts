@@ -1,10 +1,10 @@
-import { basename } from 'node:path';
+import { basename, extname } from 'node:path';
 import cliTruncate from 'cli-truncate';
 import { createLogUpdate } from 'log-update';
 import type { EngineEvent } from '../../shared/contract/events';
 import { isTerminal, type JobView } from '../../shared/contract/jobs';
 import type { DubdeskApi } from '../../shared/contract/methods';
-import { fitLine } from './fit';
+import { fitLine, fits } from './fit';
 import { describeJob, formatBytes, formatDuration, printable } from './format';
 
 const LABEL: Record<JobView['state'], string> = {
@@ -63,10 +63,18 @@ function outcome(j: JobView, path: (p: string) => string): string {
  */
 const shownName = (j: JobView) => printable(j.sourceName).replaceAll('\u200d', '');
 
-/** A finished job on one terminal line: the files by name (their folder is the one asked for). */
-function finishedFitted(j: JobView, width: number): string {
+/**
+ * A finished job on one terminal line: the files by name (their folder is the one asked for). Where they do
+ * not fit beside the source's name, which the user knows the job by, they are counted instead, by kind.
+ */
+export function finishedFitted(j: JobView, width: number): string {
+  const head = `${MARK[j.state] ?? '–'} #${j.id} `;
   const tail = ` → ${j.destLang}: ${outcome(j, (p) => basename(p))}`;
-  return fitLine(`${MARK[j.state] ?? '–'} #${j.id} `, shownName(j), tail, width);
+  if (j.state !== 'completed' || fits(`${head}${shownName(j)}${tail}`, width))
+    return fitLine(head, shownName(j), tail, width);
+  const kinds = j.outputs.map((o) => extname(o.path).slice(1) || o.type);
+  const files = j.outputs.length === 1 ? '1 file' : `${j.outputs.length} files`;
+  return fitLine(head, shownName(j), ` → ${j.destLang}: ${files} (${kinds.join(', ')})`, width);
 }
 
 function liveLine(j: JobView, now: number, width: number): string {

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { finishedFitted } from '../../electron/cli/progress';
+import { fits } from '../../electron/cli/fit';
+import type { JobView } from '../../shared/contract/jobs';
+
+const job = (name: string, over: Partial<JobView> = {}): JobView => ({
+  id: 7,
+  source: `/videos/${name}`,
+  sourceKind: 'file',
+  sourceName: name,
+  destLang: 'es',
+  sourceLang: 'auto',
+  api: 'v2',
+  studio: false,
+  state: 'completed',
+  remoteId: 'd1',
+  progress: 100,
+  waiting: null,
+  error: null,
+  durationSeconds: 3,
+  estimatedCredits: 3,
+  measuredDuration: 3,
+  creditsCharged: 3,
+  outDir: '/out',
+  outputs: [
+    { type: 'translated_mp4', path: `/out/${name.replace(/\.mp4$/, '')}.es.mp4`, bytes: 1 },
+    { type: 'translated_subtitle', path: `/out/${name.replace(/\.mp4$/, '')}.es.vtt`, bytes: 1 },
+  ],
+  createdAt: '2026-11-22T00:00:00.000Z',
+  updatedAt: '2026-11-22T00:00:00.000Z',
+  completedAt: '2026-11-22T00:00:00.000Z',
+  bytesPerSecond: null,
+  etaSeconds: null,
+  watchFolderId: null,
+  ...over,
+});
+
+describe('a finished job on one terminal line', () => {
+  it('names its files where they fit', () => {
+    expect(finishedFitted(job('a.mp4'), 80)).toBe('✓ #7 a.mp4 → es: a.es.mp4, a.es.vtt');
+  });
+
+  it('counts them by kind where they do not, keeping the source name whole', () => {
+    const line = finishedFitted(job('Interview 01.mp4'), 50);
+    expect(line).toBe('✓ #7 Interview 01.mp4 → es: 2 files (mp4, vtt)');
+    expect(fits(line, 50)).toBe(true);
+  });
+
+  it('still fits a very narrow window', () => {
+    const line = finishedFitted(job('A rather long interview name, take 12.mp4'), 30);
+    expect(fits(line, 30)).toBe(true);
+    expect(line.startsWith('✓ #7 ')).toBe(true);
+  });
+});
