@@ -17,7 +17,15 @@ async function sizeOf(path: string): Promise<number> {
 export interface Downloaded {
   bytes: number;
   contentType: string | null;
+  /**
+   * The file's first bytes (up to HEAD_BYTES), kept as they were written when this transfer wrote the file
+   * from its start; null when it appended to an earlier part (the start is on disk, not here).
+   */
+  head: Buffer | null;
 }
+
+/** How much of a download's start is kept in memory for sniffing (see outputs/sniff). */
+export const HEAD_BYTES = 64;
 
 /** A part file open for writing. `write` returns once the whole chunk is on disk (short writes resumed). */
 export interface PartFile {
@@ -72,7 +80,16 @@ export class Downloads {
     private readonly files: PartFiles = diskPartFiles,
   ) {
     this.limits = withLimits(DEFAULT_LIMITS, limits);
-    this.got = baseGot();
+    // Fixed options set once, not merged into every download: no decompression (bytes as sent), idle
+    // limits, and storage's redirects followed anywhere http(s) (the links carry no key).
+    this.got = baseGot().extend({
+      decompress: false,
+      timeout: timeoutsFor('download', this.limits),
+      followRedirect: (r: PlainResponse) => {
+        const to = redirectTarget(r.headers.location, r.url);
+        return to !== null && isHttp(to);
+      },
+    });
   }
 
   /**
@@ -86,18 +103,14 @@ export class Downloads {
     part: string,
     signal?: AbortSignal,
     onProgress?: ProgressListener,
+    /** The caller has just made sure no `part` exists (a name it picked): no need to look for one. */
+    fresh = false,
   ): Promise<Downloaded> {
     const target = httpUrl(url, 'the output link');
-    const have = await sizeOf(part);
+    const have = fresh ? 0 : await sizeOf(part);
     const stream = this.got.stream(target, {
-      headers: have > 0 ? { range: `bytes=${have}-` } : {},
-      signal,
-      decompress: false,
-      timeout: timeoutsFor('download', this.limits),
-      followRedirect: (r: PlainResponse) => {
-        const to = redirectTarget(r.headers.location, r.url);
-        return to !== null && isHttp(to);
-      },
+      ...(have > 0 ? { headers: { range: `bytes=${have}-` } } : {}),
+      ...(signal ? { signal } : {}),
     });
     const response = await awaitResponse(stream, url);
     const status = response.statusCode;
@@ -127,7 +140,7 @@ export class Downloads {
     }
     if (plan.action === 'complete') {
       stream.destroy();
-      return { bytes: have, contentType };
+      return { bytes: have, contentType, head: null };
     }
     if (plan.action === 'restart') {
       stream.destroy();
@@ -139,6 +152,8 @@ export class Downloads {
     let written = append ? have : 0;
     const start = written;
     let received = 0;
+    const heads: Buffer[] = [];
+    let headBytes = 0;
     // Each chunk is on disk before the next is read: when the line drops, every byte received is kept
     // (and counts as progress), and a disk error (ENOSPC…) is the disk's, never the service's.
     const out = await this.files.open(part, append).catch((e: NodeJS.ErrnoException) => {
@@ -154,6 +169,11 @@ export class Downloads {
           await out.close().catch(() => {});
           const kept = await sizeOf(part);
           throw new PartWriteError(e as NodeJS.ErrnoException, expected === null ? null : expected - kept);
+        }
+        if (!append && headBytes < HEAD_BYTES) {
+          const take = chunk.subarray(0, HEAD_BYTES - headBytes);
+          heads.push(Buffer.from(take));
+          headBytes += take.length;
         }
         written += chunk.length;
         received += chunk.length;
@@ -187,6 +207,6 @@ export class Downloads {
         { bytes: received, progressed: bytes > have },
       );
     }
-    return { bytes, contentType };
+    return { bytes, contentType, head: append ? null : Buffer.concat(heads) };
   }
 }

@@ -54,13 +54,29 @@ export interface Reply {
  */
 export class Http {
   readonly limits: HttpLimits;
-  private readonly got: Got;
+  /**
+   * One got per kind of request, its fixed options (deadlines, redirect rule) set once here rather than
+   * merged again into every request: a GET call, a POST/PUT call, and either with a big body.
+   */
+  private readonly gots: Record<'call' | 'upload', { get: Got; send: Got }>;
   private readonly hasKey: boolean;
 
   constructor(opts: HttpOptions = {}) {
     this.limits = withLimits(DEFAULT_LIMITS, opts.limits);
     this.hasKey = opts.auth !== undefined;
-    this.got = baseGot(opts.auth ? { [opts.auth.header]: opts.auth.key } : {});
+    const base = baseGot(opts.auth ? { [opts.auth.header]: opts.auth.key } : {});
+    const shaped = (shape: 'call' | 'upload') => {
+      const timed = base.extend({ timeout: timeoutsFor(shape, this.limits) });
+      return {
+        // A GET follows a redirect only within the origin it was sent to (`requestUrl`: the first URL).
+        get: timed.extend({
+          followRedirect: (r: PlainResponse) =>
+            redirectTarget(r.headers.location, r.url)?.origin === r.requestUrl.origin,
+        }),
+        send: timed.extend({ followRedirect: false }),
+      };
+    };
+    this.gots = { call: shaped('call'), upload: shaped('upload') };
   }
 
   /** Sends a request and parses a 2xx JSON body with `schema`. */
@@ -72,18 +88,14 @@ export class Http {
   async send(url: string, options: CallOptions = {}): Promise<Reply> {
     const target = httpUrl(url, 'the service address');
     const method = options.method ?? 'GET';
-    const stream = this.got.stream(target, {
+    const shaped = this.gots[options.upload ? 'upload' : 'call'];
+    const stream = (method === 'GET' ? shaped.get : shaped.send).stream(target, {
       method,
       ...(options.json !== undefined ? { json: options.json } : {}),
       ...(options.body !== undefined ? { body: options.body } : {}),
       ...(options.searchParams ? { searchParams: options.searchParams } : {}),
-      headers: options.headers ?? {},
-      signal: options.signal,
-      timeout: timeoutsFor(options.upload ? 'upload' : 'call', this.limits),
-      followRedirect:
-        method === 'GET'
-          ? (r: PlainResponse) => redirectTarget(r.headers.location, r.url)?.origin === target.origin
-          : false,
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     if (options.onUpload) {
       const onUpload = options.onUpload;

@@ -184,6 +184,7 @@ export class JobStore {
     | ((jobId: number, from: JobState | null, to: JobState, event: string, reason: string | null) => void)
     | null = null;
   private readonly recordStatements = new Map<string, ReturnType<Db['prepare']>>();
+  private readonly transactions = new WeakMap<object, (...args: unknown[]) => unknown>();
   private readonly q;
 
   constructor(readonly db: Db) {
@@ -228,6 +229,7 @@ export class JobStore {
         ORDER BY next_run_at, id LIMIT ?`),
       lease: db.prepare(`UPDATE jobs SET lease_token = ?, service = ? WHERE id = ? AND lease_token IS NULL`),
       holds: db.prepare(`SELECT 1 FROM jobs WHERE id = ? AND lease_token = ?`),
+      pauseRequested: db.prepare(`SELECT pause_requested FROM jobs WHERE id = ?`),
       release: db.prepare(
         `UPDATE jobs SET lease_token = NULL, lease_expires_at = NULL WHERE id = ? AND lease_token = ?`,
       ),
@@ -421,6 +423,25 @@ export class JobStore {
 
   release(id: number, token: string): void {
     this.q.release.run(id, token);
+  }
+
+  /** Has the user asked this job to pause? One column, not the whole row (asked between HTTP steps). */
+  pauseRequested(id: number): boolean {
+    const r = this.q.pauseRequested.get(id) as { pause_requested: unknown } | undefined;
+    return r !== undefined && r.pause_requested !== 0;
+  }
+
+  /**
+   * `fn` in one transaction (nested ones become savepoints), its wrapper made once per function rather
+   * than on every call: the hot paths (a job's every change of state) pass the same function each time.
+   */
+  tx<A extends unknown[], R>(fn: (...args: A) => R, ...args: A): R {
+    let t = this.transactions.get(fn);
+    if (!t) {
+      t = this.db.transaction(fn as (...a: unknown[]) => unknown);
+      this.transactions.set(fn, t);
+    }
+    return t(...args) as R;
   }
 
   /** Jobs a worker held when its process died; the runner that takes the queue lock frees them. */

@@ -30,8 +30,9 @@ export class LeasedJob {
     private readonly stopping: () => boolean,
   ) {}
 
-  apply(event: LifeEvent): void {
-    this.row = transition(this.store, this.row.id, { token: this.token }, event);
+  /** `also` is written in the same transaction as the change (it is rolled back with it). */
+  apply(event: LifeEvent, also?: () => void): void {
+    this.row = transition(this.store, this.row.id, { token: this.token }, event, Date.now(), also);
     this.onChange(this.row);
   }
 
@@ -43,8 +44,7 @@ export class LeasedJob {
   /** Between two HTTP steps: stop here if asked to (the step in progress is never cut). */
   checkpoint(): void {
     if (this.stopping()) throw new StopAtStep('stop');
-    const now = this.store.get(this.row.id);
-    if (now?.pause_requested) throw new StopAtStep('pause');
+    if (this.store.pauseRequested(this.row.id)) throw new StopAtStep('pause');
   }
 }
 

@@ -7,7 +7,7 @@ import type { DubV2 } from '../../../shared/api/v2';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { OutputSelectionSchema, type OutputSelection } from '../../../shared/contract/jobs';
 import { serviceValueText } from '../../../shared/text';
-import { PartWriteError } from '../api/download';
+import { HEAD_BYTES, PartWriteError } from '../api/download';
 import { ApiError } from '../api/errors';
 import type { JobRow, JobStore, OutputRow } from '../db/jobs';
 import { DiskError } from '../jobs/errors';
@@ -70,7 +70,7 @@ function local(e: unknown, dir: string, needBytes: number | null): unknown {
 }
 
 /** The first bytes of a file (fewer when it is shorter). */
-async function head(path: string, bytes = 64): Promise<Buffer> {
+async function head(path: string, bytes = HEAD_BYTES): Promise<Buffer> {
   const fh = await open(path, 'r');
   try {
     const { buffer, bytesRead } = await fh.read(Buffer.alloc(bytes), 0, bytes, 0);
@@ -135,6 +135,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     join(r.out_dir, outputPath(r.naming, stem, r.dest_lang, type, ext, alsoMp4));
 
   let first = true;
+  let last: OutputRow | null = null;
   for (const type of wanted) {
     if (!first) job.checkpoint();
     first = false;
@@ -153,6 +154,8 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     }
     let link: OutputLink | undefined = dub.outputs[type];
     let path = before?.path;
+    // A name picked just now has no `.part` yet (freeName made sure): the download need not look for one.
+    let fresh = false;
     if (!path) {
       const wantedPath = place(type, extensionFor(type, null, link?.download_url ?? null));
       if (dirname(wantedPath) !== r.out_dir)
@@ -161,6 +164,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
         });
       path = await freeName(dirname(wantedPath), parse(wantedPath).base, (p) => planned.has(p));
       planned.add(path);
+      fresh = true;
       ctx.store.putOutput({ job_id: r.id, type, path, bytes: null, done: 0 });
     }
     let result;
@@ -168,8 +172,12 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       if (!link) throw new ApiError('protocol', `the service no longer offers ${type}`);
       try {
         const part = `${path}.part`;
-        result = await ctx.clients.downloads.toPart(link.download_url, part, ctx.signal, (t, n) =>
-          ctx.progress(r.id, t, n),
+        result = await ctx.clients.downloads.toPart(
+          link.download_url,
+          part,
+          ctx.signal,
+          (t, n) => ctx.progress(r.id, t, n),
+          fresh,
         );
         break;
       } catch (e) {
@@ -189,11 +197,12 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
             e.status,
           );
         }
+        fresh = false; // the refused attempt may have left a part behind
         dub = await ctx.clients.v2.get(remoteId, ctx.signal); // the link expired: fresh ones, then resume
         link = dub.outputs[type];
       }
     }
-    const wrong = notTheFile(type, result.contentType, await head(`${path}.part`));
+    const wrong = notTheFile(type, result.contentType, result.head ?? (await head(`${path}.part`)));
     if (wrong) {
       await rm(`${path}.part`, { force: true });
       throw new ApiError('protocol', `the service sent ${wrong} instead of the ${type} file`);
@@ -223,9 +232,22 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     const final = await settle(`${path}.part`, path).catch((e: unknown) => {
       throw local(e, dirname(path ?? r.out_dir), null);
     });
-    ctx.store.putOutput({ job_id: r.id, type, path: final, bytes: result.bytes, done: 1 });
+    const settled: OutputRow = { job_id: r.id, type, path: final, bytes: result.bytes, done: 1 };
+    // The last output is recorded with the job's completion, in one transaction: nothing happens between
+    // the two, so a crash finds exactly what it found before (the move recorded, recognised on resume).
+    if (type === wanted[wanted.length - 1]) last = settled;
+    else ctx.store.putOutput(settled);
   }
-  job.apply({ type: 'downloaded', measuredDuration: dub.measured_duration });
+  const settledLast = last;
+  try {
+    job.apply({ type: 'downloaded', measuredDuration: dub.measured_duration }, () => {
+      if (settledLast) ctx.store.putOutput(settledLast);
+    });
+  } catch (e) {
+    // The job was taken meanwhile (canceled…): the file is in place all the same, and recorded so.
+    if (settledLast) ctx.store.putOutput(settledLast);
+    throw e;
+  }
 }
 
 /** A finished output of this job with the same length and content as `part`, if there is one. */

@@ -313,8 +313,21 @@ export function transition(
   guard: WriteGuard,
   event: LifeEvent,
   now = Date.now(),
+  /** Written in the same transaction, after the change (what the step recorded last, e.g. its output). */
+  also?: () => void,
 ): JobRow {
-  return store.db.transaction(() => {
+  return store.tx(applyEvent, store, id, guard, event, now, also);
+}
+
+function applyEvent(
+  store: JobStore,
+  id: number,
+  guard: WriteGuard,
+  event: LifeEvent,
+  now: number,
+  also: (() => void) | undefined,
+): JobRow {
+  {
     const row = store.get(id);
     if (!row) throw new LeaseLostError(id);
     if (typeof guard === 'object' && row.lease_token !== guard.token) throw new LeaseLostError(id);
@@ -333,8 +346,9 @@ export function transition(
     const note = event.type === 'link-refused';
     if (to !== row.state || newWait || note) store.appendHistory(id, now, row.state, to, event.type, reason);
     if (to !== row.state && WAKES_WAITERS.includes(to)) store.wakeFirstUploadWaiters(row.source);
+    also?.();
     return { ...row, ...full, updated_at: now, lease_token: guard === 'user' ? null : row.lease_token };
-  })();
+  }
 }
 
 /** A pause asked of a job a worker holds: it takes effect once the worker finishes the HTTP step it is in. */

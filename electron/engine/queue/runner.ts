@@ -309,22 +309,31 @@ export class Runner {
       if (!store.holds(row.id, token)) controller.abort();
     }, 1000);
     const work = step === 'submit' ? submit(ctx, job) : fetchOutputs(ctx, job);
+    let released = false;
     const done = work
       .then(() => {
         this.waits.delete(row.id);
         this.hooks.connectivity(null);
-        // The step finished; a pause asked meanwhile takes effect now.
-        if (store.get(row.id)?.pause_requested) this.apply(job, { type: 'paused-at-step' });
+        // The step finished; a pause asked meanwhile takes effect now, and the claim ends in the same
+        // transaction (one commit where there were a read and a write).
+        store.tx(this.finishStep, job, token);
+        released = true;
       })
       .catch((e: unknown) => this.failed(job, e, signal))
       .finally(() => {
         clearInterval(watch);
-        store.release(row.id, token);
+        if (!released) store.release(row.id, token);
         this.active.delete(row.id);
         this.wakeUp();
       });
     this.active.set(row.id, { step, controller, done });
   }
+
+  /** After a step that succeeded: a pause asked meanwhile takes effect, and the claim is given back. */
+  private readonly finishStep = (job: LeasedJob, token: string): void => {
+    if (this.env.store.pauseRequested(job.row.id)) this.apply(job, { type: 'paused-at-step' });
+    this.env.store.release(job.row.id, token);
+  };
 
   /** Cancels the worker of one job, if one is running it. */
   abortJob(id: number): void {
@@ -344,8 +353,7 @@ export class Runner {
     if (e instanceof LeaseLostError) return;
     const err = classify(e);
     const pauseAsked =
-      (e instanceof StopAtStep && e.why === 'pause') ||
-      Boolean(this.env.store.get(job.row.id)?.pause_requested);
+      (e instanceof StopAtStep && e.why === 'pause') || this.env.store.pauseRequested(job.row.id);
     if (err.retry === 'interrupted' || signal.aborted) {
       return this.apply(job, { type: pauseAsked ? 'paused-at-step' : 'interrupted' });
     }

@@ -147,7 +147,7 @@ describe('downloads from pre-signed links', () => {
     const clients = createServiceClients({ baseUrl: front.url, legacyUrl: front.url, apiKey: KEY });
     const part = join(tempDir(), 'out.mp4.part');
     const got = await clients.downloads.toPart(`${front.url}/obj?X-Amz-Signature=abc`, part);
-    expect(got).toEqual({ bytes: payload.length, contentType: 'video/mp4' });
+    expect(got).toEqual({ bytes: payload.length, contentType: 'video/mp4', head: payload.subarray(0, 64) });
     expect((await readFile(part)).equals(payload)).toBe(true);
     expect(storage.seen).toHaveLength(1);
     for (const s of [...front.seen, ...storage.seen]) {
