@@ -297,6 +297,15 @@ export class JobStore {
     return this.q.completed.all(source, destLang).map((r) => JobRow.parse(r));
   }
 
+  /** Which of these paths are recorded as some job's output file (its results, finished or being written). */
+  recordedOutputs(paths: readonly string[]): Set<string> {
+    if (paths.length === 0) return new Set();
+    const rows = this.db
+      .prepare(`SELECT DISTINCT path FROM outputs WHERE path IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(paths)) as { path: string }[];
+    return new Set(rows.map((r) => r.path));
+  }
+
   /** Live jobs (not completed, not canceled) of any of these sources: one query for a whole batch. */
   liveOf(sources: readonly string[]): JobRow[] {
     return this.q.liveOf.all(JSON.stringify(sources)).map((r) => JobRow.parse(r));

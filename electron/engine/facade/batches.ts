@@ -81,7 +81,15 @@ export async function checkOutputFolder(dir: string, field?: string): Promise<vo
     });
 }
 
-async function expand(input: string, cwd: string): Promise<string[] | InputError> {
+/** Which of these paths are files Dubdesk itself wrote (results of its jobs). */
+export type OwnOutputs = (paths: readonly string[]) => ReadonlySet<string>;
+
+/**
+ * A named file, or the media files of a named folder and its subfolders. A folder's files that are
+ * Dubdesk's own results (`Movie.es.mp4` beside `Movie.mp4`) are left out: dubbing a dub again is never
+ * what "add this folder" means, and it would be paid for. A result named on its own is taken.
+ */
+async function expand(input: string, cwd: string, ownOutputs?: OwnOutputs): Promise<string[] | InputError> {
   const path = resolve(cwd, input);
   const info = await stat(path).catch(() => null);
   if (!info?.isDirectory()) return [path];
@@ -96,14 +104,20 @@ async function expand(input: string, cwd: string): Promise<string[] | InputError
     }
   };
   await walk(path);
-  if (found.length === 0)
+  const own = ownOutputs?.(found) ?? new Set<string>();
+  const sources = found.filter((p) => !own.has(p));
+  if (sources.length === 0)
     return new InputError(
       path,
       'not-media',
-      `${path}: no video or audio files in this folder.`,
-      'Add the files themselves, or another folder.',
+      own.size > 0
+        ? `${path}: the only video or audio files in this folder are Dubdesk's own results.`
+        : `${path}: no video or audio files in this folder.`,
+      own.size > 0
+        ? 'Name a result itself to dub it again, or add another folder.'
+        : 'Add the files themselves, or another folder.',
     );
-  return found.sort();
+  return sources.sort();
 }
 
 function checkForApi(file: ProbedFile, api: ApiGeneration): void {
@@ -134,7 +148,7 @@ export interface Planned {
 /** Probes every input (a few at a time) and makes one job per good source and target language. */
 export async function planBatch(
   req: BatchRequest,
-  opts: { service: string; cwd?: string; watchFolderId?: number | null },
+  opts: { service: string; cwd?: string; watchFolderId?: number | null; ownOutputs?: OwnOutputs },
 ): Promise<Planned> {
   const cwd = opts.cwd ?? process.cwd();
   const files: FileEstimate[] = [];
@@ -179,7 +193,7 @@ export async function planBatch(
       }
       continue;
     }
-    const expanded = await expand(input, cwd);
+    const expanded = await expand(input, cwd, opts.ownOutputs);
     if (expanded instanceof InputError) refuse(input, expanded);
     else paths.push(...expanded);
   }

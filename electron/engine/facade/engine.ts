@@ -447,6 +447,7 @@ export class DubdeskEngine {
     const planned = await planBatch(args, {
       service: active.id,
       ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
+      ownOutputs: (paths) => this.store.recordedOutputs(paths),
     });
     await checkOutputFolders(planned.jobs, args.outDir !== undefined);
     return planned;
