@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import { access, readdir, stat } from 'node:fs/promises';
+import { makeFolder } from '../outputs/make-folder';
 import { dirname, extname, join, resolve } from 'node:path';
 import { LEGACY_FILE_TYPE } from '../../../shared/api/legacy';
 import { creditsFor } from '../../../shared/credits';
@@ -63,7 +64,7 @@ async function existingAncestor(path: string): Promise<{ dir: string } | { file:
  * An output folder must be usable before anything is sent (and paid for): creatable where it does not exist
  * yet, never a file, and writable.
  */
-export async function checkOutputFolder(dir: string, field?: string): Promise<void> {
+export async function checkOutputFolder(dir: string, field?: string, create = false): Promise<void> {
   const found = await existingAncestor(dir);
   if ('file' in found)
     throw new DubdeskError('disk', `cannot save results in ${dir}: ${found.file} is a file, not a folder`, {
@@ -78,6 +79,14 @@ export async function checkOutputFolder(dir: string, field?: string): Promise<vo
     throw new DubdeskError('permission', `cannot save results in ${dir}: ${found.dir} is not writable`, {
       remedy: 'Choose a folder you can write to.',
       ...(field ? { field } : {}),
+    });
+  // Writable is not always creatable (a read-only mount's mount point, /proc): adding makes it for real.
+  if (create && found.dir !== resolve(dir))
+    await makeFolder(dir).catch((e: NodeJS.ErrnoException) => {
+      throw new DubdeskError('permission', `cannot create the folder ${dir} (${e.code ?? e.message})`, {
+        remedy: 'Choose a folder you can write to.',
+        ...(field ? { field } : {}),
+      });
     });
 }
 
@@ -271,10 +280,14 @@ export async function planBatch(
 }
 
 /** Folders the batch would write to, each checked before anything is sent. */
-export async function checkOutputFolders(jobs: readonly NewJob[], explicit: boolean): Promise<void> {
+export async function checkOutputFolders(
+  jobs: readonly NewJob[],
+  explicit: boolean,
+  create = false,
+): Promise<void> {
   for (const dir of new Set(jobs.map((j) => j.out_dir))) {
     try {
-      await checkOutputFolder(dir, explicit ? 'outDir' : undefined);
+      await checkOutputFolder(dir, explicit ? 'outDir' : undefined, create);
     } catch (e) {
       if (e instanceof DubdeskError && !explicit)
         throw new DubdeskError(e.code, `${e.message} (results go beside their source by default)`, {

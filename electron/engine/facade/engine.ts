@@ -436,7 +436,8 @@ export class DubdeskEngine {
     return settingsView(readAppSettings(this.store), this.services.describe());
   }
 
-  private async prepareBatch(args: MethodArgs<'estimate'>) {
+  /** `create`: the output folders are made now (adding), not only checked (estimating). */
+  private async prepareBatch(args: MethodArgs<'estimate'>, create = false) {
     const active = await this.ensureService();
     if (args.api === 'legacy' && !active.legacyUrl)
       throw new DubdeskError('config', 'the legacy API needs the address of the legacy interface', {
@@ -449,7 +450,7 @@ export class DubdeskEngine {
       ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
       ownOutputs: (paths) => this.store.recordedOutputs(paths),
     });
-    await checkOutputFolders(planned.jobs, args.outDir !== undefined);
+    await checkOutputFolders(planned.jobs, args.outDir !== undefined, create);
     return planned;
   }
 
@@ -530,7 +531,7 @@ export class DubdeskEngine {
         };
       },
       add: async (args): Promise<AddResult> => {
-        const planned = await this.prepareBatch(args);
+        const planned = await this.prepareBatch(args, true);
         const sorted = sortAgainstQueue(this.store, planned.jobs, args.again);
         const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
         const { credits, unknown } = creditsOf(queued);

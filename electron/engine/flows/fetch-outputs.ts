@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { open, rename, rm, stat } from 'node:fs/promises';
+import { makeFolder } from '../outputs/make-folder';
 import { createHash } from 'node:crypto';
 import { dirname, extname, join, parse } from 'node:path';
 import { ExternalStatus, OUTPUT_TYPES, type OutputLink, type OutputType } from '../../../shared/api/common';
@@ -124,7 +125,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       `the service offered none of the requested outputs (it has: ${Object.keys(dub.outputs).join(', ') || 'nothing'})`,
       { remedy: 'Retry with other outputs, or dub it again.' },
     );
-  await mkdir(r.out_dir, { recursive: true }).catch((e: unknown) => {
+  await makeFolder(r.out_dir).catch((e: unknown) => {
     throw local(e, r.out_dir, null);
   });
   const stem = r.source_kind === 'file' ? parse(r.source_name).name : sanitizeName(parse(dub.name).name);
@@ -159,7 +160,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     if (!path) {
       const wantedPath = place(type, extensionFor(type, null, link?.download_url ?? null));
       if (dirname(wantedPath) !== r.out_dir)
-        await mkdir(dirname(wantedPath), { recursive: true }).catch((e: unknown) => {
+        await makeFolder(dirname(wantedPath)).catch((e: unknown) => {
           throw local(e, dirname(wantedPath), null);
         });
       path = await freeName(dirname(wantedPath), parse(wantedPath).base, (p) => planned.has(p));

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { makeFolder } from '../outputs/make-folder';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Outcome, WatchFileRow, WatchFolderRow } from '../db/watch';
 import { freeName, settle } from '../outputs/naming';
@@ -61,7 +61,7 @@ async function moveOriginal(
   const seen = await look(from);
   if (seen.kind !== 'file' || seen.size !== row.size || seen.mtimeMs !== row.mtime_ms) return null;
   const wanted = join(targetRoot, relative(folder.path, row.path));
-  await mkdir(dirname(wanted), { recursive: true });
+  await makeFolder(dirname(wanted));
   // Hard link then unlink (rename where links are not possible): an existing name is never replaced.
   const free = await freeName(dirname(wanted), basename(wanted));
   return settle(from, free);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { copyFile, readFile, truncate } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -361,6 +362,15 @@ describe('engine lifecycle', () => {
     await expect(api.add({ inputs: [file], to: ['es'], outDir: join(file, 'below') })).rejects.toMatchObject({
       code: 'disk',
     });
+    // Writable, yet no folder can be made in it: found when adding, not after the dub is paid for.
+    if (existsSync('/proc/self'))
+      await expect(
+        api.add({ inputs: [file], to: ['es'], outDir: '/proc/dubdesk-out' }),
+      ).rejects.toMatchObject({
+        code: 'permission',
+        field: 'outDir',
+        message: expect.stringContaining('cannot create the folder /proc/dubdesk-out'),
+      });
     await close();
     expect(sb.state.dubs.size).toBe(0);
   });
