@@ -129,8 +129,18 @@ export class Pipeline {
     } catch (e) {
       // Stopped before it could run: left undone, so a restart from a state directory does it then.
       if (e instanceof PoolClosedError) return;
-      const reason = e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e);
-      dub.media = { ok: false, error: `Could not read the media file: ${reason}` };
+      // What ffmpeg said, not the command line, and the service's own paths never reach a client.
+      const said = (e as { stderr?: unknown }).stderr;
+      const text =
+        typeof said === 'string' && said.trim() ? said : e instanceof Error ? e.message : String(e);
+      const reason = (text.trim().split('\n')[0] ?? '')
+        .replaceAll(dub.uploadPath, dub.name)
+        .replaceAll(this.artifactsDir, '')
+        .trim();
+      dub.media = {
+        ok: false,
+        error: `Could not read the media file: ${reason || 'not a video or audio file'}`,
+      };
     }
     this.state.saved(dub);
   }

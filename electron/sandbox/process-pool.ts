@@ -1,8 +1,12 @@
-import { execFile } from 'node:child_process';
+import { execa } from 'execa';
 import { availableParallelism } from 'node:os';
-import { promisify } from 'node:util';
 
-const execFileAsync = promisify(execFile);
+/**
+ * ffmpeg in a process group of its own (not on Windows, where that means a console window): a Ctrl+C in
+ * the terminal goes to the whole foreground group, and the built-in sandbox runs inside `dubdesk run`, so
+ * ffmpeg died with the first press and the dub it was making failed, though the run was only finishing up.
+ */
+export const OWN_GROUP = process.platform !== 'win32';
 
 /** Work that was still waiting for a slot when the pool closed: it never ran. */
 export class PoolClosedError extends Error {
@@ -27,7 +31,12 @@ export class ProcessPool {
   async run(file: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
     await this.acquire();
     try {
-      return await execFileAsync(file, args, { maxBuffer: 16 * 1024 * 1024 });
+      const { stdout, stderr } = await execa(file, args, {
+        maxBuffer: 16 * 1024 * 1024,
+        detached: OWN_GROUP,
+        stdin: 'ignore',
+      });
+      return { stdout, stderr };
     } finally {
       this.release();
     }

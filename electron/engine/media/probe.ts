@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
+import { execa } from 'execa';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { promisify } from 'node:util';
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import { parseFile } from 'music-metadata';
 import { DubdeskError, type ErrorCode } from '../../../shared/contract/errors';
@@ -33,8 +32,6 @@ export interface ProbedFile {
   /** With `bytes`, tells an unchanged file from a new export under the same name. */
   mtimeMs: number;
 }
-
-const run = promisify(execFile);
 
 /** One read of this much from the start of each file answers type and length for the common formats. */
 const HEAD_BYTES = 64 * 1024;
@@ -69,15 +66,13 @@ async function durationOf(
   const meta = await parseFile(path, { duration: true, skipCovers: true }).catch(() => null);
   const d = meta?.format.duration;
   if (d && Number.isFinite(d) && d > 0) return d;
-  const probed = await run('ffprobe', [
-    '-v',
-    'error',
-    '-show_entries',
-    'format=duration',
-    '-of',
-    'csv=p=0',
-    path,
-  ]).catch(() => null);
+  const probed = await execa(
+    'ffprobe',
+    ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path],
+    // A process group of its own (not on Windows, where that means a console window): a Ctrl+C meant for
+    // the run goes to the terminal's whole group, and must not kill a probe and make a good file look bad.
+    { detached: process.platform !== 'win32', stdin: 'ignore' },
+  ).catch(() => null);
   const n = Number(probed?.stdout.trim());
   return Number.isFinite(n) && n > 0 ? n : null;
 }
