@@ -95,6 +95,14 @@ const ORDER: Record<JobView['state'], number> = {
   canceled: 9,
 };
 
+export interface Progress {
+  /** A message of the command's own (Ctrl+C's), shown above the live region rather than over it. */
+  say(line: string): void;
+  stop(): void;
+}
+
+const plainSay = (line: string) => process.stderr.write(`${line}\n`);
+
 /**
  * Follows the engine's events for the jobs in scope. On a terminal: a bounded live region (the busiest jobs
  * and a totals line, never more lines than fit, each cut to the width so nothing wraps) with finished jobs
@@ -105,8 +113,8 @@ export function followProgress(
   mode: ProgressMode,
   initial: readonly JobView[],
   inScope: (id: number) => boolean,
-): () => void {
-  if (mode === 'silent') return () => {};
+): Progress {
+  if (mode === 'silent') return { say: plainSay, stop: () => {} };
   const jobs = new Map(initial.map((j) => [j.id, j]));
   const reported = new Set(initial.filter((j) => isTerminal(j.state)).map((j) => j.id));
 
@@ -122,7 +130,7 @@ export function followProgress(
       last.set(j.id, line);
       process.stderr.write(`${line}\n`);
     });
-    return unsubscribe;
+    return { say: plainSay, stop: unsubscribe };
   }
 
   const log = createLogUpdate(process.stderr);
@@ -173,11 +181,19 @@ export function followProgress(
     } else if (!isTerminal(j.state)) reported.delete(j.id);
   });
   render();
-  return () => {
-    unsubscribe();
-    clearInterval(timer);
-    dirty = true;
-    render();
-    log.clear();
+  return {
+    say: (line) => {
+      log.clear();
+      process.stderr.write(`${line.replace(/^\n+/, '')}\n`);
+      dirty = true;
+      render();
+    },
+    stop: () => {
+      unsubscribe();
+      clearInterval(timer);
+      dirty = true;
+      render();
+      log.clear();
+    },
   };
 }

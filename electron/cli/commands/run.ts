@@ -105,11 +105,11 @@ export async function runQueue(
 ): Promise<ExitCode> {
   const { api, host } = session;
   if (flags.untilDone && (await api.totals()).left > 0) await reachable(api);
-  const interrupts = handleInterrupts((line) => process.stderr.write(`${line}\n`));
   const inScope = scope ? new Set(scope) : null;
   const before = await allJobs(api, scope);
   const { followProgress, progressMode } = await import('../progress');
-  const stop = followProgress(api, progressMode(flags.json), before, (id) => !inScope || inScope.has(id));
+  const progress = followProgress(api, progressMode(flags.json), before, (id) => !inScope || inScope.has(id));
+  const interrupts = handleInterrupts((line) => progress.say(line));
   let outcome: RunOutcome;
   try {
     outcome = await host.run({
@@ -120,7 +120,7 @@ export async function runQueue(
       drain: interrupts.drain,
     });
   } finally {
-    stop();
+    progress.stop();
     interrupts.dispose();
   }
   const after = await allJobs(api, scope);
