@@ -23,6 +23,8 @@ describe('serve: tokens', () => {
   it('reads a Bearer header and nothing else', () => {
     expect(bearerOf('Bearer abc_-9')).toBe('abc_-9');
     expect(bearerOf('Bearer  abc ')).toBe('abc');
+    expect(bearerOf('bearer abc')).toBe('abc'); // the scheme's case does not matter (RFC 9110)
+    expect(bearerOf('BEARER abc')).toBe('abc');
     for (const h of [undefined, '', 'Bearer', 'Bearer ', 'Basic abc', 'abc', 'Bearer a b', 'Bearer a\nb'])
       expect(bearerOf(h)).toBeUndefined();
   });

@@ -18,6 +18,7 @@ export function sameToken(given: string | undefined, expected: string): boolean 
 
 /** The token of an `Authorization: Bearer <token>` header, if that is what it holds. */
 export function bearerOf(header: string | undefined): string | undefined {
-  const m = /^Bearer[ ]+([A-Za-z0-9_-]{1,512})[ ]*$/.exec(header ?? '');
+  // The scheme is case-insensitive (RFC 9110 11.1); the token is not.
+  const m = /^Bearer[ ]+([A-Za-z0-9_-]{1,512})[ ]*$/i.exec(header ?? '');
   return m?.[1];
 }
