@@ -136,6 +136,12 @@ export function languageName(code: string): string {
   return code === AUTO ? 'Detect automatically' : (byCode.get(code)?.name ?? code);
 }
 
+/** The code of a language typed by its name ("English", "spanish"), when the name is one of ours. */
+export function codeForName(name: string): string | null {
+  const wanted = name.trim().toLowerCase();
+  return LANGUAGES.find((l) => l.name.toLowerCase() === wanted)?.code ?? null;
+}
+
 /** Flag emoji from a two-letter country code (regional indicator symbols); a globe where none applies. */
 export function flagEmoji(country: string | null): string {
   if (!country) return '\u{1F310}';

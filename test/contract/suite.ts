@@ -136,6 +136,10 @@ export function contractSuite(transport: string, make: MakeHarness): void {
       ).toBe('to');
       await failsWith('bad-language', () => api.estimate({ inputs: [video()], to: ['sw'], api: 'legacy' }));
       await failsWith('bad-language', () => api.estimate({ inputs: [video()], to: ['auto'] }));
+      // A language typed by its name: the error says its code.
+      expect(
+        (await failsWith('bad-language', () => api.estimate({ inputs: [video()], to: ['english'] }))).remedy,
+      ).toBe('Languages go by their code: en for English.');
       const file = join(out, 'a-file');
       await writeFile(file, 'x');
       expect(

@@ -7,7 +7,7 @@ import { creditsFor } from '../../../shared/credits';
 import type { BatchRequest, DoneBefore, FileEstimate } from '../../../shared/contract/batches';
 import { DubdeskError, type ContractError } from '../../../shared/contract/errors';
 import type { ApiGeneration } from '../../../shared/contract/jobs';
-import { AUTO, LEGACY_CODES } from '../../../shared/languages';
+import { AUTO, LEGACY_CODES, codeForName, languageName } from '../../../shared/languages';
 import { nameFromUrl } from '../../../shared/url-name';
 import type { JobRow, JobStore, NewJob } from '../db/jobs';
 import { InputError, MEDIA_EXTENSIONS, probeMany, type ProbedFile } from '../media/probe';
@@ -34,17 +34,27 @@ export function checkLanguages(
         remedy: 'Pick the languages to dub into, e.g. es and fr.',
         field: 'to',
       });
-    if (!allowed.includes(code))
+    if (!allowed.includes(code)) {
+      const named = codeForName(code);
       throw new DubdeskError('bad-language', `unknown target language '${code}' for ${where}`, {
-        remedy,
+        remedy:
+          named && allowed.includes(named)
+            ? `Languages go by their code: ${named} for ${languageName(named)}.`
+            : remedy,
         field: 'to',
       });
+    }
   }
-  if (req.from !== AUTO && !allowed.includes(req.from))
+  if (req.from !== AUTO && !allowed.includes(req.from)) {
+    const named = codeForName(req.from);
     throw new DubdeskError('bad-language', `unknown source language '${req.from}' for ${where}`, {
-      remedy: `${remedy} Or let the service detect it (auto).`,
+      remedy:
+        named && allowed.includes(named)
+          ? `Languages go by their code: ${named} for ${languageName(named)}.`
+          : `${remedy} Or let the service detect it (auto).`,
       field: 'from',
     });
+  }
 }
 
 /** The nearest folder of `path` that exists (itself included), or the error that stops us there. */
