@@ -91,6 +91,8 @@ const OUTCOME_EXIT: Partial<Record<RunOutcome, ExitCode>> = {
   auth: ExitCode.Auth,
   credits: ExitCode.Credits,
   aborted: ExitCode.Interrupted,
+  // `--until-done` returned with work left: not done, so not 0.
+  paused: ExitCode.Failed,
 };
 
 /**

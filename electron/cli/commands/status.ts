@@ -79,7 +79,9 @@ async function printStatus(api: DubdeskApi, flags: StatusFlags): Promise<void> {
   const t = await api.totals();
   if (t.paused)
     process.stdout.write(
-      `\nThe queue is paused: ${t.paused.reason === 'credits' ? 'out of credits' : printable(t.paused.message)}.\n`,
+      t.paused.reason === 'user'
+        ? '\nThe queue is paused; `dubdesk resume` goes on.\n'
+        : `\nThe queue is paused: ${t.paused.reason === 'credits' ? 'out of credits' : printable(t.paused.message)}.\n`,
     );
 }
 

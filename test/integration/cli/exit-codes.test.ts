@@ -35,6 +35,21 @@ describe('exit codes', () => {
     );
   });
 
+  it('1: run --until-done on a paused queue with jobs left, and status says how to go on', async () => {
+    const work = tempDir('dubdesk-exit-');
+    const env = envFor(sb, join(work, 'home'));
+    expect(
+      (await runCli(['add', videoMp4(2, 'exit-paused.mp4'), '--to', 'es', '--out', 'out'], env, work)).code,
+    ).toBe(0);
+    expect((await runCli(['pause'], env)).code).toBe(0);
+    const r = await runCli(['run', '--until-done', '--poll-interval', '0.1'], env);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('the queue is paused; `dubdesk resume` goes on');
+    expect((await runCli(['status'], env)).stdout).toContain(
+      '\nThe queue is paused; `dubdesk resume` goes on.\n',
+    );
+  });
+
   it('4: estimate over the balance', async () => {
     const env = envFor(sb, tempDir(), 'small-key');
     const r = await runCli(['estimate', videoMp4(2, 'exit-ok.mp4'), '--to', 'es,fr'], env);
