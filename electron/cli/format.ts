@@ -1,3 +1,5 @@
+import cliTruncate from 'cli-truncate';
+import stringWidth from 'string-width';
 import type { JobView } from '../../shared/contract/jobs';
 import { cleanServiceText } from '../../shared/text';
 
@@ -54,9 +56,33 @@ export function printJson(value: unknown): void {
 }
 
 /** A plain, aligned table for terminals and logs. */
-export function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
-  return rows
-    .map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  '))
-    .join('\n');
+/** Columns a cell may be narrowed to before the table gives up fitting (it then wraps, but stays true). */
+const MIN_COLUMN = 6;
+
+/**
+ * Rows as aligned columns, measured in terminal cells (a CJK character or an emoji takes two). On a
+ * terminal narrower than the table, the widest columns give way first: names cut in their middle (start
+ * and extension stay), the last column (notes) at its end. Pipes and files get every cell whole.
+ */
+export function table(
+  rows: string[][],
+  width = process.stdout.isTTY ? (process.stdout.columns ?? 80) - 1 : Number.POSITIVE_INFINITY,
+): string {
+  const count = rows[0]?.length ?? 0;
+  const widths = Array.from({ length: count }, (_, c) =>
+    Math.max(...rows.map((r) => stringWidth(r[c] ?? ''))),
+  );
+  const gaps = 2 * Math.max(0, count - 1);
+  for (let total = widths.reduce((a, b) => a + b, gaps); total > width; total--) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if ((widths[widest] ?? 0) <= MIN_COLUMN) break;
+    widths[widest] = (widths[widest] ?? 0) - 1;
+  }
+  const fit = (cell: string, c: number) => {
+    const w = widths[c] ?? 0;
+    const cut =
+      stringWidth(cell) > w ? cliTruncate(cell, w, { position: c === count - 1 ? 'end' : 'middle' }) : cell;
+    return c === count - 1 ? cut : cut + ' '.repeat(Math.max(0, w - stringWidth(cut)));
+  };
+  return rows.map((r) => r.map(fit).join('  ').trimEnd()).join('\n');
 }
