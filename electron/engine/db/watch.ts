@@ -234,9 +234,9 @@ export class WatchStore {
       present: db.prepare(
         `SELECT id, path, status, moved_to, gone FROM watch_files WHERE folder_id = ? AND current = 1`,
       ),
-      ownOutput: db.prepare(`
-        SELECT 1 FROM outputs o JOIN jobs j ON j.id = o.job_id
-        WHERE o.path = ? AND j.watch_folder_id = ? LIMIT 1`),
+      // Any job's result, not only this folder's: a folder watching another one's output folder would
+      // dub its dubs (and pay for them). `reprocess` still takes one on purpose.
+      ownOutput: db.prepare(`SELECT 1 FROM outputs WHERE path = ? LIMIT 1`),
       jobSignature: db.prepare(
         `SELECT count(*) AS n, coalesce(max(updated_at), 0) AS at FROM jobs WHERE watch_folder_id = ?`,
       ),
@@ -450,8 +450,8 @@ export class WatchStore {
   }
 
   /** A result this folder's own jobs wrote (or are writing) at `path`. */
-  isOwnOutput(folderId: number, path: string): boolean {
-    return this.q.ownOutput.get(path, folderId) !== undefined;
+  isOwnOutput(path: string): boolean {
+    return this.q.ownOutput.get(path) !== undefined;
   }
 
   /** Changes when any job of the folder changes: the watching process looks closer only then. */

@@ -38,7 +38,7 @@ export async function discover(
   const identity = { size: seen.size, mtime_ms: seen.mtimeMs };
   const same = row && row.size === seen.size && row.mtime_ms === seen.mtimeMs;
   if (row && (row.status === 'output' || (same && !row.moved_to))) return;
-  if (env.watch.isOwnOutput(folder.id, path)) {
+  if (env.watch.isOwnOutput(path)) {
     if (!row)
       env.watch.insertFile({
         folder_id: folder.id,

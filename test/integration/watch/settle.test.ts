@@ -168,6 +168,35 @@ describe('a watched folder takes files once they stop growing', () => {
   });
 });
 
+describe('two watched folders, one writing into the other', () => {
+  it("the second never dubs the first one's results (a dub of a dub, paid for)", async () => {
+    const { host } = await setup();
+    const { api } = host;
+    const root = tempDir('dubdesk-watch-');
+    const inbox = join(root, 'in');
+    const outbox = join(root, 'out');
+    await mkdir(inbox);
+    await mkdir(outbox);
+    const first = await addFolder(api, inbox, { outDir: outbox });
+    const second = await addFolder(api, outbox);
+    await copyFile(audioMp3(1, 'chain-src.mp3'), join(inbox, 'talk.mp3'));
+    const run = running(host);
+    cleanup.push(() => run.stop());
+    await waitFor(
+      "the first folder's dubs",
+      () => jobsOf(api, first.id),
+      (j) => j.length === 2 && j.every((x) => x.state === 'completed'),
+    );
+    const scanned = (await folderOf(api, second.id)).lastScanAt;
+    await waitFor(
+      'a full scan of the second folder after the downloads',
+      () => folderOf(api, second.id),
+      (f) => f.lastScanAt !== scanned,
+    );
+    expect(await jobsOf(api, second.id)).toEqual([]);
+  });
+});
+
 describe('readiness is never final', () => {
   it('rechecks a file that is not media with backoff, shows it needs attention, and takes it once it is fixed', async () => {
     const { host } = await setup();
