@@ -25,10 +25,12 @@ export interface QueueSlice {
   /** Bumped whenever the view or search changes: answers to older requests are dropped. */
   queueGeneration: number;
   queueError: string | null;
-  visibleRows: { start: number; end: number };
   setView(view: QueueView): void;
   setSearch(search: string): void;
-  /** The virtualizer shows rows start..end: load their pages, forget far ones. */
+  /**
+   * The virtualizer shows rows start..end: load their pages, forget far ones. Called on every scroll that
+   * changes the range, so it changes the store only when a page is dropped (no render per scroll).
+   */
   showRows(start: number, end: number): void;
   /** Many jobs changed: fetch the pages in view again (what is shown stays until they answer). */
   refetchPages(): void;
@@ -43,9 +45,11 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
   /** Pages holding only their first rows (the first answer of a list): still to be fetched whole. */
   const partial = new Set<number>();
   let refetchTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The rows the virtualizer shows: not state, since nothing renders from it. */
+  let visibleRows = { start: 0, end: PAGE_SIZE - 1 };
 
   function wantedPages(): number[] {
-    const { start, end } = get().visibleRows;
+    const { start, end } = visibleRows;
     const rowCount = get().rowCount;
     const last = rowCount === null ? pageOf(end) : Math.max(0, pageOf(Math.max(0, rowCount - 1)));
     const from = Math.max(0, pageOf(start) - KEEP_AROUND);
@@ -89,21 +93,26 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
     }
   }
 
+  /** The pages near the view; the same object when none is far (so no subscriber is woken for nothing). */
   function keepNear(pages: Readonly<Record<number, readonly SourceRow[]>>) {
     const keep = new Set(wantedPages());
     const kept: Record<number, readonly SourceRow[]> = {};
-    for (const [p, rows] of Object.entries(pages)) if (keep.has(Number(p))) kept[Number(p)] = rows;
-    return kept;
+    let dropped = false;
+    for (const [p, rows] of Object.entries(pages)) {
+      if (keep.has(Number(p))) kept[Number(p)] = rows;
+      else dropped = true;
+    }
+    return dropped ? kept : pages;
   }
 
   function restart(patch: Partial<QueueSlice>) {
     partial.clear();
+    visibleRows = { start: 0, end: PAGE_SIZE - 1 };
     set((s) => ({
       ...patch,
       queueGeneration: s.queueGeneration + 1,
       pages: {},
       rowCount: null,
-      visibleRows: { start: 0, end: PAGE_SIZE - 1 },
     }));
     void load(0, true);
   }
@@ -115,7 +124,6 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
     pages: {},
     queueGeneration: 0,
     queueError: null,
-    visibleRows: { start: 0, end: PAGE_SIZE - 1 },
 
     setView(view) {
       if (view !== get().view) restart({ view });
@@ -124,11 +132,9 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
       if (search !== get().search) restart({ search });
     },
     showRows(start, end) {
-      const current = get().visibleRows;
-      if (current.start !== start || current.end !== end) {
-        set({ visibleRows: { start, end } });
-        set((s) => ({ pages: keepNear(s.pages) }));
-      }
+      visibleRows = { start, end };
+      const kept = keepNear(get().pages);
+      if (kept !== get().pages) set({ pages: kept });
       for (const p of wantedPages()) void load(p, false);
     },
     refetchPages() {
@@ -136,7 +142,8 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
         clearTimeout(refetchTimer);
         refetchTimer = null;
       }
-      set((s) => ({ pages: keepNear(s.pages) }));
+      const kept = keepNear(get().pages);
+      if (kept !== get().pages) set({ pages: kept });
       const pages = wantedPages();
       if (pages.length === 0) pages.push(0);
       for (const p of pages) void load(p, true);
