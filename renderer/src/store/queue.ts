@@ -2,16 +2,15 @@ import type { JobView, SourceRow } from '../../../shared/contract/jobs';
 import type { SliceMaker } from './types';
 import { filterFor, stateInView, type QueueView } from './views';
 
-/** Rows (sources) fetched per request; the virtualizer asks for the pages it shows. */
-export const PAGE_SIZE = 100;
 /**
- * The very first request of a list asks for a screenful, not a page: a tall window shows about 30 rows.
- * A page of 100 sources is ~350 KB of JSON to read, check and hold before the first row can be drawn; the
- * rest of the page is fetched right after.
+ * Rows (sources) fetched per request; the virtualizer asks for the pages it shows. About a screenful: the
+ * first rows wait for the first page, and every page that arrives while scrolling is read, checked (zod)
+ * and stored in one task, between two frames. A page of 100 sources was ~350 KB of JSON and a 10-17 ms
+ * task; 25 make tasks a quarter of that.
  */
-export const FIRST_ROWS = 32;
-/** Pages kept beyond the visible ones, each side, so a short scroll back needs no request. */
-const KEEP_AROUND = 1;
+export const PAGE_SIZE = 25;
+/** Pages kept beyond the visible ones, each side: fetched ahead of a scroll, kept for a short scroll back. */
+export const KEEP_AROUND = 2;
 /** Job events that need a refetch (a new job, a job leaving the view) are gathered for this long. */
 const REFETCH_DELAY_MS = 300;
 
@@ -42,8 +41,6 @@ const pageOf = (row: number) => Math.floor(row / PAGE_SIZE);
 
 export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) => {
   const inFlight = new Set<string>();
-  /** Pages holding only their first rows (the first answer of a list): still to be fetched whole. */
-  const partial = new Set<number>();
   let refetchTimer: ReturnType<typeof setTimeout> | null = null;
   /** The rows the virtualizer shows: not state, since nothing renders from it. */
   let visibleRows = { start: 0, end: PAGE_SIZE - 1 };
@@ -61,31 +58,25 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
 
   async function load(page: number, force: boolean): Promise<void> {
     const gen = get().queueGeneration;
-    // Nothing known yet (a fresh list): its first rows first, the whole page right after.
-    const limit = page === 0 && get().rowCount === null ? FIRST_ROWS : PAGE_SIZE;
-    const key = `${gen}:${page}:${limit}`;
-    if (inFlight.has(key) || (!force && get().pages[page] && !partial.has(page))) return;
+    const key = `${gen}:${page}`;
+    if (inFlight.has(key) || (!force && get().pages[page])) return;
     inFlight.add(key);
     try {
       const { view, search } = get();
       const answer = await bridge.listSources({
         filter: filterFor(view, search),
         offset: page * PAGE_SIZE,
-        limit,
+        limit: PAGE_SIZE,
       });
       if (get().queueGeneration !== gen) return;
       const firstAnswer = get().rowCount === null;
-      if (limit === PAGE_SIZE) partial.delete(page);
-      else if (get().rowCount !== null && !partial.has(page))
-        return; // the whole page came first: keep it
-      else if (answer.sources.length === limit) partial.add(page);
       set((s) => ({
         rowCount: answer.total,
         pages: { ...s.pages, [page]: answer.sources },
         queueError: null,
       }));
-      // Only now is the list's length known: the pages around the view (this one whole) can be asked for.
-      if (firstAnswer) for (const p of wantedPages()) void load(p, false);
+      // Only now is the list's length known: the pages around the view beyond this one can be asked for.
+      if (firstAnswer) for (const p of wantedPages()) if (!get().pages[p]) void load(p, false);
     } catch (e) {
       if (get().queueGeneration === gen) set({ queueError: e instanceof Error ? e.message : String(e) });
     } finally {
@@ -106,7 +97,6 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
   }
 
   function restart(patch: Partial<QueueSlice>) {
-    partial.clear();
     visibleRows = { start: 0, end: PAGE_SIZE - 1 };
     set((s) => ({
       ...patch,
