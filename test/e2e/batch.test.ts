@@ -191,7 +191,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     await sheet.getByRole('button', { name: 'Cancel' }).click();
   });
 
-  it('uploads a file once for two languages when asked: the estimate says what it saves, the second dub is made from the first one\'s copy', async () => {
+  it("uploads a file once for two languages when asked: the estimate says what it saves, the second dub is made from the first one's copy", async () => {
     const { page } = view;
     const lecture = videoMp4(2, 'lecture-03.mp4');
     await page.keyboard.press('Control+o');
