@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react';
 import type { FaceBridge } from '../../shared/face';
 import { Banners } from './components/Banners';
 import { ConfirmDialog } from './components/ConfirmDialog';
@@ -14,8 +13,7 @@ import { FirstRun } from './screens/FirstRun';
 import { QueueScreen } from './screens/QueueScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { WatchScreen } from './screens/WatchScreen';
-import { BridgeContext, StoreContext, createAppStore, useApp, type AppStore } from './store';
-import { connect } from './store/connect';
+import { BridgeContext, StoreContext, useApp, type AppStore } from './store';
 
 function Shell({ store, bridge }: { store: AppStore; bridge: FaceBridge }) {
   const screen = useApp((s) => s.screen);
@@ -49,10 +47,8 @@ function Shell({ store, bridge }: { store: AppStore; bridge: FaceBridge }) {
   );
 }
 
-/** The whole app over one bridge: one store, fed by the bridge's events for as long as it is shown. */
-export function App({ bridge }: { bridge: FaceBridge }) {
-  const [store] = useState(() => createAppStore(bridge));
-  useEffect(() => connect(store, bridge), [store, bridge]);
+/** The whole app over one bridge and its store (main.tsx connects the store to the bridge's events). */
+export function App({ bridge, store }: { bridge: FaceBridge; store: AppStore }) {
   return (
     <BridgeContext.Provider value={bridge}>
       <StoreContext.Provider value={store}>

@@ -109,6 +109,18 @@ async function scrollFrames(browser: Browser, app: RunningServe): Promise<number
   return deltas;
 }
 
+/**
+ * A visit that stalls (once here the page stopped answering mid-run and the bench waited for ever, since a
+ * page.evaluate has no timeout) fails its figure instead of hanging the whole bench.
+ */
+function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer from the page in ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}
+
 const p95 = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? NaN;
 
 export async function uiFigures(work: string): Promise<Figure[]> {
@@ -116,13 +128,15 @@ export async function uiFigures(work: string): Promise<Figure[]> {
   const app = await startServeForBench(work, sb.baseUrl);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
   try {
-    await firstRender(browser, app); // the first visit builds caches on both sides: not counted
+    // The first visit builds caches on both sides: not counted.
+    await within(120_000, 'first render', firstRender(browser, app));
     const renders: number[] = [];
-    for (let i = 0; i < RENDERS; i++) renders.push(await firstRender(browser, app));
+    for (let i = 0; i < RENDERS; i++)
+      renders.push(await within(120_000, 'first render', firstRender(browser, app)));
     const scrolls: number[] = [];
     const frames: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const deltas = await scrollFrames(browser, app);
+      const deltas = await within(SCROLL_MS + 120_000, 'scroll', scrollFrames(browser, app));
       scrolls.push(p95(deltas));
       frames.push(deltas.length);
     }

@@ -6,7 +6,7 @@ import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
 import { createAppStore, type AppStore } from '../../renderer/src/store/index';
 import { chipKind, headerNumbers, rowDone, viewCount, waitingWords } from '../../renderer/src/store/derived';
 import { estimateTotals } from '../../renderer/src/store/estimate';
-import { PAGE_SIZE } from '../../renderer/src/store/queue';
+import { KEEP_AROUND, PAGE_SIZE } from '../../renderer/src/store/queue';
 import { rowAt } from '../../renderer/src/store/rows';
 import { tempDir } from '../helpers/engine';
 import { seedQueue } from '../helpers/seed';
@@ -35,6 +35,7 @@ const loadedPages = (store: AppStore) => Object.keys(store.getState().pages).map
 
 describe('the queue store pages through a large queue', () => {
   const SOURCES = 1000;
+  const LAST_PAGE = Math.floor((SOURCES - 1) / PAGE_SIZE);
   let host: DubdeskHost;
   let store: AppStore;
 
@@ -47,37 +48,52 @@ describe('the queue store pages through a large queue', () => {
   afterAll(() => host.close());
 
   it('fetches only the pages around the rows in view, and forgets far ones', async () => {
-    store.getState().showRows(0, 30);
-    await until(() => store.getState().rowCount === SOURCES && loadedPages(store).includes(1));
-    expect(loadedPages(store)).toEqual([0, 1]);
+    // The pages of rows start..end, and KEEP_AROUND more each side within the list.
+    const around = (start: number, end: number) => {
+      const last = Math.floor((SOURCES - 1) / PAGE_SIZE);
+      const from = Math.max(0, Math.floor(start / PAGE_SIZE) - KEEP_AROUND);
+      const to = Math.min(last, Math.floor(end / PAGE_SIZE) + KEEP_AROUND);
+      return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    };
+    const showing = async (start: number, end: number) => {
+      store.getState().showRows(start, end);
+      const want = around(start, end);
+      await until(() => loadedPages(store).join() === want.join());
+      return want;
+    };
+
+    expect(await showing(0, 30)).toContain(1);
+    expect(store.getState().rowCount).toBe(SOURCES);
     expect(rowAt(store.getState().pages, 0)?.jobs.map((j) => j.destLang)).toEqual(['es', 'fr']);
 
-    store.getState().showRows(5 * PAGE_SIZE + 10, 5 * PAGE_SIZE + 40);
-    await until(() => loadedPages(store).length === 3);
-    expect(loadedPages(store)).toEqual([4, 5, 6]);
+    const middle = await showing(5 * PAGE_SIZE + 10, 5 * PAGE_SIZE + 20);
+    expect(middle).not.toContain(0);
+    expect(middle).toContain(5);
 
-    store.getState().showRows(SOURCES - 20, SOURCES - 1);
-    await until(() => loadedPages(store).includes(9));
-    expect(loadedPages(store)).toEqual([8, 9]);
+    const end = await showing(SOURCES - 20, SOURCES - 1);
+    expect(end.at(-1)).toBe(LAST_PAGE);
+    expect(end).not.toContain(5);
   });
 
   it('patches a changed job in place: only its row is a new object', async () => {
-    const before = store.getState().pages[9] ?? [];
+    const before = store.getState().pages[LAST_PAGE] ?? [];
     const row = before[5];
     const job = row?.jobs[1] as JobView;
     store.getState().patchJob({ ...job, progress: 42 });
-    const after = store.getState().pages[9] ?? [];
+    const after = store.getState().pages[LAST_PAGE] ?? [];
     expect(after[5]?.jobs[1]?.progress).toBe(42);
     expect(after[5]).not.toBe(row);
     expect(after[4]).toBe(before[4]);
   });
 
   it('refetches the pages in view after a bulk change, and the counts follow', async () => {
-    const first = store.getState().pages[9]?.[0];
+    const first = store.getState().pages[LAST_PAGE]?.[0];
     const ids = first?.jobs.map((j) => j.id) ?? [];
     await host.api.cancelJobs({ ids });
     store.getState().refetchPages();
-    await until(() => store.getState().pages[9]?.[0]?.jobs.every((j) => j.state === 'canceled') === true);
+    await until(
+      () => store.getState().pages[LAST_PAGE]?.[0]?.jobs.every((j) => j.state === 'canceled') === true,
+    );
     await store.getState().refreshTotals();
     expect(viewCount(store.getState().totals, 'canceled')).toBe(2);
     expect(viewCount(store.getState().totals, 'all')).toBe(SOURCES * 2);

@@ -11,6 +11,7 @@ declare global {
 
 let bridge: FaceBridge | null = null;
 let ready: Promise<void> = Promise.resolve();
+let settled = true;
 
 /**
  * The one FaceBridge of this page: Electron's `window.dubdesk` (its preload) when present, else the HTTP
@@ -24,13 +25,25 @@ export function getBridge(): FaceBridge {
   }
   // Without a token every call answers `auth`, whose remedy says to open the address serve printed.
   const web = createWebBridge({ token: tokenFromPage() ?? '' });
-  ready = web.ready;
+  settled = false;
+  ready = web.ready.then(() => {
+    settled = true;
+  });
   bridge = web;
   return bridge;
 }
 
-/** Resolves once the bridge is fully set up (web: media URLs carry their token); render after it. */
+/**
+ * Resolves once the bridge is fully set up (web: media URLs carry their token). Only media URLs need it:
+ * the page renders and lists the queue meanwhile (see useBridgeReady).
+ */
 export function bridgeReady(): Promise<void> {
   getBridge();
   return ready;
+}
+
+/** Whether bridgeReady() has resolved (so a component needs no effect to know it). */
+export function bridgeIsReady(): boolean {
+  getBridge();
+  return settled;
 }

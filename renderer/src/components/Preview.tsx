@@ -3,6 +3,7 @@ import type { JobView } from '../../../shared/contract/jobs';
 import { languageName } from '../../../shared/languages';
 import { useBridge } from '../store';
 import { previewKind } from '../store/derived';
+import { useBridgeReady } from './useBridgeReady';
 
 type Which = 'dub' | 'original';
 
@@ -26,7 +27,9 @@ export function Preview({ job }: { job: JobView }) {
   const [failed, setFailed] = useState(false);
   const mediaRef = useRef<HTMLVideoElement & HTMLAudioElement>(null);
   const resume = useRef<{ time: number; playing: boolean } | null>(null);
-  if (!kind) return null;
+  // A media URL carries the media token, which the page no longer waits for before it renders.
+  const ready = useBridgeReady();
+  if (!kind || !ready) return null;
 
   const hasSubtitles = job.outputs.some((o) => o.type === 'translated_subtitle');
   const hasPoster = job.outputs.some((o) => o.type === 'poster');

@@ -1,43 +1,86 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { JobView } from '../../../shared/contract/jobs';
+import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import type { JobView, SourceRow } from '../../../shared/contract/jobs';
 import { useApp, useAppApi } from '../store';
 import { rowAt } from '../store/rows';
 import { SourceRowView } from './SourceRowView';
 
 const ROW_ESTIMATE = 49;
+/** Rows made beyond the visible ones, each side: each costs DOM, style, layout and paint on every frame. */
+const OVERSCAN = 3;
 
-function VirtualRow({ index }: { index: number }) {
-  const row = useApp((s) => rowAt(s.pages, index));
-  const selected = useApp((s) => (row ? s.selected[row.source] !== undefined : false));
-  const cursor = useApp((s) => s.cursor === index);
-  const openJobId = useApp((s) => s.openJobId);
-  const selectRow = useApp((s) => s.selectRow);
-  const openJob = useApp((s) => s.openJob);
-  const bulk = useApp((s) => s.bulk);
-  const onRetry = useCallback((jobs: readonly JobView[]) => void bulk('retry', jobs), [bulk]);
-  if (!row) {
-    return (
-      <div role="row" aria-rowindex={index + 1} className="source-row row-loading" id={`row-${index}`}>
-        <div role="gridcell" className="cell-name">
-          <span className="skeleton" aria-label="Loading" />
-        </div>
-      </div>
-    );
-  }
-  return (
-    <SourceRowView
-      row={row}
-      index={index}
-      selected={selected}
-      cursor={cursor}
-      openJobId={openJobId}
-      onSelect={selectRow}
-      onOpenJob={openJob}
-      onRetry={onRetry}
-    />
-  );
+interface RowActions {
+  onSelect: (index: number, mode: 'only' | 'toggle' | 'range') => void;
+  onOpenJob: (id: number) => void;
+  onRetry: (jobs: readonly JobView[]) => void;
 }
+
+/** What one row shows from the store, picked by one selector; equal when the row would render the same. */
+interface RowSlice {
+  row: SourceRow | null;
+  selected: boolean;
+  cursor: boolean;
+  /** The open job when it is one of this row's, else null: opening a job re-renders two rows, not all. */
+  openJobId: number | null;
+}
+
+function sameSlice(a: RowSlice, b: RowSlice): boolean {
+  return a.row === b.row && a.selected === b.selected && a.cursor === b.cursor && a.openJobId === b.openJobId;
+}
+
+/**
+ * One row of the grid in its slot. Memoised on (index, actions): scrolling re-renders the list, not the rows
+ * already shown; a row re-renders only when its own slice of the store changes.
+ */
+const VirtualRow = memo(function VirtualRow({
+  index,
+  actions,
+  measure,
+}: {
+  index: number;
+  actions: RowActions;
+  measure: (node: HTMLElement | null) => void;
+}) {
+  const store = useAppApi();
+  const last = useRef<RowSlice | null>(null);
+  const slice = useSyncExternalStore(store.subscribe, () => {
+    const s = store.getState();
+    const row = rowAt(s.pages, index);
+    const open = s.openJobId;
+    const next: RowSlice = {
+      row,
+      selected: row ? s.selected[row.source] !== undefined : false,
+      cursor: s.cursor === index,
+      openJobId: row && open !== null && row.jobs.some((j) => j.id === open) ? open : null,
+    };
+    if (last.current && sameSlice(last.current, next)) return last.current;
+    last.current = next;
+    return next;
+  });
+  const { row } = slice;
+  return (
+    <div data-index={index} ref={measure} className="virtual-slot" role="presentation">
+      {row ? (
+        <SourceRowView
+          row={row}
+          index={index}
+          selected={slice.selected}
+          cursor={slice.cursor}
+          openJobId={slice.openJobId}
+          onSelect={actions.onSelect}
+          onOpenJob={actions.onOpenJob}
+          onRetry={actions.onRetry}
+        />
+      ) : (
+        <div role="row" aria-rowindex={index + 1} className="source-row row-loading" id={`row-${index}`}>
+          <div role="gridcell" className="cell-name">
+            <span className="skeleton" aria-label="Loading" />
+          </div>
+        </div>
+      )}
+    </div>
+  );
+});
 
 /**
  * The queue as a virtual grid: only rows in view exist in the DOM, and only their pages (100 sources each)
@@ -49,22 +92,33 @@ export function QueueList() {
   const cursor = useApp((s) => s.cursor);
   const search = useApp((s) => s.search);
   const view = useApp((s) => s.view);
-  const showRows = useApp((s) => s.showRows);
   const scrollRef = useRef<HTMLDivElement>(null);
+
+  const actions = useMemo<RowActions>(
+    () => ({
+      onSelect: (index, mode) => store.getState().selectRow(index, mode),
+      onOpenJob: (id) => store.getState().openJob(id),
+      onRetry: (jobs) => void store.getState().bulk('retry', jobs),
+    }),
+    [store],
+  );
 
   const virtualizer = useVirtualizer({
     count: rowCount ?? 0,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_ESTIMATE,
-    overscan: 8,
+    overscan: OVERSCAN,
+    // Slot positions and the list's height are written to the DOM by the virtualizer; React renders again
+    // only when the range of rows changes, not on every scroll event or row measurement.
+    directDomUpdates: true,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
 
   useEffect(() => {
-    showRows(first, last);
-  }, [first, last, showRows, rowCount]);
+    store.getState().showRows(first, last);
+  }, [first, last, store, rowCount]);
 
   // A jump (End, PageDown) lands by estimated heights; once the target's page arrived and its rows were
   // measured, land again on the real position.
@@ -162,18 +216,14 @@ export function QueueList() {
       tabIndex={0}
       onKeyDown={onKeyDown}
     >
-      <div role="rowgroup" className="queue-inner" style={{ height: virtualizer.getTotalSize() }}>
+      <div role="rowgroup" className="queue-inner" ref={virtualizer.containerRef}>
         {items.map((item) => (
-          <div
+          <VirtualRow
             key={item.key}
-            data-index={item.index}
-            ref={virtualizer.measureElement}
-            className="virtual-slot"
-            role="presentation"
-            style={{ transform: `translateY(${item.start}px)` }}
-          >
-            <VirtualRow index={item.index} />
-          </div>
+            index={item.index}
+            actions={actions}
+            measure={virtualizer.measureElement}
+          />
         ))}
       </div>
     </div>

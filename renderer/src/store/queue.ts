@@ -2,10 +2,15 @@ import type { JobView, SourceRow } from '../../../shared/contract/jobs';
 import type { SliceMaker } from './types';
 import { filterFor, stateInView, type QueueView } from './views';
 
-/** Rows (sources) fetched per request; the virtualizer asks for the pages it shows. */
-export const PAGE_SIZE = 100;
-/** Pages kept beyond the visible ones, each side, so a short scroll back needs no request. */
-const KEEP_AROUND = 1;
+/**
+ * Rows (sources) fetched per request; the virtualizer asks for the pages it shows. About a screenful: the
+ * first rows wait for the first page, and every page that arrives while scrolling is read, checked (zod)
+ * and stored in one task, between two frames. A page of 100 sources was ~350 KB of JSON and a 10-17 ms
+ * task; 25 make tasks a quarter of that.
+ */
+export const PAGE_SIZE = 25;
+/** Pages kept beyond the visible ones, each side: fetched ahead of a scroll, kept for a short scroll back. */
+export const KEEP_AROUND = 2;
 /** Job events that need a refetch (a new job, a job leaving the view) are gathered for this long. */
 const REFETCH_DELAY_MS = 300;
 
@@ -19,10 +24,12 @@ export interface QueueSlice {
   /** Bumped whenever the view or search changes: answers to older requests are dropped. */
   queueGeneration: number;
   queueError: string | null;
-  visibleRows: { start: number; end: number };
   setView(view: QueueView): void;
   setSearch(search: string): void;
-  /** The virtualizer shows rows start..end: load their pages, forget far ones. */
+  /**
+   * The virtualizer shows rows start..end: load their pages, forget far ones. Called on every scroll that
+   * changes the range, so it changes the store only when a page is dropped (no render per scroll).
+   */
   showRows(start: number, end: number): void;
   /** Many jobs changed: fetch the pages in view again (what is shown stays until they answer). */
   refetchPages(): void;
@@ -35,9 +42,11 @@ const pageOf = (row: number) => Math.floor(row / PAGE_SIZE);
 export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) => {
   const inFlight = new Set<string>();
   let refetchTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The rows the virtualizer shows: not state, since nothing renders from it. */
+  let visibleRows = { start: 0, end: PAGE_SIZE - 1 };
 
   function wantedPages(): number[] {
-    const { start, end } = get().visibleRows;
+    const { start, end } = visibleRows;
     const rowCount = get().rowCount;
     const last = rowCount === null ? pageOf(end) : Math.max(0, pageOf(Math.max(0, rowCount - 1)));
     const from = Math.max(0, pageOf(start) - KEEP_AROUND);
@@ -75,20 +84,25 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
     }
   }
 
+  /** The pages near the view; the same object when none is far (so no subscriber is woken for nothing). */
   function keepNear(pages: Readonly<Record<number, readonly SourceRow[]>>) {
     const keep = new Set(wantedPages());
     const kept: Record<number, readonly SourceRow[]> = {};
-    for (const [p, rows] of Object.entries(pages)) if (keep.has(Number(p))) kept[Number(p)] = rows;
-    return kept;
+    let dropped = false;
+    for (const [p, rows] of Object.entries(pages)) {
+      if (keep.has(Number(p))) kept[Number(p)] = rows;
+      else dropped = true;
+    }
+    return dropped ? kept : pages;
   }
 
   function restart(patch: Partial<QueueSlice>) {
+    visibleRows = { start: 0, end: PAGE_SIZE - 1 };
     set((s) => ({
       ...patch,
       queueGeneration: s.queueGeneration + 1,
       pages: {},
       rowCount: null,
-      visibleRows: { start: 0, end: PAGE_SIZE - 1 },
     }));
     void load(0, true);
   }
@@ -100,7 +114,6 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
     pages: {},
     queueGeneration: 0,
     queueError: null,
-    visibleRows: { start: 0, end: PAGE_SIZE - 1 },
 
     setView(view) {
       if (view !== get().view) restart({ view });
@@ -109,11 +122,9 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
       if (search !== get().search) restart({ search });
     },
     showRows(start, end) {
-      const current = get().visibleRows;
-      if (current.start !== start || current.end !== end) {
-        set({ visibleRows: { start, end } });
-        set((s) => ({ pages: keepNear(s.pages) }));
-      }
+      visibleRows = { start, end };
+      const kept = keepNear(get().pages);
+      if (kept !== get().pages) set({ pages: kept });
       for (const p of wantedPages()) void load(p, false);
     },
     refetchPages() {
@@ -121,7 +132,8 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
         clearTimeout(refetchTimer);
         refetchTimer = null;
       }
-      set((s) => ({ pages: keepNear(s.pages) }));
+      const kept = keepNear(get().pages);
+      if (kept !== get().pages) set({ pages: kept });
       const pages = wantedPages();
       if (pages.length === 0) pages.push(0);
       for (const p of pages) void load(p, true);
