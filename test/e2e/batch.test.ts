@@ -74,6 +74,10 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
       ['French', 'fr'],
       ['German', 'de'],
     ]);
+    // Tab from the language search goes on to the next field, not out of the dialog.
+    expect(await page.evaluate(() => document.activeElement?.closest('label')?.textContent ?? '')).toMatch(
+      /^From/,
+    );
 
     await expect
       .poll(() => page.getByTestId('estimate-jobs').textContent(), PATIENT)
@@ -188,7 +192,11 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     expect(download.suggestedFilename()).toBe(name);
     const saved = await download.path();
     expect(readFileSync(saved).equals(readFileSync(video.path))).toBe(true);
-    await panel.getByRole('button', { name: 'Close job panel' }).click();
+    // Escape closes the panel and gives focus back to the chip that opened it.
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'hidden' });
+    const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    expect(focused).toMatch(/^fr: done/);
   });
 
   it('knows a source already dubbed: skipped unless "dub them again", which prices it again', async () => {

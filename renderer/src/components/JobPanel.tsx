@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { JobDetail, JobView, LogLine } from '../../../shared/contract/jobs';
 import { isTerminal } from '../../../shared/contract/jobs';
 import { languageName } from '../../../shared/languages';
@@ -121,13 +121,38 @@ export function JobPanel() {
     // The detail is fetched again when the job moves on (its state or update time changes).
   }, [bridge, id, version]);
 
+  // Opening moves focus into the panel (at narrow widths it covers the queue); closing gives it back to
+  // where it was, so a keyboard user goes on from the chip they opened.
+  const panel = useRef<HTMLElement>(null);
+  const openedFrom = useRef<HTMLElement | null>(null);
+  const wasOpen = id !== null;
+  useEffect(() => {
+    if (!wasOpen) return;
+    openedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    panel.current?.focus();
+    return () => {
+      const back = openedFrom.current;
+      if (back?.isConnected) back.focus();
+    };
+  }, [wasOpen]);
+
   if (id === null) return null;
   const job: JobView | null = live ?? (detail?.id === id ? detail : null);
   const history = detail?.id === id ? detail.history : [];
   const close = () => openJob(null);
 
   return (
-    <aside className="job-panel" aria-labelledby="job-panel-title">
+    <aside
+      className="job-panel"
+      aria-labelledby="job-panel-title"
+      ref={panel}
+      tabIndex={-1}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || e.defaultPrevented) return;
+        e.preventDefault();
+        close();
+      }}
+    >
       <header className="panel-head">
         <h2 id="job-panel-title">
           {job ? (

@@ -134,6 +134,9 @@ export function LanguagePicker({
         aria-label="Languages"
         className="picker-list"
         hidden={!open}
+        // Out of the Tab order: Chromium makes a scrolling list focusable by itself, Tab landed on it, the
+        // input's blur hid it, and focus fell out of the dialog. The input drives it (aria-activedescendant).
+        tabIndex={-1}
       >
         {shown.map((l, i) => {
           const ok = usable(l);
