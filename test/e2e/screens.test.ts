@@ -156,6 +156,30 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
     await form.waitFor({ state: 'hidden' });
   });
 
+  it('200% zoom (a 1280 x 800 window): every state, Watched folders and Settings in view; the Add sheet', async () => {
+    const zoomed = await openPage(app, { width: 640, height: 400, zoom: 2 });
+    try {
+      const { page } = zoomed;
+      await page.getByRole('button', { name: '+ Add files' }).waitFor();
+      for (const name of [/^Canceled/, /^Watched folders/, /^Settings/]) {
+        const box = await page
+          .getByRole('link', { name })
+          .or(page.getByRole('button', { name }))
+          .first()
+          .boundingBox();
+        expect(box, String(name)).not.toBeNull();
+        expect((box?.x ?? 0) + (box?.width ?? 0), String(name)).toBeLessThanOrEqual(640);
+      }
+      await screenshot(page, 'queue-zoom-200');
+      await page.getByRole('button', { name: '+ Add files' }).click();
+      await page.getByRole('dialog', { name: 'Add to queue' }).waitFor();
+      await screenshot(page, 'add-zoom-200');
+      expect(zoomed.troubles).toEqual({ console: [], requests: [] });
+    } finally {
+      await zoomed.close();
+    }
+  });
+
   it('had no console error and no failed request', () => {
     expect(view.troubles).toEqual({ console: [], requests: [] });
   });
