@@ -128,38 +128,36 @@ async function sendRanged(req: FastifyRequest, reply: FastifyReply, handle: File
  * turned into WebVTT on the way.
  */
 export function mediaRoutes(app: FastifyInstance, api: DubdeskApi): void {
+  /** The route's file, found from the job's record and opened; or the error already sent. */
+  const opened = async (reply: FastifyReply, find: () => Promise<MediaFile>) => {
+    try {
+      const file = await find();
+      return { file, handle: await openRegular(file.path) };
+    } catch (e) {
+      void sendError(reply, toContractError(e));
+      return null;
+    }
+  };
   app.route({
     method: ['GET', 'HEAD'],
     url: '/media/:jobId/:kind',
     handler: async (req, reply) => {
-      let handle: FileHandle;
-      let file: MediaFile;
-      try {
-        file = await fileFor(api, req.params);
-        handle = await openRegular(file.path);
-      } catch (e) {
-        return sendError(reply, toContractError(e));
-      }
-      return file.needsVtt
-        ? sendVtt(reply, handle, req.method === 'HEAD')
-        : sendRanged(req, reply, handle, file);
+      const found = await opened(reply, () => fileFor(api, req.params));
+      if (!found) return reply;
+      return found.file.needsVtt
+        ? sendVtt(reply, found.handle, req.method === 'HEAD')
+        : sendRanged(req, reply, found.handle, found.file);
     },
   });
   app.route({
     method: ['GET', 'HEAD'],
     url: '/media/:jobId/file/:index',
     handler: async (req, reply) => {
-      let handle: FileHandle;
-      let file: MediaFile;
-      try {
-        file = await outputFor(api, req.params);
-        handle = await openRegular(file.path);
-      } catch (e) {
-        return sendError(reply, toContractError(e));
-      }
+      const found = await opened(reply, () => outputFor(api, req.params));
+      if (!found) return reply;
       // Saved under its own name (any script, RFC 6266 filename* for what ASCII cannot say).
-      reply.header('content-disposition', contentDisposition(basename(file.path)));
-      return sendRanged(req, reply, handle, file);
+      reply.header('content-disposition', contentDisposition(basename(found.file.path)));
+      return sendRanged(req, reply, found.handle, found.file);
     },
   });
 }
