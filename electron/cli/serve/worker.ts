@@ -55,7 +55,8 @@ export function workQueue(
     if (line !== lastSaid) say(line);
     lastSaid = line;
   };
-  const stopping = () => drain.signal.aborted || cut.signal.aborted;
+  // A cut always drains too (see `stop`).
+  const stopping = () => drain.signal.aborted;
 
   const loop = async () => {
     while (!stopping()) {

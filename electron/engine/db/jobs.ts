@@ -178,6 +178,13 @@ function where(filter: JobFilter): { sql: string; params: Record<string, unknown
 }
 
 /** Every query on the job tables. State changes go through `jobs/life.ts`, which uses `db` directly. */
+/** A new job, queued at its first step. */
+const INSERT_JOB = `
+        INSERT INTO jobs (source, source_kind, source_name, source_type, source_bytes, source_mtime, duration, dest_lang,
+          source_lang, api, studio, out_dir, outputs_wanted, naming, service, watch_folder_id, upload_once, state, step, created_at, updated_at)
+        VALUES (@source, @source_kind, @source_name, @source_type, @source_bytes, @source_mtime, @duration, @dest_lang,
+          @source_lang, @api, @studio, @out_dir, @outputs_wanted, @naming, @service, @watch_folder_id, @upload_once, 'queued', 'submit', @now, @now)`;
+
 export class JobStore {
   /** Sees every history entry as it is written (the engine logs them). */
   onHistory:
@@ -205,17 +212,11 @@ export class JobStore {
       insertHistory: db.prepare(
         `INSERT INTO job_history (job_id, at, from_state, to_state, event, reason) VALUES (?, ?, ?, ?, ?, ?)`,
       ),
-      insert: db.prepare(`
-        INSERT INTO jobs (source, source_kind, source_name, source_type, source_bytes, source_mtime, duration, dest_lang,
-          source_lang, api, studio, out_dir, outputs_wanted, naming, service, watch_folder_id, upload_once, state, step, created_at, updated_at)
-        VALUES (@source, @source_kind, @source_name, @source_type, @source_bytes, @source_mtime, @duration, @dest_lang,
-          @source_lang, @api, @studio, @out_dir, @outputs_wanted, @naming, @service, @watch_folder_id, @upload_once, 'queued', 'submit', @now, @now)`),
-      insertUnlessLive: db.prepare(`
-        INSERT INTO jobs (source, source_kind, source_name, source_type, source_bytes, source_mtime, duration, dest_lang,
-          source_lang, api, studio, out_dir, outputs_wanted, naming, service, watch_folder_id, upload_once, state, step, created_at, updated_at)
-        VALUES (@source, @source_kind, @source_name, @source_type, @source_bytes, @source_mtime, @duration, @dest_lang,
-          @source_lang, @api, @studio, @out_dir, @outputs_wanted, @naming, @service, @watch_folder_id, @upload_once, 'queued', 'submit', @now, @now)
-        ON CONFLICT DO NOTHING`),
+      insert: db.prepare(INSERT_JOB),
+      insertUnlessLive: db.prepare(`${INSERT_JOB} ON CONFLICT DO NOTHING`),
+      recordedOutputs: db.prepare(
+        `SELECT DISTINCT path FROM outputs WHERE path IN (SELECT value FROM json_each(?))`,
+      ),
       sameSource: db.prepare(`SELECT * FROM jobs WHERE source = ? AND id != ? ORDER BY id`),
       wakeFirstUpload: db.prepare(
         `UPDATE jobs SET next_run_at = 0 WHERE source = ? AND state = 'queued' AND waiting_code = 'first-upload' AND next_run_at > 0`,
@@ -300,9 +301,7 @@ export class JobStore {
   /** Which of these paths are recorded as some job's output file (its results, finished or being written). */
   recordedOutputs(paths: readonly string[]): Set<string> {
     if (paths.length === 0) return new Set();
-    const rows = this.db
-      .prepare(`SELECT DISTINCT path FROM outputs WHERE path IN (SELECT value FROM json_each(?))`)
-      .all(JSON.stringify(paths)) as { path: string }[];
+    const rows = this.q.recordedOutputs.all(JSON.stringify(paths)) as { path: string }[];
     return new Set(rows.map((r) => r.path));
   }
 

@@ -125,16 +125,16 @@ export function JobPanel() {
   // where it was, so a keyboard user goes on from the chip they opened.
   const panel = useRef<HTMLElement>(null);
   const openedFrom = useRef<HTMLElement | null>(null);
-  const wasOpen = id !== null;
+  const isOpen = id !== null;
   useEffect(() => {
-    if (!wasOpen) return;
+    if (!isOpen) return;
     openedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     panel.current?.focus();
     return () => {
       const back = openedFrom.current;
       if (back?.isConnected) back.focus();
     };
-  }, [wasOpen]);
+  }, [isOpen]);
 
   if (id === null) return null;
   const job: JobView | null = live ?? (detail?.id === id ? detail : null);
