@@ -5,8 +5,14 @@
  */
 import { toContractError } from '../../shared/contract/errors';
 import type { EngineEvent } from '../../shared/contract/events';
-import type { DubdeskApi } from '../../shared/contract/methods';
-import { openDubdesk, systemKeyStore, type DubdeskHost, type KeyStore } from '../engine/index';
+import {
+  keepWorking,
+  openDubdesk,
+  systemKeyStore,
+  type DubdeskHost,
+  type KeyStore,
+  type QueueWorker,
+} from '../engine/index';
 import { startBuiltInSandbox } from '../sandbox/builtin';
 import { startSandbox } from '../sandbox/server';
 import { settle } from './channels';
@@ -50,76 +56,20 @@ async function startTestSandbox(stateDir: string, options: { pipelineSeconds: nu
 
 export function serveEngine(port: EnginePort, exit: () => void, open = openEngine): void {
   let host: DubdeskHost | null = null;
+  let worker: QueueWorker | null = null;
   let stopping = false;
-  let hold = false;
-  let concurrency = 2;
-  let pollMs = 3000;
-  let drain = new AbortController();
-  let cut = new AbortController();
-  let nudge: () => void = () => {};
-  let worker: Promise<void> = Promise.resolve();
   const early: ToEngine[] = [];
 
-  const waitForNudge = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      nudge = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
-  async function work(h: DubdeskHost): Promise<void> {
-    while (!stopping) {
-      drain = new AbortController();
-      cut = new AbortController();
-      if (hold) drain.abort();
-      let error = null;
-      try {
-        port.post({ type: 'worker', running: true, error: null });
-        await h.run({
-          untilDone: false,
-          concurrency: () => concurrency,
-          pollIntervalMs: () => pollMs,
-          signal: cut.signal,
-          drain: drain.signal,
-        });
-      } catch (e) {
-        error = toContractError(e);
-      }
-      port.post({ type: 'worker', running: false, error });
-      if (stopping) return;
-      // Held: wait to be let go. Failed (no key yet, another process has the queue): try again later,
-      // or as soon as something changes (settings, wake).
-      await waitForNudge(hold ? 2 ** 31 - 1 : RETRY_MS);
-    }
-  }
-
-  function follow(api: DubdeskApi): void {
-    api.subscribe((event: EngineEvent) => {
-      if (event.type === 'settings') {
-        const changed =
-          event.settings.concurrency !== concurrency || event.settings.pollIntervalSeconds * 1000 !== pollMs;
-        concurrency = event.settings.concurrency;
-        pollMs = event.settings.pollIntervalSeconds * 1000;
-        if (changed) host?.wake();
-        nudge();
-      }
-      port.post({ type: 'event', event });
-    });
-  }
   async function start(init: EngineInit): Promise<void> {
     try {
       host = await open(init);
-      const settings = await host.api.getSettings().catch(() => null);
-      if (settings) {
-        concurrency = settings.concurrency;
-        pollMs = settings.pollIntervalSeconds * 1000;
-      }
-      follow(host.api);
+      host.api.subscribe((event: EngineEvent) => port.post({ type: 'event', event }));
       port.post({ type: 'ready' });
+      worker = keepWorking(host, {
+        retryMs: RETRY_MS,
+        onReport: (r) => port.post({ type: 'worker', running: r.running, error: r.running ? null : r.error }),
+      });
       for (const m of early.splice(0)) handle(m);
-      worker = work(host);
     } catch (e) {
       port.post({ type: 'failed', error: toContractError(e) });
       exit();
@@ -129,10 +79,9 @@ export function serveEngine(port: EnginePort, exit: () => void, open = openEngin
   async function stop(graceMs: number): Promise<void> {
     if (stopping) return;
     stopping = true;
-    drain.abort();
-    nudge();
-    const deadline = setTimeout(() => cut.abort(), graceMs);
-    await worker;
+    worker?.stop('drain');
+    const deadline = setTimeout(() => worker?.stop('cut'), graceMs);
+    await worker?.stopped;
     clearTimeout(deadline);
     await host?.close();
     port.post({ type: 'stopped' });
@@ -160,12 +109,10 @@ export function serveEngine(port: EnginePort, exit: () => void, open = openEngin
       }
       case 'wake':
         host.wake();
-        nudge();
+        worker?.nudge();
         return;
       case 'hold':
-        hold = message.on;
-        if (hold) drain.abort();
-        nudge();
+        worker?.hold(message.on);
         return;
       case 'stop':
         void stop(message.graceMs);

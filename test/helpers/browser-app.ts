@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startServer, type DubdeskServer } from '../../electron/cli/serve/server';
-import { workQueue, type QueueWorker } from '../../electron/cli/serve/worker';
-import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
+import { workQueue } from '../../electron/cli/serve/worker';
+import { openDubdesk, type DubdeskHost, type QueueWorker } from '../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import type { SandboxOptionsInput } from '../../electron/sandbox/options';
 import { tempDir } from './engine';
@@ -70,7 +70,7 @@ export async function startApp(opts: AppOptions = {}): Promise<RunningApp> {
     log: { stream: new LogSink(), level: 'warn' },
   });
   let worker: QueueWorker | null = null;
-  if (opts.work !== false) worker = workQueue(host, host.api, () => undefined);
+  if (opts.work !== false) worker = workQueue(host, () => undefined);
   return {
     sb,
     host,

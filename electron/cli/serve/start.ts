@@ -44,7 +44,7 @@ export async function serve(flags: ServeFlags, cmd: Command): Promise<void> {
   say(`Dubdesk is served at ${server.origin} to this machine only; open the address above. Ctrl+C stops.`);
   if (session.sandbox) say('Using the built-in sandbox: a simulator of the service; it does not translate.');
   if (flags.open) await openBrowser(server.url, say);
-  const worker = workQueue(session.host, session.api, say);
+  const worker = workQueue(session.host, say);
 
   const interrupts = handleInterrupts(say);
   // The page keeps being served while the running steps finish, so it shows them finishing.
