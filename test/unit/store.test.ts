@@ -118,6 +118,32 @@ describe('the job database', () => {
     expect(s.history(1).map((h) => h.to_state)).toEqual(['queued', 'uploading', 'submitted', 'processing']);
   });
 
+  it('claims as many as asked, soonest first, beyond one read batch (the CLI allows any concurrency)', () => {
+    const s = store();
+    for (let i = 0; i < 40; i++) enqueue(s, job(`/${i}.mp4`), null);
+    expect(s.claim('submit', 3, 'svc').map((c) => c.row.id)).toEqual([1, 2, 3]);
+    expect(s.claim('submit', 30, 'svc').map((c) => c.row.id)).toEqual(
+      Array.from({ length: 30 }, (_, i) => i + 4),
+    );
+    expect(s.claim('submit', 30, 'svc')).toHaveLength(7);
+    expect(s.claim('fetch', 30, 'svc')).toEqual([]);
+  });
+
+  it('lists outputs in the order they were first recorded, whatever their type is called', () => {
+    const s = store();
+    enqueue(s, job('/a.mp4'), null);
+    for (const type of ['translated_subtitle', 'translated_mp4', 'poster'])
+      s.putOutput({ job_id: 1, type, path: `/o/${type}`, bytes: null, done: 0 });
+    s.putOutput({ job_id: 1, type: 'translated_subtitle', path: '/o/renamed', bytes: 5, done: 1 });
+    expect(s.outputs(1).map((o) => o.type)).toEqual(['translated_subtitle', 'translated_mp4', 'poster']);
+    expect(
+      s
+        .outputsOf([1])
+        .get(1)
+        ?.map((o) => o.path),
+    ).toEqual(['/o/renamed', '/o/translated_mp4', '/o/poster']);
+  });
+
   it('refuses to let anything but the job life write the state', () => {
     const s = store();
     enqueue(s, job('/a.mp4'), null);
