@@ -74,7 +74,11 @@ export const METHODS = {
   /** A paused job finishes the HTTP step it is in, then waits; resume goes on from there. */
   pauseJobs: act(SelectionSchema, ActionResultSchema),
   resumeJobs: act(SelectionSchema, ActionResultSchema),
-  /** Removes finished jobs (completed, failed, canceled) from the list; never deletes a file. */
+  /**
+   * Removes finished jobs (completed, failed, canceled) from the list; never deletes a file. Completed dubs are
+   * still remembered: adding the same file again is reported as already dubbed, and its results are never
+   * taken as new sources.
+   */
   clearJobs: act(SelectionSchema, ActionResultSchema),
   totals: q(null, QueueTotalsSchema),
   pauseQueue: act(null, QueueTotalsSchema),

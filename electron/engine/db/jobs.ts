@@ -53,6 +53,8 @@ export const JobRow = z.object({
   made_from: z.enum(['upload', 'link']).nullable(),
   donor_remote_id: z.string().nullable(),
   link_refused: z.number().int(),
+  /** When the user cleared the completed job from the queue: hidden from every list, still remembered. */
+  cleared_at: z.number().int().nullable(),
 });
 export type JobRow = z.infer<typeof JobRow>;
 
@@ -72,6 +74,7 @@ export const LIFE_COLUMNS = [
   'measured_duration',
   'credits_charged',
   'link_refused',
+  'cleared_at',
 ] as const;
 type LifeColumn = (typeof LIFE_COLUMNS)[number];
 
@@ -146,9 +149,9 @@ export type WriteGuard = { token: string } | 'tracked' | 'user';
 export const NOT_WORKABLE = `('completed', 'failed', 'canceled', 'paused')`;
 const FINISHED = `('completed', 'failed', 'canceled')`;
 
-/** A filter as SQL: the WHERE clause and its named parameters. */
+/** A filter as SQL: the WHERE clause and its named parameters. Cleared jobs are in no list. */
 function where(filter: JobFilter): { sql: string; params: Record<string, unknown> } {
-  const parts: string[] = [];
+  const parts: string[] = ['cleared_at IS NULL'];
   const params: Record<string, unknown> = {};
   if (filter.states) {
     parts.push(`state IN (SELECT value FROM json_each(@states))`);
@@ -174,7 +177,7 @@ function where(filter: JobFilter): { sql: string; params: Record<string, unknown
     parts.push(`watch_folder_id = @watch`);
     params.watch = filter.watchFolderId;
   }
-  return { sql: parts.length ? parts.join(' AND ') : '1', params };
+  return { sql: parts.join(' AND '), params };
 }
 
 /**
@@ -285,14 +288,17 @@ export class JobStore {
       history: db.prepare(
         `SELECT at, from_state, to_state, event, reason FROM job_history WHERE job_id = ? ORDER BY id`,
       ),
-      counts: db.prepare(`SELECT state, count(*) AS n FROM jobs GROUP BY state`),
+      counts: db.prepare(`SELECT state, count(*) AS n FROM jobs WHERE cleared_at IS NULL GROUP BY state`),
       sums: db.prepare(`
         SELECT
           coalesce(sum(CASE WHEN credits_charged IS NULL AND state NOT IN ('failed', 'canceled') AND duration IS NOT NULL
             THEN (CAST(duration AS INTEGER) + (duration > CAST(duration AS INTEGER))) * (1 + studio) END), 0) AS committed,
           coalesce(sum(credits_charged), 0) AS charged
-        FROM jobs`),
-      remove: db.prepare(`DELETE FROM jobs WHERE id = ? AND state IN ${FINISHED}`),
+        FROM jobs WHERE cleared_at IS NULL`),
+      remove: db.prepare(`DELETE FROM jobs WHERE id = ? AND state IN ('failed', 'canceled')`),
+      clear: db.prepare(
+        `UPDATE jobs SET cleared_at = ? WHERE id = ? AND state = 'completed' AND cleared_at IS NULL`,
+      ),
       setting: db.prepare(`SELECT value FROM settings WHERE key = ?`),
       putSetting: db.prepare(
         `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -304,6 +310,12 @@ export class JobStore {
   get(id: number): JobRow | undefined {
     const row = this.q.get.get(id);
     return row ? JobRow.parse(row) : undefined;
+  }
+
+  /** A job as the user sees the queue: one cleared from the list is not there any more. */
+  shown(id: number): JobRow | undefined {
+    const row = this.get(id);
+    return row?.cleared_at === null ? row : undefined;
   }
 
   /** The live job (not completed, not canceled) of a source and language, if any. */
@@ -600,11 +612,16 @@ export class JobStore {
     this.q.clearPendingOutputs.run(jobId);
   }
 
-  /** Deletes finished jobs from the queue (their files stay); returns the ids removed. */
-  remove(ids: readonly number[]): number[] {
+  /**
+   * Takes finished jobs off the queue (their files stay); returns the ids taken off. Failed and canceled
+   * jobs are deleted; completed ones are only hidden: what was dubbed, and which files are Dubdesk's own
+   * results, must outlive the list (else adding the folder again pays again, and dubs the dubs).
+   */
+  remove(ids: readonly number[], now = Date.now()): number[] {
     const removed: number[] = [];
     this.db.transaction(() => {
-      for (const id of ids) if (this.q.remove.run(id).changes === 1) removed.push(id);
+      for (const id of ids)
+        if (this.q.remove.run(id).changes === 1 || this.q.clear.run(now, id).changes === 1) removed.push(id);
     })();
     return removed;
   }

@@ -197,6 +197,14 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       CREATE INDEX jobs_track ON jobs (id) WHERE step = 'track';
     `);
   },
+  // 5: clearing a finished dub hides it instead of forgetting it. Dubdesk still knows what it dubbed (adding
+  // the same file again is skipped, not paid again) and which files are its own results (never dubbed again).
+  (db) => {
+    db.exec(`
+      ALTER TABLE jobs ADD COLUMN cleared_at INTEGER;
+      CREATE INDEX jobs_shown ON jobs (id) WHERE cleared_at IS NULL;
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -46,7 +46,7 @@ export function applyAction(
 ): ActionResult & { removed: number[] } {
   const result: ActionResult & { removed: number[] } = { changed: [], skipped: [], removed: [] };
   if (action === 'clear') {
-    const rows = ids.map((id) => ({ id, row: store.get(id) }));
+    const rows = ids.map((id) => ({ id, row: store.shown(id) }));
     const finished = rows.filter((r) => r.row && isTerminal(r.row.state)).map((r) => r.id);
     result.removed = store.remove(finished);
     result.changed = result.removed;
@@ -61,7 +61,7 @@ export function applyAction(
     return result;
   }
   for (const id of ids) {
-    const row = store.get(id);
+    const row = store.shown(id);
     if (!row) {
       result.skipped.push({ id, error: { code: 'not-found', message: `no job ${id}` } });
       continue;

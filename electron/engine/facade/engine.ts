@@ -619,7 +619,7 @@ export class DubdeskEngine {
         return { total, offset, sources };
       },
       getJob: ({ id }) => {
-        const row = this.store.get(id);
+        const row = this.store.shown(id);
         if (!row)
           throw new DubdeskError('not-found', `no job ${id}`, {
             remedy: 'List the queue to see the job numbers.',
@@ -627,7 +627,7 @@ export class DubdeskEngine {
         return toDetail(this.view(row), row, this.store.history(id));
       },
       jobLog: ({ id, limit }) => {
-        if (!this.store.get(id)) throw new DubdeskError('not-found', `no job ${id}`);
+        if (!this.store.shown(id)) throw new DubdeskError('not-found', `no job ${id}`);
         return { lines: this.log.jobLines(id, limit) };
       },
       retryJobs: (sel) => this.act('retry', sel),

@@ -42,4 +42,31 @@ describe('adding a folder that holds earlier results', () => {
       await host.close();
     }
   });
+
+  it('still knows what it dubbed after the finished jobs are cleared: nothing is paid again', async () => {
+    const dir = join(tempDir('dubdesk-own-'), 'cleared');
+    mkdirSync(dir);
+    copyFileSync(videoMp4(2, 'own-src.mp4'), join(dir, 'clip.mp4'));
+    const host = engineFor(sb);
+    try {
+      const first = await host.api.add({ inputs: [dir], to: ['es'] });
+      expect(await host.run(quickRun())).toBe('done');
+      const paid = sb.state.ledger.length;
+      const cleared = await host.api.clearJobs({ ids: first.added });
+      expect(cleared.changed).toEqual(first.added);
+      expect((await host.api.listJobs({ offset: 0, limit: 50 })).total).toBe(0);
+      expect((await host.api.totals()).counts.completed ?? 0).toBe(0);
+
+      // The same folder again: the source is already dubbed, and its result is not a new source.
+      const again = await host.api.add({ inputs: [dir], to: ['es'] });
+      expect(again.added).toEqual([]);
+      expect(again.alreadyDone.map((d) => d.jobId)).toEqual(first.added);
+      expect((await host.api.estimate({ inputs: [dir], to: ['fr'] })).files.map((f) => f.name)).toEqual([
+        'clip.mp4',
+      ]);
+      expect(sb.state.ledger.length).toBe(paid);
+    } finally {
+      await host.close();
+    }
+  });
 });
