@@ -72,7 +72,8 @@ export async function openSession(cmd: Command, opts: SessionOptions): Promise<C
     face: opts.face ?? 'cli',
     ...(keyStore ? { keyStore } : {}),
     appVersion: version,
-    cwd: process.cwd(),
+    // Relative paths start here in a terminal; a web page (`serve`) has no working folder of its own.
+    ...((opts.face ?? 'cli') === 'cli' ? { cwd: process.cwd() } : {}),
     service: {
       ...(baseUrl ? { baseUrl } : {}),
       ...(legacyUrl ? { legacyUrl } : {}),

@@ -146,6 +146,24 @@ export function contractSuite(transport: string, make: MakeHarness): void {
         (await failsWith('disk', () => api.estimate({ inputs: [video()], to: ['es'], outDir: file }))).field,
       ).toBe('outDir');
 
+      // A window or web page has no working folder: relative paths are refused, never guessed, and a link
+      // needs an output folder; the rest of the batch is priced all the same.
+      const relative = await failsWith('bad-request', () =>
+        api.estimate({ inputs: [video()], to: ['es'], outDir: 'dubbed' }),
+      );
+      expect(relative).toMatchObject({ field: 'outDir', message: 'dubbed is not a full path' });
+      const mixed = await api.estimate({
+        inputs: [video(), 'talks/intro.mp4', 'https://example.com/talk.mp4'],
+        to: ['es'],
+      });
+      expect(mixed.jobs).toBe(1);
+      expect(Object.fromEntries(mixed.files.map((f) => [f.input, f.problem?.message ?? null]))).toEqual({
+        [video()]: null,
+        'talks/intro.mp4': 'talks/intro.mp4: not a full path.',
+        'https://example.com/talk.mp4':
+          'https://example.com/talk.mp4: a link has no folder of its own for its results.',
+      });
+
       const big = join(tempDir(), 'contract-huge.mp4');
       await copyFile(video(), big);
       await truncate(big, 1024 ** 3 + 1);

@@ -11,6 +11,7 @@ import { AUTO, LEGACY_CODES, codeForName, languageName } from '../../../shared/l
 import { nameFromUrl } from '../../../shared/url-name';
 import type { JobRow, JobStore, NewJob } from '../db/jobs';
 import { InputError, MEDIA_EXTENSIONS, probeMany, type ProbedFile } from '../media/probe';
+import { absolutePath } from './paths';
 import { takesPart } from './upload-once';
 
 export const V2_MAX_UPLOAD_BYTES = 1024 ** 3;
@@ -108,8 +109,18 @@ export type OwnOutputs = (paths: readonly string[]) => ReadonlySet<string>;
  * Dubdesk's own results (`Movie.es.mp4` beside `Movie.mp4`) are left out: dubbing a dub again is never
  * what "add this folder" means, and it would be paid for. A result named on its own is taken.
  */
-async function expand(input: string, cwd: string, ownOutputs?: OwnOutputs): Promise<string[] | InputError> {
-  const path = resolve(cwd, input);
+async function expand(
+  input: string,
+  cwd: string | null,
+  ownOutputs?: OwnOutputs,
+): Promise<string[] | InputError> {
+  let path: string;
+  try {
+    path = absolutePath(input, cwd, 'inputs');
+  } catch (e) {
+    const why = e as DubdeskError;
+    return new InputError(input, 'bad-request', `${input}: not a full path.`, why.remedy);
+  }
   const info = await stat(path).catch(() => null);
   if (!info?.isDirectory()) return [path];
   const found: string[] = [];
@@ -167,9 +178,15 @@ export interface Planned {
 /** Probes every input (a few at a time) and makes one job per good source and target language. */
 export async function planBatch(
   req: BatchRequest,
-  opts: { service: string; cwd?: string; watchFolderId?: number | null; ownOutputs?: OwnOutputs },
+  opts: {
+    service: string;
+    /** Where relative paths start: the CLI's working folder; null for a face that has none. */
+    cwd: string | null;
+    watchFolderId?: number | null;
+    ownOutputs?: OwnOutputs;
+  },
 ): Promise<Planned> {
-  const cwd = opts.cwd ?? process.cwd();
+  const { cwd } = opts;
   const files: FileEstimate[] = [];
   const refused: Planned['refused'] = [];
   const refuse = (input: string, e: InputError) => {
@@ -196,6 +213,16 @@ export async function planBatch(
             'bad-request',
             `${input}: URL sources need the v2 API; v1 and legacy upload files only.`,
             'Use the v2 API for URLs.',
+          ),
+        );
+      else if (!req.outDir && cwd === null)
+        refuse(
+          input,
+          new InputError(
+            input,
+            'bad-request',
+            `${input}: a link has no folder of its own for its results.`,
+            'Choose an output folder.',
           ),
         );
       else {
@@ -242,7 +269,7 @@ export async function planBatch(
     }
   }
 
-  const outDir = req.outDir ? resolve(cwd, req.outDir) : null;
+  const outDir = req.outDir ? absolutePath(req.outDir, cwd, 'outDir') : null;
   const common = {
     source_lang: req.from,
     api: req.api,
@@ -252,10 +279,13 @@ export async function planBatch(
     service: opts.service,
     watch_folder_id: opts.watchFolderId ?? null,
   };
+  // A link's results go to the chosen folder, else (CLI) the working folder; links without either were refused.
+  const linkOut = outDir ?? cwd;
   const jobs: NewJob[] = [];
   for (const s of sources) {
     for (const lang of req.to) {
       if ('url' in s) {
+        if (linkOut === null) continue;
         jobs.push({
           ...common,
           dest_lang: lang,
@@ -266,7 +296,7 @@ export async function planBatch(
           source_bytes: null,
           source_mtime: null,
           duration: null,
-          out_dir: outDir ?? cwd,
+          out_dir: linkOut,
           upload_once: 0,
         });
       } else {

@@ -80,7 +80,10 @@ export interface EngineOptions {
   maxServiceAttempts?: number;
   /** Parse every result against the contract (tests). */
   checkOutputs?: boolean;
-  /** Folder relative paths are resolved against (the CLI's working directory). */
+  /**
+   * Folder relative paths are resolved against (the CLI's working directory). Absent for a face that has
+   * none (the desktop window, the web page): a relative path is refused there, not guessed.
+   */
   cwd?: string;
   /** How patient the folder watcher is (tests shorten it). */
   watch?: Partial<WatchTiming>;
@@ -224,7 +227,7 @@ export class DubdeskEngine {
       store: this.store,
       watch: new WatchStore(this.db),
       ...(options.watch ? { timing: options.watch } : {}),
-      cwd: options.cwd ?? process.cwd(),
+      cwd: options.cwd ?? null,
       emit: (body) => this.hub.emit(body),
       hasListeners: () => this.hub.size > 0,
       plan: async (paths, preset, folderId) => {
@@ -239,7 +242,11 @@ export class DubdeskEngine {
             naming: preset.naming,
             uploadOnce: preset.uploadOnce,
           },
-          { service: this.services.current()?.id ?? this.services.serviceId(), watchFolderId: folderId },
+          {
+            service: this.services.current()?.id ?? this.services.serviceId(),
+            cwd: null, // a watched file's path and the preset's folder are absolute already
+            watchFolderId: folderId,
+          },
         );
         return { jobs: planned.jobs, refused: planned.refused };
       },
@@ -447,7 +454,7 @@ export class DubdeskEngine {
     checkLanguages(args, (await this.liveCodes()).codes);
     const planned = await planBatch(args, {
       service: active.id,
-      ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
+      cwd: this.options.cwd ?? null,
       ownOutputs: (paths) => this.store.recordedOutputs(paths),
     });
     await checkOutputFolders(planned.jobs, args.outDir !== undefined, create);

@@ -1,16 +1,17 @@
 import { constants } from 'node:fs';
 import { access, readdir, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { WatchPreset } from '../../../shared/contract/watch';
 import type { WatchFolderRow } from '../db/watch';
+import { absolutePath } from './paths';
 
 /**
  * The folder a user asked to watch, resolved against the face's working directory and checked: it must
  * exist, be a folder, and be readable. Every refusal names the path and says what to do.
  */
-export async function checkWatchPath(raw: string, cwd: string): Promise<string> {
-  const path = resolve(cwd, raw);
+export async function checkWatchPath(raw: string, cwd: string | null): Promise<string> {
+  const path = absolutePath(raw, cwd, 'path');
   const info = await stat(path).catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT' || e.code === 'ENOTDIR')
       throw new DubdeskError('not-found', `no folder at ${path}`, {
@@ -84,6 +85,9 @@ export async function checkOverlap(
 }
 
 /** The preset with its output folder made absolute (it is resolved once, where the user typed it). */
-export function resolvePreset(preset: WatchPreset, cwd: string): WatchPreset {
-  return { ...preset, outDir: preset.outDir === null ? null : resolve(cwd, preset.outDir) };
+export function resolvePreset(preset: WatchPreset, cwd: string | null): WatchPreset {
+  return {
+    ...preset,
+    outDir: preset.outDir === null ? null : absolutePath(preset.outDir, cwd, 'preset.outDir'),
+  };
 }

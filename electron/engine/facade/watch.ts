@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { EngineEventBody } from '../../../shared/contract/events';
 import type { DubdeskHandlers, MethodArgs } from '../../../shared/contract/methods';
@@ -16,6 +15,7 @@ import { look } from '../watch/file-check';
 import { WatchService } from '../watch/service';
 import { check, hashAndMark } from '../watch/settle';
 import { locationOf, takeReady } from '../watch/take';
+import { absolutePath } from './paths';
 import { checkOverlap, checkWatchPath, resolvePreset } from './watch-folders';
 import { fileView, folderView } from './watch-views';
 
@@ -36,7 +36,8 @@ export interface WatchDeps {
   store: JobStore;
   watch: WatchStore;
   timing?: Partial<WatchTiming>;
-  cwd: string;
+  /** Where relative paths start: the CLI's working folder; null for a face that has none. */
+  cwd: string | null;
   emit(body: EngineEventBody): void;
   hasListeners(): boolean;
   plan(paths: readonly string[], preset: WatchPreset, folderId: number): Promise<PlannedFiles>;
@@ -330,8 +331,8 @@ export class WatchFacade {
     if (ready?.status === 'ready') await takeReady(this.env, folder, [ready]);
   }
 
-  /** A path as given (absolute, or relative to the face's working directory). */
+  /** A path as given (absolute, or relative to the face's working directory when it has one). */
   private resolveIn(path: string): string {
-    return resolve(this.deps.cwd, path);
+    return absolutePath(path, this.deps.cwd, 'path');
   }
 }
