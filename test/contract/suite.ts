@@ -293,6 +293,9 @@ export function contractSuite(transport: string, make: MakeHarness): void {
         defaults: expect.objectContaining({ languages: ['es', 'de'] }),
       });
       expect((await api.getSettings()).recentLanguages.slice(0, 2)).toEqual(['es', 'fr']);
+      expect(
+        (await failsWith('bad-request', () => api.setSettings({ defaults: { outDir: 'dubbed' } }))).field,
+      ).toBe('defaults.outDir');
       await new Promise((r) => setTimeout(r, 100));
       expect(events.slice(from).some((e) => e.type === 'settings')).toBe(true);
     });

@@ -15,6 +15,7 @@ import type { PartFiles } from '../api/download';
 import type { HttpLimits } from '../api/limits';
 import { JobStore, type JobRow } from '../db/jobs';
 import { openDatabase, type Db } from '../db/open';
+import { absolutePath } from './paths';
 import { WatchStore } from '../db/watch';
 import { classify } from '../jobs/errors';
 import { enqueueUnlessLive, transition } from '../jobs/life';
@@ -654,6 +655,13 @@ export class DubdeskEngine {
       getSettings: () => this.settings(),
       setSettings: async (patch) => {
         const { service, ...rest } = patch;
+        const outDir = rest.defaults?.outDir;
+        // Kept as a full path: the faces that use it (window, web page) have no folder to start a relative one.
+        if (rest.defaults && outDir)
+          rest.defaults = {
+            ...rest.defaults,
+            outDir: absolutePath(outDir, this.options.cwd ?? null, 'defaults.outDir'),
+          };
         if (Object.keys(rest).length) writeAppSettings(this.store, rest);
         if (service) {
           await this.services.update(service);
