@@ -29,6 +29,21 @@ interface Added {
   /** Inputs refused, as lines naming the file and the fix. */
   skipped: string[];
   code: ExitCode;
+  result: AddResult;
+}
+
+/** `add --json`: the batch's jobs, and every input or dub that did not become a new job, with why. */
+function addJson(a: Added): Record<string, unknown> {
+  const r = a.result;
+  return {
+    jobs: a.ids,
+    added: r.added,
+    retried: r.retried,
+    alreadyQueued: r.alreadyQueued,
+    alreadyDone: r.alreadyDone,
+    rejected: r.refused.map((x) => ({ input: x.input, ...x.error })),
+    credits: r.credits,
+  };
 }
 
 function report(r: AddResult, flags: AddFlags): string[] {
@@ -72,9 +87,9 @@ async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): 
   const ids = [...r.added, ...r.retried, ...r.alreadyQueued];
   if (ids.length === 0 && r.alreadyDone.length === 0) {
     process.stderr.write('dubdesk: nothing to add.\n');
-    return { ids, skipped, code: ExitCode.Usage };
+    return { ids, skipped, code: ExitCode.Usage, result: r };
   }
-  return { ids, skipped, code: skipped.length ? ExitCode.Failed : ExitCode.Ok };
+  return { ids, skipped, code: skipped.length ? ExitCode.Failed : ExitCode.Ok, result: r };
 }
 
 function addJobOptions(cmd: Command): Command {
@@ -114,7 +129,7 @@ export function registerAddCommands(program: Command): void {
   ).action(async (inputs: string[], flags: AddFlags, cmd: Command) => {
     process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
       const added = await addJobs(s, inputs, flags);
-      if (flags.json) printJson({ jobs: added.ids, rejected: added.skipped.length });
+      if (flags.json) printJson(addJson(added));
       return added.code;
     });
   });
@@ -125,7 +140,7 @@ export function registerAddCommands(program: Command): void {
     process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
       const added = await addJobs(s, inputs, flags);
       if (added.ids.length === 0) {
-        if (flags.json) printJson({ jobs: [] });
+        if (flags.json) printJson(addJson(added));
         return added.code;
       }
       return runQueue(s, { ...flags, untilDone: true }, added.ids, added.skipped);

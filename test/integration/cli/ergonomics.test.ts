@@ -178,6 +178,30 @@ describe('adding what was already dubbed', () => {
       `already dubbed: job #1 (${file} → es), files ${join(out, 'again.es.mp4')}, ${join(out, 'again.es.vtt')}; pass --again to dub it again (it is charged again).`,
     );
     expect(again.stderr).not.toContain('Queued');
+    const json = await runCli(
+      ['add', file, 'missing.mp4', '--to', 'es', '--out', 'out', '--json'],
+      env,
+      work,
+    );
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      jobs: [],
+      added: [],
+      alreadyDone: [
+        {
+          jobId: 1,
+          source: file,
+          destLang: 'es',
+          outputs: [join(out, 'again.es.mp4'), join(out, 'again.es.vtt')],
+        },
+      ],
+      rejected: [
+        {
+          input: join(work, 'missing.mp4'),
+          code: 'not-found',
+          message: expect.stringContaining('missing.mp4'),
+        },
+      ],
+    });
     const forced = await runCli(
       ['dub', file, '--to', 'es', '--out', 'out', '--again', '--poll-interval', '0.1'],
       env,
