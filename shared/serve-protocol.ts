@@ -1,35 +1,11 @@
 import { z } from 'zod';
 import { ContractErrorSchema } from './contract/errors';
-import type { MethodName } from './contract/methods';
-import type { MediaKind } from './face';
 
-/**
- * Web mode's wire protocol, shared by `dubdesk serve` (electron/cli/serve/) and the renderer's HTTP client
- * (renderer/src/bridge/web.ts), so the two cannot drift apart.
- *
- *   POST /api/<method>          the contract: JSON input in, a Reply out       (Authorization: Bearer <token>)
- *   GET  /api/events            Server-Sent Events of EngineEvents             (Authorization: Bearer <token>)
- *   POST /api/media-token       a read-only token for <video>/<track> URLs      (Authorization: Bearer <token>)
- *   POST /staging?name=<name>   a file's bytes as the body; answers its path   (Authorization: Bearer <token>)
- *   GET  /media/<job>/<kind>    a job's own media, with Range                  (?mt=<media token>, or Bearer)
- *   GET  /media/<job>/file/<n>  the job's n-th output file, as a download      (?mt=<media token>, or Bearer)
- *   GET  /...                   the built renderer (no token: the page has to load to read its token)
+/*
+ * Web mode's wire protocol: the routes and constants (serve-routes.ts, free of zod, so the page's first calls
+ * can use them before any schema is built: renderer/src/first-calls.ts) and the schemas of what travels.
  */
-export const ROUTES = {
-  method: (name: MethodName) => `/api/${name}`,
-  events: '/api/events',
-  mediaToken: '/api/media-token',
-  staging: '/staging',
-  media: (jobId: number, kind: MediaKind) => `/media/${jobId}/${kind}`,
-  download: (jobId: number, index: number) => `/media/${jobId}/file/${index}`,
-} as const;
-
-/** The query parameter of a staging request that names the file. */
-export const STAGE_NAME_PARAM = 'name';
-/** The query parameter that carries a media token (tags like <video> cannot send headers). */
-export const MEDIA_TOKEN_PARAM = 'mt';
-/** Where the session token travels in the address `serve` prints: the fragment, never sent to a server. */
-export const TOKEN_FRAGMENT_KEY = 'token';
+export * from './serve-routes';
 
 /** Every JSON answer: a value, or a contract error. */
 export const ReplySchema = z.discriminatedUnion('ok', [
@@ -47,6 +23,3 @@ export const MediaTokenSchema = z.object({
   idleSeconds: z.number().positive(),
 });
 export type MediaToken = z.infer<typeof MediaTokenSchema>;
-
-/** Largest file the browser may stage (the service takes 1 GB uploads; room for audio-only and v1). */
-export const MAX_STAGED_BYTES = 2 * 1024 ** 3;

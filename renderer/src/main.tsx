@@ -1,3 +1,5 @@
+// First: its requests leave before the rest of the bundle is evaluated.
+import './first-calls';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';

@@ -72,3 +72,40 @@ describe('the web bridge in a page', () => {
     await expect(bridge.showInFolder('/x')).rejects.toMatchObject({ code: 'conflict' });
   });
 });
+
+describe('the page’s first calls', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  it('leave before the rest of the page is evaluated, and the start takes each answer instead of asking again', async () => {
+    const sent: string[] = [];
+    vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+      sent.push(`${init?.method ?? 'GET'} ${url} ${typeof init?.body === 'string' ? init.body : ''}`);
+      expect(new Headers(init?.headers).get('authorization')).toBe('Bearer page-token');
+      if (url === '/api/events') return new Response('');
+      return new Response(
+        JSON.stringify({ ok: false, error: { code: 'internal', message: 'not in this test' } }),
+      );
+    });
+    fakeWindow('http://127.0.0.1:5000/#token=page-token');
+    await import('../../renderer/src/first-calls');
+    const early = [...sent];
+    expect(early[0]).toBe('GET /api/events ');
+    expect(early[1]).toMatch(/^POST \/api\/listSources \{"filter":\{\},"offset":0,"limit":\d+\}$/);
+    expect(early).toHaveLength(7);
+
+    const { getBridge } = await import('../../renderer/src/bridge/index');
+    const { createAppStore } = await import('../../renderer/src/store/index');
+    const { connect } = await import('../../renderer/src/store/connect');
+    const bridge = getBridge();
+    const stop = connect(createAppStore(bridge), bridge);
+    await bridgeSettled();
+    stop();
+    // Every call of the start was one of the early ones, answered once: nothing went out twice.
+    expect(sent).toEqual(early);
+  });
+});
+
+const bridgeSettled = () => new Promise((resolve) => setTimeout(resolve, 50));

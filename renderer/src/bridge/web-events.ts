@@ -28,7 +28,8 @@ export class WebEvents {
 
   constructor(
     private readonly url: string,
-    private readonly headers: () => Record<string, string>,
+    /** The request's options (web-requests.ts eventsInit), with this signal to end it. */
+    private readonly init: (signal: AbortSignal) => RequestInit,
     private readonly fetchFn: typeof fetch,
   ) {}
 
@@ -76,11 +77,7 @@ export class WebEvents {
     });
     while (!signal.aborted) {
       try {
-        const res = await this.fetchFn(this.url, {
-          headers: { ...this.headers(), accept: 'text/event-stream' },
-          signal,
-          cache: 'no-store',
-        });
+        const res = await this.fetchFn(this.url, this.init(signal));
         // A token the server does not take will not be taken on the next try either.
         if (res.status === 401 || res.status === 403) return;
         if (res.ok && res.body) {

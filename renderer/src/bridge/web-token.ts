@@ -1,4 +1,4 @@
-import { TOKEN_FRAGMENT_KEY } from '../../../shared/serve-protocol';
+import { TOKEN_FRAGMENT_KEY } from '../../../shared/serve-routes';
 
 const STORAGE_KEY = 'dubdesk.serve-token';
 

@@ -11,7 +11,9 @@ import {
   StagedFileSchema,
   type MediaToken,
 } from '../../../shared/serve-protocol';
+import { claimEarly } from './early-fetch';
 import { WebEvents } from './web-events';
+import { bearer, callInit, eventsInit } from './web-requests';
 
 export interface WebBridgeOptions {
   /** Where `dubdesk serve` answers; '' (the default) is the page's own origin. */
@@ -62,18 +64,14 @@ function asBlob(file: BrowserFile): Blob {
  */
 export function createWebBridge(opts: WebBridgeOptions): WebBridge {
   const base = (opts.baseUrl ?? '').replace(/\/+$/, '');
-  const fetchFn = opts.fetch ?? globalThis.fetch.bind(globalThis);
-  const auth = () => ({ authorization: `Bearer ${opts.token}` });
+  // The page's first calls may already be on their way (first-calls.ts): those are taken, not sent again.
+  const fetchFn = claimEarly(opts.fetch ?? globalThis.fetch.bind(globalThis));
+  const auth = () => bearer(opts.token);
 
   async function post(path: string, body: unknown): Promise<unknown> {
     let res: Response;
     try {
-      res = await fetchFn(`${base}${path}`, {
-        method: 'POST',
-        headers: { ...auth(), 'content-type': 'application/json' },
-        body: JSON.stringify(body ?? null),
-        cache: 'no-store',
-      });
+      res = await fetchFn(`${base}${path}`, callInit(opts.token, body));
     } catch {
       throw unreachable();
     }
@@ -136,7 +134,11 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     });
   }
 
-  const events = new WebEvents(`${base}${ROUTES.events}`, auth, fetchFn);
+  const events = new WebEvents(
+    `${base}${ROUTES.events}`,
+    (signal) => eventsInit(opts.token, signal),
+    fetchFn,
+  );
   const notHere = (what: string) =>
     Promise.reject(
       new DubdeskError('conflict', `${what} is not possible from the browser`, {

@@ -3,9 +3,8 @@ import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore, type 
 import type { JobView, SourceRow } from '../../../shared/contract/jobs';
 import { useApp, useAppApi } from '../store';
 import { rowAt } from '../store/rows';
-import { SourceRowView } from './SourceRowView';
+import { SourceRowView, estimateRowHeight } from './SourceRowView';
 
-const ROW_ESTIMATE = 49;
 /** Rows made beyond the visible ones, each side: each costs DOM, style, layout and paint on every frame. */
 const OVERSCAN = 3;
 
@@ -106,7 +105,7 @@ export function QueueList() {
   const virtualizer = useVirtualizer({
     count: rowCount ?? 0,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_ESTIMATE,
+    estimateSize: (index) => estimateRowHeight(rowAt(store.getState().pages, index)),
     overscan: OVERSCAN,
     // Slot positions and the list's height are written to the DOM by the virtualizer; React renders again
     // only when the range of rows changes, not on every scroll event or row measurement.

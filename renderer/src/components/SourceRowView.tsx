@@ -16,6 +16,26 @@ interface Props {
   onRetry: (jobs: readonly JobView[]) => void;
 }
 
+/** A row's height in the stylesheet: one line of chips (min-height 48 + the border)... */
+const ROW_PX = 49;
+/** ...and one line under it per problem group (a wrapped problem is taller: the measurement corrects it). */
+const PROBLEM_LINE_PX = 19;
+const estimates = new WeakMap<SourceRow, number>();
+
+/**
+ * The height a row will have, before it is measured: the virtualizer makes the rows that fit by these, so
+ * an estimate too small for rows with problem lines made a third more rows than the window shows.
+ */
+export function estimateRowHeight(row: SourceRow | null): number {
+  if (!row) return ROW_PX;
+  let px = estimates.get(row);
+  if (px === undefined) {
+    px = ROW_PX + (rowDone(row) ? 0 : problemGroups(row.jobs).length * PROBLEM_LINE_PX);
+    estimates.set(row, px);
+  }
+  return px;
+}
+
 /** A source and one chip per language; problems in words underneath; one quiet line once all are done. */
 export const SourceRowView = memo(function SourceRowView(props: Props) {
   const { row, index, selected, cursor, openJobId, onSelect, onOpenJob, onRetry } = props;

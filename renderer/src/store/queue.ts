@@ -39,6 +39,13 @@ export interface QueueSlice {
 
 const pageOf = (row: number) => Math.floor(row / PAGE_SIZE);
 
+/** What listSources is asked for one page of a view (the page's first calls send the first one early). */
+export const pageRequest = (view: QueueView, search: string, page: number) => ({
+  filter: filterFor(view, search),
+  offset: page * PAGE_SIZE,
+  limit: PAGE_SIZE,
+});
+
 export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) => {
   const inFlight = new Set<string>();
   let refetchTimer: ReturnType<typeof setTimeout> | null = null;
@@ -63,11 +70,7 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
     inFlight.add(key);
     try {
       const { view, search } = get();
-      const answer = await bridge.listSources({
-        filter: filterFor(view, search),
-        offset: page * PAGE_SIZE,
-        limit: PAGE_SIZE,
-      });
+      const answer = await bridge.listSources(pageRequest(view, search, page));
       if (get().queueGeneration !== gen) return;
       const firstAnswer = get().rowCount === null;
       set((s) => ({
