@@ -1,18 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { creditsFor } from '../../shared/credits';
 import { formatBytes } from '../../shared/format';
 import { seriousViolations } from '../helpers/axe';
-import {
-  closeBrowser,
-  openPage,
-  startApp,
-  type RunningApp,
-  type Viewing,
-  PATIENT,
-} from '../helpers/browser-app';
+import { addButtonShown, appInBrowser, PATIENT } from '../helpers/browser-app';
 import { allJobs } from '../helpers/engine';
 import { audioMp3, videoMp4 } from '../helpers/media';
 import { ffprobeSeconds } from '../helpers/probe';
@@ -46,24 +39,13 @@ const credits = async (page: Page) =>
   Number(await page.getByTestId('estimate-credits').getAttribute('data-credits'));
 
 describe('a batch from the browser: drop, pick, estimate, add, finish, preview', () => {
-  let app: RunningApp;
-  let view: Viewing;
   const video = videoMp4(3, 'interview-01.mp4');
   const audio = audioMp3(2.5, 'podcast-02.mp3');
 
-  beforeAll(async () => {
-    app = await startApp({ sandbox: { pipelineSeconds: 1 } });
-    view = await openPage(app);
-    await view.page.getByRole('button', { name: '+ Add files' }).waitFor();
-  });
-  afterAll(async () => {
-    await view?.close();
-    await closeBrowser();
-    await app?.close();
-  });
+  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 1 } }, { ready: addButtonShown });
 
   it('estimates two dropped files x three languages from their probed lengths, x2 in studio', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await page.keyboard.press('Control+o');
     const sheet = page.getByRole('dialog', { name: 'Add to queue' });
     await sheet.waitFor();
@@ -99,13 +81,13 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
   });
 
   it('adds and starts: all six complete, their files are on disk', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await page.getByRole('button', { name: 'Add and start' }).click();
     await page.getByRole('dialog', { name: 'Add to queue' }).waitFor({ state: 'hidden' });
     await expect.poll(() => page.locator('.chip-done').count(), { timeout: 45_000, interval: 250 }).toBe(6);
     expect(await page.getByText('all done').count()).toBe(2);
 
-    const jobs = await allJobs(app.host.api);
+    const jobs = await allJobs(e2e.app.host.api);
     expect(jobs.map((j) => j.state)).toEqual(Array(6).fill('completed'));
     for (const j of jobs) {
       expect(j.outputs.length).toBeGreaterThanOrEqual(2);
@@ -115,7 +97,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
   });
 
   it('plays a finished dub with its subtitles, and the original at the same moment', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await page
       .getByRole('row', { name: /interview-01\.mp4/ })
       .getByRole('button', { name: /^es: done/ })
@@ -153,7 +135,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
   });
 
   it('plays an audio dub in an audio element', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await page
       .getByRole('row', { name: /podcast-02\.mp3/ })
       .getByRole('button', { name: /^fr: done/ })
@@ -173,13 +155,13 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
   });
 
   it("downloads a finished job's files from the browser, under their own names", async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await page
       .getByRole('row', { name: /interview-01\.mp4/ })
       .getByRole('button', { name: /^fr: done/ })
       .click();
     const panel = page.getByRole('complementary', { name: /interview-01\.mp4/ });
-    const job = (await allJobs(app.host.api)).find(
+    const job = (await allJobs(e2e.app.host.api)).find(
       (j) => j.sourceName === 'interview-01.mp4' && j.destLang === 'fr',
     );
     const video = job?.outputs.find((o) => o.path.endsWith('.mp4'));
@@ -200,8 +182,8 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
   });
 
   it('knows a source already dubbed: skipped unless "dub them again", which prices it again', async () => {
-    const { page } = view;
-    const done = (await allJobs(app.host.api)).find((j) => j.sourceName === 'interview-01.mp4');
+    const { page } = e2e.view;
+    const done = (await allJobs(e2e.app.host.api)).find((j) => j.sourceName === 'interview-01.mp4');
     await page.keyboard.press('Control+o');
     const sheet = page.getByRole('dialog', { name: 'Add to queue' });
     await sheet.getByRole('textbox', { name: 'Paths or URLs, one per line' }).fill(done?.source ?? '');
@@ -223,7 +205,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
   });
 
   it("uploads a file once for two languages when asked: the estimate says what it saves, the second dub is made from the first one's copy", async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     const lecture = videoMp4(2, 'lecture-03.mp4');
     await page.keyboard.press('Control+o');
     const sheet = page.getByRole('dialog', { name: 'Add to queue' });
@@ -246,15 +228,15 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     await sheet.waitFor({ state: 'hidden' });
     const row = page.getByRole('row', { name: /lecture-03\.mp4/ });
     await expect.poll(() => row.locator('.chip-done').count(), { timeout: 45_000, interval: 250 }).toBe(2);
-    const jobs = (await allJobs(app.host.api)).filter((j) => j.sourceName === 'lecture-03.mp4');
+    const jobs = (await allJobs(e2e.app.host.api)).filter((j) => j.sourceName === 'lecture-03.mp4');
     const reasons = await Promise.all(
-      jobs.map(async (j) => (await app.host.api.getJob({ id: j.id })).history.map((h) => h.reason ?? '')),
+      jobs.map(async (j) => (await e2e.app.host.api.getJob({ id: j.id })).history.map((h) => h.reason ?? '')),
     );
     expect(reasons.filter((r) => r.some((x) => x.includes('made from the uploaded copy')))).toHaveLength(1);
   });
 
   it('had no console error and no failed request', () => {
-    expect(view.troubles).toEqual({ console: [], requests: [] });
+    expect(e2e.view.troubles).toEqual({ console: [], requests: [] });
   });
 });
 

@@ -1,34 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  closeBrowser,
-  openPage,
-  startApp,
-  type RunningApp,
-  type Viewing,
-  PATIENT,
-} from '../helpers/browser-app';
+import { describe, expect, it } from 'vitest';
+import { appInBrowser, PATIENT } from '../helpers/browser-app';
 import { seedQueue } from '../helpers/seed';
 
 const SOURCES = 3334;
 const LANGUAGES = ['es', 'fr', 'de'];
 
 describe('10,000 jobs already in the queue', () => {
-  let app: RunningApp;
-  let view: Viewing;
   let jobs = 0;
 
-  beforeAll(async () => {
-    app = await startApp({ work: false, prepare: (home) => (jobs = seedQueue(home, SOURCES, LANGUAGES)) });
-    view = await openPage(app);
-  });
-  afterAll(async () => {
-    await view?.close();
-    await closeBrowser();
-    await app?.close();
-  });
+  const e2e = appInBrowser({ work: false, prepare: (home) => (jobs = seedQueue(home, SOURCES, LANGUAGES)) });
 
   it('renders a page of rows, counts every job, and keeps the DOM small', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     expect(jobs).toBe(10_002);
     const grid = page.getByRole('grid');
     await page.getByRole('row', { name: /clip-00001\.mp4/ }).waitFor();
@@ -40,7 +23,7 @@ describe('10,000 jobs already in the queue', () => {
   });
 
   it('scrolls to the end with the keyboard and to the middle with the wheel, loading the rows it shows', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     const grid = page.getByRole('grid');
     await grid.focus();
     await grid.press('End');
@@ -70,7 +53,7 @@ describe('10,000 jobs already in the queue', () => {
   });
 
   it('finds a file by name among them all', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await page.keyboard.press('Control+f');
     await page.getByRole('searchbox', { name: 'Search files by name' }).fill('clip-02346');
     await expect.poll(() => page.getByRole('grid').getAttribute('aria-rowcount'), PATIENT).toBe('1');
@@ -82,6 +65,6 @@ describe('10,000 jobs already in the queue', () => {
   });
 
   it('had no console error and no failed request', () => {
-    expect(view.troubles).toEqual({ console: [], requests: [] });
+    expect(e2e.view.troubles).toEqual({ console: [], requests: [] });
   });
 });

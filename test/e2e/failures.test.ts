@@ -1,34 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  closeBrowser,
-  openPage,
-  startApp,
-  type RunningApp,
-  type Viewing,
-  PATIENT,
-} from '../helpers/browser-app';
+import { describe, expect, it } from 'vitest';
+import { addButtonShown, appInBrowser, PATIENT } from '../helpers/browser-app';
 import { creditsFor } from '../../shared/credits';
 import { allJobs } from '../helpers/engine';
 import { ffprobeSeconds } from '../helpers/probe';
 import { textFile, videoMp4 } from '../helpers/media';
 
 describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
-  let app: RunningApp;
-  let view: Viewing;
-
-  beforeAll(async () => {
-    app = await startApp({ sandbox: { pipelineSeconds: 1 } });
-    view = await openPage(app);
-    await view.page.getByRole('button', { name: '+ Add files' }).waitFor();
-  });
-  afterAll(async () => {
-    await view?.close();
-    await closeBrowser();
-    await app?.close();
-  });
+  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 1 } }, { ready: addButtonShown });
 
   it('shows a bad file with its reason in words, and the rest are dubbed', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await page.getByRole('button', { name: '+ Add files' }).click();
     const sheet = page.getByRole('dialog', { name: 'Add to queue' });
     await page.setInputFiles('[data-testid=file-input]', [
@@ -53,12 +34,12 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
   });
 
   it('shows a failed dub in words with its remedy, and Retry brings it to done', async () => {
-    const { page } = view;
-    app.sb.faults.set({ rateDubFailure: 1 });
-    await app.host.api.add({ inputs: [videoMp4(2, 'flaky-dub.mp4')], to: ['pt'] });
+    const { page } = e2e.view;
+    e2e.app.sb.faults.set({ rateDubFailure: 1 });
+    await e2e.app.host.api.add({ inputs: [videoMp4(2, 'flaky-dub.mp4')], to: ['pt'] });
     const row = page.getByRole('row', { name: /flaky-dub\.mp4/ });
     await row.getByRole('button', { name: /^pt: failed/ }).waitFor({ timeout: 30_000 });
-    app.sb.faults.set({ rateDubFailure: 0 });
+    e2e.app.sb.faults.set({ rateDubFailure: 0 });
 
     const problem = row.locator('.job-problem.failed');
     expect(await problem.textContent()).toMatch(/Portuguese:.*\w{4,}/);
@@ -66,18 +47,18 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
 
     await row.getByRole('button', { name: /^Retry flaky-dub\.mp4 into Portuguese/ }).click();
     await row.getByRole('button', { name: /^pt: done/ }).waitFor({ timeout: 30_000 });
-    const jobs = await allJobs(app.host.api);
+    const jobs = await allJobs(e2e.app.host.api);
     expect(jobs.find((j) => j.sourceName === 'flaky-dub.mp4')?.state).toBe('completed');
   });
 
   it('cancels selected work with Delete, after a confirm that counts the jobs', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await page.getByRole('button', { name: /Pause queue/ }).click();
     await page
       .getByRole('button', { name: /Resume queue/ })
       .first()
       .waitFor();
-    await app.host.api.add({ inputs: [videoMp4(2, 'not-this-one.mp4')], to: ['ja', 'ko'] });
+    await e2e.app.host.api.add({ inputs: [videoMp4(2, 'not-this-one.mp4')], to: ['ja', 'ko'] });
     const row = page.getByRole('row', { name: /not-this-one\.mp4/ });
     await row.getByRole('button', { name: /^ja: waiting/ }).waitFor();
 
@@ -89,7 +70,7 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
     await row.getByRole('button', { name: /^ko: canceled/ }).waitFor();
     await row.getByRole('button', { name: /^ja: canceled/ }).waitFor();
 
-    const jobs = await allJobs(app.host.api);
+    const jobs = await allJobs(e2e.app.host.api);
     expect(jobs.filter((j) => j.sourceName === 'not-this-one.mp4').map((j) => j.state)).toEqual([
       'canceled',
       'canceled',
@@ -101,9 +82,9 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
   });
 
   it('over the balance: the total turns red, says by how much, and adds only after a confirm', async () => {
-    const { page } = view;
-    const balance = app.sb.account.seconds;
-    app.sb.account.seconds = 5;
+    const { page } = e2e.view;
+    const balance = e2e.app.sb.account.seconds;
+    e2e.app.sb.account.seconds = 5;
     try {
       await page.getByRole('button', { name: '+ Add files' }).click();
       const sheet = page.getByRole('dialog', { name: 'Add to queue' });
@@ -131,11 +112,11 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
       await sheet.waitFor({ state: 'hidden' });
       await page.getByRole('row', { name: /too-dear\.mp4/ }).waitFor();
     } finally {
-      app.sb.account.seconds = balance;
+      e2e.app.sb.account.seconds = balance;
     }
   });
 
   it('had no console error and no failed request', () => {
-    expect(view.troubles).toEqual({ console: [], requests: [] });
+    expect(e2e.view.troubles).toEqual({ console: [], requests: [] });
   });
 });

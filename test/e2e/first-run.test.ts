@@ -1,31 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import {
-  closeBrowser,
-  openPage,
-  screenshot,
-  startApp,
-  type RunningApp,
-  type Viewing,
-} from '../helpers/browser-app';
+import { appInBrowser, screenshot } from '../helpers/browser-app';
 
 describe('a first run: nothing configured yet', () => {
-  let app: RunningApp;
-  let view: Viewing;
-
-  beforeAll(async () => {
-    app = await startApp({ firstRun: true, work: false });
-    view = await openPage(app);
-  });
-  afterAll(async () => {
-    await view?.close();
-    await closeBrowser();
-    await app?.close();
-  });
+  const e2e = appInBrowser({ firstRun: true, work: false });
 
   it('offers the built-in sandbox or an API key, and the sandbox choice is saved', async () => {
-    const { page } = view;
-    expect((await app.host.api.getSettings()).service.configured).toBe(false);
+    const { page } = e2e.view;
+    expect((await e2e.app.host.api.getSettings()).service.configured).toBe(false);
     const welcome = page.getByRole('dialog', { name: 'Welcome to Dubdesk' });
     await welcome.waitFor();
     await welcome.getByRole('button', { name: /Enter API key/ }).waitFor();
@@ -34,11 +16,11 @@ describe('a first run: nothing configured yet', () => {
 
     await welcome.getByRole('button', { name: /Try with the built-in sandbox/ }).click();
     await welcome.waitFor({ state: 'hidden' });
-    const settings = await app.host.api.getSettings();
+    const settings = await e2e.app.host.api.getSettings();
     expect(settings.service).toMatchObject({ mode: 'sandbox', configured: true });
   });
 
   it('had no console error and no failed request', () => {
-    expect(view.troubles).toEqual({ console: [], requests: [] });
+    expect(e2e.view.troubles).toEqual({ console: [], requests: [] });
   });
 });

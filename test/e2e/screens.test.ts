@@ -1,18 +1,10 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WORKING_STATES } from '../../shared/contract/jobs';
 import { seriousViolations } from '../helpers/axe';
-import {
-  closeBrowser,
-  openPage,
-  screenshot,
-  startApp,
-  type RunningApp,
-  type Viewing,
-  PATIENT,
-} from '../helpers/browser-app';
+import { addButtonShown, appInBrowser, openPage, screenshot, PATIENT } from '../helpers/browser-app';
 import { allJobs, tempDir } from '../helpers/engine';
 import { audioMp3, textFile, videoMp4 } from '../helpers/media';
 
@@ -30,29 +22,17 @@ async function until(test: () => Promise<boolean>): Promise<void> {
 }
 
 describe('every screen, light and dark, mid-batch with a failure', () => {
-  let app: RunningApp;
-  let view: Viewing;
-
-  beforeAll(async () => {
-    app = await startApp({ sandbox: { pipelineSeconds: 8, balance: 36_000 } });
-    view = await openPage(app);
-    await view.page.getByRole('button', { name: '+ Add files' }).waitFor();
-  });
-  afterAll(async () => {
-    await view?.close();
-    await closeBrowser();
-    await app?.close();
-  });
+  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 8, balance: 36_000 } }, { ready: addButtonShown });
 
   it('Queue: done, working and failed rows side by side', async () => {
-    const { api } = app.host;
+    const { api } = e2e.app.host;
     await api.add({ inputs: [videoMp4(3, 'interview-01.mp4')], to: ['es', 'fr'] });
     await until(async () => (await allJobs(api)).every((j) => j.state === 'completed'));
 
-    app.sb.faults.set({ rateDubFailure: 1 });
+    e2e.app.sb.faults.set({ rateDubFailure: 1 });
     await api.add({ inputs: [videoMp4(4, 'keynote-2026-final.mp4')], to: ['de'] });
     await until(async () => (await allJobs(api)).some((j) => j.remoteId !== null && j.destLang === 'de'));
-    app.sb.faults.set({ rateDubFailure: 0 });
+    e2e.app.sb.faults.set({ rateDubFailure: 0 });
     await api.add({
       inputs: [
         videoMp4(5, 'product-demo.mp4'),
@@ -68,16 +48,19 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
       const jobs = await allJobs(api);
       return jobs.some((j) => j.state === 'failed') && jobs.some((j) => WORKING_STATES.includes(j.state));
     });
-    const { page } = view;
+    const { page } = e2e.view;
     await page.getByRole('button', { name: /^de: failed/ }).waitFor();
     // The totals follow a change by up to a quarter of a second: the sidebar counts the failure too.
-    await page.getByRole('navigation').getByRole('button', { name: /^Failed\s*1$/ }).waitFor();
+    await page
+      .getByRole('navigation')
+      .getByRole('button', { name: /^Failed\s*1$/ })
+      .waitFor();
     await bothThemes(page, 'queue');
     expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('Job panel: a finished dub with its preview', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await page
       .getByRole('row', { name: /interview-01\.mp4/ })
       .getByRole('button', { name: /^es: done/ })
@@ -99,7 +82,7 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
   });
 
   it('Add: files with their lengths, a bad file with its reason, the estimate against the balance', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await page.getByRole('button', { name: '+ Add files' }).click();
     const sheet = page.getByRole('dialog', { name: 'Add to queue' });
     await page.setInputFiles('[data-testid=file-input]', [
@@ -124,7 +107,7 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
   });
 
   it('Settings: the key tested against the account', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await page.getByRole('button', { name: 'Test key' }).click();
@@ -134,12 +117,12 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
   });
 
   it('Watch: the folders screen and its form', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     // Once the engine has watched folders, the picture shows one at work; until then, the empty screen.
     const folder = join(tempDir('dubdesk-watch-'), 'Dubbing', 'to-es-fr');
     mkdirSync(folder, { recursive: true });
     copyFileSync(videoMp4(3, 'interview-01.mp4'), join(folder, 'episode-01.mp4'));
-    await app.host.api
+    await e2e.app.host.api
       .addWatchFolder({ path: folder, preset: { to: ['es', 'fr'], creditLimit: 3600 } })
       .catch(() => undefined);
     await page.getByRole('button', { name: /^Watched folders/ }).click();
@@ -149,7 +132,7 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
 
     await page.getByRole('button', { name: '+ Watch a folder' }).click();
     const form = page.getByRole('dialog', { name: 'Watch a folder' });
-    await form.getByRole('textbox', { name: 'Folder' }).fill(app.home);
+    await form.getByRole('textbox', { name: 'Folder' }).fill(e2e.app.home);
     const box = form.getByRole('combobox', { name: /Dub into/ });
     await box.fill('French');
     await box.press('Enter');
@@ -159,7 +142,7 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
   });
 
   it('200% zoom (a 1280 x 800 window): every state, Watched folders and Settings in view; the Add sheet', async () => {
-    const zoomed = await openPage(app, { width: 640, height: 400, zoom: 2 });
+    const zoomed = await openPage(e2e.app, { width: 640, height: 400, zoom: 2 });
     try {
       const { page } = zoomed;
       await page.getByRole('button', { name: '+ Add files' }).waitFor();
@@ -183,6 +166,6 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
   });
 
   it('had no console error and no failed request', () => {
-    expect(view.troubles).toEqual({ console: [], requests: [] });
+    expect(e2e.view.troubles).toEqual({ console: [], requests: [] });
   });
 });

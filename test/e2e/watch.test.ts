@@ -1,44 +1,28 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { closeBrowser, openPage, startApp, type RunningApp, type Viewing } from '../helpers/browser-app';
+import { appInBrowser } from '../helpers/browser-app';
 import { tempDir } from '../helpers/engine';
 import { textFile, videoMp4 } from '../helpers/media';
 
 describe('watched folders from the browser', () => {
-  let app: RunningApp;
-  let view: Viewing;
-  let folder: string;
-  /** Until the engine has watched folders (the watch branch), it refuses every folder: nothing to see. */
-  let available = true;
+  let folder = '';
+  const e2e = appInBrowser(
+    { sandbox: { pipelineSeconds: 1 } },
+    {
+      prepare: async () => {
+        folder = join(tempDir('dubdesk-watch-'), 'to-es-fr');
+        mkdirSync(folder);
+        copyFileSync(videoMp4(2, 'watched.mp4'), join(folder, 'episode-01.mp4'));
+        copyFileSync(textFile('watched-notes.mp4', 'not a video\n'), join(folder, 'notes.mp4'));
+      },
+      ready: (page) => page.getByRole('button', { name: /^Watched folders/ }).click(),
+    },
+  );
 
-  beforeAll(async () => {
-    app = await startApp({ sandbox: { pipelineSeconds: 1 } });
-    const probe = join(tempDir('dubdesk-watch-probe-'), 'probe');
-    mkdirSync(probe);
-    try {
-      const f = await app.host.api.addWatchFolder({ path: probe, preset: { to: ['es'] } });
-      await app.host.api.removeWatchFolder({ id: f.id });
-    } catch {
-      available = false;
-    }
-    folder = join(tempDir('dubdesk-watch-'), 'to-es-fr');
-    mkdirSync(folder);
-    copyFileSync(videoMp4(2, 'watched.mp4'), join(folder, 'episode-01.mp4'));
-    copyFileSync(textFile('watched-notes.mp4', 'not a video\n'), join(folder, 'notes.mp4'));
-    view = await openPage(app);
-    await view.page.getByRole('button', { name: /^Watched folders/ }).click();
-  });
-  afterAll(async () => {
-    await view?.close();
-    await closeBrowser();
-    await app?.close();
-  });
-
-  it('adds a folder with its languages and a credit limit; its file is dubbed and counted', async (ctx) => {
-    if (!available) ctx.skip();
-    const { page } = view;
+  it('adds a folder with its languages and a credit limit; its file is dubbed and counted', async () => {
+    const { page } = e2e.view;
     await page.getByRole('button', { name: '+ Watch a folder' }).click();
     const form = page.getByRole('dialog', { name: 'Watch a folder' });
     await form.getByRole('textbox', { name: 'Folder' }).fill(folder);
@@ -61,9 +45,8 @@ describe('watched folders from the browser', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  it("lists the folder's files with their status, and a bad file's problem in words", async (ctx) => {
-    if (!available) ctx.skip();
-    const { page } = view;
+  it("lists the folder's files with their status, and a bad file's problem in words", async () => {
+    const { page } = e2e.view;
     await page.getByRole('button', { name: 'Files', exact: true }).click();
     const files = page.getByRole('dialog', { name: 'Files in to-es-fr' });
     await files.getByRole('row', { name: /episode-01\.mp4.*done/ }).waitFor();
@@ -71,9 +54,8 @@ describe('watched folders from the browser', () => {
     await files.getByRole('button', { name: 'Close' }).click();
   });
 
-  it('pauses and resumes, and removes only after a confirm', async (ctx) => {
-    if (!available) ctx.skip();
-    const { page } = view;
+  it('pauses and resumes, and removes only after a confirm', async () => {
+    const { page } = e2e.view;
     const card = page.getByRole('listitem').filter({ hasText: folder });
     await card.getByRole('button', { name: 'Pause' }).click();
     await card.getByText('Paused').waitFor();
@@ -87,11 +69,10 @@ describe('watched folders from the browser', () => {
     await card.getByRole('button', { name: 'Remove…' }).click();
     await confirm.getByRole('button', { name: 'Stop watching' }).click();
     await card.waitFor({ state: 'detached' });
-    expect((await app.host.api.listWatchFolders()).folders).toEqual([]);
+    expect((await e2e.app.host.api.listWatchFolders()).folders).toEqual([]);
   });
 
-  it('had no console error and no failed request', (ctx) => {
-    if (!available) ctx.skip();
-    expect(view.troubles).toEqual({ console: [], requests: [] });
+  it('had no console error and no failed request', () => {
+    expect(e2e.view.troubles).toEqual({ console: [], requests: [] });
   });
 });

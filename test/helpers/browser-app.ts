@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { startServer, type DubdeskServer } from '../../electron/cli/serve/server';
 import { workQueue } from '../../electron/cli/serve/worker';
 import { openDubdesk, type DubdeskHost, type QueueWorker } from '../../electron/engine/index';
@@ -169,3 +170,46 @@ export async function screenshot(page: Page, name: string): Promise<string> {
  * many can take seconds to probe a file or answer a request, and a test fails only when it never happens.
  */
 export const PATIENT = { timeout: 30_000, interval: 100 };
+
+/** The page is ready for the tests that start from the queue. */
+export const addButtonShown = (page: Page): Promise<void> =>
+  page.getByRole('button', { name: '+ Add files' }).waitFor();
+
+export interface AppInBrowser {
+  readonly app: RunningApp;
+  readonly view: Viewing;
+}
+
+/**
+ * One app and one page for the tests of a describe block: started before them, and the page, the browser and
+ * the app closed after them. `prepare` runs between starting the app and opening the page (files to watch…);
+ * `ready` waits for what the first test needs on the page.
+ */
+export function appInBrowser(
+  opts: AppOptions = {},
+  hooks: { prepare?: (app: RunningApp) => Promise<void>; ready?: (page: Page) => Promise<void> } = {},
+): AppInBrowser {
+  let app: RunningApp | undefined;
+  let view: Viewing | undefined;
+  beforeAll(async () => {
+    app = await startApp(opts);
+    await hooks.prepare?.(app);
+    view = await openPage(app);
+    await hooks.ready?.(view.page);
+  });
+  afterAll(async () => {
+    await view?.close();
+    await closeBrowser();
+    await app?.close();
+  });
+  return {
+    get app() {
+      if (!app) throw new Error('the app has not started');
+      return app;
+    },
+    get view() {
+      if (!view) throw new Error('the page is not open');
+      return view;
+    },
+  };
+}
