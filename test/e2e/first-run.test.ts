@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { appInBrowser, screenshot } from '../helpers/browser-app';
+import { appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
 
 describe('a first run: nothing configured yet', () => {
   const e2e = appInBrowser({ firstRun: true, work: false });
@@ -18,6 +18,18 @@ describe('a first run: nothing configured yet', () => {
     await welcome.waitFor({ state: 'hidden' });
     const settings = await e2e.app.host.api.getSettings();
     expect(settings.service).toMatchObject({ mode: 'sandbox', configured: true });
+  });
+
+  it('then shows the sandbox in Settings as what it is: no key, no address, and what remains to spend', async () => {
+    const { page } = e2e.view;
+    await page.getByRole('button', { name: /^Settings/ }).click();
+    await page.getByText('The sandbox runs inside Dubdesk on this machine').waitFor();
+    expect(await page.getByLabel('Service address').count()).toBe(0);
+    // The built-in sandbox's own loopback address is not offered as the service's when switching to it.
+    await page.getByRole('radio', { name: /The dubbing service/ }).check();
+    expect(await page.getByLabel('Service address').inputValue()).toBe('');
+    await page.getByRole('radio', { name: /The built-in sandbox/ }).check();
+    await expect.poll(() => page.getByText(/cr \/ [\d,]+ cr/).count(), PATIENT).toBe(1);
   });
 
   it('had no console error and no failed request', () => {

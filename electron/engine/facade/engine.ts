@@ -112,6 +112,7 @@ export class DubdeskEngine {
   private offline: string | null = null;
   private resumedAfterCrash = 0;
   private balance: number | null = null;
+  private balanceAsked = false;
   private totalsTimer: NodeJS.Timeout | null = null;
   private jobStarts = new Map<number, number>();
   private jobSecondsAvg: number | null = null;
@@ -365,6 +366,14 @@ export class DubdeskEngine {
   }
 
   private totals(): QueueTotals {
+    if (this.balance === null && !this.balanceAsked && this.services.describe().configured) {
+      // The header's "remaining" needs the balance, which an idle queue may never have asked for.
+      this.balanceAsked = true;
+      void this.accountNow().then(
+        () => this.scheduleTotals(),
+        () => {},
+      );
+    }
     const counts = { ...emptyCounts(), ...this.store.countsByState() };
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     const left = total - counts.completed - counts.failed - counts.canceled;
@@ -666,6 +675,10 @@ export class DubdeskEngine {
         if (service) {
           await this.services.update(service);
           this.secretsCache = null;
+          // Another service (or key) has another balance: the old one must not show, the new one is asked.
+          this.balance = null;
+          this.balanceAsked = false;
+          this.scheduleTotals();
           this.log.logger.info({ mode: this.services.mode() }, 'service settings changed');
           // Work goes on with the new service at once, or stops clearly until it is usable.
           try {

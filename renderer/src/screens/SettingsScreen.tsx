@@ -25,12 +25,21 @@ interface Form {
   allowFileKeyStore: boolean;
 }
 
+/**
+ * The service addresses as the form shows them. In sandbox mode the engine reports the built-in sandbox's
+ * own loopback address (a new port each start): not something to show as "the service address", nor to keep
+ * when the user switches to the real service.
+ */
+function addressesOf(s: Settings): { baseUrl: string; legacyUrl: string } {
+  if (s.service.mode === 'sandbox') return { baseUrl: '', legacyUrl: '' };
+  return { baseUrl: s.service.baseUrl ?? '', legacyUrl: s.service.legacyUrl ?? '' };
+}
+
 function formOf(s: Settings): Form {
   return {
     mode: s.service.mode,
     apiKey: '',
-    baseUrl: s.service.baseUrl ?? '',
-    legacyUrl: s.service.legacyUrl ?? '',
+    ...addressesOf(s),
     concurrency: s.concurrency,
     languages: [...s.defaults.languages],
     favourites: [...s.favouriteLanguages],
@@ -47,8 +56,9 @@ function patchOf(f: Form, s: Settings): SettingsPatch {
   if (f.mode !== s.service.mode) service.mode = f.mode;
   if (f.apiKey.trim()) service.apiKey = f.apiKey.trim();
   if (f.apiKey.trim() && f.allowFileKeyStore) service.allowFileKeyStore = true;
-  if (f.baseUrl.trim() !== (s.service.baseUrl ?? '')) service.baseUrl = f.baseUrl.trim() || null;
-  if (f.legacyUrl.trim() !== (s.service.legacyUrl ?? '')) service.legacyUrl = f.legacyUrl.trim() || null;
+  const shown = addressesOf(s);
+  if (f.baseUrl.trim() !== shown.baseUrl) service.baseUrl = f.baseUrl.trim() || null;
+  if (f.legacyUrl.trim() !== shown.legacyUrl) service.legacyUrl = f.legacyUrl.trim() || null;
   const defaults: NonNullable<SettingsPatch['defaults']> = {};
   if (!same(f.languages, s.defaults.languages)) defaults.languages = f.languages;
   if (f.outDir.trim() !== (s.defaults.outDir ?? '')) defaults.outDir = f.outDir.trim() || null;
@@ -184,61 +194,70 @@ export function SettingsScreen() {
               The built-in sandbox (try it out, nothing is charged)
             </label>
           </div>
-          <label className="field">
-            <span className="field-label">API key</span>
-            <input
-              id="api-key"
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              value={form.apiKey}
-              placeholder={
-                settings.service.apiKeySet
-                  ? `•••• ${settings.service.apiKeyHint ?? ''}`
-                  : 'Paste your API key'
-              }
-              aria-describedby="api-key-hint"
-              onChange={(e) => set({ apiKey: e.target.value })}
-            />
-          </label>
-          <p className="hint" id="api-key-hint">
-            {keyHint}
-          </p>
-          {needsConsent && (
-            <label className="check-label consent">
-              <input
-                type="checkbox"
-                checked={form.allowFileKeyStore}
-                onChange={(e) => set({ allowFileKeyStore: e.target.checked })}
-              />
-              <span>
-                Keep the key in a file only you can read
-                {storage?.osUnavailable ? ` (${storage.osUnavailable})` : ''}
-              </span>
-            </label>
+          {form.mode === 'sandbox' ? (
+            <p className="hint">
+              The sandbox runs inside Dubdesk on this machine: no account and no key. It does not translate;
+              its "dubs" are your own video with subtitles that say what they are.
+            </p>
+          ) : (
+            <>
+              <label className="field">
+                <span className="field-label">API key</span>
+                <input
+                  id="api-key"
+                  type="password"
+                  autoComplete="off"
+                  spellCheck={false}
+                  value={form.apiKey}
+                  placeholder={
+                    settings.service.apiKeySet
+                      ? `•••• ${settings.service.apiKeyHint ?? ''}`
+                      : 'Paste your API key'
+                  }
+                  aria-describedby="api-key-hint"
+                  onChange={(e) => set({ apiKey: e.target.value })}
+                />
+              </label>
+              <p className="hint" id="api-key-hint">
+                {keyHint}
+              </p>
+              {needsConsent && (
+                <label className="check-label consent">
+                  <input
+                    type="checkbox"
+                    checked={form.allowFileKeyStore}
+                    onChange={(e) => set({ allowFileKeyStore: e.target.checked })}
+                  />
+                  <span>
+                    Keep the key in a file only you can read
+                    {storage?.osUnavailable ? ` (${storage.osUnavailable})` : ''}
+                  </span>
+                </label>
+              )}
+              <KeyTest apiKey={form.apiKey} baseUrl={form.baseUrl} />
+              <ErrorText error={errorFor(error, 'service.apiKey')} />
+              <label className="field">
+                <span className="field-label">Service address</span>
+                <input
+                  type="url"
+                  value={form.baseUrl}
+                  placeholder="https://…"
+                  onChange={(e) => set({ baseUrl: e.target.value })}
+                />
+              </label>
+              <ErrorText error={errorFor(error, 'service.baseUrl')} />
+              <label className="field">
+                <span className="field-label">Legacy address</span>
+                <input
+                  type="url"
+                  value={form.legacyUrl}
+                  placeholder="https://… (only for the legacy API)"
+                  onChange={(e) => set({ legacyUrl: e.target.value })}
+                />
+              </label>
+              <ErrorText error={errorFor(error, 'service.legacyUrl')} />
+            </>
           )}
-          <KeyTest apiKey={form.apiKey} baseUrl={form.baseUrl} />
-          <ErrorText error={errorFor(error, 'service.apiKey')} />
-          <label className="field">
-            <span className="field-label">Service address</span>
-            <input
-              type="url"
-              value={form.baseUrl}
-              placeholder="https://…"
-              onChange={(e) => set({ baseUrl: e.target.value })}
-            />
-          </label>
-          <ErrorText error={errorFor(error, 'service.baseUrl')} />
-          <label className="field">
-            <span className="field-label">Legacy address</span>
-            <input
-              type="url"
-              value={form.legacyUrl}
-              placeholder="https://… (only for the legacy API)"
-              onChange={(e) => set({ legacyUrl: e.target.value })}
-            />
-          </label>
-          <ErrorText error={errorFor(error, 'service.legacyUrl')} />
         </fieldset>
 
         <fieldset>

@@ -63,6 +63,17 @@ describe('engine lifecycle', () => {
     await close();
   });
 
+  it('fetches the balance for the totals by itself: an idle queue shows what remains', async () => {
+    const sb = await sandbox({ balance: 4321 });
+    const { api, close } = engineFor(sb);
+    try {
+      await api.totals();
+      await expect.poll(async () => (await api.totals()).creditsRemaining).toBe(4321);
+    } finally {
+      await close();
+    }
+  });
+
   it('waits for the network while the service is unreachable and resumes by itself', async () => {
     const first = await sandbox();
     const port = first.port;
