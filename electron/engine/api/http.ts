@@ -89,8 +89,7 @@ export class Http {
       body: json ?? options.body,
       signal: options.signal,
       onUpload: options.onUpload,
-      // A GET follows a redirect only within the origin it was first sent to.
-      follow: method === 'GET' ? (to, first) => to.origin === first.origin : undefined,
+      follow: method === 'GET' ? sameOrigin : undefined,
     });
     const status = res.status;
     if (status >= 300 && status < 400) {
@@ -138,6 +137,9 @@ export class Http {
     );
   }
 }
+
+/** A GET follows a redirect only within the origin it was first sent to. */
+const sameOrigin = (to: URL, first: URL) => to.origin === first.origin;
 
 function tooBig(cap: number, url: string): ApiError {
   return new ApiError('too-big', `the service sent a reply larger than ${sizeText(cap)} from ${redact(url)}`);
