@@ -1,9 +1,40 @@
-import { MaxRedirectsError, RequestError, TimeoutError } from 'got';
 import { ErrorBody } from '../../../shared/api/common';
 import { cleanServiceText } from '../../../shared/text';
 import { ApiError, kindForStatus, redact, type ApiErrorDetails } from './errors';
 
-const CONNECT_EVENTS = new Set(['lookup', 'connect', 'secureConnect']);
+/**
+ * A limit the transport keeps itself (undici keeps the others): `request`, the whole call; `response`, the
+ * status line after an upload; `read`, the body's end; `socket`, nothing moved on the line.
+ */
+export class TransportTimeout extends Error {
+  constructor(
+    readonly phase: 'request' | 'response' | 'read' | 'socket',
+    readonly ms: number,
+  ) {
+    super(`${phase} timeout`);
+    this.name = 'TransportTimeout';
+  }
+}
+
+/** undici's timeouts, by error code, as the phase they limit. */
+const UNDICI_TIMEOUTS: Readonly<Record<string, 'connect' | 'response' | 'socket'>> = {
+  UND_ERR_CONNECT_TIMEOUT: 'connect',
+  UND_ERR_HEADERS_TIMEOUT: 'response',
+  UND_ERR_BODY_TIMEOUT: 'socket',
+};
+
+/**
+ * What says the answer was not HTTP a client can read: the parser's refusal, headers too big, a bad
+ * Content-Length (undici tells it before the status line is handed over; after it, the body was cut short).
+ */
+function brokenHttp(e: unknown, code: string, answered: boolean): boolean {
+  if (e instanceof Error && e.name === 'HTTPParserError') return true;
+  return (
+    code.startsWith('HPE_') ||
+    code === 'UND_ERR_HEADERS_OVERFLOW' ||
+    (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' && !answered)
+  );
+}
 
 function hostOf(url: string): string {
   try {
@@ -11,6 +42,11 @@ function hostOf(url: string): string {
   } catch {
     return redact(url);
   }
+}
+
+function codeOf(e: unknown): string {
+  const code = e instanceof Error ? (e as NodeJS.ErrnoException).code : undefined;
+  return typeof code === 'string' ? code : '';
 }
 
 /**
@@ -24,40 +60,49 @@ export function errorFromFailure(
   details: ApiErrorDetails = {},
 ): ApiError {
   if (e instanceof ApiError) return e;
-  if (e instanceof RequestError && e.code === 'ERR_ABORTED') return new ApiError('canceled', 'canceled');
-  if (e instanceof Error && e.name === 'AbortError') return new ApiError('canceled', 'canceled');
+  const code = codeOf(e);
+  // The caller's AbortController (a DOMException), or undici's own name for an aborted request.
+  if ((e instanceof Error && e.name === 'AbortError') || code === 'UND_ERR_ABORTED')
+    return new ApiError('canceled', 'canceled');
   const where = redact(url);
-  if (e instanceof TimeoutError) {
-    if (CONNECT_EVENTS.has(e.event))
-      return new ApiError('network', `cannot reach ${hostOf(url)} (timed out: ${e.event})`);
-    if (!answered) return new ApiError('network', `no answer from ${where} in time (${e.event} timeout)`);
+  const timeout = e instanceof TransportTimeout ? e.phase : UNDICI_TIMEOUTS[code];
+  if (timeout === 'connect')
+    return new ApiError('network', `cannot reach ${hostOf(url)} (timed out: connect)`);
+  if (timeout !== undefined) {
+    if (!answered) return new ApiError('network', `no answer from ${where} in time (${timeout} timeout)`);
     return new ApiError(
       'timeout',
-      e.event === 'socket'
+      timeout === 'socket'
         ? `the answer from ${where} stalled part way`
-        : `the answer from ${where} did not finish in time (${e.event} deadline)`,
+        : `the answer from ${where} did not finish in time (${timeout} deadline)`,
       null,
       null,
       details,
     );
   }
-  if (e instanceof MaxRedirectsError) return new ApiError('redirect', `too many redirects from ${where}`);
-  const code = e instanceof RequestError ? e.code : '';
   const what = e instanceof Error ? e.message : String(e);
-  // Node's HTTP parser refused what came back: something answered, but not in HTTP.
-  if (code.startsWith('HPE_'))
-    return new ApiError('protocol', `${where} answered with broken HTTP (${code})`, null, null, details);
+  // Something answered, but not in HTTP.
+  if (brokenHttp(e, code, answered))
+    return new ApiError(
+      'protocol',
+      `${where} answered with broken HTTP (${code || what})`,
+      null,
+      null,
+      details,
+    );
+  // undici's codes say little (UND_ERR_SOCKET); its message says what happened ("other side closed").
+  const why = code && !code.startsWith('UND_ERR') ? code : what;
   if (answered) {
     const received = details.bytes !== undefined ? ` after ${details.bytes} bytes` : '';
     return new ApiError(
       'truncated',
-      `the answer from ${where} was cut short${received} (${code || what})`,
+      `the answer from ${where} was cut short${received} (${why})`,
       null,
       null,
       details,
     );
   }
-  return new ApiError('network', `cannot reach ${where} (${code || what})`);
+  return new ApiError('network', `cannot reach ${where} (${why})`);
 }
 
 /** A non-2xx answer as an ApiError, with the service's own `{ error }` message when it sent one, cleaned. */

@@ -1,11 +1,11 @@
 import { open, rm, stat } from 'node:fs/promises';
-import { RequestError, type Got, type PlainResponse } from 'got';
+import type { Readable } from 'node:stream';
 import { errorFromFailure, errorFromResponse } from './classify';
 import { ApiError, redact } from './errors';
 import { DEFAULT_LIMITS, withLimits, type HttpLimits } from './limits';
 import { httpUrl, isHttp, redirectTarget } from './links';
 import { planDownload } from './ranges';
-import { awaitResponse, baseGot, readCapped, timeoutsFor, utf8, type ProgressListener } from './transport';
+import { readCapped, timeoutsFor, Transport, utf8, type ProgressListener } from './transport';
 
 async function sizeOf(path: string): Promise<number> {
   return stat(path).then(
@@ -66,6 +66,31 @@ export class PartWriteError extends Error {
   }
 }
 
+/** Bytes read ahead while the part file opens: at most this many, then the line waits. */
+const HOLD_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads the body while the part file opens. A connection that drops meanwhile takes with it whatever was
+ * received but not yet read (undici discards a failed body's buffer): read, it is kept and counts.
+ * Returns the body from its start: what was held, then the rest.
+ */
+function holdWhileOpening(body: Readable): () => AsyncGenerator<Buffer> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const hold = (chunk: Buffer) => {
+    chunks.push(chunk);
+    bytes += chunk.length;
+    if (bytes >= HOLD_BYTES) body.pause();
+  };
+  body.on('data', hold);
+  return async function* () {
+    body.off('data', hold);
+    body.pause();
+    yield* chunks.splice(0);
+    yield* body as AsyncIterable<Buffer>;
+  };
+}
+
 /**
  * Output downloads from pre-signed links. They carry no API key at all, so they may follow storage's
  * redirects anywhere http(s); bytes are written exactly as sent (no decompression), with idle limits only
@@ -73,23 +98,14 @@ export class PartWriteError extends Error {
  */
 export class Downloads {
   readonly limits: HttpLimits;
-  private readonly got: Got;
+  private readonly transport: Transport;
 
   constructor(
     limits?: Partial<HttpLimits>,
     private readonly files: PartFiles = diskPartFiles,
   ) {
     this.limits = withLimits(DEFAULT_LIMITS, limits);
-    // Fixed options set once, not merged into every download: no decompression (bytes as sent), idle
-    // limits, and storage's redirects followed anywhere http(s) (the links carry no key).
-    this.got = baseGot().extend({
-      decompress: false,
-      timeout: timeoutsFor('download', this.limits),
-      followRedirect: (r: PlainResponse) => {
-        const to = redirectTarget(r.headers.location, r.url);
-        return to !== null && isHttp(to);
-      },
-    });
+    this.transport = new Transport(timeoutsFor('download', this.limits), { 'user-agent': 'Dubdesk' });
   }
 
   /**
@@ -108,17 +124,20 @@ export class Downloads {
   ): Promise<Downloaded> {
     const target = httpUrl(url, 'the output link');
     const have = fresh ? 0 : await sizeOf(part);
-    const stream = this.got.stream(target, {
-      ...(have > 0 ? { headers: { range: `bytes=${have}-` } } : {}),
-      ...(signal ? { signal } : {}),
+    const response = await this.transport.open(target, url, {
+      method: 'GET',
+      headers: have > 0 ? { range: `bytes=${have}-` } : undefined,
+      signal,
+      // Storage's redirects are followed anywhere http(s): the links carry no key.
+      follow: isHttp,
     });
-    const response = await awaitResponse(stream, url);
-    const status = response.statusCode;
-    const contentType = response.headers['content-type']?.split(';')[0]?.trim() || null;
+    const { status, body: stream } = response;
+    const type = response.headers['content-type'];
+    const contentType = (Array.isArray(type) ? type[0] : type)?.split(';')[0]?.trim() || null;
 
     if (status >= 300 && status < 400) {
       stream.destroy();
-      const to = redirectTarget(response.headers.location, response.url);
+      const to = redirectTarget(response.headers.location, response.url.href);
       if (to && !isHttp(to))
         throw new ApiError(
           'bad-link',
@@ -127,7 +146,7 @@ export class Downloads {
         );
       throw new ApiError(
         'protocol',
-        `HTTP ${status} from ${redact(response.url)} without a usable Location`,
+        `HTTP ${status} from ${redact(response.url.href)} without a usable Location`,
         status,
       );
     }
@@ -156,12 +175,13 @@ export class Downloads {
     let headBytes = 0;
     // Each chunk is on disk before the next is read: when the line drops, every byte received is kept
     // (and counts as progress), and a disk error (ENOSPC…) is the disk's, never the service's.
+    const held = holdWhileOpening(stream);
     const out = await this.files.open(part, append).catch((e: NodeJS.ErrnoException) => {
       stream.destroy();
       throw new PartWriteError(e, expected === null ? null : expected - written);
     });
     try {
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
+      for await (const chunk of held()) {
         try {
           await out.write(chunk);
         } catch (e) {
@@ -180,8 +200,7 @@ export class Downloads {
         onProgress?.(written, expected);
       }
     } catch (e) {
-      if (!(e instanceof RequestError) && (e as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE')
-        throw e;
+      if (e instanceof PartWriteError) throw e;
       await out.close();
       const now = await sizeOf(part);
       throw errorFromFailure(e, url, true, { bytes: received, progressed: now > have });

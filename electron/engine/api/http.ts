@@ -1,19 +1,18 @@
 import type { Readable } from 'node:stream';
-import type { IncomingHttpHeaders } from 'node:http';
-import type { Got, PlainResponse } from 'got';
 import type { z } from 'zod';
 import { errorFromResponse } from './classify';
 import { ApiError, redact } from './errors';
 import { DEFAULT_LIMITS, withLimits, type HttpLimits } from './limits';
 import { httpUrl, redirectTarget } from './links';
 import {
-  awaitResponse,
-  baseGot,
   contentLength,
   readCapped,
   timeoutsFor,
+  Transport,
   utf8,
+  type Answer,
   type ProgressListener,
+  type ResponseHeaders,
 } from './transport';
 
 export type { ProgressListener } from './transport';
@@ -27,7 +26,7 @@ export interface HttpOptions {
 export interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT';
   json?: unknown;
-  body?: FormData | Readable | Buffer;
+  body?: Readable | Buffer;
   headers?: Record<string, string>;
   searchParams?: Record<string, string | number>;
   signal?: AbortSignal | undefined;
@@ -40,7 +39,7 @@ export interface CallOptions {
 
 export interface Reply {
   status: number;
-  headers: IncomingHttpHeaders;
+  headers: ResponseHeaders;
   body: string;
 }
 
@@ -50,33 +49,23 @@ export interface Reply {
  *
  * Redirects: a GET follows one within the origin it was sent to (a service may move a path; the key goes
  * nowhere new). Anything that leaves the origin fails as `redirect` naming the host. POST and PUT follow
- * none: got would re-send the body (307/308, a whole upload) or silently turn a create into a GET (301-303).
+ * none: following would mean sending the body again (307/308, a whole upload) or turning a create into a
+ * GET (301-303).
  */
 export class Http {
   readonly limits: HttpLimits;
-  /**
-   * One got per kind of request, its fixed options (deadlines, redirect rule) set once here rather than
-   * merged again into every request: a GET call, a POST/PUT call, and either with a big body.
-   */
-  private readonly gots: Record<'call' | 'upload', { get: Got; send: Got }>;
+  /** A GET call, a POST/PUT call, or either with a big body: each shape with its own limits. */
+  private readonly transports: Record<'call' | 'upload', Transport>;
   private readonly hasKey: boolean;
 
   constructor(opts: HttpOptions = {}) {
     this.limits = withLimits(DEFAULT_LIMITS, opts.limits);
     this.hasKey = opts.auth !== undefined;
-    const base = baseGot(opts.auth ? { [opts.auth.header]: opts.auth.key } : {});
-    const shaped = (shape: 'call' | 'upload') => {
-      const timed = base.extend({ timeout: timeoutsFor(shape, this.limits) });
-      return {
-        // A GET follows a redirect only within the origin it was sent to (`requestUrl`: the first URL).
-        get: timed.extend({
-          followRedirect: (r: PlainResponse) =>
-            redirectTarget(r.headers.location, r.url)?.origin === r.requestUrl.origin,
-        }),
-        send: timed.extend({ followRedirect: false }),
-      };
+    const headers = { 'user-agent': 'Dubdesk', ...(opts.auth ? { [opts.auth.header]: opts.auth.key } : {}) };
+    this.transports = {
+      call: new Transport(timeoutsFor('call', this.limits), headers),
+      upload: new Transport(timeoutsFor('upload', this.limits), headers),
     };
-    this.gots = { call: shaped('call'), upload: shaped('upload') };
   }
 
   /** Sends a request and parses a 2xx JSON body with `schema`. */
@@ -88,52 +77,50 @@ export class Http {
   async send(url: string, options: CallOptions = {}): Promise<Reply> {
     const target = httpUrl(url, 'the service address');
     const method = options.method ?? 'GET';
-    const shaped = this.gots[options.upload ? 'upload' : 'call'];
-    const stream = (method === 'GET' ? shaped.get : shaped.send).stream(target, {
+    if (options.searchParams)
+      target.search = new URLSearchParams(
+        Object.entries(options.searchParams).map(([k, v]): [string, string] => [k, String(v)]),
+      ).toString();
+    const json = options.json === undefined ? undefined : JSON.stringify(options.json);
+    const res = await this.transports[options.upload ? 'upload' : 'call'].open(target, url, {
       method,
-      ...(options.json !== undefined ? { json: options.json } : {}),
-      ...(options.body !== undefined ? { body: options.body } : {}),
-      ...(options.searchParams ? { searchParams: options.searchParams } : {}),
-      ...(options.headers ? { headers: options.headers } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
+      headers:
+        json === undefined ? options.headers : { 'content-type': 'application/json', ...options.headers },
+      body: json ?? options.body,
+      signal: options.signal,
+      onUpload: options.onUpload,
+      follow: method === 'GET' ? sameOrigin : undefined,
     });
-    if (options.onUpload) {
-      const onUpload = options.onUpload;
-      stream.on('uploadProgress', (p: { transferred: number; total?: number }) =>
-        onUpload(p.transferred, p.total ?? null),
-      );
-    }
-    const res = await awaitResponse(stream, url);
-    const status = res.statusCode;
+    const status = res.status;
     if (status >= 300 && status < 400) {
-      stream.destroy();
+      res.body.destroy();
       throw this.redirectError(method, status, res, target);
     }
     if (status < 200 || status >= 300) {
-      const { body } = await readCapped(stream, this.limits.maxErrorBodyBytes, url).catch(() => ({
+      const { body } = await readCapped(res.body, this.limits.maxErrorBodyBytes, url).catch(() => ({
         body: Buffer.alloc(0),
       }));
       throw errorFromResponse(status, utf8(body), url);
     }
     if (options.discardBody) {
       // The status said it all; a body cut short afterwards changes nothing.
-      await readCapped(stream, this.limits.maxErrorBodyBytes, url).catch(() => undefined);
+      await readCapped(res.body, this.limits.maxErrorBodyBytes, url).catch(() => undefined);
       return { status, headers: res.headers, body: '' };
     }
     const cap = this.limits.maxBodyBytes;
     const declared = contentLength(res.headers['content-length']);
     if (declared !== null && declared > cap) {
-      stream.destroy();
+      res.body.destroy();
       throw tooBig(cap, url);
     }
-    const { body, over } = await readCapped(stream, cap, url);
+    const { body, over } = await readCapped(res.body, cap, url);
     if (over) throw tooBig(cap, url);
     return { status, headers: res.headers, body: utf8(body) };
   }
 
-  private redirectError(method: string, status: number, res: PlainResponse, target: URL): ApiError {
-    const to = redirectTarget(res.headers.location, res.url);
-    const from = redact(res.url);
+  private redirectError(method: string, status: number, res: Answer, target: URL): ApiError {
+    const to = redirectTarget(res.headers.location, res.url.href);
+    const from = redact(res.url.href);
     if (!to) return new ApiError('protocol', `HTTP ${status} from ${from} without a usable Location`, status);
     if (to.origin !== target.origin) {
       const why = this.hasKey
@@ -150,6 +137,9 @@ export class Http {
     );
   }
 }
+
+/** A GET follows a redirect only within the origin it was first sent to. */
+const sameOrigin = (to: URL, first: URL) => to.origin === first.origin;
 
 function tooBig(cap: number, url: string): ApiError {
   return new ApiError('too-big', `the service sent a reply larger than ${sizeText(cap)} from ${redact(url)}`);

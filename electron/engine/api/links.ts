@@ -2,7 +2,7 @@ import { ApiError, redact } from './errors';
 
 /**
  * A link the service handed over (output, upload address) or an endpoint, as a URL; `bad-link` unless it is
- * http(s). got would refuse other schemes too, but as an error that reads like the network's.
+ * http(s). The transport would refuse other schemes too, but as an error that reads like the network's.
  */
 export function httpUrl(raw: string, what: string): URL {
   let url: URL;
@@ -20,11 +20,12 @@ export function httpUrl(raw: string, what: string): URL {
 }
 
 /** Where a redirect points, resolved against the URL that answered it; null when it cannot be parsed. */
-export function redirectTarget(location: string | undefined, from: string): URL | null {
-  if (!location) return null;
+export function redirectTarget(location: string | string[] | undefined, from: string): URL | null {
+  const raw = Array.isArray(location) ? location[0] : location;
+  if (!raw) return null;
   try {
-    // Location is raw header bytes; got reads them the same way (latin1 to UTF-8).
-    return new URL(Buffer.from(location, 'binary').toString(), from);
+    // Location is raw header bytes, read as latin1: taken back to bytes, they are read as UTF-8.
+    return new URL(Buffer.from(raw, 'binary').toString(), from);
   } catch {
     return null;
   }

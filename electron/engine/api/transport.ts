@@ -1,8 +1,14 @@
-import got, { type Delays, type Got, type PlainResponse, type Request } from 'got';
-import { errorFromFailure } from './classify';
+import { Readable } from 'node:stream';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { errorFromFailure, TransportTimeout } from './classify';
+import { ApiError, redact } from './errors';
 import type { HttpLimits } from './limits';
+import { redirectTarget } from './links';
 
 export type ProgressListener = (transferred: number, total: number | null) => void;
+
+/** Response headers as undici gives them: lower-case names, a list when a header came more than once. */
+export type ResponseHeaders = Dispatcher.ResponseData['headers'];
 
 /**
  * - `call`: an API call with a small body: every phase limited, and the whole of it too.
@@ -12,47 +18,216 @@ export type ProgressListener = (transferred: number, total: number | null) => vo
  */
 export type Shape = 'call' | 'upload' | 'download';
 
-export function timeoutsFor(shape: Shape, l: HttpLimits): Delays {
-  const base: Delays = {
-    lookup: l.connectMs,
-    connect: l.connectMs,
-    secureConnect: l.connectMs,
-    socket: l.idleMs,
-    response: l.answerMs,
-  };
-  if (shape === 'download') return base;
-  if (shape === 'upload') return { ...base, read: l.answerMs };
-  return { ...base, read: l.answerMs, request: l.callMs };
+export interface Timeouts {
+  /** DNS lookup, TCP connect and TLS handshake together. */
+  connectMs: number;
+  /** Nothing moved on the socket, in either direction, for this long: the line is dead. */
+  idleMs: number;
+  /**
+   * From the request sent to the status line (for a big body, from the last of it taken). Nothing moves on
+   * the line meanwhile, so the idle limit bounds it too.
+   */
+  statusMs: number;
+  /** From the status line to the body's end. */
+  readMs: number | null;
+  /** The whole request, connection to last byte. */
+  wholeMs: number | null;
+  /** The body is big: only idle limits while it is sent (undici's status-line timer would run meanwhile). */
+  bigBody: boolean;
 }
 
-/** got without its own retries (the queue retries, persisted, with backoff) and without throwing on status. */
-export function baseGot(headers: Record<string, string> = {}): Got {
-  return got.extend({
-    retry: { limit: 0 },
-    throwHttpErrors: false,
-    headers: { 'user-agent': 'Dubdesk', ...headers },
-  });
+export function timeoutsFor(shape: Shape, l: HttpLimits): Timeouts {
+  const base: Timeouts = {
+    connectMs: l.connectMs,
+    idleMs: l.idleMs,
+    statusMs: Math.min(l.answerMs, l.idleMs),
+    readMs: null,
+    wholeMs: null,
+    bigBody: false,
+  };
+  if (shape === 'download') return base;
+  if (shape === 'upload') return { ...base, readMs: l.answerMs, bigBody: true };
+  return { ...base, readMs: l.answerMs, wholeMs: l.callMs };
+}
+
+/** got's limit, kept: a chain longer than this is a loop. */
+const MAX_REDIRECTS = 10;
+const REDIRECT_STATUSES = new Set([300, 301, 302, 303, 304, 307, 308]);
+
+/**
+ * One connection pool per pair of connection limits, shared by every client (as Node's global agent was):
+ * keep-alive connections are reused across requests. HTTP/1.1 only, as the limits and error mapping assume.
+ * The idle limit is the socket's own: it sees a write that creeps (a slow service reading an upload) as
+ * alive, and one that stopped as dead, whatever the size of the chunks.
+ */
+const agents = new Map<string, Agent>();
+function agentFor(t: Timeouts): Agent {
+  const key = `${t.connectMs}/${t.idleMs}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const connect = buildConnector({ timeout: t.connectMs, allowH2: false });
+    agent = new Agent({
+      allowH2: false,
+      connect: (options, callback) =>
+        connect(options, (err, socket) => {
+          socket?.setTimeout(t.idleMs, () => socket.destroy(new TransportTimeout('socket', t.idleMs)));
+          if (err) callback(err, null);
+          else if (socket) callback(null, socket);
+        }),
+    });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+export interface Outgoing {
+  method: 'GET' | 'POST' | 'PUT';
+  headers?: Record<string, string> | undefined;
+  body?: string | Buffer | Readable | undefined;
+  signal?: AbortSignal | undefined;
+  onUpload?: ProgressListener | undefined;
+  /** Whether to follow a redirect to `to` (`first`: the URL first asked); none is followed without it. */
+  follow?: ((to: URL, first: URL) => boolean) | undefined;
+}
+
+export interface Answer {
+  status: number;
+  headers: ResponseHeaders;
+  /** Read it to its end or destroy it: either releases the connection. */
+  body: Readable;
+  /** The URL that gave this answer: the last of the redirects followed. */
+  url: URL;
 }
 
 /**
- * Waits for the status line of a got stream. A failure before it is the network's (or a stalled service's);
- * the stream keeps a no-op error listener so a late error cannot crash the process: readers see it anyway.
+ * The engine's one HTTP layer, over undici: no retries (the queue retries, persisted, with backoff), no
+ * throwing on status, no decompression (bytes exactly as sent), and the limits of one request shape.
+ * undici keeps the connect, status-line and body-idle limits, the socket its idle limit; `Watch` below keeps
+ * the deadlines undici has no notion of (the whole call, the body's end, the status line after a big body).
  */
-export function awaitResponse(stream: Request, url: string): Promise<PlainResponse> {
-  stream.on('error', () => {});
-  return new Promise((resolve, reject) => {
-    const onResponse = (r: PlainResponse) => {
-      stream.off('error', onError);
-      resolve(r);
+export class Transport {
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly timeouts: Timeouts,
+    private readonly headers: Readonly<Record<string, string>>,
+  ) {
+    this.agent = agentFor(timeouts);
+  }
+
+  /**
+   * Sends a request and waits for its status line, following redirects as `req.follow` allows. A failure
+   * before the status line is the network's (or a stalled service's), as an ApiError naming `url`.
+   */
+  async open(target: URL, url: string, req: Outgoing): Promise<Answer> {
+    const t = this.timeouts;
+    // A download has no deadline of its own: undici's limits and the caller's signal are all it needs.
+    const watch = t.wholeMs !== null || t.readMs !== null || t.bigBody ? new Watch(t, req.signal) : null;
+    const signal = watch ? watch.signal : req.signal;
+    let body = req.body;
+    if (watch && t.bigBody && body instanceof Readable)
+      body = watch.sending(body, contentLength(req.headers?.['content-length']), req.onUpload);
+    const headers = req.headers ? { ...this.headers, ...req.headers } : this.headers;
+    let at = target;
+    for (let hops = 0; ; hops++) {
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await this.agent.request({
+          origin: at.origin,
+          path: `${at.pathname}${at.search}`,
+          method: req.method,
+          headers,
+          body: body ?? null,
+          signal: signal ?? null,
+          headersTimeout: t.bigBody ? 0 : t.statusMs,
+          bodyTimeout: t.idleMs,
+        });
+      } catch (e) {
+        watch?.done();
+        if (body instanceof Readable) body.destroy();
+        throw errorFromFailure(watch ? watch.reason(e) : e, url, false);
+      }
+      res.body.on('error', () => {}); // a late error must not crash the process: readers see it anyway
+      const status = res.statusCode;
+      const to = REDIRECT_STATUSES.has(status) ? redirectTarget(res.headers.location, at.href) : null;
+      if (to && req.follow?.(to, target)) {
+        res.body.destroy();
+        if (hops + 1 > MAX_REDIRECTS) {
+          watch?.done();
+          throw new ApiError('redirect', `too many redirects from ${redact(url)}`);
+        }
+        at = to;
+        continue;
+      }
+      watch?.answered(res.body);
+      return { status, headers: res.headers, body: res.body, url: at };
+    }
+  }
+}
+
+/** The own deadlines of a call or an upload, and the caller's signal, as one AbortSignal. */
+class Watch {
+  private readonly controller = new AbortController();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private state: 'sending' | 'answered' | 'done' = 'sending';
+  private readonly onCancel: (() => void) | null = null;
+
+  constructor(
+    private readonly t: Timeouts,
+    private readonly caller: AbortSignal | undefined,
+  ) {
+    if (t.wholeMs !== null) this.after(t.wholeMs, 'request');
+    if (caller?.aborted) this.controller.abort(caller.reason);
+    else if (caller) {
+      this.onCancel = () => this.controller.abort(caller.reason);
+      caller.addEventListener('abort', this.onCancel, { once: true });
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Why the request ended, when it was this watch (or the caller) that ended it. */
+  reason(e: unknown): unknown {
+    return this.controller.signal.aborted ? this.controller.signal.reason : e;
+  }
+
+  /** The body as it goes out, counted; once all of it is taken, the status line gets its deadline. */
+  sending(body: Readable, total: number | null, onUpload: ProgressListener | undefined): Readable {
+    const sent = async function* (this: Watch): AsyncGenerator<Buffer> {
+      let n = 0;
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        n += chunk.length;
+        onUpload?.(n, total);
+        yield chunk;
+      }
+      if (this.state === 'sending') this.after(this.t.statusMs, 'response');
     };
-    const onError = (e: unknown) => {
-      stream.off('response', onResponse);
-      stream.destroy();
-      reject(errorFromFailure(e, url, false));
-    };
-    stream.once('response', onResponse);
-    stream.once('error', onError);
-  });
+    const out = Readable.from(sent.call(this), { objectMode: false });
+    // Ended early (refused, canceled, answered before the end): the file is closed all the same.
+    out.once('close', () => body.destroy());
+    return out;
+  }
+
+  /** The status line arrived: the body gets its deadline, and everything ends with it. */
+  answered(body: Readable): void {
+    this.state = 'answered';
+    if (this.t.readMs !== null) this.after(this.t.readMs, 'read');
+    body.once('close', () => this.done());
+  }
+
+  done(): void {
+    this.state = 'done';
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.length = 0;
+    if (this.onCancel) this.caller?.removeEventListener('abort', this.onCancel);
+  }
+
+  private after(ms: number, phase: TransportTimeout['phase']): void {
+    if (this.state === 'done') return;
+    this.timers.push(setTimeout(() => this.controller.abort(new TransportTimeout(phase, ms)), ms));
+  }
 }
 
 /**
@@ -60,21 +235,21 @@ export function awaitResponse(stream: Request, url: string): Promise<PlainRespon
  * the connection is closed). A failure part way is classified as a broken answer.
  */
 export async function readCapped(
-  stream: Request,
+  body: Readable,
   cap: number,
   url: string,
 ): Promise<{ body: Buffer; over: boolean }> {
   const chunks: Buffer[] = [];
   let n = 0;
   try {
-    for await (const chunk of stream) {
-      const b = chunk as Buffer;
-      if (n + b.length > cap) {
-        chunks.push(b.subarray(0, cap - n));
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      if (n + chunk.length > cap) {
+        chunks.push(chunk.subarray(0, cap - n));
+        body.destroy();
         return { body: Buffer.concat(chunks), over: true };
       }
-      chunks.push(b);
-      n += b.length;
+      chunks.push(chunk);
+      n += chunk.length;
     }
   } catch (e) {
     throw errorFromFailure(e, url, true, { bytes: n });

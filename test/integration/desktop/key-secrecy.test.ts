@@ -4,7 +4,6 @@
  * the engine's process, the SQLite files, the log files, error messages, and pre-signed requests.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import type { ClientRequest } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -28,13 +27,14 @@ interface Sent {
   headers: string;
 }
 const requests: Sent[] = [];
+/** undici's report of a request about to go out: its headers exactly as written to the socket. */
+interface SendHeaders {
+  request: { method: string; origin: string; path: string };
+  headers: string;
+}
 const onRequest = (message: unknown) => {
-  const req = (message as { request: ClientRequest }).request;
-  requests.push({
-    method: req.method,
-    url: `${req.host}${req.path}`,
-    headers: JSON.stringify(req.getHeaders()),
-  });
+  const { request, headers } = message as SendHeaders;
+  requests.push({ method: request.method, url: `${request.origin}${request.path}`, headers });
 };
 
 let sb: Sandbox;
@@ -44,7 +44,7 @@ let home: string;
 const errors: string[] = [];
 
 beforeAll(async () => {
-  subscribe('http.client.request.start', onRequest);
+  subscribe('undici:client:sendHeaders', onRequest);
   sb = await startSandbox({ pipelineSeconds: 0.2, balance: 1000, apiKey: KEY });
   home = tempDir();
   const { ipcMain } = await import('electron');
@@ -63,7 +63,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  unsubscribe('http.client.request.start', onRequest);
+  unsubscribe('undici:client:sendHeaders', onRequest);
   await engine?.stop(1000);
   await sb?.stop();
 });

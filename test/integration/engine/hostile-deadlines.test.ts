@@ -169,6 +169,29 @@ describe('uploads have idle limits while the file goes out, and a deadline for t
     expect(e).toMatchObject({ kind: 'timeout' });
   });
 
+  it.each(['v2 create', 'pre-signed PUT'])(
+    '%s: a service that stops reading the file fails as a stall, not a hang',
+    async (kind) => {
+      const f = await server((req, _res, seen) => {
+        req.once('data', (c: Buffer) => {
+          seen.bodyBytes += c.length;
+          req.pause(); // and never reads again, nor answers
+        });
+      });
+      const path = await bigFile(48);
+      const { v2, v1 } = clients(f);
+      const started = performance.now();
+      const e = await failure(
+        kind === 'v2 create'
+          ? v2.createFromFile(path, 'video/mp4', CREATE)
+          : v1.upload(`${f.url}/put?sig=1`, path, 'video/mp4'),
+      );
+      expect(e).toMatchObject({ kind: 'network', retry: 'wait' });
+      expect(performance.now() - started).toBeLessThan(SHORT_LIMITS.idleMs * 4);
+      expect(f.seen[0]?.bodyBytes).toBeLessThan(48 * 1024 * 1024);
+    },
+  );
+
   it('pre-signed PUT: a slow upload is not cut off either', async () => {
     const f = await server(async (req, res, seen) => {
       await slowThenFast(req, seen);

@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
+import { Downloads, diskPartFiles, type PartFiles } from '../../../electron/engine/api/download';
 import { ApiError } from '../../../electron/engine/api/errors';
 import { tempDir } from '../../helpers/engine';
-import { SHORT_LIMITS, failure, hostile, readBody, type Fixture } from '../../helpers/hostile';
+import { SHORT_LIMITS, failure, hostile, readBody, sleep, type Fixture } from '../../helpers/hostile';
 
 const fixtures: Fixture[] = [];
 afterEach(async () => {
@@ -81,6 +83,39 @@ describe('a storage server that lies about lengths and ranges', () => {
     const again = await failure(downloads.toPart(`${f.url}/o`, part));
     expect(f.seen[1]?.headers.range).toBe('bytes=1024-');
     expect(again).toMatchObject({ kind: 'truncated', bytes: 1024, progressed: false, retry: 'bounded' });
+  });
+
+  it('bytes that arrive while the part file is still opening are kept when the line then drops', async () => {
+    const f = await server(async (req, res, seen) => {
+      await readBody(req, seen);
+      res.writeHead(200, { 'content-length': '100000' });
+      res.write(Buffer.alloc(1024, 1));
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const slowDisk: PartFiles = {
+      open: async (path, append) => {
+        await sleep(300); // the line drops meanwhile
+        return diskPartFiles.open(path, append);
+      },
+    };
+    const part = join(tempDir(), 'o.part');
+    const e = await failure(new Downloads(SHORT_LIMITS, slowDisk).toPart(`${f.url}/o`, part));
+    expect(e).toMatchObject({ kind: 'truncated', bytes: 1024, progressed: true, retry: 'wait' });
+    expect((await readFile(part)).length).toBe(1024);
+  });
+
+  it('a compressed answer is written as sent, never decompressed, and none is asked for', async () => {
+    const packed = gzipSync(Buffer.alloc(50_000, 7));
+    const f = await server(async (req, res, seen) => {
+      await readBody(req, seen);
+      res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': packed.length });
+      res.end(packed);
+    });
+    const part = join(tempDir(), 'o.part');
+    expect(await clients().downloads.toPart(`${f.url}/o`, part)).toMatchObject({ bytes: packed.length });
+    expect((await readFile(part)).equals(packed)).toBe(true);
+    expect(f.seen[0]?.headers).not.toHaveProperty('accept-encoding');
+    expect(f.seen[0]?.headers['user-agent']).toBe('Dubdesk');
   });
 
   it('a 206 from another offset than asked is not appended: the part starts over', async () => {
