@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { ServiceModeSchema } from './account';
 import { ApiGenerationSchema, OutputSelectionSchema } from './jobs';
 
+/** Uploads (and downloads) at once: the most the settings allow. */
+export const MAX_CONCURRENCY = 16;
+
 const Lang = z.string().trim().toLowerCase().min(1).max(16);
 
 /**
@@ -35,7 +38,7 @@ export const SettingsSchema = z.object({
     keyStorage: KeyStorageSchema.optional(),
   }),
   /** Uploads at once, and downloads at once. */
-  concurrency: z.number().int().min(1).max(16),
+  concurrency: z.number().int().min(1).max(MAX_CONCURRENCY),
   pollIntervalSeconds: z.number().min(0.05).max(600),
   defaults: z.object({
     languages: z.array(Lang),
@@ -69,7 +72,7 @@ export const SettingsPatchSchema = z
       })
       .strict()
       .optional(),
-    concurrency: z.number().int().min(1).max(16).optional(),
+    concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).optional(),
     pollIntervalSeconds: z.number().min(0.05).max(600).optional(),
     defaults: SettingsSchema.shape.defaults.partial().strict().optional(),
     favouriteLanguages: z.array(Lang).max(100).optional(),

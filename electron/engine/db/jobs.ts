@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../../shared/contract/errors';
 import { API_GENERATIONS, JOB_STATES, type JobFilter, type JobState } from '../../../shared/contract/jobs';
+import { MAX_CONCURRENCY } from '../../../shared/contract/settings';
 import type { Db } from './open';
 
 /** A row of `jobs` exactly as stored; parsed on the way out because the database is a file on disk. */
@@ -182,7 +183,7 @@ function where(filter: JobFilter): { sql: string; params: Record<string, unknown
 
 /**
  * The jobs due at one step, soonest first. The step is written into the SQL and the LIMIT is a constant
- * (the caller takes what it needs): SQLite 3.5x re-prepares a statement on every run when a bound value
+ * (the highest concurrency the settings allow; the caller takes what it needs): SQLite 3.5x re-prepares a statement on every run when a bound value
  * could change its plan (a bound step against the partial index, a bound LIMIT, an ORDER BY over a bound
  * equality), and better-sqlite3 then builds a new row function with `Function()` each time. Measured on the
  * bench's 300 jobs: ~0.2 ms of SQLite per job, plus the JIT compiling every new function. The index's own
@@ -193,11 +194,8 @@ function dueQuery(step: 'submit' | 'fetch'): string {
     SELECT id FROM jobs
     WHERE step IN ('submit', 'fetch') AND step = '${step}' AND next_run_at <= ? AND lease_token IS NULL
       AND pause_requested = 0 AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')
-    ORDER BY next_run_at, id LIMIT ${MAX_CLAIM}`;
+    ORDER BY next_run_at, id LIMIT ${MAX_CONCURRENCY}`;
 }
-
-/** Due jobs read at once by a claim: the highest concurrency the settings allow. */
-const MAX_CLAIM = 16;
 
 /**
  * Rows read with `rowid AS seq` and no ORDER BY (see `dueQuery` for why hot queries avoid one), put back
@@ -459,7 +457,7 @@ export class JobStore {
             }
           }
           // A concurrency above one batch (the CLI allows any) takes the next batch: the leased are skipped.
-          if (batch.length < MAX_CLAIM || claimed.length >= limit || claimed.length === before) break;
+          if (batch.length < MAX_CONCURRENCY || claimed.length >= limit || claimed.length === before) break;
         }
         return claimed;
       })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiGenerationSchema, OutputSelectionSchema } from '../../../shared/contract/jobs';
-import type { Settings, SettingsPatch } from '../../../shared/contract/settings';
+import { MAX_CONCURRENCY, type Settings, type SettingsPatch } from '../../../shared/contract/settings';
 import type { JobStore } from '../db/jobs';
 
 const KEY = 'app.settings';
@@ -8,7 +8,7 @@ const Lang = z.string().min(1).max(16);
 
 /** The settings kept in the queue's database (the service's are in `service.json` and the key store). */
 const AppSettings = z.object({
-  concurrency: z.number().int().min(1).max(16).catch(2),
+  concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).catch(2),
   pollIntervalSeconds: z.number().min(0.05).max(600).catch(3),
   defaults: z
     .object({
