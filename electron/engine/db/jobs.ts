@@ -183,11 +183,12 @@ function where(filter: JobFilter): { sql: string; params: Record<string, unknown
 
 /**
  * The jobs due at one step, soonest first. The step is written into the SQL and the LIMIT is a constant
- * (the highest concurrency the settings allow; the caller takes what it needs): SQLite 3.5x re-prepares a statement on every run when a bound value
- * could change its plan (a bound step against the partial index, a bound LIMIT, an ORDER BY over a bound
- * equality), and better-sqlite3 then builds a new row function with `Function()` each time. Measured on the
- * bench's 300 jobs: ~0.2 ms of SQLite per job, plus the JIT compiling every new function. The index's own
- * `step IN (...)` term is repeated: SQLite uses a partial index only when the query names its condition.
+ * (the highest concurrency the settings allow; the caller takes what it needs): SQLite 3.5x re-prepares a
+ * statement on every run when a bound value could change its plan (a bound step against the partial index,
+ * a bound LIMIT, an ORDER BY over a bound equality), and better-sqlite3 then builds a new row function with
+ * `Function()` each time. Measured on the bench's 300 jobs: ~0.2 ms of SQLite per job, plus the JIT
+ * compiling every new function. The index's own `step IN (...)` term is repeated: SQLite uses a partial
+ * index only when the query names its condition.
  */
 function dueQuery(step: 'submit' | 'fetch'): string {
   return `
