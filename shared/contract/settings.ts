@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { ServiceModeSchema } from './account';
 import { ApiGenerationSchema, OutputSelectionSchema } from './jobs';
 
+/** A service address: http(s) only (anything else fails only later, and in a confusing way). */
+const HttpAddress = z.url({ protocol: /^https?$/, error: 'an http:// or https:// address' }).max(2048);
+
 /** Uploads (and downloads) at once: the most the settings allow. */
 export const MAX_CONCURRENCY = 16;
 
@@ -63,8 +66,8 @@ export const SettingsPatchSchema = z
     service: z
       .object({
         mode: ServiceModeSchema.optional(),
-        baseUrl: z.string().url().max(2048).nullable().optional(),
-        legacyUrl: z.string().url().max(2048).nullable().optional(),
+        baseUrl: HttpAddress.nullable().optional(),
+        legacyUrl: HttpAddress.nullable().optional(),
         /** Null forgets the key. */
         apiKey: z.string().trim().min(1).max(4096).nullable().optional(),
         /** The user agrees (true) or no longer agrees (false) to keep the key in a file only they can read. */

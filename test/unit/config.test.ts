@@ -36,6 +36,28 @@ describe('configuration', () => {
     await overridden.close();
   });
 
+  it('refuses the dubbing service without a key, and a service address that is not http(s)', async () => {
+    const host = openDubdesk({ home: tempDir(), face: 'web' });
+    try {
+      await expect(host.api.setSettings({ service: { mode: 'service' } })).rejects.toMatchObject({
+        code: 'bad-request',
+        field: 'service.apiKey',
+        message: 'the dubbing service needs your API key',
+      });
+      expect((await host.api.getSettings()).service.mode).toBe('sandbox');
+      for (const baseUrl of ['ftp://x', 'file:///etc/passwd'])
+        await expect(host.api.setSettings({ service: { baseUrl } })).rejects.toMatchObject({
+          code: 'bad-request',
+        });
+      await host.api.setSettings({
+        service: { mode: 'service', apiKey: 'key-1234', allowFileKeyStore: true },
+      });
+      expect((await host.api.getSettings()).service).toMatchObject({ mode: 'service', apiKeySet: true });
+    } finally {
+      await host.close();
+    }
+  });
+
   it('falls back to the built-in sandbox on a first run, and says nothing was configured', async () => {
     const host = openDubdesk({ home: tempDir(), face: 'cli' });
     expect((await host.api.getSettings()).service).toMatchObject({

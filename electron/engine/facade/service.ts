@@ -189,6 +189,14 @@ export class ServiceManager {
     }
     if (patch.apiKey !== undefined && patch.mode === undefined && patch.apiKey !== null)
       next.mode = 'service';
+    // The service without a key would leave every face with nothing to talk to (the sandbox no longer
+    // stands in, and nothing can be sent): refused before anything is written.
+    const keyAfter = patch.apiKey !== undefined ? patch.apiKey : this.resolve().apiKey;
+    if (next.mode === 'service' && !keyAfter)
+      throw new DubdeskError('bad-request', 'the dubbing service needs your API key', {
+        remedy: 'Paste your API key, or keep the built-in sandbox.',
+        field: 'service.apiKey',
+      });
     writeStoredService(this.home, next);
     if (patch.apiKey !== undefined) this.keys.set(patch.apiKey);
     this.active = null;
