@@ -61,6 +61,9 @@ function accountOf(mode: Account['mode'], baseUrl: string, me: ProfileV2): Accou
   };
 }
 
+/** The balance is asked again after a charge at most this often (it also comes with every estimate). */
+const BALANCE_REFRESH_MS = 5000;
+
 export interface EngineOptions {
   home: string;
   /** Which face opened the engine (it shows in `appInfo`). */
@@ -112,7 +115,10 @@ export class DubdeskEngine {
   private offline: string | null = null;
   private resumedAfterCrash = 0;
   private balance: number | null = null;
-  private balanceAsked = false;
+  /** A dub was charged since the balance was read: it is asked again. */
+  private balanceStale = false;
+  private balanceAsking = false;
+  private balanceAskedAt = 0;
   private totalsTimer: NodeJS.Timeout | null = null;
   private jobStarts = new Map<number, number>();
   private jobSecondsAvg: number | null = null;
@@ -324,6 +330,7 @@ export class DubdeskEngine {
       }
     }
     if (isTerminal(row.state)) this.jobStarts.delete(row.id);
+    if (row.credits_charged !== null) this.balanceStale = true;
     if (this.hub.size > 0) this.hub.emit({ type: 'job', job: this.view(row) });
     this.watch.jobChanged(row);
     this.scheduleTotals();
@@ -365,15 +372,28 @@ export class DubdeskEngine {
     this.scheduleTotals();
   }
 
-  private totals(): QueueTotals {
-    if (this.balance === null && !this.balanceAsked && this.services.describe().configured) {
-      // The header's "remaining" needs the balance, which an idle queue may never have asked for.
-      this.balanceAsked = true;
-      void this.accountNow().then(
+  /**
+   * The header's "remaining" is the balance minus what the queue has committed: the balance is asked when
+   * nobody has yet (an idle queue), and again after dubs were charged (their estimates leave "committed" as
+   * the service takes the credits), at most every few seconds and one request at a time.
+   */
+  private refreshBalance(): void {
+    const wanted = this.balance === null || this.balanceStale;
+    const due = wanted && Date.now() - this.balanceAskedAt > BALANCE_REFRESH_MS;
+    if (!due || this.balanceAsking || !this.services.describe().configured) return;
+    this.balanceAsking = true;
+    this.balanceStale = false;
+    this.balanceAskedAt = Date.now();
+    void this.accountNow()
+      .then(
         () => this.scheduleTotals(),
         () => {},
-      );
-    }
+      )
+      .finally(() => (this.balanceAsking = false));
+  }
+
+  private totals(): QueueTotals {
+    this.refreshBalance();
     const counts = { ...emptyCounts(), ...this.store.countsByState() };
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     const left = total - counts.completed - counts.failed - counts.canceled;
@@ -677,7 +697,7 @@ export class DubdeskEngine {
           this.secretsCache = null;
           // Another service (or key) has another balance: the old one must not show, the new one is asked.
           this.balance = null;
-          this.balanceAsked = false;
+          this.balanceAskedAt = 0;
           this.scheduleTotals();
           this.log.logger.info({ mode: this.services.mode() }, 'service settings changed');
           // Work goes on with the new service at once, or stops clearly until it is usable.
