@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addButtonShown, appInBrowser, PATIENT } from '../helpers/browser-app';
 import { creditsFor } from '../../shared/credits';
-import { allJobs } from '../helpers/engine';
+import { allJobs, tempDir } from '../helpers/engine';
 import { ffprobeSeconds } from '../helpers/probe';
 import { textFile, videoMp4 } from '../helpers/media';
 
@@ -31,6 +31,34 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
     const row = page.getByRole('row', { name: /good-take\.mp4/ });
     await row.getByRole('button', { name: /^it: done/ }).waitFor({ timeout: 30_000 });
     expect(await page.getByRole('row', { name: /broken-export/ }).count()).toBe(0);
+  });
+
+  it('refuses a relative output folder under the field itself, and takes a full path', async () => {
+    const { page, troubles } = e2e.view;
+    const before = { console: troubles.console.length, requests: troubles.requests.length };
+    await page.getByRole('button', { name: '+ Add files' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+    await page.setInputFiles('[data-testid=file-input]', [videoMp4(2, 'relative-out.mp4')]);
+    const box = page.getByRole('combobox', { name: /Dub into/ });
+    await box.fill('Italian');
+    await box.press('Enter');
+    await box.press('Tab');
+    const out = sheet.getByLabel('Save to');
+    await out.fill('dubbed');
+    await expect.poll(() => out.getAttribute('aria-invalid'), PATIENT).toBe('true');
+    const why = sheet.locator(`#${await out.getAttribute('aria-describedby')}`);
+    expect(await why.textContent()).toContain('dubbed is not a full path');
+    await out.fill(tempDir('dubdesk-e2e-out-'));
+    await expect
+      .poll(() => page.getByTestId('estimate-jobs').textContent(), PATIENT)
+      .toBe('1 file × 1 language = 1 dub');
+    expect(await out.getAttribute('aria-invalid')).toBeNull();
+    await sheet.getByRole('button', { name: 'Cancel' }).click();
+    // The refused estimates (HTTP 400, as the contract answers bad input) are this test's only troubles.
+    expect(new Set(troubles.requests.splice(before.requests))).toEqual(new Set(['POST /api/estimate: 400']));
+    expect(new Set(troubles.console.splice(before.console))).toEqual(
+      new Set(['Failed to load resource: the server responded with a status of 400 (Bad Request)']),
+    );
   });
 
   it('shows a failed dub in words with its remedy, and Retry brings it to done', async () => {

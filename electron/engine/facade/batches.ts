@@ -116,7 +116,7 @@ async function expand(
 ): Promise<string[] | InputError> {
   let path: string;
   try {
-    path = absolutePath(input, cwd, 'inputs');
+    path = absolutePath(input, cwd, 'inputs', 'file or folder');
   } catch (e) {
     const why = e as DubdeskError;
     return new InputError(input, 'bad-request', `${input}: not a full path.`, why.remedy);

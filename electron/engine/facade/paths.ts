@@ -7,11 +7,11 @@ import { DubdeskError } from '../../../shared/contract/errors';
  * `serve` happened to start, `/` for an app opened from the dock), so there a relative path is refused
  * rather than guessed.
  */
-export function absolutePath(raw: string, cwd: string | null, field: string): string {
+export function absolutePath(raw: string, cwd: string | null, field: string, what = 'folder'): string {
   if (isAbsolute(raw)) return resolve(raw);
   if (cwd !== null) return resolve(cwd, raw);
   throw new DubdeskError('bad-request', `${raw} is not a full path`, {
-    remedy: 'Give the full path of the folder, from the top (/home/you/Videos, C:\\Users\\you\\Videos).',
+    remedy: `Give the full path of the ${what}, from the top (/home/you/Videos, C:\\Users\\you\\Videos).`,
     field,
   });
 }

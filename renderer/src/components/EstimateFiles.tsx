@@ -37,6 +37,8 @@ function FileLine({ file, onRemove }: { file: FileEstimate; onRemove: (() => voi
 export function EstimateFiles() {
   const inputs = useApp((s) => s.inputs);
   const estimate = useApp((s) => s.estimate);
+  // The whole estimate was refused (a bad folder, a language): the files are not being read.
+  const refused = useApp((s) => s.estimateError !== null);
   const removeInput = useApp((s) => s.removeInput);
   if (inputs.length === 0) return null;
   const fromInputs = new Set(inputs);
@@ -80,7 +82,7 @@ export function EstimateFiles() {
           <span className="file-name" title={input}>
             {baseName(input)}
           </span>
-          <span className="file-meta muted">reading…</span>
+          <span className="file-meta muted">{refused ? 'waiting for the settings below' : 'reading…'}</span>
           <button
             type="button"
             className="icon-button"

@@ -17,8 +17,8 @@ export function AddSheet() {
   const open = useApp((s) => s.addOpen);
   const preset = useApp((s) => s.preset);
   const setPreset = useApp((s) => s.setPreset);
-  const addError = useApp((s) => s.addError);
-  const estimateError = useApp((s) => s.estimateError);
+  // A refused estimate (a relative folder, a language) is shown where the add's own refusal would be.
+  const formError = useApp((s) => s.addError ?? s.estimateError);
   const adding = useApp((s) => s.adding);
   const setAddOpen = useApp((s) => s.setAddOpen);
   const totals = useApp(useShallow((s) => (s.estimate ? estimateTotals(s.estimate, s.again) : null)));
@@ -59,7 +59,7 @@ export function AddSheet() {
       footer={
         <>
           <EstimateSummary />
-          <ErrorText error={errorElsewhere(addError, FORM_FIELDS) ?? estimateError} />
+          <ErrorText error={errorElsewhere(formError, FORM_FIELDS)} />
           <div className="sheet-buttons">
             <button type="button" onClick={() => setAddOpen(false)}>
               Cancel
@@ -79,10 +79,10 @@ export function AddSheet() {
       <div className="add-columns">
         <div className="add-sources">
           <DropZone />
-          <ErrorText error={errorFor(addError, 'inputs')} />
+          <ErrorText error={errorFor(formError, 'inputs')} />
           <EstimateFiles />
         </div>
-        <PresetControls value={preset} onChange={setPreset} error={addError} />
+        <PresetControls value={preset} onChange={setPreset} error={formError} />
       </div>
     </Dialog>
   );
