@@ -664,8 +664,9 @@ export class DubdeskEngine {
         return toDetail(this.view(row), row, this.store.history(id));
       },
       jobLog: ({ id, limit }) => {
-        if (!this.store.shown(id)) throw new DubdeskError('not-found', `no job ${id}`);
-        return { lines: this.log.jobLines(id, limit) };
+        const row = this.store.shown(id);
+        if (!row) throw new DubdeskError('not-found', `no job ${id}`);
+        return { lines: this.log.jobLines(id, limit, row.created_at) };
       },
       retryJobs: (sel) => this.act('retry', sel),
       cancelJobs: (sel) => this.act('cancel', sel),

@@ -78,7 +78,15 @@ export class EngineLog {
   }
 
   /** The last `limit` lines about one job, oldest first (from the current file and the one before). */
-  jobLines(jobId: number, limit: number): LogLine[] {
+  jobLines(
+    jobId: number,
+    limit: number,
+    /**
+     * When the job was created: older lines with its number were another job's (a job number is used
+     * again after the newest jobs were cleared).
+     */
+    since = 0,
+  ): LogLine[] {
     try {
       this.dest.flushSync();
     } catch {
@@ -95,6 +103,7 @@ export class EngineLog {
         try {
           const o = JSON.parse(text) as { time?: number; level?: number; msg?: string; jobId?: number };
           if (o.jobId !== jobId) continue;
+          if ((o.time ?? 0) < since) return found.reverse();
           found.push({
             at: new Date(o.time ?? 0).toISOString(),
             level: LEVELS[o.level ?? 30] ?? 'info',

@@ -83,6 +83,26 @@ describe('engine lifecycle', () => {
     }
   });
 
+  it("shows a job's own log lines only, when its number was another cleared job's before", async () => {
+    const sb = await sandbox();
+    const { api, close } = engineFor(sb);
+    try {
+      await api.pauseQueue();
+      const first = await api.add(req([videoMp4(2, 'first-owner.mp4')]));
+      const [id] = first.added;
+      await api.cancelJobs({ ids: first.added });
+      expect((await api.jobLog({ id: id ?? 0 })).lines.map((l) => l.message)).toContain('cancel');
+      await api.clearJobs({ ids: first.added });
+      await new Promise((r) => setTimeout(r, 5)); // the next job is created after the last line
+      const second = await api.add(req([audioMp3(2, 'second-owner.mp3')]));
+      expect(second.added).toEqual(first.added); // SQLite gives the highest number again once it is free
+      const lines = (await api.jobLog({ id: id ?? 0 })).lines.map((l) => l.message);
+      expect(lines).not.toContain('cancel');
+    } finally {
+      await close();
+    }
+  });
+
   it('waits for the network while the service is unreachable and resumes by itself', async () => {
     const first = await sandbox();
     const port = first.port;
