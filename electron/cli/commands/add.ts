@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { AddResult } from '../../../shared/contract/batches';
 import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
@@ -49,10 +50,13 @@ function addJson(a: Added): Record<string, unknown> {
 function report(r: AddResult, flags: AddFlags): string[] {
   const skipped = r.refused.map((x) => describeError(x.error));
   for (const s of skipped) process.stderr.write(`skipped: ${s}\n`);
-  for (const d of r.alreadyDone)
+  for (const d of r.alreadyDone) {
+    // A result moved or deleted since is named as such: "already dubbed" alone would send the user looking.
+    const files = d.outputs.map((o) => (existsSync(o) ? printable(o) : `${printable(o)} (no longer there)`));
     process.stderr.write(
-      `already dubbed: job #${d.jobId} (${printable(d.source)} → ${d.destLang})${d.outputs.length ? `, files ${d.outputs.map(printable).join(', ')}` : ''}; pass --again to dub it again (it is charged again).\n`,
+      `already dubbed: job #${d.jobId} (${printable(d.source)} → ${d.destLang})${files.length ? `, files ${files.join(', ')}` : ''}; pass --again to dub it again (it is charged again).\n`,
     );
+  }
   if (!flags.json && (r.added.length || r.retried.length || r.alreadyQueued.length)) {
     const unknown = r.unknownLengthJobs ? ` (+${r.unknownLengthJobs} URL job(s) of unknown length)` : '';
     const of = r.balance !== null ? ` of ${r.balance} available` : '';

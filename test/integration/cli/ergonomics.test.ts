@@ -216,5 +216,8 @@ describe('adding what was already dubbed', () => {
       'again.es.mp4',
       'again.es.vtt',
     ]);
+    rmSync(join(out, 'again.es (2).vtt'));
+    const moved = await runCli(['add', file, '--to', 'es', '--out', 'out'], env, work);
+    expect(moved.stderr).toContain(`${join(out, 'again.es (2).vtt')} (no longer there);`);
   }, 120_000);
 });
