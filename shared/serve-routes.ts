@@ -24,6 +24,8 @@ export const ROUTES = {
 
 /** The query parameter of a staging request that names the file. */
 export const STAGE_NAME_PARAM = 'name';
+/** The query parameter of a staging request with the file's own last-modified time (ms since 1970). */
+export const STAGE_MODIFIED_PARAM = 'modified';
 /** The query parameter that carries a media token (tags like <video> cannot send headers). */
 export const MEDIA_TOKEN_PARAM = 'mt';
 /** Where the session token travels in the address `serve` prints: the fragment, never sent to a server. */

@@ -1,11 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import { createHash, type Hash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DubdeskError, toContractError } from '../../../shared/contract/errors';
-import { MAX_STAGED_BYTES, ROUTES, STAGE_NAME_PARAM } from '../../../shared/serve-protocol';
+import {
+  MAX_STAGED_BYTES,
+  ROUTES,
+  STAGE_MODIFIED_PARAM,
+  STAGE_NAME_PARAM,
+} from '../../../shared/serve-protocol';
 import { sendError, sendValue } from './replies';
 import { stagedName } from './staged-name';
 import { newToken } from './token';
@@ -31,6 +37,49 @@ function limit(max: number): Transform {
       else done(null, chunk);
     },
   });
+}
+
+/** Passes bytes through into `hash`. */
+function tap(hash: Hash): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _enc, done: TransformCallback) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+}
+
+/** The file's own last-modified time as the browser gave it, if it is a plausible one. */
+function modifiedOf(raw: unknown): Date | null {
+  const ms = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  return Number.isFinite(ms) && ms > 0 && ms < Date.now() + 86_400_000 ? new Date(ms) : null;
+}
+
+/**
+ * Where a staged file lives for good: a folder named by its name and content, so the same file dropped
+ * again lands on the same path (and is known as already dubbed), not on a new one that would be paid again.
+ * An identical file already there is kept and the new copy dropped; a folder left with only results in it
+ * (its staged file swept) takes the new copy.
+ */
+async function settleStaged(tmpDir: string, key: string, root: string, name: string): Promise<string> {
+  const dir = join(root, key);
+  const path = join(dir, name);
+  try {
+    await rename(tmpDir, dir);
+    return path;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw e;
+  }
+  const here = await stat(path).catch(() => null);
+  if (here?.isFile()) {
+    await rm(tmpDir, { recursive: true, force: true });
+    return path;
+  }
+  await rename(join(tmpDir, name), path);
+  await rename(join(tmpDir, STAGED_MARKER), join(dir, STAGED_MARKER));
+  await rm(tmpDir, { recursive: true, force: true });
+  return path;
 }
 
 const tooLarge = (max: number) =>
@@ -61,16 +110,20 @@ export function stagingRoutes(app: FastifyInstance, opts: StagingOptions, active
         // The body is not wanted: close the connection rather than read gigabytes for nothing.
         return sendError(reply.header('connection', 'close'), toContractError(e));
       }
-      const folder = newToken().slice(0, 22);
+      const folder = `.incoming-${newToken().slice(0, 22)}`;
       const dir = join(opts.root, folder);
       const path = join(dir, name);
+      const modified = modifiedOf((req.query as Record<string, unknown>)[STAGE_MODIFIED_PARAM]);
+      const hash = createHash('sha256').update(`${name}\0`);
       active.add(folder);
       try {
         await mkdir(dir, { recursive: true, mode: 0o700 });
         // What the sweep may delete later: this file, never what the engine writes beside it.
         await writeFile(join(dir, STAGED_MARKER), name, { mode: 0o600 });
-        await pipeline(req.raw, limit(max), createWriteStream(path, { flags: 'wx', mode: 0o600 }));
-        return sendValue(reply, { path });
+        await pipeline(req.raw, limit(max), tap(hash), createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+        if (modified) await utimes(path, new Date(), modified);
+        const key = hash.digest('base64url').slice(0, 22);
+        return sendValue(reply, { path: await settleStaged(dir, key, opts.root, name) });
       } catch (e) {
         await rm(dir, { recursive: true, force: true });
         if (e instanceof TooLarge) return sendError(reply.header('connection', 'close'), tooLarge(max));

@@ -7,6 +7,7 @@ import {
   MediaTokenSchema,
   ROUTES,
   ReplySchema,
+  STAGE_MODIFIED_PARAM,
   STAGE_NAME_PARAM,
   StagedFileSchema,
   type MediaToken,
@@ -108,7 +109,12 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
   };
 
   function upload(file: Blob, name: string, progress: (sent: number) => void): Promise<string> {
-    const url = `${base}${ROUTES.staging}?${STAGE_NAME_PARAM}=${encodeURIComponent(name)}`;
+    // The file's own time goes with it: the staged copy keeps it, so the same file dropped again is known.
+    const modified =
+      typeof File !== 'undefined' && file instanceof File
+        ? `&${STAGE_MODIFIED_PARAM}=${Math.trunc(file.lastModified)}`
+        : '';
+    const url = `${base}${ROUTES.staging}?${STAGE_NAME_PARAM}=${encodeURIComponent(name)}${modified}`;
     const headers = { ...auth(), 'content-type': 'application/octet-stream' };
     const staged = (v: unknown) => StagedFileSchema.parse(v).path;
     if (typeof XMLHttpRequest === 'undefined') {

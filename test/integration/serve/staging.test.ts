@@ -13,7 +13,7 @@ import { createWebBridge } from '../../../renderer/src/bridge/web';
 /** A file on disk as the browser hands it over: a file-backed Blob with a name, never read into memory. */
 async function browserFile(path: string, name: string): Promise<File> {
   const blob = await openAsBlob(path);
-  return new File([blob], name, { type: 'video/mp4' });
+  return new File([blob], name, { type: 'video/mp4', lastModified: statSync(path).mtimeMs });
 }
 
 /** Every file under the staging folder, relative to it. */
@@ -227,6 +227,30 @@ describe('dubdesk serve: staging dropped files', () => {
     expect(await s.server.sweepStaging(0)).toEqual([folderOf(path)]);
     expect(existsSync(path ?? '')).toBe(false);
     for (const o of job?.outputs ?? []) expect(existsSync(o.path), o.path).toBe(true); // results stay
+  });
+
+  it('the same file dropped again lands on the same path, so it is known as dubbed, even once swept', async () => {
+    const src = join(tempDir(), 'again.mp4');
+    await copyFile(videoMp4(2, 'staging-again.mp4'), src);
+    const [first] = await s.client.stageFiles([await browserFile(src, 'again.mp4')]);
+    const [second] = await s.client.stageFiles([await browserFile(src, 'again.mp4')]);
+    expect(second).toBe(first);
+    const [renamed] = await s.client.stageFiles([await browserFile(src, 'other-name.mp4')]);
+    expect(folderOf(renamed)).not.toBe(folderOf(first));
+    // The copy keeps the browser's last-modified time, as a copy of the file would.
+    expect(Math.trunc(statSync(first ?? '').mtimeMs)).toBe(Math.trunc(statSync(src).mtimeMs));
+
+    const added = await s.client.add({ inputs: [first ?? ''], to: ['fr'] });
+    expect(await s.host.run({ untilDone: true, concurrency: 2, pollIntervalMs: 50 })).toBe('done');
+    await s.client.clearJobs({ ids: added.added });
+    expect(await s.server.sweepStaging(0)).toContain(folderOf(first));
+    expect(existsSync(first ?? '')).toBe(false);
+
+    const [back] = await s.client.stageFiles([await browserFile(src, 'again.mp4')]);
+    expect(back).toBe(first);
+    const estimate = await s.client.estimate({ inputs: [back ?? ''], to: ['fr'] });
+    expect(estimate.alreadyDone.map((d) => d.jobId)).toEqual(added.added);
+    expect(estimate.jobs).toBe(0);
   });
 
   it('a dropped file may be called like the staging marker', async () => {
