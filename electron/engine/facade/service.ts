@@ -189,10 +189,11 @@ export class ServiceManager {
     }
     if (patch.apiKey !== undefined && patch.mode === undefined && patch.apiKey !== null)
       next.mode = 'service';
-    // The service without a key would leave every face with nothing to talk to (the sandbox no longer
-    // stands in, and nothing can be sent): refused before anything is written.
+    // Choosing the service without a key would leave every face with nothing to talk to (the sandbox no
+    // longer stands in, and nothing can be sent): refused before anything is written. (Taking a key away
+    // is another matter: the faces then ask for one.)
     const keyAfter = patch.apiKey !== undefined ? patch.apiKey : this.resolve().apiKey;
-    if (next.mode === 'service' && !keyAfter)
+    if (patch.mode === 'service' && !keyAfter)
       throw new DubdeskError('bad-request', 'the dubbing service needs your API key', {
         remedy: 'Paste your API key, or keep the built-in sandbox.',
         field: 'service.apiKey',
