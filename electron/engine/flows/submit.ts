@@ -4,7 +4,9 @@ import { DubdeskError } from '../../../shared/contract/errors';
 import { presignedExpiry } from '../../../shared/presigned';
 import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
+import { DiskError } from '../jobs/errors';
 import { assertSourceFile } from '../media/source-file';
+import { makeFolder } from '../outputs/make-folder';
 import type { LeasedJob, StepContext } from './context';
 import { createFromCopy, FIRST_UPLOAD_RECHECK_MS, planUploadOnce, type OncePlan } from './upload-once';
 
@@ -21,6 +23,10 @@ export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
   if (!job.row.create_pending && waitForFirstUpload(ctx, job)) return;
   job.apply({ type: 'begin-upload' });
   if (job.row.source_kind === 'file') await assertSourceFile(job.row.source);
+  // Checked again before anything is paid for: since the add, a file may have taken the folder's place.
+  await makeFolder(job.row.out_dir).catch((e: NodeJS.ErrnoException) => {
+    throw new DiskError(e.code === 'EEXIST' ? 'ENOTDIR' : (e.code ?? 'EIO'), job.row.out_dir, null);
+  });
   if (job.row.api === 'v2') return submitV2(ctx, job);
   return submitThreeStep(ctx, job);
 }

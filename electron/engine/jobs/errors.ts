@@ -67,6 +67,16 @@ function fromDisk(e: DiskError): JobError {
       retry: 'never',
       waitingCode: 'disk',
     };
+  if (e.errno === 'ENOTDIR')
+    return {
+      error: {
+        code: 'disk',
+        message: `cannot write to ${e.dir}: a file is in the way of the output folder`,
+        remedy: 'Move that file away (or choose another output folder), then retry.',
+      },
+      retry: 'never',
+      waitingCode: 'disk',
+    };
   return {
     error: {
       code: 'permission',

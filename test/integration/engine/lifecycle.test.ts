@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile, readFile, truncate } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -388,6 +388,28 @@ describe('engine lifecycle', () => {
       ['es', 'completed'],
     ]);
     expect(sb.state.ledger).toHaveLength(3);
+  });
+
+  it('checks the output folder again before uploading: a file put in its place costs nothing', async () => {
+    const sb = await sandbox();
+    const { api, run, close } = engineFor(sb);
+    try {
+      const out = join(tempDir(), 'results');
+      const added = await api.add({ inputs: [videoMp4(2, 'blocked-out.mp4')], to: ['es'], outDir: out });
+      rmSync(out, { recursive: true });
+      writeFileSync(out, 'a file where the folder was');
+      expect(await run(quickRun(1))).toBe('done');
+      const job = await api.getJob({ id: added.added[0] ?? 0 });
+      expect(job).toMatchObject({
+        state: 'failed',
+        error: { message: `cannot write to ${out}: a file is in the way of the output folder` },
+      });
+      expect(job.error?.remedy).toContain('Move that file away');
+      expect(sb.state.dubs.size).toBe(0);
+      expect(sb.state.ledger).toHaveLength(0);
+    } finally {
+      await close();
+    }
   });
 
   it('checks the output folder before anything is sent', async () => {
