@@ -22,7 +22,10 @@ const ERROR_MAX = 400;
  */
 function oneLine(text: string): string {
   const m = /^([\s\S]*?)(\n\(Did you mean [^\n]*\?\))?\n?$/.exec(text);
-  const suggestion = m?.[2] ? `\n${cleanServiceText(m[2].slice(1), ERROR_MAX)}` : '';
+  let suggestion = m?.[2] ? `\n${cleanServiceText(m[2].slice(1), ERROR_MAX)}` : '';
+  // `add -take-2.mp4`: a file whose name starts with a dash reads as an option.
+  const asFile = /unknown option '(-[^']*\.[A-Za-z0-9]{2,4})'/.exec(text)?.[1];
+  if (asFile && !suggestion) suggestion = `\n(a file? write it as ./${cleanServiceText(asFile, ERROR_MAX)})`;
   return `${cleanServiceText(m?.[1] ?? text, ERROR_MAX)}${suggestion}\n`;
 }
 

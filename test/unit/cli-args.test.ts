@@ -62,5 +62,10 @@ describe('the command line, whatever it is given', () => {
     expect(typo.err).toBe(
       "error: unknown command 'stauts'\n(Did you mean status?)\n(add --help for usage)\n",
     );
+    // A file whose name starts with a dash reads as an option: the error says how to name it.
+    expect((await parse(['add', '-take-2.mp4', '--to', 'es'])).err).toBe(
+      "error: unknown option '-take-2.mp4'\n(a file? write it as ./-take-2.mp4)\n(see `dubdesk add --help`)\n",
+    );
+    expect((await parse(['add', './-take-2.mp4', '--to', 'es'])).reached).toBe('add');
   });
 });
