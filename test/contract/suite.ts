@@ -153,7 +153,7 @@ export function contractSuite(transport: string, make: MakeHarness): void {
       );
       expect(relative).toMatchObject({ field: 'outDir', message: 'dubbed is not a full path' });
       const mixed = await api.estimate({
-        inputs: [video(), 'talks/intro.mp4', 'https://example.com/talk.mp4'],
+        inputs: [video(), 'talks/intro.mp4', 'https://example.com/talk.mp4', 'ftp://example.com/talk.mp4'],
         to: ['es'],
       });
       expect(mixed.jobs).toBe(1);
@@ -162,6 +162,8 @@ export function contractSuite(transport: string, make: MakeHarness): void {
         'talks/intro.mp4': 'talks/intro.mp4: not a full path.',
         'https://example.com/talk.mp4':
           'https://example.com/talk.mp4: a link has no folder of its own for its results.',
+        'ftp://example.com/talk.mp4':
+          'ftp://example.com/talk.mp4: only http:// and https:// links can be dubbed.',
       });
 
       const big = join(tempDir(), 'contract-huge.mp4');

@@ -17,6 +17,8 @@ import { takesPart } from './upload-once';
 export const V2_MAX_UPLOAD_BYTES = 1024 ** 3;
 
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
+/** `ftp://…`, `s3://…`: a link of a kind the service cannot fetch (not a file named like one). */
+const otherLink = (s: string) => /^[a-z][a-z0-9+.-]+:\/\//i.test(s) && !isUrl(s);
 
 /** Checks the languages against the live list (never `auto` as a target). */
 export function checkLanguages(
@@ -204,6 +206,18 @@ export async function planBatch(
   const sources: (ProbedFile | { url: string })[] = [];
   const paths: string[] = [];
   for (const input of req.inputs) {
+    if (otherLink(input)) {
+      refuse(
+        input,
+        new InputError(
+          input,
+          'bad-request',
+          `${input}: only http:// and https:// links can be dubbed.`,
+          'Download it first and add the file, or give its http(s) address.',
+        ),
+      );
+      continue;
+    }
     if (isUrl(input)) {
       if (req.api !== 'v2')
         refuse(
