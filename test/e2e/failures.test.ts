@@ -28,6 +28,8 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
     expect(await page.getByTestId('estimate-jobs').textContent()).toBe('1 file × 1 language = 1 dub');
 
     await page.getByRole('button', { name: 'Add and start' }).click();
+    // The notice names what was left out, as the sheet that said why closes.
+    await page.getByText(/1 dub added .*; skipped: broken-export\.mp4\./).waitFor();
     const row = page.getByRole('row', { name: /good-take\.mp4/ });
     await row.getByRole('button', { name: /^it: done/ }).waitFor({ timeout: 30_000 });
     expect(await page.getByRole('row', { name: /broken-export/ }).count()).toBe(0);

@@ -5,7 +5,7 @@ import { ErrorText, errorElsewhere, errorFor } from '../components/ErrorText';
 import { EstimateFiles } from '../components/EstimateFiles';
 import { EstimateSummary } from '../components/EstimateSummary';
 import { PresetControls } from '../components/PresetControls';
-import { formatCount, formatCredits, plural } from '../format';
+import { baseName, formatCount, formatCredits, plural } from '../format';
 import { useApp, useAppApi } from '../store';
 import { estimateTotals } from '../store/estimate';
 
@@ -39,7 +39,11 @@ export function AddSheet() {
     const result = await s.submitAdd(over);
     if (!result) return;
     const queued = result.added.length + result.retried.length;
-    const skipped = result.refused.length ? `; ${plural(result.refused.length, 'file')} skipped` : '';
+    // Which ones, not just how many: the sheet that showed why is closing.
+    const names = result.refused.slice(0, 3).map((r) => baseName(r.input));
+    const more =
+      result.refused.length > names.length ? ` and ${result.refused.length - names.length} more` : '';
+    const skipped = result.refused.length ? `; skipped: ${names.join(', ')}${more}` : '';
     s.notify(
       'info',
       queued === 0
