@@ -46,3 +46,20 @@ export function handleInterrupts(say: (line: string) => void): Interrupts {
     },
   };
 }
+
+export interface CaughtInterrupts extends Interrupts {
+  /** Where the messages go from now on (first stderr, then above the live progress). */
+  sayWith(say: (line: string) => void): void;
+}
+
+/** `handleInterrupts` caught before the run's progress exists: its messages go to stderr until then. */
+export function catchInterrupts(): CaughtInterrupts {
+  let say: (line: string) => void = (line) => void process.stderr.write(`${line}\n`);
+  const caught = handleInterrupts((line) => say(line));
+  return {
+    ...caught,
+    sayWith: (next) => {
+      say = next;
+    },
+  };
+}

@@ -7,6 +7,7 @@ import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
 import { printJson, printable } from '../format';
 import { languageList, outputSelection } from '../options';
+import { catchInterrupts } from '../interrupts';
 import { addRunOptions, runQueue, type RunFlags } from './run';
 
 interface AddFlags {
@@ -142,12 +143,21 @@ export function registerAddCommands(program: Command): void {
     addJobOptions(program.command('dub').description('Add, then run the queue until every job is done')),
   ).action(async (inputs: string[], flags: AddFlags & RunFlags, cmd: Command) => {
     process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
-      const added = await addJobs(s, inputs, flags);
+      // Ctrl+C while adding: the batch is added whole or not at all, then the run does not start.
+      const caught = catchInterrupts();
+      let added: Added;
+      try {
+        added = await addJobs(s, inputs, flags);
+      } catch (e) {
+        caught.dispose();
+        throw e;
+      }
       if (added.ids.length === 0) {
+        caught.dispose();
         if (flags.json) printJson(addJson(added));
         return added.code;
       }
-      return runQueue(s, { ...flags, untilDone: true }, added.ids, added.skipped);
+      return runQueue(s, { ...flags, untilDone: true }, added.ids, added.skipped, caught);
     });
   });
 }

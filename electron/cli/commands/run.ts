@@ -6,7 +6,7 @@ import type { RunOutcome } from '../../engine/index';
 import { withSession, type CliSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { handleInterrupts } from '../interrupts';
+import { catchInterrupts, type CaughtInterrupts } from '../interrupts';
 import { printJson, printable, statusJson } from '../format';
 import { positiveInt, positiveSeconds } from '../options';
 
@@ -104,14 +104,18 @@ export async function runQueue(
   flags: RunFlags,
   scope: number[] | null,
   skipped: readonly string[] = [],
+  /** Ctrl+C as `dub` caught it while it was adding (the first press then means: do not start). */
+  caught?: CaughtInterrupts,
 ): Promise<ExitCode> {
   const { api, host } = session;
-  if (flags.untilDone && (await api.totals()).left > 0) await reachable(api);
+  // Caught from here on: the service check can take a while, and a press then must drain, not kill.
+  const interrupts = caught ?? catchInterrupts();
+  if (flags.untilDone && (await api.totals()).left > 0 && !interrupts.drain.aborted) await reachable(api);
   const inScope = scope ? new Set(scope) : null;
   const before = await allJobs(api, scope);
   const { followProgress, progressMode } = await import('../progress');
   const progress = followProgress(api, progressMode(flags.json), before, (id) => !inScope || inScope.has(id));
-  const interrupts = handleInterrupts((line) => progress.say(line));
+  interrupts.sayWith((line) => progress.say(line));
   let outcome: RunOutcome;
   try {
     outcome = await host.run({

@@ -87,4 +87,30 @@ describe('Ctrl+C in dubdesk run', () => {
       await service.close();
     }
   });
+
+  it('in dub, before the run has started (the service check is slow): nothing starts, exit 130', async () => {
+    const work = tempDir('dubdesk-interrupt-');
+    const env = envFor(sb, join(work, 'home'));
+    sb.setFaults({ latencyMs: 3000 });
+    const { child, done } = startCli(
+      [
+        'dub',
+        videoMp4(2, 'early-stop.mp4'),
+        '--to',
+        'es',
+        '--out',
+        join(work, 'out'),
+        '--poll-interval',
+        '0.2',
+      ],
+      env,
+    );
+    interruptOn(child, /Queued 1 job/);
+    const r = await done;
+    sb.setFaults({ latencyMs: 0 });
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('Finishing the current step');
+    expect(sb.state.dubs.size).toBe(0);
+    expect((await status(env)).map((j) => j.state)).toEqual(['queued']);
+  });
 });
