@@ -74,6 +74,30 @@ function patchOf(f: Form, s: Settings): SettingsPatch {
 
 const FIELDS = ['service', 'concurrency', 'defaults', 'favouriteLanguages', 'notifyWhenDone'];
 
+/** A service address with its own error under it. */
+function AddressField(props: {
+  label: string;
+  value: string;
+  placeholder: string;
+  onChange: (value: string) => void;
+  error: ContractError | null;
+}) {
+  return (
+    <>
+      <label className="field">
+        <span className="field-label">{props.label}</span>
+        <input
+          type="url"
+          value={props.value}
+          placeholder={props.placeholder}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+      </label>
+      <ErrorText error={props.error} />
+    </>
+  );
+}
+
 function KeyTest({ apiKey, baseUrl }: { apiKey: string; baseUrl: string }) {
   const bridge = useBridge();
   const [result, setResult] = useState<Account | ContractError | null>(null);
@@ -236,26 +260,20 @@ export function SettingsScreen() {
               )}
               <KeyTest apiKey={form.apiKey} baseUrl={form.baseUrl} />
               <ErrorText error={errorFor(error, 'service.apiKey')} />
-              <label className="field">
-                <span className="field-label">Service address</span>
-                <input
-                  type="url"
-                  value={form.baseUrl}
-                  placeholder="https://…"
-                  onChange={(e) => set({ baseUrl: e.target.value })}
-                />
-              </label>
-              <ErrorText error={errorFor(error, 'service.baseUrl')} />
-              <label className="field">
-                <span className="field-label">Legacy address</span>
-                <input
-                  type="url"
-                  value={form.legacyUrl}
-                  placeholder="https://… (only for the legacy API)"
-                  onChange={(e) => set({ legacyUrl: e.target.value })}
-                />
-              </label>
-              <ErrorText error={errorFor(error, 'service.legacyUrl')} />
+              <AddressField
+                label="Service address"
+                value={form.baseUrl}
+                placeholder="https://…"
+                onChange={(baseUrl) => set({ baseUrl })}
+                error={errorFor(error, 'service.baseUrl')}
+              />
+              <AddressField
+                label="Legacy address"
+                value={form.legacyUrl}
+                placeholder="https://… (only for the legacy API)"
+                onChange={(legacyUrl) => set({ legacyUrl })}
+                error={errorFor(error, 'service.legacyUrl')}
+              />
             </>
           )}
         </fieldset>
