@@ -336,6 +336,17 @@ export class DubdeskEngine {
     this.scheduleTotals();
   }
 
+  /** A job in the queue's list, or why there is none ("already dubbed: job #N" may name a cleared one). */
+  private shownJob(id: number): JobRow {
+    const row = this.store.shown(id);
+    if (row) return row;
+    if (this.store.get(id))
+      throw new DubdeskError('not-found', `job ${id} was cleared from the list`, {
+        remedy: 'Its files stay where they were written; add its source with --again to dub it again.',
+      });
+    throw new DubdeskError('not-found', `no job ${id}`, { remedy: 'List the queue to see the job numbers.' });
+  }
+
   private emitJob(id: number): void {
     if (this.hub.size === 0) return;
     const row = this.store.get(id);
@@ -656,16 +667,11 @@ export class DubdeskEngine {
         return { total, offset, sources };
       },
       getJob: ({ id }) => {
-        const row = this.store.shown(id);
-        if (!row)
-          throw new DubdeskError('not-found', `no job ${id}`, {
-            remedy: 'List the queue to see the job numbers.',
-          });
+        const row = this.shownJob(id);
         return toDetail(this.view(row), row, this.store.history(id));
       },
       jobLog: ({ id, limit }) => {
-        const row = this.store.shown(id);
-        if (!row) throw new DubdeskError('not-found', `no job ${id}`);
+        const row = this.shownJob(id);
         return { lines: this.log.jobLines(id, limit, row.created_at) };
       },
       retryJobs: (sel) => this.act('retry', sel),

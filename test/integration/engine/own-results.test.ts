@@ -56,6 +56,10 @@ describe('adding a folder that holds earlier results', () => {
       expect(cleared.changed).toEqual(first.added);
       expect((await host.api.listJobs({ offset: 0, limit: 50 })).total).toBe(0);
       expect((await host.api.totals()).counts.completed ?? 0).toBe(0);
+      await expect(host.api.getJob({ id: first.added[0] ?? 0 })).rejects.toMatchObject({
+        code: 'not-found',
+        message: `job ${first.added[0]} was cleared from the list`,
+      });
 
       // The same folder again: the source is already dubbed, and its result is not a new source.
       const again = await host.api.add({ inputs: [dir], to: ['es'] });
