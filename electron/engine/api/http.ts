@@ -1,7 +1,7 @@
-import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { errorFromResponse } from './classify';
 import { ApiError, redact } from './errors';
+import type { FileBody } from './file-body';
 import { DEFAULT_LIMITS, withLimits, type HttpLimits } from './limits';
 import { httpUrl, redirectTarget } from './links';
 import {
@@ -26,7 +26,7 @@ export interface HttpOptions {
 export interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT';
   json?: unknown;
-  body?: Readable | Buffer;
+  body?: FileBody | Buffer;
   headers?: Record<string, string>;
   searchParams?: Record<string, string | number>;
   signal?: AbortSignal | undefined;

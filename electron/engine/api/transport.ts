@@ -1,6 +1,8 @@
-import { Readable } from 'node:stream';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
+import { Agent, buildConnector, Client, type Dispatcher } from 'undici';
 import { errorFromFailure, TransportTimeout } from './classify';
+import type { BodyChunks, FileBody } from './file-body';
 import { ApiError, redact } from './errors';
 import type { HttpLimits } from './limits';
 import { redirectTarget } from './links';
@@ -65,25 +67,65 @@ function agentFor(t: Timeouts): Agent {
   const key = `${t.connectMs}/${t.idleMs}`;
   let agent = agents.get(key);
   if (!agent) {
-    const connect = buildConnector({ timeout: t.connectMs, allowH2: false });
-    agent = new Agent({
-      allowH2: false,
-      connect: (options, callback) =>
-        connect(options, (err, socket) => {
-          socket?.setTimeout(t.idleMs, () => socket.destroy(new TransportTimeout('socket', t.idleMs)));
-          if (err) callback(err, null);
-          else if (socket) callback(null, socket);
-        }),
-    });
+    agent = new Agent({ allowH2: false, connect: connectorFor(t) });
     agents.set(key, agent);
   }
   return agent;
 }
 
+/** undici's connector with the connect limit, and the idle limit set on each socket it opens. */
+function connectorFor(t: Timeouts, opened?: (socket: Socket) => void): buildConnector.connector {
+  const connect = buildConnector({ timeout: t.connectMs, allowH2: false });
+  return (options, callback) =>
+    connect(options, (err, socket) => {
+      socket?.setTimeout(t.idleMs, () => socket.destroy(new TransportTimeout('socket', t.idleMs)));
+      if (err) callback(err, null);
+      else if (socket) {
+        opened?.(socket);
+        callback(null, socket);
+      }
+    });
+}
+
+/**
+ * A file goes out on a connection of its own, so the socket it is written to is known: the file's read
+ * buffers are refilled only once that socket has written them (undici hands each chunk to the socket before
+ * it asks for the next, and says nothing of when the socket is done with it). One connection more per file
+ * sent is nothing beside the file.
+ */
+class OwnConnection {
+  readonly client: Client;
+  private socket: Socket | null = null;
+  /** Body bytes handed to undici: each was passed to the socket before the body is pulled again. */
+  private handed = 0;
+
+  constructor(t: Timeouts, origin: string) {
+    this.client = new Client(origin, { allowH2: false, connect: connectorFor(t, (s) => (this.socket = s)) });
+  }
+
+  async *feed(chunks: BodyChunks): BodyChunks {
+    for await (const chunk of chunks) {
+      this.handed += chunk.length;
+      yield chunk;
+    }
+  }
+
+  /** The socket still queues only bytes after `offset` (its queue holds the newest; headers count too). */
+  readonly written = (offset: number): boolean => {
+    const s = this.socket;
+    return s !== null && !s.destroyed && this.handed - s.writableLength >= offset;
+  };
+
+  close(): void {
+    this.client.destroy().catch(() => {});
+  }
+}
+
 export interface Outgoing {
   method: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string> | undefined;
-  body?: string | Buffer | Readable | undefined;
+  /** A file is read as it goes out, on a connection of its own; it is never sent again to a redirect. */
+  body?: string | Buffer | FileBody | undefined;
   signal?: AbortSignal | undefined;
   onUpload?: ProgressListener | undefined;
   /** Whether to follow a redirect to `to` (`first`: the URL first asked); none is followed without it. */
@@ -124,33 +166,42 @@ export class Transport {
     // A download has no deadline of its own: undici's limits and the caller's signal are all it needs.
     const watch = t.wholeMs !== null || t.readMs !== null || t.bigBody ? new Watch(t, req.signal) : null;
     const signal = watch ? watch.signal : req.signal;
-    let body = req.body;
-    if (watch && t.bigBody && body instanceof Readable)
-      body = watch.sending(body, contentLength(req.headers?.['content-length']), req.onUpload);
+    let body: string | Buffer | BodyChunks | undefined;
+    let own: OwnConnection | null = null;
+    if (isFile(req.body)) {
+      own = new OwnConnection(t, target.origin);
+      const chunks = own.feed(req.body.chunks(own.written));
+      body = watch && t.bigBody ? watch.sending(chunks, req.body.length, req.onUpload) : chunks;
+    } else body = req.body;
+    const follow = own ? undefined : req.follow;
     const headers = req.headers ? { ...this.headers, ...req.headers } : this.headers;
     let at = target;
     for (let hops = 0; ; hops++) {
       let res: Dispatcher.ResponseData;
       try {
-        res = await this.agent.request({
+        res = await (own?.client ?? this.agent).request({
           origin: at.origin,
           path: `${at.pathname}${at.search}`,
           method: req.method,
           headers,
-          body: body ?? null,
+          // undici takes an AsyncIterable body (its Dispatcher docs say so); its types list only Readable.
+          body: (body ?? null) as Dispatcher.DispatchOptions['body'],
           signal: signal ?? null,
           headersTimeout: t.bigBody ? 0 : t.statusMs,
           bodyTimeout: t.idleMs,
         });
       } catch (e) {
         watch?.done();
-        if (body instanceof Readable) body.destroy();
+        // Refused or canceled part way: the file is closed before the failure is told.
+        if (isChunks(body)) await body.return(undefined).catch(() => {});
+        own?.close();
         throw errorFromFailure(watch ? watch.reason(e) : e, url, false);
       }
       res.body.on('error', () => {}); // a late error must not crash the process: readers see it anyway
+      if (own) res.body.once('close', () => own?.close());
       const status = res.statusCode;
       const to = REDIRECT_STATUSES.has(status) ? redirectTarget(res.headers.location, at.href) : null;
-      if (to && req.follow?.(to, target)) {
+      if (to && follow?.(to, target)) {
         res.body.destroy();
         if (hops + 1 > MAX_REDIRECTS) {
           watch?.done();
@@ -193,21 +244,18 @@ class Watch {
     return this.controller.signal.aborted ? this.controller.signal.reason : e;
   }
 
-  /** The body as it goes out, counted; once all of it is taken, the status line gets its deadline. */
-  sending(body: Readable, total: number | null, onUpload: ProgressListener | undefined): Readable {
-    const sent = async function* (this: Watch): AsyncGenerator<Buffer> {
-      let n = 0;
-      for await (const chunk of body as AsyncIterable<Buffer>) {
-        n += chunk.length;
-        onUpload?.(n, total);
-        yield chunk;
-      }
-      if (this.state === 'sending') this.after(this.t.statusMs, 'response');
-    };
-    const out = Readable.from(sent.call(this), { objectMode: false });
-    // Ended early (refused, canceled, answered before the end): the file is closed all the same.
-    out.once('close', () => body.destroy());
-    return out;
+  /**
+   * The body as it goes out, counted; once all of it is taken, the status line gets its deadline. Ended
+   * early (undici stops pulling, or `return()`), the body under it is ended too, and its file closed.
+   */
+  async *sending(body: BodyChunks, total: number, onUpload: ProgressListener | undefined): BodyChunks {
+    let n = 0;
+    for await (const chunk of body) {
+      n += chunk.length;
+      onUpload?.(n, total);
+      yield chunk;
+    }
+    if (this.state === 'sending') this.after(this.t.statusMs, 'response');
   }
 
   /** The status line arrived: the body gets its deadline, and everything ends with it. */
@@ -255,6 +303,14 @@ export async function readCapped(
     throw errorFromFailure(e, url, true, { bytes: n });
   }
   return { body: Buffer.concat(chunks), over: false };
+}
+
+function isFile(body: Outgoing['body']): body is FileBody {
+  return typeof body === 'object' && !Buffer.isBuffer(body);
+}
+
+function isChunks(body: string | Buffer | BodyChunks | undefined): body is BodyChunks {
+  return typeof body === 'object' && !Buffer.isBuffer(body);
 }
 
 /** A Content-Length header as a number, or null when absent or not a plain decimal. */

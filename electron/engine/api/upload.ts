@@ -25,7 +25,7 @@ export class Uploads {
     const file = await rawFileBody(path);
     await this.http.send(url, {
       method: 'PUT',
-      body: file.body,
+      body: file,
       headers: { 'content-type': mime, 'content-length': String(file.length) },
       signal,
       upload: true,

@@ -45,7 +45,7 @@ export class V2Client {
     );
     const dub = await this.http.json(DubV2, `${this.root}/dubs`, {
       method: 'POST',
-      body: form.body,
+      body: form,
       headers: { 'content-type': form.contentType, 'content-length': String(form.length) },
       signal,
       upload: true,
