@@ -13,7 +13,7 @@ const bundles = new Map<string, Promise<string>>();
  * A bench script bundled the way the desktop app ships the engine (esbuild, native modules outside), so a
  * child measures the engine, not the TypeScript loader compiling modules and mapping stack traces.
  */
-function bundled(script: string): Promise<string> {
+export function bundled(script: string): Promise<string> {
   let out = bundles.get(script);
   if (!out) {
     const outfile = join(outDir, script.replace(/^\.\//, '').replace(/\.ts$/, '.mjs'));

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { SandboxOptionsInput } from '../../electron/sandbox/options';
+import { bundled } from './child';
 
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 export const API_KEY = 'sandbox-key';
@@ -18,14 +19,17 @@ export interface SandboxReport {
   ledger: unknown[];
 }
 
-/** Starts `sandbox-child.ts` with these options; the child is the only thing in its process. */
+/**
+ * Starts `sandbox-child.ts` with these options; the child is the only thing in its process. It runs bundled,
+ * as `dubdesk sandbox` ships, not under the TypeScript loader: under tsx its heap is larger, every one of
+ * the ~30 full garbage collections a GiB of socket reads brings costs more, and the sandbox, not the client
+ * the upload figures compare with curl, set the pace.
+ */
 export async function benchSandbox(options: SandboxOptionsInput): Promise<BenchSandbox> {
   const child = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      new URL('./sandbox-child.ts', import.meta.url).pathname,
+      await bundled('./sandbox-child.ts'),
       JSON.stringify({ port: 0, adminToken: ADMIN_TOKEN, apiKey: API_KEY, ...options }),
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
