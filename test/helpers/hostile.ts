@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface Seen {
   method: string;
@@ -46,6 +47,19 @@ export async function hostile(handler: Handler): Promise<Fixture> {
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** `hostile` for the tests of one file: each server is closed after the test that started it. */
+export function serversClosedAfterEach(): (handler: Handler) => Promise<Fixture> {
+  const fixtures: Fixture[] = [];
+  afterEach(async () => {
+    await Promise.all(fixtures.splice(0).map((f) => f.close()));
+  });
+  return async (handler) => {
+    const f = await hostile(handler);
+    fixtures.push(f);
+    return f;
   };
 }
 

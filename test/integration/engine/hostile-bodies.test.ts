@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
 import { ApiError } from '../../../electron/engine/api/errors';
 import { MAX_API_BODY_BYTES } from '../../../electron/engine/api/limits';
@@ -8,22 +8,13 @@ import {
   PROFILE_V2,
   SHORT_LIMITS,
   failure,
-  hostile,
   json,
   readBody,
   type Fixture,
+  serversClosedAfterEach,
 } from '../../helpers/hostile';
 
-const fixtures: Fixture[] = [];
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((f) => f.close()));
-});
-
-async function server(...args: Parameters<typeof hostile>): Promise<Fixture> {
-  const f = await hostile(...args);
-  fixtures.push(f);
-  return f;
-}
+const server = serversClosedAfterEach();
 
 function clients(f: Fixture) {
   return createServiceClients({ baseUrl: f.url, legacyUrl: f.url, apiKey: 'k', limits: SHORT_LIMITS });

@@ -1,29 +1,21 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
 import { tempDir } from '../../helpers/engine';
 import {
   PROFILE_V2,
   SHORT_LIMITS,
   failure,
-  hostile,
   json,
   readBody,
   sleep,
   type Fixture,
+  type Handler,
+  serversClosedAfterEach,
 } from '../../helpers/hostile';
 
-const fixtures: Fixture[] = [];
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((f) => f.close()));
-});
-
-async function server(...args: Parameters<typeof hostile>): Promise<Fixture> {
-  const f = await hostile(...args);
-  fixtures.push(f);
-  return f;
-}
+const server = serversClosedAfterEach();
 
 const clients = (f: Fixture) =>
   createServiceClients({ baseUrl: f.url, legacyUrl: f.url, apiKey: 'k', limits: SHORT_LIMITS });
@@ -59,10 +51,7 @@ async function bigFile(mb: number): Promise<string> {
 }
 
 /** Reads a request body slowly at first (the client is held back: the file is far bigger than the buffers), then at once. */
-async function slowThenFast(
-  req: Parameters<Parameters<typeof hostile>[0]>[0],
-  seen: Fixture['seen'][number],
-) {
+async function slowThenFast(req: Parameters<Handler>[0], seen: Fixture['seen'][number]) {
   let pauses = 0;
   for await (const c of req) {
     seen.bodyBytes += (c as Buffer).length;

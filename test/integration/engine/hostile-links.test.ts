@@ -3,23 +3,20 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
 import { Downloads, diskPartFiles, type PartFiles } from '../../../electron/engine/api/download';
 import { ApiError } from '../../../electron/engine/api/errors';
 import { tempDir } from '../../helpers/engine';
-import { SHORT_LIMITS, failure, hostile, readBody, sleep, type Fixture } from '../../helpers/hostile';
+import {
+  SHORT_LIMITS,
+  failure,
+  readBody,
+  sleep,
+  serversClosedAfterEach,
+} from '../../helpers/hostile';
 
-const fixtures: Fixture[] = [];
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((f) => f.close()));
-});
-
-async function server(...args: Parameters<typeof hostile>): Promise<Fixture> {
-  const f = await hostile(...args);
-  fixtures.push(f);
-  return f;
-}
+const server = serversClosedAfterEach();
 
 const clients = (base = 'http://127.0.0.1:9') =>
   createServiceClients({ baseUrl: base, legacyUrl: base, apiKey: 'k', limits: SHORT_LIMITS });

@@ -1,25 +1,23 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
 import { ApiError } from '../../../electron/engine/api/errors';
 import { LegacyClient } from '../../../electron/engine/api/legacy';
 import { V1Client } from '../../../electron/engine/api/v1';
 import { V2Client } from '../../../electron/engine/api/v2';
 import { tempDir } from '../../helpers/engine';
-import { PROFILE_V2, failure, hostile, json, readBody, type Fixture } from '../../helpers/hostile';
+import {
+  PROFILE_V2,
+  failure,
+  json,
+  readBody,
+  type Fixture,
+  serversClosedAfterEach,
+} from '../../helpers/hostile';
 
 const KEY = 'secret-key-123';
-const fixtures: Fixture[] = [];
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((f) => f.close()));
-});
-
-async function server(...args: Parameters<typeof hostile>): Promise<Fixture> {
-  const f = await hostile(...args);
-  fixtures.push(f);
-  return f;
-}
+const server = serversClosedAfterEach();
 
 /** The third party: records whatever reaches it, answers 200 to everything. */
 async function evil(): Promise<Fixture> {

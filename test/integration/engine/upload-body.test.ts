@@ -2,23 +2,21 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readlinkSync } from 'node:fs';
 import { truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
 import { FileChangedError, rawFileBody, UPLOAD_READ_BYTES } from '../../../electron/engine/api/file-body';
 import { tempDir } from '../../helpers/engine';
 import type { ApiError } from '../../../electron/engine/api/errors';
-import { SHORT_LIMITS, failure, hostile, json, readBody, type Fixture } from '../../helpers/hostile';
+import {
+  SHORT_LIMITS,
+  failure,
+  json,
+  readBody,
+  type Fixture,
+  serversClosedAfterEach,
+} from '../../helpers/hostile';
 
-const fixtures: Fixture[] = [];
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((f) => f.close()));
-});
-
-async function server(...args: Parameters<typeof hostile>): Promise<Fixture> {
-  const f = await hostile(...args);
-  fixtures.push(f);
-  return f;
-}
+const server = serversClosedAfterEach();
 
 const v1 = (f: Fixture) =>
   createServiceClients({ baseUrl: f.url, legacyUrl: f.url, apiKey: 'k', limits: SHORT_LIMITS }).v1;
