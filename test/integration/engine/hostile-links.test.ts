@@ -8,13 +8,7 @@ import { createServiceClients } from '../../../electron/engine/api/clients';
 import { Downloads, diskPartFiles, type PartFiles } from '../../../electron/engine/api/download';
 import { ApiError } from '../../../electron/engine/api/errors';
 import { tempDir } from '../../helpers/engine';
-import {
-  SHORT_LIMITS,
-  failure,
-  readBody,
-  sleep,
-  serversClosedAfterEach,
-} from '../../helpers/hostile';
+import { SHORT_LIMITS, failure, readBody, sleep, serversClosedAfterEach } from '../../helpers/hostile';
 
 const server = serversClosedAfterEach();
 
