@@ -1,12 +1,6 @@
-import { createWriteStream } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './http';
-
-/**
- * Big enough that a 1 GiB upload is a few thousand writes, not a few hundred thousand: the socket's 64 KiB
- * chunks are gathered into 1 MiB before they reach the file.
- */
-export const UPLOAD_WRITE_BUFFER = 1024 * 1024;
+import { StoredFile } from './stored-file';
 
 /**
  * Every way a request body can stop short: the client aborted, the socket broke, or it closed early.
@@ -81,7 +75,7 @@ export function readSmallBody(req: IncomingMessage, limit: number): Promise<Buff
  */
 export function receiveToFile(req: IncomingMessage, dest: string, maxBytes: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const out = createWriteStream(dest, { highWaterMark: UPLOAD_WRITE_BUFFER });
+    const out = new StoredFile(dest);
     let bytes = 0;
     let settled = false;
     const fail = (err: HttpError) => {

@@ -1,10 +1,9 @@
 import { lookup } from 'node:dns/promises';
-import { createWriteStream } from 'node:fs';
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { checkAddress, isLocalName } from './address-policy';
-import { UPLOAD_WRITE_BUFFER } from './body';
+import { StoredFile } from './stored-file';
 import { HttpError } from './http';
 
 export interface FetchedSource {
@@ -87,7 +86,7 @@ function get(url: URL, pinned: { address: string; family: 4 | 6 }): Promise<Inco
 
 function save(res: IncomingMessage, dest: string, maxBytes: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const out = createWriteStream(dest, { highWaterMark: UPLOAD_WRITE_BUFFER });
+    const out = new StoredFile(dest);
     let bytes = 0;
     let settled = false;
     const fail = (err: HttpError) => {

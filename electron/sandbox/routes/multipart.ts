@@ -1,7 +1,7 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import busboy from 'busboy';
-import { onBodyInterrupted, UPLOAD_WRITE_BUFFER } from '../body';
+import { onBodyInterrupted } from '../body';
+import { StoredFile, UPLOAD_WRITE_BUFFER } from '../stored-file';
 import { HttpError, type Ctx } from '../http';
 
 export interface MultipartUpload {
@@ -34,7 +34,7 @@ export function readMultipart(ctx: Ctx, dest: string, maxBytes: number): Promise
     }
     const fields: Record<string, string> = {};
     let file: MultipartUpload['file'] = null;
-    let out: WriteStream | null = null;
+    let out: StoredFile | null = null;
     let writing: Promise<void> = Promise.resolve();
     let settled = false;
     const fail = (err: HttpError) => {
@@ -63,7 +63,7 @@ export function readMultipart(ctx: Ctx, dest: string, maxBytes: number): Promise
       }
       const meta = { path: dest, filename: info.filename ?? 'upload', mimeType: info.mimeType, bytes: 0 };
       file = meta;
-      const sink = createWriteStream(dest, { highWaterMark: UPLOAD_WRITE_BUFFER });
+      const sink = new StoredFile(dest);
       out = sink;
       stream.on('data', (chunk: Buffer) => {
         meta.bytes += chunk.length;
