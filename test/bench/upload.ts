@@ -19,6 +19,7 @@ const RUNS = 5;
 
 interface ChildResult {
   uploadMs: number;
+  jobMs: number;
   maxRssBytes: number;
 }
 
@@ -123,6 +124,14 @@ export async function uploadFigures(work: string): Promise<Figure[]> {
     for (let i = 0; i < RUNS; i++) smallRuns.push(await engine('v2', small));
 
     const mbps = (seconds: number) => 1024 / seconds;
+    if (process.env.BENCH_RUNS) {
+      const each = (xs: number[]) => xs.map((x) => round(mbps(x), 0)).join(' ');
+      process.stderr.write(
+        `runs, MiB/s: v2 engine ${each(v2.a.map((r) => r.uploadMs / 1000))} | curl -F ${each(v2.b)}\n` +
+          `  v1 engine ${each(v1.a.map((r) => r.uploadMs / 1000))} | curl -T ${each(v1.b)} | bare ${each(bare)}\n` +
+          `  v1 engine job (init, PUT, start) ${each(v1.a.map((r) => r.jobMs / 1000))}\n`,
+      );
+    }
     const throughput = (name: string, runs: { a: ChildResult[]; b: number[] }, tool: string): Figure => {
       const mine = median(runs.a.map((r) => mbps(r.uploadMs / 1000)));
       const curl = median(runs.b.map(mbps));
