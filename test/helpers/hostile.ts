@@ -97,6 +97,29 @@ export const PROFILE_V2 = {
   created_at: '2026-01-01T00:00:00Z',
 };
 
+/** A v2 dub just created (queued), as the service answers a create. */
+export const DUB_V2 = {
+  id: 'd1',
+  dubbing_id: 'd1',
+  project_id: 'p1',
+  name: 'in.mp4',
+  type: 'video/mp4',
+  source_lang: 'auto',
+  dest_lang: 'es',
+  external_status_id: 2,
+  progress_percentage: 0,
+  external_error_message: null,
+  duration: 3,
+  measured_duration: null,
+  is_studio_quality: false,
+  source: 'api',
+  created_at: '2026-01-01T00:00:00Z',
+  outputs: {},
+};
+
+/** The fields of a v2 create for that dub. */
+export const CREATE_V2 = { dest_lang: 'es', source_lang: 'auto', name: 'in.mp4', is_studio_quality: false };
+
 /** Short limits so that deadlines and caps are reached in milliseconds, not minutes. */
 export const SHORT_LIMITS = {
   connectMs: 2_000,

@@ -5,6 +5,7 @@ import { ApiError } from '../../../electron/engine/api/errors';
 import { MAX_API_BODY_BYTES } from '../../../electron/engine/api/limits';
 import { V2Client } from '../../../electron/engine/api/v2';
 import {
+  DUB_V2,
   PROFILE_V2,
   SHORT_LIMITS,
   failure,
@@ -64,24 +65,7 @@ describe('API replies are read up to a cap', () => {
   });
 
   it('by default the cap is 8 MiB: a 7.5 MiB page is read, a 9 MiB one is not', async () => {
-    const dub = (name: string) => ({
-      id: 'd1',
-      dubbing_id: 'd1',
-      project_id: 'p1',
-      name,
-      type: 'video/mp4',
-      source_lang: 'auto',
-      dest_lang: 'es',
-      external_status_id: 2,
-      progress_percentage: 0,
-      external_error_message: null,
-      duration: 3,
-      measured_duration: null,
-      is_studio_quality: false,
-      source: 'api',
-      created_at: '2026-01-01T00:00:00Z',
-      outputs: {},
-    });
+    const dub = (name: string) => ({ ...DUB_V2, name });
     const pagination = { page: 1, page_size: 100, total: 1, total_pages: 1 };
     let size = 0;
     const f = await server(async (req, res, seen) => {

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
 import { tempDir } from '../../helpers/engine';
 import {
+  CREATE_V2,
+  DUB_V2,
   PROFILE_V2,
   SHORT_LIMITS,
   failure,
@@ -24,25 +26,8 @@ const clients = (f: Fixture) =>
 const PAUSE = SHORT_LIMITS.idleMs / 3;
 const PAUSES = Math.ceil((SHORT_LIMITS.callMs * 1.5) / PAUSE);
 
-const CREATE = { dest_lang: 'es', source_lang: 'auto', name: 'in.mp4', is_studio_quality: false };
-const DUB = {
-  id: 'd1',
-  dubbing_id: 'd1',
-  project_id: 'p1',
-  name: 'in.mp4',
-  type: 'video/mp4',
-  source_lang: 'auto',
-  dest_lang: 'es',
-  external_status_id: 2,
-  progress_percentage: 0,
-  external_error_message: null,
-  duration: 3,
-  measured_duration: null,
-  is_studio_quality: false,
-  source: 'api',
-  created_at: '2026-01-01T00:00:00Z',
-  outputs: {},
-};
+const CREATE = CREATE_V2;
+const DUB = DUB_V2;
 
 async function bigFile(mb: number): Promise<string> {
   const path = join(tempDir(), 'in.mp4');

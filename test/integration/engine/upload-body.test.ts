@@ -8,6 +8,8 @@ import { FileChangedError, rawFileBody, UPLOAD_READ_BYTES } from '../../../elect
 import { tempDir } from '../../helpers/engine';
 import type { ApiError } from '../../../electron/engine/api/errors';
 import {
+  CREATE_V2,
+  DUB_V2,
   SHORT_LIMITS,
   failure,
   json,
@@ -181,6 +183,64 @@ describe('a pre-signed PUT sends the file as it is and never leaves it open', ()
     const { path } = await fileOf(16 * UPLOAD_READ_BYTES);
     const e = await failure(v1(f).upload(`${f.url}/put?sig=1`, path, 'video/mp4', stop.signal));
     expect((e as ApiError).kind).toBe('canceled');
+    expect(holdsOpen(path)).toBe(false);
+  });
+});
+
+/** The file part of a multipart body, checked to be exactly one part ending at the closing boundary. */
+function filePart(body: Buffer, contentType: string): Buffer {
+  const boundary = /boundary=(.+)$/.exec(contentType)?.[1] ?? '';
+  const marker = Buffer.from('filename="in.mp4"\r\nContent-Type: video/mp4\r\n\r\n');
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const start = body.indexOf(marker);
+  expect(start).toBeGreaterThan(0);
+  expect(body.subarray(body.length - tail.length).equals(tail)).toBe(true);
+  return body.subarray(start + marker.length, body.length - tail.length);
+}
+
+/** Reads the whole body, stalling every 32nd chunk so the client's socket queue fills and it waits on it. */
+async function readStalling(req: AsyncIterable<unknown>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) {
+    chunks.push(c as Buffer);
+    if (chunks.length % 32 === 0) await new Promise((r) => setTimeout(r, 5));
+  }
+  return Buffer.concat(chunks);
+}
+
+describe('every size around the 1 MiB reads arrives byte-exact through a stalling reader', () => {
+  const MiB = UPLOAD_READ_BYTES;
+  const SIZES = [1, MiB - 1, MiB, MiB + 1, 4 * MiB, 4 * MiB + 1, 9 * MiB + 3];
+
+  it.each(SIZES)('pre-signed PUT of %i bytes', async (size) => {
+    let received: Buffer = Buffer.alloc(0);
+    const f = await server(async (req, res) => {
+      received = await readStalling(req);
+      res.writeHead(200);
+      res.end();
+    });
+    const { path, content } = await fileOf(size);
+    await v1(f).upload(`${f.url}/put?sig=1`, path, 'video/mp4');
+    expect(f.seen[0]?.headers['content-length']).toBe(String(size));
+    expect(sha(received)).toBe(sha(content));
+    expect(holdsOpen(path)).toBe(false);
+  });
+
+  it.each(SIZES)('v2 create with %i bytes', async (size) => {
+    let received: Buffer = Buffer.alloc(0);
+    const f = await server(async (req, res) => {
+      received = await readStalling(req);
+      json(res, 201, DUB_V2);
+    });
+    const { path, content } = await fileOf(size);
+    await createServiceClients({
+      baseUrl: f.url,
+      legacyUrl: f.url,
+      apiKey: 'k',
+      limits: SHORT_LIMITS,
+    }).v2.createFromFile(path, 'video/mp4', CREATE_V2);
+    expect(f.seen[0]?.headers['content-length']).toBe(String(received.length));
+    expect(sha(filePart(received, f.seen[0]?.headers['content-type'] ?? ''))).toBe(sha(content));
     expect(holdsOpen(path)).toBe(false);
   });
 });
