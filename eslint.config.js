@@ -168,4 +168,17 @@ export default tseslint.config(
   // the engine: its entry file, then each folder at its level
   layer(['electron/engine/*.ts'], [notRenderer, notTests, noSandbox, noFaces], ['electron']),
   ...engineLayers,
+  {
+    files: ['electron/engine/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='CallExpression'][callee.callee.property.name='transaction']",
+          message:
+            'Run it with .immediate(): a deferred transaction that reads, then writes after another process wrote, fails with SQLITE_BUSY instead of waiting.',
+        },
+      ],
+    },
+  },
 );

@@ -41,6 +41,28 @@ describe('the job database', () => {
     openDatabase(file).close(); // reopening is a no-op
   });
 
+  it('a write transaction holds the write lock from its start: another process writing meanwhile waits, and ours never fails with SQLITE_BUSY', () => {
+    const file = join(tempDir(), 'q.db');
+    const s = new JobStore(openDatabase(file));
+    const other = new Database(file);
+    other.pragma('busy_timeout = 0'); // refused at once instead of waiting: shows who holds the lock
+    let otherWrite = 'not tried';
+    s.tx(() => {
+      s.db.prepare('SELECT count(*) FROM settings').get();
+      try {
+        other.prepare("INSERT INTO settings (key, value) VALUES ('theirs', '1')").run();
+        otherWrite = 'written';
+      } catch (e) {
+        otherWrite = (e as { code?: string }).code ?? String(e);
+      }
+      // Deferred, this write would fail with SQLITE_BUSY: the other process wrote after this one read.
+      s.db.prepare("INSERT INTO settings (key, value) VALUES ('ours', '2')").run();
+    });
+    expect(otherWrite).toBe('SQLITE_BUSY');
+    expect(other.prepare('SELECT key FROM settings ORDER BY key').pluck().all()).toContain('ours');
+    other.close();
+  });
+
   it('migrates a version-1 database, keeping its jobs and turning their errors into contract codes', () => {
     const file = join(tempDir(), 'old.db');
     const raw = new Database(file);

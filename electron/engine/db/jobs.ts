@@ -4,6 +4,7 @@ import { ERROR_CODES } from '../../../shared/contract/errors';
 import { API_GENERATIONS, JOB_STATES, type JobFilter, type JobState } from '../../../shared/contract/jobs';
 import { MAX_CONCURRENCY } from '../../../shared/contract/settings';
 import type { Db } from './open';
+import type { Transaction } from 'better-sqlite3';
 
 /** A row of `jobs` exactly as stored; parsed on the way out because the database is a file on disk. */
 export const JobRow = z.object({
@@ -220,7 +221,7 @@ export class JobStore {
     | ((jobId: number, from: JobState | null, to: JobState, event: string, reason: string | null) => void)
     | null = null;
   private readonly recordStatements = new Map<string, ReturnType<Db['prepare']>>();
-  private readonly transactions = new WeakMap<object, (...args: unknown[]) => unknown>();
+  private readonly transactions = new WeakMap<object, Transaction<(...args: unknown[]) => unknown>>();
   private readonly q;
 
   constructor(readonly db: Db) {
@@ -483,6 +484,9 @@ export class JobStore {
   /**
    * `fn` in one transaction (nested ones become savepoints), its wrapper made once per function rather
    * than on every call: the hot paths (a job's every change of state) pass the same function each time.
+   * IMMEDIATE, as every write transaction here: a deferred one that read first and then writes after another
+   * process (a second `dubdesk`, an `add` from a shell) wrote fails at once with SQLITE_BUSY instead of
+   * waiting out the busy timeout.
    */
   tx<A extends unknown[], R>(fn: (...args: A) => R, ...args: A): R {
     let t = this.transactions.get(fn);
@@ -490,7 +494,7 @@ export class JobStore {
       t = this.db.transaction(fn as (...a: unknown[]) => unknown);
       this.transactions.set(fn, t);
     }
-    return t(...args) as R;
+    return t.immediate(...args) as R;
   }
 
   /** Jobs a worker held when its process died; the runner that takes the queue lock frees them. */
@@ -618,10 +622,13 @@ export class JobStore {
    */
   remove(ids: readonly number[], now = Date.now()): number[] {
     const removed: number[] = [];
-    this.db.transaction(() => {
-      for (const id of ids)
-        if (this.q.remove.run(id).changes === 1 || this.q.clear.run(now, id).changes === 1) removed.push(id);
-    })();
+    this.db
+      .transaction(() => {
+        for (const id of ids)
+          if (this.q.remove.run(id).changes === 1 || this.q.clear.run(now, id).changes === 1)
+            removed.push(id);
+      })
+      .immediate();
     return removed;
   }
 

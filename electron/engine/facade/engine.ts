@@ -594,39 +594,43 @@ export class DubdeskEngine {
         const retried: number[] = [];
         // What another add (a second face, a watched folder) queued while this one was asking the balance.
         const queuedMeanwhile: number[] = [];
-        this.db.transaction(() => {
-          for (const { id, job } of sorted.failed) {
-            if (this.store.get(id)?.state !== 'failed') {
-              queuedMeanwhile.push(id);
-              continue;
+        this.db
+          .transaction(() => {
+            for (const { id, job } of sorted.failed) {
+              if (this.store.get(id)?.state !== 'failed') {
+                queuedMeanwhile.push(id);
+                continue;
+              }
+              // Adding a failed job again retries it; where its results go may change, what was dubbed may not.
+              this.store.record(id, 'user', {
+                outputs_wanted: job.outputs_wanted,
+                out_dir: job.out_dir,
+                naming: job.naming,
+                upload_once: job.upload_once,
+              });
+              transition(this.store, id, 'user', { type: 'retry' });
+              retried.push(id);
             }
-            // Adding a failed job again retries it; where its results go may change, what was dubbed may not.
-            this.store.record(id, 'user', {
-              outputs_wanted: job.outputs_wanted,
-              out_dir: job.out_dir,
-              naming: job.naming,
-              upload_once: job.upload_once,
-            });
-            transition(this.store, id, 'user', { type: 'retry' });
-            retried.push(id);
-          }
-        })();
+          })
+          .immediate();
         // In transactions of 250 jobs, letting the event loop breathe between them: a face stays
         // responsive while 10,000 jobs go in. A job another add queued in between is not added twice (the
         // insert checks, in the same statement), so adding the batch again after a crash loses nothing.
         const now = Date.now();
         for (let i = 0; i < sorted.fresh.length; i += ADD_CHUNK) {
           if (i > 0) await new Promise((r) => setImmediate(r));
-          this.db.transaction(() => {
-            for (const job of sorted.fresh.slice(i, i + ADD_CHUNK)) {
-              const id = enqueueUnlessLive(this.store, job, now, false);
-              if (id !== null) added.push(id);
-              else {
-                const live = this.store.live(job.source, job.dest_lang);
-                if (live) queuedMeanwhile.push(live.id);
+          this.db
+            .transaction(() => {
+              for (const job of sorted.fresh.slice(i, i + ADD_CHUNK)) {
+                const id = enqueueUnlessLive(this.store, job, now, false);
+                if (id !== null) added.push(id);
+                else {
+                  const live = this.store.live(job.source, job.dest_lang);
+                  if (live) queuedMeanwhile.push(live.id);
+                }
               }
-            }
-          })();
+            })
+            .immediate();
         }
         if (added.length) rememberBatch(this.store, args.to);
         this.log.logger.info({ added: added.length, retried: retried.length, credits }, 'batch added');

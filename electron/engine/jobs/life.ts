@@ -353,20 +353,34 @@ function applyEvent(
 
 /** A pause asked of a job a worker holds: it takes effect once the worker finishes the HTTP step it is in. */
 export function requestPause(store: JobStore, id: number, now = Date.now()): JobRow {
-  return store.db.transaction(() => {
-    const row = store.get(id);
-    if (!row) throw new LeaseLostError(id);
-    if (!['uploading', 'downloading', 'queued', 'submitted', 'processing'].includes(row.state))
-      throw new IllegalTransitionError(id, row.state, 'pause');
-    store.write(
-      id,
-      'user',
-      { pause_requested: 1, waiting: 'pausing after the current step', waiting_code: 'pausing' },
-      now,
-    );
-    store.appendHistory(id, now, row.state, row.state, 'pause-requested', 'finishing the current step first');
-    return { ...row, pause_requested: 1, waiting: 'pausing after the current step', waiting_code: 'pausing' };
-  })();
+  return store.db
+    .transaction(() => {
+      const row = store.get(id);
+      if (!row) throw new LeaseLostError(id);
+      if (!['uploading', 'downloading', 'queued', 'submitted', 'processing'].includes(row.state))
+        throw new IllegalTransitionError(id, row.state, 'pause');
+      store.write(
+        id,
+        'user',
+        { pause_requested: 1, waiting: 'pausing after the current step', waiting_code: 'pausing' },
+        now,
+      );
+      store.appendHistory(
+        id,
+        now,
+        row.state,
+        row.state,
+        'pause-requested',
+        'finishing the current step first',
+      );
+      return {
+        ...row,
+        pause_requested: 1,
+        waiting: 'pausing after the current step',
+        waiting_code: 'pausing',
+      };
+    })
+    .immediate();
 }
 
 /** Takes back a pause the worker has not reached yet. */

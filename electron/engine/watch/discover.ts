@@ -81,18 +81,20 @@ export async function discover(
     );
   } else {
     // Taken: a new version of the path (its hash tells later whether only the mtime moved).
-    env.watch.db.transaction(() => {
-      if (!env.watch.update(row.id, row.rev, { current: 0 }, now)) return;
-      env.watch.insertFile({
-        folder_id: folder.id,
-        path,
-        version: row.version + 1,
-        status: 'settling',
-        ...identity,
-        next_check_at: settleAt,
-        now,
-      });
-    })();
+    env.watch.db
+      .transaction(() => {
+        if (!env.watch.update(row.id, row.rev, { current: 0 }, now)) return;
+        env.watch.insertFile({
+          folder_id: folder.id,
+          path,
+          version: row.version + 1,
+          status: 'settling',
+          ...identity,
+          next_check_at: settleAt,
+          now,
+        });
+      })
+      .immediate();
   }
   env.watch.activity(folder.id, now);
   env.folderChanged(folder.id);

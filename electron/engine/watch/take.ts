@@ -125,10 +125,17 @@ function touchedOnly(env: WatchEnv, folder: WatchFolderRow, row: WatchFileRow, n
     previous.moved_to
   )
     return false;
-  env.watch.db.transaction(() => {
-    if (!env.watch.deleteFile(row.id, row.rev)) return;
-    env.watch.update(previous.id, previous.rev, { current: 1, size: row.size, mtime_ms: row.mtime_ms }, now);
-  })();
+  env.watch.db
+    .transaction(() => {
+      if (!env.watch.deleteFile(row.id, row.rev)) return;
+      env.watch.update(
+        previous.id,
+        previous.rev,
+        { current: 1, size: row.size, mtime_ms: row.mtime_ms },
+        now,
+      );
+    })
+    .immediate();
   return true;
 }
 
@@ -170,26 +177,28 @@ function markDuplicate(
 ): boolean {
   const original = [...covered.values()].find((c) => c.fileId !== null)?.fileId ?? null;
   const duration = original === null ? null : (env.watch.file(original)?.duration ?? null);
-  return env.watch.db.transaction(() => {
-    const ok = env.watch.update(
-      row.id,
-      row.rev,
-      {
-        status: 'duplicate',
-        duplicate_of: original,
-        taken_at: now,
-        credits: 0,
-        duration,
-        preset_version: folder.preset_version,
-        problem: null,
-        next_check_at: null,
-        outcome: null,
-      },
-      now,
-    );
-    if (ok) for (const c of covered.values()) env.watch.link(row.id, c.jobId, false);
-    return ok;
-  })();
+  return env.watch.db
+    .transaction(() => {
+      const ok = env.watch.update(
+        row.id,
+        row.rev,
+        {
+          status: 'duplicate',
+          duplicate_of: original,
+          taken_at: now,
+          credits: 0,
+          duration,
+          preset_version: folder.preset_version,
+          problem: null,
+          next_check_at: null,
+          outcome: null,
+        },
+        now,
+      );
+      if (ok) for (const c of covered.values()) env.watch.link(row.id, c.jobId, false);
+      return ok;
+    })
+    .immediate();
 }
 
 /** Whether a job of an earlier version never started: nothing was uploaded, nothing made, nobody holds it. */
@@ -315,34 +324,36 @@ function commit(env: WatchEnv, folder: WatchFolderRow, p: Planned, now: number):
   const { store, watch } = env;
   const canceled: JobRow[] = [];
   try {
-    const ids = store.db.transaction(() => {
-      const ok = watch.update(
-        p.row.id,
-        p.row.rev,
-        {
-          status: 'taken',
-          taken_at: now,
-          credits: p.credits,
-          duration: p.duration,
-          preset_version: folder.preset_version,
-          problem: null,
-          next_check_at: null,
-          duplicate_of: null,
-          outcome: null,
-          attempts: 0,
-        },
-        now,
-      );
-      if (!ok) return null;
-      for (const id of p.supersede) canceled.push(transition(store, id, 'user', { type: 'cancel' }));
-      const reason = `found in the watched folder ${folder.path}`;
-      const added = p.jobs.map((j) => enqueue(store, j, reason, now));
-      // A reprocess shows its new jobs, not the ones before.
-      if (p.row.forced) watch.unlinkAll(p.row.id);
-      for (const id of [...added, ...p.adopt]) watch.link(p.row.id, id, true);
-      for (const c of p.covered.values()) watch.link(p.row.id, c.jobId, false);
-      return added;
-    })();
+    const ids = store.db
+      .transaction(() => {
+        const ok = watch.update(
+          p.row.id,
+          p.row.rev,
+          {
+            status: 'taken',
+            taken_at: now,
+            credits: p.credits,
+            duration: p.duration,
+            preset_version: folder.preset_version,
+            problem: null,
+            next_check_at: null,
+            duplicate_of: null,
+            outcome: null,
+            attempts: 0,
+          },
+          now,
+        );
+        if (!ok) return null;
+        for (const id of p.supersede) canceled.push(transition(store, id, 'user', { type: 'cancel' }));
+        const reason = `found in the watched folder ${folder.path}`;
+        const added = p.jobs.map((j) => enqueue(store, j, reason, now));
+        // A reprocess shows its new jobs, not the ones before.
+        if (p.row.forced) watch.unlinkAll(p.row.id);
+        for (const id of [...added, ...p.adopt]) watch.link(p.row.id, id, true);
+        for (const c of p.covered.values()) watch.link(p.row.id, c.jobId, false);
+        return added;
+      })
+      .immediate();
     if (ids === null) return null;
     if (canceled.length)
       env.info(
