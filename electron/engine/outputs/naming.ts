@@ -118,7 +118,10 @@ export async function freeName(
   for (let n = 1; n < 10_000; n++) {
     const candidate = n === 1 ? fileName : `${base} (${n})${ext}`;
     const path = join(dir, candidate);
-    if (!alsoTaken(path) && !(await exists(path)) && !(await exists(`${path}.part`))) return path;
+    if (alsoTaken(path)) continue;
+    // Both asked at once: each asynchronous file call is a round trip to the thread pool.
+    const [file, part] = await Promise.all([exists(path), exists(`${path}.part`)]);
+    if (!file && !part) return path;
   }
   throw new Error(`no free file name for ${fileName} in ${dir}`);
 }
