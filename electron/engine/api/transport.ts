@@ -211,6 +211,9 @@ export class Transport {
         continue;
       }
       watch?.answered(res.body);
+      // Answered: no more of the file goes out, and it is closed before the caller hears the answer (the
+      // body's last pull, which closes it, can come after the status line).
+      if (own && isChunks(body)) await body.return(undefined).catch(() => {});
       return { status, headers: res.headers, body: res.body, url: at };
     }
   }
