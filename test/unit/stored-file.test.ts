@@ -43,15 +43,13 @@ describe('StoredFile: what the sandbox keeps of an upload', () => {
   it('stores identical bytes whatever the chunking', async () => {
     const parts = [randomBytes(200_000), Buffer.alloc(1_000_000), randomBytes(5)];
     const sent = sha(Buffer.concat(parts));
-    for (const chunk of [1, 4096, 65_536, 1_048_576, 10_000_000]) {
-      if (chunk === 1) {
-        // one byte at a time on a small slice, so the test stays quick
-        const small = [randomBytes(3000), Buffer.alloc(70_000), randomBytes(3)];
-        expect(sha((await store(small, 1)).bytes)).toBe(sha(Buffer.concat(small)));
-        continue;
-      }
+    for (const chunk of [4096, 65_536, 1_048_576, 10_000_000])
       expect(sha((await store(parts, chunk)).bytes)).toBe(sent);
-    }
+  });
+
+  it('stores identical bytes sent one byte at a time', async () => {
+    const parts = [randomBytes(3000), Buffer.alloc(70_000), randomBytes(3)];
+    expect(sha((await store(parts, 1)).bytes)).toBe(sha(Buffer.concat(parts)));
   });
 
   it.runIf(process.platform === 'linux')(
