@@ -1,8 +1,8 @@
 /**
  * One upload by the engine, in a process that runs nothing else: the whole engine (add, then run) sends
  * one file to the bench sandbox. Prints `{ uploadMs, jobMs, maxRssBytes }`:
- * - `uploadMs`: the request that carries the file (v2 create, or the pre-signed PUT), from undici's
- *   creating it to the status line, as curl's `time_total` counts its one request;
+ * - `uploadMs`: the request that carries the file (v2 create, or the pre-signed PUT), from the engine
+ *   handing it to its file thread to the status line, as curl's `time_total` counts its one request;
  * - `jobMs`: the job's `uploading` to the service's answer, with the init and start calls of v1 around the
  *   PUT and the engine's own records (what the engine-overhead figure measures);
  * - the process's peak resident memory (`getrusage`), whatever moment it was reached.
@@ -20,20 +20,13 @@ const { baseUrl, apiKey, file, api } = JSON.parse(process.argv[2] ?? '{}') as {
   api: 'v2' | 'v1';
 };
 
-let carrying: object | null = null;
+// The engine's file thread sends the one request carrying a file, and says when it starts and is answered.
 let requestStarted = 0;
 let uploadMs = 0;
-subscribe('undici:request:create', (message) => {
-  const { request } = message as { request: { method: string; path: string } };
-  const isUpload = api === 'v1' ? request.method === 'PUT' : request.path.startsWith('/api/v2/dubs');
-  if (isUpload && request.method !== 'GET' && !carrying) {
-    carrying = request;
-    requestStarted = performance.now();
-  }
-});
-subscribe('undici:request:headers', (message) => {
-  if ((message as { request: object }).request === carrying && !uploadMs)
-    uploadMs = performance.now() - requestStarted;
+subscribe('dubdesk:file-request', (message) => {
+  const { phase } = message as { phase: 'start' | 'answer' };
+  if (phase === 'start' && !requestStarted) requestStarted = performance.now();
+  if (phase === 'answer' && requestStarted && !uploadMs) uploadMs = performance.now() - requestStarted;
 });
 
 const home = mkdtempSync(join(tmpdir(), 'dubdesk-bench-upload-'));

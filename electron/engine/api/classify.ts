@@ -4,11 +4,12 @@ import { ApiError, kindForStatus, redact, type ApiErrorDetails } from './errors'
 
 /**
  * A limit the transport keeps itself (undici keeps the others): `request`, the whole call; `response`, the
- * status line after an upload; `read`, the body's end; `socket`, nothing moved on the line.
+ * status line after an upload; `read`, the body's end; `socket`, nothing moved on the line; `connect`, the
+ * connection of a request that carries a file (the file thread's own).
  */
 export class TransportTimeout extends Error {
   constructor(
-    readonly phase: 'request' | 'response' | 'read' | 'socket',
+    readonly phase: 'request' | 'response' | 'read' | 'socket' | 'connect',
     readonly ms: number,
   ) {
     super(`${phase} timeout`);

@@ -1,8 +1,8 @@
-import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { Agent, buildConnector, Client, type Dispatcher } from 'undici';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { errorFromFailure, TransportTimeout } from './classify';
-import type { BodyChunks, FileBody } from './file-body';
+import type { FileBody } from './file-body';
+import { sendFile, type FileAnswer } from './file-thread';
 import { ApiError, redact } from './errors';
 import type { HttpLimits } from './limits';
 import { redirectTarget } from './links';
@@ -74,57 +74,20 @@ function agentFor(t: Timeouts): Agent {
 }
 
 /** undici's connector with the connect limit, and the idle limit set on each socket it opens. */
-function connectorFor(t: Timeouts, opened?: (socket: Socket) => void): buildConnector.connector {
+function connectorFor(t: Timeouts): buildConnector.connector {
   const connect = buildConnector({ timeout: t.connectMs, allowH2: false });
   return (options, callback) =>
     connect(options, (err, socket) => {
       socket?.setTimeout(t.idleMs, () => socket.destroy(new TransportTimeout('socket', t.idleMs)));
       if (err) callback(err, null);
-      else if (socket) {
-        opened?.(socket);
-        callback(null, socket);
-      }
+      else if (socket) callback(null, socket);
     });
-}
-
-/**
- * A file goes out on a connection of its own, so the socket it is written to is known: the file's read
- * buffers are refilled only once that socket has written them (undici hands each chunk to the socket before
- * it asks for the next, and says nothing of when the socket is done with it). One connection more per file
- * sent is nothing beside the file.
- */
-class OwnConnection {
-  readonly client: Client;
-  private socket: Socket | null = null;
-  /** Body bytes handed to undici: each was passed to the socket before the body is pulled again. */
-  private handed = 0;
-
-  constructor(t: Timeouts, origin: string) {
-    this.client = new Client(origin, { allowH2: false, connect: connectorFor(t, (s) => (this.socket = s)) });
-  }
-
-  async *feed(chunks: BodyChunks): BodyChunks {
-    for await (const chunk of chunks) {
-      this.handed += chunk.length;
-      yield chunk;
-    }
-  }
-
-  /** The socket still queues only bytes after `offset` (its queue holds the newest; headers count too). */
-  readonly written = (offset: number): boolean => {
-    const s = this.socket;
-    return s !== null && !s.destroyed && this.handed - s.writableLength >= offset;
-  };
-
-  close(): void {
-    this.client.destroy().catch(() => {});
-  }
 }
 
 export interface Outgoing {
   method: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string> | undefined;
-  /** A file is read as it goes out, on a connection of its own; it is never sent again to a redirect. */
+  /** A file is read as it goes out, by the file thread on a connection of its own; never sent to a redirect. */
   body?: string | Buffer | FileBody | undefined;
   signal?: AbortSignal | undefined;
   onUpload?: ProgressListener | undefined;
@@ -166,39 +129,29 @@ export class Transport {
     // A download has no deadline of its own: undici's limits and the caller's signal are all it needs.
     const watch = t.wholeMs !== null || t.readMs !== null || t.bigBody ? new Watch(t, req.signal) : null;
     const signal = watch ? watch.signal : req.signal;
-    let body: string | Buffer | BodyChunks | undefined;
-    let own: OwnConnection | null = null;
-    if (isFile(req.body)) {
-      own = new OwnConnection(t, target.origin);
-      const chunks = own.feed(req.body.chunks(own.written));
-      body = watch && t.bigBody ? watch.sending(chunks, req.body.length, req.onUpload) : chunks;
-    } else body = req.body;
-    const follow = own ? undefined : req.follow;
     const headers = req.headers ? { ...this.headers, ...req.headers } : this.headers;
+    if (isFile(req.body)) return this.sendFile(target, url, req, req.body, headers, watch, signal);
+    const body = req.body;
+    const follow = req.follow;
     let at = target;
     for (let hops = 0; ; hops++) {
       let res: Dispatcher.ResponseData;
       try {
-        res = await (own?.client ?? this.agent).request({
+        res = await this.agent.request({
           origin: at.origin,
           path: `${at.pathname}${at.search}`,
           method: req.method,
           headers,
-          // undici takes an AsyncIterable body (its Dispatcher docs say so); its types list only Readable.
-          body: (body ?? null) as Dispatcher.DispatchOptions['body'],
+          body: body ?? null,
           signal: signal ?? null,
           headersTimeout: t.bigBody ? 0 : t.statusMs,
           bodyTimeout: t.idleMs,
         });
       } catch (e) {
         watch?.done();
-        // Refused or canceled part way: the file is closed before the failure is told.
-        if (isChunks(body)) await body.return(undefined).catch(() => {});
-        own?.close();
         throw errorFromFailure(watch ? watch.reason(e) : e, url, false);
       }
       res.body.on('error', () => {}); // a late error must not crash the process: readers see it anyway
-      if (own) res.body.once('close', () => own?.close());
       const status = res.statusCode;
       const to = REDIRECT_STATUSES.has(status) ? redirectTarget(res.headers.location, at.href) : null;
       if (to && follow?.(to, target)) {
@@ -211,11 +164,45 @@ export class Transport {
         continue;
       }
       watch?.answered(res.body);
-      // Answered: no more of the file goes out, and it is closed before the caller hears the answer (the
-      // body's last pull, which closes it, can come after the status line).
-      if (own && isChunks(body)) await body.return(undefined).catch(() => {});
       return { status, headers: res.headers, body: res.body, url: at };
     }
+  }
+
+  /**
+   * A request carrying a file, sent by the file thread on a connection of its own: never redirected, and
+   * the file is closed by the time the answer, or the failure, is heard here.
+   */
+  private async sendFile(
+    target: URL,
+    url: string,
+    req: Outgoing,
+    body: FileBody,
+    headers: Readonly<Record<string, string>>,
+    watch: Watch | null,
+    signal: AbortSignal | undefined,
+  ): Promise<Answer> {
+    const t = this.timeouts;
+    const onUpload = req.onUpload;
+    let res: FileAnswer;
+    try {
+      res = await sendFile({
+        url: target,
+        method: req.method,
+        headers: { ...headers },
+        body,
+        connectMs: t.connectMs,
+        idleMs: t.idleMs,
+        signal,
+        onProgress: onUpload && ((sent) => onUpload(sent, body.length)),
+        onSent: () => watch?.sent(),
+      });
+    } catch (e) {
+      watch?.done();
+      throw errorFromFailure(watch ? watch.reason(e) : e, url, false);
+    }
+    res.body.on('error', () => {});
+    watch?.answered(res.body);
+    return { ...res, url: target };
   }
 }
 
@@ -247,17 +234,8 @@ class Watch {
     return this.controller.signal.aborted ? this.controller.signal.reason : e;
   }
 
-  /**
-   * The body as it goes out, counted; once all of it is taken, the status line gets its deadline. Ended
-   * early (undici stops pulling, or `return()`), the body under it is ended too, and its file closed.
-   */
-  async *sending(body: BodyChunks, total: number, onUpload: ProgressListener | undefined): BodyChunks {
-    let n = 0;
-    for await (const chunk of body) {
-      n += chunk.length;
-      onUpload?.(n, total);
-      yield chunk;
-    }
+  /** The whole of a big body is written: the status line gets its deadline. */
+  sent(): void {
     if (this.state === 'sending') this.after(this.t.statusMs, 'response');
   }
 
@@ -309,10 +287,6 @@ export async function readCapped(
 }
 
 function isFile(body: Outgoing['body']): body is FileBody {
-  return typeof body === 'object' && !Buffer.isBuffer(body);
-}
-
-function isChunks(body: string | Buffer | BodyChunks | undefined): body is BodyChunks {
   return typeof body === 'object' && !Buffer.isBuffer(body);
 }
 
