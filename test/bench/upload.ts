@@ -15,7 +15,7 @@ import { API_KEY, benchSandbox, type BenchSandbox } from './sandbox';
 
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
-const RUNS = 5;
+const RUNS = 7;
 
 interface ChildResult {
   uploadMs: number;

@@ -47,6 +47,8 @@ export interface WireError {
 }
 
 export type FromThread =
+  /** The thread is up and listening (sent once). */
+  | { type: 'ready' }
   /** Bytes of the body the socket has written so far (throttled). */
   | { type: 'progress'; id: number; sent: number }
   /** The whole body is written: the answer's deadline starts. */
@@ -234,4 +236,5 @@ export function fileThread(load: NodeJS.Require): void {
       }
     } else live.get(m.id)?.();
   });
+  post({ type: 'ready' });
 }

@@ -53,6 +53,8 @@ interface Pending {
  */
 class FileThread {
   private worker: Worker | null = null;
+  private ready: Promise<void> | null = null;
+  private readyNow: (() => void) | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
@@ -88,6 +90,12 @@ class FileThread {
     });
   }
 
+  /** Starts the thread if it is not running; resolves once it listens (or is gone: `send` says why). */
+  whenReady(): Promise<void> {
+    this.started();
+    return this.ready ?? Promise.resolve();
+  }
+
   private tell(m: ToThread): void {
     this.worker?.postMessage(m);
   }
@@ -98,10 +106,12 @@ class FileThread {
     const code = `const __name = (f) => f;\n(${fileThread.toString()})(require);`;
     const worker = new Worker(code, { eval: true, name: 'dubdesk file sender' });
     worker.unref();
+    this.ready = new Promise<void>((resolve) => (this.readyNow = resolve));
     worker.on('message', (m: FromThread) => this.received(m));
     const lost = (why: string) => {
       if (this.worker !== worker) return;
       this.worker = null;
+      this.readyNow?.();
       for (const [id, p] of this.pending) this.settle(id, p, new Error(`the file sender stopped (${why})`));
     };
     worker.on('error', (e) => lost(e.message));
@@ -111,6 +121,10 @@ class FileThread {
   }
 
   private received(m: FromThread): void {
+    if (m.type === 'ready') {
+      this.readyNow?.();
+      return;
+    }
     const p = this.pending.get(m.id);
     if (!p) return;
     switch (m.type) {
@@ -174,6 +188,14 @@ function revive(w: WireError): Error {
 }
 
 const thread = new FileThread();
+
+/**
+ * Starts the file thread ahead of the first file (the engine does when it starts working the queue), so the
+ * first upload does not wait for a thread to boot; resolves once it listens.
+ */
+export function readyFileThread(): Promise<void> {
+  return thread.whenReady();
+}
 
 /** Sends a request whose body holds a file, and resolves at its status line. Failures are the raw errors. */
 export function sendFile(request: FileRequest): Promise<FileAnswer> {
