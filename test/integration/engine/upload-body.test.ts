@@ -138,6 +138,54 @@ describe('a pre-signed PUT sends the file as it is and never leaves it open', ()
   });
 });
 
+describe('what the service answers to a file is read no further than it needs', () => {
+  it('an answer to a PUT that never ends: the upload is done, and the line is closed', async () => {
+    let closed = false;
+    const f = await server(async (req, res, seen) => {
+      await readBody(req, seen);
+      res.writeHead(200);
+      res.on('close', () => (closed = true));
+      // 64 KiB at a time, for as long as anybody reads.
+      const chunk = Buffer.alloc(64 * 1024, 1);
+      while (!res.destroyed && !closed) await new Promise((r) => res.write(chunk, r));
+    });
+    const { path } = await fileOf(MiB);
+    await v1(f).upload(`${f.url}/put?sig=1`, path, 'video/mp4');
+    await vi.waitFor(() => expect(closed).toBe(true));
+    expect(holdsOpen(path)).toBe(false);
+  });
+
+  it('a v2 create answered with more than an API reply can hold: too big, not read to its end', async () => {
+    const f = await server(async (req, res, seen) => {
+      await readBody(req, seen);
+      res.writeHead(201, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(256 * 1024, 0x20);
+      while (!res.destroyed) await new Promise((r) => res.write(chunk, r));
+    });
+    const { path } = await fileOf(MiB);
+    const e = await failure(
+      createServiceClients({
+        baseUrl: f.url,
+        legacyUrl: f.url,
+        apiKey: 'k',
+        limits: SHORT_LIMITS,
+      }).v2.createFromFile(path, 'video/mp4', CREATE_V2),
+    );
+    expect(e).toMatchObject({ kind: 'too-big' });
+  });
+
+  it('an answer that is not HTTP is broken HTTP, and the file is closed', async () => {
+    const f = await server(async (req, _res, seen) => {
+      await readBody(req, seen);
+      req.socket.end('SSH-2.0-OpenSSH_9.6\r\n\r\n');
+    });
+    const { path } = await fileOf(2 * MiB);
+    const e = await failure(v1(f).upload(`${f.url}/put?sig=1`, path, 'video/mp4'));
+    expect(e).toMatchObject({ kind: 'protocol' });
+    expect(holdsOpen(path)).toBe(false);
+  });
+});
+
 /** The file part of a multipart body, checked to be exactly one part ending at the closing boundary. */
 function filePart(body: Buffer, contentType: string): Buffer {
   const boundary = /boundary=(.+)$/.exec(contentType)?.[1] ?? '';
