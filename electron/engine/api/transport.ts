@@ -105,10 +105,11 @@ export interface Answer {
 }
 
 /**
- * The engine's one HTTP layer, over undici: no retries (the queue retries, persisted, with backoff), no
- * throwing on status, no decompression (bytes exactly as sent), and the limits of one request shape.
- * undici keeps the connect, status-line and body-idle limits, the socket its idle limit; `Watch` below keeps
- * the deadlines undici has no notion of (the whole call, the body's end, the status line after a big body).
+ * The engine's one HTTP layer, over undici (and the file thread for requests carrying a file): no retries
+ * (the queue retries, persisted, with backoff), no throwing on status, no decompression (bytes exactly as
+ * sent), and the limits of one request shape. undici, or the file thread, keeps the connect limit and the
+ * socket its idle limit; `Watch` below keeps the deadlines they have no notion of (the whole call, the body's
+ * end, the status line after a big body).
  */
 export class Transport {
   private readonly agent: Agent;
