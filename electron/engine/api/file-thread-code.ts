@@ -73,6 +73,9 @@ export function fileThread(load: NodeJS.Require): void {
   const RING = 4;
   /** Progress is told at most this often: each message wakes the engine's loop. */
   const PROGRESS_MS = 100;
+  /** Full-size read buffers kept between requests: two uploads' worth. */
+  const SPARE = 2 * RING;
+  const spare: Buffer[] = [];
 
   const live = new Map<number, () => void>();
   const post = (m: FromThread, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer);
@@ -119,6 +122,10 @@ export function fileThread(load: NodeJS.Require): void {
       live.delete(m.id);
       closeFile();
       wake();
+      // Buffers the socket no longer holds serve the next request.
+      for (const slot of slots)
+        if (!slot.busy && slot.buffer.length === READ_BYTES && spare.length < SPARE) spare.push(slot.buffer);
+      slots.length = 0;
       req.destroy();
       if (error === undefined) post({ type: 'end', id: m.id });
       else post({ type: 'fail', id: m.id, error: wire(error) });
@@ -126,12 +133,16 @@ export function fileThread(load: NodeJS.Require): void {
     live.set(m.id, () => finish(failure('AbortError', 'canceled', {})));
 
     const slots: { buffer: Buffer; busy: boolean }[] = [];
+    // A small file gets buffers of its size: a fresh MiB for each of many small uploads is what the
+    // garbage collector would spend its time on.
+    const slotBytes = Math.min(READ_BYTES, Math.max(0, ...m.parts.map((p) => ('size' in p ? p.size : 0))));
     const freeSlot = async () => {
       for (;;) {
         const free = slots.find((s) => !s.busy);
         if (free) return free;
         if (slots.length < RING) {
-          const slot = { buffer: Buffer.allocUnsafeSlow(READ_BYTES), busy: false };
+          const reused = slotBytes === READ_BYTES ? spare.pop() : undefined;
+          const slot = { buffer: reused ?? Buffer.allocUnsafeSlow(slotBytes), busy: false };
           slots.push(slot);
           return slot;
         }
@@ -163,7 +174,7 @@ export function fileThread(load: NodeJS.Require): void {
         for (let at = 0; at < part.size;) {
           const slot = await freeSlot();
           if (!slot || state !== 'sending' || fd === null) return;
-          const n = fs.readSync(fd, slot.buffer, 0, Math.min(READ_BYTES, part.size - at), at);
+          const n = fs.readSync(fd, slot.buffer, 0, Math.min(slot.buffer.length, part.size - at), at);
           if (n === 0)
             throw failure('FileChangedError', `${part.path} changed while it was being sent`, {
               path: part.path,
