@@ -1,6 +1,7 @@
 import { ErrorBody } from '../../../shared/api/common';
 import { cleanServiceText } from '../../../shared/text';
 import { ApiError, kindForStatus, redact, type ApiErrorDetails } from './errors';
+import { FileChangedError, FileStalledError } from './file-body';
 
 /**
  * A limit the transport keeps itself (undici keeps the others): `request`, the whole call; `response`, the
@@ -61,6 +62,9 @@ export function errorFromFailure(
   details: ApiErrorDetails = {},
 ): ApiError {
   if (e instanceof ApiError) return e;
+  // The file, not the line: said as it is, and waited for like the network (a share coming back).
+  if (e instanceof FileChangedError || e instanceof FileStalledError)
+    return new ApiError('network', e.message);
   const code = codeOf(e);
   // The caller's AbortController (a DOMException), or undici's own name for an aborted request.
   if ((e instanceof Error && e.name === 'AbortError') || code === 'UND_ERR_ABORTED')

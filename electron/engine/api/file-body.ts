@@ -8,6 +8,22 @@ export class FileChangedError extends Error {
   }
 }
 
+/**
+ * The file thread said nothing for twice the idle limit while sending: it is stuck in a read (a network share
+ * or a disk that stopped answering). Its socket limits cannot fire meanwhile, so the engine gives up on it.
+ */
+export class FileStalledError extends Error {
+  constructor(
+    readonly path: string,
+    readonly ms: number,
+  ) {
+    super(
+      `reading ${path} stalled for ${Math.round(ms / 1000)} s (a disk or network share that stopped answering?)`,
+    );
+    this.name = 'FileStalledError';
+  }
+}
+
 /** A part of a body: bytes as they are, or the first `size` bytes of a file (its size when measured). */
 export type BodyPart = Buffer | { path: string; size: number };
 

@@ -2,7 +2,7 @@ import { channel } from 'node:diagnostics_channel';
 import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { TransportTimeout } from './classify';
-import { FileChangedError, type FileBody } from './file-body';
+import { FileChangedError, FileStalledError, type FileBody } from './file-body';
 import {
   fileThread,
   type FromThread,
@@ -45,7 +45,19 @@ interface Pending {
   failed: (error: Error) => void;
   body: Readable | null;
   unlisten: () => void;
+  /** Still writing the body: the thread must be heard from now and then. */
+  sending: boolean;
+  heardAt: number;
 }
+
+/** How often the engine looks for a thread stuck in a read. */
+const WATCH_MS = 250;
+/**
+ * Threads given up on while stuck in a read, not yet gone (a read that never returns keeps its thread):
+ * past this many, a file is not handed to a new one, and the job waits like one that cannot reach the
+ * service.
+ */
+const MAX_STUCK = 3;
 
 /**
  * The engine's side of the file thread (file-thread-code.ts): one thread for every file being sent, started
@@ -57,8 +69,12 @@ class FileThread {
   private readyNow: (() => void) | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private watch: NodeJS.Timeout | null = null;
+  private readonly stuck = new Set<Worker>();
 
   send(request: FileRequest): Promise<FileAnswer> {
+    if (this.stuck.size >= MAX_STUCK)
+      return Promise.reject(new FileStalledError(filePath(request.body), 2 * request.idleMs));
     const worker = this.started();
     const id = this.nextId++;
     return new Promise<FileAnswer>((answered, failed) => {
@@ -72,7 +88,16 @@ class FileThread {
       signal?.addEventListener('abort', onAbort, { once: true });
       const unlisten = () => signal?.removeEventListener('abort', onAbort);
       if (this.pending.size === 0) worker.ref();
-      this.pending.set(id, { request, answered, failed, body: null, unlisten });
+      this.pending.set(id, {
+        request,
+        answered,
+        failed,
+        body: null,
+        unlisten,
+        sending: true,
+        heardAt: performance.now(),
+      });
+      this.watch ??= setInterval(() => this.lookForStuck(), WATCH_MS).unref();
       const { body } = request;
       const message: SendMessage = {
         type: 'send',
@@ -127,14 +152,17 @@ class FileThread {
     }
     const p = this.pending.get(m.id);
     if (!p) return;
+    p.heardAt = performance.now();
     switch (m.type) {
       case 'progress':
         p.request.onProgress?.(m.sent);
         return;
       case 'sent':
+        p.sending = false;
         p.request.onSent?.();
         return;
       case 'answer': {
+        p.sending = false;
         const id = m.id;
         p.body = new Readable({
           read() {},
@@ -163,6 +191,28 @@ class FileThread {
     }
   }
 
+  /**
+   * A thread blocked in a read runs none of its timers, so only the engine can notice: silent for twice a
+   * request's idle limit while sending (it tells progress every 100 ms while the socket takes bytes, and
+   * fails by its own idle limit when the socket does not). Its requests fail, and the next file gets a new
+   * thread; the stuck one is ended as soon as its read returns.
+   */
+  private lookForStuck(): void {
+    const now = performance.now();
+    const worker = this.worker;
+    const silent = [...this.pending.values()].some(
+      (p) => p.sending && now - p.heardAt > 2 * p.request.idleMs,
+    );
+    if (!worker || !silent) return;
+    this.worker = null;
+    this.ready = null;
+    this.stuck.add(worker);
+    worker.unref(); // a read that never returns must not keep the process from exiting
+    void worker.terminate().finally(() => this.stuck.delete(worker));
+    for (const [id, p] of this.pending)
+      this.settle(id, p, new FileStalledError(filePath(p.request.body), now - p.heardAt));
+  }
+
   private settle(id: number, p: Pending, error: Error): void {
     this.forget(id, p);
     if (p.body) p.body.destroy(error);
@@ -173,8 +223,18 @@ class FileThread {
     if (this.pending.get(id) !== p) return;
     this.pending.delete(id);
     p.unlisten();
-    if (this.pending.size === 0) this.worker?.unref();
+    if (this.pending.size === 0) {
+      this.worker?.unref();
+      if (this.watch) clearInterval(this.watch);
+      this.watch = null;
+    }
   }
+}
+
+/** The file a body carries, for messages. */
+function filePath(body: FileBody): string {
+  for (const part of body.parts) if (!Buffer.isBuffer(part)) return part.path;
+  return 'the file';
 }
 
 /** The error the thread met, as the class the engine classifies. */
