@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 
 export class FileChangedError extends Error {
-  constructor(readonly path: string) {
-    super(`${path} changed while it was being sent`);
+  constructor(
+    readonly path: string,
+    message = `${path} changed while it was being sent`,
+  ) {
+    super(message);
     this.name = 'FileChangedError';
   }
 }
@@ -36,9 +39,16 @@ export interface FileBody {
   parts: BodyPart[];
 }
 
+/** The size of a file to send; anything but a regular file (a FIFO, a device: no size) is refused. */
+async function fileSize(path: string): Promise<number> {
+  const info = await stat(path);
+  if (!info.isFile()) throw new FileChangedError(path, `${path} is no longer a regular file`);
+  return info.size;
+}
+
 /** A file as a raw request body of known length (pre-signed PUT). */
 export async function rawFileBody(path: string): Promise<FileBody> {
-  const { size } = await stat(path);
+  const size = await fileSize(path);
   return { length: size, parts: [{ path, size }] };
 }
 
@@ -53,7 +63,7 @@ export async function multipartFileBody(
   fields: Readonly<Record<string, string>>,
   file: { field: string; path: string; name: string; type: string },
 ): Promise<FileBody & { contentType: string }> {
-  const { size } = await stat(file.path);
+  const size = await fileSize(file.path);
   const boundary = `----DubdeskBoundary${randomBytes(16).toString('hex')}`;
   const parts = Object.entries(fields).map(
     ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name=${quoted(k)}\r\n\r\n${v}\r\n`,

@@ -32,7 +32,20 @@ export interface SendMessage {
   idleMs: number;
 }
 
-export type ToThread = SendMessage | { type: 'abort'; id: number };
+export type ToThread =
+  | SendMessage
+  | { type: 'abort'; id: number }
+  /** The engine took `bytes` more of the answer: that much more may come (the answer's backpressure). */
+  | { type: 'more'; id: number; bytes: number };
+
+/** What the thread is given at its start (`workerData`). */
+export interface ThreadData {
+  /**
+   * One Int32: the id of the request whose file the thread is opening or reading right now, else 0. The
+   * engine reads it when the thread stops answering, to name the file it is stuck on.
+   */
+  reading: SharedArrayBuffer;
+}
 
 /** An error as it crosses threads: enough to rebuild the one the engine classifies. */
 export interface WireError {
@@ -49,35 +62,54 @@ export interface WireError {
 export type FromThread =
   /** The thread is up and listening (sent once). */
   | { type: 'ready' }
+  /** Sent every quarter second while a request is under way: the thread is not stuck in a read. */
+  | { type: 'alive' }
   /** Bytes of the body the socket has written so far (throttled). */
   | { type: 'progress'; id: number; sent: number }
   /** The whole body is written: the answer's deadline starts. */
   | { type: 'sent'; id: number }
-  /** The status line: the file is closed by now. */
-  | { type: 'answer'; id: number; status: number; headers: IncomingHttpHeaders }
+  /**
+   * The status line: the file is closed by now. `early`: it came before the whole body was handed to the
+   * socket (a refusal can; an acceptance cannot be of a file it has not had).
+   */
+  | { type: 'answer'; id: number; status: number; headers: IncomingHttpHeaders; early: boolean }
   | { type: 'data'; id: number; chunk: Uint8Array }
   | { type: 'end'; id: number }
   /** The request failed, before or after its answer; the file is closed by now. */
   | { type: 'fail'; id: number; error: WireError };
 
 export function fileThread(load: NodeJS.Require): void {
-  const { parentPort } = load('node:worker_threads') as typeof WorkerThreadsModule;
+  const { parentPort, workerData } = load('node:worker_threads') as typeof WorkerThreadsModule;
   const fs = load('node:fs') as typeof FsModule;
   const http = load('node:http') as typeof HttpModule;
   const https = load('node:https') as typeof HttpsModule;
   const port = parentPort;
   if (!port) return;
+  const reading = new Int32Array((workerData as ThreadData).reading);
 
   const READ_BYTES = 1024 * 1024;
   /** Read buffers per request: one is being read into while the socket writes the others. */
   const RING = 4;
   /** Progress is told at most this often: each message wakes the engine's loop. */
   const PROGRESS_MS = 100;
+  /** How much of an answer may be on its way to the engine before it has taken it. */
+  const ANSWER_WINDOW = 256 * 1024;
+  const ALIVE_MS = 250;
   /** Full-size read buffers kept between requests: two uploads' worth. */
   const SPARE = 2 * RING;
   const spare: Buffer[] = [];
 
-  const live = new Map<number, () => void>();
+  /** Per request under way: abort it, or let more of its answer come. */
+  const live = new Map<number, { abort: () => void; more: (bytes: number) => void }>();
+  let alive: ReturnType<typeof setInterval> | null = null;
+  const started = () => {
+    alive ??= setInterval(() => post({ type: 'alive' }), ALIVE_MS);
+  };
+  const ended = () => {
+    if (live.size > 0 || !alive) return;
+    clearInterval(alive);
+    alive = null;
+  };
   const post = (m: FromThread, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer);
 
   const wire = (e: unknown): WireError => {
@@ -120,6 +152,7 @@ export function fileThread(load: NodeJS.Require): void {
       if (state === 'over') return;
       state = 'over';
       live.delete(m.id);
+      ended();
       closeFile();
       wake();
       // Buffers the socket no longer holds serve the next request.
@@ -130,7 +163,26 @@ export function fileThread(load: NodeJS.Require): void {
       if (error === undefined) post({ type: 'end', id: m.id });
       else post({ type: 'fail', id: m.id, error: wire(error) });
     };
-    live.set(m.id, () => finish(failure('AbortError', 'canceled', {})));
+    let credit = ANSWER_WINDOW;
+    let answer: HttpModule.IncomingMessage | null = null;
+    live.set(m.id, {
+      abort: () => finish(failure('AbortError', 'canceled', {})),
+      more: (bytes) => {
+        credit += bytes;
+        if (credit > 0 && answer?.isPaused()) answer.resume();
+      },
+    });
+    started();
+    let handed = false;
+    /** A call that can block on the file, marked as such for the engine while it runs. */
+    const blocking = <T>(call: () => T): T => {
+      Atomics.store(reading, 0, m.id);
+      try {
+        return call();
+      } finally {
+        Atomics.store(reading, 0, 0);
+      }
+    };
 
     const slots: { buffer: Buffer; busy: boolean }[] = [];
     // A small file gets buffers of its size: a fresh MiB for each of many small uploads is what the
@@ -170,11 +222,17 @@ export function fileThread(load: NodeJS.Require): void {
           continue;
         }
         if (part.size === 0) continue;
-        fd = fs.openSync(part.path, 'r');
+        // Non-blocking, so a FIFO put in the file's place cannot hang the open; and only a regular file.
+        fd = blocking(() => fs.openSync(part.path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)));
+        if (!fs.fstatSync(fd).isFile())
+          throw failure('FileChangedError', `${part.path} is no longer a regular file`, { path: part.path });
         for (let at = 0; at < part.size;) {
           const slot = await freeSlot();
           if (!slot || state !== 'sending' || fd === null) return;
-          const n = fs.readSync(fd, slot.buffer, 0, Math.min(slot.buffer.length, part.size - at), at);
+          const file = fd;
+          const n = blocking(() =>
+            fs.readSync(file, slot.buffer, 0, Math.min(slot.buffer.length, part.size - at), at),
+          );
           if (n === 0)
             throw failure('FileChangedError', `${part.path} changed while it was being sent`, {
               path: part.path,
@@ -190,6 +248,7 @@ export function fileThread(load: NodeJS.Require): void {
         }
         closeFile();
       }
+      handed = true;
       req.end(() => {
         if (state === 'sending') post({ type: 'sent', id: m.id });
       });
@@ -225,10 +284,14 @@ export function fileThread(load: NodeJS.Require): void {
       state = 'answered';
       closeFile();
       wake();
-      post({ type: 'answer', id: m.id, status: res.statusCode ?? 0, headers: res.headers });
+      answer = res;
+      post({ type: 'answer', id: m.id, status: res.statusCode ?? 0, headers: res.headers, early: !handed });
       res.on('data', (chunk: Buffer) => {
         const copy = new Uint8Array(chunk);
+        credit -= copy.byteLength; // before the copy is handed over, which leaves it empty here
         post({ type: 'data', id: m.id, chunk: copy }, [copy.buffer]);
+        // The engine has not taken what came before: the line waits (as undici pauses its socket).
+        if (credit <= 0) res.pause();
       });
       res.on('end', () => finish());
       res.on('error', (e) => finish(e));
@@ -245,7 +308,8 @@ export function fileThread(load: NodeJS.Require): void {
       } catch (e) {
         post({ type: 'fail', id: m.id, error: wire(e) });
       }
-    } else live.get(m.id)?.();
+    } else if (m.type === 'abort') live.get(m.id)?.abort();
+    else live.get(m.id)?.more(m.bytes);
   });
   post({ type: 'ready' });
 }

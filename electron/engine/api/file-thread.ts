@@ -7,6 +7,7 @@ import {
   fileThread,
   type FromThread,
   type SendMessage,
+  type ThreadData,
   type ToThread,
   type WireError,
 } from './file-thread-code';
@@ -31,6 +32,8 @@ export interface FileAnswer {
   headers: ResponseHeaders;
   /** Read it to its end or destroy it: either ends the request. */
   body: Readable;
+  /** The answer came before the whole body was handed to the socket. */
+  early: boolean;
 }
 
 /**
@@ -45,13 +48,16 @@ interface Pending {
   failed: (error: Error) => void;
   body: Readable | null;
   unlisten: () => void;
-  /** Still writing the body: the thread must be heard from now and then. */
+  /** Still writing the body: a thread stuck in a read would hold it. */
   sending: boolean;
-  heardAt: number;
+  /** Answer bytes taken in since the thread was last told it may send more. */
+  owed: number;
 }
 
 /** How often the engine looks for a thread stuck in a read. */
 const WATCH_MS = 250;
+/** A canceled request the thread does not confirm within this is let go anyway. */
+const ABORT_GRACE_MS = 1000;
 /**
  * Threads given up on while stuck in a read, not yet gone (a read that never returns keeps its thread):
  * past this many, a file is not handed to a new one, and the job waits like one that cannot reach the
@@ -61,43 +67,53 @@ const MAX_STUCK = 3;
 
 /**
  * The engine's side of the file thread (file-thread-code.ts): one thread for every file being sent, started
- * on the first and kept; it holds the process open only while a request is under way.
+ * when the queue starts working and kept; it holds the process open only while a request is under way.
  */
-class FileThread {
+export class FileThread {
+  /** `code`: what the thread runs; tests give a thread that blocks, to stand for a read that never returns. */
+  constructor(private readonly code: (load: NodeJS.Require) => void = fileThread) {}
+
   private worker: Worker | null = null;
+  /** Which request's file the current thread is opening or reading (0: none). */
+  private reading: Int32Array | null = null;
   private ready: Promise<void> | null = null;
   private readyNow: (() => void) | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private watch: NodeJS.Timeout | null = null;
+  private heardAt = 0;
+  private lookedAt = 0;
   private readonly stuck = new Set<Worker>();
 
   send(request: FileRequest): Promise<FileAnswer> {
     if (this.stuck.size >= MAX_STUCK)
-      return Promise.reject(new FileStalledError(filePath(request.body), 2 * request.idleMs));
+      return Promise.reject(new FileStalledError('earlier files', 2 * request.idleMs));
     const worker = this.started();
     const id = this.nextId++;
     return new Promise<FileAnswer>((answered, failed) => {
       const { signal } = request;
+      const reason = () => (signal?.reason instanceof Error ? signal.reason : new Error('canceled'));
       const onAbort = () => {
         const p = this.pending.get(id);
-        // Before the answer, the thread closes the file and then says `fail`; after it, the body ends here.
-        if (p?.body) p.body.destroy(signal?.reason instanceof Error ? signal.reason : new Error('canceled'));
-        else this.tell({ type: 'abort', id });
+        if (!p) return;
+        // After the answer, its body ends here. Before it, the thread closes the file and says `fail`;
+        // one that does not say it soon (stuck in a read) is not waited for.
+        if (p.body) p.body.destroy(reason());
+        else {
+          this.tell({ type: 'abort', id });
+          setTimeout(() => {
+            if (this.pending.get(id) === p) this.settle(id, p, reason());
+          }, ABORT_GRACE_MS).unref();
+        }
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       const unlisten = () => signal?.removeEventListener('abort', onAbort);
-      if (this.pending.size === 0) worker.ref();
-      this.pending.set(id, {
-        request,
-        answered,
-        failed,
-        body: null,
-        unlisten,
-        sending: true,
-        heardAt: performance.now(),
-      });
-      this.watch ??= setInterval(() => this.lookForStuck(), WATCH_MS).unref();
+      if (this.pending.size === 0) {
+        worker.ref();
+        this.heardAt = this.lookedAt = performance.now();
+        this.watch ??= setInterval(() => this.lookForStuck(), WATCH_MS).unref();
+      }
+      this.pending.set(id, { request, answered, failed, body: null, unlisten, sending: true, owed: 0 });
       const { body } = request;
       const message: SendMessage = {
         type: 'send',
@@ -128,9 +144,10 @@ class FileThread {
   private started(): Worker {
     if (this.worker) return this.worker;
     // tsx and vitest compile with esbuild's keepNames, which wraps functions in `__name(...)`.
-    const code = `const __name = (f) => f;\n(${fileThread.toString()})(require);`;
-    const worker = new Worker(code, { eval: true, name: 'dubdesk file sender' });
-    worker.unref();
+    const code = `const __name = (f) => f;\n(${this.code.toString()})(require);`;
+    const data: ThreadData = { reading: new SharedArrayBuffer(4) };
+    const worker = new Worker(code, { eval: true, name: 'dubdesk file sender', workerData: data });
+    this.reading = new Int32Array(data.reading);
     this.ready = new Promise<void>((resolve) => (this.readyNow = resolve));
     worker.on('message', (m: FromThread) => this.received(m));
     const lost = (why: string) => {
@@ -141,18 +158,22 @@ class FileThread {
     };
     worker.on('error', (e) => lost(e.message));
     worker.on('exit', (code) => lost(`exit code ${code}`));
+    // Held while it boots, so that waiting for it keeps the process up; let go once it listens, unless a
+    // file is already waiting for it.
     this.worker = worker;
     return worker;
   }
 
   private received(m: FromThread): void {
+    this.heardAt = performance.now();
     if (m.type === 'ready') {
+      if (this.pending.size === 0) this.worker?.unref();
       this.readyNow?.();
       return;
     }
+    if (m.type === 'alive') return;
     const p = this.pending.get(m.id);
     if (!p) return;
-    p.heardAt = performance.now();
     switch (m.type) {
       case 'progress':
         p.request.onProgress?.(m.sent);
@@ -165,7 +186,12 @@ class FileThread {
         p.sending = false;
         const id = m.id;
         p.body = new Readable({
-          read() {},
+          // Taken in: the thread may send as much again.
+          read: () => {
+            if (p.owed === 0 || this.pending.get(id) !== p) return;
+            this.tell({ type: 'more', id, bytes: p.owed });
+            p.owed = 0;
+          },
           destroy: (error, done) => {
             // Destroyed before its end (a capped read, a redirect, a deadline): the thread stops reading.
             if (this.pending.get(id) === p) {
@@ -175,11 +201,14 @@ class FileThread {
             done(error);
           },
         });
+        // A failure can come before the caller listens: readers see it anyway, it must not crash the process.
+        p.body.on('error', () => {});
         if (fileRequestChannel.hasSubscribers) fileRequestChannel.publish({ id, phase: 'answer' });
-        p.answered({ status: m.status, headers: m.headers as ResponseHeaders, body: p.body });
+        p.answered({ status: m.status, headers: m.headers as ResponseHeaders, body: p.body, early: m.early });
         return;
       }
       case 'data':
+        p.owed += m.chunk.byteLength;
         p.body?.push(Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength));
         return;
       case 'end':
@@ -192,25 +221,28 @@ class FileThread {
   }
 
   /**
-   * A thread blocked in a read runs none of its timers, so only the engine can notice: silent for twice a
-   * request's idle limit while sending (it tells progress every 100 ms while the socket takes bytes, and
-   * fails by its own idle limit when the socket does not). Its requests fail, and the next file gets a new
-   * thread; the stuck one is ended as soon as its read returns.
+   * A thread blocked in a read runs none of its timers, so only the engine can notice: the thread says it
+   * is alive four times a second while it has work, and one silent for twice the idle limit of a request it
+   * is still sending is stuck. Its requests fail naming the file it is stuck on, the next file gets a new
+   * thread, and the stuck one is ended as soon as its read returns. A look that itself comes late (the
+   * engine's loop was busy, and the thread's messages wait behind it) decides nothing.
    */
   private lookForStuck(): void {
     const now = performance.now();
+    const late = now - this.lookedAt > 2 * WATCH_MS;
+    this.lookedAt = now;
     const worker = this.worker;
-    const silent = [...this.pending.values()].some(
-      (p) => p.sending && now - p.heardAt > 2 * p.request.idleMs,
-    );
-    if (!worker || !silent) return;
+    if (late || !worker) return;
+    const sending = [...this.pending.values()].filter((p) => p.sending);
+    if (!sending.some((p) => now - this.heardAt > 2 * p.request.idleMs)) return;
+    const on = this.pending.get(this.reading ? Atomics.load(this.reading, 0) : 0);
+    const path = on ? filePath(on.request.body) : 'a file';
     this.worker = null;
     this.ready = null;
     this.stuck.add(worker);
     worker.unref(); // a read that never returns must not keep the process from exiting
     void worker.terminate().finally(() => this.stuck.delete(worker));
-    for (const [id, p] of this.pending)
-      this.settle(id, p, new FileStalledError(filePath(p.request.body), now - p.heardAt));
+    for (const [id, p] of this.pending) this.settle(id, p, new FileStalledError(path, now - this.heardAt));
   }
 
   private settle(id: number, p: Pending, error: Error): void {
@@ -239,7 +271,7 @@ function filePath(body: FileBody): string {
 
 /** The error the thread met, as the class the engine classifies. */
 function revive(w: WireError): Error {
-  if (w.name === 'FileChangedError' && w.path !== undefined) return new FileChangedError(w.path);
+  if (w.name === 'FileChangedError' && w.path !== undefined) return new FileChangedError(w.path, w.message);
   if (w.name === 'TransportTimeout' && w.phase !== undefined && w.ms !== undefined)
     return new TransportTimeout(w.phase, w.ms);
   const e = Object.assign(new Error(w.message), w.code === undefined ? {} : { code: w.code });

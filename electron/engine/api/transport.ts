@@ -202,8 +202,18 @@ export class Transport {
       throw errorFromFailure(watch ? watch.reason(e) : e, url, false);
     }
     res.body.on('error', () => {});
+    // A refusal may come before the whole file went out; an acceptance of a file not all sent is a lie.
+    if (res.early && res.status >= 200 && res.status < 300) {
+      res.body.destroy();
+      watch?.done();
+      throw new ApiError(
+        'protocol',
+        `${redact(url)} answered HTTP ${res.status} before the whole file was sent`,
+        res.status,
+      );
+    }
     watch?.answered(res.body);
-    return { ...res, url: target };
+    return { status: res.status, headers: res.headers, body: res.body, url: target };
   }
 }
 
@@ -212,6 +222,8 @@ class Watch {
   private readonly controller = new AbortController();
   private readonly timers: NodeJS.Timeout[] = [];
   private state: 'sending' | 'answered' | 'done' = 'sending';
+  /** The status line's deadline after a big body. */
+  private response: NodeJS.Timeout | null = null;
   private readonly onCancel: (() => void) | null = null;
 
   constructor(
@@ -237,12 +249,13 @@ class Watch {
 
   /** The whole of a big body is written: the status line gets its deadline. */
   sent(): void {
-    if (this.state === 'sending') this.after(this.t.statusMs, 'response');
+    if (this.state === 'sending') this.response = this.after(this.t.statusMs, 'response');
   }
 
-  /** The status line arrived: the body gets its deadline, and everything ends with it. */
+  /** The status line arrived: its own deadline ends, the body gets one, and everything ends with it. */
   answered(body: Readable): void {
     this.state = 'answered';
+    if (this.response) clearTimeout(this.response);
     if (this.t.readMs !== null) this.after(this.t.readMs, 'read');
     body.once('close', () => this.done());
   }
@@ -254,9 +267,11 @@ class Watch {
     if (this.onCancel) this.caller?.removeEventListener('abort', this.onCancel);
   }
 
-  private after(ms: number, phase: TransportTimeout['phase']): void {
-    if (this.state === 'done') return;
-    this.timers.push(setTimeout(() => this.controller.abort(new TransportTimeout(phase, ms)), ms));
+  private after(ms: number, phase: TransportTimeout['phase']): NodeJS.Timeout | null {
+    if (this.state === 'done') return null;
+    const timer = setTimeout(() => this.controller.abort(new TransportTimeout(phase, ms)), ms);
+    this.timers.push(timer);
+    return timer;
   }
 }
 

@@ -1,11 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readlinkSync, truncateSync } from 'node:fs';
+import { readdirSync, readlinkSync, truncateSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
-import { Http } from '../../../electron/engine/api/http';
 import { tempDir } from '../../helpers/engine';
 import type { ApiError } from '../../../electron/engine/api/errors';
 import {
@@ -185,36 +183,6 @@ describe('what the service answers to a file is read no further than it needs', 
     const e = await failure(v1(f).upload(`${f.url}/put?sig=1`, path, 'video/mp4'));
     expect(e).toMatchObject({ kind: 'protocol' });
     expect(holdsOpen(path)).toBe(false);
-  });
-});
-
-describe('a read that never returns', () => {
-  it('fails the upload as stalled, naming the file, and the next file goes out on a new thread', async () => {
-    const f = await server(async (req, res, seen) => {
-      await readBody(req, seen);
-      res.writeHead(200);
-      res.end();
-    });
-    // A FIFO with no writer: opening it blocks the thread, as a read from a share that stopped answering does.
-    const fifo = join(tempDir(), 'stuck.mp4');
-    execFileSync('mkfifo', [fifo]);
-    const http = new Http({ limits: SHORT_LIMITS });
-    const e = await failure(
-      http.send(`${f.url}/put?sig=1`, {
-        method: 'PUT',
-        body: { length: 10, parts: [{ path: fifo, size: 10 }] },
-        headers: { 'content-length': '10' },
-        upload: true,
-      }),
-    );
-    expect(e).toMatchObject({ kind: 'network', retry: 'wait' });
-    expect(String(e)).toContain(`reading ${fifo} stalled`);
-
-    const { path, content } = await fileOf(3 * MiB);
-    await v1(f).upload(`${f.url}/put?sig=1`, path, 'video/mp4');
-    expect(f.seen.at(-1)?.headers['content-length']).toBe(String(content.length));
-    // Lets the stuck thread's open return, so it can end.
-    closeSync(openSync(fifo, 'w'));
   });
 });
 
