@@ -133,7 +133,6 @@ export class Transport {
     const headers = req.headers ? { ...this.headers, ...req.headers } : this.headers;
     if (isFile(req.body)) return this.sendFile(target, url, req, req.body, headers, watch, signal);
     const body = req.body;
-    const follow = req.follow;
     let at = target;
     for (let hops = 0; ; hops++) {
       let res: Dispatcher.ResponseData;
@@ -155,7 +154,7 @@ export class Transport {
       res.body.on('error', () => {}); // a late error must not crash the process: readers see it anyway
       const status = res.statusCode;
       const to = REDIRECT_STATUSES.has(status) ? redirectTarget(res.headers.location, at.href) : null;
-      if (to && follow?.(to, target)) {
+      if (to && req.follow?.(to, target)) {
         res.body.destroy();
         if (hops + 1 > MAX_REDIRECTS) {
           watch?.done();
