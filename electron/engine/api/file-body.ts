@@ -39,11 +39,12 @@ export interface FileBody {
   parts: BodyPart[];
 }
 
-/** The size of a file to send; anything but a regular file (a FIFO, a device: no size) is refused. */
+/**
+ * The size of a file to send, as it is now. Whether it is a regular file is checked where it is opened, by
+ * the file thread (a FIFO or a device has no size, and one put in its place later would be missed here).
+ */
 async function fileSize(path: string): Promise<number> {
-  const info = await stat(path);
-  if (!info.isFile()) throw new FileChangedError(path, `${path} is no longer a regular file`);
-  return info.size;
+  return (await stat(path)).size;
 }
 
 /** A file as a raw request body of known length (pre-signed PUT). */

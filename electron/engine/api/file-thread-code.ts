@@ -130,7 +130,11 @@ export function fileThread(load: NodeJS.Require): void {
   const send = (m: SendMessage) => {
     const target = new URL(m.url);
     const tls = target.protocol === 'https:';
-    const req = (tls ? https : http).request(target, { method: m.method, headers: m.headers, agent: false });
+    // Keep-alive, though the line is closed after this one request: a server told `close` ends the line
+    // when it has answered, and one that answers a refusal part way (403, 413) then resets it under the
+    // bytes still coming, which can lose its answer before it is read.
+    const headers = { connection: 'keep-alive', ...m.headers };
+    const req = (tls ? https : http).request(target, { method: m.method, headers, agent: false });
     let state: 'sending' | 'answered' | 'over' = 'sending';
     let fd: number | null = null;
     const closeFile = () => {
@@ -221,7 +225,6 @@ export function fileThread(load: NodeJS.Require): void {
           req.write(bytes, () => wrote(bytes.length));
           continue;
         }
-        if (part.size === 0) continue;
         // Non-blocking, so a FIFO put in the file's place cannot hang the open; and only a regular file.
         fd = blocking(() => fs.openSync(part.path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)));
         if (!fs.fstatSync(fd).isFile())

@@ -102,7 +102,11 @@ export class FileThread {
         else {
           this.tell({ type: 'abort', id });
           setTimeout(() => {
-            if (this.pending.get(id) === p) this.settle(id, p, reason());
+            if (this.pending.get(id) !== p) return;
+            this.settle(id, p, reason());
+            // Stuck on this very file: the thread gets no more files.
+            if (this.worker === worker && this.reading && Atomics.load(this.reading, 0) === id)
+              this.retire(worker, new FileStalledError(filePath(request.body), ABORT_GRACE_MS));
           }, ABORT_GRACE_MS).unref();
         }
       };
@@ -236,13 +240,21 @@ export class FileThread {
     const sending = [...this.pending.values()].filter((p) => p.sending);
     if (!sending.some((p) => now - this.heardAt > 2 * p.request.idleMs)) return;
     const on = this.pending.get(this.reading ? Atomics.load(this.reading, 0) : 0);
-    const path = on ? filePath(on.request.body) : 'a file';
+    this.retire(worker, new FileStalledError(on ? filePath(on.request.body) : 'a file', now - this.heardAt));
+  }
+
+  /**
+   * Gives a stuck thread up: what it holds fails with `error`, the next file gets a new thread, and this one
+   * ends once its read returns. (Until then it also holds the process's exit, as a read stuck in the kernel
+   * would hold any reader.)
+   */
+  private retire(worker: Worker, error: Error): void {
     this.worker = null;
     this.ready = null;
     this.stuck.add(worker);
-    worker.unref(); // a read that never returns must not keep the process from exiting
     void worker.terminate().finally(() => this.stuck.delete(worker));
-    for (const [id, p] of this.pending) this.settle(id, p, new FileStalledError(path, now - this.heardAt));
+    worker.unref(); // after terminate(), which refs it again
+    for (const [id, p] of this.pending) this.settle(id, p, error);
   }
 
   private settle(id: number, p: Pending, error: Error): void {

@@ -32,10 +32,22 @@ function blockingThread(load: NodeJS.Require): void {
   const { parentPort, workerData } = load('node:worker_threads') as typeof WorkerThreads;
   const { execFileSync } = load('node:child_process') as typeof ChildProcess;
   const reading = new Int32Array((workerData as { reading: SharedArrayBuffer }).reading);
-  parentPort?.on('message', (m: { type: string; id: number }) => {
+  let blocked = false;
+  parentPort?.on('message', (m: { type: string; id: number; parts: { path?: string }[] }) => {
     if (m.type !== 'send') return;
-    Atomics.store(reading, 0, m.id);
-    execFileSync('sleep', ['4']);
+    if (m.parts.some((p) => p.path?.includes('stuck'))) {
+      blocked = true;
+      Atomics.store(reading, 0, m.id);
+      execFileSync('sleep', ['4']);
+      return;
+    }
+    // Any other file is refused at once, saying which thread it reached.
+    const error = {
+      name: 'Error',
+      message: blocked ? 'the stuck thread' : 'a fresh thread',
+      code: 'ECONNREFUSED',
+    };
+    parentPort.postMessage({ type: 'fail', id: m.id, error });
   });
   parentPort?.postMessage({ type: 'ready' });
 }
@@ -59,7 +71,7 @@ const put = (url: string, path: string, size: number, more: Partial<FileRequest>
 describe('a file thread stuck in a read', () => {
   it('fails what it holds as stalled, naming the file, and gives up after three such threads', async () => {
     const thread = new FileThread(blockingThread);
-    const path = await fileOf(100, 'on-the-share.mp4');
+    const path = await fileOf(100, 'stuck-on-the-share.mp4');
     const e = await thread
       .send(put('http://127.0.0.1:9/put', path, 100, { idleMs: 300 }))
       .catch((x: unknown) => x);
@@ -75,13 +87,18 @@ describe('a file thread stuck in a read', () => {
     );
   });
 
-  it('a cancel is not kept waiting by it', async () => {
+  it('a cancel is not kept waiting by it, and the next file goes to a new thread', async () => {
     const thread = new FileThread(blockingThread);
-    const path = await fileOf(100);
+    const path = await fileOf(100, 'stuck.mp4');
     const stop = new AbortController();
     const sent = thread.send(put('http://127.0.0.1:9/put', path, 100, { signal: stop.signal }));
     setTimeout(() => stop.abort(new Error('the user canceled')), 50);
     await expect(sent).rejects.toThrow('the user canceled');
+    // The thread is stuck on that file: the next one is not handed to it.
+    const next = await thread
+      .send(put('http://127.0.0.1:9/put', await fileOf(100, 'next.mp4'), 100))
+      .catch((x: unknown) => x);
+    expect(String(next)).toContain('a fresh thread');
   });
 });
 
