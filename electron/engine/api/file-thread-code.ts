@@ -24,7 +24,7 @@ export interface SendMessage {
   id: number;
   url: string;
   method: string;
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
   parts: WirePart[];
   /** DNS, TCP connect and TLS handshake together. */
   connectMs: number;
@@ -152,6 +152,7 @@ export function fileThread(load: NodeJS.Require): void {
       waiting = null;
       w?.();
     };
+    const slots: { buffer: Buffer; busy: boolean }[] = [];
     const finish = (error?: unknown) => {
       if (state === 'over') return;
       state = 'over';
@@ -188,7 +189,6 @@ export function fileThread(load: NodeJS.Require): void {
       }
     };
 
-    const slots: { buffer: Buffer; busy: boolean }[] = [];
     // A small file gets buffers of its size: a fresh MiB for each of many small uploads is what the
     // garbage collector would spend its time on.
     const slotBytes = Math.min(READ_BYTES, Math.max(0, ...m.parts.map((p) => ('size' in p ? p.size : 0))));
@@ -227,7 +227,8 @@ export function fileThread(load: NodeJS.Require): void {
         }
         // Non-blocking, so a FIFO put in the file's place cannot hang the open; and only a regular file.
         fd = blocking(() => fs.openSync(part.path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)));
-        if (!fs.fstatSync(fd).isFile())
+        const opened = fd;
+        if (!blocking(() => fs.fstatSync(opened)).isFile())
           throw failure('FileChangedError', `${part.path} is no longer a regular file`, { path: part.path });
         for (let at = 0; at < part.size;) {
           const slot = await freeSlot();

@@ -16,7 +16,7 @@ import type { ResponseHeaders } from './transport';
 export interface FileRequest {
   url: URL;
   method: string;
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
   body: FileBody;
   connectMs: number;
   idleMs: number;

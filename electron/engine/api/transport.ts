@@ -188,7 +188,7 @@ export class Transport {
       res = await sendFile({
         url: target,
         method: req.method,
-        headers: { ...headers },
+        headers,
         body,
         connectMs: t.connectMs,
         idleMs: t.idleMs,
