@@ -9,6 +9,7 @@ export default defineConfig({
       'test/integration/**/*.test.ts',
       'test/e2e/**/*.test.ts',
     ],
+    globalSetup: ['test/temp-root.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,
