@@ -199,6 +199,15 @@ function dueQuery(step: 'submit' | 'fetch'): string {
     ORDER BY next_run_at, id LIMIT ${MAX_CONCURRENCY}`;
 }
 
+/** The soonest due job of one step: the index's order, first row (a constant step, as in `dueQuery`). */
+function nextDueQuery(step: 'submit' | 'fetch'): string {
+  return `
+    SELECT next_run_at AS t FROM jobs
+    WHERE step IN ('submit', 'fetch') AND step = '${step}' AND lease_token IS NULL
+      AND pause_requested = 0 AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')
+    ORDER BY next_run_at LIMIT 1`;
+}
+
 /**
  * Rows read with `rowid AS seq` and no ORDER BY (see `dueQuery` for why hot queries avoid one), put back
  * in the order they were inserted.
@@ -222,6 +231,7 @@ export class JobStore {
     | null = null;
   private readonly recordStatements = new Map<string, ReturnType<Db['prepare']>>();
   private readonly transactions = new WeakMap<object, Transaction<(...args: unknown[]) => unknown>>();
+  private readonly reads = new WeakMap<object, Transaction<(...args: unknown[]) => unknown>>();
   private readonly q;
 
   constructor(readonly db: Db) {
@@ -272,10 +282,7 @@ export class JobStore {
       unfinished: db.prepare(
         `SELECT count(*) AS n FROM jobs WHERE state NOT IN ${FINISHED} AND state != 'paused' AND service IN (?, '')`,
       ),
-      nextDue: db.prepare(
-        `SELECT min(next_run_at) AS t FROM jobs WHERE step IN ('submit', 'fetch') AND lease_token IS NULL
-           AND pause_requested = 0 AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')`,
-      ),
+      nextDue: { submit: db.prepare(nextDueQuery('submit')), fetch: db.prepare(nextDueQuery('fetch')) },
       remoteIdsInUse: db.prepare(`SELECT remote_id FROM jobs WHERE remote_id IS NOT NULL AND id != ?`),
       outputs: db.prepare(`SELECT rowid AS seq, * FROM outputs WHERE job_id = ?`),
       outputsOf: db.prepare(
@@ -497,6 +504,21 @@ export class JobStore {
     return t.immediate(...args) as R;
   }
 
+  /**
+   * Reads in one transaction (DEFERRED: it never writes). Each statement on its own is a transaction too,
+   * and in WAL mode every one takes and drops a read lock on the shared index with `fcntl` (more after a
+   * write, to move a read mark): the runner's look around the queue is one lock, not five.
+   */
+  read<A extends unknown[], R>(fn: (...args: A) => R, ...args: A): R {
+    if (this.db.inTransaction) return fn(...args);
+    let t = this.reads.get(fn);
+    if (!t) {
+      t = this.db.transaction(fn as (...a: unknown[]) => unknown);
+      this.reads.set(fn, t);
+    }
+    return t.deferred(...args) as R;
+  }
+
   /** Jobs a worker held when its process died; the runner that takes the queue lock frees them. */
   resetLeases(): number {
     return this.q.resetAll.run().changes;
@@ -524,8 +546,14 @@ export class JobStore {
     return (this.q.unfinished.get(service) as { n: number }).n;
   }
 
-  nextDueAt(service: string): number | null {
-    return (this.q.nextDue.get(service) as { t: number | null }).t;
+  /** When the next job of a step (or of either) is due; null when none waits. */
+  nextDueAt(service: string, step?: 'submit' | 'fetch'): number | null {
+    if (!step) {
+      const [a, b] = [this.nextDueAt(service, 'submit'), this.nextDueAt(service, 'fetch')];
+      return a === null ? b : b === null ? a : Math.min(a, b);
+    }
+    const r = this.q.nextDue[step].get(service) as { t: number } | undefined;
+    return r?.t ?? null;
   }
 
   /** Remote ids other jobs already own: a reconciled create must never adopt one of them. */
@@ -610,6 +638,16 @@ export class JobStore {
   putOutput(row: OutputRow): void {
     this.q.putOutput.run(row);
   }
+
+  /** Several output records in one commit (one alone needs no transaction of its own). */
+  putOutputs(rows: readonly OutputRow[]): void {
+    if (rows.length === 1 && rows[0]) this.putOutput(rows[0]);
+    else if (rows.length > 1) this.tx(this.putEach, rows);
+  }
+
+  private readonly putEach = (rows: readonly OutputRow[]): void => {
+    for (const r of rows) this.q.putOutput.run(r);
+  };
 
   clearPendingOutputs(jobId: number): void {
     this.q.clearPendingOutputs.run(jobId);

@@ -28,12 +28,31 @@ export class LeasedJob {
     readonly token: string,
     private readonly onChange: (row: JobRow) => void,
     private readonly stopping: () => boolean,
+    /** What the worker does when the step succeeded (take a pause asked meanwhile, give the claim back). */
+    private readonly finish: ((job: LeasedJob) => void) | null = null,
   ) {}
+
+  /** True once `end` committed: the claim is given back already. */
+  ended = false;
 
   /** `also` is written in the same transaction as the change (it is rolled back with it). */
   apply(event: LifeEvent, also?: () => void): void {
     this.row = transition(this.store, this.row.id, { token: this.token }, event, Date.now(), also);
     this.onChange(this.row);
+  }
+
+  /**
+   * The step's last change, for events that take the job out of the step (no claim can take it back at once):
+   * applied, and the worker's finish (a pause asked meanwhile, the claim given back) in the same commit.
+   */
+  end(event: LifeEvent & { type: 'created' | 'downloaded' }, also?: () => void): void {
+    this.store.tx(LeasedJob.ending, this, event, also);
+    this.ended = true;
+  }
+
+  private static ending(job: LeasedJob, event: LifeEvent, also: (() => void) | undefined): void {
+    job.apply(event, also);
+    job.finish?.(job);
   }
 
   record(patch: RecordPatch): void {
@@ -43,8 +62,14 @@ export class LeasedJob {
 
   /** Between two HTTP steps: stop here if asked to (the step in progress is never cut). */
   checkpoint(): void {
-    if (this.stopping()) throw new StopAtStep('stop');
-    if (this.store.pauseRequested(this.row.id)) throw new StopAtStep('pause');
+    const why = this.store.read(LeasedJob.stopAsked, this);
+    if (why) throw new StopAtStep(why);
+  }
+
+  /** The run stopping or the queue paused (the runner's view), or this job paused: read in one transaction. */
+  private static stopAsked(job: LeasedJob): 'stop' | 'pause' | null {
+    if (job.stopping()) return 'stop';
+    return job.store.pauseRequested(job.row.id) ? 'pause' : null;
   }
 }
 

@@ -135,130 +135,146 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   const place = (type: OutputType, ext: string) =>
     join(r.out_dir, outputPath(r.naming, stem, r.dest_lang, type, ext, alsoMp4));
 
+  // Outputs moved into place whose `done` waits for the next record written (one commit where there were
+  // two): until then each is recorded with its path and length, which a resume recognises on disk.
+  const moved: OutputRow[] = [];
+  /** This job's outputs as recorded, or about to be: what an identical download is compared with. */
+  const known = new Map(existing);
+  const put = (row: OutputRow) => {
+    ctx.store.putOutputs([...moved.splice(0), row]);
+    known.set(row.type, row);
+  };
   let first = true;
-  let last: OutputRow | null = null;
-  for (const type of wanted) {
-    if (!first) job.checkpoint();
-    first = false;
-    const before = existing.get(type);
-    if (before?.done) continue;
-    if (before && before.bytes !== null && (await alreadySettled(before.path, before.bytes))) {
-      ctx.store.putOutput({ ...before, done: 1 }); // a crash hit between moving the file and recording it
-      continue;
-    }
-    if (PER_SOURCE_OUTPUTS.has(type)) {
-      const copy = await siblingCopy(ctx.store, r, type);
-      if (copy) {
-        ctx.store.putOutput({ job_id: r.id, type, path: copy.path, bytes: copy.bytes, done: 1 });
+  try {
+    for (const type of wanted) {
+      if (!first) job.checkpoint();
+      first = false;
+      const before = existing.get(type);
+      if (before?.done) continue;
+      if (before && before.bytes !== null && (await alreadySettled(before.path, before.bytes))) {
+        put({ ...before, done: 1 }); // a crash hit between moving the file and recording it
         continue;
       }
-    }
-    let link: OutputLink | undefined = dub.outputs[type];
-    let path = before?.path;
-    // A name picked just now has no `.part` yet (freeName made sure): the download need not look for one.
-    let fresh = false;
-    if (!path) {
-      const wantedPath = place(type, extensionFor(type, null, link?.download_url ?? null));
-      if (dirname(wantedPath) !== r.out_dir)
-        await makeFolder(dirname(wantedPath)).catch((e: unknown) => {
-          throw local(e, dirname(wantedPath), null);
-        });
-      path = await freeName(dirname(wantedPath), parse(wantedPath).base, (p) => planned.has(p));
-      planned.add(path);
-      fresh = true;
-      ctx.store.putOutput({ job_id: r.id, type, path, bytes: null, done: 0 });
-    }
-    let result;
-    for (let refresh = 0; ; refresh++) {
-      if (!link) throw new ApiError('protocol', `the service no longer offers ${type}`);
-      try {
-        const part = `${path}.part`;
-        result = await ctx.clients.downloads.toPart(
-          link.download_url,
-          part,
-          ctx.signal,
-          (t, n) => ctx.progress(r.id, t, n),
-          fresh,
+      if (PER_SOURCE_OUTPUTS.has(type)) {
+        const copy = await siblingCopy(ctx.store, r, type);
+        if (copy) {
+          put({ job_id: r.id, type, path: copy.path, bytes: copy.bytes, done: 1 });
+          continue;
+        }
+      }
+      let link: OutputLink | undefined = dub.outputs[type];
+      let path = before?.path;
+      // A name picked just now has no `.part` yet (freeName made sure): the download need not look for one.
+      let fresh = false;
+      if (!path) {
+        const wantedPath = place(type, extensionFor(type, null, link?.download_url ?? null));
+        if (dirname(wantedPath) !== r.out_dir)
+          await makeFolder(dirname(wantedPath)).catch((e: unknown) => {
+            throw local(e, dirname(wantedPath), null);
+          });
+        path = await freeName(dirname(wantedPath), parse(wantedPath).base, (p) => planned.has(p));
+        planned.add(path);
+        fresh = true;
+        put({ job_id: r.id, type, path, bytes: null, done: 0 });
+      }
+      let result;
+      for (let refresh = 0; ; refresh++) {
+        if (!link) throw new ApiError('protocol', `the service no longer offers ${type}`);
+        try {
+          const part = `${path}.part`;
+          result = await ctx.clients.downloads.toPart(
+            link.download_url,
+            part,
+            ctx.signal,
+            (t, n) => ctx.progress(r.id, t, n),
+            fresh,
+          );
+          break;
+        } catch (e) {
+          if (!(e instanceof ApiError && e.kind === 'forbidden')) {
+            const have = await stat(`${path}.part`).then(
+              (s) => s.size,
+              () => 0,
+            );
+            const need = (r.source_bytes ?? 0) > have ? (r.source_bytes ?? 0) - have : null;
+            throw local(e, dirname(path), need);
+          }
+          if (refresh >= MAX_LINK_REFRESHES) {
+            // Fresh links refused again and again: the storage side is unwell; retry later with backoff.
+            throw new ApiError(
+              'server',
+              `the service's links for ${type} keep being refused: ${e.message}`,
+              e.status,
+            );
+          }
+          fresh = false; // the refused attempt may have left a part behind
+          dub = await ctx.clients.v2.get(remoteId, ctx.signal); // the link expired: fresh ones, then resume
+          link = dub.outputs[type];
+        }
+      }
+      const wrong = notTheFile(type, result.contentType, result.head ?? (await head(`${path}.part`)));
+      if (wrong) {
+        await rm(`${path}.part`, { force: true });
+        throw new ApiError('protocol', `the service sent ${wrong} instead of the ${type} file`);
+      }
+      const ext = extensionFor(type, result.contentType, link.download_url);
+      if (extname(path).slice(1) !== ext) {
+        // The response's type wins over the link's extension: record the new name first, then move the part.
+        const wantedPath = place(type, ext);
+        const renamed = await freeName(
+          dirname(wantedPath),
+          parse(wantedPath).base,
+          (p) => planned.has(p) && p !== path,
         );
-        break;
-      } catch (e) {
-        if (!(e instanceof ApiError && e.kind === 'forbidden')) {
-          const have = await stat(`${path}.part`).then(
-            (s) => s.size,
-            () => 0,
-          );
-          const need = (r.source_bytes ?? 0) > have ? (r.source_bytes ?? 0) - have : null;
-          throw local(e, dirname(path), need);
-        }
-        if (refresh >= MAX_LINK_REFRESHES) {
-          // Fresh links refused again and again: the storage side is unwell; retry later with backoff.
-          throw new ApiError(
-            'server',
-            `the service's links for ${type} keep being refused: ${e.message}`,
-            e.status,
-          );
-        }
-        fresh = false; // the refused attempt may have left a part behind
-        dub = await ctx.clients.v2.get(remoteId, ctx.signal); // the link expired: fresh ones, then resume
-        link = dub.outputs[type];
+        put({ job_id: r.id, type, path: renamed, bytes: null, done: 0 });
+        await rename(`${path}.part`, `${renamed}.part`);
+        path = renamed;
+      }
+      const twin = await identicalOutput([...known.values()], `${path}.part`, result.bytes);
+      if (twin) {
+        // The same bytes under two output types (`translated` is often the MP4 itself): keep one file.
+        await rm(`${path}.part`, { force: true });
+        put({ job_id: r.id, type, path: twin.path, bytes: twin.bytes, done: 1 });
+        continue;
+      }
+      // Recorded before the move, so a crash during it is recognised on the next run.
+      put({ job_id: r.id, type, path, bytes: result.bytes, done: 0 });
+      const final = await settle(`${path}.part`, path).catch((e: unknown) => {
+        throw local(e, dirname(path ?? r.out_dir), null);
+      });
+      const settled: OutputRow = { job_id: r.id, type, path: final, bytes: result.bytes, done: 1 };
+      // Moved under another name (the wanted one was taken meanwhile): a resume would not find it, record now.
+      if (final !== path) put(settled);
+      else {
+        moved.push(settled);
+        known.set(type, settled);
       }
     }
-    const wrong = notTheFile(type, result.contentType, result.head ?? (await head(`${path}.part`)));
-    if (wrong) {
-      await rm(`${path}.part`, { force: true });
-      throw new ApiError('protocol', `the service sent ${wrong} instead of the ${type} file`);
-    }
-    const ext = extensionFor(type, result.contentType, link.download_url);
-    if (extname(path).slice(1) !== ext) {
-      // The response's type wins over the link's extension: record the new name first, then move the part.
-      const wantedPath = place(type, ext);
-      const renamed = await freeName(
-        dirname(wantedPath),
-        parse(wantedPath).base,
-        (p) => planned.has(p) && p !== path,
-      );
-      ctx.store.putOutput({ job_id: r.id, type, path: renamed, bytes: null, done: 0 });
-      await rename(`${path}.part`, `${renamed}.part`);
-      path = renamed;
-    }
-    const twin = await identicalOutput(ctx.store, r.id, `${path}.part`, result.bytes);
-    if (twin) {
-      // The same bytes under two output types (`translated` is often the MP4 itself): keep one file.
-      await rm(`${path}.part`, { force: true });
-      ctx.store.putOutput({ job_id: r.id, type, path: twin.path, bytes: twin.bytes, done: 1 });
-      continue;
-    }
-    // Recorded before the move, so a crash during it is recognised on the next run.
-    ctx.store.putOutput({ job_id: r.id, type, path, bytes: result.bytes, done: 0 });
-    const final = await settle(`${path}.part`, path).catch((e: unknown) => {
-      throw local(e, dirname(path ?? r.out_dir), null);
-    });
-    const settled: OutputRow = { job_id: r.id, type, path: final, bytes: result.bytes, done: 1 };
-    // The last output is recorded with the job's completion, in one transaction: nothing happens between
-    // the two, so a crash finds exactly what it found before (the move recorded, recognised on resume).
-    if (type === wanted[wanted.length - 1]) last = settled;
-    else ctx.store.putOutput(settled);
-  }
-  const settledLast = last;
-  try {
-    job.apply({ type: 'downloaded', measuredDuration: dub.measured_duration }, () => {
-      if (settledLast) ctx.store.putOutput(settledLast);
-    });
   } catch (e) {
-    // The job was taken meanwhile (canceled…): the file is in place all the same, and recorded so.
-    if (settledLast) ctx.store.putOutput(settledLast);
+    // A later output failed: what was moved into place is recorded as done all the same.
+    if (moved.length > 0) ctx.store.putOutputs(moved.splice(0));
+    throw e;
+  }
+  // The last records go with the job's completion, in one transaction: nothing happens between the two, so
+  // a crash finds exactly what it found before (the moves recorded, recognised on resume).
+  try {
+    job.end({ type: 'downloaded', measuredDuration: dub.measured_duration }, () =>
+      ctx.store.putOutputs(moved),
+    );
+  } catch (e) {
+    // The job was taken meanwhile (canceled…): the files are in place all the same, and recorded so.
+    ctx.store.putOutputs(moved);
     throw e;
   }
 }
 
-/** A finished output of this job with the same length and content as `part`, if there is one. */
+/** One of the job's finished outputs with the same length and content as `part`, if there is one. */
 async function identicalOutput(
-  store: JobStore,
-  jobId: number,
+  outputs: readonly OutputRow[],
   part: string,
   bytes: number,
 ): Promise<OutputRow | null> {
-  const same = store.outputs(jobId).filter((o) => o.done === 1 && o.bytes === bytes);
+  const same = outputs.filter((o) => o.done === 1 && o.bytes === bytes);
   if (same.length === 0) return null;
   const mine = await sha256(part);
   for (const o of same) if ((await sha256(o.path).catch(() => null)) === mine) return o;

@@ -50,7 +50,7 @@ function waitForFirstUpload(ctx: StepContext, job: LeasedJob): boolean {
 }
 
 function adopt(job: LeasedJob, remoteId: string, status: number | null): void {
-  job.apply({ type: 'created', remoteId, status });
+  job.end({ type: 'created', remoteId, status });
 }
 
 function v2Fields(job: LeasedJob): CreateV2Fields {

@@ -71,7 +71,7 @@ export async function pollOnce(
     }
   }
 
-  const changed: JobRow[] = [];
+  const events: { job: JobRow; event: LifeEvent }[] = [];
   for (const job of tracked) {
     if (job.api === 'legacy' && !clients.legacy) continue; // no legacy root configured: nothing to ask
     const remote = job.remote_id ? statuses.get(job.remote_id) : undefined;
@@ -94,13 +94,22 @@ export async function pollOnce(
         continue;
       event = { type: 'remote-progress', status: remote.status, progress: remote.progress };
     }
+    events.push({ job, event });
+  }
+  return { changed: events.length ? store.tx(applyAll, store, events) : [] };
+}
+
+/** What one poll learned, in one commit (each change is still its own savepoint: one lost leaves the rest). */
+function applyAll(store: JobStore, events: readonly { job: JobRow; event: LifeEvent }[]): JobRow[] {
+  const changed: JobRow[] = [];
+  for (const { job, event } of events) {
     try {
       changed.push(transition(store, job.id, 'tracked', event));
     } catch (e) {
       if (!(e instanceof LeaseLostError)) throw e; // canceled, paused or retried meanwhile: the user's action wins
     }
   }
-  return { changed };
+  return changed;
 }
 
 /** A tracked dub missing from its list: ask v2 details before declaring it gone. */

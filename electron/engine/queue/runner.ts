@@ -151,18 +151,15 @@ export class Runner {
           if (!lock.heartbeat()) return 'aborted'; // another process took the queue over: stop at once
         }
         const service = this.env.service();
-        const paused = this.env.queuePause();
+        const { paused, due, tracking } = store.read(this.look, service);
         if (paused?.reason === 'auth' && opts.untilDone && this.active.size === 0 && !polling) return 'auth';
         const concurrency = valueOf(opts.concurrency);
-        // One read tells whether anything is due; the claims (write transactions) only when something is.
-        const due = store.nextDueAt(service);
-        if (due !== null && due <= now && !draining()) {
-          if (!paused) this.claim('submit', concurrency, service, signal, opts.drain);
-          if (!paused || paused.reason === 'credits')
-            this.claim('fetch', concurrency, service, signal, opts.drain);
-        }
+        // One read tells whether anything is due at each step; a claim (a write transaction) only then.
+        const isDue = (t: number | null) => t !== null && t <= now && !draining();
+        if (!paused && isDue(due.submit)) this.claim('submit', concurrency, service, signal, opts.drain);
+        if ((!paused || paused.reason === 'credits') && isDue(due.fetch))
+          this.claim('fetch', concurrency, service, signal, opts.drain);
 
-        const tracking = store.trackingCount(service);
         const mayPoll = (!paused || paused.reason === 'credits') && !draining();
         if (tracking > 0 && mayPoll && !polling && Date.now() >= pollAt) {
           polling = pollOnce(store, this.env.clients(), service, signal, this.seen)
@@ -196,18 +193,14 @@ export class Runner {
         }
 
         const idle = this.active.size === 0 && !polling;
+        const after = store.read(this.lookAfter, service, opts.untilDone && idle, paused);
         if (opts.untilDone && idle) {
-          if (store.unfinishedCount(service) === 0) return 'done';
+          if (after.unfinished === 0) return 'done';
           // Out of credits: nothing more can start; what was already running has finished.
-          if (
-            paused?.reason === 'credits' &&
-            store.trackingCount(service) === 0 &&
-            store.liveInStep('fetch', service) === 0
-          )
-            return 'credits';
+          if (after.inFlight === 0) return 'credits';
           if (paused?.reason === 'user') return 'paused';
         }
-        const nextDue = store.nextDueAt(service);
+        const { nextDue } = after;
         const candidates = [
           1000,
           ...(nextDue !== null ? [nextDue - Date.now()] : []),
@@ -225,6 +218,30 @@ export class Runner {
       this.running = false;
     }
   }
+
+  /** What each turn of the loop looks at first, read together (see `JobStore.read`). */
+  private readonly look = (service: string) => ({
+    paused: this.env.queuePause(),
+    due: {
+      submit: this.env.store.nextDueAt(service, 'submit'),
+      fetch: this.env.store.nextDueAt(service, 'fetch'),
+    },
+    tracking: this.env.store.trackingCount(service),
+  });
+
+  /** What it looks at after claiming and polling: when to wake, and, once idle, whether the run is over. */
+  private readonly lookAfter = (service: string, idleUntilDone: boolean, paused: QueuePause | null) => {
+    const { store } = this.env;
+    return {
+      nextDue: store.nextDueAt(service),
+      unfinished: idleUntilDone ? store.unfinishedCount(service) : null,
+      /** Dubs the service is still making or Dubdesk still downloading (asked only when out of credits). */
+      inFlight:
+        idleUntilDone && paused?.reason === 'credits'
+          ? store.trackingCount(service) + store.liveInStep('fetch', service)
+          : null,
+    };
+  };
 
   /**
    * Holding the lock, every token still set was left by a worker that died: free them, and put jobs caught
@@ -299,7 +316,14 @@ export class Runner {
     const signal = AbortSignal.any([controller.signal, runSignal]);
     const stopping = () =>
       signal.aborted || drain?.aborted === true || this.env.queuePause()?.reason === 'user';
-    const job = new LeasedJob(store, row, token, (r) => this.hooks.changed(r), stopping);
+    const job = new LeasedJob(
+      store,
+      row,
+      token,
+      (r) => this.hooks.changed(r),
+      stopping,
+      (j) => this.finishStep(j, token),
+    );
     const ctx: StepContext = {
       store,
       clients: this.env.clients(),
@@ -318,18 +342,21 @@ export class Runner {
         this.waits.delete(row.id);
         this.hooks.connectivity(null);
         // The step finished; a pause asked meanwhile takes effect now, and the claim ends in the same
-        // transaction (one commit where there were a read and a write).
-        store.tx(this.finishStep, job, token);
+        // transaction (one commit where there were a read and a write), unless the step's last change
+        // (`LeasedJob.end`) committed them already.
+        if (!job.ended) store.tx(this.finishStep, job, token);
         released = true;
       })
       .catch((e: unknown) => this.failed(job, e, signal))
       .finally(() => {
         clearInterval(watch);
         if (!released) store.release(row.id, token);
-        this.active.delete(row.id);
+        // Once given back, the job may already be another worker's (only this worker's entry is removed).
+        if (this.active.get(row.id) === entry) this.active.delete(row.id);
         this.wakeUp();
       });
-    this.active.set(row.id, { step, controller, done });
+    const entry = { step, controller, done };
+    this.active.set(row.id, entry);
   }
 
   /** After a step that succeeded: a pause asked meanwhile takes effect, and the claim is given back. */
