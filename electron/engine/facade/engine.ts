@@ -7,7 +7,7 @@ import type { EventListener } from '../../../shared/contract/events';
 import { implementApi, type ImplementOptions } from '../../../shared/contract/implement';
 import { isTerminal, type JobView, type SourceRow } from '../../../shared/contract/jobs';
 import type { DubdeskApi, DubdeskHandlers, MethodArgs } from '../../../shared/contract/methods';
-import { emptyCounts, type QueueTotals } from '../../../shared/contract/queue';
+import { emptyCounts, QueuePauseSchema, type QueueTotals } from '../../../shared/contract/queue';
 import type { Settings } from '../../../shared/contract/settings';
 import { LANGUAGES, LEGACY_CODES, flagEmoji, languageName } from '../../../shared/languages';
 import { targetLanguages } from '../api/langs';
@@ -366,8 +366,9 @@ export class DubdeskEngine {
   private queuePause(): QueuePause | null {
     const raw = this.store.setting(PAUSE_KEY);
     if (!raw) return null;
+    // The database is a file on disk: a value this version cannot read counts as no pause.
     try {
-      return JSON.parse(raw) as QueuePause;
+      return QueuePauseSchema.safeParse(JSON.parse(raw)).data ?? null;
     } catch {
       return null;
     }
