@@ -5,9 +5,10 @@
  * off, so a delta is the time a frame took, not the display's 16.7 ms cadence).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { build } from 'vite';
 import { CHROMIUM } from '../helpers/browser-app';
 import { CLI } from '../helpers/cli';
 import { seedQueue } from '../helpers/seed';
@@ -127,7 +128,23 @@ function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
 
 const p95 = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? NaN;
 
+/**
+ * `dist/renderer` built now from the sources, as `npm install` builds it: the figures are of this code, and
+ * of React's production build (a build made under another NODE_ENV once shipped the development one).
+ */
+async function buildServedRenderer(): Promise<void> {
+  await build({
+    configFile: new URL('../../renderer/vite.config.ts', import.meta.url).pathname,
+    logLevel: 'warn',
+  });
+  const assets = new URL('../../dist/renderer/assets/', import.meta.url).pathname;
+  for (const f of readdirSync(assets).filter((n) => n.endsWith('.js')))
+    if (readFileSync(join(assets, f), 'utf8').includes('jsxDEV'))
+      throw new Error(`dist/renderer/assets/${f} is React's development build`);
+}
+
 export async function uiFigures(work: string): Promise<Figure[]> {
+  await buildServedRenderer();
   const sb = await benchSandbox({ pipelineSeconds: 100_000, ffmpeg: false });
   const app = await startServeForBench(work, sb.baseUrl);
   let browser: Browser | null = null;

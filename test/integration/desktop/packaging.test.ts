@@ -5,7 +5,7 @@
  * release workflow are checked.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -89,6 +89,15 @@ describe('the packaged app', () => {
         : join(out, `${process.platform === 'win32' ? 'win' : 'linux'}-unpacked`, 'resources');
     files = asarFiles(join(resources, 'app.asar'));
   }, 240_000);
+
+  it("packs React's production build, though the tests run under NODE_ENV=test", () => {
+    if (!files.length && process.platform !== 'linux') return;
+    expect(process.env.NODE_ENV).toBe('test');
+    const assets = join(root, 'dist', 'renderer', 'assets');
+    const bundles = readdirSync(assets).filter((n) => n.endsWith('.js'));
+    expect(bundles.length).toBeGreaterThan(0);
+    for (const f of bundles) expect(readFileSync(join(assets, f), 'utf8'), f).not.toContain('jsxDEV');
+  });
 
   it('holds the bundles, the renderer and package.json; no source maps', () => {
     // Without Electron's binary on macOS or Windows there is no package to read: the config tests stand.
