@@ -7,14 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDubdesk } from '../../electron/engine/index';
 
-const { baseUrl, apiKey, source, jobs, batches } = JSON.parse(process.argv[2] ?? '{}') as {
+const { baseUrl, apiKey, source, jobs, batches, root } = JSON.parse(process.argv[2] ?? '{}') as {
   baseUrl: string;
   apiKey: string;
   source: string;
   jobs: number;
   batches: number;
+  /** Where the home, sources and outputs go (default: the system's temporary folder). */
+  root?: string;
 };
-const work = mkdtempSync(join(tmpdir(), 'dubdesk-bench-overhead-'));
+const work = mkdtempSync(join(root ?? tmpdir(), 'dubdesk-bench-overhead-'));
 const host = openDubdesk({ home: join(work, 'home'), face: 'cli', service: { baseUrl, apiKey } });
 const perBatch: { cpuMs: number; userMs: number; wallMs: number }[] = [];
 try {
