@@ -6,7 +6,7 @@
  * byte-identical to what the sandbox served, and no retry storm after the jump.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ExternalStatus, type OutputType } from '../../shared/api/common';
@@ -85,6 +85,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   });
   const proxy = await countingProxy(sb.baseUrl);
   const work = tempDir('dubdesk-chaos-');
+  // Kept only when something went wrong, to look at.
+  let keepWork = true;
   const clockFile = join(work, 'clock-offset-ms');
   writeFileSync(clockFile, '0');
   const env: NodeJS.ProcessEnv = {
@@ -264,6 +266,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     // starting as the relay still closes its last: whatever the number of jobs waiting when the clock jumped.
     if (maxInFlightAfterJump > 2 * CONCURRENCY + 3)
       problems.push(`${maxInFlightAfterJump} requests at once after the clock jump`);
+    keepWork = problems.length > 0;
+    if (keepWork) log(`the run's files are kept in ${work}`);
     return {
       seconds: (Date.now() - started) / 1000,
       jobs: jobs.length,
@@ -283,5 +287,6 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   } finally {
     await proxy.close();
     await sb.stop();
+    if (!keepWork) rmSync(work, { recursive: true, force: true });
   }
 }

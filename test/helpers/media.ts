@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Media made with ffmpeg at test time (not committed), once per test process. */
+/** Media made with ffmpeg at test time (not committed), once per process, removed when it exits. */
 const dir = join(tmpdir(), `dubdesk-fixtures-${process.pid}`);
+process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
 
 function ffmpeg(args: string[], out: string): string {
   const path = join(dir, out);
