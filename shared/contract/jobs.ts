@@ -56,6 +56,8 @@ export const WaitingSchema = z.object({
     'pausing',
     /** Upload once: this language is made from the service's copy once the first language's dub is done. */
     'first-upload',
+    /** The source file changed while it was being sent (still being written?) or its disk stopped answering. */
+    'source',
   ]),
   message: z.string(),
   /** ISO time of the next attempt, when one is scheduled. */

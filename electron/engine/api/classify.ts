@@ -62,9 +62,9 @@ export function errorFromFailure(
   details: ApiErrorDetails = {},
 ): ApiError {
   if (e instanceof ApiError) return e;
-  // The file, not the line: said as it is, and waited for like the network (a share coming back).
+  // The file, not the line: said as it is, and waited for (a file still being written, a share coming back).
   if (e instanceof FileChangedError || e instanceof FileStalledError)
-    return new ApiError('network', e.message);
+    return new ApiError('source', e.message);
   const code = codeOf(e);
   // The caller's AbortController (a DOMException), or undici's own name for an aborted request.
   if ((e instanceof Error && e.name === 'AbortError') || code === 'UND_ERR_ABORTED')

@@ -40,6 +40,7 @@ export type RetryPolicy = 'wait' | 'bounded' | 'never';
  */
 export const RETRY: Readonly<Record<ApiErrorKind, RetryPolicy>> = {
   network: 'wait',
+  source: 'wait',
   timeout: 'bounded',
   truncated: 'bounded',
   'too-big': 'bounded',
@@ -75,6 +76,8 @@ export type ApiErrorKind =
   | 'rate-limited'
   | 'http'
   | 'network'
+  /** The local file being sent changed under the upload, or its disk stopped answering: not the line. */
+  | 'source'
   | 'timeout'
   | 'truncated'
   | 'too-big'

@@ -99,6 +99,17 @@ function fromApi(e: ApiError): JobError {
       };
     case 'canceled':
       return { error: { code: 'canceled', message: 'canceled' }, retry: 'interrupted', waitingCode: 'retry' };
+    // Not the network: the app does not go offline for it, and the job says what is wrong with the file.
+    case 'source':
+      return {
+        error: {
+          code: 'disk',
+          message,
+          remedy: 'It is sent again once it stops changing (a file still being written) or its disk answers.',
+        },
+        retry: 'wait',
+        waitingCode: 'source',
+      };
     case 'auth':
       return {
         error: {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
 import { tempDir } from '../../helpers/engine';
+import { classify } from '../../../electron/engine/jobs/errors';
 import type { ApiError } from '../../../electron/engine/api/errors';
 import {
   CREATE_V2,
@@ -57,6 +58,9 @@ describe('a file as an upload body', () => {
     const e = await failure(v1(f).upload(`${f.url}/put?sig=1`, path, 'video/mp4'));
     expect(String(e)).toContain(`${path} changed while it was being sent`);
     expect(holdsOpen(path)).toBe(false);
+    // The job waits for the file, not for the network: the app does not show itself offline for it.
+    expect(e).toMatchObject({ kind: 'source', retry: 'wait' });
+    expect(classify(e)).toMatchObject({ retry: 'wait', waitingCode: 'source', error: { code: 'disk' } });
   });
 });
 
