@@ -444,11 +444,15 @@ export class JobStore {
     return this.q.sums.get() as { committed: number; charged: number };
   }
 
-  /** Claims up to `limit` due jobs of one step in an IMMEDIATE transaction, each under a new token. */
+  /**
+   * Claims up to `limit` due jobs of one step in an IMMEDIATE transaction, each under a new token. `busy`
+   * jobs are left alone (a worker of this process still runs them).
+   */
   claim(
     step: 'submit' | 'fetch',
     limit: number,
     service: string,
+    busy: (id: number) => boolean = () => false,
     now = Date.now(),
   ): { row: JobRow; token: string }[] {
     if (limit <= 0) return [];
@@ -458,7 +462,9 @@ export class JobStore {
         for (;;) {
           const batch = this.q.due[step].all(now, service) as { id: number }[];
           const before = claimed.length;
-          for (const { id } of batch.slice(0, limit - claimed.length)) {
+          for (const { id } of batch) {
+            if (claimed.length >= limit) break;
+            if (busy(id)) continue;
             const token = randomUUID();
             if (this.q.lease.run(token, service, id).changes === 1) {
               const row = this.get(id);

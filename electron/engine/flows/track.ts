@@ -16,7 +16,8 @@ export interface RemoteStatus {
 
 /**
  * One poll of every tracked job through the list endpoints: v2 pages of 100 until each tracked dub has been
- * seen, v1 and legacy lists in one call each. Returns how many jobs changed (the interval adapts to it).
+ * seen, v1 and legacy lists in one call each. Returns the jobs that changed (the interval adapts to them),
+ * and the failure of a dub's own check, if one failed: what the poll learned of the others is kept.
  */
 export async function pollOnce(
   store: JobStore,
@@ -24,7 +25,7 @@ export async function pollOnce(
   service: string,
   signal: AbortSignal,
   seen?: SeenDubs,
-): Promise<{ changed: JobRow[] }> {
+): Promise<{ changed: JobRow[]; failure: unknown }> {
   const tracked = store.tracking(service);
   const byApi = { v2: [] as JobRow[], v1: [] as JobRow[], legacy: [] as JobRow[] };
   for (const j of tracked) byApi[j.api].push(j);
@@ -72,12 +73,18 @@ export async function pollOnce(
   }
 
   const events: { job: JobRow; event: LifeEvent }[] = [];
+  let failure: unknown = null;
   for (const job of tracked) {
     if (job.api === 'legacy' && !clients.legacy) continue; // no legacy root configured: nothing to ask
     const remote = job.remote_id ? statuses.get(job.remote_id) : undefined;
     let event: LifeEvent;
     if (!remote) {
-      if ((await stillExists(clients, job, signal)) === 'exists') continue;
+      // One dub's check failing (a 5xx, the line dropping) must not hold back what the poll saw of the others.
+      const found = await stillExists(clients, job, signal).catch((e: unknown) => {
+        failure ??= e;
+        return 'unknown' as const;
+      });
+      if (found !== 'gone') continue;
       event = { type: 'remote-missing' };
     } else if (remote.status === ExternalStatus.Completed) {
       event = { type: 'remote-completed', measuredDuration: remote.measuredDuration };
@@ -96,7 +103,7 @@ export async function pollOnce(
     }
     events.push({ job, event });
   }
-  return { changed: events.length ? store.tx(applyAll, store, events) : [] };
+  return { changed: events.length ? store.tx(applyAll, store, events) : [], failure };
 }
 
 /** What one poll learned, in one commit (each change is still its own savepoint: one lost leaves the rest). */

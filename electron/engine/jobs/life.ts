@@ -351,12 +351,17 @@ function applyEvent(
   }
 }
 
-/** A pause asked of a job a worker holds: it takes effect once the worker finishes the HTTP step it is in. */
+/**
+ * A pause asked of a job a worker holds: it takes effect once the worker finishes the HTTP step it is in.
+ * The caller saw the lease before this transaction; if the worker gave the job back since (its step ended),
+ * the job is paused now: a pending pause on a job nobody holds would keep it from being claimed for ever.
+ */
 export function requestPause(store: JobStore, id: number, now = Date.now()): JobRow {
   return store.db
     .transaction(() => {
       const row = store.get(id);
       if (!row) throw new LeaseLostError(id);
+      if (!row.lease_token) return transition(store, id, 'user', { type: 'pause' }, now);
       if (!['uploading', 'downloading', 'queued', 'submitted', 'processing'].includes(row.state))
         throw new IllegalTransitionError(id, row.state, 'pause');
       store.write(

@@ -163,8 +163,9 @@ export class Runner {
         const mayPoll = (!paused || paused.reason === 'credits') && !draining();
         if (tracking > 0 && mayPoll && !polling && Date.now() >= pollAt) {
           polling = pollOnce(store, this.env.clients(), service, signal, this.seen)
-            .then(({ changed }) => {
+            .then(({ changed, failure }) => {
               for (const row of changed) this.hooks.changed(row);
+              if (failure) throw failure;
               this.hooks.connectivity(null);
               pollFailures = 0;
               const base = pollMs();
@@ -300,7 +301,7 @@ export class Runner {
     drain: AbortSignal | undefined,
   ): void {
     const running = [...this.active.values()].filter((a) => a.step === step).length;
-    for (const { row, token } of this.env.store.claim(step, concurrency - running, service))
+    for (const { row, token } of this.env.store.claim(step, concurrency - running, service, this.stillWorked))
       this.start(step, row, token, runSignal, drain);
   }
 
@@ -365,6 +366,17 @@ export class Runner {
     this.env.store.release(job.row.id, token);
   };
 
+  /**
+   * A due job that one of this run's workers still holds in `active`: its claim was taken from it (a cancel
+   * and a retry from another process) before its watch noticed. It is stopped now, and the job is claimed
+   * again only once that worker is gone: two workers never write one job's files.
+   */
+  private readonly stillWorked = (id: number): boolean => {
+    const worker = this.active.get(id);
+    worker?.controller.abort();
+    return worker !== undefined;
+  };
+
   /** Cancels the worker of one job, if one is running it. */
   abortJob(id: number): void {
     this.active.get(id)?.controller.abort();
@@ -389,14 +401,18 @@ export class Runner {
     }
     if (err.error.code === 'offline') this.hooks.connectivity(err.error.message);
     if (err.retry !== 'wait') this.waits.delete(job.row.id);
+    if (err.retry === 'halt-auth') this.env.setQueuePause({ reason: 'auth', message: err.error.message });
+    if (err.retry === 'halt-credits')
+      this.env.setQueuePause({ reason: 'credits', message: 'out of credits' });
+    // The user paused the job during the step: it stops here, not in a wait (nothing claims a job whose pause
+    // is pending, so it would wait for ever). A definitive failure still fails it.
+    if (pauseAsked && err.retry !== 'never') return this.apply(job, { type: 'paused-at-step' });
     const attempts = job.row.attempts + 1;
     const runAt = Date.now() + backoffDelay(attempts, this.env.backoff);
     switch (err.retry) {
       case 'halt-auth':
-        this.env.setQueuePause({ reason: 'auth', message: err.error.message });
         return this.apply(job, { type: 'halt', waiting: { code: 'auth', message: 'API key rejected' } });
       case 'halt-credits':
-        this.env.setQueuePause({ reason: 'credits', message: 'out of credits' });
         return this.apply(job, {
           type: 'halt',
           waiting: { code: 'credits', message: 'out of credits: add credits and the queue goes on' },

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { JobStore, type NewJob } from '../../electron/engine/db/jobs';
+import { openDatabase } from '../../electron/engine/db/open';
+import { enqueue } from '../../electron/engine/jobs/life';
+import { ApiError } from '../../electron/engine/api/errors';
+import { pollOnce } from '../../electron/engine/flows/track';
+import type { Clients } from '../../electron/engine/flows/context';
+import { tempDir } from '../helpers/engine';
+
+const job = (source: string): NewJob => ({
+  source,
+  source_kind: 'file',
+  source_name: source,
+  source_type: 'video/mp4',
+  source_bytes: 10,
+  source_mtime: 1,
+  duration: 3,
+  dest_lang: 'es',
+  source_lang: 'auto',
+  api: 'v2',
+  studio: 0,
+  out_dir: '/tmp',
+  outputs_wanted: '"default"',
+  naming: 'suffix',
+  service: 'svc',
+  watch_folder_id: null,
+  upload_once: 0,
+});
+
+it('a tracked dub whose check fails (5xx) does not hold back what the poll saw of the others', async () => {
+  const store = new JobStore(openDatabase(join(tempDir(), 'q.db')));
+  const a = enqueue(store, job('/a.mp4'));
+  const b = enqueue(store, job('/b.mp4'));
+  store.db
+    .prepare(
+      `UPDATE jobs SET state = 'processing', step = 'track', remote_id = 'dub-' || id, remote_status = 3 WHERE id IN (?, ?)`,
+    )
+    .run(a, b);
+  const dub = (id: string) => ({
+    id,
+    external_status_id: 5,
+    progress_percentage: 100,
+    external_error_message: null,
+    measured_duration: 3,
+  });
+  const clients = {
+    v2: {
+      // Job a's dub is completed; job b's is not in the list, and asking for it fails with a 502.
+      list: async () => ({ dubs: [dub(`dub-${a}`)], pagination: { total_pages: 1 } }),
+      get: async () => {
+        throw new ApiError('server', 'bad gateway', 502);
+      },
+    },
+  } as unknown as Clients;
+  const polled = await pollOnce(store, clients, 'svc', new AbortController().signal);
+  // Job a's completion is recorded; job b waits for the next poll, and the failure is reported.
+  expect(store.get(a)?.state).toBe('downloading');
+  expect(polled.changed.map((r) => r.id)).toEqual([a]);
+  expect(store.get(b)?.state).toBe('processing');
+  expect(String(polled.failure)).toContain('bad gateway');
+});
