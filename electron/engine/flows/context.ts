@@ -29,7 +29,7 @@ export class LeasedJob {
     private readonly onChange: (row: JobRow) => void,
     private readonly stopping: () => boolean,
     /** What the worker does when the step succeeded (take a pause asked meanwhile, give the claim back). */
-    private readonly finish: ((job: LeasedJob) => void) | null = null,
+    private readonly finish: (job: LeasedJob) => void,
   ) {}
 
   /** True once `end` committed: the claim is given back already. */
@@ -52,7 +52,7 @@ export class LeasedJob {
 
   private static ending(job: LeasedJob, event: LifeEvent, also: (() => void) | undefined): void {
     job.apply(event, also);
-    job.finish?.(job);
+    job.finish(job);
   }
 
   record(patch: RecordPatch): void {
