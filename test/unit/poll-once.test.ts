@@ -30,8 +30,8 @@ const job = (source: string): NewJob => ({
 
 it('a tracked dub whose check fails (5xx) does not hold back what the poll saw of the others', async () => {
   const store = new JobStore(openDatabase(join(tempDir(), 'q.db')));
-  const a = enqueue(store, job('/a.mp4'));
-  const b = enqueue(store, job('/b.mp4'));
+  const a = enqueue(store, job('/a.mp4'), null);
+  const b = enqueue(store, job('/b.mp4'), null);
   store.db
     .prepare(
       `UPDATE jobs SET state = 'processing', step = 'track', remote_id = 'dub-' || id, remote_status = 3 WHERE id IN (?, ?)`,
