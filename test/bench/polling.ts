@@ -15,6 +15,7 @@ import { enqueue, transition } from '../../electron/engine/jobs/life';
 import { audioMp3 } from '../helpers/media';
 import { median, ratioOf, round, type Figure } from './figures';
 import { API_KEY, benchSandbox, type BenchSandbox } from './sandbox';
+import { newJob } from '../helpers/new-job';
 
 const DUBS = 1000;
 
@@ -40,25 +41,14 @@ async function createDubs(sb: BenchSandbox, n: number): Promise<string[]> {
   return ids;
 }
 
-const trackedJob = (remote: string, service: string): NewJob => ({
-  source: `/bench/${remote}.mp3`,
-  source_kind: 'file',
-  source_name: `${remote}.mp3`,
-  source_type: 'audio/mpeg',
-  source_bytes: 1,
-  source_mtime: 1,
-  duration: 1,
-  dest_lang: 'es',
-  source_lang: 'auto',
-  api: 'v2',
-  studio: 0,
-  out_dir: '/tmp',
-  outputs_wanted: '"default"',
-  naming: 'suffix',
-  service,
-  watch_folder_id: null,
-  upload_once: 0,
-});
+const trackedJob = (remote: string, service: string): NewJob =>
+  newJob(`/bench/${remote}.mp3`, {
+    source_name: `${remote}.mp3`,
+    source_type: 'audio/mpeg',
+    source_bytes: 1,
+    duration: 1,
+    service,
+  });
 
 const apiRequests = (r: Record<string, number>) =>
   Object.entries(r).reduce((n, [route, count]) => (route.startsWith('GET /__sandbox') ? n : n + count), 0);

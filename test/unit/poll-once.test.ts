@@ -1,37 +1,18 @@
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { JobStore, type NewJob } from '../../electron/engine/db/jobs';
+import { JobStore } from '../../electron/engine/db/jobs';
 import { openDatabase } from '../../electron/engine/db/open';
 import { enqueue } from '../../electron/engine/jobs/life';
 import { ApiError } from '../../electron/engine/api/errors';
 import { pollOnce } from '../../electron/engine/flows/track';
 import type { Clients } from '../../electron/engine/flows/context';
 import { tempDir } from '../helpers/engine';
-
-const job = (source: string): NewJob => ({
-  source,
-  source_kind: 'file',
-  source_name: source,
-  source_type: 'video/mp4',
-  source_bytes: 10,
-  source_mtime: 1,
-  duration: 3,
-  dest_lang: 'es',
-  source_lang: 'auto',
-  api: 'v2',
-  studio: 0,
-  out_dir: '/tmp',
-  outputs_wanted: '"default"',
-  naming: 'suffix',
-  service: 'svc',
-  watch_folder_id: null,
-  upload_once: 0,
-});
+import { newJob } from '../helpers/new-job';
 
 it('a tracked dub whose check fails (5xx) does not hold back what the poll saw of the others', async () => {
   const store = new JobStore(openDatabase(join(tempDir(), 'q.db')));
-  const a = enqueue(store, job('/a.mp4'), null);
-  const b = enqueue(store, job('/b.mp4'), null);
+  const a = enqueue(store, newJob('/a.mp4'), null);
+  const b = enqueue(store, newJob('/b.mp4'), null);
   store.db
     .prepare(
       `UPDATE jobs SET state = 'processing', step = 'track', remote_id = 'dub-' || id, remote_status = 3 WHERE id IN (?, ?)`,

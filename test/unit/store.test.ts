@@ -6,26 +6,9 @@ import { SCHEMA_VERSION } from '../../electron/engine/db/migrations';
 import { openDatabase } from '../../electron/engine/db/open';
 import { enqueue, transition } from '../../electron/engine/jobs/life';
 import { tempDir } from '../helpers/engine';
+import { newJob } from '../helpers/new-job';
 
-const job = (source: string, dest_lang = 'es'): NewJob => ({
-  source,
-  source_kind: 'file',
-  source_name: source,
-  source_type: 'video/mp4',
-  source_bytes: 10,
-  source_mtime: 1,
-  duration: 3,
-  dest_lang,
-  source_lang: 'auto',
-  api: 'v2',
-  studio: 0,
-  out_dir: '/tmp',
-  outputs_wanted: '"default"',
-  naming: 'suffix',
-  service: 'svc',
-  watch_folder_id: null,
-  upload_once: 0,
-});
+const job = (source: string, dest_lang = 'es'): NewJob => newJob(source, { dest_lang });
 
 function store(): JobStore {
   return new JobStore(openDatabase(join(tempDir(), 'q.db')));

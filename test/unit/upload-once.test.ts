@@ -6,27 +6,10 @@ import { planUploadOnce } from '../../electron/engine/flows/upload-once';
 import { takesPart, UPLOAD_ONCE_AUTO_BYTES } from '../../electron/engine/facade/upload-once';
 import { enqueue, transition } from '../../electron/engine/jobs/life';
 import { tempDir } from '../helpers/engine';
+import { newJob } from '../helpers/new-job';
 
-const job = (dest_lang: string, over: Partial<NewJob> = {}): NewJob => ({
-  source: '/v/movie.mp4',
-  source_kind: 'file',
-  source_name: 'movie.mp4',
-  source_type: 'video/mp4',
-  source_bytes: 100,
-  source_mtime: 1,
-  duration: 3,
-  dest_lang,
-  source_lang: 'auto',
-  api: 'v2',
-  studio: 0,
-  out_dir: '/tmp',
-  outputs_wanted: '"default"',
-  naming: 'suffix',
-  service: 'svc',
-  watch_folder_id: null,
-  upload_once: 1,
-  ...over,
-});
+const job = (dest_lang: string, over: Partial<NewJob> = {}): NewJob =>
+  newJob('/v/movie.mp4', { source_name: 'movie.mp4', source_bytes: 100, dest_lang, upload_once: 1, ...over });
 
 function setup(langs: string[], over: Partial<NewJob> = {}) {
   const store = new JobStore(openDatabase(join(tempDir(), 'q.db')));
