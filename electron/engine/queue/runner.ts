@@ -352,12 +352,10 @@ export class Runner {
       .finally(() => {
         clearInterval(watch);
         if (!released) store.release(row.id, token);
-        // Once given back, the job may already be another worker's (only this worker's entry is removed).
-        if (this.active.get(row.id) === entry) this.active.delete(row.id);
+        this.active.delete(row.id);
         this.wakeUp();
       });
-    const entry = { step, controller, done };
-    this.active.set(row.id, entry);
+    this.active.set(row.id, { step, controller, done });
   }
 
   /** After a step that succeeded: a pause asked meanwhile takes effect, and the claim is given back. */
