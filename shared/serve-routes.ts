@@ -2,7 +2,7 @@ import type { MethodName } from './contract/methods';
 import type { MediaKind } from './face';
 
 /**
- * Web mode's wire protocol, shared by `dubdesk serve` (electron/cli/serve/) and the renderer's HTTP client
+ * Web mode's wire protocol, shared by `dubdesk serve` (electron/web/) and the renderer's HTTP client
  * (renderer/src/bridge/web.ts), so the two cannot drift apart.
  *
  *   POST /api/<method>          the contract: JSON input in, a Reply out       (Authorization: Bearer <token>)

@@ -8,7 +8,7 @@ import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
 import { registerStatusCommands } from './commands/status';
 import { registerWatchCommand } from './commands/watch';
-import { registerServeCommand } from './serve/command';
+import { registerServeCommand } from './commands/serve';
 import { describeError } from './errors';
 import { ExitCode, exitCodeFor } from './exit-codes';
 import { version } from './version';

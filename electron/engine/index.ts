@@ -3,12 +3,12 @@
  * the engine. They get the contract (`api`), and `run` to work the queue in their process.
  */
 import type { DubdeskApi } from '../../shared/contract/methods';
-import { DubdeskEngine, type EngineOptions } from './facade/engine';
+import { DubdeskEngine, type EngineOptions } from './app/engine';
 import type { RunOptions, RunOutcome } from './queue/runner';
 
-export { defaultHome } from './facade/home';
-export { keepWorking, type QueueWorker, type WorkableHost, type WorkerReport } from './facade/keep-working';
-export type { KeyStore } from './facade/key-store';
+export { defaultHome } from './home/home';
+export { keepWorking, type QueueWorker, type WorkableHost, type WorkerReport } from './app/keep-working';
+export type { KeyStore } from './keys/key-store';
 export {
   KEYRING_SERVICE,
   loadKeyring,
@@ -17,8 +17,8 @@ export {
   type KeyringEntry,
   type OpenKeyringEntry,
   type SystemKeyStoreOptions,
-} from './facade/os-key-store';
-export type { SandboxHandle, SandboxStarter, ServiceOverrides } from './facade/service';
+} from './keys/os-key-store';
+export type { SandboxHandle, SandboxStarter, ServiceOverrides } from './app/service';
 export type { EngineOptions, RunOptions, RunOutcome };
 
 export interface DubdeskHost {

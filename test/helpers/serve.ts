@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { Writable } from 'node:stream';
-import { startServer, type DubdeskServer, type ServeOptions } from '../../electron/cli/serve/server';
+import { startServer, type DubdeskServer, type ServeOptions } from '../../electron/web/server';
 import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { createWebBridge, type WebBridge } from '../../renderer/src/bridge/web';

@@ -1,7 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { DubdeskError } from '../../../shared/contract/errors';
-import { LOOPBACK } from './loopback';
-import type { ServeFlags } from './start';
+import type { ServeFlags } from './serve-run';
 
 function port(raw: string): number {
   const n = Number(raw);
@@ -10,7 +8,10 @@ function port(raw: string): number {
   return n;
 }
 
-/** Registers `serve`; the server's modules load only when it runs, so other commands start as fast as before. */
+/**
+ * Registers `serve`, which starts the web face (electron/web); its modules load only when it runs, so other
+ * commands start as fast as before.
+ */
 export function registerServeCommand(program: Command): void {
   program
     .command('serve')
@@ -23,12 +24,8 @@ export function registerServeCommand(program: Command): void {
     )
     .option('--no-open', 'print the address without opening a browser')
     .addOption(new Option('--host <addr>').hideHelp())
-    .action(async (flags: ServeFlags & { host?: string }, cmd: Command) => {
-      if (flags.host !== undefined)
-        throw new DubdeskError('bad-request', `serve listens on ${LOOPBACK} only and takes no --host`, {
-          remedy: `To use it from another machine, tunnel to it (ssh -L PORT:${LOOPBACK}:PORT this-machine).`,
-        });
-      const { serve } = await import('./start');
+    .action(async (flags: ServeFlags, cmd: Command) => {
+      const { serve } = await import('./serve-run');
       await serve(flags, cmd);
     });
 }

@@ -1,5 +1,5 @@
-import type { DubdeskHost, QueueWorker } from '../../engine/index';
-import { keepWorking } from '../../engine/index';
+import type { DubdeskHost, QueueWorker } from '../engine/index';
+import { keepWorking } from '../engine/index';
 
 /** How long to wait before asking again for a queue another process works, or a service that failed. */
 const RETRY_MS = 30_000;

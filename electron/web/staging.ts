@@ -5,13 +5,13 @@ import { mkdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DubdeskError, toContractError } from '../../../shared/contract/errors';
+import { DubdeskError, toContractError } from '../../shared/contract/errors';
 import {
   MAX_STAGED_BYTES,
   ROUTES,
   STAGE_MODIFIED_PARAM,
   STAGE_NAME_PARAM,
-} from '../../../shared/serve-protocol';
+} from '../../shared/serve-protocol';
 import { sendError, sendValue } from './replies';
 import { stagedName } from './staged-name';
 import { newToken } from './token';

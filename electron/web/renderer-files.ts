@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DubdeskError } from '../../../shared/contract/errors';
+import { DubdeskError } from '../../shared/contract/errors';
 
 /** The Dubdesk package's own folder, wherever this file ends up (sources run by tsx, or a bundle). */
 export function packageRoot(from = fileURLToPath(import.meta.url)): string {

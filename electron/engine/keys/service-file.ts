@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { ServiceModeSchema } from '../../../shared/contract/account';
-import { privateFile } from './home';
+import { privateFile } from '../home/home';
 
 /** `service.json`: which service to use and where; the key too when no OS key store holds it. */
 export const StoredService = z.object({

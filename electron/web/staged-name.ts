@@ -1,4 +1,4 @@
-import { DubdeskError } from '../../../shared/contract/errors';
+import { DubdeskError } from '../../shared/contract/errors';
 
 /** Characters that would make a file name a path, a hidden control, or a spoofed extension. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what it looks for

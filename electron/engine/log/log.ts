@@ -2,7 +2,7 @@ import { existsSync, openSync, readSync, closeSync, renameSync, rmSync, statSync
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { LogLine } from '../../../shared/contract/jobs';
-import { privateFile } from './home';
+import { privateFile } from '../home/home';
 
 const MAX_BYTES = 5 * 1024 * 1024;
 const KEEP = 3;

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import type { ContractError, ErrorCode } from '../../../shared/contract/errors';
-import type { Reply } from '../../../shared/serve-protocol';
+import type { ContractError, ErrorCode } from '../../shared/contract/errors';
+import type { Reply } from '../../shared/serve-protocol';
 
 /** The HTTP status of each contract error (the body says the code; the status is for tools and logs). */
 export const STATUS_OF: Record<ErrorCode, number> = {

@@ -1,17 +1,23 @@
 import type { Command } from 'commander';
 import { DubdeskError } from '../../../shared/contract/errors';
+import {
+  LOOPBACK,
+  openBrowser,
+  rendererDir,
+  startServer,
+  workQueue,
+  type DubdeskServer,
+} from '../../web/index';
 import { openSession } from '../context';
 import { ExitCode } from '../exit-codes';
-import { openBrowser } from './open-browser';
-import { rendererDir } from './renderer-files';
-import { startServer, type DubdeskServer } from './server';
-import { workQueue } from './worker';
 import { handleInterrupts } from '../interrupts';
 
 export interface ServeFlags {
   port: number;
   sandbox: boolean;
   open: boolean;
+  /** Hidden: refused with a remedy (serve never listens beyond this machine). */
+  host?: string;
 }
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -21,6 +27,10 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
  * worked in this process until Ctrl+C, which ends with 130 like `run`.
  */
 export async function serve(flags: ServeFlags, cmd: Command): Promise<void> {
+  if (flags.host !== undefined)
+    throw new DubdeskError('bad-request', `serve listens on ${LOOPBACK} only and takes no --host`, {
+      remedy: `To use it from another machine, tunnel to it (ssh -L PORT:${LOOPBACK}:PORT this-machine).`,
+    });
   const ui = rendererDir(say);
   const session = await openSession(cmd, { needsService: false, face: 'web', sandbox: flags.sandbox });
   let server: DubdeskServer;

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { toContractError } from '../../../shared/contract/errors';
-import { invoke } from '../../../shared/contract/implement';
+import { toContractError } from '../../shared/contract/errors';
+import { invoke } from '../../shared/contract/implement';
 import {
   METHOD_NAMES,
   type DubdeskApi,
   type DubdeskHandlers,
   type MethodName,
-} from '../../../shared/contract/methods';
-import { ROUTES } from '../../../shared/serve-protocol';
+} from '../../shared/contract/methods';
+import { ROUTES } from '../../shared/serve-protocol';
 import { sendError, sendValue } from './replies';
 
 /** Contract bodies are small (a batch of 100,000 paths is the largest): anything bigger is refused (413). */

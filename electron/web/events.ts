@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import type { EngineEvent } from '../../../shared/contract/events';
-import type { DubdeskApi } from '../../../shared/contract/methods';
-import { ROUTES } from '../../../shared/serve-protocol';
+import type { EngineEvent } from '../../shared/contract/events';
+import type { DubdeskApi } from '../../shared/contract/methods';
+import { ROUTES } from '../../shared/serve-protocol';
 
 /** Keeps proxies and idle timers from closing a quiet stream, and shows a dead client soon. */
 const HEARTBEAT_MS = 15_000;

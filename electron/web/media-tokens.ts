@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ROUTES, type MediaToken } from '../../../shared/serve-protocol';
+import { ROUTES, type MediaToken } from '../../shared/serve-protocol';
 import { sendValue } from './replies';
 import { newToken, sameToken } from './token';
 

@@ -3,9 +3,9 @@ import type { ServiceMode } from '../../../shared/contract/account';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { Settings } from '../../../shared/contract/settings';
 import { createServiceClients, type ServiceClients, type ServiceOptions } from '../api/clients';
-import type { KeyStore } from './key-store';
-import { consentNeeded } from './os-key-store';
-import { readStoredService, writeStoredService } from './service-file';
+import type { KeyStore } from '../keys/key-store';
+import { consentNeeded } from '../keys/os-key-store';
+import { readStoredService, writeStoredService } from '../keys/service-file';
 
 /** What a face says about the service for this session (CLI flags and DUBDESK_* variables); beats stored settings. */
 export interface ServiceOverrides {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MEDIA_TOKEN_PARAM } from '../../../shared/serve-protocol';
+import { MEDIA_TOKEN_PARAM } from '../../shared/serve-protocol';
 import type { MediaTokens } from './media-tokens';
 import { sendError, sendUnauthorized } from './replies';
 import { bearerOf, sameToken } from './token';

@@ -33,9 +33,9 @@ import {
   sortAgainstQueue,
 } from './batches';
 import { EventHub } from './event-hub';
-import { prepareHome, privateFile } from './home';
-import { FileKeyStore, type KeyStore } from './key-store';
-import { EngineLog } from './log';
+import { prepareHome, privateFile } from '../home/home';
+import { FileKeyStore, type KeyStore } from '../keys/key-store';
+import { EngineLog } from '../log/log';
 import { TransferMeters } from './meters';
 import { ServiceManager, type SandboxStarter, type ServiceOverrides } from './service';
 import { readAppSettings, rememberBatch, settingsView, writeAppSettings } from './settings';

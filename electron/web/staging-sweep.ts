@@ -1,6 +1,6 @@
 import { readFile, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DubdeskApi } from '../../../shared/contract/methods';
+import type { DubdeskApi } from '../../shared/contract/methods';
 import { stagedName } from './staged-name';
 import { STAGED_MARKER } from './staging';
 
