@@ -3,7 +3,8 @@
  * the engine. They get the contract (`api`), and `run` to work the queue in their process.
  */
 import type { DubdeskApi } from '../../shared/contract/methods';
-import { DubdeskEngine, type EngineOptions } from './app/engine';
+import type { EngineOptions } from './app/options';
+import { DubdeskEngine } from './app/root';
 import type { RunOptions, RunOutcome } from './queue/runner';
 
 export { defaultHome } from './home/home';

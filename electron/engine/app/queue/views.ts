@@ -1,8 +1,8 @@
-import type { OutputType } from '../../../shared/api/common';
-import { creditsFor } from '../../../shared/credits';
-import { isTerminal, type JobDetail, type JobView, type Waiting } from '../../../shared/contract/jobs';
-import type { HistoryRow, JobRow, OutputRow } from '../db/jobs';
-import { parseSelection } from '../flows/fetch-outputs';
+import type { OutputType } from '../../../../shared/api/common';
+import { creditsFor } from '../../../../shared/credits';
+import { isTerminal, type JobDetail, type JobView, type Waiting } from '../../../../shared/contract/jobs';
+import type { HistoryRow, JobRow, OutputRow } from '../../db/jobs';
+import { parseSelection } from '../../flows/fetch-outputs';
 
 export interface Transfer {
   bytesPerSecond: number | null;

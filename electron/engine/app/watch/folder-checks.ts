@@ -1,10 +1,10 @@
 import { constants } from 'node:fs';
 import { access, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, sep } from 'node:path';
-import { DubdeskError } from '../../../shared/contract/errors';
-import type { WatchPreset } from '../../../shared/contract/watch';
-import type { WatchFolderRow } from '../db/watch';
-import { absolutePath } from './paths';
+import { DubdeskError } from '../../../../shared/contract/errors';
+import type { WatchPreset } from '../../../../shared/contract/watch';
+import type { WatchFolderRow } from '../../db/watch';
+import { absolutePath } from '../paths';
 
 /**
  * The folder a user asked to watch, resolved against the face's working directory and checked: it must

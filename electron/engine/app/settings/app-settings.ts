@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ApiGenerationSchema, OutputSelectionSchema } from '../../../shared/contract/jobs';
-import { MAX_CONCURRENCY, type Settings, type SettingsPatch } from '../../../shared/contract/settings';
-import type { JobStore } from '../db/jobs';
+import { ApiGenerationSchema, OutputSelectionSchema } from '../../../../shared/contract/jobs';
+import { MAX_CONCURRENCY, type Settings, type SettingsPatch } from '../../../../shared/contract/settings';
+import type { JobStore } from '../../db/jobs';
 
 const KEY = 'app.settings';
 const Lang = z.string().min(1).max(16);

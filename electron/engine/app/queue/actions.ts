@@ -1,9 +1,9 @@
-import type { ActionResult } from '../../../shared/contract/jobs';
-import { isTerminal } from '../../../shared/contract/jobs';
-import type { ContractError } from '../../../shared/contract/errors';
-import type { JobRow, JobStore } from '../db/jobs';
-import { LeaseLostError } from '../db/jobs';
-import { cancelPauseRequest, IllegalTransitionError, requestPause, transition } from '../jobs/life';
+import type { ActionResult } from '../../../../shared/contract/jobs';
+import { isTerminal } from '../../../../shared/contract/jobs';
+import type { ContractError } from '../../../../shared/contract/errors';
+import type { JobRow, JobStore } from '../../db/jobs';
+import { LeaseLostError } from '../../db/jobs';
+import { cancelPauseRequest, IllegalTransitionError, requestPause, transition } from '../../jobs/life';
 
 export type Action = 'retry' | 'cancel' | 'pause' | 'resume' | 'clear';
 

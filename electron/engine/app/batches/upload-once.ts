@@ -1,5 +1,5 @@
-import type { BatchRequest } from '../../../shared/contract/batches';
-import type { JobRow, JobStore, NewJob } from '../db/jobs';
+import type { BatchRequest } from '../../../../shared/contract/batches';
+import type { JobRow, JobStore, NewJob } from '../../db/jobs';
 
 /**
  * `auto` turns upload-once on for files from this size, when more than one language is asked for.
