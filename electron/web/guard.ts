@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MEDIA_TOKEN_PARAM } from '../../shared/serve-protocol';
+import { MEDIA_TOKEN_PARAM, ROUTES } from '../../shared/serve-protocol';
 import type { MediaTokens } from './media-tokens';
 import { sendError, sendUnauthorized } from './replies';
 import { bearerOf, sameToken } from './token';
@@ -27,7 +27,7 @@ const SECURITY_HEADERS: Record<string, string> = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
-export type RouteKind = 'api' | 'staging' | 'media' | 'page';
+export type RouteKind = 'api' | 'staging' | 'media' | 'session' | 'page';
 
 /** Which kind of route a path is, from its prefix alone: unknown paths under /api are still protected. */
 export function routeKind(url: string): RouteKind {
@@ -35,6 +35,7 @@ export function routeKind(url: string): RouteKind {
   if (path === '/api' || path.startsWith('/api/')) return 'api';
   if (path === '/staging' || path.startsWith('/staging/')) return 'staging';
   if (path === '/media' || path.startsWith('/media/')) return 'media';
+  if (path === ROUTES.session) return 'session';
   return 'page';
 }
 
@@ -57,7 +58,8 @@ function mediaTokenOf(req: FastifyRequest): string | undefined {
  *    site whose name was re-pointed at 127.0.0.1 (DNS rebinding) sends its own name and is refused;
  * 2. a browser request from another origin is refused (Origin, Sec-Fetch-Site), and no CORS header is
  *    ever sent, so no other page can read an answer either;
- * 3. the API, staging and media need the session token (media: or a media token; see media-tokens.ts).
+ * 3. the API, staging and media need the session token (media: or a media token; see media-tokens.ts);
+ *    the page and the code exchange (session-codes.ts) need none: they are how the page gets it.
  */
 export function guardRequests(app: FastifyInstance, opts: GuardOptions): void {
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -86,7 +88,7 @@ export function guardRequests(app: FastifyInstance, opts: GuardOptions): void {
       });
 
     const kind = routeKind(req.url);
-    if (kind === 'page') return;
+    if (kind === 'page' || kind === 'session') return;
     if (sameToken(bearerOf(req.headers.authorization), opts.token)) return;
     if (kind === 'media' && opts.mediaTokens.use(mediaTokenOf(req))) return;
     return sendUnauthorized(reply);

@@ -12,8 +12,8 @@ import { newToken, sameToken } from './token';
  * - it is minted by an authenticated call and lapses after an hour without use (a preview being watched
  *   keeps its URL alive; a forgotten one dies), and `serve` stopping forgets them all;
  * - it is never logged: the server logs request paths without their query.
- * The session token itself never appears in a URL the server sees (it travels in the fragment once, then
- * in the Authorization header).
+ * The session token itself never appears in a URL (the page trades the address's one-time code for it,
+ * see session-codes.ts, then sends it in the Authorization header).
  */
 export class MediaTokens {
   private readonly live = new Map<string, number>();

@@ -40,6 +40,6 @@ export function sendUnauthorized(reply: FastifyReply) {
   return sendError(reply.header('www-authenticate', 'Bearer realm="dubdesk"'), {
     code: 'auth',
     message: 'this request needs the session token of `dubdesk serve`',
-    remedy: 'Open the address `dubdesk serve` printed when it started (it carries the token).',
+    remedy: 'Open the address `dubdesk serve` printed when it started (each address works once).',
   });
 }

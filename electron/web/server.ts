@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { DubdeskApi } from '../../shared/contract/methods';
-import { TOKEN_FRAGMENT_KEY } from '../../shared/serve-protocol';
+import { CODE_FRAGMENT_KEY } from '../../shared/serve-protocol';
 import { contractErrors } from './errors';
 import { eventRoutes, type EventStreams } from './events';
 import { guardRequests } from './guard';
@@ -14,6 +14,7 @@ import { METHOD_BODY_LIMIT, methodRoutes } from './methods';
 import { staticRoutes } from './static';
 import { stagingRoutes } from './staging';
 import { sweepStaging } from './staging-sweep';
+import { OPENED_CODE_TTL_MS, SessionCodes, sessionRoute } from './session-codes';
 import { newToken } from './token';
 
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
@@ -33,15 +34,20 @@ export interface ServeOptions {
   stagingRetentionMs?: number;
   /** Time between two heartbeat comments on an event stream. */
   heartbeatMs?: number;
+  /** The clock one-time codes expire by (tests move it). */
+  clock?: () => number;
 }
 
 export interface DubdeskServer {
-  /** The address to open: it carries the session token in its fragment. */
+  /** An address to open: each read carries a fresh one-time code (good for a minute) in its fragment. */
   readonly url: string;
+  /** An address whose one-time code is good once, for `ttlMs`: the page trades it for the session token. */
+  newAddress(ttlMs: number): string;
   readonly origin: string;
   readonly port: number;
   /** The listening socket's own address. */
   readonly address: AddressInfo;
+  /** The session token: it travels in request headers only, never in an address. */
   readonly token: string;
   readonly events: EventStreams;
   /** Removes staged files no job needs any more (also runs by itself every ten minutes). */
@@ -67,6 +73,7 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   const { api, home } = opts.engine;
   const token = newToken();
   const mediaTokens = new MediaTokens();
+  const codes = new SessionCodes(opts.clock);
   const stagingRoot = join(home, 'staging');
   const uploading = new Set<string>();
   const app = Fastify({
@@ -81,6 +88,7 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
 
   guardRequests(app, { token, mediaTokens, port: () => port });
   contractErrors(app);
+  sessionRoute(app, codes, token);
   methodRoutes(app, api);
   mediaTokenRoute(app, mediaTokens);
   const events = eventRoutes(app, api, opts.heartbeatMs);
@@ -105,8 +113,12 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   sweeper.unref();
   void sweep();
 
+  const newAddress = (ttlMs: number) => `${origin}/#${CODE_FRAGMENT_KEY}=${codes.mint(ttlMs)}`;
   return {
-    url: `${origin}/#${TOKEN_FRAGMENT_KEY}=${token}`,
+    get url() {
+      return newAddress(OPENED_CODE_TTL_MS);
+    },
+    newAddress,
     origin,
     port,
     address,

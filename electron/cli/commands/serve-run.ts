@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { DubdeskError } from '../../../shared/contract/errors';
 import {
   LOOPBACK,
+  OPENED_CODE_TTL_MS,
   openBrowser,
+  PRINTED_CODE_TTL_MS,
   rendererDir,
   startServer,
   workQueue,
@@ -49,11 +51,14 @@ export async function serve(flags: ServeFlags, cmd: Command): Promise<void> {
       });
     throw e;
   }
-  // The first line on stdout is the address, token included, for people and for scripts.
-  process.stdout.write(`${server.url}\n`);
-  say(`Dubdesk is served at ${server.origin} to this machine only; open the address above. Ctrl+C stops.`);
+  // The first line on stdout is the address, for people and for scripts (which trade its code for the
+  // token at POST /session). The browser gets an address of its own: each code works once.
+  process.stdout.write(`${server.newAddress(PRINTED_CODE_TTL_MS)}\n`);
+  say(
+    `Dubdesk is served at ${server.origin} to this machine only; open the address above (it works once, within ${PRINTED_CODE_TTL_MS / 60_000} minutes). Ctrl+C stops.`,
+  );
   if (session.sandbox) say('Using the built-in sandbox: a simulator of the service; it does not translate.');
-  if (flags.open) await openBrowser(server.url, say);
+  if (flags.open) await openBrowser(server.newAddress(OPENED_CODE_TTL_MS), say);
   const worker = workQueue(session.host, say);
 
   const interrupts = handleInterrupts(say);
