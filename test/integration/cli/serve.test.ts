@@ -1,25 +1,14 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../../shared/serve-routes';
 import { createWebBridge, type WebBridge } from '../../../renderer/src/bridge/web';
 import { startCli, type CliResult } from '../../helpers/cli';
 import { tempDir } from '../../helpers/engine';
 import { waitFor } from '../../helpers/http';
 import { videoMp4 } from '../../helpers/media';
-import { firstLine, raw, serveEnv } from '../../helpers/serve';
+import { exchangeCode as exchange, firstLine, raw, serveEnv } from '../../helpers/serve';
 
 const URL_LINE = /^http:\/\/127\.0\.0\.1:(\d+)\/#code=([A-Za-z0-9_-]{43})$/;
-
-/** What the page does with the address's one-time code: trades it for the session token. */
-async function exchange(port: number, code: string): Promise<{ status: number; token: string | null }> {
-  const r = await raw(port, 'POST', ROUTES.session, {
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ code }),
-  });
-  const body = r.json() as { ok: boolean; value?: { token?: string } };
-  return { status: r.status, token: body.value?.token ?? null };
-}
 
 interface Running {
   port: number;
