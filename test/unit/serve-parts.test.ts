@@ -55,6 +55,8 @@ describe('serve: routes and statuses', () => {
     expect(routeKind('/api')).toBe('api');
     expect(routeKind('/staging?name=a')).toBe('staging');
     expect(routeKind('/media/1/dub?mt=x')).toBe('media');
+    expect(routeKind('/session')).toBe('session');
+    expect(routeKind('/session/x')).toBe('page');
     expect(routeKind('/')).toBe('page');
     expect(routeKind('/assets/index.js')).toBe('page');
     expect(routeKind('/apix')).toBe('page');
