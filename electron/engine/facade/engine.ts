@@ -14,6 +14,7 @@ import { targetLanguages } from '../api/langs';
 import type { PartFiles } from '../api/download';
 import type { HttpLimits } from '../api/limits';
 import { JobStore, type JobRow } from '../db/jobs';
+import { backUp } from '../db/backup';
 import { openDatabase, type Db } from '../db/open';
 import { absolutePath } from './paths';
 import { WatchStore } from '../db/watch';
@@ -106,6 +107,8 @@ export class DubdeskEngine {
   readonly api: DubdeskApi;
   private readonly db: Db;
   private readonly store: JobStore;
+  /** The start-up backup of the queue database, awaited before the database closes. */
+  private readonly backup: Promise<unknown>;
   private readonly services: ServiceManager;
   private readonly runner: Runner;
   private readonly hub = new EventHub();
@@ -142,6 +145,9 @@ export class DubdeskEngine {
     );
     this.log = new EngineLog(options.home, () => this.secrets());
     this.db = openDatabase(privateFile(join(options.home, 'dubdesk.db')));
+    this.backup = backUp(this.db, join(options.home, 'dubdesk.db')).catch((e: unknown) => {
+      this.log.logger.warn({ err: e }, 'the queue database could not be backed up');
+    });
     this.store = new JobStore(this.db);
     this.store.onHistory = (jobId, from, to, event, reason) =>
       this.log.logger.info({ jobId, from, to, event }, reason ? `${event}: ${reason}` : event);
@@ -296,6 +302,7 @@ export class DubdeskEngine {
     if (this.totalsTimer) clearTimeout(this.totalsTimer);
     this.hub.clear();
     await this.services.close();
+    await this.backup;
     this.log.logger.info('engine closed');
     this.log.close();
     this.db.close();
