@@ -47,10 +47,14 @@ export async function backUp(
   if (newest && mtime(newest) >= Math.max(mtime(dbFile), mtime(`${dbFile}-wal`))) return null;
   const dir = backupFolder(dbFile);
   makeFolderSync(dir, 0o700);
-  for (const n of readdirSync(dir)) if (n.endsWith(PARTIAL)) rmSync(join(dir, n), { force: true });
+  // A copy a killed process left half-made; a recent one may be another process's, still being written.
+  for (const n of readdirSync(dir))
+    if (n.endsWith(PARTIAL) && mtime(join(dir, n)) < now.getTime() - 3_600_000)
+      rmSync(join(dir, n), { force: true });
   const target = join(dir, `${basename(dbFile, SUFFIX)}-${stamp(now)}${SUFFIX}`);
-  await db.backup(`${target}${PARTIAL}`);
-  renameSync(`${target}${PARTIAL}`, target);
+  const partial = `${target}.${process.pid}${PARTIAL}`;
+  await db.backup(partial);
+  renameSync(partial, target);
   for (const old of listBackups(dbFile).slice(KEEP_BACKUPS)) rmSync(old, { force: true });
   return target;
 }
