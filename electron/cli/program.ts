@@ -4,6 +4,7 @@ import { cleanServiceText } from '../../shared/text';
 import { registerAccountCommands } from './commands/account';
 import { registerAddCommands } from './commands/add';
 import { registerEstimateCommand } from './commands/estimate';
+import { registerRestoreCommand } from './commands/restore';
 import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
 import { registerStatusCommands } from './commands/status';
@@ -62,6 +63,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
   registerEstimateCommand(program);
   registerAccountCommands(program);
   registerSandboxCommand(program);
+  registerRestoreCommand(program);
   registerServeCommand(program);
   for (const c of program.commands) c.showHelpAfterError(`(see \`dubdesk ${c.name()} --help\`)`);
   return program;

@@ -2,9 +2,11 @@
  * The engine's one entry: the faces (CLI, desktop shell, `serve`) import this file and nothing else from
  * the engine. They get the contract (`api`), and `run` to work the queue in their process.
  */
+import { join } from 'node:path';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import type { EngineOptions } from './app/options';
 import { DubdeskEngine } from './app/root';
+import { restoreNewestBackup } from './db/backup';
 import type { RunOptions, RunOutcome } from './queue/runner';
 
 export { defaultHome } from './home/home';
@@ -42,4 +44,12 @@ export function openDubdesk(options: EngineOptions): DubdeskHost {
     wake: () => engine.wake(),
     close: () => engine.close(),
   };
+}
+
+/**
+ * Puts back the newest good backup of the queue database of `home` (`dubdesk restore-db`); the damaged
+ * file is kept beside it, renamed. Run with no Dubdesk open on that home.
+ */
+export function restoreDatabase(home: string): { restoredFrom: string; damagedKeptAs: string } {
+  return restoreNewestBackup(join(home, 'dubdesk.db'));
 }

@@ -3,6 +3,7 @@ import { DubdeskError } from '../../../shared/contract/errors';
 import { implementApi, type ImplementOptions } from '../../../shared/contract/implement';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import { JobStore } from '../db/jobs';
+import { backUp } from '../db/backup';
 import { openDatabase, type Db } from '../db/open';
 import { WatchStore } from '../db/watch';
 import { prepareHome, privateFile } from '../home/home';
@@ -35,6 +36,8 @@ import { WatchFolders } from './watch/watch-folders-service';
 export class DubdeskEngine {
   readonly api: DubdeskApi;
   private readonly db: Db;
+  /** The start-up backup of the queue database, awaited before the database closes. */
+  private readonly backup: Promise<unknown>;
   private readonly store: JobStore;
   private readonly services: ServiceManager;
   private readonly log: EngineLog;
@@ -67,6 +70,9 @@ export class DubdeskEngine {
     const info = (fields: Record<string, unknown>, message: string) => logger.info(fields, message);
     const warn = (fields: Record<string, unknown>, message: string) => logger.warn(fields, message);
     this.db = openDatabase(privateFile(join(options.home, 'dubdesk.db')));
+    this.backup = backUp(this.db, join(options.home, 'dubdesk.db')).catch((e: unknown) => {
+      logger.warn({ err: e }, 'the queue database could not be backed up');
+    });
     this.store = new JobStore(this.db);
     this.store.onHistory = (jobId, from, to, event, reason) =>
       logger.info({ jobId, from, to, event }, reason ? `${event}: ${reason}` : event);
@@ -237,6 +243,7 @@ export class DubdeskEngine {
     this.totals.close();
     this.hub.clear();
     await this.services.close();
+    await this.backup;
     this.log.logger.info('engine closed');
     this.log.close();
     this.db.close();

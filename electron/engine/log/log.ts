@@ -52,6 +52,9 @@ export class EngineLog {
     if (size(file) > MAX_BYTES) rotate(file);
     privateFile(file);
     this.dest = pino.destination({ dest: file, sync: false, mkdir: true });
+    // The log is a diagnostic: a write that fails later (disk full, the folder made read-only meanwhile)
+    // must not end the engine with an unhandled 'error'. The file was checked writable above.
+    this.dest.on('error', () => {});
     this.logger = pino(
       {
         base: { pid: process.pid },

@@ -1,3 +1,4 @@
+import { mkdirSync, statSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
@@ -32,4 +33,30 @@ export async function makeFolder(dir: string): Promise<void> {
       if (e.code === 'ENOENT') throw errno('EACCES', 'the folder above takes no new folders', p);
       throw e;
     });
+}
+
+/** `makeFolder`, synchronously (for the data folder, made before anything else runs), with a mode. */
+export function makeFolderSync(dir: string, mode?: number): void {
+  const missing: string[] = [];
+  for (let p = resolve(dir); ;) {
+    const info = statSync(p, { throwIfNoEntry: false });
+    if (info) {
+      if (!info.isDirectory()) throw errno('ENOTDIR', 'not a directory', p);
+      break;
+    }
+    missing.push(p);
+    const up = dirname(p);
+    if (up === p) break;
+    p = up;
+  }
+  for (const p of missing.reverse()) {
+    try {
+      mkdirSync(p, mode);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      if (code === 'ENOENT') throw errno('EACCES', 'the folder above takes no new folders', p);
+      throw e;
+    }
+  }
 }
