@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFile, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WatchFolder } from '../../../shared/contract/watch';
@@ -219,6 +219,34 @@ describe('two watched folders, one writing into the other', () => {
     const first = await addFolder(api, inbox, { outDir: outbox });
     const second = await addFolder(api, outbox);
     await copyFile(audioMp3(1, 'chain-src.mp3'), join(inbox, 'talk.mp3'));
+    const run = running(host);
+    cleanup.push(() => run.stop());
+    await waitFor(
+      "the first folder's dubs",
+      () => jobsOf(api, first.id),
+      (j) => j.length === 2 && j.every((x) => x.state === 'completed'),
+    );
+    const scanned = (await folderOf(api, second.id)).lastScanAt;
+    await waitFor(
+      'a full scan of the second folder after the downloads',
+      () => folderOf(api, second.id),
+      (f) => f.lastScanAt !== scanned,
+    );
+    expect(await jobsOf(api, second.id)).toEqual([]);
+  });
+  it("never dubs the first one's results reached through a symlink (the output folder links into the second)", async () => {
+    const { host } = await setup();
+    const { api } = host;
+    const root = tempDir('dubdesk-watch-');
+    const inbox = join(root, 'in');
+    const watched = join(root, 'watched');
+    await mkdir(inbox);
+    await mkdir(join(watched, 'results'), { recursive: true });
+    // The first folder writes through a link; the second watches the real folder, recursively.
+    await symlink(join(watched, 'results'), join(root, 'results-link'));
+    const first = await addFolder(api, inbox, { outDir: join(root, 'results-link') });
+    const second = await addFolder(api, watched, { recursive: true });
+    await copyFile(audioMp3(1, 'link-src.mp3'), join(inbox, 'talk.mp3'));
     const run = running(host);
     cleanup.push(() => run.stop());
     await waitFor(
