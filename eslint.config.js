@@ -85,9 +85,11 @@ const webEntryOnly = no(
  * Inside the engine, lower folders never import higher ones: api <- db <- jobs <- flows <- queue <- watch
  * <- app. The watcher queues jobs through their life and the database, above the queue it feeds; what it
  * needs of the application layer (planning a batch, the balance, events) is handed to it, never imported.
- * The data folder (home), the key store (keys) and the log sit at the bottom beside the database.
+ * The data folder (home), the key store (keys) and the log sit at the bottom beside the database; below all,
+ * `files` holds what every level does with the file system (making a folder that may be anywhere).
  */
 const ENGINE_LEVELS = [
+  ['files'],
   ['api', 'media', 'outputs', 'home'],
   ['db', 'keys', 'log'],
   ['jobs'],
@@ -98,7 +100,7 @@ const ENGINE_LEVELS = [
 ];
 const engineLayers = ENGINE_LEVELS.flatMap((folders, level) => {
   const higher = ENGINE_LEVELS.slice(level + 1).flat();
-  const same = level === 0 ? folders : [];
+  const same = level === 1 ? folders : [];
   return folders.map((folder) =>
     layer(
       [`electron/engine/${folder}/**`],

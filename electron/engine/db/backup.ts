@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { readdirSync, renameSync, rmSync, statSync, copyFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DubdeskError } from '../../../shared/contract/errors';
-import { makeFolderSync } from '../outputs/make-folder';
+import { makeFolderSync } from '../files/make-folder';
 import { checkWhole } from './damage';
 
 /** How many backups of the queue database are kept; the oldest goes when a new one is made. */

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
-import { makeFolderSync } from '../outputs/make-folder';
+import { makeFolderSync } from '../files/make-folder';
 import { listBackups } from './backup';
 import { checkWhole, damagedDatabase, isDamage } from './damage';
 import { migrate } from './migrations';

@@ -9,7 +9,7 @@ import { ApiError } from '../api/errors';
 import type { OutputRow } from '../db/jobs';
 import { recordOwnFile } from '../db/own-files';
 import { KeyLock } from '../outputs/key-lock';
-import { makeFolder } from '../outputs/make-folder';
+import { makeFolder } from '../files/make-folder';
 import {
   PER_SOURCE_OUTPUTS,
   alreadySettled,

@@ -2,7 +2,7 @@ import { chmodSync, closeSync, openSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DubdeskError } from '../../../shared/contract/errors';
-import { makeFolderSync } from '../outputs/make-folder';
+import { makeFolderSync } from '../files/make-folder';
 
 /** The desktop app's data folder (Electron's userData for "Dubdesk"), shared with the CLI by default. */
 export function defaultHome(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {

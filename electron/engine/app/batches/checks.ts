@@ -5,7 +5,7 @@ import type { BatchRequest } from '../../../../shared/contract/batches';
 import { DubdeskError } from '../../../../shared/contract/errors';
 import { AUTO, LEGACY_CODES, codeForName, languageName } from '../../../../shared/languages';
 import type { NewJob } from '../../db/jobs';
-import { makeFolder } from '../../outputs/make-folder';
+import { makeFolder } from '../../files/make-folder';
 
 /** Checks the languages against the live list (never `auto` as a target). */
 export function checkLanguages(
