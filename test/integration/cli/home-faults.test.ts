@@ -41,6 +41,18 @@ describe('a data folder Dubdesk cannot use', () => {
     240_000,
   );
 
+  it.skipIf(!existsSync('/proc/self'))(
+    'a sandbox state folder there: a message naming it, and an exit (not a spin)',
+    async () => {
+      const state = '/proc/dubdesk-no-such/state';
+      const r = await run(['sandbox', '--state-dir', state, '--port', '0'], tempDir());
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain(state);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+    240_000,
+  );
+
   /**
    * Root writes anywhere; it runs here without the capabilities that let it (setpriv), so the folder's
    * modes apply as they do to a user.
