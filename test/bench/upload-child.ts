@@ -2,7 +2,7 @@
  * One upload by the engine, in a process that runs nothing else: the whole engine (add, then run) sends
  * one file to the bench sandbox. Prints `{ uploadMs, jobMs, maxRssBytes }`:
  * - `uploadMs`: the request that carries the file (v2 create, or the pre-signed PUT), from the engine
- *   handing it to its file thread to the status line, as curl's `time_total` counts its one request;
+ *   opening it to the status line, as curl's `time_total` counts its one request;
  * - `jobMs`: the job's `uploading` to the service's answer, with the init and start calls of v1 around the
  *   PUT and the engine's own records (what the engine-overhead figure measures);
  * - the process's peak resident memory (`getrusage`), whatever moment it was reached.
@@ -11,7 +11,6 @@ import { subscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readyFileThread } from '../../electron/engine/api/file-thread';
 import { openDubdesk } from '../../electron/engine/index';
 
 const { baseUrl, apiKey, file, api } = JSON.parse(process.argv[2] ?? '{}') as {
@@ -21,7 +20,7 @@ const { baseUrl, apiKey, file, api } = JSON.parse(process.argv[2] ?? '{}') as {
   api: 'v2' | 'v1';
 };
 
-// The engine's file thread sends the one request carrying a file, and says when it starts and is answered.
+// The engine's transport says when the one request carrying a file starts and when it is answered.
 let requestStarted = 0;
 let uploadMs = 0;
 subscribe('dubdesk:file-request', (message) => {
@@ -29,10 +28,6 @@ subscribe('dubdesk:file-request', (message) => {
   if (phase === 'start' && !requestStarted) requestStarted = performance.now();
   if (phase === 'answer' && requestStarted && !uploadMs) uploadMs = performance.now() - requestStarted;
 });
-
-// The engine boots its file thread when it starts working the queue; in this one-job process that is a
-// moment before the upload, so it is awaited here, as curl's time does not count curl starting either.
-await readyFileThread();
 
 const home = mkdtempSync(join(tmpdir(), 'dubdesk-bench-upload-'));
 const host = openDubdesk({ home, face: 'cli', service: { baseUrl, apiKey } });

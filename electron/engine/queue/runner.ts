@@ -1,5 +1,4 @@
 import type { QueueTotals } from '../../../shared/contract/queue';
-import { readyFileThread } from '../api/file-thread';
 import type { Db } from '../db/open';
 import { LeaseLostError, type JobRow, type JobStore } from '../db/jobs';
 import type { Clients, StepContext } from '../flows/context';
@@ -118,8 +117,6 @@ export class Runner {
     const lock = QueueLock.acquire(this.env.db, this.env.home);
     this.running = true;
     const signal = opts.signal ?? new AbortController().signal;
-    // Booting a thread takes ~30 ms here: done now, not inside the first upload.
-    void readyFileThread();
     this.recover();
     // A new run asks the service again: a key or a balance may have been fixed since the last one.
     const pause = this.env.queuePause();
