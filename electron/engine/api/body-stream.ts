@@ -49,13 +49,23 @@ export class OutgoingBody {
     readonly body: FileBody,
     private readonly reads: SourceReads = nodeReads,
   ) {
-    if (stuck.size >= MAX_STUCK) {
-      const files = [...stuck].join(', ');
-      throw new FileStalledError(
-        files,
-        0,
-        `reading ${files} is still stuck (a disk or network share that stopped answering?); no other file is read until that returns`,
-      );
+    for (const part of body.parts) {
+      if (Buffer.isBuffer(part)) continue;
+      // A file whose last read has not returned is not read again; past MAX_STUCK of them, no file is.
+      if (stuck.has(part.path))
+        throw new FileStalledError(
+          part.path,
+          0,
+          `reading ${part.path} is still stuck (a disk or network share that stopped answering?)`,
+        );
+      if (stuck.size >= MAX_STUCK) {
+        const files = [...stuck].join(', ');
+        throw new FileStalledError(
+          files,
+          0,
+          `reading ${files} is still stuck (a disk or network share that stopped answering?); no other file is read until that returns`,
+        );
+      }
     }
     this.stream = Readable.from(this.bytes(), { objectMode: false, highWaterMark: READ_BYTES });
   }

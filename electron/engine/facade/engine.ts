@@ -12,6 +12,7 @@ import type { Settings } from '../../../shared/contract/settings';
 import { LANGUAGES, LEGACY_CODES, flagEmoji, languageName } from '../../../shared/languages';
 import { targetLanguages } from '../api/langs';
 import type { PartFiles } from '../api/download';
+import type { SourceReads } from '../api/body-stream';
 import type { HttpLimits } from '../api/limits';
 import { JobStore, type JobRow } from '../db/jobs';
 import { openDatabase, type Db } from '../db/open';
@@ -80,6 +81,8 @@ export interface EngineOptions {
   limits?: Partial<HttpLimits>;
   /** Where downloads write their part files; the disk by default (tests give one that fills up). */
   partFiles?: PartFiles;
+  /** How files going out are read; Node's fs by default (tests give reads that hang, as a share asleep). */
+  sourceReads?: SourceReads;
   /** Attempts at a step the service keeps failing before the job fails. */
   maxServiceAttempts?: number;
   /** Parse every result against the contract (tests). */
@@ -138,6 +141,7 @@ export class DubdeskEngine {
       {
         ...(options.limits ? { limits: options.limits } : {}),
         ...(options.partFiles ? { partFiles: options.partFiles } : {}),
+        ...(options.sourceReads ? { sourceReads: options.sourceReads } : {}),
       },
     );
     this.log = new EngineLog(options.home, () => this.secrets());
