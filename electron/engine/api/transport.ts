@@ -220,8 +220,9 @@ export class Transport {
         if (id) fileRequestChannel.publish({ id, phase: 'answer' });
         const status = res.statusCode;
         if (file && !file.handed) {
-          // Answered: no more of the file goes out, and the line is not kept.
+          // Answered: no more of the file goes out, and the line ends with the answer (the request never will).
           file.stream.destroy();
+          stream.once('end', () => stream.destroy());
           // A refusal may come before the whole file went out; an acceptance of a file not all sent is a lie.
           if (status >= 200 && status < 300) {
             stream.destroy();
@@ -235,7 +236,10 @@ export class Transport {
             return;
           }
         }
-        resolve({ status, headers: res.headers, body: stream, url: new URL(res.url) });
+        const answer = { status, headers: res.headers, body: stream, url: new URL(res.url) };
+        // Every byte was read: the file is closed by the time the answer is heard (its close is under way).
+        if (file?.handed) void file.closed().then(() => resolve(answer));
+        else resolve(answer);
       });
     });
   }
