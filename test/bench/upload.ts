@@ -80,6 +80,7 @@ export async function uploadFigures(work: string): Promise<Figure[]> {
   mkdirSync(dataDir, { recursive: true });
   const gib = bigMp4(work, 1024 * MiB);
   const small = bigMp4(work, 64 * MiB);
+  const warmFile = bigMp4(work, 2 * MiB);
   const sb = await benchSandbox({ pipelineSeconds: 100_000, dataDir, balance: 1e9, ffmpeg: false });
   // The first reader of the sparse file fills the page cache with its GiB of zeros, and the first upload
   // into the sandbox's fresh tmpfs folder is slow too (3-4x): one untimed run of each side before the
@@ -91,6 +92,7 @@ export async function uploadFigures(work: string): Promise<Figure[]> {
         baseUrl: sb.baseUrl,
         apiKey: API_KEY,
         file,
+        warmFile,
         api,
       });
       await clearUploads(dataDir);
@@ -134,7 +136,9 @@ export async function uploadFigures(work: string): Promise<Figure[]> {
         `runs, MiB/s: v2 engine ${each(v2.a.map((r) => r.uploadMs / 1000))} | curl -F ${each(v2.b.map((c) => c.seconds))}\n` +
           `  v1 engine ${each(v1.a.map((r) => r.uploadMs / 1000))} | curl -T ${each(v1.b.map((c) => c.seconds))}\n` +
           `  CPU s/GiB: engine ${[...v2.a, ...v1.a].map((r) => round(r.uploadCpuMs / 1000)).join(' ')}` +
-          ` | curl ${[...v2.b, ...v1.b].map((c) => c.cpuSeconds).join(' ')}\n`,
+          ` | curl ${[...v2.b, ...v1.b].map((c) => c.cpuSeconds).join(' ')}\n` +
+          `  engine CPU per job outside the request, ms: 1 GiB ${[...v2.a, ...v1.a].map((r) => round(r.jobCpuMs - r.uploadCpuMs, 1)).join(' ')}` +
+          ` | 64 MiB ${smallRuns.map((r) => round(r.jobCpuMs - r.uploadCpuMs, 1)).join(' ')}\n`,
       );
     }
     // The ratio is the median of each round's engine/curl, the two measured back to back: the host here
@@ -164,7 +168,10 @@ export async function uploadFigures(work: string): Promise<Figure[]> {
     const cpuEngine = median(rounds.map(([r]) => r.uploadCpuMs / 1000));
     const cpuCurl = median(rounds.flatMap(([, c]) => (c?.cpuSeconds ? [c.cpuSeconds] : [])));
     const cpuRatio = cpuRatios.length ? round(median(cpuRatios), 2) : null;
-    const overhead = median(rounds.map(([r]) => r.jobCpuMs - r.uploadCpuMs));
+    // From the 64 MiB jobs: a GiB's worth of read buffers leaves garbage whose collection lands after the
+    // request and would be counted as the engine's.
+    const overheads = smallRuns.map((r) => r.jobCpuMs - r.uploadCpuMs);
+    const overhead = median(overheads);
     const peakBig = median([...v2.a, ...v1.a].map((r) => r.maxRssBytes)) / MiB;
     const peakSmall = median(smallRuns.map((r) => r.maxRssBytes)) / MiB;
     const growth = round(peakBig / peakSmall);
@@ -191,7 +198,7 @@ export async function uploadFigures(work: string): Promise<Figure[]> {
         pass: peakBig < 200 && growth <= 1.1,
       },
       {
-        name: 'engine overhead per upload job: CPU outside the upload request (records, init, start)',
+        name: 'engine overhead per upload job (64 MiB, v2): CPU outside the upload request',
         measured: round(overhead, 1),
         unit: 'ms',
         target: `< ${MAX_OVERHEAD_MS}`,
