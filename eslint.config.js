@@ -8,7 +8,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 /** Packages that only run in Node: the renderer and shared/ never load them. */
 const nodeOnlyPackages = [
   'better-sqlite3',
-  'undici',
+  'got',
   'chokidar',
   'busboy',
   'commander',

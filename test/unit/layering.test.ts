@@ -21,7 +21,7 @@ describe('the layering lint rules', () => {
   it('keep Node and Electron out of the renderer and shared/', async () => {
     await bites('renderer/src/x.ts', 'node:fs');
     await bites('renderer/src/x.ts', '../../electron/engine/index');
-    await bites('renderer/src/x.ts', 'undici');
+    await bites('renderer/src/x.ts', 'got');
     await bites('shared/x.ts', 'electron');
     await bites('shared/x.ts', 'better-sqlite3');
     await allows('renderer/src/x.ts', '../../shared/languages');

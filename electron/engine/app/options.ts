@@ -1,4 +1,5 @@
 import type { AppInfo } from '../../../shared/contract/account';
+import type { SourceReads } from '../api/body-stream';
 import type { PartFiles } from '../api/download';
 import type { HttpLimits } from '../api/limits';
 import type { KeyStore } from '../keys/key-store';
@@ -22,6 +23,8 @@ export interface EngineOptions {
   limits?: Partial<HttpLimits>;
   /** Where downloads write their part files; the disk by default (tests give one that fills up). */
   partFiles?: PartFiles;
+  /** How files going out are read; Node's fs by default (tests give reads that hang, as a share asleep). */
+  sourceReads?: SourceReads;
   /** Attempts at a step the service keeps failing before the job fails. */
   maxServiceAttempts?: number;
   /** Parse every result against the contract (tests). */

@@ -62,6 +62,7 @@ export class DubdeskEngine {
       {
         ...(options.limits ? { limits: options.limits } : {}),
         ...(options.partFiles ? { partFiles: options.partFiles } : {}),
+        ...(options.sourceReads ? { sourceReads: options.sourceReads } : {}),
       },
     );
     const secrets = new LogSecrets(keyStore, options.service?.apiKey);

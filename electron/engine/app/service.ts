@@ -48,7 +48,7 @@ export class ServiceManager {
     private readonly keys: KeyStore,
     private readonly overrides: ServiceOverrides,
     private readonly startSandbox: SandboxStarter | null,
-    private readonly clientOptions: Pick<ServiceOptions, 'limits' | 'partFiles'> = {},
+    private readonly clientOptions: Pick<ServiceOptions, 'limits' | 'partFiles' | 'sourceReads'> = {},
   ) {}
 
   private resolve(): {

@@ -1,4 +1,3 @@
-import { readyFileThread } from '../api/file-thread';
 import { LeaseLostError, type JobRow } from '../db/jobs';
 import type { StepContext } from '../flows/context';
 import { LeasedJob } from '../flows/context';
@@ -65,8 +64,6 @@ export class Runner {
     const lock = QueueLock.acquire(this.env.db, this.env.home);
     this.running = true;
     const signal = opts.signal ?? new AbortController().signal;
-    // Booting a thread takes ~30 ms here: done now, not inside the first upload.
-    void readyFileThread();
     recoverLeftJobs(store, this.hooks);
     // A new run asks the service again: a key or a balance may have been fixed since the last one.
     const pause = this.env.queuePause();
