@@ -5,7 +5,7 @@
  */
 import { copyFile, mkdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ERROR_CODES, type ContractError } from '../../shared/contract/errors';
 import type { EngineEvent } from '../../shared/contract/events';
@@ -23,6 +23,9 @@ export interface ContractHarness {
 
 /** Opens the api under test on a fresh data folder, talking to `sandbox` with `apiKey`. */
 export type MakeHarness = (sandbox: Sandbox, opts: { apiKey: string }) => Promise<ContractHarness>;
+
+/** Events come through a process boundary for two transports, and watch events are throttled. */
+const HEARD = { timeout: 15_000 };
 
 const ErrorShape = z.object({ code: z.enum(ERROR_CODES), message: z.string().min(1) });
 
@@ -243,14 +246,20 @@ export function contractSuite(transport: string, make: MakeHarness): void {
       expect(await h.runUntilDone()).toBe('done');
       const { jobs } = await api.listJobs({ limit: 10 });
       expect(jobs.map((j) => j.state)).toEqual(['completed', 'completed', 'completed', 'completed']);
-      // Events arrive numbered without gaps, and each job's states in its life's order.
-      await new Promise((r) => setTimeout(r, 400));
+      // Events arrive numbered without gaps, and each job's states in its life's order. A remote face may
+      // still be delivering them when runUntilDone returns: wait for each job's last one and the totals.
+      const statesOf = (id: number) =>
+        events.slice(from).flatMap((e) => (e.type === 'job' && e.job.id === id ? [e.job.state] : []));
+      await vi.waitFor(() => {
+        for (const j of jobs) expect(statesOf(j.id).at(-1), `job ${j.id}'s last event`).toBe('completed');
+        expect(events.slice(from).some((e) => e.type === 'totals')).toBe(true);
+      }, HEARD);
       const mine = events.slice(from);
       const seqs = events.map((e) => e.seq);
       expect(seqs).toEqual(seqs.map((_, i) => (seqs[0] ?? 1) + i));
       const order = ['queued', 'uploading', 'submitted', 'processing', 'downloading', 'completed'];
       for (const j of jobs) {
-        const states = mine.flatMap((e) => (e.type === 'job' && e.job.id === j.id ? [e.job.state] : []));
+        const states = statesOf(j.id);
         const ranks = states.map((s) => order.indexOf(s));
         expect(ranks, `job ${j.id}: ${states.join(' ')}`).toEqual([...ranks].sort((x, y) => x - y));
         expect(states.at(-1)).toBe('completed');
@@ -298,8 +307,7 @@ export function contractSuite(transport: string, make: MakeHarness): void {
       expect(
         (await failsWith('bad-request', () => api.setSettings({ defaults: { outDir: 'dubbed' } }))).field,
       ).toBe('defaults.outDir');
-      await new Promise((r) => setTimeout(r, 100));
-      expect(events.slice(from).some((e) => e.type === 'settings')).toBe(true);
+      await vi.waitFor(() => expect(events.slice(from).some((e) => e.type === 'settings')).toBe(true), HEARD);
     });
 
     it('manages watched folders: add, change (a versioned field bumps the version), pause, rescan, remove', async () => {
@@ -352,17 +360,22 @@ export function contractSuite(transport: string, make: MakeHarness): void {
       expect(approved).toEqual({ queued: 0, jobIds: [], credits: 0 });
 
       // Events are throttled (a face refetches nothing: each carries the whole folder as it is now).
-      await new Promise((r) => setTimeout(r, 700));
-      const told = events.slice(from).filter((e) => e.type === 'watch-folder' && e.folder.id === added.id);
-      expect(told.at(-1)).toMatchObject({ folder: { presetVersion: 2, preset: { creditLimit: 100 } } });
+      await vi.waitFor(() => {
+        const told = events.slice(from).filter((e) => e.type === 'watch-folder' && e.folder.id === added.id);
+        expect(told.at(-1)).toMatchObject({ folder: { presetVersion: 2, preset: { creditLimit: 100 } } });
+      }, HEARD);
 
       const removed = await api.removeWatchFolder({ id: added.id });
       plain('removeWatchFolder', removed);
       expect(removed).toEqual({ id: added.id });
       expect((await api.listWatchFolders()).folders).toEqual([]);
-      await new Promise((r) => setTimeout(r, 700));
-      const mine = events.slice(from);
-      expect(mine.some((e) => e.type === 'watch-folder-removed' && e.id === added.id)).toBe(true);
+      await vi.waitFor(
+        () =>
+          expect(events.slice(from)).toContainEqual(
+            expect.objectContaining({ type: 'watch-folder-removed', id: added.id }),
+          ),
+        HEARD,
+      );
       expect((await api.totals()).total).toBe(3); // watching folders queued nothing here
     });
 
@@ -422,9 +435,12 @@ export function contractSuite(transport: string, make: MakeHarness): void {
       const heard: EngineEvent[] = [];
       const stop = api.subscribe((e) => heard.push(e));
       stop();
+      const from = events.length;
       await api.pauseQueue();
       await api.resumeQueue();
-      await new Promise((r) => setTimeout(r, 400));
+      // Events reach listeners in order: once the suite's own listener hears this one, so would the other.
+      await api.setSettings({ favouriteLanguages: ['ja'] });
+      await vi.waitFor(() => expect(events.slice(from).some((e) => e.type === 'settings')).toBe(true), HEARD);
       expect(heard).toEqual([]);
     });
   });
