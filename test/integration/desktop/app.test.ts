@@ -29,9 +29,8 @@ let win: FakeBrowserWindow;
 let rendererDir: string;
 const shellEvents: ShellEvent[] = [];
 
-const until = async (test: () => boolean | Promise<boolean>) => {
-  while (!(await test())) await new Promise((r) => setTimeout(r, 50));
-};
+const until = (test: () => boolean | Promise<boolean>) =>
+  vi.waitFor(async () => expect(await test()).toBe(true), { timeout: 30_000 });
 
 beforeAll(async () => {
   const { registerSchemes, startDubdesk } = await import('../../../electron/main/app');
@@ -335,8 +334,10 @@ describe('files, menus and sleep', () => {
     const [a, b] = [join(dir, 'a.mp4'), join(dir, 'b.mov')];
     writeFileSync(a, 'x');
     writeFileSync(b, 'x');
+    const sent = vi.spyOn(desktop.shellEvents, 'send');
     fake.app.emit('second-instance', {}, ['/opt/dubdesk/dubdesk', a, '--flag'], dir);
-    await new Promise((r) => setTimeout(r, 80));
+    await vi.waitFor(() => expect(sent).toHaveBeenCalledWith({ type: 'open-files', paths: [a] }));
+    sent.mockRestore();
     const stop = bridge.onShellEvent?.((e) => shellEvents.push(e));
     expect(stop).toBeTypeOf('function');
     expect(shellEvents).toEqual([{ type: 'open-files', paths: [a] }]);

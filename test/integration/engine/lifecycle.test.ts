@@ -2,7 +2,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile, readFile, truncate } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JobView } from '../../../shared/contract/jobs';
 import { openDubdesk } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
@@ -93,7 +93,9 @@ describe('engine lifecycle', () => {
       await api.cancelJobs({ ids: first.added });
       expect((await api.jobLog({ id: id ?? 0 })).lines.map((l) => l.message)).toContain('cancel');
       await api.clearJobs({ ids: first.added });
-      await new Promise((r) => setTimeout(r, 5)); // the next job is created after the last line
+      // The next job is created after the last line: once the clock has moved past the clear.
+      const cleared = Date.now();
+      await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(cleared), { interval: 1 });
       const second = await api.add(req([audioMp3(2, 'second-owner.mp3')]));
       expect(second.added).toEqual(first.added); // SQLite gives the highest number again once it is free
       const lines = (await api.jobLog({ id: id ?? 0 })).lines.map((l) => l.message);

@@ -337,7 +337,7 @@ describe('files handed to the app', () => {
     const b = new FileBatcher((p) => got.push(p));
     b.add(['/a']);
     b.add(['/b', '/a']);
-    await new Promise((r) => setTimeout(r, 80));
+    await vi.waitFor(() => expect(got).toHaveLength(1));
     expect(got).toEqual([['/a', '/b']]);
   });
 });
