@@ -12,7 +12,7 @@ const TIERS = [
     project: 'integration',
     says: 'the engine, CLI, serve and desktop shell against the sandbox',
   },
-  { project: 'e2e', says: 'the app in Chromium, the chaos run, packaging' },
+  { project: 'e2e', says: 'the app in Chromium and in Electron, the chaos run, packaging' },
 ];
 
 const args = process.argv.slice(2);
