@@ -66,7 +66,7 @@ describe.skipIf(!has('tmux'))('progress in a real terminal (tmux, 24 rows by 60 
           tallest = Math.max(tallest, region.length);
           expect(screen).toContain('EXIT=');
         },
-        { timeout: 200_000, interval: 100 },
+        { timeout: 235_000, interval: 100 },
       );
       expect(tallest).toBeGreaterThan(3);
       expect(tallest).toBeLessThanOrEqual(13); // 11 jobs, "… N more", the totals
