@@ -10,7 +10,7 @@ import { registerStatusCommands } from './commands/status';
 import { registerWatchCommand } from './commands/watch';
 import { registerServeCommand } from './serve/command';
 import { describeError } from './errors';
-import { ExitCode, exitCodeFor } from './exit-codes';
+import { ExitCode, exitCodeFor, exitCodesHelp } from './exit-codes';
 import { version } from './version';
 
 /** The longest error line: commander quotes the argv, which may be anything (even a whole file). */
@@ -64,6 +64,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
   registerSandboxCommand(program);
   registerServeCommand(program);
   for (const c of program.commands) c.showHelpAfterError(`(see \`dubdesk ${c.name()} --help\`)`);
+  program.addHelpText('after', exitCodesHelp());
   return program;
 }
 
