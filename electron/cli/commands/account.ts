@@ -33,7 +33,8 @@ export function registerAccountCommands(program: Command): void {
             }),
           );
         process.stdout.write(
-          `${printable(me.name)} <${printable(me.email)}>\nBalance: ${me.balance} credits (1 credit = 1 second of dubbed output)\n`,
+          `${printable(me.name)} <${printable(me.email)}>\nBalance: ${me.balance} credits (1 credit = 1 second of dubbed output)\n` +
+            `Service: ${me.mode === 'sandbox' ? 'the built-in sandbox (a simulator: it does not translate)' : printable(me.baseUrl)}\n`,
         );
       });
     });

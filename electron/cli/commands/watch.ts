@@ -153,9 +153,13 @@ async function printFiles(api: DubdeskApi, folder: WatchFolder, json: boolean): 
     return;
   }
   const now = Date.now();
+  const dir = printable(folder.path);
+  const approveHint = `(\`dubdesk watch --approve ${dir}\`; \`dubdesk watch ${dir} --credit-limit N\`: credits an hour, none for no limit)`;
   const rows = [['FILE', 'VERSION', 'STATUS', 'JOBS', 'NOTE']];
   for (const f of files) {
-    let note = f.problem ? describeError(f.problem) : '';
+    // The engine's remedy says what (approve, raise the limit, add credits); the commands say how here.
+    const credits = `${f.problem?.remedy ?? ''} ${approveHint}`.trim();
+    let note = f.problem ? describeError(f.problem, { credits }) : '';
     if (f.duplicateOf) note = `same content as ${f.duplicateOf}: shares its dubs`;
     if (f.movedTo) note = `moved to ${f.movedTo}`;
     if (f.gone) note = `no longer there${note ? `; ${note}` : ''}`;
