@@ -1,4 +1,5 @@
-// `npm test` runs this first: a too-old Node gets a sentence instead of a crash half way through the tests.
+// `npm install` (preinstall) and `npm test` run this first: a too-old Node gets a sentence instead of a
+// crash half way through. Plain JavaScript that any Node parses, importing nothing installed.
 import { nodeProblem } from '../electron/cli/node-version.mjs';
 
 var problem = nodeProblem(process.versions.node);

@@ -1,3 +1,5 @@
+import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { AppInfo } from '../../shared/contract/account';
 import type { DubdeskApi } from '../../shared/contract/methods';
@@ -56,6 +58,23 @@ async function keyStoreFor(home: string, open: typeof systemKeyStore): Promise<K
   return open({ home, fileFallback: 'allowed' });
 }
 
+/** Marks, in the data folder, that the sandbox notice was shown. */
+const SANDBOX_NOTICE_SEEN = 'sandbox-notice-shown';
+
+/**
+ * True the first time it is asked for `name` in this data folder (a marker file is created): a notice
+ * repeated on every command is noise that hides the lines that matter.
+ */
+function firstTimeIn(home: string, name: string): boolean {
+  try {
+    closeSync(openSync(join(home, name), 'wx', 0o600));
+    return true;
+  } catch (e) {
+    // Already there: said before. A folder that cannot be written: say it every time rather than never.
+    return (e as NodeJS.ErrnoException).code !== 'EEXIST';
+  }
+}
+
 /** Opens the engine for one command: flags over DUBDESK_* variables over what `login` stored. */
 export async function openSession(cmd: Command, opts: SessionOptions): Promise<CliSession> {
   const flags = cmd.optsWithGlobals<GlobalFlags>();
@@ -86,10 +105,11 @@ export async function openSession(cmd: Command, opts: SessionOptions): Promise<C
   });
   const { api } = host;
   const sandbox = (await api.getSettings()).service.mode === 'sandbox';
-  if (opts.needsService && sandbox && !opts.quiet) {
+  if (opts.needsService && sandbox && !opts.quiet && firstTimeIn(home, SANDBOX_NOTICE_SEEN)) {
     process.stderr.write(
       'No API key configured: using the built-in sandbox (a simulator: it does not translate).\n' +
-        'For the real service: `dubdesk login --base-url URL` (key on stdin) or DUBDESK_API_KEY + DUBDESK_BASE_URL.\n',
+        'For the real service: `dubdesk login --base-url URL` (key on stdin) or DUBDESK_API_KEY + DUBDESK_BASE_URL.\n' +
+        '(Said once for this data folder; `dubdesk me` shows which service is used.)\n',
     );
   }
   return { host, api, sandbox, close: () => host.close() };

@@ -1,8 +1,11 @@
 import { toContractError, type ContractError } from '../../shared/contract/errors';
 import { printable } from './format';
 
+/** A command's own fix for an error code, in place of the general one (`watch` has no --force). */
+export type HintsFor = Partial<Record<ContractError['code'], string>>;
+
 /** What the CLI says instead of (or after) the engine's remedy: the flag or command that fixes it here. */
-function hint(e: ContractError): { text: string; replaces: boolean } | null {
+function hint(e: ContractError, own: HintsFor): { text: string; replaces: boolean } | null {
   const replace = (text: string) => ({ text, replaces: true });
   const add = (text: string) => ({ text, replaces: false });
   switch (e.field) {
@@ -22,6 +25,8 @@ function hint(e: ContractError): { text: string; replaces: boolean } | null {
     default:
       break;
   }
+  const mine = own[e.code];
+  if (mine) return replace(mine);
   switch (e.code) {
     case 'credits':
       return replace('Add credits, dub fewer files or languages, or pass --force to queue it anyway.');
@@ -43,9 +48,9 @@ function hint(e: ContractError): { text: string; replaces: boolean } | null {
 const then = (message: string, next: string) => `${message}${/[.!?]$/.test(message) ? '' : '.'} ${next}`;
 
 /** One line for the terminal: the engine's message, then what to do, with this face's own hint. */
-export function describeError(raw: unknown): string {
+export function describeError(raw: unknown, own: HintsFor = {}): string {
   const e = toContractError(raw);
-  const h = hint(e);
+  const h = hint(e, own);
   if (h?.replaces) return printable(e.field ? `${e.message}; ${h.text}` : then(e.message, h.text));
   const tail = [e.remedy, h?.text].filter(Boolean).join(' ');
   return printable(tail ? then(e.message, tail) : e.message);

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../shared/contract/errors';
 
-/** The CLI's exit codes; scripts rely on them (docs/cli.md lists them). */
+/** The CLI's exit codes; scripts rely on them (`dubdesk --help` and docs/cli.md list them). */
 export const ExitCode = {
   Ok: 0,
   /** Some job failed, or some input was skipped. */
@@ -15,10 +15,31 @@ export const ExitCode = {
   Offline: 5,
   /** Another Dubdesk is working this queue. */
   Busy: 6,
+  /** `run --until-done` or `dub` stopped with jobs still open because the queue, or those jobs, are paused. */
+  Paused: 7,
   /** Interrupted (Ctrl+C): every job resumes on the next run. */
   Interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** What each code means, as `dubdesk --help` lists them. */
+const MEANINGS: Record<ExitCode, string> = {
+  0: 'everything asked for is done',
+  1: 'some job failed, or some input was skipped (the summary names each one)',
+  2: 'usage or validation error: nothing was queued',
+  3: 'the API key is missing or was rejected',
+  4: 'not enough credits',
+  5: 'the service cannot be reached (the jobs stay queued)',
+  6: 'another Dubdesk is working this queue',
+  7: '`run --until-done` or `dub` stopped with jobs left because the queue or those jobs are paused (`dubdesk resume` goes on)',
+  130: 'interrupted (Ctrl+C); every job resumes on the next run',
+};
+
+/** The "Exit codes:" section of `dubdesk --help`. */
+export function exitCodesHelp(): string {
+  const lines = Object.values(ExitCode).map((c) => `  ${String(c).padEnd(5)}${MEANINGS[c]}`);
+  return `\nExit codes:\n${lines.join('\n')}\n`;
+}
 
 export function exitCodeFor(code: ErrorCode): ExitCode {
   switch (code) {

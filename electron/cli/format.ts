@@ -22,25 +22,6 @@ export function describeJob(j: JobView): string {
   return printable(`#${j.id} ${j.sourceName} → ${j.destLang}`);
 }
 
-/** The stable, scriptable shape of `dubdesk status --json`. */
-export function statusJson(jobs: readonly JobView[]) {
-  return {
-    jobs: jobs.map((j) => ({
-      id: j.id,
-      source: j.source,
-      destLang: j.destLang,
-      sourceLang: j.sourceLang,
-      api: j.api,
-      state: j.state,
-      remoteId: j.remoteId,
-      progress: j.progress,
-      error: j.error?.message ?? null,
-      measuredDuration: j.measuredDuration,
-      outputs: j.outputs.map((o) => ({ type: o.type, path: o.path, bytes: o.bytes })),
-    })),
-  };
-}
-
 /**
  * JSON leaves DEL, C1 controls, line separators and bidi controls as they are; escaped, the text a script
  * reads back is the same, and a terminal showing it is safe.

@@ -1,3 +1,4 @@
+import { outputClosed } from './closed-pipe';
 import { ExitCode } from './exit-codes';
 
 export interface Interrupts {
@@ -37,12 +38,16 @@ export function handleInterrupts(say: (line: string) => void): Interrupts {
   };
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
+  // Nobody reads what the run says any more (`dubdesk run | head`): it stops like on SIGTERM.
+  if (outputClosed.aborted) onTerm();
+  outputClosed.addEventListener('abort', onTerm);
   return {
     drain: drain.signal,
     cut: cut.signal,
     dispose: () => {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
+      outputClosed.removeEventListener('abort', onTerm);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { Command, CommanderError, type OutputConfiguration } from 'commander';
+import { Command, CommanderError, Help, type Option, type OutputConfiguration } from 'commander';
 import { DubdeskError } from '../../shared/contract/errors';
 import { cleanServiceText } from '../../shared/text';
 import { registerAccountCommands } from './commands/account';
@@ -11,7 +11,7 @@ import { registerStatusCommands } from './commands/status';
 import { registerWatchCommand } from './commands/watch';
 import { registerServeCommand } from './commands/serve';
 import { describeError } from './errors';
-import { ExitCode, exitCodeFor } from './exit-codes';
+import { ExitCode, exitCodeFor, exitCodesHelp } from './exit-codes';
 import { version } from './version';
 
 /** The longest error line: commander quotes the argv, which may be anything (even a whole file). */
@@ -31,6 +31,29 @@ function oneLine(text: string): string {
 }
 
 /**
+ * Commander checks required options before unknown ones, so `add x.mp4 --too es` said that --to was
+ * missing. The check moves to just before the action, which runs after the unknown-option check.
+ */
+function unknownOptionsFirst(cmd: Command): void {
+  const required = cmd.options.filter((o) => o.mandatory);
+  if (required.length === 0) return;
+  for (const o of required) o.mandatory = false;
+  cmd.hook('preAction', (self) => {
+    for (const o of required)
+      if (self.getOptionValue(o.attributeName()) === undefined)
+        self.error(`error: required option '${o.flags}' not specified`, {
+          code: 'commander.missingMandatoryOptionValue',
+        });
+  });
+}
+
+/** A flag that is off unless given needs no "(default: false)" in the help. */
+function optionDescription(this: Help, option: Option): string {
+  const text = Help.prototype.optionDescription.call(this, option);
+  return option.defaultValue === false ? text.replace(/ ?\(default: false\)$/, '') : text;
+}
+
+/**
  * The whole `dubdesk` command line, built fresh each time and never calling `process.exit`: parse errors
  * are thrown as CommanderErrors (see `runDubdesk`). `output` replaces where commander writes (tests).
  */
@@ -41,18 +64,22 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
       ...output,
       outputError: (str, write) => write(oneLine(str)),
     })
+    .configureHelp({ optionDescription })
     .version(version, '-V, --version', 'print the version')
     .option(
       '--home <dir>',
       'data folder (queue database, settings); default: the desktop app’s (env DUBDESK_HOME)',
     )
-    .option('--base-url <url>', 'the service’s {base_url} (env DUBDESK_BASE_URL)')
+    .option(
+      '--base-url <url>',
+      'the dubbing service’s address, e.g. https://dub.example.com (env DUBDESK_BASE_URL)',
+    )
     .option(
       '--legacy-url <url>',
-      'the legacy interface’s root; calls go to {legacy_api_url}/v1/… (env DUBDESK_LEGACY_URL)',
+      'the legacy interface’s root address; its calls go to URL/v1/… (env DUBDESK_LEGACY_URL)',
     )
     // A usage error prints its one line and where to look, not the whole help.
-    .showHelpAfterError('(add --help for usage)')
+    .showHelpAfterError('(see `dubdesk --help`)')
     .showSuggestionAfterError(true)
     .exitOverride();
 
@@ -65,7 +92,11 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
   registerSandboxCommand(program);
   registerRestoreCommand(program);
   registerServeCommand(program);
-  for (const c of program.commands) c.showHelpAfterError(`(see \`dubdesk ${c.name()} --help\`)`);
+  for (const c of program.commands) {
+    c.showHelpAfterError(`(see \`dubdesk ${c.name()} --help\`)`);
+    unknownOptionsFirst(c);
+  }
+  program.addHelpText('after', exitCodesHelp());
   return program;
 }
 

@@ -18,10 +18,16 @@ export function workQueue(
     if (line !== lastSaid) say(line);
     lastSaid = line;
   };
+  // A run is reported before it has the queue: "working" then "not working" read as a contradiction.
+  let started = false;
   return keepWorking(host, {
     retryMs: RETRY_MS,
     onReport: (r) => {
-      if (r.running) return sayOnce('Working the queue.');
+      if (r.running) {
+        if (!started) sayOnce('Starting to work the queue.');
+        started = true;
+        return;
+      }
       if (r.stopping) return;
       if (r.outcome === 'aborted') return sayOnce('Another process took the queue over; trying again later.');
       const err = r.error;

@@ -4,6 +4,7 @@ import { LEGACY_CODES, languageName } from '../../../shared/languages';
 import { withSession, type GlobalFlags } from '../context';
 import { ExitCode } from '../exit-codes';
 import { printJson, printable, table } from '../format';
+import { LangsJson, MeJson } from '../json-shapes';
 import { readKey } from '../read-key';
 
 export function registerAccountCommands(program: Command): void {
@@ -16,21 +17,24 @@ export function registerAccountCommands(program: Command): void {
         const me = await api.account();
         // The profile as the service names it (the document scripts already read).
         if (flags.json)
-          return printJson({
-            id: me.id,
-            email: me.email,
-            name: me.name,
-            username: me.username,
-            first_name: me.firstName,
-            last_name: me.lastName,
-            seconds: me.balance,
-            default_dub_lang: me.defaultDubLang,
-            subscription_status: me.subscriptionStatus,
-            subscription_plan: me.subscriptionPlan,
-            created_at: me.createdAt,
-          });
+          return printJson(
+            MeJson.parse({
+              id: me.id,
+              email: me.email,
+              name: me.name,
+              username: me.username,
+              first_name: me.firstName,
+              last_name: me.lastName,
+              seconds: me.balance,
+              default_dub_lang: me.defaultDubLang,
+              subscription_status: me.subscriptionStatus,
+              subscription_plan: me.subscriptionPlan,
+              created_at: me.createdAt,
+            }),
+          );
         process.stdout.write(
-          `${printable(me.name)} <${printable(me.email)}>\nBalance: ${me.balance} credits (1 credit = 1 second of dubbed output)\n`,
+          `${printable(me.name)} <${printable(me.email)}>\nBalance: ${me.balance} credits (1 credit = 1 second of dubbed output)\n` +
+            `Service: ${me.mode === 'sandbox' ? 'the built-in sandbox (a simulator: it does not translate)' : printable(me.baseUrl)}\n`,
         );
       });
     });
@@ -50,7 +54,7 @@ export function registerAccountCommands(program: Command): void {
           process.stderr.write(
             'The service cannot be reached: this is the list the service documents; it may accept others.\n',
           );
-        if (flags.json) return printJson(rows);
+        if (flags.json) return printJson(LangsJson.parse(rows));
         process.stdout.write(
           `${table([['CODE', 'LANGUAGE'], ...rows.map((r) => [r.code, printable(r.name)])])}\n`,
         );

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { AddResult } from '../../../shared/contract/batches';
 import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
@@ -6,9 +7,11 @@ import { withSession, type CliSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
 import { printJson, printable } from '../format';
+import { AddJson, DubJson } from '../json-shapes';
+import { readingLine } from '../reading';
 import { languageList, outputSelection } from '../options';
 import { catchInterrupts } from '../interrupts';
-import { addRunOptions, runQueue, type RunFlags } from './run';
+import { addRunOptions, runQueue, type RunFlags, type RunResult } from './run';
 
 interface AddFlags {
   to: string[];
@@ -34,30 +37,56 @@ interface Added {
   result: AddResult;
 }
 
-/** `add --json`: the batch's jobs, and every input or dub that did not become a new job, with why. */
-function addJson(a: Added): Record<string, unknown> {
-  const r = a.result;
-  return {
-    jobs: a.ids,
-    added: r.added,
-    retried: r.retried,
-    alreadyQueued: r.alreadyQueued,
-    alreadyDone: r.alreadyDone,
-    rejected: r.refused.map((x) => ({ input: x.input, ...x.error })),
-    credits: r.credits,
-  };
+/** `add --json` (and the first part of `dub --json`): the batch's jobs, and every input or dub that did not become a new job, with why. */
+function addJson(a: Added): AddJson {
+  const { refused, ...r } = a.result;
+  return { ...r, jobs: a.ids, rejected: refused.map((x) => ({ input: x.input, ...x.error })) };
+}
+
+/** Lines for dubs already made with these settings: each named when few, else one line for them all. */
+function reportAlreadyDone(done: AddResult['alreadyDone']): void {
+  if (done.length === 0) return;
+  if (done.length <= 3) {
+    for (const d of done) {
+      // A result moved or deleted since is named as such: "already dubbed" alone would send the user looking.
+      const files = d.outputs.map((o) =>
+        existsSync(o) ? printable(o) : `${printable(o)} (no longer there)`,
+      );
+      process.stderr.write(
+        `already dubbed: job #${d.jobId} (${printable(d.source)} → ${d.destLang})${files.length ? `, files ${files.join(', ')}` : ''}; pass --again to dub it again (it is charged again).\n`,
+      );
+    }
+    return;
+  }
+  const sources = new Set(done.map((d) => d.source)).size;
+  const outputs = done.flatMap((d) => d.outputs);
+  const gone = outputs.filter((o) => !existsSync(o)).length;
+  const folders = [...new Set(outputs.map((o) => dirname(o)))];
+  const where = folders.length
+    ? `; results in ${folders.slice(0, 2).map(printable).join(', ')}${folders.length > 2 ? ` and ${folders.length - 2} more folder(s)` : ''}`
+    : '';
+  process.stderr.write(
+    `already dubbed: ${done.length} dub(s) of ${sources} file(s) with these settings (jobs ${jobRange(done.map((d) => d.jobId))})${where}${gone ? ` (${gone} file(s) no longer there)` : ''}; pass --again to dub them again (charged again); \`dubdesk status\` lists them.\n`,
+  );
+}
+
+/** `#3 #4 #9`, or `#1–#15` for a run of numbers. */
+function jobRange(ids: readonly number[]): string {
+  const sorted = [...ids].sort((a, b) => a - b);
+  const first = sorted[0];
+  const last = sorted[sorted.length - 1];
+  if (first !== undefined && last !== undefined && last - first === sorted.length - 1 && sorted.length > 2)
+    return `#${first}–#${last}`;
+  return `${sorted
+    .slice(0, 8)
+    .map((id) => `#${id}`)
+    .join(' ')}${sorted.length > 8 ? ' …' : ''}`;
 }
 
 function report(r: AddResult, flags: AddFlags): string[] {
   const skipped = r.refused.map((x) => describeError(x.error));
   for (const s of skipped) process.stderr.write(`skipped: ${s}\n`);
-  for (const d of r.alreadyDone) {
-    // A result moved or deleted since is named as such: "already dubbed" alone would send the user looking.
-    const files = d.outputs.map((o) => (existsSync(o) ? printable(o) : `${printable(o)} (no longer there)`));
-    process.stderr.write(
-      `already dubbed: job #${d.jobId} (${printable(d.source)} → ${d.destLang})${files.length ? `, files ${files.join(', ')}` : ''}; pass --again to dub it again (it is charged again).\n`,
-    );
-  }
+  reportAlreadyDone(r.alreadyDone);
   if (!flags.json && (r.added.length || r.retried.length || r.alreadyQueued.length)) {
     const unknown = r.unknownLengthJobs ? ` (+${r.unknownLengthJobs} URL job(s) of unknown length)` : '';
     const of = r.balance !== null ? ` of ${r.balance} available` : '';
@@ -69,7 +98,10 @@ function report(r: AddResult, flags: AddFlags): string[] {
       process.stderr.write(
         'The balance could not be checked (is the service reachable?); the jobs start when it answers.\n',
       );
-  }
+  } else if (!flags.json && r.alreadyDone.length)
+    process.stderr.write(
+      `Nothing new to dub: ${r.alreadyDone.length} already dubbed${skipped.length ? `, ${skipped.length} input(s) skipped` : ''}, 0 queued.\n`,
+    );
   return skipped;
 }
 
@@ -125,16 +157,17 @@ function addJobOptions(cmd: Command): Command {
       "v2: upload each file once, make the other languages from the service's copy (default: auto, for files over 50 MB going to several languages)",
     )
     .option('--no-upload-once', 'upload each file once per language')
-    .option('--json', 'print a JSON document on stdout', false);
+    .option('--json', 'print what was queued (and, for dub, what the run did) as JSON on stdout', false);
 }
 
 export function registerAddCommands(program: Command): void {
   addJobOptions(
     program.command('add').description('Queue files, folders or URLs to dub into the target languages'),
   ).action(async (inputs: string[], flags: AddFlags, cmd: Command) => {
+    if (!flags.json) process.stderr.write(readingLine(inputs));
     process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
       const added = await addJobs(s, inputs, flags);
-      if (flags.json) printJson(addJson(added));
+      if (flags.json) printJson(AddJson.parse(addJson(added)));
       return added.code;
     });
   });
@@ -142,6 +175,7 @@ export function registerAddCommands(program: Command): void {
   addRunOptions(
     addJobOptions(program.command('dub').description('Add, then run the queue until every job is done')),
   ).action(async (inputs: string[], flags: AddFlags & RunFlags, cmd: Command) => {
+    if (!flags.json) process.stderr.write(readingLine(inputs));
     process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
       // Ctrl+C while adding: the batch is added whole or not at all, then the run does not start.
       const caught = catchInterrupts();
@@ -152,12 +186,11 @@ export function registerAddCommands(program: Command): void {
         caught.dispose();
         throw e;
       }
-      if (added.ids.length === 0) {
-        caught.dispose();
-        if (flags.json) printJson(addJson(added));
-        return added.code;
-      }
-      return runQueue(s, { ...flags, untilDone: true }, added.ids, added.skipped, caught);
+      let run: RunResult | null = null;
+      if (added.ids.length === 0) caught.dispose();
+      else run = await runQueue(s, { ...flags, untilDone: true }, added.ids, added.skipped, caught);
+      if (flags.json) printJson(DubJson.parse({ ...addJson(added), run: run?.json ?? null }));
+      return run?.code ?? added.code;
     });
   });
 }

@@ -5,6 +5,8 @@ import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode, exitCodeFor } from '../exit-codes';
 import { formatBytes, formatDuration, printJson, printable, table } from '../format';
+import { EstimateJson } from '../json-shapes';
+import { readingLine } from '../reading';
 import { languageList } from '../options';
 
 interface EstimateFlags {
@@ -32,8 +34,9 @@ export function registerEstimateCommand(program: Command): void {
       'v2: upload each file once for all its languages (default: auto, files over 50 MB)',
     )
     .option('--no-upload-once', 'upload each file once per language')
-    .option('--json', 'print a JSON document on stdout', false)
+    .option('--json', 'print the estimate as JSON on stdout (see docs/cli-json.md)', false)
     .action(async (inputs: string[], flags: EstimateFlags, cmd: Command) => {
+      if (!flags.json) process.stderr.write(readingLine(inputs));
       process.exitCode = await withSession(
         cmd,
         { needsService: true, quiet: flags.json },
@@ -50,24 +53,14 @@ export function registerEstimateCommand(program: Command): void {
           const bad = e.files.filter((f) => f.problem);
           for (const f of bad) process.stderr.write(`skipped: ${describeError(f.problem)}\n`);
           if (flags.json) {
-            printJson({
-              files: good.map((f) => ({
-                path: f.input,
-                durationSeconds: f.durationSeconds,
-                creditsPerLanguage: f.creditsPerLanguage,
-              })),
-              languages: e.languages,
-              studio: e.studio,
-              jobs: e.jobs,
-              credits: e.credits,
-              unknownLengthJobs: e.unknownLengthJobs,
-              balance: e.balance,
-              balanceAfter: e.balanceAfter,
-              enough: e.balance === null ? null : !e.overBalance,
-              alreadyDone: e.alreadyDone,
-              uploadOnce: e.uploadOnce,
-              rejected: bad.map((f) => ({ source: f.input, message: f.problem?.message ?? '' })),
-            });
+            const { files: _all, ...rest } = e;
+            printJson(
+              EstimateJson.parse({
+                ...rest,
+                files: good.map(({ problem: _none, ...f }) => f),
+                rejected: bad.flatMap((f) => (f.problem ? [{ input: f.input, ...f.problem }] : [])),
+              }),
+            );
           } else if (good.length || e.alreadyDone.length) {
             const rows = [['FILE', 'LENGTH', `CREDITS × ${flags.to.length} LANG`]];
             for (const f of good)

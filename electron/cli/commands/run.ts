@@ -7,7 +7,9 @@ import { withSession, type CliSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
 import { catchInterrupts, type CaughtInterrupts } from '../interrupts';
-import { printJson, printable, statusJson } from '../format';
+import { printJson, printable } from '../format';
+import { RunJson } from '../json-shapes';
+import { printPausedJobs, printQueueLine, printSummary, tally } from '../run-summary';
 import { positiveInt, positiveSeconds } from '../options';
 
 export interface RunFlags {
@@ -25,47 +27,6 @@ export async function allJobs(api: DubdeskApi, ids: readonly number[] | null): P
     out.push(...page.jobs);
     if (out.length >= page.total || page.jobs.length === 0) return out;
   }
-}
-
-/** What a command did to its jobs: compared before and after, so the figures are this command's alone. */
-function summarize(
-  before: readonly JobView[],
-  after: readonly JobView[],
-  label: string,
-  skipped: readonly string[],
-): void {
-  const was = new Map(before.map((j) => [j.id, j]));
-  const moved = (s: JobView['state']) => after.filter((j) => j.state === s && was.get(j.id)?.state !== s);
-  const completed = moved('completed');
-  const failed = moved('failed');
-  // Charged when the service completed the dub, downloaded or not; the estimate of those same dubs beside it.
-  const paid = after.filter((j) => (j.creditsCharged ?? 0) !== (was.get(j.id)?.creditsCharged ?? 0));
-  const charged = paid.reduce(
-    (n, j) => n + (j.creditsCharged ?? 0) - (was.get(j.id)?.creditsCharged ?? 0),
-    0,
-  );
-  const estimated = paid.reduce((n, j) => n + (j.estimatedCredits ?? 0), 0);
-  const parts = [`${completed.length} completed`, `${failed.length} failed`];
-  if (skipped.length) parts.push(`${skipped.length} file(s) skipped`);
-  const open = after.filter((j) => !['completed', 'failed', 'canceled'].includes(j.state)).length;
-  if (open) parts.push(`${open} still open`);
-  process.stderr.write(
-    `${label}: ${parts.join(', ')}. Credits charged: ${charged}${estimated ? ` (estimated ${estimated})` : ''}.\n`,
-  );
-  for (const j of failed)
-    process.stderr.write(
-      `  ✗ #${j.id} ${printable(j.sourceName)} → ${j.destLang}: ${printable(j.error?.message ?? 'failed')}\n`,
-    );
-  for (const s of skipped) process.stderr.write(`  skipped: ${s}\n`);
-}
-
-async function queueLine(api: DubdeskApi): Promise<void> {
-  const t = await api.totals();
-  const c = t.counts;
-  const rest = t.left ? `, ${t.left} still open` : '';
-  process.stderr.write(
-    `Queue (all jobs): ${t.total} job(s): ${c.completed} completed, ${c.failed} failed${c.canceled ? `, ${c.canceled} canceled` : ''}${rest}.\n`,
-  );
 }
 
 /**
@@ -92,8 +53,14 @@ const OUTCOME_EXIT: Partial<Record<RunOutcome, ExitCode>> = {
   credits: ExitCode.Credits,
   aborted: ExitCode.Interrupted,
   // `--until-done` returned with work left: not done, so not 0.
-  paused: ExitCode.Failed,
+  paused: ExitCode.Paused,
 };
+
+export interface RunResult {
+  code: ExitCode;
+  /** What `--json` prints (alone for `run`, under `run` for `dub`). */
+  json: RunJson;
+}
 
 /**
  * Runs the queue with progress. The exit code and the summary speak for `scope` (a `dub` batch) or, for a
@@ -106,7 +73,7 @@ export async function runQueue(
   skipped: readonly string[] = [],
   /** Ctrl+C as `dub` caught it while it was adding (the first press then means: do not start). */
   caught?: CaughtInterrupts,
-): Promise<ExitCode> {
+): Promise<RunResult> {
   const { api, host } = session;
   // Caught from here on: the service check can take a while, and a press then must drain, not kill.
   const interrupts = caught ?? catchInterrupts();
@@ -130,28 +97,31 @@ export async function runQueue(
     interrupts.dispose();
   }
   const after = await allJobs(api, scope);
-  if (flags.json) printJson(statusJson(after));
-  else {
-    summarize(before, after, scope ? 'This batch' : 'This run', skipped);
-    if (!scope) await queueLine(api);
+  const totals = await api.totals();
+  const t = tally(before, after);
+  // Every job left is paused on its own (the queue itself is not): the run ended, but it is not done.
+  const leftPaused = flags.untilDone && outcome === 'done' && t.counts.paused > 0;
+  if (!flags.json) {
+    printSummary(t, scope ? 'This batch' : 'This run', skipped);
+    if (!scope) printQueueLine(totals);
   }
-  if (outcome === 'auth') {
-    const t = await api.totals();
+  if (outcome === 'auth')
     process.stderr.write(
-      `dubdesk: ${describeError({ code: 'auth', message: t.paused?.message ?? 'the service rejected the API key' })}\n`,
+      `dubdesk: ${describeError({ code: 'auth', message: totals.paused?.message ?? 'the service rejected the API key' })}\n`,
     );
-  }
   if (outcome === 'credits')
     process.stderr.write(
       'dubdesk: out of credits; the queue is paused. Add credits, then `dubdesk run` again.\n',
     );
   if (outcome === 'paused') process.stderr.write('dubdesk: the queue is paused; `dubdesk resume` goes on.\n');
-  const code = OUTCOME_EXIT[outcome];
-  if (code !== undefined) return code;
+  if (leftPaused) printPausedJobs(after);
   const failed = after.some(
     (j) => j.state === 'failed' && (!!scope || before.find((b) => b.id === j.id)?.state !== 'failed'),
   );
-  return failed || skipped.length ? ExitCode.Failed : ExitCode.Ok;
+  const code =
+    OUTCOME_EXIT[outcome] ??
+    (leftPaused ? ExitCode.Paused : failed || skipped.length ? ExitCode.Failed : ExitCode.Ok);
+  return { code, json: { outcome, exitCode: code, tally: t.counts, queue: totals, jobs: after } };
 }
 
 /** A run that does not stop by itself watches the folders too: say which. */
@@ -182,11 +152,13 @@ export function registerRunCommand(program: Command): void {
         'return once every job has finished (watched folders are not watched then)',
         false,
       )
-      .option('--json', 'print the final status as JSON on stdout', false),
+      .option('--json', 'print what the run did as JSON on stdout (see docs/cli-json.md)', false),
   ).action(async (flags: RunFlags, cmd: Command) => {
     process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
       if (!flags.untilDone && !flags.json) await announceWatching(s.api);
-      return runQueue(s, flags, null);
+      const r = await runQueue(s, flags, null);
+      if (flags.json) printJson(RunJson.parse(r.json));
+      return r.code;
     });
   });
 }

@@ -2,10 +2,12 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { JOB_STATES, type JobFilter, type JobState } from '../../../shared/contract/jobs';
 import type { ActionResult } from '../../../shared/contract/jobs';
 import type { DubdeskApi } from '../../../shared/contract/methods';
+import type { QueueTotals } from '../../../shared/contract/queue';
 import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { describeJob, formatDuration, printJson, printable, statusJson, table } from '../format';
+import { describeJob, formatDuration, printJson, printable, table } from '../format';
+import { StatusJson } from '../json-shapes';
 import { jobId, positiveInt } from '../options';
 
 function states(raw: string): JobState[] {
@@ -38,18 +40,23 @@ async function printStatus(api: DubdeskApi, flags: StatusFlags): Promise<void> {
     ...(flags.failed ? { states: ['failed'] } : flags.state ? { states: flags.state } : {}),
     ...(flags.search ? { search: flags.search } : {}),
   };
-  if (flags.json) return printJson(statusJson(await pageAll(api, filter)));
+  if (flags.json) {
+    const jobs = await pageAll(api, filter);
+    return printJson(StatusJson.parse({ queue: await api.totals(), jobs }));
+  }
   const first = await api.listJobs({ filter, limit: 1 });
   const offset = flags.all ? 0 : Math.max(0, first.total - flags.limit);
   const jobs = flags.all
     ? await pageAll(api, filter)
     : (await api.listJobs({ filter, offset, limit: flags.limit })).jobs;
+  const totals = await api.totals();
   if (first.total === 0) {
-    const any = (await api.totals()).total > 0;
     process.stdout.write(
-      any ? 'No job matches.\n' : 'The queue is empty. Add files with `dubdesk add FILE --to es`.\n',
+      totals.total > 0
+        ? 'No job matches.\n'
+        : 'The queue is empty. Add files with `dubdesk add FILE --to es`.\n',
     );
-    return;
+    return printPaused(totals);
   }
   const rows = [['ID', 'SOURCE', 'LANG', 'API', 'STATE', 'PROGRESS', 'NOTE']];
   const now = Date.now();
@@ -76,13 +83,18 @@ async function printStatus(api: DubdeskApi, flags: StatusFlags): Promise<void> {
     process.stdout.write(
       `\n(the last ${jobs.length} of ${first.total}; --all for every job, --state or --search to narrow)\n`,
     );
-  const t = await api.totals();
-  if (t.paused)
-    process.stdout.write(
-      t.paused.reason === 'user'
-        ? '\nThe queue is paused; `dubdesk resume` goes on.\n'
-        : `\nThe queue is paused: ${t.paused.reason === 'credits' ? 'out of credits' : printable(t.paused.message)}.\n`,
-    );
+  printPaused(totals);
+}
+
+/** The queue's own state, whatever the filter listed: paused, why, and what goes on. */
+function printPaused(t: QueueTotals): void {
+  if (!t.paused) return;
+  const why: Record<NonNullable<QueueTotals['paused']>['reason'], string> = {
+    user: 'The queue is paused (by `dubdesk pause` or the app); `dubdesk resume` goes on.',
+    credits: `The queue is paused: out of credits (${printable(t.paused.message)}). Add credits; the next \`dubdesk run\` checks the balance again.`,
+    auth: `The queue is paused: ${printable(t.paused.message)}. Check the key (\`dubdesk login\`, or DUBDESK_API_KEY); the next \`dubdesk run\` tries again.`,
+  };
+  process.stdout.write(`\n${why[t.paused.reason]}\n`);
 }
 
 async function pageAll(api: DubdeskApi, filter: JobFilter) {
@@ -131,7 +143,11 @@ export function registerStatusCommands(program: Command): void {
     .option('--limit <n>', 'show the last N jobs', positiveInt, 50)
     .option('--all', 'show every job', false)
     .option('--verbose', 'say what to do about each error', false)
-    .option('--json', 'print a JSON document on stdout (every matching job)', false)
+    .option(
+      '--json',
+      'print the queue and every matching job as JSON on stdout (see docs/cli-json.md)',
+      false,
+    )
     .action(async (flags: StatusFlags, cmd: Command) => {
       await withSession(cmd, { needsService: false }, ({ api }) => printStatus(api, flags));
     });

@@ -8,6 +8,13 @@ import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
 import { formatDuration, printJson, printable, table } from '../format';
+import {
+  WatchApproveJson,
+  WatchFilesJson,
+  WatchFolderJson,
+  WatchListJson,
+  WatchReprocessJson,
+} from '../json-shapes';
 import { languageList, outputSelection } from '../options';
 
 interface WatchFlags {
@@ -140,15 +147,19 @@ async function printFiles(api: DubdeskApi, folder: WatchFolder, json: boolean): 
     files.push(...page.files);
     if (files.length >= page.total || page.files.length === 0) break;
   }
-  if (json) return printJson({ folder: folder.id, files });
+  if (json) return printJson(WatchFilesJson.parse({ folder: folder.id, files }));
   if (files.length === 0) {
     process.stdout.write('No files seen in this folder yet.\n');
     return;
   }
   const now = Date.now();
+  const dir = printable(folder.path);
+  const approveHint = `(\`dubdesk watch --approve ${dir}\`; \`dubdesk watch ${dir} --credit-limit N\`: credits an hour, none for no limit)`;
   const rows = [['FILE', 'VERSION', 'STATUS', 'JOBS', 'NOTE']];
   for (const f of files) {
-    let note = f.problem ? describeError(f.problem) : '';
+    // The engine's remedy says what (approve, raise the limit, add credits); the commands say how here.
+    const credits = `${f.problem?.remedy ?? ''} ${approveHint}`.trim();
+    let note = f.problem ? describeError(f.problem, { credits }) : '';
     if (f.duplicateOf) note = `same content as ${f.duplicateOf}: shares its dubs`;
     if (f.movedTo) note = `moved to ${f.movedTo}`;
     if (f.gone) note = `no longer there${note ? `; ${note}` : ''}`;
@@ -180,7 +191,7 @@ async function act(
 ): Promise<ExitCode> {
   if (flags.list) {
     const { folders } = await api.listWatchFolders();
-    if (flags.json) printJson({ folders });
+    if (flags.json) printJson(WatchListJson.parse({ folders }));
     else printFolders(folders);
     return ExitCode.Ok;
   }
@@ -192,6 +203,7 @@ async function act(
     const f = await folderNamed(api, flags.remove);
     await api.removeWatchFolder({ id: f.id });
     process.stderr.write(`No longer watching ${printable(f.path)} (its jobs and files stay).\n`);
+    if (flags.json) printJson(WatchFolderJson.parse(f));
     return ExitCode.Ok;
   }
   if (flags.pause || flags.resume) {
@@ -202,7 +214,7 @@ async function act(
         ? `Paused ${printable(f.path)}: files that arrive meanwhile are taken on resume.\n`
         : `Watching ${printable(f.path)} again.\n`,
     );
-    if (flags.json) printJson(after);
+    if (flags.json) printJson(WatchFolderJson.parse(after));
     return ExitCode.Ok;
   }
   if (flags.approve) {
@@ -213,13 +225,14 @@ async function act(
         ? `Approved ${r.queued} file(s), about ${r.credits} credits${r.jobIds.length ? `: ${r.jobIds.length} job(s) queued` : ''}.\n`
         : `Nothing in ${printable(f.path)} awaits approval.\n`,
     );
-    if (flags.json) printJson(r);
+    if (flags.json) printJson(WatchApproveJson.parse(r));
     return ExitCode.Ok;
   }
   if (flags.rescan) {
     const f = await api.rescanWatchFolder({ id: (await folderNamed(api, flags.rescan)).id });
     process.stderr.write(`${printable(f.path)} is scanned again within seconds.\n`);
     whoWatches(f);
+    if (flags.json) printJson(WatchFolderJson.parse(f));
     return ExitCode.Ok;
   }
   if (flags.reprocess) {
@@ -230,7 +243,7 @@ async function act(
         ? `Queued ${printable(file.name)} again: job(s) ${file.jobIds.map((id) => `#${id}`).join(' ')} (charged again).\n`
         : `${printable(file.name)} is checked again now (${file.status}).\n`,
     );
-    if (flags.json) printJson(file);
+    if (flags.json) printJson(WatchReprocessJson.parse(file));
     return ExitCode.Ok;
   }
   if (!dir) {
@@ -258,7 +271,7 @@ async function act(
     process.stderr.write(`Watching ${describeFolder(folder)}.\n`);
   }
   whoWatches(folder);
-  if (flags.json) printJson(folder);
+  if (flags.json) printJson(WatchFolderJson.parse(folder));
   return ExitCode.Ok;
 }
 
@@ -312,8 +325,11 @@ export function registerWatchCommand(program: Command): void {
     .option('--resume <dir>', 'resume a paused folder (what arrived meanwhile is taken)')
     .option('--approve <dir>', 'queue the files of a folder that wait for approval')
     .option('--rescan <dir>', 'look through the whole folder again now')
-    .option('--reprocess <file>', 'dub a file of a watched folder again, even though it was (charged again)')
-    .option('--json', 'print a JSON document on stdout', false)
+    .option(
+      '--reprocess <file>',
+      'dub a file of a watched folder again, even if it was dubbed before (charged again)',
+    )
+    .option('--json', 'print the folder(s) or files as JSON on stdout (see docs/cli-json.md)', false)
     .action(async (dir: string | undefined, flags: WatchFlags, cmd: Command) => {
       const chosen = ACTIONS.filter((a) => flags[a]);
       if (chosen.length > 1 || (chosen.length === 1 && dir)) {

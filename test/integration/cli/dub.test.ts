@@ -1,33 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { OUTPUT_TYPES } from '../../../shared/api/common';
-import { API_GENERATIONS, JOB_STATES } from '../../../shared/contract/jobs';
+import { DubJson, StatusJson } from '../../../electron/cli/json-shapes';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
 import { envFor, runCli } from '../../helpers/cli';
 import { tempDir } from '../../helpers/engine';
-
-const StatusJson = z.strictObject({
-  jobs: z.array(
-    z.strictObject({
-      id: z.number().int(),
-      source: z.string(),
-      destLang: z.string(),
-      sourceLang: z.string(),
-      api: z.enum(API_GENERATIONS),
-      state: z.enum(JOB_STATES),
-      remoteId: z.string().nullable(),
-      progress: z.number(),
-      error: z.string().nullable(),
-      measuredDuration: z.number().nullable(),
-      outputs: z.array(
-        z.strictObject({ type: z.enum(OUTPUT_TYPES), path: z.string(), bytes: z.number().int() }),
-      ),
-    }),
-  ),
-});
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -78,7 +56,7 @@ describe('dubdesk dub', () => {
     );
     expect(again.code).toBe(0);
     expect(
-      StatusJson.parse(JSON.parse(again.stdout)).jobs.map((j) =>
+      DubJson.parse(JSON.parse(again.stdout)).run?.jobs.map((j) =>
         j.outputs.map((o) => o.path.slice(work.length + 1)),
       ),
     ).toEqual([['out/a.de.mp4', 'out/a.de.vtt']]);
@@ -93,7 +71,7 @@ describe('dubdesk dub', () => {
       jobs: 2,
       credits: 12,
       studio: true,
-      enough: true,
+      overBalance: false,
       balance: sb.account.seconds,
     });
     const me = await runCli(['me', '--json'], env);

@@ -70,7 +70,7 @@ describe('dubdesk at the keyboard', () => {
     });
     expect(await runCli(['statsu'], env)).toMatchObject({
       code: 2,
-      stderr: "error: unknown command 'statsu'\n(Did you mean status?)\n(add --help for usage)\n",
+      stderr: "error: unknown command 'statsu'\n(Did you mean status?)\n(see `dubdesk --help`)\n",
     });
     expect(await runCli(['cancel'], env)).toMatchObject({
       code: 2,

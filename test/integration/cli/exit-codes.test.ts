@@ -35,7 +35,7 @@ describe('exit codes', () => {
     );
   });
 
-  it('1: run --until-done on a paused queue with jobs left, and status says how to go on', async () => {
+  it('7: run --until-done on a paused queue with jobs left; status says the queue is paused, and why', async () => {
     const work = tempDir('dubdesk-exit-');
     const env = envFor(sb, join(work, 'home'));
     expect(
@@ -43,11 +43,39 @@ describe('exit codes', () => {
     ).toBe(0);
     expect((await runCli(['pause'], env)).code).toBe(0);
     const r = await runCli(['run', '--until-done', '--poll-interval', '0.1'], env);
-    expect(r.code, r.stderr).toBe(1);
+    expect(r.code, r.stderr).toBe(ExitCode.Paused);
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('1 still open');
     expect(r.stderr).toContain('the queue is paused; `dubdesk resume` goes on');
     expect((await runCli(['status'], env)).stdout).toContain(
-      '\nThe queue is paused; `dubdesk resume` goes on.\n',
+      '\nThe queue is paused (by `dubdesk pause` or the app); `dubdesk resume` goes on.\n',
     );
+    // Whatever the filter shows: the queue's state is not a property of the jobs listed.
+    expect((await runCli(['status', '--failed'], env)).stdout).toContain('The queue is paused');
+    const json = JSON.parse((await runCli(['status', '--json'], env)).stdout) as {
+      queue: { paused: { reason: string } | null };
+    };
+    expect(json.queue.paused?.reason).toBe('user');
+  });
+
+  it('7: run --until-done that leaves a paused job behind names it, instead of exit 0', async () => {
+    const work = tempDir('dubdesk-exit-');
+    const env = envFor(sb, join(work, 'home'));
+    const files = [videoMp4(2, 'exit-one.mp4'), videoMp4(2, 'exit-two.mp4')];
+    expect((await runCli(['add', ...files, '--to', 'es', '--out', 'out'], env, work)).code).toBe(0);
+    expect((await runCli(['pause', '2'], env)).code).toBe(0);
+    const r = await runCli(['run', '--until-done', '--poll-interval', '0.1'], env);
+    expect(r.code, r.stderr).toBe(ExitCode.Paused);
+    expect(r.stderr).toContain('This run: 1 completed, 0 failed, 1 still open.');
+    expect(r.stderr).toContain('#2 exit-two.mp4 → es is paused; `dubdesk resume 2` goes on.');
+  });
+
+  it('--help lists every exit code with what it means', async () => {
+    const r = await runCli(['--help'], { ...process.env, DUBDESK_HOME: tempDir() });
+    const section = r.stdout.slice(r.stdout.indexOf('Exit codes:'));
+    const listed = [...section.matchAll(/^ +(\d+) +\S/gm)].map((m) => Number(m[1]));
+    expect(listed).toEqual(Object.values(ExitCode));
+    expect(section).toMatch(/^ +7 +.*paused/m);
   });
 
   it('4: estimate over the balance', async () => {

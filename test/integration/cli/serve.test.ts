@@ -92,12 +92,15 @@ describe('dubdesk serve as a command', () => {
     const home = tempDir();
     const first = await serve(['--sandbox'], home);
     await waitFor('the first to work the queue', async () =>
-      /Working the queue/.test(first.stderr()) ? true : undefined,
+      /Starting to work the queue/.test(first.stderr()) ? true : undefined,
     );
     const second = await serve([], home); // no --sandbox: no key configured, the sandbox all the same
     await waitFor('the second to say it does not work the queue', async () =>
       /Not working the queue: another Dubdesk/.test(second.stderr()) ? true : undefined,
     );
+    // Said once each, and never "Working the queue." before it: the run had not got the queue.
+    expect(second.stderr()).not.toMatch(/Working the queue/);
+    expect(second.stderr().match(/Not working the queue/g)).toHaveLength(1);
     expect((await second.client.totals()).running).toBe(true);
     expect((await second.client.getSettings()).service.mode).toBe('sandbox');
     expect((await second.stop('SIGTERM')).code).toBe(130);

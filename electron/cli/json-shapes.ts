@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { LanguageSchema } from '../../shared/contract/account';
+import { AddResultSchema, EstimateSchema, FileEstimateSchema } from '../../shared/contract/batches';
+import { ContractErrorSchema } from '../../shared/contract/errors';
+import { JobViewSchema } from '../../shared/contract/jobs';
+import { QueueTotalsSchema } from '../../shared/contract/queue';
+import { ApproveResultSchema, WatchFileSchema, WatchFolderSchema } from '../../shared/contract/watch';
+
+/**
+ * What each command prints with `--json`: one shape per command whatever happened, built from the
+ * contract's schemas (a job here is the job every face sees). docs/cli-json.md describes them; the tests
+ * parse the real output with these. Strict: a field added without being documented fails there.
+ */
+
+/** An input that did not become a job (add, dub, estimate): which, why, and what to do. */
+export const RejectedJson = ContractErrorSchema.extend({ input: z.string() }).strict();
+export type RejectedJson = z.infer<typeof RejectedJson>;
+
+export const StatusJson = z.object({ queue: QueueTotalsSchema, jobs: z.array(JobViewSchema) }).strict();
+export type StatusJson = z.infer<typeof StatusJson>;
+
+export const AddJson = AddResultSchema.omit({ refused: true })
+  .extend({
+    /** The batch's jobs: added, retried and already queued. */
+    jobs: z.array(z.number().int()),
+    rejected: z.array(RejectedJson),
+  })
+  .strict();
+export type AddJson = z.infer<typeof AddJson>;
+
+export const RUN_OUTCOMES = ['done', 'aborted', 'auth', 'credits', 'paused'] as const;
+
+/** What one run did to its jobs (a `dub` batch, or every job for `run`), compared before and after. */
+export const RunTallyJson = z
+  .object({
+    /** Jobs that reached `completed` / `failed` during this run. */
+    completed: z.number().int(),
+    failed: z.number().int(),
+    /** Jobs not completed, failed or canceled when it ended (queued, paused, working). */
+    open: z.number().int(),
+    /** Of those, jobs paused one by one (`dubdesk pause ID`). */
+    paused: z.number().int(),
+    /** Credits the service charged during this run, and what those dubs were estimated at. */
+    creditsCharged: z.number(),
+    creditsEstimated: z.number(),
+  })
+  .strict();
+export type RunTallyJson = z.infer<typeof RunTallyJson>;
+
+export const RunJson = z
+  .object({
+    outcome: z.enum(RUN_OUTCOMES),
+    /** The command's exit code (see `dubdesk --help`). */
+    exitCode: z.number().int(),
+    tally: RunTallyJson,
+    /** The whole queue after the run. */
+    queue: QueueTotalsSchema,
+    /** The run's jobs after it: the batch's for `dub`, every job for `run`. */
+    jobs: z.array(JobViewSchema),
+  })
+  .strict();
+export type RunJson = z.infer<typeof RunJson>;
+
+/** `dub`: what was added, then what the run did (null when nothing was run: nothing new, or all refused). */
+export const DubJson = AddJson.extend({ run: RunJson.nullable() }).strict();
+export type DubJson = z.infer<typeof DubJson>;
+
+export const EstimateJson = EstimateSchema.omit({ files: true })
+  .extend({
+    /** The files that would be queued (refused ones are in `rejected`). */
+    files: z.array(FileEstimateSchema.omit({ problem: true }).strict()),
+    rejected: z.array(RejectedJson),
+  })
+  .strict();
+export type EstimateJson = z.infer<typeof EstimateJson>;
+
+export const LangsJson = z.array(LanguageSchema.pick({ code: true, name: true }).strict());
+
+/** `me`: the profile as the service names its fields (what scripts read before the contract existed). */
+export const MeJson = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    username: z.string(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    /** The balance in credits (1 credit = 1 second of dubbed output). */
+    seconds: z.number(),
+    default_dub_lang: z.string(),
+    subscription_status: z.string().nullable(),
+    subscription_plan: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .strict();
+
+/** `watch --list`. */
+export const WatchListJson = z.object({ folders: z.array(WatchFolderSchema) }).strict();
+/** `watch --files DIR`. */
+export const WatchFilesJson = z
+  .object({ folder: z.number().int(), files: z.array(WatchFileSchema) })
+  .strict();
+/** `watch DIR`, `watch --pause DIR`, `watch --resume DIR`: the folder after the change. */
+export const WatchFolderJson = WatchFolderSchema;
+/** `watch --approve DIR`. */
+export const WatchApproveJson = ApproveResultSchema;
+/** `watch --reprocess FILE`: the file after it was queued again. */
+export const WatchReprocessJson = WatchFileSchema;

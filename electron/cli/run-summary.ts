@@ -1,0 +1,72 @@
+import { isTerminal, type JobView } from '../../shared/contract/jobs';
+import type { QueueTotals } from '../../shared/contract/queue';
+import { describeJob, printable } from './format';
+import type { RunTallyJson } from './json-shapes';
+
+/** What a run did to its jobs, compared before and after, so the figures are this run's alone. */
+export function tally(
+  before: readonly JobView[],
+  after: readonly JobView[],
+): { counts: RunTallyJson; failedJobs: JobView[] } {
+  const was = new Map(before.map((j) => [j.id, j]));
+  const moved = (s: JobView['state']) => after.filter((j) => j.state === s && was.get(j.id)?.state !== s);
+  const failedJobs = moved('failed');
+  // Charged when the service completed the dub, downloaded or not; the estimate of those same dubs beside it.
+  const paid = after.filter((j) => (j.creditsCharged ?? 0) !== (was.get(j.id)?.creditsCharged ?? 0));
+  const counts = {
+    completed: moved('completed').length,
+    failed: failedJobs.length,
+    open: after.filter((j) => !isTerminal(j.state)).length,
+    paused: after.filter((j) => j.state === 'paused').length,
+    creditsCharged: paid.reduce(
+      (n, j) => n + (j.creditsCharged ?? 0) - (was.get(j.id)?.creditsCharged ?? 0),
+      0,
+    ),
+    creditsEstimated: paid.reduce((n, j) => n + (j.estimatedCredits ?? 0), 0),
+  };
+  return { counts, failedJobs };
+}
+
+/** The summary line (`This batch: 2 completed, …`), each failed job, and each input skipped. */
+export function printSummary(
+  { counts: t, failedJobs }: ReturnType<typeof tally>,
+  label: string,
+  skipped: readonly string[],
+): void {
+  const parts = [`${t.completed} completed`, `${t.failed} failed`];
+  if (skipped.length) parts.push(`${skipped.length} file(s) skipped`);
+  if (t.open) parts.push(`${t.open} still open`);
+  const estimated = t.creditsEstimated ? ` (estimated ${t.creditsEstimated})` : '';
+  process.stderr.write(`${label}: ${parts.join(', ')}. Credits charged: ${t.creditsCharged}${estimated}.\n`);
+  for (const j of failedJobs)
+    process.stderr.write(
+      `  ✗ #${j.id} ${printable(j.sourceName)} → ${j.destLang}: ${printable(j.error?.message ?? 'failed')}\n`,
+    );
+  for (const s of skipped) process.stderr.write(`  skipped: ${s}\n`);
+}
+
+/** The queue's totals after a plain `run`, labelled as such. */
+export function printQueueLine(t: QueueTotals): void {
+  const c = t.counts;
+  const rest = t.left ? `, ${t.left} still open` : '';
+  process.stderr.write(
+    `Queue (all jobs): ${t.total} job(s): ${c.completed} completed, ${c.failed} failed${c.canceled ? `, ${c.canceled} canceled` : ''}${rest}.\n`,
+  );
+}
+
+/** Jobs a run left behind because each was paused on its own: named, with the command that goes on. */
+export function printPausedJobs(jobs: readonly JobView[]): void {
+  const paused = jobs.filter((j) => j.state === 'paused');
+  if (paused.length <= 3) {
+    for (const j of paused)
+      process.stderr.write(`dubdesk: ${describeJob(j)} is paused; \`dubdesk resume ${j.id}\` goes on.\n`);
+    return;
+  }
+  const ids = paused.map((j) => j.id);
+  process.stderr.write(
+    `dubdesk: ${paused.length} jobs are paused (${ids
+      .slice(0, 10)
+      .map((id) => `#${id}`)
+      .join(' ')}${ids.length > 10 ? ' …' : ''}); \`dubdesk resume ID…\` goes on.\n`,
+  );
+}

@@ -1,0 +1,92 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { MIN_NODE } from '../../../electron/cli/node-version.mjs';
+import { tempDir } from '../../helpers/engine';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+  devEngines?: { runtime?: { name: string; version: string; onFail: string } };
+};
+
+/** A Node.js older than Dubdesk's floor on this machine (Debian's), with the npm that runs on it. */
+function oldNode(): { node: string; npm: string; version: string } | null {
+  for (const node of ['/usr/bin/node', '/usr/local/bin/node']) {
+    const r = spawnSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' });
+    const version = (r.stdout ?? '').trim();
+    const npm = join(dirname(node), '../lib/node_modules/npm/bin/npm-cli.js');
+    if (r.status !== 0 || !version || !existsSync(npm)) continue;
+    const [major = 0, minor = 0] = version.split('.').map(Number);
+    const [wantMajor = 0, wantMinor = 0] = MIN_NODE.split('.').map(Number);
+    if (major < wantMajor || (major === wantMajor && minor < wantMinor)) return { node, npm, version };
+  }
+  return null;
+}
+
+const old = oldNode();
+/** The old Node (only used when there is one: the tests below are skipped otherwise). */
+const OLD = old ?? { node: '', npm: '', version: '' };
+
+/** The files `npm install` reads before any dependency is fetched, copied into an empty folder. */
+function checkout(): string {
+  const dir = tempDir('dubdesk-install-');
+  for (const file of [
+    'package.json',
+    'package-lock.json',
+    '.nvmrc',
+    'scripts/check-node.mjs',
+    'electron/cli/node-version.mjs',
+  ]) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    copyFileSync(join(ROOT, file), join(dir, file));
+  }
+  return dir;
+}
+
+/** `npm install --dry-run ARGS` in a fresh checkout on the old Node: exit code and everything it printed. */
+async function npmInstall(...args: string[]): Promise<{ code: number; out: string; dir: string }> {
+  const dir = checkout();
+  const r = await run(OLD.node, [OLD.npm, 'install', '--dry-run', '--no-audit', '--no-fund', ...args], {
+    cwd: dir,
+    env: { ...process.env, PATH: `${dirname(OLD.node)}:${process.env.PATH ?? ''}` },
+  }).then(
+    (x) => ({ code: 0, out: x.stdout + x.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+  );
+  return { ...r, dir };
+}
+
+const FLOOR = MIN_NODE.replace(/\.0$/, '');
+
+describe.skipIf(!old)(`npm install on an old Node.js (${old?.version ?? 'none here'})`, () => {
+  it('stops at once, naming the Node.js it needs, before anything is fetched or built', async () => {
+    const r = await npmInstall();
+    expect(r.code, r.out).not.toBe(0);
+    expect(r.out).toContain(`>=${FLOOR}`);
+    expect(r.out).toContain(OLD.version);
+    expect(r.out).not.toMatch(/EBADENGINE/); // not the 115 lines of warnings, one per dependency
+    expect(r.out).not.toContain('prepare');
+    expect(existsSync(join(r.dir, 'node_modules'))).toBe(false);
+  }, 120_000);
+
+  // npm before 10.9 has no devEngines (nor has --force): the root's preinstall is then the first of
+  // Dubdesk's own code to run, after npm laid out the dependencies, and it stops the install there.
+  it('without the devEngines check, the preinstall stops it in Dubdesk’s words before the build', async () => {
+    expect(pkg.scripts.preinstall).toBe('node scripts/check-node.mjs');
+    const r = await npmInstall('--force');
+    expect(r.code, r.out).not.toBe(0);
+    expect(r.out).toContain(`Dubdesk needs Node.js ${FLOOR} or newer; this is Node.js ${OLD.version}.`);
+    expect(r.out).not.toContain('> dubdesk@0.1.0 prepare');
+  }, 120_000);
+});
+
+describe('the floor is said the same everywhere', () => {
+  it('devEngines asks for the version the CLI checks', () => {
+    expect(pkg.devEngines?.runtime).toEqual({ name: 'node', version: `>=${FLOOR}`, onFail: 'error' });
+  });
+});
