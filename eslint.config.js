@@ -57,6 +57,7 @@ const engineEntryOnly = no(
   '**/engine/*/**',
   '!**/engine/index',
   '!**/engine/index.ts',
+  '!**/engine/served-file', // the file rule the desktop's main process shares without the engine
 );
 const noEngine = no(
   'The sandbox is the service, not a client: it never borrows the engine’s code (share through shared/).',
