@@ -41,6 +41,27 @@ function asarFiles(file: string): { path: string; unpacked: boolean }[] {
 
 const platformFlag = { linux: '--linux', darwin: '--mac', win32: '--win' } as Record<string, string>;
 
+/** Electron's fuse wire as its binary carries it: sentinel, version 1, length, each fuse at Electron's default. */
+const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
+const FUSE_WIRE = Buffer.concat([Buffer.from(FUSE_SENTINEL), Buffer.from([1, 8]), Buffer.from('10110001')]);
+
+/** The fuses of a packed executable, by name: '1' on, '0' off. */
+function fusesOf(executable: string): Record<string, string> {
+  const bin = readFileSync(executable);
+  const at = bin.indexOf(FUSE_SENTINEL) + FUSE_SENTINEL.length;
+  const names = [
+    'RunAsNode',
+    'EnableCookieEncryption',
+    'EnableNodeOptionsEnvironmentVariable',
+    'EnableNodeCliInspectArguments',
+    'EnableEmbeddedAsarIntegrityValidation',
+    'OnlyLoadAppFromAsar',
+    'LoadBrowserProcessSpecificV8Snapshot',
+    'GrantFileProtocolExtraPrivileges',
+  ];
+  return Object.fromEntries(names.map((n, i) => [n, String.fromCharCode(bin[at + 2 + i] ?? 0)]));
+}
+
 function electronDist(): string | null {
   const real = join(root, 'node_modules', 'electron', 'dist');
   if (existsSync(real)) return real;
@@ -48,7 +69,8 @@ function electronDist(): string | null {
   // A stand-in Electron folder: electron-builder copies it and renames the executable, as with the real one.
   const fake = tempDir('dubdesk-fake-electron-');
   mkdirSync(join(fake, 'resources'));
-  writeFileSync(join(fake, 'electron'), '#!/bin/sh\n');
+  // With a fuse wire, as Electron's binary has one: electron-builder flips it (electronFuses) for real.
+  writeFileSync(join(fake, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\n'), FUSE_WIRE]));
   chmodSync(join(fake, 'electron'), 0o755);
   writeFileSync(join(fake, 'LICENSE'), '');
   writeFileSync(join(fake, 'version'), '45.4.1');
@@ -58,6 +80,7 @@ function electronDist(): string | null {
 describe('the packaged app', () => {
   let files: { path: string; unpacked: boolean }[] = [];
   let resources = '';
+  let executable = '';
 
   beforeAll(() => {
     const dist = electronDist();
@@ -88,6 +111,10 @@ describe('the packaged app', () => {
         ? join(out, `mac-${process.arch}`, 'Dubdesk.app', 'Contents', 'Resources')
         : join(out, `${process.platform === 'win32' ? 'win' : 'linux'}-unpacked`, 'resources');
     files = asarFiles(join(resources, 'app.asar'));
+    executable =
+      process.platform === 'darwin'
+        ? join(resources, '..', 'Frameworks', 'Electron Framework.framework', 'Electron Framework')
+        : join(resources, '..', process.platform === 'win32' ? 'Dubdesk.exe' : 'dubdesk');
   }, 240_000);
 
   it("packs React's production build, though the tests run under NODE_ENV=test", () => {
@@ -113,6 +140,18 @@ describe('the packaged app', () => {
     ])
       expect(paths, p).toContain(p);
     expect(paths.filter((p) => p.endsWith('.map'))).toEqual([]);
+  });
+
+  it('has its fuses set (22.16): no running as Node, no NODE_OPTIONS or --inspect, asar only and checked', () => {
+    if (!files.length) return;
+    expect(fusesOf(executable)).toMatchObject({
+      RunAsNode: '0',
+      EnableCookieEncryption: '1',
+      EnableNodeOptionsEnvironmentVariable: '0',
+      EnableNodeCliInspectArguments: '0',
+      EnableEmbeddedAsarIntegrityValidation: '1',
+      OnlyLoadAppFromAsar: '1',
+    });
   });
 
   it('carries only the native modules in node_modules, unpacked from the asar; no dev dependency', () => {
@@ -167,6 +206,8 @@ describe('the installer configuration', () => {
       'com.apple.security.cs.allow-unsigned-executable-memory',
     ])
       expect(plist).toContain(`<key>${key}</key>`);
+    // 22.16: the native modules are signed with the app's own identity, so library validation stays on.
+    expect(plist).not.toContain('disable-library-validation');
   });
 
   it('unpacks every native module, needs no rebuild, and keeps node_modules to the native ones', () => {
