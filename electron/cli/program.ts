@@ -3,6 +3,7 @@ import { DubdeskError } from '../../shared/contract/errors';
 import { cleanServiceText } from '../../shared/text';
 import { registerAccountCommands } from './commands/account';
 import { registerAddCommands } from './commands/add';
+import { registerDoctorCommand } from './commands/doctor';
 import { registerEstimateCommand } from './commands/estimate';
 import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
@@ -63,6 +64,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
   registerAccountCommands(program);
   registerSandboxCommand(program);
   registerServeCommand(program);
+  registerDoctorCommand(program);
   for (const c of program.commands) c.showHelpAfterError(`(see \`dubdesk ${c.name()} --help\`)`);
   return program;
 }

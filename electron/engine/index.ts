@@ -7,6 +7,7 @@ import { DubdeskEngine, type EngineOptions } from './facade/engine';
 import type { RunOptions, RunOutcome } from './queue/runner';
 
 export { defaultHome } from './facade/home';
+export { diagnose, diagnosticsReport, formatChecks, type Check, type DiagnoseOptions } from './doctor/public';
 export { keepWorking, type QueueWorker, type WorkableHost, type WorkerReport } from './facade/keep-working';
 export type { KeyStore } from './facade/key-store';
 export {
