@@ -8,6 +8,8 @@ export default defineConfig({
       'test/contract/**/*.test.ts',
       'test/integration/**/*.test.ts',
       'test/e2e/**/*.test.ts',
+      // The desktop app under real Electron: skipped, with one line saying so, where its binary is absent.
+      'test/electron/**/*.test.ts',
     ],
     globalSetup: ['test/temp-root.ts'],
     pool: 'forks',

@@ -12,7 +12,8 @@ import { tempDir } from './engine';
 import { builtRenderer } from './renderer-build';
 import { LogSink } from './serve';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/** The Chromium the browser tests drive; CI on Windows and macOS names its own (DUBDESK_CHROMIUM). */
+export const CHROMIUM = process.env.DUBDESK_CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
