@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   app,
   type BrowserWindow,
+  clipboard,
   dialog,
   ipcMain,
   Menu,
@@ -24,6 +25,7 @@ import type { QueueTotals } from '../../shared/contract/queue';
 import type { Settings } from '../../shared/contract/settings';
 import { appProtocolHandler } from './app-protocol';
 import { askOnClose } from './close-guard';
+import { startDesktopExtras } from './desktop-extras';
 import { EngineClient, type EngineChild } from './engine-client';
 import type { EngineInit } from './engine-protocol';
 import { openAppLink, allowedPrefixes, serviceWebsite } from './external-links';
@@ -166,6 +168,7 @@ export async function startDubdesk(opts: StartOptions): Promise<DesktopApp | nul
   registerContractIpc(ipcMain, api, trusted);
   registerFaceIpc(ipcMain, { api, dialog, shell, window: alive }, trusted);
   shellEvents.register(ipcMain, trusted);
+  const extras = startDesktopExtras({ app, ipcMain, dialog, clipboard, engine, trusted, window: alive });
 
   const show = () => {
     const w = alive() ?? openWindow();
@@ -241,6 +244,7 @@ export async function startDubdesk(opts: StartOptions): Promise<DesktopApp | nul
           },
           openDataFolder: () => void shell.openPath(home),
           openLogs: () => void shell.openPath(join(home, 'logs')),
+          ...extras.menu,
           serviceWebsite: serviceWebsite(settings)
             ? () => openAppLink(serviceWebsite(settings) ?? '', allowedPrefixes(settings), shell.openExternal)
             : null,

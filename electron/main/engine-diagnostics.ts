@@ -23,7 +23,10 @@ async function knownKeys(init: EngineInit): Promise<string[]> {
 export async function engineDiagnostics(init: EngineInit, api: DubdeskApi): Promise<string> {
   const checks = await diagnose({
     home: init.home,
-    versions: { node: process.versions.node, ...(process.versions.electron ? { electron: process.versions.electron } : {}) },
+    versions: {
+      node: process.versions.node,
+      ...(process.versions.electron ? { electron: process.versions.electron } : {}),
+    },
     keyStore: init.keyStore,
     api: async () => api,
     startSandbox: init.sandbox ? startBuiltInSandbox : null,

@@ -18,10 +18,7 @@ const STORE_FIX: Partial<Record<NodeJS.Platform, string>> = {
 export async function keyStoreCheck(home: string, choice: 'system' | 'file'): Promise<Check> {
   const title = 'Key store';
   if (choice === 'file')
-    return pass(
-      title,
-      `${join(home, 'service.json')}, readable by you only (chosen: DUBDESK_KEY_STORE=file)`,
-    );
+    return pass(title, `${join(home, 'service.json')}, readable by you only (the file store was chosen)`);
   try {
     const store = await systemKeyStore({ home, fileFallback: 'allowed' });
     if (store.kind === 'os') return pass(title, 'the system credential store answers');
@@ -69,7 +66,11 @@ export async function serviceCheck(api: DubdeskApi): Promise<{ check: Check; san
               `${where} cannot be reached (${messageOf(e)})`,
               'Check the address in Settings and the network connection.',
             )
-          : fail(title, `${where}: ${messageOf(e)}`, remedyOf(e) ?? 'Check the service settings.');
+          : fail(
+              title,
+              settings.service.baseUrl || sandboxChosen ? `${where}: ${messageOf(e)}` : messageOf(e),
+              remedyOf(e) ?? 'Check the service settings.',
+            );
     return { check, sandboxChosen };
   }
 }
