@@ -6,7 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, request, type ClientRequest, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  request,
+  type ClientRequest,
+  type IncomingMessage,
+  type RequestOptions,
+  type Server,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import {
@@ -14,7 +21,6 @@ import {
   configureRequestUrl,
   HttpExecutor,
   type DownloadOptions,
-  type RequestOptions,
 } from 'builder-util-runtime';
 import { DebUpdater } from 'electron-updater';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -110,7 +116,8 @@ function updaterFor(version: string) {
     quit: () => {},
     onQuit,
   });
-  updater.httpExecutor = new NodeExecutor();
+  // Protected in its types; in the app it is set from Electron's net when no AppAdapter is passed.
+  (updater as unknown as { httpExecutor: HttpExecutor<ClientRequest> }).httpExecutor = new NodeExecutor();
   updater.logger = null;
   // After the executor: the feed's provider takes the executor it finds when the feed is set.
   updater.setFeedURL({ provider: 'generic', url: feed });
