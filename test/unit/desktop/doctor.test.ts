@@ -3,12 +3,13 @@
  * built-in sandbox; a file where the home should be, a damaged database and a rejected key each fail with
  * their fix. Then the report "Copy diagnostics" builds: the checks, the log's last 200 lines, no key.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, openSync, writeSync, closeSync, writeFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnosticsReport, type Check } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { runCli } from '../../helpers/cli';
+import { CLI, runCli } from '../../helpers/cli';
 import { tempDir } from '../../helpers/engine';
 
 /** The user's environment for a home: no service configured, the key kept in the owner-only file. */
@@ -16,6 +17,9 @@ const envFor = (home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv 
   const { DUBDESK_BASE_URL: _b, DUBDESK_LEGACY_URL: _l, DUBDESK_API_KEY: _k, ...env } = process.env;
   return { ...env, DUBDESK_HOME: home, DUBDESK_KEY_STORE: 'file', ...extra };
 };
+
+const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+const keyringHere = process.platform === 'linux' && has('dbus-run-session') && has('gnome-keyring-daemon');
 
 const failed = (stdout: string) => stdout.split('\n').filter((l) => l.startsWith('✗'));
 
@@ -39,6 +43,45 @@ describe('dubdesk doctor', () => {
     expect(r.stdout).toContain(join(home, 'logs', 'dubdesk.log'));
     expect(r.code).toBe(0);
   });
+
+  it.runIf(keyringHere)(
+    'passes with the real OS key store (GNOME Keyring in a D-Bus session), as on a desktop',
+    () => {
+      const session = tempDir('dubdesk-session-');
+      const script = [
+        'set -e',
+        `export HOME='${session}'`,
+        "printf 'session-password' | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1",
+        `'${process.execPath}' '${CLI}' doctor`,
+      ].join('\n');
+      const {
+        DUBDESK_KEY_STORE: _s,
+        DBUS_SESSION_BUS_ADDRESS: _d,
+        ...env
+      } = envFor(join(tempDir(), 'Dubdesk'));
+      const r = spawnSync('dbus-run-session', ['--', 'bash', '-c', script], {
+        env,
+        encoding: 'utf8',
+        timeout: 90_000,
+      });
+      expect(r.stdout).toMatch(/^✓ Key store: the system credential store answers$/m);
+      expect(failed(r.stdout)).toEqual([]);
+      expect(r.status, r.stderr).toBe(0);
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'fails the key store check, with the fix, where no credential store answers (no D-Bus session)',
+    async () => {
+      const { DBUS_SESSION_BUS_ADDRESS: _d, ...env } = envFor(join(tempDir(), 'Dubdesk'), {
+        DUBDESK_KEY_STORE: '',
+      });
+      const r = await runCli(['doctor'], env);
+      expect(r.stdout).toMatch(/^✗ Key store: no system credential store answered/m);
+      expect(r.stdout).toContain('fix: Install and unlock a Secret Service (GNOME Keyring or KWallet)');
+      expect(r.code).toBe(1);
+    },
+  );
 
   it('names the newest backup when the home has some', async () => {
     const home = tempDir();
