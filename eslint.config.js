@@ -82,6 +82,8 @@ const ENGINE_LEVELS = [
   ['queue'],
   ['watch'],
   ['facade'],
+  // `dubdesk doctor` and Copy Diagnostics: looks at what the facade opens, before and without it.
+  ['doctor'],
 ];
 const engineLayers = ENGINE_LEVELS.flatMap((folders, level) => {
   const higher = ENGINE_LEVELS.slice(level + 1).flat();
