@@ -57,6 +57,7 @@ const engineEntryOnly = no(
   '**/engine/*/**',
   '!**/engine/index',
   '!**/engine/index.ts',
+  '!**/engine/served-file', // the file rule the desktop's main process shares without the engine
 );
 const noEngine = no(
   'The sandbox is the service, not a client: it never borrows the engine’s code (share through shared/).',
@@ -97,6 +98,8 @@ const ENGINE_LEVELS = [
   ['queue'],
   ['watch'],
   ['app'],
+  // `dubdesk doctor` and Copy Diagnostics: looks at what the application layer opens, before and without it.
+  ['doctor'],
 ];
 const engineLayers = ENGINE_LEVELS.flatMap((folders, level) => {
   const higher = ENGINE_LEVELS.slice(level + 1).flat();

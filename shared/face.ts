@@ -14,6 +14,15 @@ export type ShellEvent =
   | { type: 'show-job'; id: number }
   | { type: 'command'; command: 'find' | 'preferences' };
 
+/** The desktop app's updates as Settings shows them: the version running and the one found, if any. */
+export interface UpdateView {
+  status: 'off' | 'idle' | 'checking' | 'up-to-date' | 'downloading' | 'ready' | 'failed';
+  current: string;
+  available: string | null;
+  percent: number | null;
+  error: string | null;
+}
+
 /** The DOM File, described by shape so shared/ needs no DOM types. */
 export interface BrowserFile {
   readonly name: string;
@@ -51,4 +60,6 @@ export interface FaceBridge extends DubdeskApi {
   openPath(path: string): Promise<void>;
   /** Desktop only (absent in web mode): events from the shell; returns the function that ends the subscription. */
   onShellEvent?(listener: (event: ShellEvent) => void): () => void;
+  /** Desktop only (absent in web mode): checks for an update now; a newer one downloads, installed on quit. */
+  checkForUpdates?(): Promise<UpdateView>;
 }

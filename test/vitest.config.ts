@@ -18,8 +18,8 @@ export default defineConfig({
     projects: [
       tier('unit', ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts']),
       tier('integration', ['test/integration/**/*.test.ts'], SLOW_INTEGRATION),
-      // test/electron: the desktop app under real Electron, where its binary is installed.
-      tier('e2e', ['test/e2e/**/*.test.ts', 'test/electron/**/*.test.ts', ...SLOW_INTEGRATION]),
+      // test/electron (the desktop app under real Electron) runs after these, by test/electron/run-suite.mjs.
+      tier('e2e', ['test/e2e/**/*.test.ts', ...SLOW_INTEGRATION]),
     ],
     globalSetup: ['test/temp-root.ts'],
     pool: 'forks',

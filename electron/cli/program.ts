@@ -3,6 +3,7 @@ import { DubdeskError } from '../../shared/contract/errors';
 import { cleanServiceText } from '../../shared/text';
 import { registerAccountCommands } from './commands/account';
 import { registerAddCommands } from './commands/add';
+import { registerDoctorCommand } from './commands/doctor';
 import { registerEstimateCommand } from './commands/estimate';
 import { registerRestoreCommand } from './commands/restore';
 import { registerRunCommand } from './commands/run';
@@ -92,6 +93,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
   registerSandboxCommand(program);
   registerRestoreCommand(program);
   registerServeCommand(program);
+  registerDoctorCommand(program);
   for (const c of program.commands) {
     c.showHelpAfterError(`(see \`dubdesk ${c.name()} --help\`)`);
     unknownOptionsFirst(c);

@@ -10,6 +10,7 @@ import { restoreNewestBackup } from './db/backup';
 import type { RunOptions, RunOutcome } from './queue/runner';
 
 export { defaultHome } from './home/home';
+export { diagnose, diagnosticsReport, formatChecks, type Check, type DiagnoseOptions } from './doctor/public';
 export { keepWorking, type QueueWorker, type WorkableHost, type WorkerReport } from './app/keep-working';
 export type { KeyStore } from './keys/key-store';
 export {

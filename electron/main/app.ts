@@ -3,9 +3,20 @@
  * contract over IPC, and the desktop's own parts (menu, tray, notifications, taskbar, power, files).
  */
 import { join } from 'node:path';
-import { app, type BrowserWindow, dialog, ipcMain, powerMonitor, protocol, session, shell } from 'electron';
+import {
+  app,
+  type BrowserWindow,
+  clipboard,
+  dialog,
+  ipcMain,
+  powerMonitor,
+  protocol,
+  session,
+  shell,
+} from 'electron';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import { appProtocolHandler } from './app-protocol';
+import { startDesktopExtras } from './desktop-extras';
 import { desktopParts, followEngine, type DesktopParts } from './desktop-parts';
 import type { EngineClient } from './engine-client';
 import { startEngine, type EngineStartOptions } from './engine-start';
@@ -58,7 +69,10 @@ export interface DesktopApp {
 }
 
 /** Only the app's own page, in its one window, may call the contract and the shell's channels. */
-function registerIpc(api: DubdeskApi, alive: () => BrowserWindow | null): ShellEvents {
+function registerIpc(
+  api: DubdeskApi,
+  alive: () => BrowserWindow | null,
+): { shellEvents: ShellEvents; trusted: (event: SenderLike) => boolean } {
   const trusted = (event: SenderLike) =>
     isTrustedSender(event, () => {
       const w = alive();
@@ -68,7 +82,7 @@ function registerIpc(api: DubdeskApi, alive: () => BrowserWindow | null): ShellE
   registerContractIpc(ipcMain, api, trusted);
   registerFaceIpc(ipcMain, { api, dialog, shell, window: alive }, trusted);
   shellEvents.register(ipcMain, trusted);
-  return shellEvents;
+  return { shellEvents, trusted };
 }
 
 /** The app's own scheme serves the renderer; the media scheme, a job's sources and results. */
@@ -114,7 +128,8 @@ export async function startDubdesk(opts: StartOptions): Promise<DesktopApp | nul
   const state = newShellState();
   const icons = join(opts.distDir, 'icons');
   const win = new MainWindow({ home, distDir: opts.distDir, icons, state });
-  const shellEvents = registerIpc(api, win.alive);
+  const { shellEvents, trusted } = registerIpc(api, win.alive);
+  const extras = startDesktopExtras({ app, ipcMain, dialog, clipboard, engine, trusted, window: win.alive });
   const addFiles = (paths: string[]) => {
     if (!paths.length) return;
     shellEvents.send({ type: 'open-files', paths });
@@ -134,6 +149,7 @@ export async function startDubdesk(opts: StartOptions): Promise<DesktopApp | nul
     show: win.show,
     addFiles,
     quitAfterUploads: quitAfterUploads(engine, state, partsNow),
+    menuExtras: extras.menu,
   });
   wakeOnResume(powerMonitor, () => engine.wake());
   await followEngine(api, state, parts, win.alive);

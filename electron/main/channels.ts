@@ -22,6 +22,7 @@ export const FACE = {
   pickFolder: 'dubdesk-face:pick-folder',
   showInFolder: 'dubdesk-face:show-in-folder',
   openPath: 'dubdesk-face:open-path',
+  checkForUpdates: 'dubdesk-face:check-for-updates',
 } as const;
 
 export type Reply<T = unknown> = { ok: true; value: T } | { ok: false; error: ContractError };

@@ -1,3 +1,4 @@
+import type { DesktopExtras } from './desktop-extras';
 import { join } from 'node:path';
 import {
   app,
@@ -43,6 +44,8 @@ export interface DesktopPartsOptions {
   addFiles(paths: string[]): void;
   /** "Quit after the current uploads", switched on or off. */
   quitAfterUploads(on: boolean): void;
+  /** Check for Updates and Copy Diagnostics (desktop-extras). */
+  menuExtras: DesktopExtras['menu'];
 }
 
 /** A notification per finished batch (or failure); a click shows the window, and the job when there is one. */
@@ -99,6 +102,7 @@ function menuSetter(opts: DesktopPartsOptions): () => void {
           },
           openDataFolder: () => void shell.openPath(home),
           openLogs: () => void shell.openPath(join(home, 'logs')),
+          ...opts.menuExtras,
           serviceWebsite: serviceWebsite(state.settings)
             ? () =>
                 openAppLink(

@@ -95,14 +95,26 @@ export class EngineClient {
   }
 
   private call(method: MethodName, arg: unknown): Promise<unknown> {
+    return this.ask((id) => ({ type: 'call', id, method, arg }));
+  }
+
+  /** A message the engine answers with a reply of the same id. */
+  private ask(message: (id: number) => ToEngine): Promise<unknown> {
     const child = this.child;
     if (!child || this.stopping)
       return Promise.reject(new DubdeskError('internal', 'the engine is not running'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      child.postMessage({ type: 'call', id, method, arg });
+      child.postMessage(message(id));
     });
+  }
+
+  /** The report Help > Copy Diagnostics copies: the doctor's lines and the log's tail, keys redacted. */
+  async diagnostics(): Promise<string> {
+    const report = await this.ask((id) => ({ type: 'diagnose', id }));
+    if (typeof report !== 'string') throw new DubdeskError('internal', 'the engine sent no diagnostics');
+    return report;
   }
 
   /** After sleep: poll the service and retry network waits now. */

@@ -16,6 +16,7 @@ import {
 import { startBuiltInSandbox } from '../sandbox/builtin';
 import { startSandbox } from '../sandbox/server';
 import { settle } from './channels';
+import { engineDiagnostics } from './engine-diagnostics';
 import type { EngineInit, FromEngine, ToEngine } from './engine-protocol';
 
 export interface EnginePort {
@@ -58,9 +59,11 @@ export function serveEngine(port: EnginePort, exit: () => void, open = openEngin
   let host: DubdeskHost | null = null;
   let worker: QueueWorker | null = null;
   let stopping = false;
+  let opened: EngineInit | null = null;
   const early: ToEngine[] = [];
 
   async function start(init: EngineInit): Promise<void> {
+    opened = init;
     try {
       host = await open(init);
       host.api.subscribe((event: EngineEvent) => port.post({ type: 'event', event }));
@@ -114,6 +117,14 @@ export function serveEngine(port: EnginePort, exit: () => void, open = openEngin
       case 'hold':
         worker?.hold(message.on);
         return;
+      case 'diagnose': {
+        const { id } = message;
+        const init = opened;
+        void settle(async () => (init ? engineDiagnostics(init, api) : '')).then((reply) =>
+          port.post({ type: 'reply', id, reply }),
+        );
+        return;
+      }
       case 'stop':
         void stop(message.graceMs);
         return;

@@ -31,6 +31,8 @@ export type ToEngine =
   | { type: 'wake' }
   /** Nothing new starts while on (quit after the current uploads); off goes back to work. */
   | { type: 'hold'; on: boolean }
+  /** The doctor's checks and the log's tail, keys redacted (Help > Copy Diagnostics); answered by a reply. */
+  | { type: 'diagnose'; id: number }
   /** Finish the HTTP calls in flight (cut after `graceMs`), close the queue, exit. */
   | { type: 'stop'; graceMs: number };
 

@@ -1,11 +1,12 @@
 /**
  * `dubdesk-media://job/<id>/<kind>`: a job's own media for the preview (dubbed video, original, subtitles,
  * poster). The file comes from the job through the contract (`getJob`, then `mediaFileFor`): never a path
- * from the request. Regular files only; byte ranges for seeking; SRT subtitles become WebVTT.
+ * from the request. Regular files only (`openServedFile`, shared with serve); byte ranges for seeking; SRT subtitles become WebVTT.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { mediaFileFor, srtToVtt } from '../../shared/media-route';
+import { openServedFile } from '../engine/served-file';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import { parseMediaUrl } from './media-url';
 import { APP_ORIGIN } from './trust';
@@ -59,14 +60,14 @@ export function mediaProtocolHandler(api: DubdeskApi): (request: Request) => Pro
 
     let handle: FileHandle;
     try {
-      handle = await open(file.path, 'r');
+      // The same rule as serve's /media: the recorded regular file; no symlink, FIFO or folder.
+      handle = await openServedFile(file.path);
     } catch {
       return status(404);
     }
     let handedOver = false;
     try {
       const info = await handle.stat();
-      if (!info.isFile()) return status(404);
       const head = request.method === 'HEAD';
 
       if (file.needsVtt) {

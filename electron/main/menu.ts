@@ -9,6 +9,10 @@ export interface MenuActions {
   openLogs(): void;
   /** The service's website, when one is configured over https. */
   serviceWebsite: (() => void) | null;
+  /** Checks now and says what it found (updates are off in unpackaged runs, and it says so). */
+  checkForUpdates?: () => void;
+  /** The doctor's checks and the log's tail, keys redacted, onto the clipboard. */
+  copyDiagnostics?: () => void;
 }
 
 export function menuTemplate(
@@ -22,12 +26,16 @@ export function menuTemplate(
     accelerator: 'CmdOrCtrl+,',
     click: () => actions.preferences(),
   };
+  const updates: MenuItemConstructorOptions[] = actions.checkForUpdates
+    ? [{ label: 'Check for Updates…', click: actions.checkForUpdates }]
+    : [];
   const template: MenuItemConstructorOptions[] = [];
   if (mac)
     template.push({
       label: 'Dubdesk',
       submenu: [
         { role: 'about' },
+        ...updates,
         { type: 'separator' },
         preferences,
         { type: 'separator' },
@@ -85,6 +93,8 @@ export function menuTemplate(
         : []),
       { label: 'Open Data Folder', click: () => actions.openDataFolder() },
       { label: 'Open Logs Folder', click: () => actions.openLogs() },
+      ...(actions.copyDiagnostics ? [{ label: 'Copy Diagnostics', click: actions.copyDiagnostics }] : []),
+      ...(mac ? [] : updates.length ? [{ type: 'separator' as const }, ...updates] : []),
     ],
   });
   return template;

@@ -6,7 +6,13 @@ import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import type { ContractError } from '../../shared/contract/errors';
 import type { EngineEvent, EventListener } from '../../shared/contract/events';
 import { METHOD_NAMES, type DubdeskApi } from '../../shared/contract/methods';
-import { type BrowserFile, type FaceBridge, type MediaKind, type ShellEvent } from '../../shared/face';
+import {
+  type BrowserFile,
+  type FaceBridge,
+  type MediaKind,
+  type ShellEvent,
+  type UpdateView,
+} from '../../shared/face';
 import { EVENTS, FACE, SHELL_EVENTS, SHELL_READY, SUBSCRIBE, methodChannel, type Reply } from './channels';
 import { mediaUrl } from './media-url';
 
@@ -82,6 +88,7 @@ const bridge: FaceBridge = {
     await ask<unknown>(FACE.openPath, path);
   },
   onShellEvent: (listener: (event: ShellEvent) => void) => onShellEvent(listener),
+  checkForUpdates: () => ask<UpdateView>(FACE.checkForUpdates),
 };
 
 contextBridge.exposeInMainWorld('dubdesk', bridge);

@@ -4,17 +4,30 @@
  */
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** A `file:` URL as its path (the Linux desktop entry passes files as `%U`); anything else as it is. */
+function asPath(arg: string): string | null {
+  if (!/^file:/i.test(arg)) return arg;
+  try {
+    return fileURLToPath(arg);
+  } catch {
+    return null;
+  }
+}
 
 /**
- * The files and folders named on a command line. `argv[0]` is the executable; unpackaged (`electron .`),
- * `argv[1]` is the app's folder. Switches and names that are not there are left out.
+ * The files and folders named on a command line, as paths or `file:` URLs. `argv[0]` is the executable;
+ * unpackaged (`electron .`), `argv[1]` is the app's folder. Switches and names that are not there are left out.
  */
 export function filesFromArgv(argv: readonly string[], opts: { defaultApp: boolean; cwd: string }): string[] {
   const args = argv.slice(opts.defaultApp ? 2 : 1);
   const out: string[] = [];
   for (const arg of args) {
     if (!arg || arg.startsWith('-')) continue;
-    const path = isAbsolute(arg) ? arg : resolve(opts.cwd, arg);
+    const named = asPath(arg);
+    if (!named) continue;
+    const path = isAbsolute(named) ? named : resolve(opts.cwd, named);
     try {
       const s = statSync(path);
       if (s.isFile() || s.isDirectory()) out.push(path);

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { constants } from 'node:fs';
-import { lstat, open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import rangeParser from 'range-parser';
 import { DubdeskError, toContractError } from '../../shared/contract/errors';
 import type { DubdeskApi } from '../../shared/contract/methods';
@@ -8,6 +7,7 @@ import { MEDIA_KINDS, type MediaKind } from '../../shared/face';
 import { mediaFileFor, outputFileFor, srtToVtt, type MediaFile } from '../../shared/media-route';
 import { create as contentDisposition } from 'content-disposition';
 import { basename } from 'node:path';
+import { openServedFile } from '../engine/served-file';
 import { sendError } from './replies';
 
 /** Subtitles converted in memory are small; anything bigger is not a subtitle file. */
@@ -38,32 +38,6 @@ async function outputFor(api: DubdeskApi, params: unknown): Promise<MediaFile> {
   const file = outputFileFor(await api.getJob({ id: Number(jobId) }), Number(index));
   if (!file) throw notServed(`job ${jobId} has no file ${index}`);
   return file;
-}
-
-/**
- * Opens exactly the file recorded for the job, and only if it is a regular file: a symlink put where an
- * output was (O_NOFOLLOW, so not even between a check and the open), a folder or a device is refused.
- * This is why ranges are served from our own handle (range-parser reads the header) rather than by
- * `send`/`@fastify/send`: those open the file again by its path, and would follow a symlink swapped in
- * after our check.
- */
-async function openRegular(path: string): Promise<FileHandle> {
-  const refused = () => notServed('this media is not a regular file; only regular files are served');
-  try {
-    if (!(await lstat(path)).isFile()) throw refused();
-    const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    if (!(await handle.stat()).isFile()) {
-      await handle.close();
-      throw refused();
-    }
-    return handle;
-  } catch (e) {
-    if (e instanceof DubdeskError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw refused();
-    if (code === 'ENOENT') throw notServed('this media file is gone from the disk');
-    throw new DubdeskError('permission', 'this media file cannot be read');
-  }
 }
 
 async function sendVtt(reply: FastifyReply, handle: FileHandle, head: boolean) {
@@ -132,7 +106,8 @@ export function mediaRoutes(app: FastifyInstance, api: DubdeskApi): void {
   const opened = async (reply: FastifyReply, find: () => Promise<MediaFile>) => {
     try {
       const file = await find();
-      return { file, handle: await openRegular(file.path) };
+      // One rule with the desktop's media protocol: the recorded regular file, no symlink, no FIFO.
+      return { file, handle: await openServedFile(file.path) };
     } catch (e) {
       void sendError(reply, toContractError(e));
       return null;

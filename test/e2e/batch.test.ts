@@ -6,12 +6,27 @@ import { creditsFor } from '../../shared/credits';
 import { formatBytes } from '../../shared/format';
 import { seriousViolations } from '../helpers/axe';
 import { addButtonShown, appInBrowser, PATIENT } from '../helpers/browser-app';
+import { currentFace } from '../helpers/face';
 import { allJobs } from '../helpers/engine';
 import { audioMp3, videoMp4 } from '../helpers/media';
 import { ffprobeSeconds } from '../helpers/probe';
 
+/** The running desktop app (Electron face only). */
+const desktopRun = async () => {
+  const { lastDesktop } = await import('../electron/electron-app');
+  if (!lastDesktop) throw new Error('no desktop app is running');
+  return lastDesktop;
+};
+
 /** A file dropped the way a person drops one: a DataTransfer with a real File, on the drop zone. */
 async function dropFile(page: Page, selector: string, path: string, type: string): Promise<void> {
+  if (currentFace() === 'electron') {
+    // A synthetic drop carries no file on disk: the desktop adds it through its picker, stubbed in main.
+    const { stubOpenDialog } = await import('../electron/electron-app');
+    await stubOpenDialog((await desktopRun()).electron, [path]);
+    await page.getByRole('button', { name: 'browse files' }).click();
+    return;
+  }
   const bytes = readFileSync(path).toString('base64');
   await page.locator(selector).evaluate(
     (zone, { bytes, name, type }) => {
@@ -154,8 +169,14 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     await panel.getByRole('button', { name: 'Close job panel' }).click();
   });
 
-  it("downloads a finished job's files from the browser, under their own names", async () => {
+  it.runIf(currentFace() === 'electron')('shows a finished file in its folder (desktop)', async () => {
     const { page } = e2e.view;
+    const desktop = await desktopRun();
+    await desktop.electron.evaluate(({ shell }) => {
+      const seen: string[] = [];
+      (globalThis as { revealed?: string[] }).revealed = seen;
+      shell.showItemInFolder = (path: string) => void seen.push(path);
+    });
     await page
       .getByRole('row', { name: /interview-01\.mp4/ })
       .getByRole('button', { name: /^fr: done/ })
@@ -166,20 +187,46 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     );
     const video = job?.outputs.find((o) => o.path.endsWith('.mp4'));
     if (!video) throw new Error('expected the French dub of interview-01.mp4');
-    const name = basename(video.path);
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      panel.getByRole('link', { name: `Download ${name}` }).click(),
-    ]);
-    expect(download.suggestedFilename()).toBe(name);
-    const saved = await download.path();
-    expect(readFileSync(saved).equals(readFileSync(video.path))).toBe(true);
-    // Escape closes the panel and gives focus back to the chip that opened it.
+    await panel
+      .getByRole('listitem')
+      .filter({ hasText: basename(video.path) })
+      .getByRole('button', { name: 'Show in folder' })
+      .click();
+    await expect
+      .poll(() => desktop.electron.evaluate(() => (globalThis as { revealed?: string[] }).revealed), PATIENT)
+      .toEqual([video.path]);
     await page.keyboard.press('Escape');
-    await panel.waitFor({ state: 'hidden' });
-    const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
-    expect(focused).toMatch(/^fr: done/);
   });
+
+  it.runIf(currentFace() === 'web')(
+    "downloads a finished job's files from the browser, under their own names",
+    async () => {
+      const { page } = e2e.view;
+      await page
+        .getByRole('row', { name: /interview-01\.mp4/ })
+        .getByRole('button', { name: /^fr: done/ })
+        .click();
+      const panel = page.getByRole('complementary', { name: /interview-01\.mp4/ });
+      const job = (await allJobs(e2e.app.host.api)).find(
+        (j) => j.sourceName === 'interview-01.mp4' && j.destLang === 'fr',
+      );
+      const video = job?.outputs.find((o) => o.path.endsWith('.mp4'));
+      if (!video) throw new Error('expected the French dub of interview-01.mp4');
+      const name = basename(video.path);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        panel.getByRole('link', { name: `Download ${name}` }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(name);
+      const saved = await download.path();
+      expect(readFileSync(saved).equals(readFileSync(video.path))).toBe(true);
+      // Escape closes the panel and gives focus back to the chip that opened it.
+      await page.keyboard.press('Escape');
+      await panel.waitFor({ state: 'hidden' });
+      const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+      expect(focused).toMatch(/^fr: done/);
+    },
+  );
 
   it('knows a source already dubbed: skipped unless "dub them again", which prices it again', async () => {
     const { page } = e2e.view;

@@ -9,10 +9,12 @@ import { openDubdesk, type DubdeskHost, type QueueWorker } from '../../electron/
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import type { SandboxOptionsInput } from '../../electron/sandbox/options';
 import { tempDir } from './engine';
+import { currentFace } from './face';
 import { builtRenderer } from './renderer-build';
 import { LogSink } from './serve';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/** The Chromium the browser tests drive; CI on Windows and macOS names its own (DUBDESK_CHROMIUM). */
+export const CHROMIUM = process.env.DUBDESK_CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -199,14 +201,21 @@ export function appInBrowser(
   let app: RunningApp | undefined;
   let view: Viewing | undefined;
   beforeAll(async () => {
-    app = await startApp(opts);
-    await hooks.prepare?.(app);
-    view = await openPage(app);
+    // The same scenarios drive the desktop app under Electron when test/electron runs them.
+    if (currentFace() === 'electron') {
+      const { startDesktopApp } = await import('../electron/electron-app');
+      ({ app, view } = await startDesktopApp(opts));
+      await hooks.prepare?.(app);
+    } else {
+      app = await startApp(opts);
+      await hooks.prepare?.(app);
+      view = await openPage(app);
+    }
     await hooks.ready?.(view.page);
   });
   afterAll(async () => {
     await view?.close();
-    await closeBrowser();
+    if (currentFace() === 'web') await closeBrowser();
     await app?.close();
   });
   return {

@@ -213,6 +213,8 @@ export const fake = {
   },
   displays: [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
   badge: [] as number[],
+  /** What was put on the clipboard, in order. */
+  clipboard: [] as string[],
   /** Runs the engine's process side in this process, over a structured-clone port. */
   engineChild: null as null | { alive: boolean },
 
@@ -424,6 +426,7 @@ export function electronModule(): Record<string, unknown> {
       }),
       showErrorBox: (title: string, body: string) => void fake.dialog.errors.push([title, body]),
     },
+    clipboard: { writeText: (text: string) => void fake.clipboard.push(text) },
     Menu: {
       buildFromTemplate: (template: unknown) => ({ template }),
       setApplicationMenu: (m: unknown) => void fake.menus.push(m),

@@ -62,7 +62,10 @@ export async function sniffOutput(
     : subtitleFormat(head.toString('utf8').replace(/^\uFEFF/, ''));
   if (found && allowed.includes(found)) return { ok: true, format: found };
   if (DOCUMENT_TYPES.test(mime)) return { ok: false, page: true, what: `a ${mime} document` };
-  const start = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const start = head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (!detected && /^<(!doctype|html|\?xml|head|body)/i.test(start))
     return { ok: false, page: true, what: 'a web page' };
   if (!detected && /^[{[]/.test(start)) return { ok: false, page: true, what: 'a JSON document' };

@@ -44,7 +44,7 @@ export interface PlannedFiles {
   refused: { input: string; error: ContractError }[];
 }
 
-/** What the watcher needs from the engine around it (the facade provides it). */
+/** What the watcher needs from the engine around it (the application layer provides it). */
 export interface WatchEnv {
   store: JobStore;
   watch: WatchStore;

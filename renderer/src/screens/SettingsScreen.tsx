@@ -6,6 +6,7 @@ import type { Settings, SettingsPatch } from '../../../shared/contract/settings'
 import { ErrorText, errorElsewhere, errorFor } from '../components/ErrorText';
 import { LanguagePicker } from '../components/LanguagePicker';
 import { OutputsPicker } from '../components/OutputsPicker';
+import { UpdateCheck } from '../components/UpdateCheck';
 import { formatCredits } from '../format';
 import { useApp, useBridge } from '../store';
 import { asError } from '../store/errors';
@@ -344,6 +345,7 @@ export function SettingsScreen() {
           </button>
         </div>
       </form>
+      <UpdateCheck />
     </section>
   );
 }

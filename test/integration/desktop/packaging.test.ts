@@ -1,8 +1,8 @@
 /**
  * What the installers contain. Where Electron's binary is present this packs the app for real
  * (`electron-builder --dir`); here, without it, electron-builder packs the same way around a stand-in
- * Electron folder (Linux), so the file list read back is the real one. Then the config, the icons, and the
- * release workflow are checked.
+ * Electron folder (Linux), so the file list read back is the real one. Then the config and the icons are
+ * checked (the workflows: test/unit/desktop/workflows.test.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -41,6 +41,27 @@ function asarFiles(file: string): { path: string; unpacked: boolean }[] {
 
 const platformFlag = { linux: '--linux', darwin: '--mac', win32: '--win' } as Record<string, string>;
 
+/** Electron's fuse wire as its binary carries it: sentinel, version 1, length, each fuse at Electron's default. */
+const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
+const FUSE_WIRE = Buffer.concat([Buffer.from(FUSE_SENTINEL), Buffer.from([1, 8]), Buffer.from('10110001')]);
+
+/** The fuses of a packed executable, by name: '1' on, '0' off. */
+function fusesOf(executable: string): Record<string, string> {
+  const bin = readFileSync(executable);
+  const at = bin.indexOf(FUSE_SENTINEL) + FUSE_SENTINEL.length;
+  const names = [
+    'RunAsNode',
+    'EnableCookieEncryption',
+    'EnableNodeOptionsEnvironmentVariable',
+    'EnableNodeCliInspectArguments',
+    'EnableEmbeddedAsarIntegrityValidation',
+    'OnlyLoadAppFromAsar',
+    'LoadBrowserProcessSpecificV8Snapshot',
+    'GrantFileProtocolExtraPrivileges',
+  ];
+  return Object.fromEntries(names.map((n, i) => [n, String.fromCharCode(bin[at + 2 + i] ?? 0)]));
+}
+
 function electronDist(): string | null {
   const real = join(root, 'node_modules', 'electron', 'dist');
   if (existsSync(real)) return real;
@@ -48,7 +69,8 @@ function electronDist(): string | null {
   // A stand-in Electron folder: electron-builder copies it and renames the executable, as with the real one.
   const fake = tempDir('dubdesk-fake-electron-');
   mkdirSync(join(fake, 'resources'));
-  writeFileSync(join(fake, 'electron'), '#!/bin/sh\n');
+  // With a fuse wire, as Electron's binary has one: electron-builder flips it (electronFuses) for real.
+  writeFileSync(join(fake, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\n'), FUSE_WIRE]));
   chmodSync(join(fake, 'electron'), 0o755);
   writeFileSync(join(fake, 'LICENSE'), '');
   writeFileSync(join(fake, 'version'), '45.4.1');
@@ -58,6 +80,7 @@ function electronDist(): string | null {
 describe('the packaged app', () => {
   let files: { path: string; unpacked: boolean }[] = [];
   let resources = '';
+  let executable = '';
 
   beforeAll(() => {
     const dist = electronDist();
@@ -88,6 +111,10 @@ describe('the packaged app', () => {
         ? join(out, `mac-${process.arch}`, 'Dubdesk.app', 'Contents', 'Resources')
         : join(out, `${process.platform === 'win32' ? 'win' : 'linux'}-unpacked`, 'resources');
     files = asarFiles(join(resources, 'app.asar'));
+    executable =
+      process.platform === 'darwin'
+        ? join(resources, '..', 'Frameworks', 'Electron Framework.framework', 'Electron Framework')
+        : join(resources, '..', process.platform === 'win32' ? 'Dubdesk.exe' : 'dubdesk');
   }, 240_000);
 
   it("packs React's production build, though the tests run under NODE_ENV=test", () => {
@@ -113,6 +140,18 @@ describe('the packaged app', () => {
     ])
       expect(paths, p).toContain(p);
     expect(paths.filter((p) => p.endsWith('.map'))).toEqual([]);
+  });
+
+  it('has its fuses set (22.16): no running as Node, no NODE_OPTIONS or --inspect, asar only and checked', () => {
+    if (!files.length) return;
+    expect(fusesOf(executable)).toMatchObject({
+      RunAsNode: '0',
+      EnableCookieEncryption: '1',
+      EnableNodeOptionsEnvironmentVariable: '0',
+      EnableNodeCliInspectArguments: '0',
+      EnableEmbeddedAsarIntegrityValidation: '1',
+      OnlyLoadAppFromAsar: '1',
+    });
   });
 
   it('carries only the native modules in node_modules, unpacked from the asar; no dev dependency', () => {
@@ -154,7 +193,11 @@ describe('the installer configuration', () => {
     expect(config.appId).toBe('app.dubdesk.desktop');
     expect(config.productName).toBe('Dubdesk');
     expect(targets(config.win)).toEqual([{ target: 'nsis', arch: ['x64', 'arm64'] }]);
-    expect(targets(config.mac)).toEqual([{ target: 'dmg', arch: ['x64', 'arm64'] }]);
+    // The zip beside the dmg is what electron-updater installs on macOS.
+    expect(targets(config.mac)).toEqual([
+      { target: 'dmg', arch: ['x64', 'arm64'] },
+      { target: 'zip', arch: ['x64', 'arm64'] },
+    ]);
     expect(targets(config.linux).map((t) => t.target)).toEqual(['AppImage', 'deb']);
   });
 
@@ -167,6 +210,8 @@ describe('the installer configuration', () => {
       'com.apple.security.cs.allow-unsigned-executable-memory',
     ])
       expect(plist).toContain(`<key>${key}</key>`);
+    // 22.16: the native modules are signed with the app's own identity, so library validation stays on.
+    expect(plist).not.toContain('disable-library-validation');
   });
 
   it('unpacks every native module, needs no rebuild, and keeps node_modules to the native ones', () => {
@@ -212,47 +257,5 @@ describe('the icons', () => {
     for (let at = 8; at < icns.length; at += icns.readUInt32BE(at + 4))
       types.push(icns.subarray(at, at + 4).toString('latin1'));
     expect(types).toEqual(expect.arrayContaining(['ic10', 'ic09', 'ic08']));
-  });
-});
-
-describe('the release workflow', () => {
-  const workflow = parse(readFileSync(join(root, '.github/workflows/release.yml'), 'utf8')) as {
-    on: { push: { tags: string[] } };
-    jobs: Record<
-      string,
-      {
-        'runs-on': string;
-        strategy?: { matrix: { include: { os: string; args: string }[] } };
-        steps: { run?: string }[];
-      }
-    >;
-  };
-
-  it('builds on the three systems when a version tag is pushed', () => {
-    expect(workflow.on.push.tags).toEqual(['v*']);
-    const include = workflow.jobs.build?.strategy?.matrix.include ?? [];
-    const oses = include.map((m) => m.os);
-    for (const os of ['ubuntu', 'windows', 'macos'])
-      expect(
-        oses.some((o) => o.startsWith(os)),
-        os,
-      ).toBe(true);
-    expect(include.map((m) => m.args)).toEqual(
-      expect.arrayContaining(['--win --x64', '--win --arm64', '--mac --x64', '--mac --arm64']),
-    );
-  });
-
-  it('runs only commands that exist in package.json', () => {
-    const lines = Object.values(workflow.jobs)
-      .flatMap((j) => j.steps)
-      .flatMap((s) => (s.run ? s.run.split('\n') : []))
-      .map((l) => l.trim())
-      .filter(Boolean);
-    expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) {
-      const run = /^npm run ([\w:-]+)/.exec(line);
-      if (run) expect(pkg.scripts, line).toHaveProperty(run[1] ?? '');
-      else expect(line, 'only npm ci and npm run <script>').toBe('npm ci');
-    }
   });
 });

@@ -1,6 +1,6 @@
 import type { Db } from '../open';
 
-/** The app's settings: one key-value table beside the queue (what the facade's settings read and write). */
+/** The app's settings: one key-value table beside the queue (what the application layer's settings read and write). */
 export class SettingsTable {
   private readonly q;
 

@@ -1,0 +1,54 @@
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fail, messageOf, pass, type Check } from './check';
+
+export const databaseFile = (home: string) => join(home, 'dubdesk.db');
+export const backupsFolder = (home: string) => join(home, 'backups');
+
+/** `PRAGMA quick_check` on a read-only connection: the queue's file is looked at, never changed. */
+export function databaseCheck(home: string): Check {
+  const title = 'Queue database';
+  const file = databaseFile(home);
+  if (!existsSync(file)) return pass(title, `${file} (not created yet: made on first use)`);
+  const restore = `Quit Dubdesk, move ${file} aside (a new, empty queue is started), or put the last copy from ${backupsFolder(home)} in its place.`;
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    const rows = db.pragma('quick_check') as { quick_check: string }[];
+    const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
+    if (problems.length)
+      return fail(title, `${file} is damaged (${problems.slice(0, 3).join('; ')})`, restore);
+    return pass(title, `${file} (integrity ok)`);
+  } catch (e) {
+    return fail(title, `${file} cannot be read as a database (${messageOf(e)})`, restore);
+  } finally {
+    db?.close();
+  }
+}
+
+/** The newest copy in `<home>/backups` (rotating backups); "none yet" is not a failure. */
+export async function backupCheck(home: string): Promise<Check> {
+  const title = 'Last backup';
+  const folder = backupsFolder(home);
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch {
+    return pass(title, 'none yet');
+  }
+  let newest: { name: string; at: Date } | null = null;
+  for (const name of names) {
+    try {
+      const s = await stat(join(folder, name));
+      if (s.isFile() && (!newest || s.mtime > newest.at)) newest = { name, at: s.mtime };
+    } catch {
+      /* removed while we looked */
+    }
+  }
+  return newest
+    ? pass(title, `${join(folder, newest.name)} (${newest.at.toISOString()})`)
+    : pass(title, 'none yet');
+}

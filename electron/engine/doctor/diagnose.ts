@@ -1,0 +1,110 @@
+/**
+ * `dubdesk doctor` and the app's Help > Copy Diagnostics: the same checks, each a pass or a failure with its
+ * fix. The folder and the database are looked at before anything opens them, so a read-only folder or a
+ * damaged queue is reported rather than crashing the check.
+ */
+import { open, stat } from 'node:fs/promises';
+import type { DubdeskApi } from '../../../shared/contract/methods';
+import { logFile } from '../log/log';
+import type { SandboxStarter } from '../app/service';
+import { formatChecks, pass, skipped, type Check } from './check';
+import { backupCheck, databaseCheck } from './database';
+import { homeCheck, runtimeCheck } from './runtime';
+import { keyStoreCheck, sandboxCheck, serviceCheck } from './service';
+
+export interface DiagnoseOptions {
+  home: string;
+  versions: { node: string; electron?: string };
+  keyStore: 'system' | 'file';
+  /** The engine's contract on this home, opened only once the folder and the database check out. */
+  api: () => Promise<DubdeskApi>;
+  /** How this face starts the built-in sandbox. */
+  startSandbox: SandboxStarter | null;
+}
+
+async function logCheck(home: string): Promise<Check> {
+  const file = logFile(home);
+  try {
+    const s = await stat(file);
+    return pass('Log', `${file} (${Math.ceil(s.size / 1024)} KB)`);
+  } catch {
+    return pass('Log', `${file} (none written yet)`);
+  }
+}
+
+export async function diagnose(o: DiagnoseOptions): Promise<Check[]> {
+  const checks: Check[] = [runtimeCheck(o.versions)];
+  const home = await homeCheck(o.home);
+  const db = databaseCheck(o.home);
+  checks.push(home, db, await backupCheck(o.home), await keyStoreCheck(o.home, o.keyStore));
+  if (home.ok && db.ok) {
+    try {
+      const { check, sandboxChosen } = await serviceCheck(await o.api());
+      checks.push(check);
+      // With the sandbox chosen, the line above already went through it.
+      if (!sandboxChosen) checks.push(await sandboxCheck(o.startSandbox));
+    } catch (e) {
+      checks.push(
+        skipped('Service', `the queue did not open (${e instanceof Error ? e.message : String(e)})`),
+      );
+    }
+  } else {
+    checks.push(skipped('Service', 'the data folder or the database failed its check'));
+  }
+  checks.push(await logCheck(o.home));
+  return checks;
+}
+
+/** How many of the log's last lines "Copy diagnostics" adds. */
+export const LOG_LINES = 200;
+
+/** Key-like values (`apikey: …`, `Bearer …`, a `"key"` field) that must never leave in a report. */
+const KEYISH =
+  /((?:api[-_]?key|authorization|x-api-key|"key")["']?\s*[:=]\s*["']?(?:bearer\s+)?)[^\s"',}]+|(\bbearer\s+)[^\s"',}]+/gi;
+
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text.replace(
+    KEYISH,
+    (_m, a: string | undefined, b: string | undefined) => `${a ?? b ?? ''}[redacted]`,
+  );
+  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('[redacted]');
+  return out;
+}
+
+/** The file's last `n` lines, read from its end (a log may be megabytes). */
+async function lastLines(file: string, n: number): Promise<string[]> {
+  let fh;
+  try {
+    fh = await open(file, 'r');
+  } catch {
+    return [];
+  }
+  try {
+    const { size } = await fh.stat();
+    const length = Math.min(size, 512 * 1024);
+    const buf = Buffer.alloc(length);
+    await fh.read(buf, 0, length, size - length);
+    const lines = buf.toString('utf8').split('\n').filter(Boolean);
+    return lines.slice(length < size ? Math.max(1, lines.length - n) : -n);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The text "Copy diagnostics" puts on the clipboard: the checks, then the log's last lines, keys redacted. */
+export async function diagnosticsReport(
+  checks: readonly Check[],
+  home: string,
+  secrets: readonly string[],
+): Promise<string> {
+  const lines = await lastLines(logFile(home), LOG_LINES);
+  const text = [
+    `Dubdesk diagnostics, ${new Date().toISOString()} (${process.platform} ${process.arch})`,
+    '',
+    formatChecks(checks),
+    '',
+    `Last ${lines.length} lines of ${logFile(home)}:`,
+    ...lines,
+  ].join('\n');
+  return redact(text, secrets);
+}

@@ -1,0 +1,100 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DubdeskApi } from '../../../shared/contract/methods';
+import { V2Client } from '../api/v2';
+import { systemKeyStore } from '../keys/os-key-store';
+import type { SandboxStarter } from '../app/service';
+import { fail, messageOf, pass, type Check } from './check';
+
+const STORE_FIX: Partial<Record<NodeJS.Platform, string>> = {
+  linux:
+    'Install and unlock a Secret Service (GNOME Keyring or KWallet) in your desktop session; or agree in Settings (or with `dubdesk login`) to keep the key in a file only you can read.',
+  darwin: 'Unlock your login Keychain (Keychain Access), then try again.',
+  win32: 'Check that the Credential Manager service runs (services.msc), then try again.',
+};
+
+/** Where the API key is kept: the OS credential store answering, or the file the user chose. */
+export async function keyStoreCheck(home: string, choice: 'system' | 'file'): Promise<Check> {
+  const title = 'Key store';
+  if (choice === 'file')
+    return pass(title, `${join(home, 'service.json')}, readable by you only (the file store was chosen)`);
+  try {
+    const store = await systemKeyStore({ home, fileFallback: 'allowed' });
+    if (store.kind === 'os') return pass(title, 'the system credential store answers');
+    return fail(
+      title,
+      store.osUnavailable ?? 'no system credential store',
+      STORE_FIX[process.platform] ?? 'Set up a credential store.',
+    );
+  } catch (e) {
+    return fail(title, `the key store cannot be opened (${messageOf(e)})`, 'Check the data folder above.');
+  }
+}
+
+const codeOf = (e: unknown) => (e as { code?: string }).code;
+const remedyOf = (e: unknown) => (e as { remedy?: string }).remedy;
+
+/** The configured service answering `/me` with the stored key; or, with none, the built-in sandbox doing so. */
+export async function serviceCheck(api: DubdeskApi): Promise<{ check: Check; sandboxChosen: boolean }> {
+  const title = 'Service';
+  const settings = await api.getSettings();
+  const sandboxChosen = settings.service.mode === 'sandbox';
+  const where = sandboxChosen ? 'the built-in sandbox' : (settings.service.baseUrl ?? 'the service');
+  try {
+    const me = await api.account();
+    const who = `${me.name || me.email}, ${me.balance} credits`;
+    return {
+      check: pass(
+        title,
+        sandboxChosen ? `the built-in sandbox is chosen (${who})` : `${where} accepts the key (${who})`,
+      ),
+      sandboxChosen,
+    };
+  } catch (e) {
+    const code = codeOf(e);
+    const check =
+      code === 'auth'
+        ? fail(
+            title,
+            `${where} rejected the API key (${messageOf(e)})`,
+            'Enter the key again in Settings, or with `dubdesk login`.',
+          )
+        : code === 'offline'
+          ? fail(
+              title,
+              `${where} cannot be reached (${messageOf(e)})`,
+              'Check the address in Settings and the network connection.',
+            )
+          : fail(
+              title,
+              settings.service.baseUrl || sandboxChosen ? `${where}: ${messageOf(e)}` : messageOf(e),
+              remedyOf(e) ?? 'Check the service settings.',
+            );
+    return { check, sandboxChosen };
+  }
+}
+
+/** The built-in sandbox starts and answers `/me` (in a throw-away folder, so the real one is left alone). */
+export async function sandboxCheck(startSandbox: SandboxStarter | null): Promise<Check> {
+  const title = 'Built-in sandbox';
+  if (!startSandbox) return pass(title, 'not part of this run');
+  const dir = await mkdtemp(join(tmpdir(), 'dubdesk-doctor-'));
+  try {
+    const sb = await startSandbox(dir);
+    try {
+      const me = await new V2Client(sb.baseUrl, sb.apiKey).me();
+      return pass(title, `starts and answers on ${sb.baseUrl} (${me.name})`);
+    } finally {
+      await sb.stop();
+    }
+  } catch (e) {
+    return fail(
+      title,
+      `it did not start (${messageOf(e)})`,
+      'Reinstall Dubdesk; if it persists, report it with these lines.',
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
