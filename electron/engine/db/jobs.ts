@@ -92,6 +92,9 @@ export class JobStore {
   completedOf(sources: readonly string[]): JobRow[] {
     return this.reads.completedOf(sources);
   }
+  completedOfHashes(hashes: readonly string[]): JobRow[] {
+    return this.reads.completedOfHashes(hashes);
+  }
   sameSource(row: Pick<JobRow, 'id' | 'source'>): JobRow[] {
     return this.reads.sameSource(row);
   }

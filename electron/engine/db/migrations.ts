@@ -209,6 +209,19 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   (db) => {
     db.exec(`CREATE TABLE own_files (file_id TEXT PRIMARY KEY, path TEXT NOT NULL) WITHOUT ROWID;`);
   },
+  // 7: a source is its content: a touched file or a copy under another name is the same source.
+  (db) => {
+    db.exec(`
+      ALTER TABLE jobs ADD COLUMN source_hash TEXT;
+      CREATE INDEX jobs_source_hash ON jobs (source_hash, dest_lang) WHERE source_hash IS NOT NULL;
+      CREATE TABLE content_hashes (
+        path TEXT PRIMARY KEY,
+        size INTEGER NOT NULL,
+        mtime_ms INTEGER NOT NULL,
+        hash TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

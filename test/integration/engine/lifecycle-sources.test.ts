@@ -1,4 +1,4 @@
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { copyFile, readFile, truncate } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -129,6 +129,37 @@ describe('engine lifecycle: sources and outputs', () => {
       ['es', 'completed'],
     ]);
     expect(sb.state.ledger).toHaveLength(3);
+  });
+
+  it('knows a source by its content: a touched file or a byte-identical copy is not paid for again', async () => {
+    const sb = await sandbox();
+    const { api, run, close } = engineFor(sb);
+    try {
+      const file = videoMp4(2, 'clip.mp4');
+      const out = tempDir();
+      const first = await api.add({ inputs: [file], to: ['es'], outDir: out });
+      expect(await run(quickRun(1))).toBe('done');
+      // `touch clip.mp4`: a new modification time, the same bytes.
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(file, later, later);
+      const touched = await api.add({ inputs: [file], to: ['es'], outDir: out });
+      expect(touched.added).toEqual([]);
+      expect(touched.alreadyDone.map((d) => d.jobId)).toEqual([first.added[0]]);
+      // A copy under another name.
+      const copy = join(tempDir(), 'talk copy.mp4');
+      copyFileSync(file, copy);
+      const copied = await api.add({ inputs: [copy], to: ['es'], outDir: out });
+      expect(copied.added).toEqual([]);
+      expect(copied.alreadyDone).toMatchObject([{ jobId: first.added[0], source: copy, destLang: 'es' }]);
+      expect(copied.credits).toBe(0);
+      // Dubbing again on purpose is asked for, and paid.
+      const again = await api.add({ inputs: [copy], to: ['es'], outDir: out, again: true });
+      expect(again.added).toHaveLength(1);
+      expect(await run(quickRun(1))).toBe('done');
+      expect(sb.state.ledger).toHaveLength(2);
+    } finally {
+      await close();
+    }
   });
 
   it('checks the output folder again before uploading: a file put in its place costs nothing', async () => {

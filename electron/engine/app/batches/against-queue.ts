@@ -10,11 +10,14 @@ export interface Sorted {
   done: DoneBefore[];
 }
 
-/** The same dub: same source content, target, source language and quality (where it goes does not matter). */
+/**
+ * The same dub: same source content, target, source language and quality (where it goes does not matter).
+ * Content is the file's hash where both have one; jobs from before hashes go by size and modification time.
+ */
 function sameDub(row: JobRow, job: NewJob): boolean {
+  if (row.source_lang !== job.source_lang || row.studio !== job.studio) return false;
+  if (row.source_hash && job.source_hash) return row.source_hash === job.source_hash;
   return (
-    row.source_lang === job.source_lang &&
-    row.studio === job.studio &&
     row.source_bytes === job.source_bytes &&
     (job.source_kind === 'url' || row.source_mtime === null || row.source_mtime === job.source_mtime)
   );
@@ -27,13 +30,18 @@ export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again
   const key = (source: string, lang: string) => `${lang}\u0000${source}`;
   const live = new Map(store.liveOf(sources).map((r) => [key(r.source, r.dest_lang), r]));
   const completed = new Map<string, JobRow[]>();
-  if (!again)
-    for (const r of store.completedOf(sources)) {
-      const k = key(r.source, r.dest_lang);
-      const list = completed.get(k);
-      if (list) list.push(r);
-      else completed.set(k, [r]);
-    }
+  const remember = (k: string, r: JobRow) => {
+    const list = completed.get(k);
+    if (list) list.push(r);
+    else completed.set(k, [r]);
+  };
+  if (!again) {
+    for (const r of store.completedOf(sources)) remember(key(r.source, r.dest_lang), r);
+    // The same content under another name (a copy, a file moved): the same source, already paid for.
+    const hashes = [...new Set(jobs.flatMap((j) => (j.source_hash ? [j.source_hash] : [])))];
+    for (const r of store.completedOfHashes(hashes))
+      if (r.source_hash) remember(key(`#${r.source_hash}`, r.dest_lang), r);
+  }
   for (const job of jobs) {
     const k = key(job.source, job.dest_lang);
     const liveJob = live.get(k);
@@ -42,7 +50,11 @@ export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again
       else out.queued.push(liveJob.id);
       continue;
     }
-    const before = completed.get(k)?.find((r) => sameDub(r, job));
+    const before =
+      completed.get(k)?.find((r) => sameDub(r, job)) ??
+      (job.source_hash
+        ? completed.get(key(`#${job.source_hash}`, job.dest_lang))?.find((r) => sameDub(r, job))
+        : undefined);
     if (before) {
       out.done.push({
         jobId: before.id,

@@ -2,7 +2,8 @@ import type { AddResult, Estimate } from '../../../../shared/contract/batches';
 import { DubdeskError } from '../../../../shared/contract/errors';
 import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/methods';
 import type { WatchPreset } from '../../../../shared/contract/watch';
-import type { JobStore } from '../../db/jobs';
+import { ContentHashes } from '../../db/content-hashes';
+import type { JobStore, NewJob } from '../../db/jobs';
 import type { Db } from '../../db/open';
 import type { PlannedFiles } from '../../watch/env';
 import { outRootOf } from '../../watch/env';
@@ -36,7 +37,25 @@ type BatchHandlers = Pick<DubdeskHandlers, 'estimate' | 'add'>;
 
 /** A batch: sources times languages, what it would cost against the balance, and queueing it. */
 export class BatchService {
-  constructor(private readonly deps: BatchDeps) {}
+  private readonly hashes: ContentHashes;
+
+  constructor(private readonly deps: BatchDeps) {
+    this.hashes = new ContentHashes(deps.db);
+  }
+
+  /** Each file's content, the source's identity (read once per path, size and modification time). */
+  private async identify(jobs: NewJob[]): Promise<void> {
+    const known = new Map<string, string>();
+    for (const job of jobs) {
+      if (job.source_kind !== 'file' || job.source_bytes === null || job.source_mtime === null) continue;
+      let hash = known.get(job.source);
+      if (hash === undefined) {
+        hash = await this.hashes.of(job.source, job.source_bytes, job.source_mtime);
+        known.set(job.source, hash);
+      }
+      job.source_hash = hash;
+    }
+  }
 
   private serviceId(): string {
     return this.deps.services.current()?.id ?? this.deps.services.serviceId();
@@ -53,6 +72,7 @@ export class BatchService {
       ownOutputs: (paths) => this.deps.store.recordedOutputs(paths),
     });
     await checkOutputFolders(planned.jobs, args.outDir !== undefined, create);
+    await this.identify(planned.jobs);
     return planned;
   }
 
@@ -79,6 +99,7 @@ export class BatchService {
         watchFolderId: folderId,
       },
     );
+    await this.identify(planned.jobs);
     return { jobs: planned.jobs, refused: planned.refused };
   }
 

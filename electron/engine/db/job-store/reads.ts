@@ -18,6 +18,9 @@ export class JobReads {
       completedOf: db.prepare(
         `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(?)) AND state = 'completed' ORDER BY id DESC`,
       ),
+      completedOfHashes: db.prepare(
+        `SELECT * FROM jobs WHERE source_hash IN (SELECT value FROM json_each(?)) AND state = 'completed' ORDER BY id DESC`,
+      ),
       sameSource: db.prepare(`SELECT * FROM jobs WHERE source = ? AND id != ?`),
       remoteIdsInUse: db.prepare(`SELECT remote_id FROM jobs WHERE remote_id IS NOT NULL AND id != ?`),
     };
@@ -56,6 +59,11 @@ export class JobReads {
   /** Completed jobs of any of these sources, newest first. */
   completedOf(sources: readonly string[]): JobRow[] {
     return this.q.completedOf.all(JSON.stringify(sources)).map((r) => JobRow.parse(r));
+  }
+
+  /** Completed jobs of sources with these contents, wherever the files were, newest first. */
+  completedOfHashes(hashes: readonly string[]): JobRow[] {
+    return this.q.completedOfHashes.all(JSON.stringify(hashes)).map((r) => JobRow.parse(r));
   }
 
   /** The other jobs of the same source (any language, any state), in queue order. */

@@ -11,6 +11,8 @@ export const JobRow = z.object({
   source_type: z.string().nullable(),
   source_bytes: z.number().int().nullable(),
   source_mtime: z.number().nullable(),
+  /** The file's content (SHA-256): what a source is, wherever it lies and whenever it was touched. */
+  source_hash: z.string().nullable(),
   duration: z.number().nullable(),
   dest_lang: z.string(),
   source_lang: z.string(),
@@ -113,7 +115,8 @@ export type NewJob = Pick<
   | 'service'
   | 'watch_folder_id'
   | 'upload_once'
->;
+> &
+  Partial<Pick<JobRow, 'source_hash'>>;
 
 export const OutputRow = z.object({
   job_id: z.number().int(),
