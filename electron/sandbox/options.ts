@@ -40,6 +40,11 @@ export const SandboxOptions = z.object({
     .int()
     .positive()
     .default(1024 ** 3),
+  /**
+   * A connection that has not sent its whole request head by then is closed (slowloris). Bodies have no
+   * deadline: an upload over a slow link may take as long as it needs.
+   */
+  headersTimeoutMs: z.number().int().positive().default(20_000),
   allowPrivateSourceUrls: z.boolean().default(false),
   /**
    * False: no ffprobe/ffmpeg even where installed; the media is read by an in-process parser and the results

@@ -134,7 +134,13 @@ export async function startSandbox(
 
   let origin = '';
   const server: Server = createServer(
-    { requestTimeout: 0 },
+    {
+      // No deadline for a whole request (long uploads), but one for its head: without `headersTimeout`,
+      // `requestTimeout: 0` would also switch that off and half-open connections would be held forever.
+      requestTimeout: 0,
+      headersTimeout: options.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(5000, Math.max(50, options.headersTimeoutMs / 4)),
+    },
     createDispatcher({
       routes,
       state,

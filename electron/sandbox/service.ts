@@ -24,7 +24,9 @@ export class SandboxService {
     readonly signer: UrlSigner,
     readonly dataDir: string,
     readonly sourcePolicy: SourcePolicy,
-  ) {}
+  ) {
+    this.presented = new PresentCache(() => state.now(), this.link, options.linkTtlSeconds);
+  }
 
   uploadPath(name: string): string {
     return join(this.dataDir, 'uploads', name);
@@ -75,7 +77,7 @@ export class SandboxService {
     return { url: make('inline'), download_url: make('attachment') };
   };
 
-  readonly presented = new PresentCache(() => this.state.now(), this.link);
+  readonly presented: PresentCache;
 
   /** Start-dub for v1 and legacy: the preconditions in the order the spec lists them. */
   startDub(account: SandboxAccount, id: string, generation: 'v1' | 'legacy'): SandboxDub {

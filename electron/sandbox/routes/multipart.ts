@@ -23,6 +23,8 @@ export function readMultipart(ctx: Ctx, dest: string, maxBytes: number): Promise
     try {
       bb = busboy({
         headers: ctx.req.headers,
+        // Browsers and fetch send file names as raw UTF-8; busboy's default (latin1) would garble them.
+        defParamCharset: 'utf8',
         highWaterMark: UPLOAD_WRITE_BUFFER,
         fileHwm: UPLOAD_WRITE_BUFFER,
         // busboy signals 'limit' on reaching fileSize, so one byte more: a file of exactly maxBytes is fine.
