@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from './http';
+import { HttpError } from './http-error';
 import { StoredFile } from './stored-file';
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { AUTO, LEGACY_CODES, TARGET_CODES } from '../../shared/languages';
 import type { Faults } from './faults';
-import { HttpError } from './http';
+import { HttpError } from './http-error';
 import type { Pipeline } from './pipeline';
 import { PresentCache } from './present-cache';
 import type { LinkMaker } from './present';

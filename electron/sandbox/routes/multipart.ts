@@ -2,7 +2,8 @@ import { rm } from 'node:fs/promises';
 import busboy from 'busboy';
 import { onBodyInterrupted } from '../body';
 import { StoredFile, UPLOAD_WRITE_BUFFER } from '../stored-file';
-import { HttpError, type Ctx } from '../http';
+import { HttpError } from '../http-error';
+import type { Ctx } from '../http';
 
 export interface MultipartUpload {
   fields: Record<string, string>;

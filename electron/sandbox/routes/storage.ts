@@ -4,7 +4,8 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { OutputTypeSchema } from '../../../shared/api/common';
 import { contentDisposition } from '../content-disposition';
 import { receiveToFile } from '../body';
-import { dropConnection, HttpError, respond, route, sendText, type Ctx, type Route } from '../http';
+import { HttpError } from '../http-error';
+import { dropConnection, respond, route, sendText, type Ctx, type Route } from '../http';
 import type { SandboxService } from '../service';
 
 function checkSignature(svc: SandboxService, ctx: Ctx, method: string): void {
