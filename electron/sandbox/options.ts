@@ -47,6 +47,11 @@ export const SandboxOptions = z.object({
   headersTimeoutMs: z.number().int().positive().default(20_000),
   allowPrivateSourceUrls: z.boolean().default(false),
   /**
+   * Shapes the receiving side of uploads to this many MiB/s, shared by all uploads at once (a token
+   * bucket), as a real uplink would be: for trying the app and for the link benchmarks. Absent: no limit.
+   */
+  linkRateMiBps: z.number().positive().max(100_000).optional(),
+  /**
    * False: no ffprobe/ffmpeg even where installed; the media is read by an in-process parser and the results
    * are copies of the upload. For benchmarks of a client, where the service's own work is not measured.
    */

@@ -4,6 +4,7 @@ import { AUTO, LEGACY_CODES, TARGET_CODES } from '../../shared/languages';
 import type { Faults } from './faults';
 import { HttpError } from './http-error';
 import type { Pipeline } from './pipeline';
+import { LinkShaper, MIB } from './link-rate';
 import { PresentCache } from './present-cache';
 import type { LinkMaker } from './present';
 import type { SandboxOptions } from './options';
@@ -26,6 +27,7 @@ export class SandboxService {
     readonly sourcePolicy: SourcePolicy,
   ) {
     this.presented = new PresentCache(() => state.now(), this.link, options.linkTtlSeconds);
+    this.uplink = options.linkRateMiBps ? new LinkShaper(options.linkRateMiBps * MIB) : null;
   }
 
   uploadPath(name: string): string {
@@ -78,6 +80,8 @@ export class SandboxService {
   };
 
   readonly presented: PresentCache;
+  /** The shaped receiving side of uploads (`linkRateMiBps`), or null for the full speed of the machine. */
+  readonly uplink: LinkShaper | null;
 
   /** Start-dub for v1 and legacy: the preconditions in the order the spec lists them. */
   startDub(account: SandboxAccount, id: string, generation: 'v1' | 'legacy'): SandboxDub {

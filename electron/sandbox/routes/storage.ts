@@ -26,7 +26,7 @@ async function upload(svc: SandboxService, ctx: Ctx): Promise<void> {
   // Into a side file first: a broken or refused upload never replaces one that arrived whole.
   const part = `${dub.uploadPath}.part-${randomUUID()}`;
   try {
-    const bytes = await receiveToFile(ctx.req, part, max);
+    const bytes = await receiveToFile(ctx.req, part, max, svc.uplink);
     svc.state.ingest.putBytes += bytes;
     if (bytes === 0) throw new HttpError(400, 'Empty upload');
     await rename(part, dub.uploadPath);

@@ -54,7 +54,7 @@ async function create(svc: SandboxService, ctx: Ctx): Promise<void> {
       if (length > svc.options.maxUploadBytes + MULTIPART_OVERHEAD) {
         throw new HttpError(413, `File exceeds the ${svc.options.maxUploadBytes}-byte upload limit`);
       }
-      const form = await readMultipart(ctx, uploadPath, svc.options.maxUploadBytes);
+      const form = await readMultipart(ctx, uploadPath, svc.options.maxUploadBytes, svc.uplink);
       fields = parseBody(CreateDubV2Fields, {
         ...form.fields,
         duration: num(form.fields.duration, 'duration'),

@@ -15,7 +15,7 @@ beforeAll(async () => {
     apiKey: KEY,
     pipelineSeconds: 0.2,
     linkTtlSeconds: 3,
-    headersTimeoutMs: 400,
+    headersTimeoutMs: 2000,
     ffmpeg: false,
   });
 });
