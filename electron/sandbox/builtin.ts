@@ -28,7 +28,7 @@ const startOwn = (stateDir: string) =>
  * Uses the sandbox running on `stateDir`, or starts it. Many processes may do this at once: one wins the
  * directory's lock, the others wait for it to listen, then use it.
  */
-async function attach(stateDir: string, onOwnerGone: () => void): Promise<Attachment> {
+async function attach(stateDir: string, onOwnerGone: () => void, signal?: AbortSignal): Promise<Attachment> {
   const deadline = Date.now() + READY_WITHIN_MS;
   for (let delay = 20; ; delay = Math.min(delay * 2, 500)) {
     const look = await lookUpSandbox(stateDir);
@@ -49,7 +49,7 @@ async function attach(stateDir: string, onOwnerGone: () => void): Promise<Attach
           `but did not answer within ${READY_WITHIN_MS / 1000} s. Stop that process, or remove the lock files in ${stateDir}.`,
       );
     }
-    await sleep(delay);
+    await sleep(delay, undefined, { signal });
   }
 }
 
@@ -116,11 +116,12 @@ class SharedSandbox implements BuiltInSandbox {
     const signal = this.stopping.signal;
     for (let delay = 250; !signal.aborted; delay = Math.min(delay * 2, RETAKE_MAX_DELAY_MS)) {
       try {
-        const next = await attach(this.stateDir, () => this.ownerGone());
+        const next = await attach(this.stateDir, () => this.ownerGone(), signal);
         if (signal.aborted) return await detach(next);
         this.current = next;
         return;
       } catch (e) {
+        if (signal.aborted) return;
         console.error(
           '[sandbox] could not take over the built-in sandbox:',
           e instanceof Error ? e.message : e,
