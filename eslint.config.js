@@ -8,7 +8,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 /** Packages that only run in Node: the renderer and shared/ never load them. */
 const nodeOnlyPackages = [
   'better-sqlite3',
-  'undici',
+  'got',
   'chokidar',
   'busboy',
   'commander',
@@ -66,25 +66,41 @@ const noSandbox = no(
   'The engine never imports the sandbox (share through shared/; faces start it).',
   '**/sandbox/**',
 );
-const noFaces = no('The engine knows no face (CLI, desktop shell).', '**/cli/**', '**/main/**');
+const noFaces = no(
+  'The engine knows no face (CLI, desktop shell, web).',
+  '**/cli/**',
+  '**/main/**',
+  '**/web/**',
+);
+/** The CLI starts the browser face (`dubdesk serve`) through that face's entry file alone. */
+const webEntryOnly = no(
+  'The CLI reaches the web face through its entry (electron/web/index.ts) alone.',
+  '**/web/*',
+  '**/web/*/**',
+  '!**/web/index',
+  '!**/web/index.ts',
+);
 
 /**
  * Inside the engine, lower folders never import higher ones: api <- db <- jobs <- flows <- queue <- watch
- * <- facade. The watcher queues jobs through their life and the database, above the queue it feeds; what it
- * needs of the facade (planning a batch, the balance, events) is handed to it, never imported.
+ * <- app. The watcher queues jobs through their life and the database, above the queue it feeds; what it
+ * needs of the application layer (planning a batch, the balance, events) is handed to it, never imported.
+ * The data folder (home), the key store (keys) and the log sit at the bottom beside the database; below all,
+ * `files` holds what every level does with the file system (making a folder that may be anywhere).
  */
 const ENGINE_LEVELS = [
-  ['api', 'media', 'outputs'],
-  ['db'],
+  ['files'],
+  ['api', 'media', 'outputs', 'home'],
+  ['db', 'keys', 'log'],
   ['jobs'],
   ['flows'],
   ['queue'],
   ['watch'],
-  ['facade'],
+  ['app'],
 ];
 const engineLayers = ENGINE_LEVELS.flatMap((folders, level) => {
   const higher = ENGINE_LEVELS.slice(level + 1).flat();
-  const same = level === 0 ? folders : [];
+  const same = level === 1 ? folders : [];
   return folders.map((folder) =>
     layer(
       [`electron/engine/${folder}/**`],
@@ -100,7 +116,13 @@ const engineLayers = ENGINE_LEVELS.flatMap((folders, level) => {
                 '../index',
               ),
             ]
-          : [no('The engine entry imports the facade, not the other way round.', '../index')]),
+          : [
+              no(
+                'The engine entry imports the application layer, not the other way round.',
+                '../index',
+                '../../index',
+              ),
+            ]),
         ...(same.filter((s) => s !== folder).length
           ? [
               no(
@@ -147,7 +169,13 @@ export default tseslint.config(
   // faces
   layer(
     ['electron/cli/**'],
-    [notRenderer, notTests, engineEntryOnly, no('The CLI is not the desktop shell.', '**/main/**')],
+    [
+      notRenderer,
+      notTests,
+      engineEntryOnly,
+      webEntryOnly,
+      no('The CLI is not the desktop shell.', '**/main/**'),
+    ],
     ['electron'],
   ),
   layer(
@@ -157,12 +185,28 @@ export default tseslint.config(
       notTests,
       engineEntryOnly,
       no('The desktop shell starts no sandbox of its own making.', '**/sandbox/*/**'),
+      no('The desktop shell is not the web face.', '**/web/**', '**/cli/**'),
     ],
+  ),
+  layer(
+    ['electron/web/**'],
+    [
+      notRenderer,
+      notTests,
+      engineEntryOnly,
+      no('The web face is neither the CLI nor the desktop shell.', '**/cli/**', '**/main/**'),
+    ],
+    ['electron'],
   ),
   // the sandbox
   layer(
     ['electron/sandbox/**'],
-    [noEngine, notRenderer, notTests, no('The sandbox knows no face.', '**/cli/**', '**/main/**')],
+    [
+      noEngine,
+      notRenderer,
+      notTests,
+      no('The sandbox knows no face.', '**/cli/**', '**/main/**', '**/web/**'),
+    ],
     ['electron'],
   ),
   // the engine: its entry file, then each folder at its level

@@ -2,18 +2,20 @@ import type { MethodName } from './contract/methods';
 import type { MediaKind } from './face';
 
 /**
- * Web mode's wire protocol, shared by `dubdesk serve` (electron/cli/serve/) and the renderer's HTTP client
+ * Web mode's wire protocol, shared by `dubdesk serve` (electron/web/) and the renderer's HTTP client
  * (renderer/src/bridge/web.ts), so the two cannot drift apart.
  *
+ *   POST /session               {code}: the address's one-time code, traded once for the session token
  *   POST /api/<method>          the contract: JSON input in, a Reply out       (Authorization: Bearer <token>)
  *   GET  /api/events            Server-Sent Events of EngineEvents             (Authorization: Bearer <token>)
  *   POST /api/media-token       a read-only token for <video>/<track> URLs      (Authorization: Bearer <token>)
  *   POST /staging?name=<name>   a file's bytes as the body; answers its path   (Authorization: Bearer <token>)
  *   GET  /media/<job>/<kind>    a job's own media, with Range                  (?mt=<media token>, or Bearer)
  *   GET  /media/<job>/file/<n>  the job's n-th output file, as a download      (?mt=<media token>, or Bearer)
- *   GET  /...                   the built renderer (no token: the page has to load to read its token)
+ *   GET  /...                   the built renderer (no token: the page has to load to trade its code)
  */
 export const ROUTES = {
+  session: '/session',
   method: (name: MethodName) => `/api/${name}`,
   events: '/api/events',
   mediaToken: '/api/media-token',
@@ -28,8 +30,12 @@ export const STAGE_NAME_PARAM = 'name';
 export const STAGE_MODIFIED_PARAM = 'modified';
 /** The query parameter that carries a media token (tags like <video> cannot send headers). */
 export const MEDIA_TOKEN_PARAM = 'mt';
-/** Where the session token travels in the address `serve` prints: the fragment, never sent to a server. */
-export const TOKEN_FRAGMENT_KEY = 'token';
+/**
+ * Where the one-time code travels in an address `serve` prints or opens: the fragment, never sent to a
+ * server. The page trades it for the session token (POST /session); the code then works no more, so one
+ * read from `ps` or the browser's history is worth nothing. The token itself never appears in an address.
+ */
+export const CODE_FRAGMENT_KEY = 'code';
 
 /** Largest file the browser may stage (the service takes 1 GB uploads; room for audio-only and v1). */
 export const MAX_STAGED_BYTES = 2 * 1024 ** 3;

@@ -2,13 +2,16 @@
  * The engine's one entry: the faces (CLI, desktop shell, `serve`) import this file and nothing else from
  * the engine. They get the contract (`api`), and `run` to work the queue in their process.
  */
+import { join } from 'node:path';
 import type { DubdeskApi } from '../../shared/contract/methods';
-import { DubdeskEngine, type EngineOptions } from './facade/engine';
+import type { EngineOptions } from './app/options';
+import { DubdeskEngine } from './app/root';
+import { restoreNewestBackup } from './db/backup';
 import type { RunOptions, RunOutcome } from './queue/runner';
 
-export { defaultHome } from './facade/home';
-export { keepWorking, type QueueWorker, type WorkableHost, type WorkerReport } from './facade/keep-working';
-export type { KeyStore } from './facade/key-store';
+export { defaultHome } from './home/home';
+export { keepWorking, type QueueWorker, type WorkableHost, type WorkerReport } from './app/keep-working';
+export type { KeyStore } from './keys/key-store';
 export {
   KEYRING_SERVICE,
   loadKeyring,
@@ -17,8 +20,8 @@ export {
   type KeyringEntry,
   type OpenKeyringEntry,
   type SystemKeyStoreOptions,
-} from './facade/os-key-store';
-export type { SandboxHandle, SandboxStarter, ServiceOverrides } from './facade/service';
+} from './keys/os-key-store';
+export type { SandboxHandle, SandboxStarter, ServiceOverrides } from './app/service';
 export type { EngineOptions, RunOptions, RunOutcome };
 
 export interface DubdeskHost {
@@ -41,4 +44,12 @@ export function openDubdesk(options: EngineOptions): DubdeskHost {
     wake: () => engine.wake(),
     close: () => engine.close(),
   };
+}
+
+/**
+ * Puts back the newest good backup of the queue database of `home` (`dubdesk restore-db`); the damaged
+ * file is kept beside it, renamed. Run with no Dubdesk open on that home.
+ */
+export function restoreDatabase(home: string): { restoredFrom: string; damagedKeptAs: string } {
+  return restoreNewestBackup(join(home, 'dubdesk.db'));
 }

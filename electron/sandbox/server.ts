@@ -1,9 +1,11 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { newAdminToken } from './admin-auth';
+import { makeFolder } from './make-folder';
+import { SandboxStateError } from './persist/errors';
 import { createDispatcher } from './dispatch';
 import { Faults } from './faults';
 import { listen } from './listen';
@@ -95,7 +97,9 @@ export async function startSandbox(
   const stateDir = options.stateDir ? resolve(options.stateDir) : null;
   const ownDir = !stateDir && !options.dataDir;
   const dataDir = stateDir ?? options.dataDir ?? (await mkdtemp(join(tmpdir(), 'dubdesk-sandbox-')));
-  await mkdir(join(dataDir, 'uploads'), { recursive: true });
+  await makeFolder(join(dataDir, 'uploads')).catch((e: unknown) => {
+    throw new SandboxStateError(`Cannot create the sandbox's folder ${dataDir}: ${(e as Error).message}`);
+  });
 
   const state = new SandboxState();
   const persistence = stateDir ? await openStateDir(stateDir, state) : null;

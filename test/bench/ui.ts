@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
+import { CODE_FRAGMENT_KEY, ROUTES } from '../../shared/serve-routes';
 import { CHROMIUM } from '../helpers/browser-app';
 import { CLI } from '../helpers/cli';
 import { seedQueue } from '../helpers/seed';
@@ -16,7 +17,9 @@ import { median, ratioOf, round, type Figure } from './figures';
 import { API_KEY, benchSandbox } from './sandbox';
 
 interface RunningServe {
+  /** The page's address, without a code: each context gets the session token in its tab (see `visit`). */
   url: string;
+  token: string;
   child: ChildProcess;
 }
 
@@ -34,7 +37,7 @@ export async function startServeForBench(work: string, baseUrl: string): Promise
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
+  const printed = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
@@ -43,7 +46,28 @@ export async function startServeForBench(work: string, baseUrl: string): Promise
     });
     child.on('exit', (code) => reject(new Error(`dubdesk serve exited with ${code}`)));
   });
-  return { url, child };
+  // The printed address's code works once: it is traded for the token here, as the page would.
+  const address = new URL(printed);
+  const code = new URLSearchParams(address.hash.slice(1)).get(CODE_FRAGMENT_KEY) ?? '';
+  const reply = await fetch(new URL(ROUTES.session, address.origin), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code }),
+  });
+  const { value } = (await reply.json()) as { value: { token: string } };
+  return { url: `${address.origin}/`, token: value.token, child };
+}
+
+/** Opens the app in a fresh context's page, with the session token already in the tab. */
+async function visit(browser: Browser, app: RunningServe, initScript?: string) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.addInitScript(
+    `window.sessionStorage.setItem('dubdesk.serve-token', ${JSON.stringify(app.token)});`,
+  );
+  if (initScript) await page.addInitScript(initScript);
+  await page.goto(app.url);
+  return { context, page };
 }
 
 const RENDERS = 5;
@@ -73,10 +97,7 @@ const FIRST_ROW_SCRIPT = `new MutationObserver((_, observer) => {
 
 /** Milliseconds from navigation start to the first row of a real source on screen, in a fresh context. */
 async function firstRender(browser: Browser, app: RunningServe): Promise<number> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  await page.addInitScript(FIRST_ROW_SCRIPT);
-  await page.goto(app.url);
+  const { context, page } = await visit(browser, app, FIRST_ROW_SCRIPT);
   await page.locator('[role=row][aria-rowindex]:not(.row-loading)').first().waitFor({ timeout: 60_000 });
   const ms = Number(await page.evaluate('window.__firstRow'));
   await context.close();
@@ -105,9 +126,7 @@ const SCROLL_SCRIPT = `new Promise((resolve, reject) => {
 
 /** Frame times while the queue scrolls by a screenful every few frames, from top towards the end. */
 async function scrollFrames(browser: Browser, app: RunningServe): Promise<number[]> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(app.url);
+  const { context, page } = await visit(browser, app);
   await page.locator('[role=row][aria-rowindex]:not(.row-loading)').first().waitFor({ timeout: 60_000 });
   const deltas = (await page.evaluate(SCROLL_SCRIPT.replace('DURATION', String(SCROLL_MS)))) as number[];
   await context.close();

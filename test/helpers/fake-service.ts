@@ -14,6 +14,8 @@ export interface FakeServiceOptions {
   languages?: { code: string; name: string }[];
   /** Answers `GET /files/<dub id>/<output type>`, the output links. Default: a few bytes of "media". */
   download?: (req: IncomingMessage, res: ServerResponse, seen: Seen) => void | Promise<void>;
+  /** A file name at the end of each output link (`/files/<id>/<type>/<name>`), as a CDN names its files. */
+  linkFile?: (type: string) => string;
   /** Answers `POST /api/v2/dubs` instead of creating a dub (after the body is read). */
   create?: (res: ServerResponse) => boolean;
 }
@@ -60,7 +62,7 @@ export async function fakeService(o: FakeServiceOptions = {}): Promise<FakeServi
   const links = (id: string) =>
     Object.fromEntries(
       ['translated_mp4', 'translated_subtitle'].map((t) => {
-        const url = `${base}/files/${id}/${t}`;
+        const url = `${base}/files/${id}/${t}${o.linkFile ? `/${o.linkFile(t)}` : ''}`;
         return [t, { url, download_url: url }];
       }),
     );

@@ -1,10 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { Writable } from 'node:stream';
-import { startServer, type DubdeskServer, type ServeOptions } from '../../electron/cli/serve/server';
+import { startServer, type DubdeskServer, type ServeOptions } from '../../electron/web/server';
 import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { createWebBridge, type WebBridge } from '../../renderer/src/bridge/web';
+import { CODE_FRAGMENT_KEY, ROUTES } from '../../shared/serve-routes';
 import { tempDir } from './engine';
 
 /** Everything a request log line said, to check what it never says. */
@@ -129,4 +130,24 @@ export function firstLine(child: ChildProcess): Promise<string> {
 export function serveEnv(home: string): NodeJS.ProcessEnv {
   const { DUBDESK_API_KEY: _k, DUBDESK_BASE_URL: _b, DUBDESK_LEGACY_URL: _l, ...env } = process.env;
   return { ...env, DUBDESK_HOME: home };
+}
+
+/** What the page does with an address's one-time code: trades it for the session token (once). */
+export async function exchangeCode(
+  port: number,
+  code: string,
+): Promise<{ status: number; token: string | null }> {
+  const r = await raw(port, 'POST', ROUTES.session, {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code }),
+  });
+  const body = r.json() as { ok: boolean; value?: { token?: string } };
+  return { status: r.status, token: body.value?.token ?? null };
+}
+
+/** The session token behind an address `dubdesk serve` printed (its code is used up). */
+export async function tokenOfAddress(address: string): Promise<string> {
+  const url = new URL(address);
+  const code = new URLSearchParams(url.hash.slice(1)).get(CODE_FRAGMENT_KEY) ?? '';
+  return (await exchangeCode(Number(url.port), code)).token ?? '';
 }

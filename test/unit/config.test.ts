@@ -2,7 +2,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultHome, openDubdesk } from '../../electron/engine/index';
-import { writeStoredService } from '../../electron/engine/facade/service-file';
+import { writeStoredService } from '../../electron/engine/keys/service-file';
 import { tempDir } from '../helpers/engine';
 
 describe('configuration', () => {

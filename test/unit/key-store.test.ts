@@ -15,8 +15,8 @@ import {
   type KeyringEntry,
   type OpenKeyringEntry,
 } from '../../electron/engine/index';
-import { serviceFile } from '../../electron/engine/facade/service-file';
-import { writeStoredService } from '../../electron/engine/facade/service-file';
+import { serviceFile } from '../../electron/engine/keys/service-file';
+import { writeStoredService } from '../../electron/engine/keys/service-file';
 import { CLI } from '../helpers/cli';
 import { tempDir } from '../helpers/engine';
 import { spawn } from 'node:child_process';

@@ -21,7 +21,7 @@ describe('the layering lint rules', () => {
   it('keep Node and Electron out of the renderer and shared/', async () => {
     await bites('renderer/src/x.ts', 'node:fs');
     await bites('renderer/src/x.ts', '../../electron/engine/index');
-    await bites('renderer/src/x.ts', 'undici');
+    await bites('renderer/src/x.ts', 'got');
     await bites('shared/x.ts', 'electron');
     await bites('shared/x.ts', 'better-sqlite3');
     await allows('renderer/src/x.ts', '../../shared/languages');
@@ -29,8 +29,10 @@ describe('the layering lint rules', () => {
 
   it('keep the electron module out of the engine, the CLI and the sandbox', async () => {
     for (const file of [
-      'electron/engine/facade/x.ts',
+      'electron/engine/app/x.ts',
+      'electron/engine/app/queue/x.ts',
       'electron/engine/x.ts',
+      'electron/web/x.ts',
       'electron/cli/x.ts',
       'electron/sandbox/x.ts',
     ])
@@ -39,10 +41,15 @@ describe('the layering lint rules', () => {
   });
 
   it('let the faces reach the engine through its entry file alone', async () => {
-    for (const face of ['electron/cli/x.ts', 'electron/cli/commands/x.ts', 'electron/main/x.ts']) {
+    for (const face of [
+      'electron/cli/x.ts',
+      'electron/cli/commands/x.ts',
+      'electron/main/x.ts',
+      'electron/web/x.ts',
+    ]) {
       const up = face.split('/').length === 3 ? '..' : '../..';
       await allows(face, `${up}/engine/index`);
-      await bites(face, `${up}/engine/facade/engine`);
+      await bites(face, `${up}/engine/app/root`);
       await bites(face, `${up}/engine/api/errors`);
       await bites(face, `${up}/engine/db/jobs`);
     }
@@ -54,15 +61,22 @@ describe('the layering lint rules', () => {
     await bites('electron/engine/db/x.ts', '../jobs/life');
     await bites('electron/engine/jobs/x.ts', '../flows/context');
     await bites('electron/engine/flows/x.ts', '../queue/runner');
-    await bites('electron/engine/queue/x.ts', '../facade/engine');
-    await bites('electron/engine/facade/x.ts', '../index');
+    await bites('electron/engine/queue/x.ts', '../app/root');
+    await bites('electron/engine/app/x.ts', '../index');
+    await bites('electron/engine/app/queue/x.ts', '../../index');
+    await bites('electron/engine/keys/x.ts', '../app/service');
+    await bites('electron/engine/log/x.ts', '../app/root');
+    await bites('electron/engine/home/x.ts', '../keys/key-store');
+    await allows('electron/engine/keys/x.ts', '../home/home');
+    await allows('electron/engine/app/x.ts', '../keys/os-key-store');
+    await allows('electron/engine/app/queue/x.ts', '../../queue/runner');
     await allows('electron/engine/flows/x.ts', '../jobs/life');
     await allows('electron/engine/queue/x.ts', '../flows/submit');
-    await allows('electron/engine/facade/x.ts', '../queue/runner');
+    await allows('electron/engine/app/x.ts', '../queue/runner');
   });
 
-  it('put the folder watcher between the queue and the facade', async () => {
-    await bites('electron/engine/watch/x.ts', '../facade/batches');
+  it('put the folder watcher between the queue and the application layer', async () => {
+    await bites('electron/engine/watch/x.ts', '../app/batches/plan');
     await bites('electron/engine/watch/x.ts', '../index');
     await bites('electron/engine/queue/x.ts', '../watch/service');
     await bites('electron/engine/db/x.ts', '../watch/env');
@@ -71,13 +85,24 @@ describe('the layering lint rules', () => {
     await allows('electron/engine/watch/x.ts', '../jobs/life');
     await allows('electron/engine/watch/x.ts', '../queue/backoff');
     await allows('electron/engine/watch/x.ts', '../media/probe');
-    await allows('electron/engine/facade/x.ts', '../watch/service');
+    await allows('electron/engine/app/x.ts', '../watch/service');
     await allows('electron/engine/watch/x.ts', 'chokidar');
     await bites('shared/x.ts', 'chokidar');
   });
 
+  it('keep the web face its own: the CLI starts it through its entry, nobody else reaches in', async () => {
+    await allows('electron/cli/commands/x.ts', '../../web/index');
+    await bites('electron/cli/commands/x.ts', '../../web/server');
+    await bites('electron/web/x.ts', '../cli/context');
+    await bites('electron/web/x.ts', '../main/ipc');
+    await bites('electron/main/x.ts', '../web/index');
+    await bites('electron/engine/app/x.ts', '../../web/index');
+    await bites('electron/sandbox/x.ts', '../web/index');
+    await allows('electron/web/x.ts', 'fastify');
+  });
+
   it('keep the engine and the sandbox apart', async () => {
-    await bites('electron/engine/facade/x.ts', '../../sandbox/server');
+    await bites('electron/engine/app/x.ts', '../../sandbox/server');
     await bites('electron/engine/x.ts', '../sandbox/server');
     await bites('electron/sandbox/x.ts', '../engine/index');
     await bites('electron/sandbox/routes/x.ts', '../../engine/api/errors');

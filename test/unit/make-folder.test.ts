@@ -1,7 +1,7 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeFolder } from '../../electron/engine/outputs/make-folder';
+import { makeFolder } from '../../electron/engine/files/make-folder';
 import { tempDir } from '../helpers/engine';
 
 describe('makeFolder', () => {

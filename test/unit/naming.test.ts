@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   alreadySettled,
-  extensionFor,
   freeName,
   outputPath,
   sanitizeName,
   settle,
 } from '../../electron/engine/outputs/naming';
+import { formatsOf } from '../../electron/engine/outputs/sniff';
+import { OUTPUT_TYPES, type OutputType } from '../../shared/api/common';
 import { tempDir } from '../helpers/engine';
 
 describe('output names', () => {
@@ -20,40 +21,58 @@ describe('output names', () => {
     expect(sanitizeName('x'.repeat(300))).toHaveLength(180);
   });
 
+  const video: OutputType[] = ['translated_mp4', 'translated_subtitle'];
+
   it('puts the language before the extension so players pair video and subtitles', () => {
-    expect(outputPath('suffix', 'Movie', 'es', 'translated_mp4', 'mp4', true)).toBe('Movie.es.mp4');
-    expect(outputPath('suffix', 'Movie', 'es', 'translated_subtitle', 'srt', true)).toBe('Movie.es.srt');
-    // The service's own format is told apart only when it would take the MP4's name.
-    expect(outputPath('suffix', 'Movie', 'es', 'translated', 'mp4', true)).toBe(
+    expect(outputPath('suffix', 'Movie', 'es', 'translated_mp4', 'mp4', video)).toBe('Movie.es.mp4');
+    expect(outputPath('suffix', 'Movie', 'es', 'translated_subtitle', 'srt', video)).toBe('Movie.es.srt');
+    // The service's own format takes the plain name when its converted twin is not wanted too.
+    expect(outputPath('suffix', 'Movie', 'es', 'translated', 'mp4', ['translated'])).toBe('Movie.es.mp4');
+    expect(outputPath('suffix', 'Movie', 'es', 'translated', 'mp4', [...video, 'translated'])).toBe(
       'Movie.es (service format).mp4',
     );
-    expect(outputPath('suffix', 'Movie', 'es', 'translated', 'mkv', true)).toBe('Movie.es.mkv');
-    expect(outputPath('suffix', 'Movie', 'es', 'translated', 'mp4', false)).toBe('Movie.es.mp4');
+  });
+
+  it('never gives two output types of one dub the same name, whatever format each turns out to be', () => {
+    for (const naming of ['suffix', 'folders'] as const)
+      for (const wanted of [OUTPUT_TYPES, ['translated', 'translated_mp3'] as OutputType[]]) {
+        const names = new Map<string, string>();
+        for (const type of wanted)
+          for (const ext of formatsOf(type)) {
+            const name = outputPath(naming, 'clip', 'es', type, ext, wanted);
+            const other = names.get(name);
+            expect(other === undefined || other === type, `${name}: ${type} and ${other}`).toBe(true);
+            names.set(name, type);
+          }
+      }
+    // What the issue saw: original and original_mp4 of an MP4, translated and translated_mp3 of an MP3.
+    expect(outputPath('suffix', 'clip', 'es', 'original', 'mp4', OUTPUT_TYPES)).toBe(
+      'clip.original (as uploaded).mp4',
+    );
+    expect(outputPath('suffix', 'voice', 'es', 'translated', 'mp3', ['translated', 'translated_mp3'])).toBe(
+      'voice.es (service format).mp3',
+    );
   });
 
   it('names what does not depend on the language once per source, never like the source itself', () => {
-    expect(outputPath('suffix', 'Movie', 'es', 'poster', 'jpg', true)).toBe('Movie.poster.jpg');
-    expect(outputPath('suffix', 'Movie', 'es', 'original', 'mp4', true)).toBe('Movie.original.mp4');
-    expect(outputPath('suffix', 'Movie', 'es', 'original_mp3', 'mp3', true)).toBe('Movie.original-audio.mp3');
-    expect(outputPath('suffix', 'Movie', 'es', 'original_subtitle', 'vtt', true)).toBe('Movie.original.vtt');
+    expect(outputPath('suffix', 'Movie', 'es', 'poster', 'jpg', video)).toBe('Movie.poster.jpg');
+    expect(outputPath('suffix', 'Movie', 'es', 'original', 'mp4', video)).toBe('Movie.original.mp4');
+    expect(outputPath('suffix', 'Movie', 'es', 'original_mp3', 'mp3', video)).toBe(
+      'Movie.original-audio.mp3',
+    );
+    expect(outputPath('suffix', 'Movie', 'es', 'original_subtitle', 'vtt', video)).toBe('Movie.original.vtt');
   });
 
   it('puts each language in a folder of its own with the folders naming', () => {
-    expect(outputPath('folders', 'Movie', 'es', 'translated_mp4', 'mp4', true)).toBe(join('es', 'Movie.mp4'));
-    expect(outputPath('folders', 'Movie', 'es', 'translated_subtitle', 'vtt', true)).toBe(
+    expect(outputPath('folders', 'Movie', 'es', 'translated_mp4', 'mp4', video)).toBe(
+      join('es', 'Movie.mp4'),
+    );
+    expect(outputPath('folders', 'Movie', 'es', 'translated_subtitle', 'vtt', video)).toBe(
       join('es', 'Movie.vtt'),
     );
-    expect(outputPath('folders', 'Movie', 'es', 'original_subtitle', 'vtt', true)).toBe(
+    expect(outputPath('folders', 'Movie', 'es', 'original_subtitle', 'vtt', video)).toBe(
       join('original', 'Movie.vtt'),
     );
-  });
-
-  it('takes the extension from the response type, then the link, then the output type', () => {
-    expect(extensionFor('translated_subtitle', 'application/x-subrip', 'http://x/a.vtt')).toBe('srt');
-    expect(extensionFor('translated_subtitle', 'application/octet-stream', 'http://x/a.vtt?sig=1')).toBe(
-      'vtt',
-    );
-    expect(extensionFor('translated_mp3', null, 'http://x/noext')).toBe('mp3');
   });
 
   it('never picks a taken name: Movie.es (2).mp4, and skips names with a .part in progress', async () => {

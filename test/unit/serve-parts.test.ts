@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../shared/contract/errors';
-import { MediaTokens } from '../../electron/cli/serve/media-tokens';
-import { STATUS_OF } from '../../electron/cli/serve/replies';
-import { routeKind } from '../../electron/cli/serve/guard';
-import { stagedName } from '../../electron/cli/serve/staged-name';
-import { bearerOf, newToken, sameToken } from '../../electron/cli/serve/token';
+import { MediaTokens } from '../../electron/web/media-tokens';
+import { STATUS_OF } from '../../electron/web/replies';
+import { routeKind } from '../../electron/web/guard';
+import { stagedName } from '../../electron/web/staged-name';
+import { bearerOf, newToken, sameToken } from '../../electron/web/token';
 
 describe('serve: tokens', () => {
   it('makes 32 random bytes as base64url, never twice the same', () => {
@@ -55,6 +55,8 @@ describe('serve: routes and statuses', () => {
     expect(routeKind('/api')).toBe('api');
     expect(routeKind('/staging?name=a')).toBe('staging');
     expect(routeKind('/media/1/dub?mt=x')).toBe('media');
+    expect(routeKind('/session')).toBe('session');
+    expect(routeKind('/session/x')).toBe('page');
     expect(routeKind('/')).toBe('page');
     expect(routeKind('/assets/index.js')).toBe('page');
     expect(routeKind('/apix')).toBe('page');

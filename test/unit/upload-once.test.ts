@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { JobStore, type JobRow, type NewJob } from '../../electron/engine/db/jobs';
 import { openDatabase } from '../../electron/engine/db/open';
 import { planUploadOnce } from '../../electron/engine/flows/upload-once';
-import { takesPart, UPLOAD_ONCE_AUTO_BYTES } from '../../electron/engine/facade/upload-once';
+import { takesPart, UPLOAD_ONCE_AUTO_BYTES } from '../../electron/engine/app/batches/upload-once';
 import { enqueue, transition } from '../../electron/engine/jobs/life';
 import { tempDir } from '../helpers/engine';
 import { newJob } from '../helpers/new-job';

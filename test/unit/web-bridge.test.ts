@@ -19,22 +19,66 @@ function fakeWindow(href: string, extra: Record<string, unknown> = {}) {
   return { stored, replaced };
 }
 
+/**
+ * The server side of the code exchange (POST /session): each code in `codes` is traded once for its
+ * token, as `dubdesk serve` does; every exchange is recorded.
+ */
+function fakeExchange(given: Record<string, string>) {
+  const sent: string[] = [];
+  const codes = new Map(Object.entries(given));
+  class FakeXhr {
+    status = 0;
+    responseText = '';
+    private target = '';
+    open(method: string, url: string, async: boolean) {
+      this.target = `${method} ${url} ${async ? 'async' : 'sync'}`;
+    }
+    setRequestHeader() {}
+    send(body: string) {
+      sent.push(`${this.target} ${body}`);
+      const { code } = JSON.parse(body) as { code: string };
+      const token = codes.get(code);
+      codes.delete(code);
+      this.status = token ? 200 : 401;
+      this.responseText = JSON.stringify(
+        token ? { ok: true, value: { token } } : { ok: false, error: { code: 'auth', message: 'used' } },
+      );
+    }
+  }
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  return sent;
+}
+
 describe('the web bridge in a page', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     vi.resetModules();
   });
 
-  it('takes the token from the fragment, keeps it for the tab, and clears it from the address', async () => {
+  it('trades the fragment’s one-time code for the token, keeps it for the tab, and clears the address', async () => {
     const { tokenFromPage } = await import('../../renderer/src/bridge/web-token');
-    const page = fakeWindow('http://127.0.0.1:5000/?x=1#token=abc_DEF-123');
+    const sent = fakeExchange({ 'code-1': 'abc_DEF-123' });
+    const page = fakeWindow('http://127.0.0.1:5000/?x=1#code=code-1');
     expect(tokenFromPage()).toBe('abc_DEF-123');
+    expect(sent).toEqual(['POST /session sync {"code":"code-1"}']);
     expect([...page.stored.values()]).toEqual(['abc_DEF-123']);
     expect(page.replaced).toEqual(['/?x=1']);
-    // A reload: the address has no token any more; the tab still has it.
+    // A reload: the address has no code any more; the tab still has the token.
     (window.location as { hash: string }).hash = '';
     expect(tokenFromPage()).toBe('abc_DEF-123');
     expect(page.replaced).toHaveLength(1);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('keeps the tab’s token when the address brings a used code (history, a second tab)', async () => {
+    const { tokenFromPage } = await import('../../renderer/src/bridge/web-token');
+    fakeExchange({});
+    const page = fakeWindow('http://127.0.0.1:5000/#code=used');
+    expect(tokenFromPage()).toBeNull();
+    page.stored.set('dubdesk.serve-token', 'kept');
+    (window.location as { hash: string }).hash = '#code=used';
+    expect(tokenFromPage()).toBe('kept');
+    expect(page.replaced).toEqual(['/', '/']);
   });
 
   it('has no token when the page was opened without one', async () => {
@@ -57,7 +101,8 @@ describe('the web bridge in a page', () => {
       calls.push([url, init]);
       return new Response(JSON.stringify({ ok: true, value: { token: 'm'.repeat(43), idleSeconds: 3600 } }));
     });
-    fakeWindow('http://127.0.0.1:5000/#token=page-token');
+    fakeExchange({ 'page-code': 'page-token' });
+    fakeWindow('http://127.0.0.1:5000/#code=page-code');
     const { getBridge, bridgeReady } = await import('../../renderer/src/bridge/index');
     const bridge = getBridge();
     expect(bridge.shell).toBe('web');
@@ -89,7 +134,8 @@ describe('the page’s first calls', () => {
         JSON.stringify({ ok: false, error: { code: 'internal', message: 'not in this test' } }),
       );
     });
-    fakeWindow('http://127.0.0.1:5000/#token=page-token');
+    fakeExchange({ 'page-code': 'page-token' });
+    fakeWindow('http://127.0.0.1:5000/#code=page-code');
     await import('../../renderer/src/first-calls');
     const early = [...sent];
     expect(early[0]).toBe('GET /api/events ');

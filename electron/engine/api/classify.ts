@@ -1,12 +1,13 @@
 import { ErrorBody } from '../../../shared/api/common';
 import { cleanServiceText } from '../../../shared/text';
+import { MaxRedirectsError, RequestError, TimeoutError } from 'got';
 import { ApiError, kindForStatus, redact, type ApiErrorDetails } from './errors';
 import { FileChangedError, FileStalledError } from './file-body';
 
 /**
- * A limit the transport keeps itself (undici keeps the others): `request`, the whole call; `response`, the
- * status line after an upload; `read`, the body's end; `socket`, nothing moved on the line; `connect`, the
- * connection of a request that carries a file (the file thread's own).
+ * A limit the transport keeps itself, or got's timeout of that phase: `request`, the whole call; `response`,
+ * the status line once the request is sent; `read`, the body's end; `socket`, nothing moved on the line (or,
+ * while a file goes out, none of it left); `connect`, DNS, TCP and TLS.
  */
 export class TransportTimeout extends Error {
   constructor(
@@ -18,24 +19,35 @@ export class TransportTimeout extends Error {
   }
 }
 
-/** undici's timeouts, by error code, as the phase they limit. */
-const UNDICI_TIMEOUTS: Readonly<Record<string, 'connect' | 'response' | 'socket'>> = {
-  UND_ERR_CONNECT_TIMEOUT: 'connect',
-  UND_ERR_HEADERS_TIMEOUT: 'response',
-  UND_ERR_BODY_TIMEOUT: 'socket',
+/** got's timeout events, as the phase they limit. */
+const GOT_TIMEOUTS: Readonly<Record<string, TransportTimeout['phase']>> = {
+  lookup: 'connect',
+  connect: 'connect',
+  secureConnect: 'connect',
+  socket: 'socket',
+  send: 'socket',
+  response: 'response',
+  read: 'read',
+  request: 'request',
 };
 
-/**
- * What says the answer was not HTTP a client can read: the parser's refusal, headers too big, a bad
- * Content-Length (undici tells it before the status line is handed over; after it, the body was cut short).
- */
-function brokenHttp(e: unknown, code: string, answered: boolean): boolean {
+/** The phase of a timeout, whether this layer's own or got's. */
+function timeoutPhase(e: unknown): TransportTimeout['phase'] | undefined {
+  if (e instanceof TransportTimeout) return e.phase;
+  if (e instanceof TimeoutError) return GOT_TIMEOUTS[e.event] ?? 'request';
+  return undefined;
+}
+
+/** What says the answer was not HTTP a client can read: the parser's refusal (headers too big, bad framing). */
+function brokenHttp(e: unknown, code: string): boolean {
   if (e instanceof Error && e.name === 'HTTPParserError') return true;
-  return (
-    code.startsWith('HPE_') ||
-    code === 'UND_ERR_HEADERS_OVERFLOW' ||
-    (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' && !answered)
-  );
+  return code.startsWith('HPE_');
+}
+
+/** The failure under got's wrapper (an upload's read error, the socket's reset), when there is one. */
+function underlying(e: unknown): unknown {
+  if (e instanceof RequestError && !(e instanceof TimeoutError) && e.cause instanceof Error) return e.cause;
+  return e;
 }
 
 function hostOf(url: string): string {
@@ -56,21 +68,23 @@ function codeOf(e: unknown): string {
  * had arrived: before it, the network is to blame (wait); after it, the service sent a broken answer.
  */
 export function errorFromFailure(
-  e: unknown,
+  failure: unknown,
   url: string,
   answered: boolean,
   details: ApiErrorDetails = {},
 ): ApiError {
+  const e = underlying(failure);
   if (e instanceof ApiError) return e;
   // The file, not the line: said as it is, and waited for (a file still being written, a share coming back).
   if (e instanceof FileChangedError || e instanceof FileStalledError)
     return new ApiError('source', e.message);
-  const code = codeOf(e);
-  // The caller's AbortController (a DOMException), or undici's own name for an aborted request.
-  if ((e instanceof Error && e.name === 'AbortError') || code === 'UND_ERR_ABORTED')
-    return new ApiError('canceled', 'canceled');
   const where = redact(url);
-  const timeout = e instanceof TransportTimeout ? e.phase : UNDICI_TIMEOUTS[code];
+  if (e instanceof MaxRedirectsError) return new ApiError('redirect', `too many redirects from ${where}`);
+  const code = codeOf(e);
+  // The caller's AbortController (a DOMException), or got's own name for an aborted request.
+  if ((e instanceof Error && e.name === 'AbortError') || code === 'ERR_ABORTED')
+    return new ApiError('canceled', 'canceled');
+  const timeout = timeoutPhase(e);
   if (timeout === 'connect')
     return new ApiError('network', `cannot reach ${hostOf(url)} (timed out: connect)`);
   if (timeout !== undefined) {
@@ -87,7 +101,7 @@ export function errorFromFailure(
   }
   const what = e instanceof Error ? e.message : String(e);
   // Something answered, but not in HTTP.
-  if (brokenHttp(e, code, answered))
+  if (brokenHttp(e, code))
     return new ApiError(
       'protocol',
       `${where} answered with broken HTTP (${code || what})`,
@@ -95,8 +109,8 @@ export function errorFromFailure(
       null,
       details,
     );
-  // undici's codes say little (UND_ERR_SOCKET); its message says what happened ("other side closed").
-  const why = code && !code.startsWith('UND_ERR') ? code : what;
+  // got's own codes say little (ERR_GOT_REQUEST_ERROR); its message says what happened.
+  const why = code && !code.startsWith('ERR_') ? code : what;
   if (answered) {
     const received = details.bytes !== undefined ? ` after ${details.bytes} bytes` : '';
     return new ApiError(

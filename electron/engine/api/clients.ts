@@ -1,3 +1,4 @@
+import type { SourceReads } from './body-stream';
 import { Downloads, type PartFiles } from './download';
 import { LangsClient } from './langs';
 import { LegacyClient } from './legacy';
@@ -15,6 +16,8 @@ export interface ServiceOptions {
   limits?: Partial<HttpLimits>;
   /** Where downloads write (tests give a disk that fills up). */
   partFiles?: PartFiles;
+  /** How files going out are read (tests give reads that hang, as a share asleep does). */
+  sourceReads?: SourceReads;
 }
 
 export interface ServiceClients {
@@ -31,13 +34,13 @@ export interface ServiceClients {
 /** Every client of the service, sharing one set of limits; the only place the engine builds them. */
 export function createServiceClients(o: ServiceOptions): ServiceClients {
   const limits = withLimits(o.limits);
-  const uploads = new Uploads(limits);
+  const uploads = new Uploads(limits, o.sourceReads);
   // The language list keeps its own short limits unless the caller's are shorter still.
   const langsLimits = Object.fromEntries(
     Object.entries(LANGS_LIMITS).map(([k, v]) => [k, Math.min(v, limits[k as keyof HttpLimits])]),
   );
   return {
-    v2: new V2Client(o.baseUrl, o.apiKey, { limits }),
+    v2: new V2Client(o.baseUrl, o.apiKey, { limits, reads: o.sourceReads }),
     v1: new V1Client(o.baseUrl, o.apiKey, { limits, uploads }),
     legacy: o.legacyUrl ? new LegacyClient(o.legacyUrl, o.apiKey, { limits, uploads }) : null,
     langs: new LangsClient(o.baseUrl, { ...limits, ...langsLimits }),

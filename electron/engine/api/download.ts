@@ -71,7 +71,7 @@ const HOLD_BYTES = 4 * 1024 * 1024;
 
 /**
  * Reads the body while the part file opens. A connection that drops meanwhile takes with it whatever was
- * received but not yet read (undici discards a failed body's buffer): read, it is kept and counts.
+ * received but not yet read (a failed stream discards its buffer): read, it is kept and counts.
  * Returns the body from its start: what was held, then the rest.
  */
 function holdWhileOpening(body: Readable): () => AsyncGenerator<Buffer> {

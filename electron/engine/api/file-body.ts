@@ -12,17 +12,16 @@ export class FileChangedError extends Error {
 }
 
 /**
- * The file thread said nothing for twice the idle limit while sending: it is stuck in a read (a network share
- * or a disk that stopped answering). Its socket limits cannot fire meanwhile, so the engine gives up on it.
+ * An upload waited on its file for the idle limit while nothing went out: a read is stuck (a network share or
+ * a disk that stopped answering). The upload fails naming the file; the stuck read keeps only its own thread.
  */
 export class FileStalledError extends Error {
   constructor(
     readonly path: string,
     readonly ms: number,
+    message = `reading ${path} stalled for ${Math.round(ms / 1000)} s (a disk or network share that stopped answering?)`,
   ) {
-    super(
-      `reading ${path} stalled for ${Math.round(ms / 1000)} s (a disk or network share that stopped answering?)`,
-    );
+    super(message);
     this.name = 'FileStalledError';
   }
 }
@@ -30,18 +29,15 @@ export class FileStalledError extends Error {
 /** A part of a body: bytes as they are, or the first `size` bytes of a file (its size when measured). */
 export type BodyPart = Buffer | { path: string; size: number };
 
-/**
- * A body of known length holding a file, sent by the file thread (file-thread-code.ts), which reads the
- * file as it goes out.
- */
+/** A body of known length holding a file, read as it goes out (body-stream.ts). */
 export interface FileBody {
   length: number;
   parts: BodyPart[];
 }
 
 /**
- * The size of a file to send, as it is now. Whether it is a regular file is checked where it is opened, by
- * the file thread (a FIFO or a device has no size, and one put in its place later would be missed here).
+ * The size of a file to send, as it is now. Whether it is a regular file is checked where it is opened
+ * (body-stream.ts): a FIFO or a device has no size, and one put in its place later would be missed here.
  */
 async function fileSize(path: string): Promise<number> {
   return (await stat(path)).size;

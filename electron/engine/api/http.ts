@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { errorFromResponse } from './classify';
 import { ApiError, redact } from './errors';
 import type { FileBody } from './file-body';
+import type { SourceReads } from './body-stream';
 import { DEFAULT_LIMITS, withLimits, type HttpLimits } from './limits';
 import { httpUrl, redirectTarget } from './links';
 import {
@@ -21,6 +22,8 @@ export interface HttpOptions {
   /** Header carrying the key, per generation: `apikey` (v1, v2) or `ApiKey` (legacy). None for pre-signed links. */
   auth?: { header: string; key: string };
   limits?: Partial<HttpLimits>;
+  /** How files going out are read (tests give reads that hang). */
+  reads?: SourceReads | undefined;
 }
 
 export interface CallOptions {
@@ -64,7 +67,7 @@ export class Http {
     const headers = { 'user-agent': 'Dubdesk', ...(opts.auth ? { [opts.auth.header]: opts.auth.key } : {}) };
     this.transports = {
       call: new Transport(timeoutsFor('call', this.limits), headers),
-      upload: new Transport(timeoutsFor('upload', this.limits), headers),
+      upload: new Transport(timeoutsFor('upload', this.limits), headers, opts.reads),
     };
   }
 

@@ -1,41 +1,39 @@
+import { channel } from 'node:diagnostics_channel';
+import { Agent as HttpAgent, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import got, { type Delays, type PlainResponse, type Progress, type Request } from 'got';
+import { OutgoingBody, type SourceReads } from './body-stream';
 import { errorFromFailure, TransportTimeout } from './classify';
-import type { FileBody } from './file-body';
-import { sendFile, type FileAnswer } from './file-thread';
 import { ApiError, redact } from './errors';
+import type { FileBody } from './file-body';
 import type { HttpLimits } from './limits';
 import { redirectTarget } from './links';
 
 export type ProgressListener = (transferred: number, total: number | null) => void;
 
-/** Response headers as undici gives them: lower-case names, a list when a header came more than once. */
-export type ResponseHeaders = Dispatcher.ResponseData['headers'];
+/** Response headers as Node gives them: lower-case names, a list for the few that may come more than once. */
+export type ResponseHeaders = IncomingHttpHeaders;
 
 /**
  * - `call`: an API call with a small body: every phase limited, and the whole of it too.
- * - `upload`: a big body goes out (v2 create with a file, pre-signed PUT): idle limits while it is sent,
- *   then the answer gets the same deadlines as a call's.
+ * - `upload`: a big body goes out (v2 create with a file, pre-signed PUT): an idle limit on the bytes going
+ *   out while it is sent, then the answer gets the same deadlines as a call's.
  * - `download`: the status line gets a deadline; the body, idle limits only.
  */
 export type Shape = 'call' | 'upload' | 'download';
 
 export interface Timeouts {
-  /** DNS lookup, TCP connect and TLS handshake together. */
+  /** DNS lookup, TCP connect and TLS handshake, each. */
   connectMs: number;
-  /** Nothing moved on the socket, in either direction, for this long: the line is dead. */
+  /** Nothing moved on the socket for this long; while a big body goes out, none of its bytes did. */
   idleMs: number;
-  /**
-   * From the request sent to the status line (for a big body, from the last of it taken). Nothing moves on
-   * the line meanwhile, so the idle limit bounds it too.
-   */
+  /** From the whole request sent to the status line. */
   statusMs: number;
   /** From the status line to the body's end. */
   readMs: number | null;
   /** The whole request, connection to last byte. */
   wholeMs: number | null;
-  /** The body is big: only idle limits while it is sent (undici's status-line timer would run meanwhile). */
-  bigBody: boolean;
 }
 
 export function timeoutsFor(shape: Shape, l: HttpLimits): Timeouts {
@@ -45,49 +43,49 @@ export function timeoutsFor(shape: Shape, l: HttpLimits): Timeouts {
     statusMs: Math.min(l.answerMs, l.idleMs),
     readMs: null,
     wholeMs: null,
-    bigBody: false,
   };
   if (shape === 'download') return base;
-  if (shape === 'upload') return { ...base, readMs: l.answerMs, bigBody: true };
+  if (shape === 'upload') return { ...base, readMs: l.answerMs };
   return { ...base, readMs: l.answerMs, wholeMs: l.callMs };
 }
 
-/** got's limit, kept: a chain longer than this is a loop. */
+/** got's per-phase timeouts for these limits. `response` starts once the whole body is sent. */
+function delaysOf(t: Timeouts): Delays {
+  return {
+    lookup: t.connectMs,
+    connect: t.connectMs,
+    secureConnect: t.connectMs,
+    socket: t.idleMs,
+    response: t.statusMs,
+    ...(t.readMs !== null ? { read: t.readMs } : {}),
+    ...(t.wholeMs !== null ? { request: t.wholeMs } : {}),
+  };
+}
+
+/** A chain longer than this is a loop. */
 const MAX_REDIRECTS = 10;
-const REDIRECT_STATUSES = new Set([300, 301, 302, 303, 304, 307, 308]);
+/** Interim (1xx) replies taken before the answer; a server that sends more is stalling. */
+export const MAX_INTERIM_REPLIES = 16;
+
+/** One keep-alive pool per protocol, shared by every client. HTTP/1.1 only, as the error mapping assumes. */
+const pooled = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+/**
+ * A file goes out on a connection of its own, never reused: a server that answers a refusal part way (403,
+ * 413) leaves the line with the rest of the file unsent.
+ */
+const single = { http: false, https: false } as const;
 
 /**
- * One connection pool per pair of connection limits, shared by every client (as Node's global agent was):
- * keep-alive connections are reused across requests. HTTP/1.1 only, as the limits and error mapping assume.
- * The idle limit is the socket's own: it sees a write that creeps (a slow service reading an upload) as
- * alive, and one that stopped as dead, whatever the size of the chunks.
+ * `dubdesk:file-request` tells when a request carrying a file starts (`{ id, phase: 'start' }`) and when its
+ * status line arrives (`{ id, phase: 'answer' }`): the benchmark times uploads by it, as curl times its one.
  */
-const agents = new Map<string, Agent>();
-function agentFor(t: Timeouts): Agent {
-  const key = `${t.connectMs}/${t.idleMs}`;
-  let agent = agents.get(key);
-  if (!agent) {
-    agent = new Agent({ allowH2: false, connect: connectorFor(t) });
-    agents.set(key, agent);
-  }
-  return agent;
-}
-
-/** undici's connector with the connect limit, and the idle limit set on each socket it opens. */
-function connectorFor(t: Timeouts): buildConnector.connector {
-  const connect = buildConnector({ timeout: t.connectMs, allowH2: false });
-  return (options, callback) =>
-    connect(options, (err, socket) => {
-      socket?.setTimeout(t.idleMs, () => socket.destroy(new TransportTimeout('socket', t.idleMs)));
-      if (err) callback(err, null);
-      else if (socket) callback(null, socket);
-    });
-}
+export const fileRequestChannel = channel('dubdesk:file-request');
+let nextFileRequest = 1;
 
 export interface Outgoing {
   method: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string> | undefined;
-  /** A file is read as it goes out, by the file thread on a connection of its own; never sent to a redirect. */
+  /** A file is read as it goes out; a request carrying one is never redirected. */
   body?: string | Buffer | FileBody | undefined;
   signal?: AbortSignal | undefined;
   onUpload?: ProgressListener | undefined;
@@ -105,172 +103,178 @@ export interface Answer {
 }
 
 /**
- * The engine's one HTTP layer, over undici (and the file thread for requests carrying a file): no retries
- * (the queue retries, persisted, with backoff), no throwing on status, no decompression (bytes exactly as
- * sent), and the limits of one request shape. undici, or the file thread, keeps the connect limit and the
- * socket its idle limit; `Watch` below keeps the deadlines they have no notion of (the whole call, the body's
- * end, the status line after a big body).
+ * The engine's one HTTP layer, over got: no retries (the queue retries, persisted, with backoff), no
+ * throwing on status, no decompression (bytes exactly as sent), and the limits of one request shape as got's
+ * per-phase timeouts. While a file goes out, its own idle limit counts the bytes that leave (an answer
+ * trickled the other way does not keep a stalled upload alive) and names a file whose read is stuck.
  */
 export class Transport {
-  private readonly agent: Agent;
+  /** Headers that carry the key: dropped from a redirect to another origin, should one be followed. */
+  private readonly secret: string[];
 
   constructor(
     private readonly timeouts: Timeouts,
     private readonly headers: Readonly<Record<string, string>>,
+    private readonly reads?: SourceReads,
   ) {
-    this.agent = agentFor(timeouts);
+    this.secret = Object.keys(headers)
+      .map((h) => h.toLowerCase())
+      .filter((h) => h !== 'user-agent');
   }
 
   /**
    * Sends a request and waits for its status line, following redirects as `req.follow` allows. A failure
-   * before the status line is the network's (or a stalled service's), as an ApiError naming `url`.
+   * before the status line is the network's (or a stalled service's, or the file's), as an ApiError naming
+   * `url`.
    */
-  async open(target: URL, url: string, req: Outgoing): Promise<Answer> {
+  open(target: URL, url: string, req: Outgoing): Promise<Answer> {
     const t = this.timeouts;
-    // A download has no deadline of its own: undici's limits and the caller's signal are all it needs.
-    const watch = t.wholeMs !== null || t.readMs !== null || t.bigBody ? new Watch(t, req.signal) : null;
-    const signal = watch ? watch.signal : req.signal;
-    const headers = req.headers ? { ...this.headers, ...req.headers } : this.headers;
-    if (isFile(req.body)) return this.sendFile(target, url, req, req.body, headers, watch, signal);
-    const body = req.body;
-    let at = target;
-    for (let hops = 0; ; hops++) {
-      let res: Dispatcher.ResponseData;
-      try {
-        res = await this.agent.request({
-          origin: at.origin,
-          path: `${at.pathname}${at.search}`,
-          method: req.method,
-          headers,
-          body: body ?? null,
-          signal: signal ?? null,
-          headersTimeout: t.bigBody ? 0 : t.statusMs,
-          bodyTimeout: t.idleMs,
-        });
-      } catch (e) {
-        watch?.done();
-        throw errorFromFailure(watch ? watch.reason(e) : e, url, false);
-      }
-      res.body.on('error', () => {}); // a late error must not crash the process: readers see it anyway
-      const status = res.statusCode;
-      const to = REDIRECT_STATUSES.has(status) ? redirectTarget(res.headers.location, at.href) : null;
-      if (to && req.follow?.(to, target)) {
-        res.body.destroy();
-        if (hops + 1 > MAX_REDIRECTS) {
-          watch?.done();
-          throw new ApiError('redirect', `too many redirects from ${redact(url)}`);
-        }
-        at = to;
-        continue;
-      }
-      watch?.answered(res.body);
-      return { status, headers: res.headers, body: res.body, url: at };
-    }
-  }
+    // One signal for the caller's cancel and this layer's own limits, each aborting with its reason.
+    const own = new AbortController();
+    const cancel = () => own.abort(req.signal?.reason);
+    if (req.signal?.aborted) cancel();
+    else req.signal?.addEventListener('abort', cancel, { once: true });
+    const unlisten = () => req.signal?.removeEventListener('abort', cancel);
 
-  /**
-   * A request carrying a file, sent by the file thread on a connection of its own: never redirected, and
-   * the file is closed by the time the answer, or the failure, is heard here.
-   */
-  private async sendFile(
-    target: URL,
-    url: string,
-    req: Outgoing,
-    body: FileBody,
-    headers: Readonly<Record<string, string>>,
-    watch: Watch | null,
-    signal: AbortSignal | undefined,
-  ): Promise<Answer> {
-    const t = this.timeouts;
-    const onUpload = req.onUpload;
-    let res: FileAnswer;
+    let file: OutgoingBody | null = null;
     try {
-      res = await sendFile({
-        url: target,
-        method: req.method,
-        headers,
-        body,
-        connectMs: t.connectMs,
-        idleMs: t.idleMs,
-        signal,
-        onProgress: onUpload && ((sent) => onUpload(sent, body.length)),
-        onSent: () => watch?.sent(),
-      });
+      file = isFile(req.body) ? new OutgoingBody(req.body, this.reads) : null;
     } catch (e) {
-      watch?.done();
-      throw errorFromFailure(watch ? watch.reason(e) : e, url, false);
+      unlisten();
+      return Promise.reject(errorFromFailure(e, url, false));
     }
-    res.body.on('error', () => {});
-    // A refusal may come before the whole file went out; an acceptance of a file not all sent is a lie.
-    if (res.early && res.status >= 200 && res.status < 300) {
-      res.body.destroy();
-      watch?.done();
-      throw new ApiError(
-        'protocol',
-        `${redact(url)} answered HTTP ${res.status} before the whole file was sent`,
-        res.status,
-      );
-    }
-    watch?.answered(res.body);
-    return { status: res.status, headers: res.headers, body: res.body, url: target };
+    const headers = {
+      ...this.headers,
+      ...(file ? { connection: 'keep-alive' } : {}),
+      ...req.headers,
+    };
+    const follow = req.follow;
+    const secret = this.secret;
+    const body = file ? file.stream : (req.body as string | Buffer | undefined);
+    const stream: Request = got.stream(target, {
+      method: req.method,
+      headers,
+      body: body ?? (req.method === 'GET' ? undefined : Buffer.alloc(0)),
+      signal: own.signal,
+      throwHttpErrors: false,
+      decompress: false,
+      retry: { limit: 0 },
+      http2: false,
+      agent: file ? single : pooled,
+      timeout: delaysOf(t),
+      maxRedirects: MAX_REDIRECTS,
+      followRedirect: follow
+        ? (res: PlainResponse) => {
+            const to = redirectTarget(res.headers.location, res.url);
+            return to !== null && follow(to, target);
+          }
+        : false,
+      hooks: {
+        beforeRedirect: [
+          (options) => {
+            const to = options.url instanceof URL ? options.url : null;
+            if (to?.origin === target.origin) return;
+            options.headers = Object.fromEntries(
+              Object.entries(options.headers).filter(([h]) => !secret.includes(h)),
+            );
+          },
+        ],
+      },
+    });
+    const id = file && fileRequestChannel.hasSubscribers ? nextFileRequest++ : 0;
+    if (id) fileRequestChannel.publish({ id, phase: 'start' });
+    const sending = file ? new SendWatch(t.idleMs, file, (why) => own.abort(why)) : null;
+    let interim = 0;
+
+    return new Promise<Answer>((resolve, reject) => {
+      const fail = (e: unknown) => {
+        sending?.stop();
+        unlisten();
+        stream.destroy();
+        const why = own.signal.aborted ? (own.signal.reason as unknown) : e;
+        const error = errorFromFailure(why, url, false);
+        // The file is closed by the time the failure is heard, unless a read of it is what is stuck.
+        if (file && error.kind !== 'source') void file.closed().then(() => reject(error));
+        else reject(error);
+      };
+      stream.once('error', fail);
+      stream.on('uploadProgress', (p: Progress) => {
+        sending?.moved(p.transferred);
+        if (p.transferred > 0) req.onUpload?.(p.transferred, file ? file.body.length : (p.total ?? null));
+      });
+      stream.on('information', () => {
+        if (++interim > MAX_INTERIM_REPLIES)
+          own.abort(
+            new ApiError(
+              'protocol',
+              `${redact(url)} sent more than ${MAX_INTERIM_REPLIES} interim (1xx) replies`,
+            ),
+          );
+      });
+      stream.once('response', (res: PlainResponse) => {
+        stream.off('error', fail);
+        sending?.stop();
+        // A late error must not crash the process: readers see it anyway.
+        stream.on('error', () => {});
+        stream.once('close', unlisten);
+        if (id) fileRequestChannel.publish({ id, phase: 'answer' });
+        const status = res.statusCode;
+        if (file && !file.handed) {
+          // Answered: no more of the file goes out, and the line ends with the answer (the request never will).
+          file.stream.destroy();
+          stream.once('end', () => stream.destroy());
+          // A refusal may come before the whole file went out; an acceptance of a file not all sent is a lie.
+          if (status >= 200 && status < 300) {
+            stream.destroy();
+            reject(
+              new ApiError(
+                'protocol',
+                `${redact(url)} answered HTTP ${status} before the whole file was sent`,
+                status,
+              ),
+            );
+            return;
+          }
+        }
+        const answer = { status, headers: res.headers, body: stream, url: new URL(res.url) };
+        // Every byte was read: the file is closed by the time the answer is heard (its close is under way).
+        if (file?.handed) void file.closed().then(() => resolve(answer));
+        else resolve(answer);
+      });
+    });
   }
 }
 
-/** The own deadlines of a call or an upload, and the caller's signal, as one AbortSignal. */
-class Watch {
-  private readonly controller = new AbortController();
-  private readonly timers: NodeJS.Timeout[] = [];
-  private state: 'sending' | 'answered' | 'done' = 'sending';
-  /** The status line's deadline after a big body. */
-  private response: NodeJS.Timeout | null = null;
-  private readonly onCancel: (() => void) | null = null;
+/**
+ * The idle limit of a body going out: reset by its bytes leaving, by nothing coming in. When it runs out,
+ * the request fails as a stalled file if the body was waiting on a read, else as a line that stopped taking
+ * bytes.
+ */
+class SendWatch {
+  private readonly timer: NodeJS.Timeout;
+  private sent = 0;
 
   constructor(
-    private readonly t: Timeouts,
-    private readonly caller: AbortSignal | undefined,
+    private readonly idleMs: number,
+    private readonly file: OutgoingBody,
+    abort: (why: Error) => void,
   ) {
-    if (t.wholeMs !== null) this.after(t.wholeMs, 'request');
-    if (caller?.aborted) this.controller.abort(caller.reason);
-    else if (caller) {
-      this.onCancel = () => this.controller.abort(caller.reason);
-      caller.addEventListener('abort', this.onCancel, { once: true });
+    this.timer = setTimeout(
+      () => abort(this.file.stalled(this.idleMs) ?? new TransportTimeout('socket', idleMs)),
+      idleMs,
+    );
+  }
+
+  moved(sent: number): void {
+    if (sent > this.sent) {
+      this.sent = sent;
+      this.timer.refresh();
     }
+    if (sent >= this.file.body.length) this.stop();
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  /** Why the request ended, when it was this watch (or the caller) that ended it. */
-  reason(e: unknown): unknown {
-    return this.controller.signal.aborted ? this.controller.signal.reason : e;
-  }
-
-  /** The whole of a big body is written: the status line gets its deadline. */
-  sent(): void {
-    if (this.state === 'sending') this.response = this.after(this.t.statusMs, 'response');
-  }
-
-  /** The status line arrived: its own deadline ends, the body gets one, and everything ends with it. */
-  answered(body: Readable): void {
-    this.state = 'answered';
-    if (this.response) clearTimeout(this.response);
-    if (this.t.readMs !== null) this.after(this.t.readMs, 'read');
-    body.once('close', () => this.done());
-  }
-
-  done(): void {
-    this.state = 'done';
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.length = 0;
-    if (this.onCancel) this.caller?.removeEventListener('abort', this.onCancel);
-  }
-
-  private after(ms: number, phase: TransportTimeout['phase']): NodeJS.Timeout | null {
-    if (this.state === 'done') return null;
-    const timer = setTimeout(() => this.controller.abort(new TransportTimeout(phase, ms)), ms);
-    this.timers.push(timer);
-    return timer;
+  stop(): void {
+    clearTimeout(this.timer);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { SourceReads } from './body-stream';
 import { rawFileBody } from './file-body';
 import { Http, type ProgressListener } from './http';
 import type { HttpLimits } from './limits';
@@ -10,8 +11,8 @@ import { httpUrl } from './links';
 export class Uploads {
   private readonly http: Http;
 
-  constructor(limits?: Partial<HttpLimits>) {
-    this.http = new Http({ limits: limits ?? {} });
+  constructor(limits?: Partial<HttpLimits>, reads?: SourceReads) {
+    this.http = new Http({ limits: limits ?? {}, reads });
   }
 
   async put(

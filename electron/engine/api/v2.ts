@@ -1,4 +1,5 @@
 import { DubListV2, DubV2, ProfileV2, V2_MAX_PAGE_SIZE } from '../../../shared/api/v2';
+import type { SourceReads } from './body-stream';
 import { multipartFileBody } from './file-body';
 import { Http, type ProgressListener } from './http';
 import type { HttpLimits } from './limits';
@@ -16,8 +17,16 @@ export class V2Client {
   private readonly http: Http;
   private readonly root: string;
 
-  constructor(baseUrl: string, apiKey: string, options: { limits?: Partial<HttpLimits> } = {}) {
-    this.http = new Http({ auth: { header: 'apikey', key: apiKey }, limits: options.limits ?? {} });
+  constructor(
+    baseUrl: string,
+    apiKey: string,
+    options: { limits?: Partial<HttpLimits>; reads?: SourceReads | undefined } = {},
+  ) {
+    this.http = new Http({
+      auth: { header: 'apikey', key: apiKey },
+      limits: options.limits ?? {},
+      reads: options.reads,
+    });
     this.root = `${baseUrl.replace(/\/+$/, '')}/api/v2`;
   }
 

@@ -205,6 +205,10 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       CREATE INDEX jobs_shown ON jobs (id) WHERE cleared_at IS NULL;
     `);
   },
+  // 6: Dubdesk's results by device and inode, so they are known under any path (a symlinked folder).
+  (db) => {
+    db.exec(`CREATE TABLE own_files (file_id TEXT PRIMARY KEY, path TEXT NOT NULL) WITHOUT ROWID;`);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,22 +1,31 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeFolderSync } from '../files/make-folder';
+import { listBackups } from './backup';
+import { checkWhole, damagedDatabase, isDamage } from './damage';
 import { migrate } from './migrations';
 
 export type Db = Database.Database;
 
+/**
+ * Opens (and migrates) the queue database. A damaged file is named with the way back (the newest good
+ * backup) instead of SQLite's raw words.
+ */
 export function openDatabase(file: string): Db {
-  mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  makeFolderSync(dirname(file));
+  let db: Db | undefined;
   try {
+    db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
     migrate(db, file);
+    checkWhole(db);
+    return db;
   } catch (e) {
-    db.close();
+    db?.close();
+    if (isDamage(e)) throw damagedDatabase(file, listBackups(file).length);
     throw e;
   }
-  return db;
 }

@@ -1,32 +1,31 @@
-import { createReadStream } from 'node:fs';
-import { open, rename, rm, stat } from 'node:fs/promises';
-import { makeFolder } from '../outputs/make-folder';
-import { createHash } from 'node:crypto';
+import { rename, rm, stat } from 'node:fs/promises';
 import { dirname, extname, join, parse } from 'node:path';
 import { ExternalStatus, OUTPUT_TYPES, type OutputLink, type OutputType } from '../../../shared/api/common';
 import type { DubV2 } from '../../../shared/api/v2';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { OutputSelectionSchema, type OutputSelection } from '../../../shared/contract/jobs';
 import { serviceValueText } from '../../../shared/text';
-import { HEAD_BYTES, PartWriteError } from '../api/download';
 import { ApiError } from '../api/errors';
-import type { JobRow, JobStore, OutputRow } from '../db/jobs';
-import { DiskError } from '../jobs/errors';
+import type { OutputRow } from '../db/jobs';
+import { recordOwnFile } from '../db/own-files';
+import { KeyLock } from '../outputs/key-lock';
+import { makeFolder } from '../files/make-folder';
 import {
   PER_SOURCE_OUTPUTS,
   alreadySettled,
-  extensionFor,
   freeName,
   outputPath,
   sanitizeName,
   settle,
 } from '../outputs/naming';
-import { notTheFile } from '../outputs/sniff';
+import { USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
+import { head, identicalOutput, local, sourceOutputs } from './output-files';
 
 /** Fresh links after an expired one: at most this many times per output and attempt. */
 const MAX_LINK_REFRESHES = 3;
-const LOCAL_ERRNOS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'ENOTDIR', 'EEXIST']);
+/** The languages of one source take turns at the outputs they share (see KeyLock). */
+const sharedOutputs = new KeyLock();
 
 export function parseSelection(raw: string): OutputSelection {
   try {
@@ -55,51 +54,6 @@ export function chooseOutputs(
     ...(picked ? [picked] : []),
     ...(offered('translated_subtitle') ? (['translated_subtitle'] as OutputType[]) : []),
   ];
-}
-
-/** Local file-system failures become DiskErrors (they are never "the network"). */
-function local(e: unknown, dir: string, needBytes: number | null): unknown {
-  if (e instanceof PartWriteError) return new DiskError(e.code, dir, e.remainingBytes ?? needBytes);
-  const err = e as NodeJS.ErrnoException;
-  if (err?.code && LOCAL_ERRNOS.has(err.code) && !(e instanceof ApiError))
-    return new DiskError(
-      err.code === 'EEXIST' || err.code === 'ENOTDIR' ? 'ENOTDIR' : err.code,
-      dir,
-      needBytes,
-    );
-  return e;
-}
-
-/** The first bytes of a file (fewer when it is shorter). */
-async function head(path: string, bytes = HEAD_BYTES): Promise<Buffer> {
-  const fh = await open(path, 'r');
-  try {
-    const { buffer, bytesRead } = await fh.read(Buffer.alloc(bytes), 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
-}
-
-async function sha256(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-/**
- * A language-independent output (the original, its subtitles, the poster) that another job of the same
- * source already saved in the same folder, still on disk at its recorded size.
- */
-async function siblingCopy(store: JobStore, r: JobRow, type: OutputType): Promise<OutputRow | null> {
-  for (const other of store.page({ source: r.source }, 0, 500).rows) {
-    if (other.id === r.id || other.out_dir !== r.out_dir) continue;
-    const o = store.outputs(other.id).find((x) => x.type === type && x.done === 1);
-    if (!o || o.bytes === null) continue;
-    const info = await stat(o.path).catch(() => null);
-    if (info?.isFile() && info.size === o.bytes) return o;
-  }
-  return null;
 }
 
 /** Completed -> files on disk: each output to `.part`, length-checked, then moved to a name nobody has. */
@@ -131,9 +85,8 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   const stem = r.source_kind === 'file' ? parse(r.source_name).name : sanitizeName(parse(dub.name).name);
   const existing = new Map(ctx.store.outputs(r.id).map((o) => [o.type, o]));
   const planned = new Set([...existing.values()].map((o) => o.path));
-  const alsoMp4 = wanted.includes('translated_mp4');
   const place = (type: OutputType, ext: string) =>
-    join(r.out_dir, outputPath(r.naming, stem, r.dest_lang, type, ext, alsoMp4));
+    join(r.out_dir, outputPath(r.naming, stem, r.dest_lang, type, ext, wanted));
 
   // Outputs moved into place whose `done` waits for the next record written (one commit where there were
   // two): until then each is recorded with its path and length, which a resume recognises on disk.
@@ -144,6 +97,122 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     ctx.store.putOutputs([...moved.splice(0), row]);
     known.set(row.type, row);
   };
+
+  /** A language-independent output another language of this source saved here: shared, not fetched again. */
+  const shareSourceOutput = async (type: OutputType, before: OutputRow | undefined): Promise<boolean> => {
+    for (const o of sourceOutputs(ctx.store, r, type)) {
+      const info = await stat(o.path).catch(() => null);
+      if (!info?.isFile() || info.size !== o.bytes) continue;
+      // What this job began before a crash is not needed any more.
+      if (before && before.path !== o.path) await rm(`${before.path}.part`, { force: true });
+      put({ job_id: r.id, type, path: o.path, bytes: o.bytes, done: 1 });
+      return true;
+    }
+    return false;
+  };
+
+  const fetchOne = async (type: OutputType, before: OutputRow | undefined, perSource: boolean) => {
+    if (perSource && (await shareSourceOutput(type, before))) return;
+    let link: OutputLink | undefined = dub.outputs[type];
+    let path = before?.path;
+    // A name picked just now has no `.part` yet (freeName made sure): the download need not look for one.
+    let fresh = false;
+    if (!path) {
+      const wantedPath = place(type, USUAL_FORMAT[type]);
+      if (dirname(wantedPath) !== r.out_dir)
+        await makeFolder(dirname(wantedPath)).catch((e: unknown) => {
+          throw local(e, dirname(wantedPath), null);
+        });
+      // A shared output's part left by another language's attempt that a crash cut: nobody holds it now.
+      if (perSource) await rm(`${wantedPath}.part`, { force: true });
+      path = await freeName(dirname(wantedPath), parse(wantedPath).base, (p) => planned.has(p));
+      planned.add(path);
+      fresh = true;
+      put({ job_id: r.id, type, path, bytes: null, done: 0 });
+    }
+    let result;
+    for (let refresh = 0; ; refresh++) {
+      if (!link) throw new ApiError('protocol', `the service no longer offers ${type}`);
+      try {
+        result = await ctx.clients.downloads.toPart(
+          link.download_url,
+          `${path}.part`,
+          ctx.signal,
+          (t, n) => ctx.progress(r.id, t, n),
+          fresh,
+        );
+        break;
+      } catch (e) {
+        if (!(e instanceof ApiError && e.kind === 'forbidden')) {
+          const have = await stat(`${path}.part`).then(
+            (s) => s.size,
+            () => 0,
+          );
+          const need = (r.source_bytes ?? 0) > have ? (r.source_bytes ?? 0) - have : null;
+          throw local(e, dirname(path), need);
+        }
+        if (refresh >= MAX_LINK_REFRESHES) {
+          // Fresh links refused again and again: the storage side is unwell; retry later with backoff.
+          throw new ApiError(
+            'server',
+            `the service's links for ${type} keep being refused: ${e.message}`,
+            e.status,
+          );
+        }
+        fresh = false; // the refused attempt may have left a part behind
+        dub = await ctx.clients.v2.get(remoteId, ctx.signal); // the link expired: fresh ones, then resume
+        link = dub.outputs[type];
+      }
+    }
+    // The extension is what the bytes are, from a short list of media formats: never what the service names.
+    const sniffed = await sniffOutput(type, result.contentType, await head(`${path}.part`));
+    if (!sniffed.ok) {
+      await rm(`${path}.part`, { force: true });
+      if (sniffed.page)
+        throw new ApiError('protocol', `the service sent ${sniffed.what} instead of the ${type} file`);
+      throw new DubdeskError(
+        'service',
+        `the service sent ${sniffed.what} as ${type} (${linkName(link.download_url)}); Dubdesk saves ${type} only as ${formatsFor(type)}, so it was not saved`,
+        {
+          remedy:
+            'Retry later; if it happens again, report it to the service (its files may have been tampered with).',
+        },
+      );
+    }
+    if (extname(path).slice(1) !== sniffed.format) {
+      // Record the new name first, then move the part.
+      const wantedPath = place(type, sniffed.format);
+      const renamed = await freeName(
+        dirname(wantedPath),
+        parse(wantedPath).base,
+        (p) => planned.has(p) && p !== path,
+      );
+      put({ job_id: r.id, type, path: renamed, bytes: null, done: 0 });
+      await rename(`${path}.part`, `${renamed}.part`);
+      path = renamed;
+    }
+    const twin = await identicalOutput([...known.values()], `${path}.part`, result.bytes);
+    if (twin) {
+      // The same bytes under two output types (`translated` is often the MP4 itself): keep one file.
+      await rm(`${path}.part`, { force: true });
+      put({ job_id: r.id, type, path: twin.path, bytes: twin.bytes, done: 1 });
+      return;
+    }
+    // Recorded before the move, so a crash during it is recognised on the next run.
+    put({ job_id: r.id, type, path, bytes: result.bytes, done: 0 });
+    const final = await settle(`${path}.part`, path).catch((e: unknown) => {
+      throw local(e, dirname(path ?? r.out_dir), null);
+    });
+    await recordOwnFile(ctx.store.db, final);
+    const settled: OutputRow = { job_id: r.id, type, path: final, bytes: result.bytes, done: 1 };
+    // Moved under another name (the wanted one was taken meanwhile): a resume would not find it, record now.
+    if (final !== path) put(settled);
+    else {
+      moved.push(settled);
+      known.set(type, settled);
+    }
+  };
+
   let first = true;
   try {
     for (const type of wanted) {
@@ -155,100 +224,9 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
         put({ ...before, done: 1 }); // a crash hit between moving the file and recording it
         continue;
       }
-      if (PER_SOURCE_OUTPUTS.has(type)) {
-        const copy = await siblingCopy(ctx.store, r, type);
-        if (copy) {
-          put({ job_id: r.id, type, path: copy.path, bytes: copy.bytes, done: 1 });
-          continue;
-        }
-      }
-      let link: OutputLink | undefined = dub.outputs[type];
-      let path = before?.path;
-      // A name picked just now has no `.part` yet (freeName made sure): the download need not look for one.
-      let fresh = false;
-      if (!path) {
-        const wantedPath = place(type, extensionFor(type, null, link?.download_url ?? null));
-        if (dirname(wantedPath) !== r.out_dir)
-          await makeFolder(dirname(wantedPath)).catch((e: unknown) => {
-            throw local(e, dirname(wantedPath), null);
-          });
-        path = await freeName(dirname(wantedPath), parse(wantedPath).base, (p) => planned.has(p));
-        planned.add(path);
-        fresh = true;
-        put({ job_id: r.id, type, path, bytes: null, done: 0 });
-      }
-      let result;
-      for (let refresh = 0; ; refresh++) {
-        if (!link) throw new ApiError('protocol', `the service no longer offers ${type}`);
-        try {
-          const part = `${path}.part`;
-          result = await ctx.clients.downloads.toPart(
-            link.download_url,
-            part,
-            ctx.signal,
-            (t, n) => ctx.progress(r.id, t, n),
-            fresh,
-          );
-          break;
-        } catch (e) {
-          if (!(e instanceof ApiError && e.kind === 'forbidden')) {
-            const have = await stat(`${path}.part`).then(
-              (s) => s.size,
-              () => 0,
-            );
-            const need = (r.source_bytes ?? 0) > have ? (r.source_bytes ?? 0) - have : null;
-            throw local(e, dirname(path), need);
-          }
-          if (refresh >= MAX_LINK_REFRESHES) {
-            // Fresh links refused again and again: the storage side is unwell; retry later with backoff.
-            throw new ApiError(
-              'server',
-              `the service's links for ${type} keep being refused: ${e.message}`,
-              e.status,
-            );
-          }
-          fresh = false; // the refused attempt may have left a part behind
-          dub = await ctx.clients.v2.get(remoteId, ctx.signal); // the link expired: fresh ones, then resume
-          link = dub.outputs[type];
-        }
-      }
-      const wrong = notTheFile(type, result.contentType, result.head ?? (await head(`${path}.part`)));
-      if (wrong) {
-        await rm(`${path}.part`, { force: true });
-        throw new ApiError('protocol', `the service sent ${wrong} instead of the ${type} file`);
-      }
-      const ext = extensionFor(type, result.contentType, link.download_url);
-      if (extname(path).slice(1) !== ext) {
-        // The response's type wins over the link's extension: record the new name first, then move the part.
-        const wantedPath = place(type, ext);
-        const renamed = await freeName(
-          dirname(wantedPath),
-          parse(wantedPath).base,
-          (p) => planned.has(p) && p !== path,
-        );
-        put({ job_id: r.id, type, path: renamed, bytes: null, done: 0 });
-        await rename(`${path}.part`, `${renamed}.part`);
-        path = renamed;
-      }
-      const twin = await identicalOutput([...known.values()], `${path}.part`, result.bytes);
-      if (twin) {
-        // The same bytes under two output types (`translated` is often the MP4 itself): keep one file.
-        await rm(`${path}.part`, { force: true });
-        put({ job_id: r.id, type, path: twin.path, bytes: twin.bytes, done: 1 });
-        continue;
-      }
-      // Recorded before the move, so a crash during it is recognised on the next run.
-      put({ job_id: r.id, type, path, bytes: result.bytes, done: 0 });
-      const final = await settle(`${path}.part`, path).catch((e: unknown) => {
-        throw local(e, dirname(path ?? r.out_dir), null);
-      });
-      const settled: OutputRow = { job_id: r.id, type, path: final, bytes: result.bytes, done: 1 };
-      // Moved under another name (the wanted one was taken meanwhile): a resume would not find it, record now.
-      if (final !== path) put(settled);
-      else {
-        moved.push(settled);
-        known.set(type, settled);
-      }
+      if (PER_SOURCE_OUTPUTS.has(type))
+        await sharedOutputs.run(`${r.source}\0${r.out_dir}\0${type}`, () => fetchOne(type, before, true));
+      else await fetchOne(type, before, false);
     }
   } catch (e) {
     // A later output failed: what was moved into place is recorded as done all the same.
@@ -268,17 +246,13 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   }
 }
 
-/** One of the job's finished outputs with the same length and content as `part`, if there is one. */
-async function identicalOutput(
-  outputs: readonly OutputRow[],
-  part: string,
-  bytes: number,
-): Promise<OutputRow | null> {
-  const same = outputs.filter((o) => o.done === 1 && o.bytes === bytes);
-  if (same.length === 0) return null;
-  const mine = await sha256(part);
-  for (const o of same) if ((await sha256(o.path).catch(() => null)) === mine) return o;
-  return null;
+/** The last segment of a link's path (no query: it may carry a signature), for a message. */
+function linkName(url: string): string {
+  try {
+    return new URL(url).pathname.split('/').pop() || url;
+  } catch {
+    return 'a link that is not a URL';
+  }
 }
 
 /** The service's failure message, as text a user can read (its shape is not specified). */

@@ -6,7 +6,7 @@ import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
 import { DiskError } from '../jobs/errors';
 import { assertSourceFile } from '../media/source-file';
-import { makeFolder } from '../outputs/make-folder';
+import { makeFolder } from '../files/make-folder';
 import type { LeasedJob, StepContext } from './context';
 import { createFromCopy, FIRST_UPLOAD_RECHECK_MS, planUploadOnce, type OncePlan } from './upload-once';
 

@@ -2,7 +2,6 @@ import { constants } from 'node:fs';
 import { access, link, rename, rm, stat, unlink } from 'node:fs/promises';
 import { extname, join, parse } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
-import { extensionForMime } from '../../../shared/media-types';
 
 const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
 
@@ -16,35 +15,6 @@ export function sanitizeName(raw: string): string {
   return s || 'dub';
 }
 
-const DEFAULT_EXT: Record<OutputType, string> = {
-  translated_mp4: 'mp4',
-  translated: 'mp4',
-  translated_mp3: 'mp3',
-  translated_subtitle: 'vtt',
-  original: 'mp4',
-  original_mp4: 'mp4',
-  original_mp3: 'mp3',
-  original_subtitle: 'vtt',
-  poster: 'jpg',
-};
-
-/** The extension the response's type says; else the link's own; else what the output type usually is. */
-export function extensionFor(type: OutputType, contentType: string | null, link: string | null): string {
-  const byType = extensionForMime(contentType);
-  if (byType) return byType;
-  if (link) {
-    let path = '';
-    try {
-      path = new URL(link).pathname;
-    } catch {
-      /* not a URL: no extension from it */
-    }
-    const ext = extname(path).slice(1).toLowerCase();
-    if (/^[a-z0-9]{2,4}$/.test(ext)) return ext;
-  }
-  return DEFAULT_EXT[type];
-}
-
 /** Outputs that do not depend on the target language: fetched once per source, not once per dub. */
 export const PER_SOURCE_OUTPUTS: ReadonlySet<OutputType> = new Set([
   'original',
@@ -55,12 +25,14 @@ export const PER_SOURCE_OUTPUTS: ReadonlySet<OutputType> = new Set([
 ]);
 
 /**
- * Where an output goes, relative to the output folder, named the way a user looks for it:
+ * Where an output goes, relative to the output folder, named the way a user looks for it, and never the
+ * same for two output types of one dub (so nothing of a job's own ever needs a `(2)`):
  * `suffix`: `Movie.es.mp4` beside `Movie.es.vtt` (players pick the subtitles up), the source's own outputs
- * as `Movie.original.mp4`, `Movie.original.vtt`, `Movie.poster.jpg`;
+ * as `Movie.original.mp4`, `Movie.original-audio.mp3`, `Movie.original.vtt`, `Movie.poster.jpg`;
  * `folders`: `es/Movie.mp4` and `es/Movie.vtt`, the source's own outputs in `original/`.
- * `translated` (the service's own format) takes the plain name unless the MP4 is fetched too in the same
- * format, where it is told apart; a byte-identical copy is not kept twice (see fetch-outputs).
+ * The service's own formats (`translated`, `original`) take the plain name unless their converted twin is
+ * wanted too; then they are told apart whatever format they turn out to be. A byte-identical copy is not
+ * kept twice (see fetch-outputs).
  */
 export function outputPath(
   naming: 'suffix' | 'folders',
@@ -68,22 +40,27 @@ export function outputPath(
   destLang: string,
   type: OutputType,
   ext: string,
-  alsoMp4: boolean,
+  wanted: readonly OutputType[],
 ): string {
-  const translatedTag = type === 'translated' && alsoMp4 && ext === 'mp4' ? ' (service format)' : '';
+  const tag =
+    type === 'translated' && (wanted.includes('translated_mp4') || wanted.includes('translated_mp3'))
+      ? ' (service format)'
+      : type === 'original' && wanted.includes('original_mp4')
+        ? ' (as uploaded)'
+        : '';
   if (naming === 'folders') {
     switch (type) {
       case 'translated_mp4':
       case 'translated_mp3':
       case 'translated_subtitle':
       case 'translated':
-        return join(destLang, `${stem}${translatedTag}.${ext}`);
+        return join(destLang, `${stem}${tag}.${ext}`);
       case 'poster':
         return join('original', `${stem}.poster.${ext}`);
       case 'original_mp3':
         return join('original', `${stem}.audio.${ext}`);
       default:
-        return join('original', `${stem}.${ext}`);
+        return join('original', `${stem}${tag}.${ext}`);
     }
   }
   switch (type) {
@@ -91,13 +68,13 @@ export function outputPath(
     case 'translated_mp3':
     case 'translated_subtitle':
     case 'translated':
-      return `${stem}.${destLang}${translatedTag}.${ext}`;
+      return `${stem}.${destLang}${tag}.${ext}`;
     case 'poster':
       return `${stem}.poster.${ext}`;
     case 'original_mp3':
       return `${stem}.original-audio.${ext}`;
     default:
-      return `${stem}.original.${ext}`;
+      return `${stem}.original${tag}.${ext}`;
   }
 }
 

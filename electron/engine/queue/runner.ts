@@ -1,72 +1,20 @@
-import type { QueueTotals } from '../../../shared/contract/queue';
-import { readyFileThread } from '../api/file-thread';
-import type { Db } from '../db/open';
-import { LeaseLostError, type JobRow, type JobStore } from '../db/jobs';
-import type { Clients, StepContext } from '../flows/context';
+import { LeaseLostError, type JobRow } from '../db/jobs';
+import type { StepContext } from '../flows/context';
 import { LeasedJob } from '../flows/context';
 import { fetchOutputs } from '../flows/fetch-outputs';
 import { submit } from '../flows/submit';
 import { SeenDubs } from '../flows/seen-dubs';
 import { pollOnce } from '../flows/track';
 import { StopAtStep, classify, type JobError } from '../jobs/errors';
-import { endNetworkWaits, transition, type LifeEvent } from '../jobs/life';
-import { backoffDelay, type BackoffPolicy } from './backoff';
+import { endNetworkWaits, type LifeEvent } from '../jobs/life';
+import { backoffDelay } from './backoff';
+import { FailurePolicy } from './failure-policy';
 import { HEARTBEAT_MS, QueueLock } from './lock';
+import { lookAfter, lookAround } from './looks';
+import { markTrackedOffline, recoverLeftJobs } from './recover';
+import { valueOf, type RunnerEnv, type RunnerHooks, type RunOptions, type RunOutcome } from './runner-types';
 
-export interface RunOptions {
-  /** Return once no job is left unfinished; otherwise run until aborted. */
-  untilDone: boolean;
-  /** Uploads at once, and downloads at once (separate limits); a function is read again at every claim. */
-  concurrency: number | (() => number);
-  /** The shortest time between two polls; the interval grows while nothing moves. A function is read each poll. */
-  pollIntervalMs: number | (() => number);
-  /** Stops at once: transfers in flight are cut (every step resumes from what it recorded). */
-  signal?: AbortSignal;
-  /**
-   * Stops gently: nothing new starts, no poll is sent, each running step ends after the HTTP call it is in,
-   * and the run returns once nothing runs (a face quitting; `signal` still cuts it short).
-   */
-  drain?: AbortSignal;
-  /** Watch the folders meanwhile (the engine does; default: when not `untilDone`). */
-  watch?: boolean;
-}
-
-const valueOf = (v: number | (() => number)): number => (typeof v === 'function' ? v() : v);
-
-/** Why a run returned: all done, stopped by the user, halted by the service, or the queue is paused. */
-export type RunOutcome = 'done' | 'aborted' | 'auth' | 'credits' | 'paused';
-
-export type QueuePause = NonNullable<QueueTotals['paused']>;
-
-export interface RunnerHooks {
-  changed(row: JobRow): void;
-  progress(jobId: number, transferred: number, total: number | null): void;
-  /** The service became unreachable (a reason) or reachable again (null). */
-  connectivity(offline: string | null): void;
-  /** Jobs the last run left mid-step when it died, found by this one. */
-  resumed(count: number): void;
-}
-
-/** What the runner needs from its engine; the service may change while it runs (new key, sandbox). */
-export interface RunnerEnv {
-  db: Db;
-  store: JobStore;
-  home: string;
-  clients(): Clients;
-  /** Jobs belong to the service that made them; only those of the current one are worked. */
-  service(): string;
-  queuePause(): QueuePause | null;
-  setQueuePause(pause: QueuePause | null): void;
-  /** The balance now, to notice credits were added while the queue waits for them. */
-  balance(): Promise<number>;
-  backoff: BackoffPolicy;
-  /**
-   * Failures of a step the service keeps misbehaving at (5xx, broken answers, bad links) before the job
-   * fails. Waits for the network or the disk do not count, and a transfer that got further starts the
-   * count again.
-   */
-  maxServiceAttempts: number;
-}
+export type { QueuePause, RunnerEnv, RunnerHooks, RunOptions, RunOutcome } from './runner-types';
 
 type Step = 'submit' | 'fetch';
 const CREDITS_RECHECK_MS = 60_000;
@@ -84,16 +32,14 @@ export class Runner {
   private running = false;
   private readonly seen = new SeenDubs();
   private pollSoon = false;
-  /**
-   * Waits in a row per job (network, disk, a transfer resuming), for their backoff. Kept apart from the
-   * job's `attempts`, which count only the service's failures; a new run starts the backoff again.
-   */
-  private readonly waits = new Map<number, number>();
+  private readonly failures: FailurePolicy;
 
   constructor(
     private readonly env: RunnerEnv,
     private readonly hooks: RunnerHooks,
-  ) {}
+  ) {
+    this.failures = new FailurePolicy(env);
+  }
 
   get isRunning(): boolean {
     return this.running;
@@ -118,9 +64,7 @@ export class Runner {
     const lock = QueueLock.acquire(this.env.db, this.env.home);
     this.running = true;
     const signal = opts.signal ?? new AbortController().signal;
-    // Booting a thread takes ~30 ms here: done now, not inside the first upload.
-    void readyFileThread();
-    this.recover();
+    recoverLeftJobs(store, this.hooks);
     // A new run asks the service again: a key or a balance may have been fixed since the last one.
     const pause = this.env.queuePause();
     if (pause && pause.reason !== 'user') this.env.setQueuePause(null);
@@ -151,7 +95,7 @@ export class Runner {
           if (!lock.heartbeat()) return 'aborted'; // another process took the queue over: stop at once
         }
         const service = this.env.service();
-        const { paused, due, tracking } = store.read(this.look, service);
+        const { paused, due, tracking } = store.read(lookAround, store, service, this.env.queuePause);
         if (paused?.reason === 'auth' && opts.untilDone && this.active.size === 0 && !polling) return 'auth';
         const concurrency = valueOf(opts.concurrency);
         // One read tells whether anything is due at each step; a claim (a write transaction) only then.
@@ -194,7 +138,7 @@ export class Runner {
         }
 
         const idle = this.active.size === 0 && !polling;
-        const after = store.read(this.lookAfter, service, opts.untilDone && idle, paused);
+        const after = store.read(lookAfter, store, service, opts.untilDone && idle, paused);
         if (opts.untilDone && idle) {
           if (after.unfinished === 0) return 'done';
           // Out of credits: nothing more can start; what was already running has finished.
@@ -220,65 +164,12 @@ export class Runner {
     }
   }
 
-  /** What each turn of the loop looks at first, read together (see `JobStore.read`). */
-  private readonly look = (service: string) => ({
-    paused: this.env.queuePause(),
-    due: {
-      submit: this.env.store.nextDueAt(service, 'submit'),
-      fetch: this.env.store.nextDueAt(service, 'fetch'),
-    },
-    tracking: this.env.store.trackingCount(service),
-  });
-
-  /** What it looks at after claiming and polling: when to wake, and, once idle, whether the run is over. */
-  private readonly lookAfter = (service: string, idleUntilDone: boolean, paused: QueuePause | null) => {
-    const { store } = this.env;
-    return {
-      nextDue: store.nextDueAt(service),
-      unfinished: idleUntilDone ? store.unfinishedCount(service) : null,
-      /** Dubs the service is still making or Dubdesk still downloading (asked only when out of credits). */
-      inFlight:
-        idleUntilDone && paused?.reason === 'credits'
-          ? store.trackingCount(service) + store.liveInStep('fetch', service)
-          : null,
-    };
-  };
-
-  /**
-   * Holding the lock, every token still set was left by a worker that died: free them, and put jobs caught
-   * mid-upload back in the queue (they resume from what was recorded). Their number is the crash banner's.
-   */
-  private recover(): void {
-    const { store } = this.env;
-    const leased = store.leasedCount();
-    store.resetLeases();
-    for (const row of store.page({ states: ['uploading'] }, 0, 100_000).rows) {
-      try {
-        this.hooks.changed(transition(store, row.id, 'user', { type: 'interrupted' }));
-      } catch {
-        /* moved meanwhile */
-      }
-    }
-    if (leased > 0) this.hooks.resumed(leased);
-  }
-
   /** A failed poll: offline marks the tracked jobs as waiting; a rejected key halts the queue. */
   private pollFailed(err: JobError, failures: number, service: string): number {
     if (err.retry === 'halt-auth') this.env.setQueuePause({ reason: 'auth', message: err.error.message });
     if (err.error.code === 'offline') {
       this.hooks.connectivity(err.error.message);
-      for (const job of this.env.store.tracking(service)) {
-        if (job.waiting_code === 'offline') continue;
-        try {
-          const row = transition(this.env.store, job.id, 'tracked', {
-            type: 'halt',
-            waiting: { code: 'offline', message: 'waiting for the network' },
-          });
-          this.hooks.changed(row);
-        } catch {
-          /* changed meanwhile */
-        }
-      }
+      markTrackedOffline(this.env.store, service, this.hooks);
     }
     return Date.now() + backoffDelay(failures, this.env.backoff);
   }
@@ -340,7 +231,7 @@ export class Runner {
     let released = false;
     const done = work
       .then(() => {
-        this.waits.delete(row.id);
+        this.failures.succeeded(row.id);
         this.hooks.connectivity(null);
         // The step finished; a pause asked meanwhile takes effect now, and the claim ends in the same
         // transaction (one commit where there were a read and a write), unless the step's last change
@@ -398,50 +289,9 @@ export class Runner {
       return this.apply(job, { type: pauseAsked ? 'paused-at-step' : 'interrupted' });
     }
     if (err.error.code === 'offline') this.hooks.connectivity(err.error.message);
-    if (err.retry !== 'wait') this.waits.delete(job.row.id);
     if (err.retry === 'halt-auth') this.env.setQueuePause({ reason: 'auth', message: err.error.message });
     if (err.retry === 'halt-credits')
       this.env.setQueuePause({ reason: 'credits', message: 'out of credits' });
-    // The user paused the job during the step: it stops here, not in a wait (nothing claims a job whose pause
-    // is pending, so it would wait for ever). A definitive failure still fails it.
-    if (pauseAsked && err.retry !== 'never') return this.apply(job, { type: 'paused-at-step' });
-    const attempts = job.row.attempts + 1;
-    const runAt = Date.now() + backoffDelay(attempts, this.env.backoff);
-    switch (err.retry) {
-      case 'halt-auth':
-        return this.apply(job, { type: 'halt', waiting: { code: 'auth', message: 'API key rejected' } });
-      case 'halt-credits':
-        return this.apply(job, {
-          type: 'halt',
-          waiting: { code: 'credits', message: 'out of credits: add credits and the queue goes on' },
-        });
-      case 'wait': {
-        const waits = (this.waits.get(job.row.id) ?? 0) + 1;
-        this.waits.set(job.row.id, waits);
-        return this.apply(job, {
-          type: 'wait',
-          attempts: err.madeProgress ? 0 : job.row.attempts,
-          runAt: Date.now() + backoffDelay(waits, this.env.backoff),
-          waiting: {
-            code: err.waitingCode,
-            message: err.waitingCode === 'offline' ? 'waiting for the network' : err.error.message,
-          },
-        });
-      }
-      case 'bounded':
-        if (attempts >= this.env.maxServiceAttempts)
-          return this.apply(job, {
-            type: 'fail',
-            error: { ...err.error, message: `gave up after ${attempts} attempts: ${err.error.message}` },
-          });
-        return this.apply(job, {
-          type: 'wait',
-          attempts,
-          runAt,
-          waiting: { code: 'retry', message: `retrying after: ${err.error.message}` },
-        });
-      default:
-        return this.apply(job, { type: 'fail', error: err.error });
-    }
+    this.apply(job, this.failures.next(job.row, err, pauseAsked));
   }
 }

@@ -1,4 +1,4 @@
-import { makeFolder } from '../outputs/make-folder';
+import { makeFolder } from '../files/make-folder';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Outcome, WatchFileRow, WatchFolderRow } from '../db/watch';
 import { freeName, settle } from '../outputs/naming';

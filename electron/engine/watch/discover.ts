@@ -1,3 +1,4 @@
+import { ownFilesAmong } from '../db/own-files';
 import type { WatchFileRow, WatchFolderRow } from '../db/watch';
 import type { WatchEnv } from './env';
 import { look } from './file-check';
@@ -38,7 +39,7 @@ export async function discover(
   const identity = { size: seen.size, mtime_ms: seen.mtimeMs };
   const same = row && row.size === seen.size && row.mtime_ms === seen.mtimeMs;
   if (row && (row.status === 'output' || (same && !row.moved_to))) return;
-  if (env.watch.isOwnOutput(path)) {
+  if (env.watch.isOwnOutput(path) || (await ownFilesAmong(env.store.db, [path])).size > 0) {
     if (!row)
       env.watch.insertFile({
         folder_id: folder.id,

@@ -1,9 +1,12 @@
 import type { ContractError } from '../../../shared/contract/errors';
 import type { WatchFileRow, WatchFolderRow } from '../db/watch';
 import type { WatchEnv } from './env';
+import { completeness, type Completeness } from './complete';
 import { hashFile, look } from './file-check';
 
 const BACKOFF_CAP_MS = 5 * 60_000;
+/** How many settle times a file whose container cannot be checked must stay unchanged. */
+const UNCHECKED_SETTLE_FACTOR = 4;
 
 const minutes = (ms: number) => {
   const m = ms / 60_000;
@@ -130,6 +133,31 @@ export async function check(
         message: `${row.path} is empty (0 bytes): still being created?`,
         remedy: 'It is taken once it has content.',
       },
+      now,
+    );
+    return false;
+  }
+  // Quiet is not done: a copy that stalls half-way (a network share, a USB drive) is quiet for a while too.
+  const whole = await completeness(row.path).catch((): Completeness => ({ whole: 'unknown' }));
+  if (whole.whole === false) {
+    waitAgain(
+      env,
+      row,
+      {
+        code: 'disk',
+        message: `${row.path} is not whole yet: ${whole.why} (still being copied?)`,
+        remedy: 'It is taken by itself once the copy has finished.',
+      },
+      now,
+    );
+    return false;
+  }
+  // A format whose end cannot be read from it: a longer quiet period instead.
+  if (whole.whole === 'unknown' && now - row.changed_at < settleMs * UNCHECKED_SETTLE_FACTOR) {
+    env.watch.update(
+      row.id,
+      row.rev,
+      { next_check_at: row.changed_at + settleMs * UNCHECKED_SETTLE_FACTOR },
       now,
     );
     return false;

@@ -1,7 +1,8 @@
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { z } from 'zod';
 import type { SandboxAccount, SandboxDub, SandboxState, StateListener } from '../state';
+import { makeFolder } from '../make-folder';
 import { isTempFile, writeAtomic } from './atomic';
 import { SandboxStateError } from './errors';
 import { AccountsFile, DubRecord, MetaFile, STATE_FORMAT } from './schema';
@@ -58,7 +59,7 @@ async function readRecord<S extends z.ZodType>(
 /** Reads and checks everything in a state directory (made if missing); never throws anything but a clear error. */
 export async function loadStateDir(dir: string): Promise<LoadedState> {
   try {
-    await mkdir(join(dir, DUBS), { recursive: true });
+    await makeFolder(join(dir, DUBS));
   } catch (e) {
     throw new SandboxStateError(`Cannot create the sandbox state directory ${dir}: ${(e as Error).message}`);
   }

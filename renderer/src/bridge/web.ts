@@ -87,7 +87,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     return checked.data;
   }
 
-  // Media tokens: see electron/cli/serve/media-tokens.ts for why media URLs carry one of their own.
+  // Media tokens: see electron/web/media-tokens.ts for why media URLs carry one of their own.
   let media: { token: MediaToken; at: number } | null = null;
   let minting: Promise<void> | null = null;
   const mintMediaToken = (): Promise<void> =>

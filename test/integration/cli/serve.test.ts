@@ -1,12 +1,14 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebBridge, type WebBridge } from '../../../renderer/src/bridge/web';
 import { startCli, type CliResult } from '../../helpers/cli';
 import { tempDir } from '../../helpers/engine';
 import { waitFor } from '../../helpers/http';
 import { videoMp4 } from '../../helpers/media';
-import { firstLine, raw, serveEnv } from '../../helpers/serve';
+import { exchangeCode as exchange, firstLine, raw, serveEnv } from '../../helpers/serve';
 
-const URL_LINE = /^http:\/\/127\.0\.0\.1:(\d+)\/#token=([A-Za-z0-9_-]{43})$/;
+const URL_LINE = /^http:\/\/127\.0\.0\.1:(\d+)\/#code=([A-Za-z0-9_-]{43})$/;
 
 interface Running {
   port: number;
@@ -26,11 +28,12 @@ async function serve(args: string[], home: string): Promise<Running> {
   const m = URL_LINE.exec(line);
   expect(m, line).not.toBeNull();
   const port = Number(m?.[1]);
-  const token = m?.[2] ?? '';
+  const { token } = await exchange(port, m?.[2] ?? '');
+  expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   const r: Running = {
     port,
-    token,
-    client: createWebBridge({ baseUrl: `http://127.0.0.1:${port}`, token }),
+    token: token ?? '',
+    client: createWebBridge({ baseUrl: `http://127.0.0.1:${port}`, token: token ?? '' }),
     stderr: () => stderr,
     stop: async (signal = 'SIGINT') => {
       r.client.close();
@@ -47,7 +50,7 @@ describe('dubdesk serve as a command', () => {
     await Promise.all(running.splice(0).map((r) => r.stop()));
   });
 
-  it('prints the address with its token first, serves the app, works the queue, and stops on Ctrl+C with 130', async () => {
+  it('prints the address with a one-time code first, serves the app, works the queue, and stops on Ctrl+C with 130', async () => {
     const s = await serve(['--sandbox'], tempDir());
     const page = await raw(s.port, 'GET', '/', { headers: { 'sec-fetch-site': 'none' } });
     expect(page.status).toBe(200);
@@ -99,6 +102,42 @@ describe('dubdesk serve as a command', () => {
     expect((await second.client.getSettings()).service.mode).toBe('sandbox');
     expect((await second.stop('SIGTERM')).code).toBe(130);
     expect((await first.stop('SIGINT')).code).toBe(130);
+  });
+
+  it('opens the browser with a one-time code: no command line holds the session token', async () => {
+    const dir = tempDir();
+    const record = join(dir, 'opener-argv.txt');
+    // The opener: `xdg-open` itself (first on PATH), or the browser the bundled xdg-open starts ($BROWSER).
+    const opener = join(dir, 'xdg-open');
+    writeFileSync(opener, `#!/bin/sh\nprintf '%s\\n' "$0" "$@" >> '${record}'\n`);
+    chmodSync(opener, 0o755);
+    const { DISPLAY: _d, WAYLAND_DISPLAY: _w, XDG_CURRENT_DESKTOP: _x, ...env } = serveEnv(tempDir());
+    const { child, done } = startCli(['serve', '--sandbox', '--port', '0'], {
+      ...env,
+      PATH: `${dir}:${env.PATH ?? ''}`,
+      BROWSER: opener,
+    });
+    try {
+      const line = await firstLine(child);
+      const port = Number(URL_LINE.exec(line)?.[1]);
+      await waitFor('the opener to be started', async () =>
+        existsSync(record) && readFileSync(record, 'utf8').includes('#code=') ? true : undefined,
+      );
+      const argv = readFileSync(record, 'utf8');
+      const opened = /#code=([A-Za-z0-9_-]{43})/.exec(argv)?.[1] ?? '';
+      // Its own code, not the printed one: each works once.
+      expect(line).not.toContain(opened);
+      const first = await exchange(port, opened);
+      expect(first.status).toBe(200);
+      expect(first.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(argv).not.toContain(first.token ?? 'no token');
+      expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8')).not.toContain(first.token ?? 'no token');
+      // Read from `ps` or the browser's history afterwards, the code is worth nothing.
+      expect((await exchange(port, opened)).status).toBe(401);
+    } finally {
+      child.kill('SIGINT');
+      await done;
+    }
   });
 
   it('refuses to listen anywhere but 127.0.0.1', async () => {

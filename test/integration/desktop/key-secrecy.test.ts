@@ -5,6 +5,7 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { readdirSync, readFileSync } from 'node:fs';
+import type { ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FaceBridge } from '../../../shared/face';
@@ -27,14 +28,17 @@ interface Sent {
   headers: string;
 }
 const requests: Sent[] = [];
-/** undici's report of a request about to go out: its headers exactly as written to the socket. */
-interface SendHeaders {
-  request: { method: string; origin: string; path: string };
-  headers: string;
+/** Node's report of a request made by the HTTP client (got uses it): its method, address and headers. */
+interface RequestStart {
+  request: ClientRequest;
 }
 const onRequest = (message: unknown) => {
-  const { request, headers } = message as SendHeaders;
-  requests.push({ method: request.method, url: `${request.origin}${request.path}`, headers });
+  const { request } = message as RequestStart;
+  requests.push({
+    method: request.method,
+    url: `${request.protocol}//${request.host}${request.path}`,
+    headers: JSON.stringify(request.getHeaders()),
+  });
 };
 
 let sb: Sandbox;
@@ -44,7 +48,7 @@ let home: string;
 const errors: string[] = [];
 
 beforeAll(async () => {
-  subscribe('undici:client:sendHeaders', onRequest);
+  subscribe('http.client.request.start', onRequest);
   sb = await startSandbox({ pipelineSeconds: 0.2, balance: 1000, apiKey: KEY });
   home = tempDir();
   const { ipcMain } = await import('electron');
@@ -63,7 +67,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  unsubscribe('undici:client:sendHeaders', onRequest);
+  unsubscribe('http.client.request.start', onRequest);
   await engine?.stop(1000);
   await sb?.stop();
 });

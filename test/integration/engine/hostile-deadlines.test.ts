@@ -19,12 +19,19 @@ import {
 
 const server = serversClosedAfterEach();
 
-const clients = (f: Fixture) =>
-  createServiceClients({ baseUrl: f.url, legacyUrl: f.url, apiKey: 'k', limits: SHORT_LIMITS });
+const clients = (f: Fixture, limits = SHORT_LIMITS) =>
+  createServiceClients({ baseUrl: f.url, legacyUrl: f.url, apiKey: 'k', limits });
 
 /** Each pause is shorter than the idle limit, all of them together longer than every deadline. */
 const PAUSE = SHORT_LIMITS.idleMs / 3;
 const PAUSES = Math.ceil((SHORT_LIMITS.callMs * 1.5) / PAUSE);
+
+/**
+ * Limits for an upload the service reads slowly: the idle limit counts bytes the kernel has taken, and on
+ * loopback its buffers (megabytes) hide a reader's pauses until it reads fast again, so the whole slow phase
+ * must fit in it. The slow phase is still longer than every deadline.
+ */
+const SLOW_READER_LIMITS = { ...SHORT_LIMITS, idleMs: 3 * PAUSE * PAUSES };
 
 const CREATE = CREATE_V2;
 const DUB = DUB_V2;
@@ -113,8 +120,12 @@ describe('uploads have idle limits while the file goes out, and a deadline for t
     });
     const path = await bigFile(48);
     const progress: number[] = [];
-    const dub = await clients(f).v2.createFromFile(path, 'video/mp4', CREATE, undefined, (t) =>
-      progress.push(t),
+    const dub = await clients(f, SLOW_READER_LIMITS).v2.createFromFile(
+      path,
+      'video/mp4',
+      CREATE,
+      undefined,
+      (t) => progress.push(t),
     );
     expect(dub).toMatchObject({ id: 'd1' });
     expect(f.seen[0]?.bodyBytes).toBeGreaterThan(48 * 1024 * 1024);
@@ -174,7 +185,9 @@ describe('uploads have idle limits while the file goes out, and a deadline for t
     });
     const path = await bigFile(48);
     const progress: number[] = [];
-    await clients(f).v1.upload(`${f.url}/put?sig=1`, path, 'video/mp4', undefined, (t) => progress.push(t));
+    await clients(f, SLOW_READER_LIMITS).v1.upload(`${f.url}/put?sig=1`, path, 'video/mp4', undefined, (t) =>
+      progress.push(t),
+    );
     expect(f.seen[0]?.bodyBytes).toBe(48 * 1024 * 1024);
     expect(progress.at(-1)).toBe(48 * 1024 * 1024);
   });

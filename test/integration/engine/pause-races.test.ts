@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JobStore } from '../../../electron/engine/db/jobs';
 import { openDatabase } from '../../../electron/engine/db/open';
-import { applyAction } from '../../../electron/engine/facade/actions';
+import { applyAction } from '../../../electron/engine/app/queue/actions';
 import { LeasedJob } from '../../../electron/engine/flows/context';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { engineFor, quickRun, tempDir, whenJob } from '../../helpers/engine';

@@ -71,6 +71,34 @@ describe('a step the service keeps failing', () => {
     await host.close();
   });
 
+  it('a program or a script sent as the dub is refused at once, never saved under the name the service gives', async () => {
+    const program = Buffer.concat([
+      Buffer.from('MZ'),
+      Buffer.from([0x90, 0, 3, 0, 0, 0, 4, 0]),
+      Buffer.alloc(200),
+    ]);
+    service = await fakeService({
+      linkFile: (type) => (type === 'translated_subtitle' ? 'clip.bat' : 'clip.exe'),
+      download: (req, res) => {
+        const subtitle = req.url?.includes('subtitle');
+        res.writeHead(200, { 'content-type': subtitle ? 'text/vtt' : 'video/mp4' });
+        res.end(subtitle ? '@echo off\r\nstart calc.exe\r\n' : program);
+      },
+    });
+    const host = engine(service.url, 5);
+    const out = tempDir();
+    const { added } = await host.api.add({ inputs: [videoMp4(2, 'clip.mp4')], to: ['es'], outDir: out });
+    expect(await host.run(quickRun())).toBe('done');
+    const job = await host.api.getJob({ id: added[0] ?? 0 });
+    expect(job.state).toBe('failed');
+    expect(job.error?.message).toMatch(/the service sent a \.exe file .* as translated_mp4 \(clip\.exe\)/);
+    expect(job.error?.remedy).toBeTruthy();
+    // Refused on the first try: asking again would only fetch the same program.
+    expect(service.downloads().filter((s) => s.url.includes('translated_mp4'))).toHaveLength(1);
+    expect(await readdir(out)).toEqual([]);
+    await host.close();
+  });
+
   it('a file:// output link fails the job after its tries as a bad link, never as the network', async () => {
     service = await fakeService({
       dub: { outputs: { translated_mp4: { url: 'file:///etc/passwd', download_url: 'file:///etc/passwd' } } },

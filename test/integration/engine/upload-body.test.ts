@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
 import { tempDir } from '../../helpers/engine';
 import { classify } from '../../../electron/engine/jobs/errors';
+import { mulberry32 } from '../../../electron/sandbox/faults';
 import type { ApiError } from '../../../electron/engine/api/errors';
 import {
   CREATE_V2,
@@ -81,11 +82,13 @@ describe('a pre-signed PUT sends the file as it is and never leaves it open', ()
 
   it('a service that reads slowly still receives every byte as on disk (no buffer refilled while queued)', async () => {
     const hash = createHash('sha256');
+    // Seeded, so a failing pattern of stalls can be replayed.
+    const random = mulberry32(20);
     const f = await server(async (req, res) => {
       for await (const c of req) {
         hash.update(c as Buffer);
         // Stalls now and then so the socket's queue fills and the client waits on it.
-        if (Math.random() < 0.05) await new Promise((r) => setTimeout(r, 5));
+        if (random() < 0.05) await new Promise((r) => setTimeout(r, 5));
       }
       res.writeHead(200);
       res.end();

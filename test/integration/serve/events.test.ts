@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineEvent, EventListener } from '../../../shared/contract/events';
 import type { DubdeskApi } from '../../../shared/contract/methods';
-import { startServer, type DubdeskServer } from '../../../electron/cli/serve/server';
+import { startServer, type DubdeskServer } from '../../../electron/web/server';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { createWebBridge, type WebBridge } from '../../../renderer/src/bridge/web';
 import { engineFor, tempDir } from '../../helpers/engine';

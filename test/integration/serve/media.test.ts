@@ -3,7 +3,7 @@ import { rename, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDetail } from '../../../shared/contract/jobs';
-import { startServer } from '../../../electron/cli/serve/server';
+import { startServer } from '../../../electron/web/server';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { createWebBridge } from '../../../renderer/src/bridge/web';
 import { tempDir } from '../../helpers/engine';

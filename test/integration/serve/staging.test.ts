@@ -7,7 +7,7 @@ import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
 import { videoMp4 } from '../../helpers/media';
 import { startCli } from '../../helpers/cli';
-import { bearer, firstLine, raw, serveEnv, serveFor, type Served } from '../../helpers/serve';
+import { bearer, firstLine, raw, serveEnv, serveFor, tokenOfAddress, type Served } from '../../helpers/serve';
 import { createWebBridge } from '../../../renderer/src/bridge/web';
 
 /** A file on disk as the browser hands it over: a file-backed Blob with a name, never read into memory. */
@@ -69,7 +69,7 @@ describe.runIf(process.platform === 'linux')('dubdesk serve: a large drop', () =
     const { child, done } = startCli(['serve', '--sandbox', '--port', '0', '--no-open'], serveEnv(home));
     try {
       const url = new URL(await firstLine(child));
-      const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
+      const token = await tokenOfAddress(url.href);
       const client = createWebBridge({ baseUrl: url.origin, token });
       const big = join(tempDir(), 'big.mp4');
       await writeFile(big, 'head');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WatchFolder } from '../../../shared/contract/watch';
@@ -31,6 +31,45 @@ async function setup(settleMs?: number): Promise<{ sb: Sandbox; host: ReturnType
 }
 
 describe('a watched folder takes files once they stop growing', () => {
+  it('a copy that stalls half-way for longer than the settle time is taken only once it is whole, once', async () => {
+    const { host } = await setup(300);
+    const { api } = host;
+    await api.pauseQueue(); // only the watcher is under test: nothing is sent
+    const dir = tempDir('dubdesk-watch-');
+    const folder = await addFolder(api, dir);
+    const run = running(host);
+    cleanup.push(() => run.stop());
+    await waitFor(
+      'the folder to be watched',
+      () => folderOf(api, folder.id),
+      (f) => f.status === 'watching',
+    );
+
+    const whole = await readFile(videoMp4(20, 'lecture-src.mp4'));
+    const dest = join(dir, 'lecture.mp4');
+    await writeFile(dest, whole.subarray(0, whole.length / 2));
+    // The half stays quiet well past the settle time: the watcher looks at it and says what it waits for.
+    const [file] = await waitFor(
+      'the half-copied file to wait as not whole',
+      () => filesOf(api, folder.id),
+      (f) => f.some((x) => x.status === 'waiting' && /not whole yet/.test(x.problem?.message ?? '')),
+    );
+    expect(file?.problem?.message).toContain('lecture.mp4');
+    expect(await jobsOf(api, folder.id)).toEqual([]);
+
+    await appendFile(dest, whole.subarray(whole.length / 2));
+    const jobs = await waitFor(
+      'two jobs',
+      () => jobsOf(api, folder.id),
+      (j) => j.length >= 2,
+    );
+    expect(jobs.map((j) => [j.source, j.destLang])).toEqual([
+      [dest, 'es'],
+      [dest, 'fr'],
+    ]);
+    expect(jobs[0]?.durationSeconds).toBeGreaterThan(19); // the whole file, not its first half
+  });
+
   it('queues a file written slowly in chunks once, after its last write', async () => {
     const { host } = await setup(1500);
     const { api } = host;
@@ -180,6 +219,34 @@ describe('two watched folders, one writing into the other', () => {
     const first = await addFolder(api, inbox, { outDir: outbox });
     const second = await addFolder(api, outbox);
     await copyFile(audioMp3(1, 'chain-src.mp3'), join(inbox, 'talk.mp3'));
+    const run = running(host);
+    cleanup.push(() => run.stop());
+    await waitFor(
+      "the first folder's dubs",
+      () => jobsOf(api, first.id),
+      (j) => j.length === 2 && j.every((x) => x.state === 'completed'),
+    );
+    const scanned = (await folderOf(api, second.id)).lastScanAt;
+    await waitFor(
+      'a full scan of the second folder after the downloads',
+      () => folderOf(api, second.id),
+      (f) => f.lastScanAt !== scanned,
+    );
+    expect(await jobsOf(api, second.id)).toEqual([]);
+  });
+  it("never dubs the first one's results reached through a symlink (the output folder links into the second)", async () => {
+    const { host } = await setup();
+    const { api } = host;
+    const root = tempDir('dubdesk-watch-');
+    const inbox = join(root, 'in');
+    const watched = join(root, 'watched');
+    await mkdir(inbox);
+    await mkdir(join(watched, 'results'), { recursive: true });
+    // The first folder writes through a link; the second watches the real folder, recursively.
+    await symlink(join(watched, 'results'), join(root, 'results-link'));
+    const first = await addFolder(api, inbox, { outDir: join(root, 'results-link') });
+    const second = await addFolder(api, watched, { recursive: true });
+    await copyFile(audioMp3(1, 'link-src.mp3'), join(inbox, 'talk.mp3'));
     const run = running(host);
     cleanup.push(() => run.stop());
     await waitFor(

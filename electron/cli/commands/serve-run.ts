@@ -1,0 +1,74 @@
+import type { Command } from 'commander';
+import { DubdeskError } from '../../../shared/contract/errors';
+import {
+  LOOPBACK,
+  OPENED_CODE_TTL_MS,
+  openBrowser,
+  PRINTED_CODE_TTL_MS,
+  rendererDir,
+  startServer,
+  workQueue,
+  type DubdeskServer,
+} from '../../web/index';
+import { openSession } from '../context';
+import { ExitCode } from '../exit-codes';
+import { handleInterrupts } from '../interrupts';
+
+export interface ServeFlags {
+  port: number;
+  sandbox: boolean;
+  open: boolean;
+  /** Hidden: refused with a remedy (serve never listens beyond this machine). */
+  host?: string;
+}
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+/**
+ * `dubdesk serve`: the engine (the built-in sandbox with `--sandbox`), the HTTP server, and the queue
+ * worked in this process until Ctrl+C, which ends with 130 like `run`.
+ */
+export async function serve(flags: ServeFlags, cmd: Command): Promise<void> {
+  if (flags.host !== undefined)
+    throw new DubdeskError('bad-request', `serve listens on ${LOOPBACK} only and takes no --host`, {
+      remedy: `To use it from another machine, tunnel to it (ssh -L PORT:${LOOPBACK}:PORT this-machine).`,
+    });
+  const ui = rendererDir(say);
+  const session = await openSession(cmd, { needsService: false, face: 'web', sandbox: flags.sandbox });
+  let server: DubdeskServer;
+  try {
+    server = await startServer({
+      engine: session.host,
+      port: flags.port,
+      rendererDir: ui,
+      log: { stream: process.stderr, level: 'warn' },
+    });
+  } catch (e) {
+    await session.close();
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new DubdeskError('conflict', `port ${flags.port} is already in use`, {
+        remedy: 'Pick another with --port, or --port 0 for any free one.',
+      });
+    throw e;
+  }
+  // The first line on stdout is the address, for people and for scripts (which trade its code for the
+  // token at POST /session). The browser gets an address of its own: each code works once.
+  process.stdout.write(`${server.newAddress(PRINTED_CODE_TTL_MS)}\n`);
+  say(
+    `Dubdesk is served at ${server.origin} to this machine only; open the address above (it works once, within ${PRINTED_CODE_TTL_MS / 60_000} minutes). Ctrl+C stops.`,
+  );
+  if (session.sandbox) say('Using the built-in sandbox: a simulator of the service; it does not translate.');
+  if (flags.open) await openBrowser(server.newAddress(OPENED_CODE_TTL_MS), say);
+  const worker = workQueue(session.host, say);
+
+  const interrupts = handleInterrupts(say);
+  // The page keeps being served while the running steps finish, so it shows them finishing.
+  await new Promise<void>((resolve) => interrupts.drain.addEventListener('abort', () => resolve()));
+  interrupts.cut.addEventListener('abort', () => worker.stop('cut'));
+  worker.stop(interrupts.cut.aborted ? 'cut' : 'drain');
+  await worker.stopped;
+  interrupts.dispose();
+  await server.close();
+  await session.close();
+  process.exitCode = ExitCode.Interrupted;
+}

@@ -1,0 +1,158 @@
+import { close, constants, createReadStream, fstat, open, read, type ReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { FileChangedError, FileStalledError, type FileBody } from './file-body';
+
+/** Reads of a file going out: 1 MiB each. */
+export const READ_BYTES = 1024 * 1024;
+/**
+ * What the request is handed at a time: the idle limit of an upload counts bytes that have left (a write's
+ * callback), so a line that creeps must see a write finish well within it. 64 KiB at 16 KiB/s is 4 s.
+ */
+export const WRITE_BYTES = 64 * 1024;
+
+/**
+ * How a source's bytes are read once it is open: Node's own `read` and `close`, which run in libuv's thread
+ * pool. Tests give reads that never return, as a network share asleep does.
+ */
+export interface SourceReads {
+  read: typeof read;
+  close: typeof close;
+}
+
+export const nodeReads: SourceReads = { read, close };
+
+/**
+ * Files whose reads were given up on while still blocked (each holds one of libuv's four pool threads until
+ * its read returns). Past this many, no new file is opened: the pool stays free for everything else.
+ */
+const MAX_STUCK = 2;
+const stuck = new Set<string>();
+
+const openFd = promisify(open);
+const fstatFd = promisify(fstat);
+const closeFd = promisify(close);
+
+/**
+ * A request body holding a file, as a stream: the bytes before the file, the file read as it goes out, the
+ * bytes after. It knows what it is waiting on (the disk, or the line) so that a stall can be named.
+ */
+export class OutgoingBody {
+  readonly stream: Readable;
+  /** The file being opened or read, with the request waiting for it; null when the body waits for the line. */
+  private reading: string | null = null;
+  /** Bytes handed to the request so far. */
+  private given = 0;
+  private readonly files: { path: string; stream: ReadStream | null; closed: Promise<void> }[] = [];
+
+  constructor(
+    readonly body: FileBody,
+    private readonly reads: SourceReads = nodeReads,
+  ) {
+    for (const part of body.parts) {
+      if (Buffer.isBuffer(part)) continue;
+      // A file whose last read has not returned is not read again; past MAX_STUCK of them, no file is.
+      if (stuck.has(part.path))
+        throw new FileStalledError(
+          part.path,
+          0,
+          `reading ${part.path} is still stuck (a disk or network share that stopped answering?)`,
+        );
+      if (stuck.size >= MAX_STUCK) {
+        const files = [...stuck].join(', ');
+        throw new FileStalledError(
+          files,
+          0,
+          `reading ${files} is still stuck (a disk or network share that stopped answering?); no other file is read until that returns`,
+        );
+      }
+    }
+    this.stream = Readable.from(this.bytes(), { objectMode: false, highWaterMark: READ_BYTES });
+  }
+
+  /** Every byte was handed to the request. */
+  get handed(): boolean {
+    return this.given >= this.body.length;
+  }
+
+  /** What the body was waiting on when nothing went out for `ms`: a file that stopped answering, or not. */
+  stalled(ms: number): FileStalledError | null {
+    const path = this.reading;
+    if (path === null) return null;
+    stuck.add(path);
+    const file = this.files.find((f) => f.path === path);
+    void (file ? file.closed : Promise.resolve()).then(() => stuck.delete(path));
+    return new FileStalledError(path, ms);
+  }
+
+  /** Resolves once every file this body opened is closed (never while one of them is stuck in a read). */
+  async closed(): Promise<void> {
+    await Promise.all(this.files.map((f) => f.closed));
+  }
+
+  private async *bytes(): AsyncGenerator<Buffer> {
+    for (const part of this.body.parts) {
+      if (Buffer.isBuffer(part)) yield* this.slices(part);
+      else yield* this.file(part.path, part.size);
+    }
+  }
+
+  private *slices(bytes: Buffer): Generator<Buffer> {
+    for (let at = 0; at < bytes.length; at += WRITE_BYTES) {
+      const slice = bytes.subarray(at, at + WRITE_BYTES);
+      this.given += slice.length;
+      yield slice;
+    }
+  }
+
+  private async *file(path: string, size: number): AsyncGenerator<Buffer> {
+    this.reading = path;
+    let done: () => void = () => {};
+    const entry = { path, stream: null as ReadStream | null, closed: new Promise<void>((r) => (done = r)) };
+    this.files.push(entry);
+    let fd: number;
+    try {
+      // Non-blocking, so that a FIFO put in the file's place cannot hang the open; and only a regular file.
+      fd = await openFd(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    } catch (e) {
+      done();
+      throw e;
+    }
+    try {
+      if (!(await fstatFd(fd)).isFile())
+        throw new FileChangedError(path, `${path} is no longer a regular file`);
+    } catch (e) {
+      await closeFd(fd).catch(() => {});
+      done();
+      throw e;
+    }
+    if (size === 0) {
+      await closeFd(fd).catch(() => {});
+      done();
+      this.reading = null;
+      return;
+    }
+    const file = createReadStream(path, {
+      fd,
+      start: 0,
+      end: size - 1,
+      highWaterMark: READ_BYTES,
+      fs: this.reads,
+    });
+    entry.stream = file;
+    file.once('close', done);
+    let sent = 0;
+    try {
+      for await (const chunk of file as AsyncIterable<Buffer>) {
+        this.reading = null;
+        sent += chunk.length;
+        yield* this.slices(chunk);
+        this.reading = path;
+      }
+    } finally {
+      file.destroy();
+    }
+    this.reading = null;
+    if (sent < size) throw new FileChangedError(path);
+  }
+}

@@ -1,0 +1,108 @@
+import type { ProfileV2 } from '../../../../shared/api/v2';
+import type { Account, Languages } from '../../../../shared/contract/account';
+import { DubdeskError } from '../../../../shared/contract/errors';
+import type { DubdeskHandlers } from '../../../../shared/contract/methods';
+import { LANGUAGES, LEGACY_CODES, flagEmoji, languageName } from '../../../../shared/languages';
+import { targetLanguages } from '../../api/langs';
+import type { JobStore } from '../../db/jobs';
+import { asContractError, ensureService } from '../contract-error';
+import type { ServiceManager } from '../service';
+import { BalanceCache } from './balance';
+
+function accountOf(mode: Account['mode'], baseUrl: string, me: ProfileV2): Account {
+  return {
+    mode,
+    baseUrl,
+    id: me.id,
+    name: me.name,
+    username: me.username,
+    firstName: me.first_name,
+    lastName: me.last_name,
+    email: me.email,
+    balance: me.seconds,
+    subscriptionStatus: me.subscription_status,
+    subscriptionPlan: me.subscription_plan,
+    defaultDubLang: me.default_dub_lang,
+    createdAt: me.created_at,
+  };
+}
+
+export interface AccountDeps {
+  services: ServiceManager;
+  /** The language list is cached in the queue's database. */
+  store: JobStore;
+  /** The service answered: whatever said it was unreachable is over. */
+  reachable(): void;
+}
+
+type AccountHandlers = Pick<DubdeskHandlers, 'account' | 'testKey' | 'languages'>;
+
+/** The account behind the key: who it is, its balance (cached for the header), and the languages it offers. */
+export class AccountService {
+  readonly balance = new BalanceCache();
+
+  constructor(private readonly deps: AccountDeps) {}
+
+  async accountNow(): Promise<Account> {
+    const active = await ensureService(this.deps.services);
+    try {
+      const me = await active.clients.v2.me();
+      this.balance.value = me.seconds;
+      this.deps.reachable();
+      return accountOf(active.mode, active.baseUrl, me);
+    } catch (e) {
+      throw asContractError(e);
+    }
+  }
+
+  /** The balance, or null when the service cannot be asked now; a rejected key still stops. */
+  async balanceOrNull(): Promise<number | null> {
+    try {
+      return (await this.accountNow()).balance;
+    } catch (e) {
+      if (e instanceof DubdeskError && (e.code === 'auth' || e.code === 'config')) throw e;
+      return null;
+    }
+  }
+
+  /** Asks the balance again when it is unknown or a dub was charged (see BalanceCache). */
+  refreshBalance(fresh: () => void): void {
+    if (!this.deps.services.describe().configured) return;
+    this.balance.refreshIfDue(() => this.accountNow(), fresh);
+  }
+
+  /** The target languages the service offers now, else the built-in list. */
+  async liveCodes(): Promise<{ codes: string[]; from: Languages['from'] }> {
+    const active = await ensureService(this.deps.services).catch(() => null);
+    if (!active) return { codes: LANGUAGES.map((l) => l.code), from: 'fallback' };
+    return targetLanguages(this.deps.store, active.clients.langs);
+  }
+
+  handlers(): AccountHandlers {
+    return {
+      languages: async () => {
+        const { codes, from } = await this.liveCodes();
+        const byCode = new Map(LANGUAGES.map((l) => [l.code, l]));
+        return {
+          from,
+          languages: codes.map((code) => ({
+            code,
+            name: languageName(code),
+            emoji: flagEmoji(byCode.get(code)?.country ?? null),
+            legacy: LEGACY_CODES.includes(code),
+          })),
+        };
+      },
+      account: () => this.accountNow(),
+      testKey: async ({ apiKey, baseUrl }) => {
+        const clients = this.deps.services.trial(apiKey, baseUrl);
+        try {
+          const me = await clients.v2.me();
+          return accountOf('service', baseUrl ?? this.deps.services.describe().baseUrl ?? '', me);
+        } catch (e) {
+          throw asContractError(e);
+        }
+      },
+    };
+  }
+}

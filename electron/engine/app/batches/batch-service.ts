@@ -1,0 +1,155 @@
+import type { AddResult, Estimate } from '../../../../shared/contract/batches';
+import { DubdeskError } from '../../../../shared/contract/errors';
+import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/methods';
+import type { WatchPreset } from '../../../../shared/contract/watch';
+import type { JobStore } from '../../db/jobs';
+import type { Db } from '../../db/open';
+import type { PlannedFiles } from '../../watch/env';
+import { outRootOf } from '../../watch/env';
+import type { AccountService } from '../account/account-service';
+import { ensureService, legacyNeedsUrl } from '../contract-error';
+import type { JobEvents } from '../job-events';
+import { BULK } from '../options';
+import type { ServiceManager } from '../service';
+import { rememberBatch } from '../settings/app-settings';
+import { creditsOf, sortAgainstQueue } from './against-queue';
+import { checkLanguages, checkOutputFolder, checkOutputFolders } from './checks';
+import { enqueueBatch } from './enqueue';
+import { planBatch } from './plan';
+import { uploadOnceSavings } from './upload-once';
+
+export interface BatchDeps {
+  db: Db;
+  store: JobStore;
+  services: ServiceManager;
+  account: AccountService;
+  events: JobEvents;
+  /** Where relative paths start: the CLI's working folder; null for a face that has none. */
+  cwd: string | null;
+  info(fields: Record<string, unknown>, message: string): void;
+  /** New jobs are there: the worker takes them now. */
+  wake(): void;
+  scheduleTotals(): void;
+}
+
+type BatchHandlers = Pick<DubdeskHandlers, 'estimate' | 'add'>;
+
+/** A batch: sources times languages, what it would cost against the balance, and queueing it. */
+export class BatchService {
+  constructor(private readonly deps: BatchDeps) {}
+
+  private serviceId(): string {
+    return this.deps.services.current()?.id ?? this.deps.services.serviceId();
+  }
+
+  /** `create`: the output folders are made now (adding), not only checked (estimating). */
+  private async prepare(args: MethodArgs<'estimate'>, create = false) {
+    const active = await ensureService(this.deps.services);
+    if (args.api === 'legacy' && !active.legacyUrl) throw legacyNeedsUrl();
+    checkLanguages(args, (await this.deps.account.liveCodes()).codes);
+    const planned = await planBatch(args, {
+      service: active.id,
+      cwd: this.deps.cwd,
+      ownOutputs: (paths) => this.deps.store.recordedOutputs(paths),
+    });
+    await checkOutputFolders(planned.jobs, args.outDir !== undefined, create);
+    return planned;
+  }
+
+  /** A watched folder's new files, planned with its preset. */
+  async planForFolder(
+    paths: readonly string[],
+    preset: WatchPreset,
+    folderId: number,
+  ): Promise<PlannedFiles> {
+    const planned = await planBatch(
+      {
+        inputs: [...paths],
+        to: preset.to,
+        from: preset.from,
+        studio: preset.studio,
+        api: preset.api,
+        outputs: preset.outputs,
+        naming: preset.naming,
+        uploadOnce: preset.uploadOnce,
+      },
+      {
+        service: this.serviceId(),
+        cwd: null, // a watched file's path and the preset's folder are absolute already
+        watchFolderId: folderId,
+      },
+    );
+    return { jobs: planned.jobs, refused: planned.refused };
+  }
+
+  /** Checks a folder's preset can be used (languages, generation, output folder); throws a contract error. */
+  async checkPreset(preset: WatchPreset, folder: string): Promise<void> {
+    const { services } = this.deps;
+    if (preset.api === 'legacy' && services.mode() === 'service' && !services.describe().legacyUrl)
+      throw legacyNeedsUrl();
+    checkLanguages(preset, (await this.deps.account.liveCodes()).codes);
+    await checkOutputFolder(outRootOf({ path: folder, preset }), 'preset.outDir');
+  }
+
+  handlers(): BatchHandlers {
+    return {
+      estimate: (args) => this.estimate(args),
+      add: (args) => this.add(args),
+    };
+  }
+
+  private async estimate(args: MethodArgs<'estimate'>): Promise<Estimate> {
+    const { store, account } = this.deps;
+    const planned = await this.prepare(args);
+    const sorted = sortAgainstQueue(store, planned.jobs, false);
+    const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
+    const { credits, unknown } = creditsOf(queued);
+    const balance = await account.balanceOrNull();
+    return {
+      files: planned.files,
+      languages: args.to,
+      studio: args.studio,
+      jobs: queued.length,
+      credits,
+      unknownLengthJobs: unknown,
+      balance,
+      balanceAfter: balance === null ? null : balance - credits,
+      overBalance: balance !== null && queued.length > 0 && (balance <= 0 || credits > balance),
+      alreadyDone: sorted.done,
+      alreadyQueued: sorted.queued,
+      uploadOnce: uploadOnceSavings(store, queued),
+    };
+  }
+
+  private async add(args: MethodArgs<'add'>): Promise<AddResult> {
+    const { db, store, account, events } = this.deps;
+    const planned = await this.prepare(args, true);
+    const sorted = sortAgainstQueue(store, planned.jobs, args.again);
+    const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
+    const { credits, unknown } = creditsOf(queued);
+    const balance = queued.length ? await account.balanceOrNull() : account.balance.value;
+    if (queued.length && balance !== null && !args.force && (balance <= 0 || credits > balance))
+      throw new DubdeskError(
+        'credits',
+        `this batch needs about ${credits} credits (1 credit = 1 second${args.studio ? ', studio quality counts double' : ''}); the balance is ${balance}`,
+        { remedy: 'Add credits, dub fewer files or languages, or add it anyway.' },
+      );
+    const { added, retried, queuedMeanwhile } = await enqueueBatch(db, store, sorted);
+    if (added.length) rememberBatch(store, args.to);
+    this.deps.info({ added: added.length, retried: retried.length, credits }, 'batch added');
+    if (added.length + retried.length > BULK) events.listChanged();
+    else for (const id of [...added, ...retried]) events.emitJob(id);
+    this.deps.wake();
+    this.deps.scheduleTotals();
+    return {
+      added,
+      alreadyQueued: [...sorted.queued, ...queuedMeanwhile],
+      retried,
+      alreadyDone: sorted.done,
+      refused: planned.refused,
+      credits,
+      unknownLengthJobs: unknown,
+      balance,
+    };
+  }
+}

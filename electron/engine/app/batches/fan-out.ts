@@ -1,0 +1,68 @@
+import { dirname } from 'node:path';
+import type { BatchRequest } from '../../../../shared/contract/batches';
+import { nameFromUrl } from '../../../../shared/url-name';
+import type { NewJob } from '../../db/jobs';
+import type { Source } from './expand-inputs';
+import { takesPart } from './upload-once';
+
+export interface FanOutOptions {
+  /** Jobs remember the service they were made for. */
+  service: string;
+  /** The batch's output folder as a full path, or null: results beside their source. */
+  outDir: string | null;
+  /** Where relative paths start: the CLI's working folder; null for a face that has none. */
+  cwd: string | null;
+  watchFolderId?: number | null;
+}
+
+/** One job per source and target language, each with where its results go. */
+export function fanOut(sources: readonly Source[], req: BatchRequest, opts: FanOutOptions): NewJob[] {
+  const { outDir, cwd } = opts;
+  const common = {
+    source_lang: req.from,
+    api: req.api,
+    studio: req.studio ? 1 : 0,
+    outputs_wanted: JSON.stringify(req.outputs),
+    naming: req.naming,
+    service: opts.service,
+    watch_folder_id: opts.watchFolderId ?? null,
+  };
+  // A link's results go to the chosen folder, else (CLI) the working folder; links without either were refused.
+  const linkOut = outDir ?? cwd;
+  const jobs: NewJob[] = [];
+  for (const s of sources) {
+    for (const lang of req.to) {
+      if ('url' in s) {
+        if (linkOut === null) continue;
+        jobs.push({
+          ...common,
+          dest_lang: lang,
+          source: s.url,
+          source_kind: 'url',
+          source_name: nameFromUrl(s.url),
+          source_type: null,
+          source_bytes: null,
+          source_mtime: null,
+          duration: null,
+          out_dir: linkOut,
+          upload_once: 0,
+        });
+      } else {
+        jobs.push({
+          ...common,
+          dest_lang: lang,
+          source: s.path,
+          source_kind: 'file',
+          source_name: s.name,
+          source_type: s.mime,
+          source_bytes: s.bytes,
+          source_mtime: s.mtimeMs,
+          duration: s.durationSeconds,
+          out_dir: outDir ?? dirname(s.path),
+          upload_once: takesPart(req.uploadOnce, req.api, s.bytes, req.to.length) ? 1 : 0,
+        });
+      }
+    }
+  }
+  return jobs;
+}

@@ -1,0 +1,34 @@
+import type { BatchRequest, FileEstimate } from '../../../../shared/contract/batches';
+import type { ContractError } from '../../../../shared/contract/errors';
+import type { NewJob } from '../../db/jobs';
+import { absolutePath } from '../paths';
+import { expandInputs, type OwnOutputs } from './expand-inputs';
+import { fanOut } from './fan-out';
+
+export interface Planned {
+  files: FileEstimate[];
+  jobs: NewJob[];
+  refused: { input: string; error: ContractError }[];
+}
+
+/** Probes every input (a few at a time) and makes one job per good source and target language. */
+export async function planBatch(
+  req: BatchRequest,
+  opts: {
+    service: string;
+    /** Where relative paths start: the CLI's working folder; null for a face that has none. */
+    cwd: string | null;
+    watchFolderId?: number | null;
+    ownOutputs?: OwnOutputs;
+  },
+): Promise<Planned> {
+  const { files, sources, refused } = await expandInputs(req, opts.cwd, opts.ownOutputs);
+  const outDir = req.outDir ? absolutePath(req.outDir, opts.cwd, 'outDir') : null;
+  const jobs = fanOut(sources, req, {
+    service: opts.service,
+    outDir,
+    cwd: opts.cwd,
+    ...(opts.watchFolderId !== undefined ? { watchFolderId: opts.watchFolderId } : {}),
+  });
+  return { files, jobs, refused };
+}

@@ -1,0 +1,106 @@
+import { DubdeskError } from '../../../../shared/contract/errors';
+import type { JobView, SourceRow } from '../../../../shared/contract/jobs';
+import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/methods';
+import type { JobRow, JobStore } from '../../db/jobs';
+import type { EngineLog } from '../../log/log';
+import type { JobEvents } from '../job-events';
+import { BULK } from '../options';
+import { applyAction, type Action } from './actions';
+import type { JobViews } from './job-views';
+import { toDetail } from './views';
+
+export interface QueueDeps {
+  store: JobStore;
+  views: JobViews;
+  events: JobEvents;
+  log: Pick<EngineLog, 'jobLines' | 'logger'>;
+  /** Stops the transfer of a job this process works. */
+  abortJob(id: number): void;
+  /** Something changed the worker should act on now. */
+  wake(): void;
+  scheduleTotals(): void;
+}
+
+type QueueHandlers = Pick<
+  DubdeskHandlers,
+  | 'listJobs'
+  | 'listSources'
+  | 'getJob'
+  | 'jobLog'
+  | 'retryJobs'
+  | 'cancelJobs'
+  | 'pauseJobs'
+  | 'resumeJobs'
+  | 'clearJobs'
+>;
+
+/** The queue's jobs: listed, by source, one in detail with its log, and the user's actions on them. */
+export class QueueService {
+  constructor(private readonly deps: QueueDeps) {}
+
+  /** A job in the queue's list, or why there is none ("already dubbed: job #N" may name a cleared one). */
+  private shownJob(id: number): JobRow {
+    const row = this.deps.store.shown(id);
+    if (row) return row;
+    if (this.deps.store.get(id))
+      throw new DubdeskError('not-found', `job ${id} was cleared from the list`, {
+        remedy: 'Its files stay where they were written; add its source with --again to dub it again.',
+      });
+    throw new DubdeskError('not-found', `no job ${id}`, { remedy: 'List the queue to see the job numbers.' });
+  }
+
+  private act(action: Action, sel: MethodArgs<'retryJobs'>) {
+    const { store, events } = this.deps;
+    const ids = sel.ids ?? store.select(sel.filter ?? {});
+    const bulk = ids.length > BULK;
+    const result = applyAction(store, ids, action, (row) => {
+      if (action === 'cancel') this.deps.abortJob(row.id);
+      if (!bulk) events.changed(row);
+    });
+    if (bulk || result.removed.length) events.listChanged(result.removed);
+    if (result.changed.length) {
+      this.deps.log.logger.info({ action, jobs: result.changed.length }, `user: ${action}`);
+      this.deps.wake();
+      this.deps.scheduleTotals();
+    }
+    return { changed: result.changed, skipped: result.skipped };
+  }
+
+  handlers(): QueueHandlers {
+    const { store, views } = this.deps;
+    return {
+      listJobs: ({ filter, offset, limit }) => {
+        const { total, rows } = store.page(filter, offset, limit);
+        return { total, offset, jobs: views.views(rows) };
+      },
+      listSources: ({ filter, offset, limit }) => {
+        const { total, groups } = store.sourcesPage(filter, offset, limit);
+        const byId = new Map(views.views(groups.flatMap((g) => g.rows)).map((v) => [v.id, v]));
+        const sources: SourceRow[] = groups.map((g) => {
+          const first = g.rows[0];
+          return {
+            source: g.source,
+            sourceKind: first?.source_kind ?? 'file',
+            sourceName: first?.source_name ?? g.source,
+            durationSeconds: first?.duration ?? null,
+            jobs: g.rows.map((r) => byId.get(r.id)).filter((v): v is JobView => v !== undefined),
+          };
+        });
+        return { total, offset, sources };
+      },
+      getJob: ({ id }) => {
+        const row = this.shownJob(id);
+        return toDetail(views.view(row), row, store.history(id));
+      },
+      jobLog: ({ id, limit }) => {
+        const row = this.shownJob(id);
+        return { lines: this.deps.log.jobLines(id, limit, row.created_at) };
+      },
+      retryJobs: (sel) => this.act('retry', sel),
+      cancelJobs: (sel) => this.act('cancel', sel),
+      pauseJobs: (sel) => this.act('pause', sel),
+      resumeJobs: (sel) => this.act('resume', sel),
+      clearJobs: (sel) => this.act('clear', sel),
+    };
+  }
+}

@@ -1,0 +1,108 @@
+import type { OutputType } from '../../../../shared/api/common';
+import { creditsFor } from '../../../../shared/credits';
+import { isTerminal, type JobDetail, type JobView, type Waiting } from '../../../../shared/contract/jobs';
+import type { HistoryRow, JobRow, OutputRow } from '../../db/jobs';
+import { parseSelection } from '../../flows/fetch-outputs';
+
+export interface Transfer {
+  bytesPerSecond: number | null;
+  etaSeconds: number | null;
+  percent: number | null;
+}
+
+/** What a view needs to know about the engine now, to say why a job is not moving. */
+export interface ViewContext {
+  service: string;
+  now: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function waitingOf(row: JobRow, ctx: ViewContext): Waiting | null {
+  if (isTerminal(row.state)) return null;
+  if (row.service && row.service !== ctx.service && row.state !== 'paused') {
+    const where = row.service === 'sandbox' ? 'the built-in sandbox' : row.service;
+    return {
+      code: 'other-service',
+      message: `made on ${where}: switch back to it to finish this job`,
+      retryAt: null,
+      attempt: row.attempts,
+    };
+  }
+  if (!row.waiting) return null;
+  const code = (row.waiting_code ?? 'retry') as Waiting['code'];
+  return {
+    code,
+    message: row.waiting,
+    retryAt: row.next_run_at > ctx.now ? iso(row.next_run_at) : null,
+    attempt: row.attempts,
+  };
+}
+
+export function toView(
+  row: JobRow,
+  outputs: readonly OutputRow[],
+  ctx: ViewContext,
+  transfer?: Transfer,
+): JobView {
+  const moving = row.state === 'uploading' || row.state === 'downloading';
+  return {
+    id: row.id,
+    source: row.source,
+    sourceKind: row.source_kind,
+    sourceName: row.source_name,
+    destLang: row.dest_lang,
+    sourceLang: row.source_lang,
+    api: row.api,
+    studio: row.studio === 1,
+    state: row.state,
+    remoteId: row.remote_id,
+    progress: moving && transfer?.percent != null ? transfer.percent : row.progress,
+    waiting: waitingOf(row, ctx),
+    error: row.error
+      ? {
+          code: row.error_code ?? 'internal',
+          message: row.error,
+          ...(row.error_remedy ? { remedy: row.error_remedy } : {}),
+        }
+      : null,
+    durationSeconds: row.duration,
+    estimatedCredits: row.duration === null ? null : creditsFor(row.duration, row.studio === 1),
+    measuredDuration: row.measured_duration,
+    creditsCharged: row.credits_charged,
+    outDir: row.out_dir,
+    outputs: outputs
+      .filter((o) => o.done)
+      .map((o) => ({ type: o.type as OutputType, path: o.path, bytes: o.bytes ?? 0 })),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    completedAt: row.completed_at === null ? null : iso(row.completed_at),
+    bytesPerSecond: moving ? (transfer?.bytesPerSecond ?? null) : null,
+    etaSeconds: moving ? (transfer?.etaSeconds ?? null) : null,
+    watchFolderId: row.watch_folder_id,
+  };
+}
+
+export function toDetail(view: JobView, row: JobRow, history: readonly HistoryRow[]): JobDetail {
+  let abandoned: string[] = [];
+  try {
+    abandoned = JSON.parse(row.abandoned_remote_ids) as string[];
+  } catch {
+    /* damaged: none */
+  }
+  return {
+    ...view,
+    history: history.map((h) => ({
+      at: iso(h.at),
+      from: h.from_state,
+      to: h.to_state,
+      event: h.event,
+      reason: h.reason,
+    })),
+    outputsWanted: parseSelection(row.outputs_wanted),
+    attempts: row.attempts,
+    abandonedRemoteIds: abandoned,
+    sourceBytes: row.source_bytes,
+    sourceType: row.source_type,
+  };
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { ApiGenerationSchema, OutputSelectionSchema } from '../../../../shared/contract/jobs';
+import { MAX_CONCURRENCY, type Settings, type SettingsPatch } from '../../../../shared/contract/settings';
+import type { JobStore } from '../../db/jobs';
+
+const KEY = 'app.settings';
+const Lang = z.string().min(1).max(16);
+
+/** The settings kept in the queue's database (the service's are in `service.json` and the key store). */
+const AppSettings = z.object({
+  concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).catch(2),
+  pollIntervalSeconds: z.number().min(0.05).max(600).catch(3),
+  defaults: z
+    .object({
+      languages: z.array(Lang).catch([]),
+      from: Lang.catch('auto'),
+      studio: z.boolean().catch(false),
+      api: ApiGenerationSchema.catch('v2'),
+      outputs: OutputSelectionSchema.catch('default'),
+      outDir: z.string().nullable().catch(null),
+      uploadOnce: z.union([z.boolean(), z.literal('auto')]).catch('auto'),
+    })
+    .catch({
+      languages: [],
+      from: 'auto',
+      studio: false,
+      api: 'v2',
+      outputs: 'default',
+      outDir: null,
+      uploadOnce: 'auto',
+    }),
+  favouriteLanguages: z.array(Lang).catch([]),
+  recentLanguages: z.array(Lang).catch([]),
+  lastBatchLanguages: z.array(Lang).catch([]),
+  notifyWhenDone: z.boolean().catch(true),
+});
+export type AppSettings = z.infer<typeof AppSettings>;
+
+/** Read with every field defaulted: a damaged or older value never stops the app, it falls back per field. */
+export function readAppSettings(store: JobStore): AppSettings {
+  let raw: unknown = {};
+  try {
+    raw = JSON.parse(store.setting(KEY) ?? '{}');
+  } catch {
+    /* damaged: defaults */
+  }
+  return AppSettings.parse(raw ?? {});
+}
+
+export function writeAppSettings(store: JobStore, patch: Omit<SettingsPatch, 'service'>): AppSettings {
+  const now = readAppSettings(store);
+  const next: AppSettings = {
+    ...now,
+    ...(patch.concurrency !== undefined ? { concurrency: patch.concurrency } : {}),
+    ...(patch.pollIntervalSeconds !== undefined ? { pollIntervalSeconds: patch.pollIntervalSeconds } : {}),
+    ...(patch.favouriteLanguages !== undefined ? { favouriteLanguages: patch.favouriteLanguages } : {}),
+    ...(patch.notifyWhenDone !== undefined ? { notifyWhenDone: patch.notifyWhenDone } : {}),
+    defaults: { ...now.defaults, ...(patch.defaults as Partial<AppSettings['defaults']> | undefined) },
+  };
+  store.setSetting(KEY, JSON.stringify(next));
+  return next;
+}
+
+/** After a batch: its languages become the last batch's and move to the front of the recent ones. */
+export function rememberBatch(store: JobStore, languages: readonly string[]): void {
+  const now = readAppSettings(store);
+  const recent = [...languages, ...now.recentLanguages.filter((l) => !languages.includes(l))].slice(0, 12);
+  store.setSetting(
+    KEY,
+    JSON.stringify({ ...now, recentLanguages: recent, lastBatchLanguages: [...languages] }),
+  );
+}
+
+export function settingsView(app: AppSettings, service: Settings['service']): Settings {
+  return { service, ...app };
+}

@@ -1,0 +1,64 @@
+import type { EngineEventBody } from '../../../../shared/contract/events';
+import type { WatchFolder } from '../../../../shared/contract/watch';
+import type { WatchFolderRow, WatchStore } from '../../db/watch';
+
+const EMIT_EVERY_MS = 300;
+
+export interface FolderEventsDeps {
+  watch: WatchStore;
+  emit(body: EngineEventBody): void;
+  hasListeners(): boolean;
+  view(row: WatchFolderRow): WatchFolder;
+}
+
+/**
+ * The throttled `watch-folder` events: at most one per folder every 300 ms, and only when its view
+ * changed since the faces were last told; one `watch-folder-removed` per folder removed.
+ */
+export class FolderEvents {
+  private readonly dirty = new Set<number>();
+  private readonly emitted = new Map<number, string>();
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(private readonly deps: FolderEventsDeps) {}
+
+  changed(id: number): void {
+    if (this.closed) return;
+    this.dirty.add(id);
+    if (this.timer || !this.deps.hasListeners()) return;
+    this.timer = setTimeout(() => this.flush(), EMIT_EVERY_MS);
+    this.timer.unref?.();
+  }
+
+  /** Every folder's view may have changed. */
+  allChanged(): void {
+    for (const row of this.deps.watch.folders()) this.changed(row.id);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private flush(): void {
+    this.timer = null;
+    if (this.closed) return;
+    const ids = [...this.dirty];
+    this.dirty.clear();
+    for (const id of ids) {
+      const row = this.deps.watch.folder(id);
+      if (!row) {
+        this.emitted.delete(id);
+        this.deps.emit({ type: 'watch-folder-removed', id });
+        continue;
+      }
+      const folder = this.deps.view(row);
+      const json = JSON.stringify(folder);
+      if (this.emitted.get(id) === json) continue;
+      this.emitted.set(id, json);
+      this.deps.emit({ type: 'watch-folder', folder });
+    }
+  }
+}

@@ -1,0 +1,225 @@
+import { DubdeskError } from '../../../../shared/contract/errors';
+import type { EngineEventBody } from '../../../../shared/contract/events';
+import type { DubdeskHandlers } from '../../../../shared/contract/methods';
+import {
+  VERSIONED_PRESET_FIELDS,
+  WatchPresetSchema,
+  type WatchFolder,
+  type WatchPreset,
+} from '../../../../shared/contract/watch';
+import type { JobRow, JobStore } from '../../db/jobs';
+import type { WatchFolderRow, WatchStore } from '../../db/watch';
+import { DEFAULT_WATCH_TIMING, type PlannedFiles, type WatchEnv, type WatchTiming } from '../../watch/env';
+import { WatchService } from '../../watch/service';
+import { absolutePath } from '../paths';
+import { approveFolder, reprocessFile, type FileActionContext } from './file-actions';
+import { checkOverlap, checkWatchPath, resolvePreset } from './folder-checks';
+import { FolderEvents } from './folder-events';
+import { fileView, folderView } from './views';
+
+type WatchHandlers = Pick<
+  DubdeskHandlers,
+  | 'listWatchFolders'
+  | 'addWatchFolder'
+  | 'updateWatchFolder'
+  | 'removeWatchFolder'
+  | 'listWatchFiles'
+  | 'approveWatchFolder'
+  | 'reprocessWatchFile'
+  | 'rescanWatchFolder'
+>;
+
+/** What the watched folders need from the engine. */
+export interface WatchDeps {
+  store: JobStore;
+  watch: WatchStore;
+  timing?: Partial<WatchTiming>;
+  /** Where relative paths start: the CLI's working folder; null for a face that has none. */
+  cwd: string | null;
+  emit(body: EngineEventBody): void;
+  hasListeners(): boolean;
+  plan(paths: readonly string[], preset: WatchPreset, folderId: number): Promise<PlannedFiles>;
+  balance(): Promise<number | null>;
+  /** Checks a folder's preset can be used (languages, generation, output folder); throws a contract error. */
+  checkPreset(preset: WatchPreset, folder: string): Promise<void>;
+  jobsChanged(added: readonly number[], changed: readonly JobRow[]): void;
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+const notFound = (id: number) =>
+  new DubdeskError('not-found', `no watched folder ${id}`, {
+    remedy: 'List the watched folders to see them.',
+  });
+
+/**
+ * Watched folders behind the contract: the handlers (any process: the CLI adds a folder while the app
+ * runs), the watcher itself while this process works the queue, and the throttled `watch-folder` events.
+ */
+export class WatchFolders {
+  readonly env: WatchEnv;
+  private service: WatchService | null = null;
+  private readonly events: FolderEvents;
+  private closed = false;
+
+  constructor(private readonly deps: WatchDeps) {
+    this.env = {
+      store: deps.store,
+      watch: deps.watch,
+      timing: { ...DEFAULT_WATCH_TIMING, ...deps.timing },
+      plan: deps.plan,
+      balance: deps.balance,
+      jobsChanged: deps.jobsChanged,
+      folderChanged: (id) => this.folderChanged(id),
+      info: deps.info,
+      warn: deps.warn,
+    };
+    this.events = new FolderEvents({
+      watch: deps.watch,
+      emit: deps.emit,
+      hasListeners: deps.hasListeners,
+      view: (row) => this.view(row),
+    });
+  }
+
+  /** Starts watching every folder (while this process works the queue). */
+  startWatching(): void {
+    if (this.service || this.closed) return;
+    this.service = new WatchService(this.env);
+    this.service.start();
+    this.events.allChanged();
+  }
+
+  async stopWatching(): Promise<void> {
+    const service = this.service;
+    this.service = null;
+    if (service) await service.stop();
+    this.events.allChanged();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.stopWatching();
+    this.events.close();
+  }
+
+  /** A job changed: its folder's counts may have. */
+  jobChanged(row: JobRow): void {
+    if (row.watch_folder_id !== null) this.folderChanged(row.watch_folder_id);
+  }
+
+  /** Many jobs changed at once (bulk actions): every folder's counts may have. */
+  jobsChanged(): void {
+    this.events.allChanged();
+  }
+
+  folderChanged(id: number): void {
+    this.events.changed(id);
+  }
+
+  private view(row: WatchFolderRow): WatchFolder {
+    return folderView(this.deps.watch, row, this.service !== null);
+  }
+
+  private folder(id: number): WatchFolderRow {
+    const row = this.deps.watch.folder(id);
+    if (!row) throw notFound(id);
+    return row;
+  }
+
+  /** A change the watching process must act on: told now when it is this one, else it reads the table. */
+  private changedFolder(id: number): void {
+    this.service?.wake();
+    this.folderChanged(id);
+  }
+
+  handlers(): WatchHandlers {
+    const { watch, cwd } = this.deps;
+    return {
+      listWatchFolders: () => ({ folders: watch.folders().map((r) => this.view(r)) }),
+
+      addWatchFolder: async ({ path: raw, preset: given }) => {
+        const path = await checkWatchPath(raw, cwd);
+        const preset = resolvePreset(given, cwd);
+        await checkOverlap(path, preset.recursive, watch.folders());
+        await this.deps.checkPreset(preset, path);
+        const id = watch.insertFolder(path, preset, Date.now());
+        this.deps.info({ id, path }, 'watched folder added');
+        this.changedFolder(id);
+        return this.view(this.folder(id));
+      },
+
+      updateWatchFolder: async ({ id, preset: patch, paused }) => {
+        const row = this.folder(id);
+        let preset: WatchPreset | undefined;
+        let presetVersion: number | undefined;
+        if (patch && Object.keys(patch).length) {
+          const merged = WatchPresetSchema.safeParse({ ...row.preset, ...patch });
+          if (!merged.success)
+            throw new DubdeskError('bad-request', `preset: ${merged.error.issues[0]?.message ?? 'invalid'}`, {
+              field: 'preset',
+            });
+          preset = resolvePreset(merged.data, cwd);
+          if (preset.recursive && !row.preset.recursive)
+            await checkOverlap(
+              row.path,
+              true,
+              watch.folders().filter((f) => f.id !== id),
+            );
+          await this.deps.checkPreset(preset, row.path);
+          const before = row.preset;
+          const after = preset;
+          const bumped = VERSIONED_PRESET_FIELDS.some(
+            (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+          );
+          if (bumped) presetVersion = row.preset_version + 1;
+        }
+        watch.updateFolder(
+          id,
+          {
+            ...(preset ? { preset } : {}),
+            ...(presetVersion !== undefined ? { presetVersion } : {}),
+            ...(paused !== undefined ? { paused } : {}),
+          },
+          Date.now(),
+        );
+        this.deps.info({ id, presetVersion, paused }, 'watched folder changed');
+        this.changedFolder(id);
+        return this.view(this.folder(id));
+      },
+
+      removeWatchFolder: ({ id }) => {
+        const row = this.folder(id);
+        watch.removeFolder(id);
+        this.deps.info({ id, path: row.path }, 'watched folder removed');
+        this.changedFolder(id);
+        return { id };
+      },
+
+      listWatchFiles: ({ id, statuses, search, offset, limit }) => {
+        const folder = this.folder(id);
+        const { total, rows } = watch.page(id, { statuses, search }, offset, limit);
+        const jobs = watch.jobIdsOf(rows.map((r) => r.id));
+        return { total, offset, files: rows.map((r) => fileView(r, folder.path, jobs.get(r.id) ?? [])) };
+      },
+
+      approveWatchFolder: async ({ id }) => approveFolder(this.actionContext(this.folder(id))),
+
+      reprocessWatchFile: async ({ id, path }) => {
+        const folder = this.folder(id);
+        return reprocessFile(this.actionContext(folder), absolutePath(path, cwd, 'path'));
+      },
+
+      rescanWatchFolder: ({ id }) => {
+        this.folder(id);
+        watch.askRescan(id);
+        this.changedFolder(id);
+        return this.view(this.folder(id));
+      },
+    };
+  }
+
+  private actionContext(folder: WatchFolderRow): FileActionContext {
+    return { env: this.env, folder, info: this.deps.info, changed: () => this.changedFolder(folder.id) };
+  }
+}

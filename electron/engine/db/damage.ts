@@ -1,0 +1,48 @@
+import { DubdeskError } from '../../../shared/contract/errors';
+
+/** Tables every current database has: one missing means the file was damaged, not merely old. */
+const TABLES = [
+  'jobs',
+  'outputs',
+  'settings',
+  'job_history',
+  'watch_folders',
+  'watch_files',
+  'watch_file_jobs',
+];
+
+/** SQLite's words for a file that is not a whole database (corrupt pages, a broken schema, not SQLite at all). */
+export function isDamage(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  if (typeof code !== 'string') return false;
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return true;
+  return code === 'SQLITE_ERROR' && /malformed|no such (table|index|column)/.test((e as Error).message);
+}
+
+/** Throws SQLite's own words when the file fails its quick check or lacks a table it must have. */
+export function checkWhole(db: {
+  pragma(s: string, o: { simple: true }): unknown;
+  prepare(s: string): { all(): unknown[] };
+}): void {
+  const check = db.pragma('quick_check', { simple: true });
+  if (check !== 'ok') throw Object.assign(new Error(String(check)), { code: 'SQLITE_CORRUPT' });
+  const names = new Set(
+    (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map(
+      (r) => r.name,
+    ),
+  );
+  const missing = TABLES.filter((t) => !names.has(t));
+  if (missing.length)
+    throw Object.assign(new Error(`no such table: ${missing.join(', ')}`), { code: 'SQLITE_CORRUPT' });
+}
+
+/** The damaged database as one line naming it, and the way back (SQLite's words stay in the log, not here). */
+export function damagedDatabase(file: string, backups: number): DubdeskError {
+  const restore =
+    backups > 0
+      ? `Run \`dubdesk restore-db\` to put back the newest good backup (${backups} kept beside it in backups/); the damaged file is kept, renamed.`
+      : 'No backup was made yet: move the file away (nothing else is deleted) and Dubdesk starts with an empty queue.';
+  return new DubdeskError('disk', `The queue database ${file} is damaged and cannot be read.`, {
+    remedy: restore,
+  });
+}

@@ -1,0 +1,47 @@
+import type { JobState } from '../../../../shared/contract/jobs';
+import type { Db } from '../open';
+import { HistoryRow } from './rows';
+
+export type HistoryListener = (
+  jobId: number,
+  from: JobState | null,
+  to: JobState,
+  event: string,
+  reason: string | null,
+) => void;
+
+/** Each job's history: every change of state, with its event and reason. */
+export class JobHistory {
+  /** Sees every history entry as it is written (the engine logs them). */
+  onHistory: HistoryListener | null = null;
+  private readonly q;
+
+  constructor(db: Db) {
+    this.q = {
+      insert: db.prepare(
+        `INSERT INTO job_history (job_id, at, from_state, to_state, event, reason) VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+      list: db.prepare(
+        `SELECT at, from_state, to_state, event, reason FROM job_history WHERE job_id = ? ORDER BY id`,
+      ),
+    };
+  }
+
+  appendHistory(
+    id: number,
+    at: number,
+    from: JobState | null,
+    to: JobState,
+    event: string,
+    reason: string | null,
+    /** False for the entries of a bulk add: the engine logs the batch once, not each of its jobs. */
+    notify = true,
+  ): void {
+    this.q.insert.run(id, at, from, to, event, reason);
+    if (notify) this.onHistory?.(id, from, to, event, reason);
+  }
+
+  history(id: number): HistoryRow[] {
+    return this.q.list.all(id).map((r) => HistoryRow.parse(r));
+  }
+}

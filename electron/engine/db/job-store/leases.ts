@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { MAX_CONCURRENCY } from '../../../../shared/contract/settings';
+import type { Db } from '../open';
+import { dueQuery, nextDueQuery } from './due';
+import type { JobReads } from './reads';
+import { FINISHED, JobRow, NOT_WORKABLE } from './rows';
+
+type Step = 'submit' | 'fetch';
+
+/** Who works which job: claims under tokens, their release, and what the runner asks about the queue. */
+export class JobLeases {
+  private readonly q;
+
+  constructor(
+    private readonly db: Db,
+    private readonly reads: JobReads,
+  ) {
+    this.q = {
+      due: { submit: db.prepare(dueQuery('submit')), fetch: db.prepare(dueQuery('fetch')) },
+      nextDue: { submit: db.prepare(nextDueQuery('submit')), fetch: db.prepare(nextDueQuery('fetch')) },
+      lease: db.prepare(`UPDATE jobs SET lease_token = ?, service = ? WHERE id = ? AND lease_token IS NULL`),
+      holds: db.prepare(`SELECT 1 FROM jobs WHERE id = ? AND lease_token = ?`),
+      pauseRequested: db.prepare(`SELECT pause_requested FROM jobs WHERE id = ?`),
+      release: db.prepare(
+        `UPDATE jobs SET lease_token = NULL, lease_expires_at = NULL WHERE id = ? AND lease_token = ?`,
+      ),
+      revoke: db.prepare(`UPDATE jobs SET lease_token = NULL, lease_expires_at = NULL WHERE id = ?`),
+      leased: db.prepare(`SELECT count(*) AS n FROM jobs WHERE lease_token IS NOT NULL`),
+      resetAll: db.prepare(
+        `UPDATE jobs SET lease_token = NULL, lease_expires_at = NULL WHERE lease_token IS NOT NULL`,
+      ),
+      tracking: db.prepare(
+        `SELECT * FROM jobs WHERE step = 'track' AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '') ORDER BY id`,
+      ),
+      trackingCount: db.prepare(
+        `SELECT count(*) AS n FROM jobs WHERE step = 'track' AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')`,
+      ),
+      liveInStep: db.prepare(
+        `SELECT count(*) AS n FROM jobs WHERE step = ? AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')`,
+      ),
+      unfinished: db.prepare(
+        `SELECT count(*) AS n FROM jobs WHERE state NOT IN ${FINISHED} AND state != 'paused' AND service IN (?, '')`,
+      ),
+    };
+  }
+
+  /**
+   * Claims up to `limit` due jobs of one step in an IMMEDIATE transaction, each under a new token. `busy`
+   * jobs are left alone (a worker of this process still runs them).
+   */
+  claim(
+    step: Step,
+    limit: number,
+    service: string,
+    busy: (id: number) => boolean = () => false,
+    now = Date.now(),
+  ): { row: JobRow; token: string }[] {
+    if (limit <= 0) return [];
+    return this.db
+      .transaction(() => {
+        const claimed: { row: JobRow; token: string }[] = [];
+        for (;;) {
+          const batch = this.q.due[step].all(now, service) as { id: number }[];
+          const before = claimed.length;
+          for (const { id } of batch) {
+            if (claimed.length >= limit) break;
+            if (busy(id)) continue;
+            const token = randomUUID();
+            if (this.q.lease.run(token, service, id).changes === 1) {
+              const row = this.reads.get(id);
+              if (row) claimed.push({ row, token });
+            }
+          }
+          // A concurrency above one batch (the CLI allows any) takes the next batch: the leased are skipped.
+          if (batch.length < MAX_CONCURRENCY || claimed.length >= limit || claimed.length === before) break;
+        }
+        return claimed;
+      })
+      .immediate();
+  }
+
+  /** Still the holder? A user action (cancel, retry, pause of an idle job) takes the token away. */
+  holds(id: number, token: string): boolean {
+    return this.q.holds.get(id, token) !== undefined;
+  }
+
+  release(id: number, token: string): void {
+    this.q.release.run(id, token);
+  }
+
+  /** Takes the job away from whoever works it (a user action wins over a worker). */
+  revoke(id: number): void {
+    this.q.revoke.run(id);
+  }
+
+  /** Has the user asked this job to pause? One column, not the whole row (asked between HTTP steps). */
+  pauseRequested(id: number): boolean {
+    const r = this.q.pauseRequested.get(id) as { pause_requested: unknown } | undefined;
+    return r !== undefined && r.pause_requested !== 0;
+  }
+
+  /** Jobs a worker held when its process died; the runner that takes the queue lock frees them. */
+  resetLeases(): number {
+    return this.q.resetAll.run().changes;
+  }
+
+  leasedCount(): number {
+    return (this.q.leased.get() as { n: number }).n;
+  }
+
+  tracking(service: string): JobRow[] {
+    return this.q.tracking.all(service).map((r) => JobRow.parse(r));
+  }
+
+  trackingCount(service: string): number {
+    return (this.q.trackingCount.get(service) as { n: number }).n;
+  }
+
+  /** Live jobs at a step, whether due now or waiting for a retry. */
+  liveInStep(step: Step, service: string): number {
+    return (this.q.liveInStep.get(step, service) as { n: number }).n;
+  }
+
+  /** Jobs of this service that a run still has to finish (paused ones wait for the user, not the run). */
+  unfinishedCount(service: string): number {
+    return (this.q.unfinished.get(service) as { n: number }).n;
+  }
+
+  /** When the next job of a step (or of either) is due; null when none waits. */
+  nextDueAt(service: string, step?: Step): number | null {
+    if (!step) {
+      const [a, b] = [this.nextDueAt(service, 'submit'), this.nextDueAt(service, 'fetch')];
+      return a === null ? b : b === null ? a : Math.min(a, b);
+    }
+    const r = this.q.nextDue[step].get(service) as { t: number } | undefined;
+    return r?.t ?? null;
+  }
+}

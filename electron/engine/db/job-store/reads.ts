@@ -1,0 +1,73 @@
+import type { Db } from '../open';
+import { JobRow } from './rows';
+
+/** A job by id, and the jobs of a source: what adding, planning and the flows look up. */
+export class JobReads {
+  private readonly q;
+
+  constructor(db: Db) {
+    this.q = {
+      get: db.prepare(`SELECT * FROM jobs WHERE id = ?`),
+      live: db.prepare(
+        `SELECT * FROM jobs WHERE source = ? AND dest_lang = ? AND state NOT IN ('completed', 'canceled')`,
+      ),
+      completed: db.prepare(`SELECT * FROM jobs WHERE source = ? AND dest_lang = ? AND state = 'completed'`),
+      liveOf: db.prepare(
+        `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(?)) AND state NOT IN ('completed', 'canceled')`,
+      ),
+      completedOf: db.prepare(
+        `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(?)) AND state = 'completed' ORDER BY id DESC`,
+      ),
+      sameSource: db.prepare(`SELECT * FROM jobs WHERE source = ? AND id != ?`),
+      remoteIdsInUse: db.prepare(`SELECT remote_id FROM jobs WHERE remote_id IS NOT NULL AND id != ?`),
+    };
+  }
+
+  get(id: number): JobRow | undefined {
+    const row = this.q.get.get(id);
+    return row ? JobRow.parse(row) : undefined;
+  }
+
+  /** A job as the user sees the queue: one cleared from the list is not there any more. */
+  shown(id: number): JobRow | undefined {
+    const row = this.get(id);
+    return row?.cleared_at === null ? row : undefined;
+  }
+
+  /** The live job (not completed, not canceled) of a source and language, if any. */
+  live(source: string, destLang: string): JobRow | undefined {
+    const row = this.q.live.get(source, destLang);
+    return row ? JobRow.parse(row) : undefined;
+  }
+
+  /** Completed jobs of a source and language, newest first. */
+  completed(source: string, destLang: string): JobRow[] {
+    return this.q.completed
+      .all(source, destLang)
+      .map((r) => JobRow.parse(r))
+      .sort((a, b) => b.id - a.id);
+  }
+
+  /** Live jobs (not completed, not canceled) of any of these sources: one query for a whole batch. */
+  liveOf(sources: readonly string[]): JobRow[] {
+    return this.q.liveOf.all(JSON.stringify(sources)).map((r) => JobRow.parse(r));
+  }
+
+  /** Completed jobs of any of these sources, newest first. */
+  completedOf(sources: readonly string[]): JobRow[] {
+    return this.q.completedOf.all(JSON.stringify(sources)).map((r) => JobRow.parse(r));
+  }
+
+  /** The other jobs of the same source (any language, any state), in queue order. */
+  sameSource(row: Pick<JobRow, 'id' | 'source'>): JobRow[] {
+    return this.q.sameSource
+      .all(row.source, row.id)
+      .map((r) => JobRow.parse(r))
+      .sort((a, b) => a.id - b.id);
+  }
+
+  /** Remote ids other jobs already own: a reconciled create must never adopt one of them. */
+  remoteIdsOwnedByOthers(id: number): Set<string> {
+    return new Set((this.q.remoteIdsInUse.all(id) as { remote_id: string }[]).map((r) => r.remote_id));
+  }
+}

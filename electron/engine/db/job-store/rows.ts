@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { ERROR_CODES } from '../../../../shared/contract/errors';
+import { API_GENERATIONS, JOB_STATES } from '../../../../shared/contract/jobs';
+
+/** A row of `jobs` exactly as stored; parsed on the way out because the database is a file on disk. */
+export const JobRow = z.object({
+  id: z.number().int(),
+  source: z.string(),
+  source_kind: z.enum(['file', 'url']),
+  source_name: z.string(),
+  source_type: z.string().nullable(),
+  source_bytes: z.number().int().nullable(),
+  source_mtime: z.number().nullable(),
+  duration: z.number().nullable(),
+  dest_lang: z.string(),
+  source_lang: z.string(),
+  api: z.enum(API_GENERATIONS),
+  studio: z.number().int(),
+  out_dir: z.string(),
+  outputs_wanted: z.string(),
+  naming: z.enum(['suffix', 'folders']),
+  service: z.string(),
+  watch_folder_id: z.number().int().nullable(),
+  state: z.enum(JOB_STATES),
+  step: z.enum(['submit', 'track', 'fetch', 'done']),
+  remote_id: z.string().nullable(),
+  upload_url: z.string().nullable(),
+  upload_expires_at: z.number().int().nullable(),
+  uploaded: z.number().int(),
+  create_pending: z.number().int(),
+  create_attempted_at: z.number().int().nullable(),
+  abandoned_remote_ids: z.string(),
+  remote_status: z.number().int().nullable(),
+  progress: z.number(),
+  waiting: z.string().nullable(),
+  waiting_code: z.string().nullable(),
+  error: z.string().nullable(),
+  error_code: z.enum(ERROR_CODES).nullable(),
+  error_remedy: z.string().nullable(),
+  attempts: z.number().int(),
+  next_run_at: z.number().int(),
+  pause_requested: z.number().int(),
+  lease_token: z.string().nullable(),
+  lease_expires_at: z.number().int().nullable(),
+  measured_duration: z.number().nullable(),
+  credits_charged: z.number().int().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+  completed_at: z.number().int().nullable(),
+  upload_once: z.number().int(),
+  made_from: z.enum(['upload', 'link']).nullable(),
+  donor_remote_id: z.string().nullable(),
+  link_refused: z.number().int(),
+  /** When the user cleared the completed job from the queue: hidden from every list, still remembered. */
+  cleared_at: z.number().int().nullable(),
+});
+export type JobRow = z.infer<typeof JobRow>;
+
+/** Columns only the job's life (`jobs/life.ts`) writes: where the job is and why. */
+export const LIFE_COLUMNS = [
+  'state',
+  'step',
+  'waiting',
+  'waiting_code',
+  'error',
+  'error_code',
+  'error_remedy',
+  'attempts',
+  'next_run_at',
+  'pause_requested',
+  'completed_at',
+  'measured_duration',
+  'credits_charged',
+  'link_refused',
+  'cleared_at',
+] as const;
+type LifeColumn = (typeof LIFE_COLUMNS)[number];
+
+/** What the flows record as they go (remote ids, upload progress); never where the job is in its life. */
+export type RecordPatch = Partial<
+  Omit<
+    JobRow,
+    | LifeColumn
+    | 'id'
+    | 'source'
+    | 'source_kind'
+    | 'created_at'
+    | 'updated_at'
+    | 'lease_token'
+    | 'lease_expires_at'
+  >
+>;
+
+/** Everything a row may change, life columns included: only for `jobs/life.ts`. */
+export type AnyPatch = RecordPatch & Partial<Pick<JobRow, LifeColumn>>;
+
+export type NewJob = Pick<
+  JobRow,
+  | 'source'
+  | 'source_kind'
+  | 'source_name'
+  | 'source_type'
+  | 'source_bytes'
+  | 'source_mtime'
+  | 'duration'
+  | 'dest_lang'
+  | 'source_lang'
+  | 'api'
+  | 'studio'
+  | 'out_dir'
+  | 'outputs_wanted'
+  | 'naming'
+  | 'service'
+  | 'watch_folder_id'
+  | 'upload_once'
+>;
+
+export const OutputRow = z.object({
+  job_id: z.number().int(),
+  type: z.string(),
+  path: z.string(),
+  bytes: z.number().int().nullable(),
+  done: z.number().int(),
+});
+export type OutputRow = z.infer<typeof OutputRow>;
+
+export const HistoryRow = z.object({
+  at: z.number().int(),
+  from_state: z.enum(JOB_STATES).nullable(),
+  to_state: z.enum(JOB_STATES),
+  event: z.string(),
+  reason: z.string().nullable(),
+});
+export type HistoryRow = z.infer<typeof HistoryRow>;
+
+/** A write by someone who no longer holds the job (a cancel or retry took it, or it moved on). */
+export class LeaseLostError extends Error {
+  constructor(id: number) {
+    super(`job ${id}: lease lost (another worker or a user action took it)`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/** Who writes: the worker holding the claim, the poller (only while the job is tracked), or a user. */
+export type WriteGuard = { token: string } | 'tracked' | 'user';
+
+export const NOT_WORKABLE = `('completed', 'failed', 'canceled', 'paused')`;
+export const FINISHED = `('completed', 'failed', 'canceled')`;

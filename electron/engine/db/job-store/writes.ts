@@ -1,0 +1,107 @@
+import type { Db } from '../open';
+import {
+  JobRow,
+  LeaseLostError,
+  LIFE_COLUMNS,
+  NOT_WORKABLE,
+  type AnyPatch,
+  type NewJob,
+  type RecordPatch,
+  type WriteGuard,
+} from './rows';
+
+/** A new job, queued at its first step. */
+const INSERT_JOB = `
+        INSERT INTO jobs (source, source_kind, source_name, source_type, source_bytes, source_mtime, duration, dest_lang,
+          source_lang, api, studio, out_dir, outputs_wanted, naming, service, watch_folder_id, upload_once, state, step, created_at, updated_at)
+        VALUES (@source, @source_kind, @source_name, @source_type, @source_bytes, @source_mtime, @duration, @dest_lang,
+          @source_lang, @api, @studio, @out_dir, @outputs_wanted, @naming, @service, @watch_folder_id, @upload_once, 'queued', 'submit', @now, @now)`;
+
+/** Every write of a job row. State changes go through `jobs/life.ts`, which calls `write` and `insert`. */
+export class JobWrites {
+  private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
+  private readonly q;
+
+  constructor(private readonly db: Db) {
+    this.q = {
+      insert: db.prepare(INSERT_JOB),
+      insertUnlessLive: db.prepare(`${INSERT_JOB} ON CONFLICT DO NOTHING`),
+      wakeFirstUpload: db.prepare(
+        `UPDATE jobs SET next_run_at = 0 WHERE source = ? AND state = 'queued' AND waiting_code = 'first-upload' AND next_run_at > 0`,
+      ),
+      remove: db.prepare(`DELETE FROM jobs WHERE id = ? AND state IN ('failed', 'canceled')`),
+      clear: db.prepare(
+        `UPDATE jobs SET cleared_at = ? WHERE id = ? AND state = 'completed' AND cleared_at IS NULL`,
+      ),
+    };
+  }
+
+  /** Inserts a queued job and returns its id; only `jobs/life.ts` calls it (it writes the history too). */
+  insert(job: NewJob, now: number): number {
+    return Number(this.q.insert.run({ ...job, now }).lastInsertRowid);
+  }
+
+  /**
+   * Like `insert`, unless the source and language already have a live job (the unique index says so, in the
+   * same statement: another add, in this process or another, may have queued it a moment ago). Null then.
+   */
+  insertUnlessLive(job: NewJob, now: number): number | null {
+    const r = this.q.insertUnlessLive.run({ ...job, now });
+    return r.changes === 0 ? null : Number(r.lastInsertRowid);
+  }
+
+  /** Jobs of a source waiting for its first upload look again now; only `jobs/life.ts` calls it. */
+  wakeFirstUploadWaiters(source: string): void {
+    this.q.wakeFirstUpload.run(source);
+  }
+
+  /**
+   * Records what a flow learned (never the job's state). The worker writes under its token; the poller only
+   * while the job is still tracked, so a poll that read the job before a cancel cannot bring it back.
+   */
+  record(id: number, guard: WriteGuard, patch: RecordPatch, now = Date.now()): void {
+    for (const k of Object.keys(patch))
+      if ((LIFE_COLUMNS as readonly string[]).includes(k))
+        throw new Error(`${k} is written by the job's life only`);
+    this.write(id, guard, patch, now);
+  }
+
+  /** The one UPDATE of a job row; `jobs/life.ts` uses it for state changes, `record` for the rest. */
+  write(id: number, guard: WriteGuard, patch: AnyPatch, now: number): void {
+    const keys = Object.keys(patch).sort();
+    const kind = typeof guard === 'string' ? guard : 'token';
+    const sig = `${keys.join(',')}|${kind}`;
+    let stmt = this.statements.get(sig);
+    if (!stmt) {
+      for (const k of keys) if (!(k in JobRow.shape)) throw new Error(`unknown column ${k}`);
+      const sets = [...keys.map((k) => `${k} = @${k}`), 'updated_at = @__now'].join(', ');
+      const cond = {
+        token: 'lease_token = @__token',
+        tracked: `lease_token IS NULL AND step = 'track' AND state NOT IN ${NOT_WORKABLE}`,
+        user: '1',
+      }[kind];
+      stmt = this.db.prepare(`UPDATE jobs SET ${sets} WHERE id = @__id AND ${cond}`);
+      this.statements.set(sig, stmt);
+    }
+    const token = typeof guard === 'string' ? {} : { __token: guard.token };
+    const info = stmt.run({ ...patch, ...token, __id: id, __now: now });
+    if (info.changes !== 1) throw new LeaseLostError(id);
+  }
+
+  /**
+   * Takes finished jobs off the queue (their files stay); returns the ids taken off. Failed and canceled
+   * jobs are deleted; completed ones are only hidden: what was dubbed, and which files are Dubdesk's own
+   * results, must outlive the list (else adding the folder again pays again, and dubs the dubs).
+   */
+  remove(ids: readonly number[], now = Date.now()): number[] {
+    const removed: number[] = [];
+    this.db
+      .transaction(() => {
+        for (const id of ids)
+          if (this.q.remove.run(id).changes === 1 || this.q.clear.run(now, id).changes === 1)
+            removed.push(id);
+      })
+      .immediate();
+    return removed;
+  }
+}

@@ -1,0 +1,145 @@
+import type { Db } from '../open';
+import { PresentRow, WatchFileRow, type FilePatch, type FileRowStatus } from './rows';
+
+/** The files found in watched folders: one row per version, written compare-and-set. */
+export class WatchFiles {
+  private readonly q;
+  private readonly updates = new Map<string, ReturnType<Db['prepare']>>();
+
+  constructor(private readonly db: Db) {
+    this.q = {
+      file: db.prepare(`SELECT * FROM watch_files WHERE id = ?`),
+      current: db.prepare(`SELECT * FROM watch_files WHERE folder_id = ? AND path = ? AND current = 1`),
+      byLocation: db.prepare(
+        `SELECT * FROM watch_files WHERE folder_id = ? AND (path = ? OR moved_to = ?) ORDER BY id DESC LIMIT 1`,
+      ),
+      previous: db.prepare(
+        `SELECT * FROM watch_files WHERE folder_id = ? AND path = ? AND current = 0 ORDER BY version DESC LIMIT 1`,
+      ),
+      insertFile: db.prepare(`
+        INSERT INTO watch_files (folder_id, path, version, status, size, mtime_ms, changed_at, wait_since,
+          next_check_at, first_seen_at, updated_at)
+        VALUES (@folder_id, @path, @version, @status, @size, @mtime_ms, @now, @now, @next_check_at, @now, @now)`),
+      deleteFile: db.prepare(`DELETE FROM watch_files WHERE id = ? AND rev = ?`),
+      due: db.prepare(
+        `SELECT * FROM watch_files WHERE status IN ('settling', 'waiting') AND next_check_at <= ?
+           AND folder_id = ? ORDER BY next_check_at, id LIMIT ?`,
+      ),
+      withStatus: db.prepare(
+        `SELECT * FROM watch_files WHERE folder_id = ? AND status = ? ORDER BY id LIMIT ?`,
+      ),
+      recheck: db.prepare(
+        `UPDATE watch_files SET next_check_at = ?, rev = rev + 1 WHERE folder_id = ? AND status = 'settling'`,
+      ),
+      hasStatus: db.prepare(`SELECT 1 FROM watch_files WHERE folder_id = ? AND status = ? LIMIT 1`),
+      sameContent: db.prepare(
+        `SELECT * FROM watch_files WHERE folder_id = ? AND hash = ? AND preset_version = ? AND id != ?
+           AND status IN ('taken', 'duplicate') ORDER BY id`,
+      ),
+      present: db.prepare(
+        `SELECT id, path, status, moved_to, gone FROM watch_files WHERE folder_id = ? AND current = 1`,
+      ),
+      // Any job's result, not only this folder's: a folder watching another one's output folder would
+      // dub its dubs (and pay for them). `reprocess` still takes one on purpose.
+      ownOutput: db.prepare(`SELECT 1 FROM outputs WHERE path = ? LIMIT 1`),
+    };
+  }
+
+  file(id: number): WatchFileRow | undefined {
+    const row = this.q.file.get(id);
+    return row ? WatchFileRow.parse(row) : undefined;
+  }
+
+  current(folderId: number, path: string): WatchFileRow | undefined {
+    const row = this.q.current.get(folderId, path);
+    return row ? WatchFileRow.parse(row) : undefined;
+  }
+
+  /** The newest row found at `path` or moved to it. */
+  byLocation(folderId: number, path: string): WatchFileRow | undefined {
+    const row = this.q.byLocation.get(folderId, path, path);
+    return row ? WatchFileRow.parse(row) : undefined;
+  }
+
+  previousVersion(folderId: number, path: string): WatchFileRow | undefined {
+    const row = this.q.previous.get(folderId, path);
+    return row ? WatchFileRow.parse(row) : undefined;
+  }
+
+  insertFile(f: {
+    folder_id: number;
+    path: string;
+    version: number;
+    status: FileRowStatus;
+    size: number;
+    mtime_ms: number;
+    next_check_at: number | null;
+    now: number;
+  }): number {
+    return Number(this.q.insertFile.run(f).lastInsertRowid);
+  }
+
+  /** Compare-and-set, like `update`. */
+  deleteFile(id: number, rev: number): boolean {
+    return this.q.deleteFile.run(id, rev).changes === 1;
+  }
+
+  /**
+   * Compare-and-set: writes only when the row is still at `rev` (nobody changed it since it was read).
+   * Returns whether it wrote.
+   */
+  update(id: number, rev: number, patch: FilePatch, now: number): boolean {
+    const keys = Object.keys(patch).sort();
+    for (const k of keys) if (!(k in WatchFileRow.shape)) throw new Error(`unknown column ${k}`);
+    const sig = keys.join(',');
+    let stmt = this.updates.get(sig);
+    if (!stmt) {
+      const sets = [...keys.map((k) => `${k} = @${k}`), 'rev = rev + 1', 'updated_at = @__now'];
+      stmt = this.db.prepare(`UPDATE watch_files SET ${sets.join(', ')} WHERE id = @__id AND rev = @__rev`);
+      this.updates.set(sig, stmt);
+    }
+    const values: Record<string, unknown> = { ...patch, __id: id, __rev: rev, __now: now };
+    if ('problem' in patch) values.problem = patch.problem ? JSON.stringify(patch.problem) : null;
+    return stmt.run(values).changes === 1;
+  }
+
+  /** Rows due for a look: settling or waiting, their time come. */
+  due(folderId: number, now: number, limit: number): WatchFileRow[] {
+    return this.q.due.all(now, folderId, limit).map((r) => WatchFileRow.parse(r));
+  }
+
+  withStatus(folderId: number, status: FileRowStatus, limit = 1_000_000): WatchFileRow[] {
+    return this.q.withStatus.all(folderId, status, limit).map((r) => WatchFileRow.parse(r));
+  }
+
+  /** Every settling file of the folder is looked at again at `now` (a watcher starts on it). */
+  recheckSettling(folderId: number, now: number): void {
+    this.q.recheck.run(now, folderId);
+  }
+
+  hasStatus(folderId: number, status: FileRowStatus): boolean {
+    return this.q.hasStatus.get(folderId, status) !== undefined;
+  }
+
+  /** Taken files with this content and preset version (other than `exceptId`). */
+  sameContent(folderId: number, hash: string, presetVersion: number, exceptId: number): WatchFileRow[] {
+    return this.q.sameContent.all(folderId, hash, presetVersion, exceptId).map((r) => WatchFileRow.parse(r));
+  }
+
+  /** Current rows, for a full scan to tell which paths it no longer finds. */
+  present(folderId: number): PresentRow[] {
+    return this.q.present.all(folderId).map((r) => PresentRow.parse(r));
+  }
+
+  setGone(ids: readonly number[], gone: boolean): void {
+    if (ids.length === 0) return;
+    this.db
+      .prepare(`UPDATE watch_files SET gone = ?, rev = rev + 1 WHERE id IN (SELECT value FROM json_each(?))`)
+      .run(gone ? 1 : 0, JSON.stringify(ids));
+  }
+
+  /** A result this folder's own jobs wrote (or are writing) at `path`. */
+  isOwnOutput(path: string): boolean {
+    return this.q.ownOutput.get(path) !== undefined;
+  }
+}

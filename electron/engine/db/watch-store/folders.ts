@@ -1,0 +1,96 @@
+import type { WatchPreset } from '../../../../shared/contract/watch';
+import type { Db } from '../open';
+import { WatchFolderRow } from './rows';
+
+/** The watched folders: their presets, what the watching process found, and asked rescans. */
+export class WatchFolders {
+  private readonly q;
+
+  constructor(private readonly db: Db) {
+    this.q = {
+      folders: db.prepare(`SELECT * FROM watch_folders ORDER BY id`),
+      folder: db.prepare(`SELECT * FROM watch_folders WHERE id = ?`),
+      insertFolder: db.prepare(
+        `INSERT INTO watch_folders (path, preset, created_at, updated_at) VALUES (?, ?, ?, ?)`,
+      ),
+      removeFolder: db.prepare(`DELETE FROM watch_folders WHERE id = ?`),
+      folderState: db.prepare(
+        `UPDATE watch_folders SET status = @status, status_message = @status_message, polled = @polled,
+           poll_reason = @poll_reason WHERE id = @id`,
+      ),
+      activity: db.prepare(`UPDATE watch_folders SET last_activity_at = ? WHERE id = ?`),
+      scanned: db.prepare(`UPDATE watch_folders SET last_scan_at = ? WHERE id = ?`),
+      askRescan: db.prepare(
+        `UPDATE watch_folders SET rescan_asked = rescan_asked + 1, revision = revision + 1 WHERE id = ?`,
+      ),
+    };
+  }
+
+  folders(): WatchFolderRow[] {
+    return this.q.folders.all().map((r) => WatchFolderRow.parse(r));
+  }
+
+  folder(id: number): WatchFolderRow | undefined {
+    const row = this.q.folder.get(id);
+    return row ? WatchFolderRow.parse(row) : undefined;
+  }
+
+  insertFolder(path: string, preset: WatchPreset, now: number): number {
+    return Number(this.q.insertFolder.run(path, JSON.stringify(preset), now, now).lastInsertRowid);
+  }
+
+  /** A user's change: the watching process notices it through `revision`. */
+  updateFolder(
+    id: number,
+    patch: { preset?: WatchPreset; presetVersion?: number; paused?: boolean },
+    now: number,
+  ): void {
+    const sets = ['revision = revision + 1', 'updated_at = @now'];
+    if (patch.preset) sets.push('preset = @preset');
+    if (patch.presetVersion !== undefined) sets.push('preset_version = @preset_version');
+    if (patch.paused !== undefined) sets.push('paused = @paused');
+    this.db.prepare(`UPDATE watch_folders SET ${sets.join(', ')} WHERE id = @id`).run({
+      id,
+      now,
+      preset: patch.preset ? JSON.stringify(patch.preset) : null,
+      preset_version: patch.presetVersion ?? null,
+      paused: patch.paused ? 1 : 0,
+    });
+  }
+
+  removeFolder(id: number): boolean {
+    return this.q.removeFolder.run(id).changes === 1;
+  }
+
+  /** What the watching process found (not a user's change: no new revision). */
+  setFolderState(
+    id: number,
+    s: {
+      status: WatchFolderRow['status'];
+      message: string | null;
+      polled: boolean;
+      pollReason: string | null;
+    },
+  ): void {
+    this.q.folderState.run({
+      id,
+      status: s.status,
+      status_message: s.message,
+      polled: s.polled ? 1 : 0,
+      poll_reason: s.pollReason,
+    });
+  }
+
+  activity(id: number, now: number): void {
+    this.q.activity.run(now, id);
+  }
+
+  scanned(id: number, now: number): void {
+    this.q.scanned.run(now, id);
+  }
+
+  /** `rescan_asked` only grows: the watching process rescans when it differs from the count it saw. */
+  askRescan(id: number): void {
+    this.q.askRescan.run(id);
+  }
+}

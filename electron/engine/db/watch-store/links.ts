@@ -1,0 +1,74 @@
+import type { Db } from '../open';
+import { LinkedJob } from './rows';
+
+/** Which jobs each watched file queued, and the credits and jobs a folder counts on. */
+export class WatchLinks {
+  private readonly q;
+
+  constructor(db: Db) {
+    this.q = {
+      link: db.prepare(`INSERT OR IGNORE INTO watch_file_jobs (file_id, job_id, own) VALUES (?, ?, ?)`),
+      unlink: db.prepare(`DELETE FROM watch_file_jobs WHERE file_id = ?`),
+      linked: db.prepare(`
+        SELECT l.file_id, l.job_id, l.own, j.dest_lang, j.state
+        FROM watch_file_jobs l JOIN jobs j ON j.id = l.job_id
+        WHERE l.file_id IN (SELECT value FROM json_each(?)) ORDER BY l.job_id`),
+      jobIds: db.prepare(
+        `SELECT file_id, job_id FROM watch_file_jobs WHERE file_id IN (SELECT value FROM json_each(?))
+           ORDER BY job_id`,
+      ),
+      windowCredits: db.prepare(
+        `SELECT coalesce(sum(credits), 0) AS n FROM watch_files
+           WHERE folder_id = ? AND status = 'taken' AND approved = 0 AND forced = 0 AND taken_at > ?`,
+      ),
+      awaiting: db.prepare(
+        `SELECT count(*) AS n, coalesce(sum(credits), 0) AS credits FROM watch_files
+           WHERE folder_id = ? AND status = 'awaiting-approval'`,
+      ),
+      jobSignature: db.prepare(
+        `SELECT count(*) AS n, coalesce(max(updated_at), 0) AS at FROM jobs WHERE watch_folder_id = ?`,
+      ),
+    };
+  }
+
+  link(fileId: number, jobId: number, own: boolean): void {
+    this.q.link.run(fileId, jobId, own ? 1 : 0);
+  }
+
+  unlinkAll(fileId: number): void {
+    this.q.unlink.run(fileId);
+  }
+
+  /** The jobs linked to these files that are still in the queue. */
+  linkedJobs(fileIds: readonly number[]): LinkedJob[] {
+    if (fileIds.length === 0) return [];
+    return this.q.linked.all(JSON.stringify(fileIds)).map((r) => LinkedJob.parse(r));
+  }
+
+  jobIdsOf(fileIds: readonly number[]): Map<number, number[]> {
+    const out = new Map<number, number[]>();
+    if (fileIds.length === 0) return out;
+    for (const r of this.q.jobIds.all(JSON.stringify(fileIds)) as { file_id: number; job_id: number }[]) {
+      const list = out.get(r.file_id);
+      if (list) list.push(r.job_id);
+      else out.set(r.file_id, [r.job_id]);
+    }
+    return out;
+  }
+
+  /** Credits the folder queued by itself (not approved, not forced) since `since`. */
+  creditsSince(folderId: number, since: number): number {
+    return (this.q.windowCredits.get(folderId, since) as { n: number }).n;
+  }
+
+  awaiting(folderId: number): { files: number; credits: number } {
+    const r = this.q.awaiting.get(folderId) as { n: number; credits: number };
+    return { files: r.n, credits: r.credits };
+  }
+
+  /** Changes when any job of the folder changes: the watching process looks closer only then. */
+  jobSignature(folderId: number): string {
+    const r = this.q.jobSignature.get(folderId) as { n: number; at: number };
+    return `${r.n}:${r.at}`;
+  }
+}

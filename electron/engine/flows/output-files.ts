@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { OutputType } from '../../../shared/api/common';
+import { PartWriteError } from '../api/download';
+import { ApiError } from '../api/errors';
+import { OutputRow, type JobRow, type JobStore } from '../db/jobs';
+import { DiskError } from '../jobs/errors';
+import { SNIFF_BYTES } from '../outputs/sniff';
+
+const LOCAL_ERRNOS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'ENOTDIR', 'EEXIST']);
+
+/** Local file-system failures become DiskErrors (they are never "the network"). */
+export function local(e: unknown, dir: string, needBytes: number | null): unknown {
+  if (e instanceof PartWriteError) return new DiskError(e.code, dir, e.remainingBytes ?? needBytes);
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code && LOCAL_ERRNOS.has(err.code) && !(e instanceof ApiError))
+    return new DiskError(
+      err.code === 'EEXIST' || err.code === 'ENOTDIR' ? 'ENOTDIR' : err.code,
+      dir,
+      needBytes,
+    );
+  return e;
+}
+
+/** The first bytes of a file (fewer when it is shorter): what the sniffer reads. */
+export async function head(path: string, bytes = SNIFF_BYTES): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await fh.read(Buffer.alloc(bytes), 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+async function sha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** One of the job's finished outputs with the same length and content as `part`, if there is one. */
+export async function identicalOutput(
+  outputs: readonly OutputRow[],
+  part: string,
+  bytes: number,
+): Promise<OutputRow | null> {
+  const same = outputs.filter((o) => o.done === 1 && o.bytes === bytes);
+  if (same.length === 0) return null;
+  const mine = await sha256(part);
+  for (const o of same) if ((await sha256(o.path).catch(() => null)) === mine) return o;
+  return null;
+}
+
+/**
+ * Outputs of type `type` that a job of the same source saved (or moved into place and was about to record)
+ * in the same folder: the language-independent ones are fetched once per source and shared.
+ */
+export function sourceOutputs(store: JobStore, r: JobRow, type: OutputType): OutputRow[] {
+  return store.db
+    .prepare(
+      `SELECT o.* FROM outputs o JOIN jobs j ON j.id = o.job_id
+        WHERE j.source = ? AND j.out_dir = ? AND o.type = ? AND o.job_id <> ? AND o.bytes IS NOT NULL`,
+    )
+    .all(r.source, r.out_dir, type, r.id)
+    .map((row) => OutputRow.parse(row));
+}

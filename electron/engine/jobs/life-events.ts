@@ -1,0 +1,47 @@
+import type { ContractError } from '../../../shared/contract/errors';
+import type { Waiting } from '../../../shared/contract/jobs';
+
+/**
+ * What can happen to a job. `life-rules.ts` is its whole life in one table: for each event, the states it
+ * may happen in, the state it leads to, and what is recorded; `life.ts` applies it. Nothing else writes `state`, `step`, `waiting` or `error` (the store refuses them in
+ * `record`), and every change of state appends to `job_history`.
+ *
+ *   queued --begin-upload--> uploading --created--> submitted/processing --remote-completed--> downloading
+ *     --downloaded--> completed;  any live state --fail--> failed;  user: cancel, retry, pause, resume.
+ */
+export type LifeEvent =
+  /** A worker took a queued job to upload and create its dub. */
+  | { type: 'begin-upload' }
+  /**
+   * Upload once: another language of the same file is being uploaded or dubbed; this one is made from the
+   * service's copy once that dub completes (its siblings wake it then; `runAt` is only a safety net).
+   */
+  | { type: 'await-first-upload'; message: string; runAt: number }
+  /** The service refused another dub's `original` link as a source: this job uploads the file itself. */
+  | { type: 'link-refused'; message: string }
+  /** The service made the dub (or a lost create was found, or a start answered 409: it is ours). */
+  | { type: 'created'; remoteId: string; status: number | null }
+  /** A poll saw the dub still in the service's queue or processing. */
+  | { type: 'remote-progress'; status: number; progress: number }
+  /** A poll saw the dub completed: the service charged it; download next. */
+  | { type: 'remote-completed'; measuredDuration: number | null }
+  /** A download worker found the dub not completed after all: back to polling. */
+  | { type: 'not-completed' }
+  | { type: 'remote-failed'; message: string }
+  | { type: 'remote-missing' }
+  /** Every wanted output is on disk. */
+  | { type: 'downloaded'; measuredDuration: number | null }
+  /** A step failed in a way worth trying again later; `waiting` says why, `runAt` when. */
+  | { type: 'wait'; waiting: Omit<Waiting, 'retryAt' | 'attempt'>; runAt: number; attempts: number }
+  /** The whole queue stops for this (a rejected key, no credits): the job waits without counting attempts. */
+  | { type: 'halt'; waiting: Omit<Waiting, 'retryAt' | 'attempt'> }
+  | { type: 'fail'; error: ContractError }
+  /** The worker stopped between two HTTP steps (shutdown, queue paused): back to where it waits. */
+  | { type: 'interrupted' }
+  /** The worker stopped between two HTTP steps because the user paused this job. */
+  | { type: 'paused-at-step' }
+  | { type: 'cancel' }
+  | { type: 'retry' }
+  | { type: 'pause' }
+  | { type: 'resume' };
+export type LifeEventType = LifeEvent['type'];

@@ -1,0 +1,247 @@
+import { creditsFor } from '../../../shared/credits';
+import type { JobState } from '../../../shared/contract/jobs';
+import type { AnyPatch, JobRow } from '../db/jobs';
+import type { LifeEvent, LifeEventType } from './life-events';
+
+type Of<T extends LifeEventType> = Extract<LifeEvent, { type: T }>;
+
+export interface Rule<T extends LifeEventType> {
+  from: readonly JobState[];
+  /** The next state and what to record; `reason` goes into the history. */
+  apply(row: JobRow, e: Of<T>, now: number): { to: JobState; patch: AnyPatch; reason?: string | null };
+}
+
+const LIVE: readonly JobState[] = ['queued', 'uploading', 'submitted', 'processing', 'downloading'];
+const TRACKED: readonly JobState[] = ['submitted', 'processing'];
+
+/** Where a job with this step waits when nobody works it. */
+function idleState(row: JobRow): JobState {
+  if (row.step === 'submit') return 'queued';
+  if (row.step === 'fetch') return 'downloading';
+  if (row.step === 'done') return 'completed';
+  return (row.remote_status ?? 2) >= 3 ? 'processing' : 'submitted';
+}
+
+const noError = { error: null, error_code: null, error_remedy: null } as const;
+/** Leaving for one of these, a job no longer carries its file's first upload: waiting siblings look again. */
+export const WAKES_WAITERS: readonly JobState[] = ['downloading', 'failed', 'canceled', 'paused'];
+
+function createdReason(r: JobRow, remoteId: string): string {
+  if (r.made_from === 'link')
+    return `dub ${remoteId}, made from the uploaded copy${r.donor_remote_id ? ` (of dub ${r.donor_remote_id})` : ''}`;
+  return `dub ${remoteId}`;
+}
+const noWait = { waiting: null, waiting_code: null } as const;
+
+/** For each event: the states it may happen in, the state it leads to, and what is recorded. */
+export const RULES: { [T in LifeEventType]: Rule<T> } = {
+  'begin-upload': {
+    from: ['queued'],
+    apply: () => ({ to: 'uploading', patch: { ...noWait } }),
+  },
+  'await-first-upload': {
+    from: ['queued', 'uploading'],
+    apply: (_r, e) => ({
+      to: 'queued',
+      patch: { next_run_at: e.runAt, waiting: e.message, waiting_code: 'first-upload' },
+      reason: e.message,
+    }),
+  },
+  'link-refused': {
+    from: ['uploading'],
+    apply: (_r, e) => ({
+      to: 'uploading',
+      patch: { link_refused: 1 },
+      reason: `the service refused the link: uploaded instead (${e.message})`,
+    }),
+  },
+  created: {
+    from: ['uploading'],
+    apply: (r, e) => ({
+      to: e.status !== null && e.status >= 3 ? 'processing' : 'submitted',
+      patch: {
+        step: 'track',
+        remote_id: e.remoteId,
+        remote_status: e.status,
+        create_pending: 0,
+        uploaded: 1,
+        progress: 0,
+        attempts: 0,
+        ...noWait,
+        ...noError,
+      },
+      reason: createdReason(r, e.remoteId),
+    }),
+  },
+  'remote-progress': {
+    from: TRACKED,
+    apply: (_r, e) => ({
+      to: e.status >= 3 ? 'processing' : 'submitted',
+      patch: { remote_status: e.status, progress: e.progress, ...noWait },
+    }),
+  },
+  'remote-completed': {
+    from: TRACKED,
+    apply: (r, e) => ({
+      to: 'downloading',
+      patch: {
+        step: 'fetch',
+        remote_status: 5,
+        progress: 0,
+        next_run_at: 0,
+        attempts: 0,
+        measured_duration: e.measuredDuration,
+        // The service charges when the dub completes: count it now, whatever happens to the download.
+        credits_charged: e.measuredDuration === null ? null : creditsFor(e.measuredDuration, r.studio === 1),
+        ...noWait,
+      },
+    }),
+  },
+  'not-completed': {
+    from: ['downloading'],
+    apply: () => ({ to: 'processing', patch: { step: 'track', ...noWait } }),
+  },
+  'remote-failed': {
+    from: [...TRACKED, 'downloading'],
+    apply: (_r, e) => ({
+      to: 'failed',
+      patch: {
+        remote_status: 4,
+        error: e.message,
+        error_code: 'remote-failed',
+        error_remedy: 'Retry to dub it again (a failed dub is not charged).',
+        ...noWait,
+      },
+      reason: e.message,
+    }),
+  },
+  'remote-missing': {
+    from: [...TRACKED, 'downloading'],
+    apply: () => ({
+      to: 'failed',
+      patch: {
+        error: 'the dub is no longer on the service (deleted?)',
+        error_code: 'remote-missing',
+        error_remedy: 'Retry to dub it again.',
+        ...noWait,
+      },
+      reason: 'the dub is no longer on the service',
+    }),
+  },
+  downloaded: {
+    from: ['downloading'],
+    apply: (r, e, now) => {
+      const measured = e.measuredDuration ?? r.measured_duration;
+      return {
+        to: 'completed',
+        patch: {
+          step: 'done',
+          progress: 100,
+          completed_at: now,
+          measured_duration: measured,
+          credits_charged: measured === null ? r.credits_charged : creditsFor(measured, r.studio === 1),
+          ...noWait,
+          ...noError,
+        },
+      };
+    },
+  },
+  wait: {
+    from: LIVE,
+    apply: (r, e) => ({
+      to: r.state === 'uploading' ? 'queued' : r.state,
+      patch: {
+        attempts: e.attempts,
+        next_run_at: e.runAt,
+        waiting: e.waiting.message,
+        waiting_code: e.waiting.code,
+      },
+      reason: e.waiting.message,
+    }),
+  },
+  halt: {
+    from: LIVE,
+    apply: (r, e) => ({
+      to: r.state === 'uploading' ? 'queued' : r.state,
+      patch: { waiting: e.waiting.message, waiting_code: e.waiting.code },
+      reason: e.waiting.message,
+    }),
+  },
+  fail: {
+    from: [...LIVE, 'paused'],
+    apply: (_r, e) => ({
+      to: 'failed',
+      patch: {
+        error: e.error.message,
+        error_code: e.error.code,
+        error_remedy: e.error.remedy ?? null,
+        ...noWait,
+      },
+      reason: e.error.message,
+    }),
+  },
+  interrupted: {
+    from: LIVE,
+    apply: (r) => ({ to: r.state === 'uploading' ? 'queued' : r.state, patch: { ...noWait } }),
+  },
+  'paused-at-step': {
+    from: LIVE,
+    apply: () => ({ to: 'paused', patch: { pause_requested: 0, ...noWait } }),
+  },
+  cancel: {
+    from: [...LIVE, 'paused', 'failed'],
+    apply: () => ({ to: 'canceled', patch: { pause_requested: 0, ...noWait } }),
+  },
+  retry: {
+    from: ['failed', 'canceled'],
+    apply: (r) => {
+      const reset = { attempts: 0, next_run_at: 0, pause_requested: 0, ...noWait, ...noError };
+      if (r.error_code === 'remote-failed' || r.error_code === 'remote-missing') {
+        // The dub failed or vanished on the service: make a new one, and never adopt the old one again.
+        const abandoned = [
+          ...(JSON.parse(r.abandoned_remote_ids) as string[]),
+          ...(r.remote_id ? [r.remote_id] : []),
+        ];
+        return {
+          to: 'queued',
+          patch: {
+            ...reset,
+            step: 'submit',
+            abandoned_remote_ids: JSON.stringify(abandoned),
+            remote_id: null,
+            upload_url: null,
+            upload_expires_at: null,
+            uploaded: 0,
+            create_pending: 0,
+            made_from: null,
+            donor_remote_id: null,
+            link_refused: 0,
+            remote_status: null,
+            progress: 0,
+            completed_at: null,
+            measured_duration: null,
+            credits_charged: null,
+          },
+          reason: 'a new dub will be made',
+        };
+      }
+      // Anything else resumes where it stopped: a dub the service already made is fetched, not paid twice.
+      return { to: idleState(r), patch: reset };
+    },
+  },
+  pause: {
+    from: ['queued', 'submitted', 'processing', 'downloading'],
+    apply: () => ({ to: 'paused', patch: { pause_requested: 0, ...noWait } }),
+  },
+  resume: {
+    from: ['paused'],
+    apply: (r) => ({
+      to: idleState(r),
+      patch: { pause_requested: 0, attempts: 0, next_run_at: 0, ...noWait },
+    }),
+  },
+};
+
+export function canApply(state: JobState, type: LifeEventType): boolean {
+  return RULES[type].from.includes(state);
+}

@@ -1,0 +1,32 @@
+import type { JobStore } from '../db/jobs';
+import type { QueuePause } from './runner-types';
+
+/**
+ * What each turn of the runner's loop looks at first, read together in one transaction (see
+ * `JobStore.read`; module functions, so the transaction wrapper is made once).
+ */
+export function lookAround(store: JobStore, service: string, queuePause: () => QueuePause | null) {
+  return {
+    paused: queuePause(),
+    due: { submit: store.nextDueAt(service, 'submit'), fetch: store.nextDueAt(service, 'fetch') },
+    tracking: store.trackingCount(service),
+  };
+}
+
+/** What it looks at after claiming and polling: when to wake, and, once idle, whether the run is over. */
+export function lookAfter(
+  store: JobStore,
+  service: string,
+  idleUntilDone: boolean,
+  paused: QueuePause | null,
+) {
+  return {
+    nextDue: store.nextDueAt(service),
+    unfinished: idleUntilDone ? store.unfinishedCount(service) : null,
+    /** Dubs the service is still making or Dubdesk still downloading (asked only when out of credits). */
+    inFlight:
+      idleUntilDone && paused?.reason === 'credits'
+        ? store.trackingCount(service) + store.liveInStep('fetch', service)
+        : null,
+  };
+}

@@ -1,0 +1,36 @@
+import type { JobStore } from '../db/jobs';
+import { transition } from '../jobs/life';
+import type { RunnerHooks } from './runner-types';
+
+/**
+ * Holding the lock, every token still set was left by a worker that died: free them, and put jobs caught
+ * mid-upload back in the queue (they resume from what was recorded). Their number is the crash banner's.
+ */
+export function recoverLeftJobs(store: JobStore, hooks: RunnerHooks): void {
+  const leased = store.leasedCount();
+  store.resetLeases();
+  for (const row of store.page({ states: ['uploading'] }, 0, 100_000).rows) {
+    try {
+      hooks.changed(transition(store, row.id, 'user', { type: 'interrupted' }));
+    } catch {
+      /* moved meanwhile */
+    }
+  }
+  if (leased > 0) hooks.resumed(leased);
+}
+
+/** The service is out of reach: every tracked job shows it is waiting for the network. */
+export function markTrackedOffline(store: JobStore, service: string, hooks: RunnerHooks): void {
+  for (const job of store.tracking(service)) {
+    if (job.waiting_code === 'offline') continue;
+    try {
+      const row = transition(store, job.id, 'tracked', {
+        type: 'halt',
+        waiting: { code: 'offline', message: 'waiting for the network' },
+      });
+      hooks.changed(row);
+    } catch {
+      /* changed meanwhile */
+    }
+  }
+}

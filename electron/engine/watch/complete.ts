@@ -1,0 +1,135 @@
+import { open, type FileHandle } from 'node:fs/promises';
+
+/**
+ * Whether a file that stopped growing is whole, from its container: a copy that stalls half-way (a network
+ * share, a USB drive, a slow export) is quiet for a while but not done. `unknown` for formats whose end
+ * cannot be told from their structure: those get a longer quiet period instead.
+ */
+export type Completeness = { whole: true } | { whole: false; why: string } | { whole: 'unknown' };
+
+const READ = 1024 * 1024;
+
+export async function completeness(path: string): Promise<Completeness> {
+  const fh = await open(path, 'r');
+  try {
+    const { size } = await fh.stat();
+    const head = await readAt(fh, 0, 12);
+    const type = head.toString('latin1', 4, 8);
+    if (head.length >= 8 && /^(ftyp|moov|mdat|free|skip|wide|pnot)$/.test(type))
+      return await isoBoxes(fh, size);
+    if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WAVE')
+      return riff(head, size);
+    if (head.toString('latin1', 0, 3) === 'ID3' || frameLength(head, 0) > 0) return await mp3Frames(fh, size);
+    return { whole: 'unknown' };
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readAt(fh: FileHandle, at: number, bytes: number): Promise<Buffer> {
+  const { buffer, bytesRead } = await fh.read(Buffer.alloc(bytes), 0, bytes, at);
+  return buffer.subarray(0, bytesRead);
+}
+
+/** MP4/MOV: the top-level boxes add up to the file's size exactly, and the index (`moov`) is there. */
+async function isoBoxes(fh: FileHandle, size: number): Promise<Completeness> {
+  let at = 0;
+  let moov = false;
+  for (let boxes = 0; at < size && boxes < 100_000; boxes++) {
+    const h = await readAt(fh, at, 16);
+    if (h.length < 8) return { whole: false, why: `its last MP4 box header is cut at byte ${at}` };
+    let length = h.readUInt32BE(0);
+    const type = h.toString('latin1', 4, 8);
+    if (type === 'moov') moov = true;
+    if (length === 1) {
+      if (h.length < 16) return { whole: false, why: `its last MP4 box header is cut at byte ${at}` };
+      length = Number(h.readBigUInt64BE(8));
+    } else if (length === 0) {
+      // "To the end of the file": what a writer leaves while it still writes; whole only with its index.
+      return moov
+        ? { whole: 'unknown' }
+        : { whole: false, why: 'its MP4 data runs to its end with no index yet' };
+    }
+    if (length < 8) return { whole: false, why: `it has an MP4 box of ${length} bytes at byte ${at}` };
+    at += length;
+  }
+  if (at > size) return { whole: false, why: `its MP4 boxes need ${at} bytes and it has ${size}` };
+  if (!moov) return { whole: false, why: 'its MP4 index (moov) is not written yet' };
+  return { whole: true };
+}
+
+/** WAV: the RIFF size says how long the file is. */
+function riff(head: Buffer, size: number): Completeness {
+  const declared = head.readUInt32LE(4);
+  // Writers that stream leave 0 or the maximum until they finish: nothing to tell from.
+  if (declared === 0 || declared === 0xffffffff) return { whole: 'unknown' };
+  const needed = declared + 8;
+  return needed > size
+    ? { whole: false, why: `its WAV header says ${needed} bytes and it has ${size}` }
+    : { whole: true };
+}
+
+const BITRATES = {
+  mpeg1: [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+  mpeg2: [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+};
+const SAMPLE_RATES = [44100, 48000, 32000];
+
+/** The length of the MPEG audio layer III frame whose header starts at `i`, or 0 when there is none. */
+function frameLength(b: Buffer, i: number): number {
+  if (i + 4 > b.length || b[i] !== 0xff || ((b[i + 1] ?? 0) & 0xe0) !== 0xe0) return 0;
+  const version = ((b[i + 1] ?? 0) >> 3) & 3; // 3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5
+  const layer = ((b[i + 1] ?? 0) >> 1) & 3; // 1: layer III
+  const bitrateIndex = (b[i + 2] ?? 0) >> 4;
+  const rateIndex = ((b[i + 2] ?? 0) >> 2) & 3;
+  if (version === 1 || layer !== 1 || bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return 0;
+  const padding = ((b[i + 2] ?? 0) >> 1) & 1;
+  const mpeg1 = version === 3;
+  const rate = (SAMPLE_RATES[rateIndex] ?? 0) / (mpeg1 ? 1 : version === 2 ? 2 : 4);
+  const kbps = (mpeg1 ? BITRATES.mpeg1 : BITRATES.mpeg2)[bitrateIndex] ?? 0;
+  return Math.floor(((mpeg1 ? 144 : 72) * kbps * 1000) / rate) + padding;
+}
+
+/** MP3: frames follow one another from the tag to the end; the last one is not cut. */
+async function mp3Frames(fh: FileHandle, size: number): Promise<Completeness> {
+  let at = 0;
+  const id3 = await readAt(fh, 0, 10);
+  if (id3.toString('latin1', 0, 3) === 'ID3') {
+    const s = (k: number) => (id3[k] ?? 0) & 0x7f;
+    at = 10 + ((s(6) << 21) | (s(7) << 14) | (s(8) << 7) | s(9)) + (((id3[5] ?? 0) & 0x10) !== 0 ? 10 : 0);
+    if (at > size) return { whole: false, why: `its ID3 tag needs ${at} bytes and it has ${size}` };
+  }
+  let frames = 0;
+  while (at < size) {
+    const chunk = await readAt(fh, at, Math.min(READ, size - at));
+    let i = 0;
+    let length = frameLength(chunk, 0);
+    while (length > 0 && i + length <= chunk.length) {
+      i += length;
+      frames++;
+      length = frameLength(chunk, i);
+    }
+    if (length === 0 && i + 4 > chunk.length && at + chunk.length < size) {
+      at += i; // a header across the chunk's end
+      continue;
+    }
+    if (length === 0) {
+      // No frame here: the end, or what a file may carry after its frames.
+      return at + i >= size ? wholeIf(frames) : endTags(chunk.subarray(i), frames);
+    }
+    if (at + i + length > size) return { whole: false, why: `its last MP3 frame is cut at byte ${size}` };
+    at += i; // a frame across the chunk's end: read on from its start
+  }
+  return wholeIf(frames);
+}
+
+const wholeIf = (frames: number): Completeness => (frames > 0 ? { whole: true } : { whole: 'unknown' });
+
+/** What may follow the last frame: an ID3v1 tag, an APE or Lyrics tag. Anything else: cannot tell. */
+function endTags(rest: Buffer, frames: number): Completeness {
+  if (frames === 0) return { whole: 'unknown' };
+  const text = rest.toString('latin1', 0, 8);
+  if (text.startsWith('TAG') || text.startsWith('APETAGEX') || text.startsWith('LYRICS'))
+    return { whole: true };
+  return { whole: 'unknown' };
+}

@@ -1,0 +1,133 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import type { DubdeskApi } from '../../shared/contract/methods';
+import { CODE_FRAGMENT_KEY } from '../../shared/serve-protocol';
+import { contractErrors } from './errors';
+import { eventRoutes, type EventStreams } from './events';
+import { guardRequests } from './guard';
+import { LOOPBACK } from './loopback';
+import { mediaRoutes } from './media';
+import { MediaTokens, mediaTokenRoute } from './media-tokens';
+import { METHOD_BODY_LIMIT, methodRoutes } from './methods';
+import { staticRoutes } from './static';
+import { stagingRoutes } from './staging';
+import { sweepStaging } from './staging-sweep';
+import { OPENED_CODE_TTL_MS, SessionCodes, sessionRoute } from './session-codes';
+import { newToken } from './token';
+
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+const STAGING_RETENTION_MS = 60 * 60 * 1000;
+
+export interface ServeOptions {
+  /** The engine: its contract, and its data folder (staging lives there). */
+  engine: { api: DubdeskApi; home: string };
+  /** 0 picks a free port. */
+  port: number;
+  /** The built renderer; null serves the API alone (tests of the protocol). */
+  rendererDir: string | null;
+  /** Where request logs go (paths only: never a query string, a header or a token). */
+  log?: { stream: Writable; level: 'debug' | 'info' | 'warn' | 'error' };
+  maxStagedBytes?: number;
+  /** How long an unused staged file is kept (see sweepStaging). */
+  stagingRetentionMs?: number;
+  /** Time between two heartbeat comments on an event stream. */
+  heartbeatMs?: number;
+  /** The clock one-time codes expire by (tests move it). */
+  clock?: () => number;
+}
+
+export interface DubdeskServer {
+  /** An address to open: each read carries a fresh one-time code (good for a minute) in its fragment. */
+  readonly url: string;
+  /** An address whose one-time code is good once, for `ttlMs`: the page trades it for the session token. */
+  newAddress(ttlMs: number): string;
+  readonly origin: string;
+  readonly port: number;
+  /** The listening socket's own address. */
+  readonly address: AddressInfo;
+  /** The session token: it travels in request headers only, never in an address. */
+  readonly token: string;
+  readonly events: EventStreams;
+  /** Removes staged files no job needs any more (also runs by itself every ten minutes). */
+  sweepStaging(retentionMs?: number): Promise<string[]>;
+  /** Ends event streams, finishes requests in flight, stops listening. */
+  close(): Promise<void>;
+}
+
+function loggerOptions(log: ServeOptions['log']): FastifyServerOptions['logger'] {
+  if (!log) return false;
+  return {
+    level: log.level,
+    stream: log.stream,
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?', 1)[0] }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  };
+}
+
+/** `dubdesk serve`'s HTTP server: the renderer, the contract, events, staging and media, on 127.0.0.1. */
+export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
+  const { api, home } = opts.engine;
+  const token = newToken();
+  const mediaTokens = new MediaTokens();
+  const codes = new SessionCodes(opts.clock);
+  const stagingRoot = join(home, 'staging');
+  const uploading = new Set<string>();
+  const app = Fastify({
+    logger: loggerOptions(opts.log),
+    bodyLimit: METHOD_BODY_LIMIT,
+    trustProxy: false,
+    return503OnClosing: true,
+  });
+  let port = 0;
+  // Contract bodies are JSON only: a text/plain POST is what a cross-site form could send without asking.
+  app.removeContentTypeParser('text/plain');
+
+  guardRequests(app, { token, mediaTokens, port: () => port });
+  contractErrors(app);
+  sessionRoute(app, codes, token);
+  methodRoutes(app, api);
+  mediaTokenRoute(app, mediaTokens);
+  const events = eventRoutes(app, api, opts.heartbeatMs);
+  stagingRoutes(
+    app,
+    { root: stagingRoot, ...(opts.maxStagedBytes ? { maxBytes: opts.maxStagedBytes } : {}) },
+    uploading,
+  );
+  mediaRoutes(app, api);
+  if (opts.rendererDir) await staticRoutes(app, opts.rendererDir);
+  // Streams never end by themselves: end them first, or closing would wait for them forever.
+  app.addHook('preClose', async () => events.closeAll());
+
+  await app.listen({ host: LOOPBACK, port: opts.port });
+  const address = app.server.address() as AddressInfo;
+  port = address.port;
+  const origin = `http://${LOOPBACK}:${port}`;
+
+  const sweep = (retentionMs = opts.stagingRetentionMs ?? STAGING_RETENTION_MS) =>
+    sweepStaging({ root: stagingRoot, api, active: uploading, retentionMs });
+  const sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS);
+  sweeper.unref();
+  void sweep();
+
+  const newAddress = (ttlMs: number) => `${origin}/#${CODE_FRAGMENT_KEY}=${codes.mint(ttlMs)}`;
+  return {
+    get url() {
+      return newAddress(OPENED_CODE_TTL_MS);
+    },
+    newAddress,
+    origin,
+    port,
+    address,
+    token,
+    events,
+    sweepStaging: sweep,
+    close: async () => {
+      clearInterval(sweeper);
+      await app.close();
+    },
+  };
+}

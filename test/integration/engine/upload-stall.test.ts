@@ -1,0 +1,145 @@
+/**
+ * A source whose reads hang (a network share asleep) and one that is not a file at all. The reads of a file
+ * going out run in libuv's thread pool: a read that never returns holds one pool thread, never the engine.
+ * The hang here is real: the read of the stuck file is a blocking read of a FIFO nobody writes, made in the
+ * pool by Node's own `fs.read`.
+ */
+import { execFileSync } from 'node:child_process';
+import { close, closeSync, constants, copyFileSync, openSync, read, readlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SourceReads } from '../../../electron/engine/api/body-stream';
+import { createServiceClients } from '../../../electron/engine/api/clients';
+import { Http } from '../../../electron/engine/api/http';
+import { openDubdesk } from '../../../electron/engine/index';
+import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
+import { allJobs, tempDir, whenJob } from '../../helpers/engine';
+import { SHORT_LIMITS, failure, readBody, serversClosedAfterEach } from '../../helpers/hostile';
+import { videoMp4 } from '../../helpers/media';
+
+const server = serversClosedAfterEach();
+
+/** Reads of any file named `stuck…` block in the pool on a FIFO that has a writer (this process) but no data. */
+function hangingReads(): SourceReads & { release(): void; blocked: () => number } {
+  const fifo = join(tempDir(), 'share-asleep');
+  execFileSync('mkfifo', [fifo]);
+  // Read and write ends in one, so an open never waits and a read waits for data rather than ending.
+  const fd = openSync(fifo, constants.O_RDWR);
+  let blocked = 0;
+  const reads = ((
+    file: number,
+    buffer: Buffer,
+    offset: number,
+    length: number,
+    position: number,
+    cb: never,
+  ) => {
+    if (!readlinkSync(`/proc/self/fd/${file}`).includes('stuck')) {
+      read(file, buffer, offset, length, position, cb);
+      return;
+    }
+    blocked++;
+    read(fd, buffer, offset, 1, null, cb);
+  }) as unknown as SourceReads['read'];
+  return {
+    read: reads,
+    close,
+    blocked: () => blocked,
+    // Lets every blocked read return (one byte each), so the pool's threads are free again.
+    release: () => {
+      for (let i = 0; i < blocked; i++) writeSync(fd, 'x');
+      closeSync(fd);
+    },
+  };
+}
+
+function copyOf(name: string): string {
+  const path = join(tempDir(), name);
+  copyFileSync(videoMp4(2), path);
+  return path;
+}
+
+describe('a source whose reads hang', () => {
+  let sb: Sandbox;
+  const reads = hangingReads();
+  beforeAll(async () => {
+    sb = await startSandbox({ pipelineSeconds: 0.2, balance: 10_000 });
+  });
+  afterAll(async () => {
+    reads.release();
+    await sb.stop();
+  });
+
+  it('fails as stalled naming the file, while the queue, the engine and other jobs keep moving', async () => {
+    const host = openDubdesk({
+      home: tempDir(),
+      face: 'cli',
+      service: { baseUrl: sb.baseUrl, legacyUrl: sb.legacyUrl, apiKey: sb.account.apiKey },
+      backoff: { baseMs: 50, capMs: 400 },
+      limits: { idleMs: 1_500 },
+      sourceReads: reads,
+      checkOutputs: true,
+    });
+    const stuck = copyOf('stuck-on-the-share.mp4');
+    const stalled = whenJob(
+      host.api,
+      (j) => j.waiting?.message.includes(`reading ${stuck} stalled`) === true,
+    );
+    const stop = new AbortController();
+    const running = host.run({ untilDone: false, concurrency: 2, pollIntervalMs: 50, signal: stop.signal });
+    try {
+      await host.api.add({ inputs: [stuck], to: ['es'], api: 'v2', outDir: tempDir() });
+      const first = await whenJob(host.api, (j) => j.state === 'uploading');
+      expect(first.sourceName).toBe('stuck-on-the-share.mp4');
+      // While its read hangs: other files are added, uploaded and dubbed to the end.
+      const others = [copyOf('a.mp4'), copyOf('b.mp4'), copyOf('c.mp4')];
+      await host.api.add({ inputs: others, to: ['fr'], api: 'v2', outDir: tempDir() });
+      const done = await stalled;
+      expect(done.waiting).toMatchObject({ code: 'source' });
+      await expect
+        .poll(async () => (await allJobs(host.api)).filter((j) => j.state === 'completed').length, {
+          timeout: 30_000,
+        })
+        .toBe(3);
+      expect(reads.blocked()).toBeGreaterThan(0);
+      const again = (await allJobs(host.api)).find((j) => j.sourceName === 'stuck-on-the-share.mp4');
+      expect(again?.state).not.toBe('completed');
+    } finally {
+      stop.abort();
+      await running;
+      await host.close();
+    }
+  });
+});
+
+describe('a source that is not a regular file', () => {
+  it('a FIFO in the file’s place is refused, whether it was there when measured or put there after', async () => {
+    const fifo = join(tempDir(), 'pipe.mp4');
+    execFileSync('mkfifo', [fifo]);
+    const f = await server(async (req, res, seen) => {
+      await readBody(req, seen);
+      res.writeHead(200);
+      res.end();
+    });
+    const clients = createServiceClients({
+      baseUrl: f.url,
+      legacyUrl: f.url,
+      apiKey: 'k',
+      limits: SHORT_LIMITS,
+    });
+    expect(String(await failure(clients.v1.upload(`${f.url}/put?sig=1`, fifo, 'video/mp4')))).toContain(
+      `${fifo} is no longer a regular file`,
+    );
+    // Measured as a 10-byte file, a FIFO when opened: refused without waiting for a writer.
+    const e = await failure(
+      new Http({ limits: SHORT_LIMITS }).send(`${f.url}/put?sig=1`, {
+        method: 'PUT',
+        body: { length: 10, parts: [{ path: fifo, size: 10 }] },
+        headers: { 'content-length': '10' },
+        upload: true,
+      }),
+    );
+    expect(String(e)).toContain(`${fifo} is no longer a regular file`);
+    expect(f.seen.filter((s) => s.bodyBytes > 0)).toEqual([]);
+  });
+});

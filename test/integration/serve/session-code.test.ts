@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
+import { ROUTES, CODE_FRAGMENT_KEY } from '../../../shared/serve-routes';
+import { bearer, raw, serveFor, type Served } from '../../helpers/serve';
+
+/** The one-time code an address carries in its fragment. */
+function codeOf(address: string): string {
+  const code = new URLSearchParams(new URL(address).hash.slice(1)).get(CODE_FRAGMENT_KEY);
+  expect(code, address).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  return code ?? '';
+}
+
+describe('dubdesk serve: the address carries a one-time code, never the session token', () => {
+  let sb: Sandbox;
+  let s: Served;
+  let now = 1_000_000;
+
+  beforeAll(async () => {
+    sb = await startSandbox({ pipelineSeconds: 0.2 });
+    s = await serveFor(sb, { clock: () => now });
+  });
+  afterAll(async () => {
+    await s?.close();
+    await sb?.stop();
+  });
+
+  const exchange = (code: string, headers: Record<string, string> = {}) =>
+    raw(s.server.port, 'POST', ROUTES.session, {
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ code }),
+    });
+
+  it('gives the session token once for a code, and never again for the same code', async () => {
+    const address = s.server.newAddress(60_000);
+    expect(address).not.toContain(s.server.token);
+    const code = codeOf(address);
+    const first = await exchange(code);
+    expect(first.status).toBe(200);
+    const token = (first.json() as { value: { token: string } }).value.token;
+    expect(token).toBe(s.server.token);
+    expect(first.headers['cache-control']).toBe('no-store');
+    // The token works as the session's.
+    const info = await raw(s.server.port, 'POST', ROUTES.method('appInfo'), {
+      headers: { 'content-type': 'application/json', ...bearer(token) },
+      body: '{}',
+    });
+    expect(info.status).toBe(200);
+
+    const again = await exchange(code);
+    expect(again.status).toBe(401);
+    expect(again.json()).toMatchObject({ ok: false, error: { code: 'auth' } });
+    expect(JSON.stringify(again.json())).not.toContain(s.server.token);
+  });
+
+  it('refuses a code past its time, and one it never gave', async () => {
+    const code = codeOf(s.server.newAddress(60_000));
+    now += 60_001;
+    const late = await exchange(code);
+    expect(late.status).toBe(401);
+    expect((late.json() as { error: { remedy?: string } }).error.remedy).toMatch(/dubdesk serve/);
+    expect((await exchange('x'.repeat(43))).status).toBe(401);
+    expect((await exchange('')).status).toBe(400);
+  });
+
+  it('refuses an exchange another site asks for, even with a good code', async () => {
+    const code = codeOf(s.server.newAddress(60_000));
+    const foreign = await exchange(code, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    expect(foreign.status).toBe(403);
+    // The refused request did not use the code up.
+    expect((await exchange(code)).status).toBe(200);
+  });
+
+  it('has every address read carry a fresh code', () => {
+    expect(codeOf(s.server.url)).not.toBe(codeOf(s.server.url));
+  });
+});

@@ -1,0 +1,41 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { completeness } from '../../electron/engine/watch/complete';
+import { tempDir } from '../helpers/engine';
+import { audioMp3, videoMov, videoMp4 } from '../helpers/media';
+
+/** The first `bytes` of `file` under a new name: a copy stalled half-way. */
+function cut(file: string, bytes: number): string {
+  const path = join(tempDir(), `cut-${bytes}-${file.split('/').pop() ?? ''}`);
+  writeFileSync(path, readFileSync(file).subarray(0, bytes));
+  return path;
+}
+
+function wav(seconds: number): string {
+  const path = join(tempDir(), 'tone.wav');
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=d=${seconds}`, path]);
+  return path;
+}
+
+describe('a file is whole when its container says so', () => {
+  it.each([
+    ['an MP4', () => videoMp4(4, 'whole.mp4')],
+    ['a MOV', () => videoMov(2)],
+    ['an MP3', () => audioMp3(3, 'whole.mp3')],
+    ['a WAV', () => wav(2)],
+  ])('%s written to the end is whole; the same cut anywhere is not', async (_what, make) => {
+    const file = make();
+    const size = readFileSync(file).length;
+    expect(await completeness(file)).toEqual({ whole: true });
+    for (const at of [Math.floor(size / 2) + 1, size - 1, 1000])
+      expect(await completeness(cut(file, at)), `cut at ${at} of ${size}`).toMatchObject({ whole: false });
+  });
+
+  it('cannot tell for formats it does not read, so those wait longer instead', async () => {
+    const path = join(tempDir(), 'clip.webm');
+    writeFileSync(path, Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3, 4]));
+    expect(await completeness(path)).toEqual({ whole: 'unknown' });
+  });
+});
