@@ -27,7 +27,7 @@ const nodeOnlyPackages = [
 ];
 
 /**
- * One entry per layer of ARCHITECTURE.md, checked here rather than trusted. Flat config replaces a rule's
+ * One entry per layer of docs/architecture.md, checked here rather than trusted. Flat config replaces a rule's
  * options when two entries match a file, so every file falls in exactly one layer below.
  */
 const layer = (files, patterns, paths = [], ignores = []) => ({
@@ -39,7 +39,7 @@ const layer = (files, patterns, paths = [], ignores = []) => ({
       {
         paths: paths.map((name) => ({
           name,
-          message: 'This layer may not import this module (ARCHITECTURE.md).',
+          message: 'This layer may not import this module (docs/architecture.md).',
         })),
         patterns: patterns.map(({ group, message }) => ({ group, message })),
       },

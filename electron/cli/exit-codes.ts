@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../shared/contract/errors';
 
-/** The CLI's exit codes; scripts rely on them (the README lists them). */
+/** The CLI's exit codes; scripts rely on them (docs/cli.md lists them). */
 export const ExitCode = {
   Ok: 0,
   /** Some job failed, or some input was skipped. */

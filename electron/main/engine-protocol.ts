@@ -1,7 +1,7 @@
 /**
  * Messages between the main process and the engine's utility process. The engine runs there so a large
  * add or a busy queue never blocks the window's process (measured: the engine blocks its thread for
- * hundreds of milliseconds on a 10,000-job add; see the README).
+ * hundreds of milliseconds on a 10,000-job add: `npm run bench:main-thread`, docs/performance.md).
  */
 import type { ContractError } from '../../shared/contract/errors';
 import type { EngineEvent } from '../../shared/contract/events';

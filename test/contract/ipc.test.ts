@@ -3,7 +3,7 @@
  * main-process handlers, and the engine in its (here in-process) utility process, with every value crossing
  * by structured clone as Electron does. `electron` itself is a fake (test/helpers/electron-fake.ts).
  */
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { FaceBridge } from '../../shared/face';
 import { EngineClient, type EngineChild } from '../../electron/main/engine-client';
 import { registerContractIpc } from '../../electron/main/ipc';
@@ -36,11 +36,8 @@ contractSuite('IPC (Electron)', async (sb, { apiKey }) => {
     api: bridge,
     async runUntilDone() {
       engine.hold(false);
-      for (;;) {
-        const t = await engine.api.totals();
-        if (t.left === 0) return 'done';
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await vi.waitFor(async () => expect((await engine.api.totals()).left).toBe(0), { timeout: 50_000 });
+      return 'done';
     },
     close: () => engine.stop(2000),
   };

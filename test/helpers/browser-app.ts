@@ -159,7 +159,7 @@ export async function openPage(
 
 /**
  * Where the e2e suites write their screenshots: a temporary folder, so `npm test` leaves the checkout as it
- * was; `DUBDESK_SCREENSHOTS=docs/screenshots` redraws the README's (see its Screens section).
+ * was; `DUBDESK_SCREENSHOTS=docs/screenshots` redraws the ones in docs/screenshots (CONTRIBUTING.md).
  */
 export const SCREENSHOTS = process.env.DUBDESK_SCREENSHOTS
   ? resolve(process.env.DUBDESK_SCREENSHOTS)

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { vi } from 'vitest';
 
 export interface Reply {
   status: number;
@@ -46,11 +47,13 @@ export async function waitFor<T>(
   probe: () => Promise<T | undefined>,
   timeoutMs = 30_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const notYet = new Error(`timed out waiting for ${what}`);
+  return vi.waitFor(
+    async () => {
+      const v = await probe();
+      if (v === undefined) throw notYet;
+      return v;
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
 }

@@ -1,4 +1,5 @@
 import { copyFile, open, readFile } from 'node:fs/promises';
+import { vi } from 'vitest';
 import type { JobView } from '../../shared/contract/jobs';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import type { WatchFile, WatchFolder, WatchPresetInput } from '../../shared/contract/watch';
@@ -55,18 +56,23 @@ export async function waitFor<T>(
   test: (v: T) => boolean,
   ms = 30_000,
 ): Promise<T> {
-  const deadline = Date.now() + ms;
   let last: T | undefined;
-  for (;;) {
-    last = await probe();
-    if (test(last)) return last;
-    if (Date.now() > deadline) {
-      const seen = Array.isArray(last)
-        ? `${last.length} item(s): ${JSON.stringify(last)}`
-        : JSON.stringify(last);
-      throw new Error(`timed out waiting for ${what}; last seen: ${seen.slice(0, 1500)}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  const notYet = new Error('not yet');
+  try {
+    return await vi.waitFor(
+      async () => {
+        last = await probe();
+        if (!test(last)) throw notYet;
+        return last;
+      },
+      { timeout: ms, interval: 50 },
+    );
+  } catch (e) {
+    if (e !== notYet) throw e;
+    const seen = Array.isArray(last)
+      ? `${last.length} item(s): ${JSON.stringify(last)}`
+      : JSON.stringify(last);
+    throw new Error(`timed out waiting for ${what}; last seen: ${seen.slice(0, 1500)}`, { cause: e });
   }
 }
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Estimate } from '../../shared/contract/batches';
 import type { JobView } from '../../shared/contract/jobs';
 import type { FaceBridge } from '../../shared/face';
@@ -27,8 +27,7 @@ function bridgeOver(host: DubdeskHost): FaceBridge {
 }
 
 async function until(test: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !test(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(test()).toBe(true);
+  await vi.waitFor(() => expect(test()).toBe(true), { timeout: 10_000, interval: 10 });
 }
 
 const loadedPages = (store: AppStore) => Object.keys(store.getState().pages).map(Number);

@@ -142,16 +142,33 @@ describe('the page’s first calls', () => {
     expect(early[1]).toMatch(/^POST \/api\/listSources \{"filter":\{\},"offset":0,"limit":\d+\}$/);
     expect(early).toHaveLength(7);
 
-    const { getBridge } = await import('../../renderer/src/bridge/index');
+    const { getBridge, bridgeReady } = await import('../../renderer/src/bridge/index');
     const { createAppStore } = await import('../../renderer/src/store/index');
     const { connect } = await import('../../renderer/src/store/connect');
-    const bridge = getBridge();
-    const stop = connect(createAppStore(bridge), bridge);
-    await bridgeSettled();
+    const bridge = answersOf(getBridge());
+    const stop = connect(createAppStore(bridge.face), bridge.face);
+    // The start asks for what first-calls.ts sent ahead, but the event stream and the media token.
+    await vi.waitFor(() => expect(bridge.answers).toHaveLength(early.length - 2));
+    await Promise.all([...bridge.answers, bridgeReady()]);
     stop();
     // Every call of the start was one of the early ones, answered once: nothing went out twice.
     expect(sent).toEqual(early);
   });
 });
 
-const bridgeSettled = () => new Promise((resolve) => setTimeout(resolve, 50));
+/** The bridge, and a promise for each call made through it that settles once it is answered. */
+function answersOf(face: FaceBridge): { face: FaceBridge; answers: Promise<unknown>[] } {
+  const answers: Promise<unknown>[] = [];
+  const watched = new Proxy(face, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key);
+      if (typeof value !== 'function' || key === 'subscribe') return value;
+      return (...args: unknown[]) => {
+        const result: unknown = value.apply(target, args);
+        if (result instanceof Promise) answers.push(result.catch(() => undefined));
+        return result;
+      };
+    },
+  });
+  return { face: watched, answers };
+}

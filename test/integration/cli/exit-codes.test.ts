@@ -8,7 +8,7 @@ import { envFor, runCli } from '../../helpers/cli';
 import { tempDir } from '../../helpers/engine';
 import { videoMp4 } from '../../helpers/media';
 
-const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const CLI_DOC = fileURLToPath(new URL('../../../docs/cli.md', import.meta.url));
 const HINT = 'Check the network and the service address (--base-url or DUBDESK_BASE_URL)';
 
 let sb: Sandbox;
@@ -84,9 +84,9 @@ describe('exit codes', () => {
     expect(status.jobs.map((j) => j.state)).toEqual(['queued', 'queued']);
   });
 
-  it('the README lists exactly the codes the CLI uses', () => {
-    const text = readFileSync(README, 'utf8');
-    const section = text.slice(text.indexOf('### Exit codes'));
+  it('docs/cli.md lists exactly the codes the CLI uses', () => {
+    const text = readFileSync(CLI_DOC, 'utf8');
+    const section = text.slice(text.indexOf('## Exit codes'));
     const listed = [...section.slice(0, section.indexOf('\n#')).matchAll(/^\| (\d+) \|/gm)].map((m) =>
       Number(m[1]),
     );

@@ -2,7 +2,7 @@ import { execFile, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { CLI, envFor } from '../../helpers/cli';
 import { tempDir } from '../../helpers/engine';
@@ -11,7 +11,6 @@ import { videoMp4 } from '../../helpers/media';
 const run = promisify(execFile);
 const has = (tool: string) => spawnSync(tool, ['-V']).status === 0;
 const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const ROWS = 24;
 const COLUMNS = 60;
@@ -60,14 +59,15 @@ describe.skipIf(!has('tmux'))('progress in a real terminal (tmux, 24 rows by 60 
       await tmux('set-option', '-g', 'history-limit', '10000');
       // Watch the screen while it runs: the live region never grows past what the window can hold.
       let tallest = 0;
-      let screen = '';
-      for (let i = 0; i < 1200 && !screen.includes('EXIT='); i++) {
-        screen = (await tmux('capture-pane', '-p')).stdout;
-        const region = screen.split('\n').filter((l) => /^ +(\d+% #\d+ |… \d+ more|\d+\/\d+ done)/.test(l));
-        tallest = Math.max(tallest, region.length);
-        await sleep(100);
-      }
-      expect(screen).toContain('EXIT=');
+      await vi.waitFor(
+        async () => {
+          const screen = (await tmux('capture-pane', '-p')).stdout;
+          const region = screen.split('\n').filter((l) => /^ +(\d+% #\d+ |… \d+ more|\d+\/\d+ done)/.test(l));
+          tallest = Math.max(tallest, region.length);
+          expect(screen).toContain('EXIT=');
+        },
+        { timeout: 235_000, interval: 100 },
+      );
       expect(tallest).toBeGreaterThan(3);
       expect(tallest).toBeLessThanOrEqual(13); // 11 jobs, "… N more", the totals
 

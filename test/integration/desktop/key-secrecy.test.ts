@@ -108,11 +108,7 @@ describe('the API key', () => {
     const out = tempDir();
     await bridge.add({ inputs: [videoMp4(2, 'secret-a.mp4')], to: ['es', 'fr'], outDir: out });
     await bridge.add({ inputs: [videoMp4(2, 'secret-b.mp4')], to: ['de'], outDir: out, api: 'v1' });
-    for (;;) {
-      const t = await bridge.totals();
-      if (t.left === 0) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await vi.waitFor(async () => expect((await bridge.totals()).left).toBe(0), { timeout: 50_000 });
     const { jobs } = await bridge.listJobs({});
     expect(jobs.map((j) => j.state)).toEqual(['completed', 'completed', 'completed']);
     for (const j of jobs) await bridge.jobLog({ id: j.id });

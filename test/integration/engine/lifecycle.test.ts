@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDubdesk } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
@@ -88,7 +88,9 @@ describe('engine lifecycle', () => {
       await api.cancelJobs({ ids: first.added });
       expect((await api.jobLog({ id: id ?? 0 })).lines.map((l) => l.message)).toContain('cancel');
       await api.clearJobs({ ids: first.added });
-      await new Promise((r) => setTimeout(r, 5)); // the next job is created after the last line
+      // The next job is created after the last line: once the clock has moved past the clear.
+      const cleared = Date.now();
+      await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(cleared), { interval: 1 });
       const second = await api.add(req([audioMp3(2, 'second-owner.mp3')]));
       expect(second.added).toEqual(first.added); // SQLite gives the highest number again once it is free
       const lines = (await api.jobLog({ id: id ?? 0 })).lines.map((l) => l.message);

@@ -7,7 +7,7 @@ import { startCli } from '../../helpers/cli';
 import { tempDir } from '../../helpers/engine';
 
 const run = promisify(execFile);
-const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const SANDBOX_DOC = fileURLToPath(new URL('../../../docs/sandbox.md', import.meta.url));
 
 let stop: () => void = () => {};
 let port = 0;
@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => stop());
 
-describe('dubdesk sandbox (the command) and the README', () => {
+describe('dubdesk sandbox (the command) and docs/sandbox.md', () => {
   it('prints the base URL and the legacy URL on its first line', () => {
     expect(firstLine).toMatch(
       /^Sandbox running: base URL http:\/\/127\.0\.0\.1:\d+ {2}legacy URL http:\/\/127\.0\.0\.1:\d+\/legacy$/,
@@ -43,10 +43,9 @@ describe('dubdesk sandbox (the command) and the README', () => {
     expect(((await me.json()) as { seconds: number }).seconds).toBe(50);
   });
 
-  it("runs the README's curl examples as written", async () => {
-    const text = await readFile(README, 'utf8');
-    const section = text.slice(text.indexOf('## The sandbox'), text.indexOf('## Layout'));
-    const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
+  it("runs docs/sandbox.md's curl examples as written", async () => {
+    const text = await readFile(SANDBOX_DOC, 'utf8');
+    const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)]
       .map((m) => m[1] ?? '')
       .filter((b) => b.includes('curl'));
     expect(blocks.length).toBeGreaterThanOrEqual(3);

@@ -1,0 +1,51 @@
+/** Starts the whole desktop app with `electron` mocked (the test file mocks it) and its page's bridge. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FaceBridge } from '../../../shared/face';
+import type { DesktopApp } from '../../../electron/main/app';
+import type { EngineChild } from '../../../electron/main/engine-client';
+import { RENDERER_URL } from '../../../electron/main/trust';
+import { engineChild, fake, FakeBrowserWindow } from '../../helpers/electron-fake';
+import { tempDir } from '../../helpers/engine';
+
+export const DIST = '/opt/dubdesk/dist/electron';
+
+export interface StartedApp {
+  desktop: DesktopApp;
+  bridge: FaceBridge;
+  win: FakeBrowserWindow;
+  /** The renderer's folder; a `secret.txt` sits beside it, for the protocol to refuse. */
+  rendererDir: string;
+}
+
+export async function startApp(): Promise<StartedApp> {
+  const { registerSchemes, startDubdesk } = await import('../../../electron/main/app');
+  registerSchemes();
+  const root = tempDir();
+  const rendererDir = join(root, 'renderer');
+  mkdirSync(join(rendererDir, 'assets'), { recursive: true });
+  writeFileSync(
+    join(rendererDir, 'index.html'),
+    '<!doctype html><script type="module" src="./assets/app.js"></script>',
+  );
+  writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(join(root, 'secret.txt'), 'not for the page');
+  const started = await startDubdesk({
+    distDir: DIST,
+    rendererDir,
+    home: tempDir(),
+    argv: ['/opt/dubdesk/dubdesk'],
+    forkEngine: () => engineChild() as unknown as EngineChild,
+    engine: {
+      keyStore: 'file',
+      sandbox: { pipelineSeconds: 0.2, balance: 1000 },
+      backoff: { baseMs: 50, capMs: 400 },
+      checkOutputs: true,
+    },
+  });
+  if (!started) throw new Error('the app did not start');
+  const win = FakeBrowserWindow.all[0] as FakeBrowserWindow;
+  fake.openPage(RENDERER_URL, win.webContents);
+  await import('../../../electron/main/preload');
+  return { desktop: started, bridge: fake.exposed.dubdesk as FaceBridge, win, rendererDir };
+}
