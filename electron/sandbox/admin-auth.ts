@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from './http';
+import { HttpError } from './http-error';
 
 export const ADMIN_HEADER = 'x-sandbox-admin';
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from './http';
+import { HttpError } from './http-error';
+import { pipeBody, type LinkShaper } from './link-rate';
 import { StoredFile } from './stored-file';
 
 /**
@@ -73,7 +74,12 @@ export function readSmallBody(req: IncomingMessage, limit: number): Promise<Buff
  * when the disk fails. Resolves with the byte count once the file is complete. The request is paused on
  * failure, never destroyed, so the caller can still answer.
  */
-export function receiveToFile(req: IncomingMessage, dest: string, maxBytes: number): Promise<number> {
+export function receiveToFile(
+  req: IncomingMessage,
+  dest: string,
+  maxBytes: number,
+  shaper: LinkShaper | null = null,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const out = new StoredFile(dest);
     let bytes = 0;
@@ -81,8 +87,7 @@ export function receiveToFile(req: IncomingMessage, dest: string, maxBytes: numb
     const fail = (err: HttpError) => {
       if (settled) return;
       settled = true;
-      req.unpipe(out);
-      req.pause();
+      piping.stop();
       detach();
       out.destroy();
       reject(err);
@@ -99,6 +104,6 @@ export function receiveToFile(req: IncomingMessage, dest: string, maxBytes: numb
       detach();
       resolve(bytes);
     });
-    req.pipe(out);
+    const piping = pipeBody(req, out, shaper);
   });
 }

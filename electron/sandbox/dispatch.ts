@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkAdmin } from './admin-auth';
 import { drainBody } from './body';
 import type { Faults } from './faults';
-import { dropConnection, HttpError, sendError, type Ctx, type Route } from './http';
+import { HttpError } from './http-error';
+import { dropConnection, sendError, type Ctx, type Route } from './http';
 import type { SandboxState } from './state';
 
 export interface DispatchDeps {

@@ -1,17 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { readSmallBody } from './body';
-
-/** An error answered as `{ "error": message }` (plus any extra fields, like v2 create's 502 `id`). */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
+import { HttpError } from './http-error';
 
 export interface Ctx {
   req: IncomingMessage;

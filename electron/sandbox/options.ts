@@ -40,7 +40,17 @@ export const SandboxOptions = z.object({
     .int()
     .positive()
     .default(1024 ** 3),
+  /**
+   * A connection that has not sent its whole request head by then is closed (slowloris). Bodies have no
+   * deadline: an upload over a slow link may take as long as it needs.
+   */
+  headersTimeoutMs: z.number().int().positive().default(20_000),
   allowPrivateSourceUrls: z.boolean().default(false),
+  /**
+   * Shapes the receiving side of uploads to this many MiB/s, shared by all uploads at once (a token
+   * bucket), as a real uplink would be: for trying the app and for the link benchmarks. Absent: no limit.
+   */
+  linkRateMiBps: z.number().positive().max(100_000).optional(),
   /**
    * False: no ffprobe/ffmpeg even where installed; the media is read by an in-process parser and the results
    * are copies of the upload. For benchmarks of a client, where the service's own work is not measured.

@@ -1,6 +1,6 @@
 import { copyFile, link } from 'node:fs/promises';
 import { OutputTypeSchema } from '../../shared/api/common';
-import { HttpError } from './http';
+import { HttpError } from './http-error';
 import type { UrlSigner } from './signing';
 import type { Artifact, SandboxState } from './state';
 

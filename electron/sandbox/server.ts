@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
@@ -15,6 +15,7 @@ import { ProcessPool } from './process-pool';
 import type { Route } from './http';
 import { SandboxOptions, type FaultSettings, type SandboxOptionsInput } from './options';
 import { Pipeline } from './pipeline';
+import { presenceRoutes } from './routes/presence';
 import { adminRoutes, publicRoutes } from './routes/public';
 import { LEGACY_ROOT, legacyRoutes } from './routes/legacy';
 import { storageRoutes } from './routes/storage';
@@ -25,8 +26,8 @@ import { systemResolver, type ResolveHost } from './source-url';
 import { UrlSigner } from './signing';
 import { SandboxState, type SandboxAccount } from './state';
 
-export { SandboxStateError } from './persist/errors';
-export { findRunningSandbox } from './persist/lock';
+export { SandboxInUseError, SandboxStateError } from './persist/errors';
+export { findRunningSandbox, lookUpSandbox } from './persist/lock';
 
 export interface Sandbox {
   /** `{base_url}`: v1, v2 and the language list live under it. */
@@ -47,7 +48,11 @@ export interface Sandbox {
   setFaults(patch: Partial<FaultSettings>): FaultSettings;
   /** Moves the sandbox's clock forward: links expire and pipelines advance without waiting. */
   advanceClock(seconds: number): void;
-  stop(): Promise<void>;
+  /**
+   * Stops taking connections and closes the idle ones; requests in flight may finish for up to `graceMs`
+   * (0: they are cut at once). Presence connections end first, so whoever watches knows at once.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** Seams for tests that cannot be plain options: how source_url host names resolve. */
@@ -126,6 +131,7 @@ export async function startSandbox(
       allowPrivate: options.allowPrivateSourceUrls,
     },
   );
+  const presence = new Set<ServerResponse>();
   const routes: Route[] = [
     ...publicRoutes(),
     ...v2Routes(svc),
@@ -133,12 +139,19 @@ export async function startSandbox(
     ...legacyRoutes(svc),
     ...storageRoutes(svc),
     ...adminRoutes(svc),
+    ...presenceRoutes(svc, presence),
   ];
   const durable = () => persistence?.persister.flush() ?? Promise.resolve();
 
   let origin = '';
   const server: Server = createServer(
-    { requestTimeout: 0 },
+    {
+      // No deadline for a whole request (long uploads), but one for its head: without `headersTimeout`,
+      // `requestTimeout: 0` would also switch that off and half-open connections would be held forever.
+      requestTimeout: 0,
+      headersTimeout: options.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(5000, Math.max(50, options.headersTimeoutMs / 4)),
+    },
     createDispatcher({
       routes,
       state,
@@ -189,11 +202,17 @@ export async function startSandbox(
       state.clockOffsetMs += seconds * 1000;
       pipeline.advanceAll();
     },
-    async stop() {
+    async stop(graceMs = 0) {
       pipeline.stop();
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        const cut = graceMs > 0 ? setTimeout(() => server.closeAllConnections(), graceMs) : undefined;
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        for (const res of presence) res.destroy();
+        if (cut) server.closeIdleConnections();
+        else server.closeAllConnections();
       });
       await pipeline.idle();
       if (persistence) {

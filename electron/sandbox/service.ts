@@ -2,8 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { AUTO, LEGACY_CODES, TARGET_CODES } from '../../shared/languages';
 import type { Faults } from './faults';
-import { HttpError } from './http';
+import { HttpError } from './http-error';
 import type { Pipeline } from './pipeline';
+import { LinkShaper, MIB } from './link-rate';
 import { PresentCache } from './present-cache';
 import type { LinkMaker } from './present';
 import type { SandboxOptions } from './options';
@@ -24,7 +25,10 @@ export class SandboxService {
     readonly signer: UrlSigner,
     readonly dataDir: string,
     readonly sourcePolicy: SourcePolicy,
-  ) {}
+  ) {
+    this.presented = new PresentCache(() => state.now(), this.link, options.linkTtlSeconds);
+    this.uplink = options.linkRateMiBps ? new LinkShaper(options.linkRateMiBps * MIB) : null;
+  }
 
   uploadPath(name: string): string {
     return join(this.dataDir, 'uploads', name);
@@ -75,7 +79,9 @@ export class SandboxService {
     return { url: make('inline'), download_url: make('attachment') };
   };
 
-  readonly presented = new PresentCache(() => this.state.now(), this.link);
+  readonly presented: PresentCache;
+  /** The shaped receiving side of uploads (`linkRateMiBps`), or null for the full speed of the machine. */
+  readonly uplink: LinkShaper | null;
 
   /** Start-dub for v1 and legacy: the preconditions in the order the spec lists them. */
   startDub(account: SandboxAccount, id: string, generation: 'v1' | 'legacy'): SandboxDub {

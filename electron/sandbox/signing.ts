@@ -26,8 +26,10 @@ export class UrlSigner {
   verify(method: string, url: URL): 'ok' | 'expired' | 'bad-signature' {
     const given = url.searchParams.get('X-Amz-Signature') ?? '';
     const expected = this.mac(method, url);
-    const a = Buffer.from(given, 'hex');
-    const b = Buffer.from(expected, 'hex');
+    // The text itself, not its hex decoding: decoding stops at the first non-hex character, so junk
+    // appended to a good signature would decode to the same bytes and pass.
+    const a = Buffer.from(given, 'utf8');
+    const b = Buffer.from(expected, 'utf8');
     if (a.length !== b.length || !timingSafeEqual(a, b)) return 'bad-signature';
     const date = parseAmzDate(url.searchParams.get('X-Amz-Date') ?? '');
     const ttl = Number(url.searchParams.get('X-Amz-Expires'));

@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { checkAddress, isLocalName } from './address-policy';
 import { StoredFile } from './stored-file';
-import { HttpError } from './http';
+import { HttpError } from './http-error';
 
 export interface FetchedSource {
   bytes: number;

@@ -60,6 +60,12 @@ export function registerSandboxCommand(program: Command): void {
       'token for the /__sandbox/* test controls (random when absent)',
       adminToken,
     )
+    .option(
+      '--link-rate <MiB/s>',
+      'shape the receiving side of uploads to this rate, shared by all uploads at once (a token bucket), ' +
+        'to try the app on a link like a real one (default: no limit)',
+      number(0.01, 100_000),
+    )
     .option('--allow-private-source-urls', 'let source_url point at loopback and private addresses', false)
     .option('--fault-502 <rate>', 'share of API calls answered 502', number(0, 1), 0)
     .option('--fault-reset <rate>', 'share of requests whose connection drops', number(0, 1), 0)
@@ -97,6 +103,7 @@ export function registerSandboxCommand(program: Command): void {
         linkTtl: number;
         uploadTtl: number;
         maxUploadBytes: number;
+        linkRate?: number;
         allowPrivateSourceUrls: boolean;
         adminToken?: string;
         fault502: number;
@@ -121,6 +128,7 @@ export function registerSandboxCommand(program: Command): void {
           linkTtlSeconds: o.linkTtl,
           uploadTtlSeconds: o.uploadTtl,
           maxUploadBytes: o.maxUploadBytes,
+          ...(o.linkRate !== undefined ? { linkRateMiBps: o.linkRate } : {}),
           allowPrivateSourceUrls: o.allowPrivateSourceUrls,
           ...(o.adminToken ? { adminToken: o.adminToken } : {}),
           seed: o.seed,
@@ -152,6 +160,8 @@ export function registerSandboxCommand(program: Command): void {
         console.log(
           `Admin token (header x-sandbox-admin, for /__sandbox/* test controls): ${sandbox.adminToken}`,
         );
+        if (o.linkRate !== undefined)
+          console.log(`Uploads are received at ${o.linkRate} MiB/s at most, shared by all at once.`);
         if (sandbox.stateDir)
           console.log(`State kept in ${sandbox.stateDir} (a restart carries on from it).`);
         console.log('It simulates the dubbing service and does not translate. Ctrl+C stops it.');

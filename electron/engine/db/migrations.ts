@@ -238,7 +238,10 @@ export function migrate(db: Database.Database, file: string): void {
   }
   if (current === SCHEMA_VERSION) return;
   db.transaction(() => {
-    for (let v = current; v < SCHEMA_VERSION; v++) MIGRATIONS[v]?.(db);
+    // Read again under the write lock: another process opening the same new home at the same instant may
+    // have migrated it while this one waited (else: "table jobs already exists").
+    const now = db.pragma('user_version', { simple: true }) as number;
+    for (let v = now; v < SCHEMA_VERSION; v++) MIGRATIONS[v]?.(db);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

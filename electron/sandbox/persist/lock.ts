@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { link, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SandboxStateError } from './errors';
+import { SandboxInUseError, SandboxStateError } from './errors';
 
 const LOCK = 'lock';
 
@@ -45,14 +45,28 @@ async function newest(dir: string): Promise<{ n: number; path: string; holder: H
 const holds = (holder: Holder) => typeof holder.pid === 'number' && alive(holder.pid);
 
 /**
+ * Who has `dir` right now: a sandbox answering at `baseUrl`, one that holds the lock but does not listen
+ * yet (`starting`: wait for it), or nobody (its last holder stopped or died).
+ */
+export type SandboxLook =
+  { state: 'running'; baseUrl: string; pid: number } | { state: 'starting'; pid: number } | { state: 'free' };
+
+export async function lookUpSandbox(dir: string): Promise<SandboxLook> {
+  const found = await newest(dir);
+  if (!found || !holds(found.holder)) return { state: 'free' };
+  const pid = found.holder.pid as number;
+  return typeof found.holder.baseUrl === 'string'
+    ? { state: 'running', baseUrl: found.holder.baseUrl, pid }
+    : { state: 'starting', pid };
+}
+
+/**
  * The base URL of a sandbox that is running on `dir` right now (another process, or this one), or null. A
  * second command can talk to that one instead of failing on the lock.
  */
 export async function findRunningSandbox(dir: string): Promise<string | null> {
-  const found = await newest(dir);
-  return found && holds(found.holder) && typeof found.holder.baseUrl === 'string'
-    ? found.holder.baseUrl
-    : null;
+  const look = await lookUpSandbox(dir);
+  return look.state === 'running' ? look.baseUrl : null;
 }
 
 /** One sandbox per state directory: two writing the same files would lose each other's changes. */
@@ -63,7 +77,7 @@ export async function lockStateDir(
     const found = await newest(dir);
     if (found && holds(found.holder)) {
       const where = typeof found.holder.baseUrl === 'string' ? ` at ${found.holder.baseUrl}` : '';
-      throw new SandboxStateError(
+      throw new SandboxInUseError(
         `The sandbox state directory ${dir} is in use by another sandbox (process ${String(found.holder.pid)}${where}). ` +
           'Stop that one first, or use another state directory.',
       );
@@ -87,7 +101,12 @@ export async function lockStateDir(
       if (name === LOCK || (m && join(dir, name) !== path)) await rm(join(dir, name), { force: true });
     }
     return {
-      setUrl: (baseUrl) => writeFile(path, JSON.stringify({ pid: process.pid, baseUrl })),
+      // Replaced whole, never rewritten in place: a reader that met it empty would take it for a dead
+      // holder's and start a second sandbox on the same directory.
+      setUrl: async (baseUrl) => {
+        await writeFile(draft, JSON.stringify({ pid: process.pid, baseUrl }));
+        await rename(draft, path);
+      },
       release: () => rm(path, { force: true }),
     };
   }

@@ -1,5 +1,6 @@
 import { InitDubLegacyBody, LEGACY_FILE_TYPE, StartDubLegacyBody } from '../../../shared/api/legacy';
-import { HttpError, parseBody, readJsonBody, route, sendJson, type Route } from '../http';
+import { HttpError } from '../http-error';
+import { parseBody, readJsonBody, route, sendJson, type Route } from '../http';
 import { projectLegacy, projectLegacyListItem } from '../present';
 import type { SandboxService } from '../service';
 

@@ -1,8 +1,10 @@
 import { rm } from 'node:fs/promises';
 import busboy from 'busboy';
 import { onBodyInterrupted } from '../body';
+import { pipeBody, type LinkShaper } from '../link-rate';
 import { StoredFile, UPLOAD_WRITE_BUFFER } from '../stored-file';
-import { HttpError, type Ctx } from '../http';
+import { HttpError } from '../http-error';
+import type { Ctx } from '../http';
 
 export interface MultipartUpload {
   fields: Record<string, string>;
@@ -17,12 +19,19 @@ const MAX_FIELD_BYTES = 64 * 1024;
  * malformed or cut-off body, 500 when the disk fails. The request is never destroyed here, so the caller
  * can still answer.
  */
-export function readMultipart(ctx: Ctx, dest: string, maxBytes: number): Promise<MultipartUpload> {
+export function readMultipart(
+  ctx: Ctx,
+  dest: string,
+  maxBytes: number,
+  shaper: LinkShaper | null = null,
+): Promise<MultipartUpload> {
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
       bb = busboy({
         headers: ctx.req.headers,
+        // Browsers and fetch send file names as raw UTF-8; busboy's default (latin1) would garble them.
+        defParamCharset: 'utf8',
         highWaterMark: UPLOAD_WRITE_BUFFER,
         fileHwm: UPLOAD_WRITE_BUFFER,
         // busboy signals 'limit' on reaching fileSize, so one byte more: a file of exactly maxBytes is fine.
@@ -41,8 +50,7 @@ export function readMultipart(ctx: Ctx, dest: string, maxBytes: number): Promise
       if (settled) return;
       settled = true;
       detach();
-      ctx.req.unpipe(bb);
-      ctx.req.pause();
+      piping.stop();
       out?.destroy();
       void rm(dest, { force: true }).catch(() => undefined);
       reject(err);
@@ -85,6 +93,6 @@ export function readMultipart(ctx: Ctx, dest: string, maxBytes: number): Promise
         resolve({ fields, file });
       });
     });
-    ctx.req.pipe(bb);
+    const piping = pipeBody(ctx.req, bb, shaper);
   });
 }

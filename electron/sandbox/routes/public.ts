@@ -1,7 +1,8 @@
 import type { LangEntry } from '../../../shared/api/common';
 import { LANGUAGES, flagEmoji } from '../../../shared/languages';
 import { keyFingerprint } from '../admin-auth';
-import { HttpError, readJson, route, sendJson, type Route } from '../http';
+import { HttpError } from '../http-error';
+import { readJson, route, sendJson, type Route } from '../http';
 import { FaultSettings } from '../options';
 import type { SandboxService } from '../service';
 import { z } from 'zod';

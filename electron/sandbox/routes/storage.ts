@@ -4,7 +4,8 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { OutputTypeSchema } from '../../../shared/api/common';
 import { contentDisposition } from '../content-disposition';
 import { receiveToFile } from '../body';
-import { dropConnection, HttpError, respond, route, sendText, type Ctx, type Route } from '../http';
+import { HttpError } from '../http-error';
+import { dropConnection, respond, route, sendText, type Ctx, type Route } from '../http';
 import type { SandboxService } from '../service';
 
 function checkSignature(svc: SandboxService, ctx: Ctx, method: string): void {
@@ -25,7 +26,7 @@ async function upload(svc: SandboxService, ctx: Ctx): Promise<void> {
   // Into a side file first: a broken or refused upload never replaces one that arrived whole.
   const part = `${dub.uploadPath}.part-${randomUUID()}`;
   try {
-    const bytes = await receiveToFile(ctx.req, part, max);
+    const bytes = await receiveToFile(ctx.req, part, max, svc.uplink);
     svc.state.ingest.putBytes += bytes;
     if (bytes === 0) throw new HttpError(400, 'Empty upload');
     await rename(part, dub.uploadPath);

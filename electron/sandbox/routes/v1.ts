@@ -1,5 +1,6 @@
 import { InitDubV1Body, StartDubV1Body } from '../../../shared/api/v1';
-import { HttpError, parseBody, readJsonBody, route, sendJson, type Route } from '../http';
+import { HttpError } from '../http-error';
+import { parseBody, readJsonBody, route, sendJson, type Route } from '../http';
 import { dubV1, profileV1 } from '../present';
 import type { SandboxService } from '../service';
 

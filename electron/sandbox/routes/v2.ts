@@ -4,7 +4,8 @@ import { fileTypeFromFile } from 'file-type';
 import { V2_DEFAULT_PAGE_SIZE, V2_MAX_PAGE_SIZE, CreateDubV2Fields } from '../../../shared/api/v2';
 import { AUTO } from '../../../shared/languages';
 import { nameFromUrl } from '../../../shared/url-name';
-import { HttpError, parseBody, readJson, respond, route, sendJson, type Ctx, type Route } from '../http';
+import { HttpError } from '../http-error';
+import { parseBody, readJson, respond, route, sendJson, type Ctx, type Route } from '../http';
 import { dubV2, profileV2 } from '../present';
 import type { SandboxService } from '../service';
 import { ownOutput, storeFromArtifact } from '../own-links';
@@ -53,7 +54,7 @@ async function create(svc: SandboxService, ctx: Ctx): Promise<void> {
       if (length > svc.options.maxUploadBytes + MULTIPART_OVERHEAD) {
         throw new HttpError(413, `File exceeds the ${svc.options.maxUploadBytes}-byte upload limit`);
       }
-      const form = await readMultipart(ctx, uploadPath, svc.options.maxUploadBytes);
+      const form = await readMultipart(ctx, uploadPath, svc.options.maxUploadBytes, svc.uplink);
       fields = parseBody(CreateDubV2Fields, {
         ...form.fields,
         duration: num(form.fields.duration, 'duration'),

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAddress } from '../../../electron/sandbox/address-policy';
-import { HttpError } from '../../../electron/sandbox/http';
+import { HttpError } from '../../../electron/sandbox/http-error';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { fetchSourceUrl, type SourcePolicy } from '../../../electron/sandbox/source-url';
 import { ErrorBody } from '../../../shared/api/common';
