@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { formatCount } from '../format';
 import { useApp } from '../store';
-import type { BulkAction } from '../store/selection';
+import type { BulkAction } from '../store/types';
 
 const SEARCH_DELAY_MS = 250;
 

@@ -1,5 +1,5 @@
-import type { JobView, SourceRow } from '../../../shared/contract/jobs';
-import type { SliceMaker } from './types';
+import type { SourceRow } from '../../../shared/contract/jobs';
+import type { SliceMaker, QueueSlice } from './types';
 import { filterFor, stateInView, type QueueView } from './views';
 
 /**
@@ -13,29 +13,6 @@ export const PAGE_SIZE = 25;
 export const KEEP_AROUND = 2;
 /** Job events that need a refetch (a new job, a job leaving the view) are gathered for this long. */
 const REFETCH_DELAY_MS = 300;
-
-export interface QueueSlice {
-  view: QueueView;
-  search: string;
-  /** Sources matching the view and search; null until the first page answered. */
-  rowCount: number | null;
-  /** Loaded pages by page number; only pages near the visible rows are kept. */
-  pages: Readonly<Record<number, readonly SourceRow[]>>;
-  /** Bumped whenever the view or search changes: answers to older requests are dropped. */
-  queueGeneration: number;
-  queueError: string | null;
-  setView(view: QueueView): void;
-  setSearch(search: string): void;
-  /**
-   * The virtualizer shows rows start..end: load their pages, forget far ones. Called on every scroll that
-   * changes the range, so it changes the store only when a page is dropped (no render per scroll).
-   */
-  showRows(start: number, end: number): void;
-  /** Many jobs changed: fetch the pages in view again (what is shown stays until they answer). */
-  refetchPages(): void;
-  /** One job changed: patch it in place, or refetch when it joined or left the view. */
-  patchJob(job: JobView): void;
-}
 
 const pageOf = (row: number) => Math.floor(row / PAGE_SIZE);
 

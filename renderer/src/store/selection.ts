@@ -1,30 +1,7 @@
-import { isTerminal, type ActionResult, type JobView } from '../../../shared/contract/jobs';
+import { isTerminal, type JobView } from '../../../shared/contract/jobs';
 import { asError } from './errors';
 import { rowAt } from './rows';
-import type { SliceMaker } from './types';
-
-export type BulkAction = 'retry' | 'cancel' | 'pause' | 'resume' | 'clear';
-
-export interface SelectionSlice {
-  /** Selected rows: source -> the ids of its jobs shown when it was selected. */
-  selected: Readonly<Record<string, readonly number[]>>;
-  /** The row keyboard actions apply to. */
-  cursor: number;
-  /** Where a shift-click range starts. */
-  anchor: number | null;
-  selectRow(index: number, mode: 'only' | 'toggle' | 'range'): void;
-  setCursor(index: number): void;
-  clearSelection(): void;
-  /**
-   * Runs a bulk action on jobs (the selection when no ids are given). Cancel of live jobs and clear ask
-   * first, with the count; answers what changed, or null when the user said no or it failed.
-   */
-  bulk(action: BulkAction, jobs?: readonly JobView[]): Promise<ActionResult | null>;
-  /** Clears every completed job from the list (after a confirm with the count); no file is touched. */
-  clearDone(): Promise<void>;
-  /** Queues every failed job again (a dub already made is never paid twice). */
-  retryAllFailed(): Promise<void>;
-}
+import type { SliceMaker, BulkAction, SelectionSlice } from './types';
 
 const VERB: Record<
   BulkAction,

@@ -1,14 +1,5 @@
-import type { QueueTotals } from '../../../shared/contract/queue';
 import { asError } from './errors';
-import type { SliceMaker } from './types';
-
-export interface TotalsSlice {
-  totals: QueueTotals | null;
-  setTotals(totals: QueueTotals): void;
-  refreshTotals(): Promise<void>;
-  pauseQueue(): Promise<void>;
-  resumeQueue(): Promise<void>;
-}
+import type { SliceMaker, TotalsSlice } from './types';
 
 export const createTotalsSlice: SliceMaker<TotalsSlice> = (bridge) => (set, get) => ({
   totals: null,
