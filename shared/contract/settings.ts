@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ServiceModeSchema } from './account';
 import { ApiGenerationSchema, OutputSelectionSchema } from './jobs';
+import { LanguageCodeSchema, languageListSchema } from './language-codes';
 
 /** A service address: http(s) only (anything else fails only later, and in a confusing way). */
 const HttpAddress = z.url({ protocol: /^https?$/, error: 'an http:// or https:// address' }).max(2048);
@@ -8,7 +9,7 @@ const HttpAddress = z.url({ protocol: /^https?$/, error: 'an http:// or https://
 /** Uploads (and downloads) at once: the most the settings allow. */
 export const MAX_CONCURRENCY = 16;
 
-const Lang = z.string().trim().toLowerCase().min(1).max(16);
+const Lang = LanguageCodeSchema;
 
 /**
  * Where the API key goes: the OS credential store (Keychain, Credential Manager, Secret Service) when the
@@ -44,7 +45,7 @@ export const SettingsSchema = z.object({
   concurrency: z.number().int().min(1).max(MAX_CONCURRENCY),
   pollIntervalSeconds: z.number().min(0.05).max(600),
   defaults: z.object({
-    languages: z.array(Lang),
+    languages: languageListSchema(),
     from: Lang,
     studio: z.boolean(),
     api: ApiGenerationSchema,
@@ -53,7 +54,7 @@ export const SettingsSchema = z.object({
     outDir: z.string().nullable(),
     uploadOnce: z.union([z.boolean(), z.literal('auto')]),
   }),
-  favouriteLanguages: z.array(Lang),
+  favouriteLanguages: languageListSchema(),
   /** Most recent first. */
   recentLanguages: z.array(Lang),
   lastBatchLanguages: z.array(Lang),
@@ -78,7 +79,7 @@ export const SettingsPatchSchema = z
     concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).optional(),
     pollIntervalSeconds: z.number().min(0.05).max(600).optional(),
     defaults: SettingsSchema.shape.defaults.partial().strict().optional(),
-    favouriteLanguages: z.array(Lang).max(100).optional(),
+    favouriteLanguages: languageListSchema().optional(),
     notifyWhenDone: z.boolean().optional(),
   })
   .strict();
