@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { ServiceModeSchema } from './account';
 import { ApiGenerationSchema, OutputSelectionSchema } from './jobs';
 import { LanguageCodeSchema, languageListSchema } from './language-codes';
-
-/** A service address: http(s) only (anything else fails only later, and in a confusing way). */
-const HttpAddress = z.url({ protocol: /^https?$/, error: 'an http:// or https:// address' }).max(2048);
+import { ServiceAddressSchema } from './service-address';
 
 /** Uploads (and downloads) at once: the most the settings allow. */
 export const MAX_CONCURRENCY = 16;
@@ -36,6 +34,11 @@ export const SettingsSchema = z.object({
     apiKeySet: z.boolean(),
     /** The last four characters of the key, to tell keys apart. */
     apiKeyHint: z.string().nullable(),
+    /**
+     * A key is stored, but it was entered for this other address (an origin) and is not sent to the one set
+     * now: the user must enter it again for this one. Absent or null otherwise.
+     */
+    keyEnteredFor: z.string().nullable().optional(),
     /** Where the key is kept: the OS credential store, a file only the user can read, or the environment. */
     keyStore: z.enum(['os', 'file', 'env']).nullable(),
     /** Where a key saved now would go, and whether the user must agree first (absent: the face cannot tell). */
@@ -67,8 +70,8 @@ export const SettingsPatchSchema = z
     service: z
       .object({
         mode: ServiceModeSchema.optional(),
-        baseUrl: HttpAddress.nullable().optional(),
-        legacyUrl: HttpAddress.nullable().optional(),
+        baseUrl: ServiceAddressSchema.nullable().optional(),
+        legacyUrl: ServiceAddressSchema.nullable().optional(),
         /** Null forgets the key. */
         apiKey: z.string().trim().min(1).max(4096).nullable().optional(),
         /** The user agrees (true) or no longer agrees (false) to keep the key in a file only they can read. */

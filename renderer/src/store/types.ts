@@ -163,6 +163,8 @@ export interface UiSlice {
   confirmRequest: ConfirmRequest | null;
   /** The "N jobs resumed" banner was dismissed (nothing else happens). */
   resumedDismissed: boolean;
+  /** "Enter API key" was asked for (first run): Settings opens on the service with the key field focused. */
+  keyEntryRequested: boolean;
   setScreen(screen: Screen): void;
   setAddOpen(open: boolean): void;
   openJob(id: number | null): void;
@@ -171,6 +173,9 @@ export interface UiSlice {
   confirm(request: Omit<ConfirmRequest, 'resolve'>): Promise<boolean>;
   answerConfirm(ok: boolean): void;
   dismissResumed(): void;
+  /** Shows Settings on the service, the key field focused. */
+  requestKeyEntry(): void;
+  keyEntryShown(): void;
 }
 
 /** The one store: every slice side by side. */

@@ -10,6 +10,7 @@ export const createUiSlice: SliceMaker<UiSlice> = () => (set, get) => ({
   notices: [],
   confirmRequest: null,
   resumedDismissed: false,
+  keyEntryRequested: false,
   setScreen: (screen) => set({ screen }),
   setAddOpen: (addOpen) => set({ addOpen }),
   openJob: (openJobId) => set({ openJobId }),
@@ -29,4 +30,6 @@ export const createUiSlice: SliceMaker<UiSlice> = () => (set, get) => ({
     request?.resolve(ok);
   },
   dismissResumed: () => set({ resumedDismissed: true }),
+  requestKeyEntry: () => set({ screen: 'settings', keyEntryRequested: true }),
+  keyEntryShown: () => set({ keyEntryRequested: false }),
 });
