@@ -100,7 +100,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     const { page } = e2e.view;
     await page
       .getByRole('row', { name: /interview-01\.mp4/ })
-      .getByRole('button', { name: /^es: done/ })
+      .getByRole('button', { name: /^Spanish, es: done/ })
       .click();
     const panel = page.getByRole('complementary', { name: /interview-01\.mp4/ });
     await panel.waitFor();
@@ -138,7 +138,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     const { page } = e2e.view;
     await page
       .getByRole('row', { name: /podcast-02\.mp3/ })
-      .getByRole('button', { name: /^fr: done/ })
+      .getByRole('button', { name: /^French, fr: done/ })
       .click();
     const panel = page.getByRole('complementary', { name: /podcast-02\.mp3/ });
     const audio = panel.locator('audio');
@@ -158,7 +158,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     const { page } = e2e.view;
     await page
       .getByRole('row', { name: /interview-01\.mp4/ })
-      .getByRole('button', { name: /^fr: done/ })
+      .getByRole('button', { name: /^French, fr: done/ })
       .click();
     const panel = page.getByRole('complementary', { name: /interview-01\.mp4/ });
     const job = (await allJobs(e2e.app.host.api)).find(

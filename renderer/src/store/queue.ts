@@ -17,8 +17,8 @@ const REFETCH_DELAY_MS = 300;
 const pageOf = (row: number) => Math.floor(row / PAGE_SIZE);
 
 /** What listSources is asked for one page of a view (the page's first calls send the first one early). */
-export const pageRequest = (view: QueueView, search: string, page: number) => ({
-  filter: filterFor(view, search),
+export const pageRequest = (view: QueueView, search: string, page: number, queuePaused = false) => ({
+  filter: filterFor(view, search, queuePaused),
   offset: page * PAGE_SIZE,
   limit: PAGE_SIZE,
 });
@@ -46,8 +46,8 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
     if (inFlight.has(key) || (!force && get().pages[page])) return;
     inFlight.add(key);
     try {
-      const { view, search } = get();
-      const answer = await bridge.listSources(pageRequest(view, search, page));
+      const { view, search, totals } = get();
+      const answer = await bridge.listSources(pageRequest(view, search, page, totals?.paused != null));
       if (get().queueGeneration !== gen) return;
       const firstAnswer = get().rowCount === null;
       set((s) => ({
@@ -120,6 +120,7 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
     },
     patchJob(job) {
       const { pages, view } = get();
+      const queuePaused = get().totals?.paused != null;
       let found = false;
       for (const [key, rows] of Object.entries(pages)) {
         const r = rows.findIndex((row) => row.jobs.some((j) => j.id === job.id));
@@ -130,11 +131,11 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
         const newRows = rows.slice();
         newRows[r] = newRow;
         set({ pages: { ...pages, [Number(key)]: newRows } });
-        if (stateInView(view, job.state)) return;
+        if (stateInView(view, job.state, queuePaused)) return;
         break;
       }
       // Not shown and not meant to be: nothing to do.
-      if (!found && !stateInView(view, job.state)) return;
+      if (!found && !stateInView(view, job.state, queuePaused)) return;
       // A job new to the list, or one that left the view: rows move, so fetch the pages again, once.
       if (!refetchTimer) {
         refetchTimer = setTimeout(() => {

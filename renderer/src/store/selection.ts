@@ -1,7 +1,7 @@
 import { isTerminal, type JobView } from '../../../shared/contract/jobs';
 import { asError } from './errors';
 import { rowAt } from './rows';
-import type { SliceMaker, BulkAction, SelectionSlice } from './types';
+import type { AppState, BulkAction, SelectionSlice, SliceMaker } from './types';
 
 const VERB: Record<
   BulkAction,
@@ -30,18 +30,25 @@ export function applicable(action: BulkAction, jobs: readonly JobView[]): JobVie
   }
 }
 
+/** Jobs of the selected rows, as loaded now (fresh states for the confirm's count). */
+export function selectedJobsOf(s: Pick<AppState, 'selected' | 'pages'>): JobView[] {
+  const ids = new Set(Object.values(s.selected).flat());
+  const found: JobView[] = [];
+  for (const rows of Object.values(s.pages))
+    for (const row of rows) for (const j of row.jobs) if (ids.has(j.id)) found.push(j);
+  return found;
+}
+
+/** The actions that would change something in the selection: the toolbar offers only these. */
+export function selectionActions(s: Pick<AppState, 'selected' | 'pages'>): BulkAction[] {
+  const jobs = selectedJobsOf(s);
+  return (['retry', 'pause', 'resume', 'cancel'] as const).filter((a) => applicable(a, jobs).length > 0);
+}
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
 export const createSelectionSlice: SliceMaker<SelectionSlice> = (bridge) => (set, get) => {
-  /** Jobs of the selected rows, as loaded now (fresh states for the confirm's count). */
-  function selectedJobs(): JobView[] {
-    const { selected, pages } = get();
-    const ids = new Set(Object.values(selected).flat());
-    const found: JobView[] = [];
-    for (const rows of Object.values(pages))
-      for (const row of rows) for (const j of row.jobs) if (ids.has(j.id)) found.push(j);
-    return found;
-  }
+  const selectedJobs = () => selectedJobsOf(get());
 
   return {
     selected: {},
