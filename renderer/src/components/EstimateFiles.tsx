@@ -39,6 +39,8 @@ export function EstimateFiles() {
   const estimate = useApp((s) => s.estimate);
   // The whole estimate was refused (a bad folder, a language): the files are not being read.
   const refused = useApp((s) => s.estimateError !== null);
+  // Nothing is read before a language is picked (the estimate prices files per language).
+  const noLanguage = useApp((s) => s.preset.to.length === 0);
   const removeInput = useApp((s) => s.removeInput);
   if (inputs.length === 0) return null;
   const fromInputs = new Set(inputs);
@@ -82,7 +84,13 @@ export function EstimateFiles() {
           <span className="file-name" title={input}>
             {baseName(input)}
           </span>
-          <span className="file-meta muted">{refused ? 'waiting for the settings below' : 'reading…'}</span>
+          <span className="file-meta muted">
+            {noLanguage
+              ? 'pick a language to price it'
+              : refused
+                ? 'waiting for the settings below'
+                : 'reading…'}
+          </span>
           <button
             type="button"
             className="icon-button"

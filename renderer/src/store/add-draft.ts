@@ -98,6 +98,8 @@ export const createAddDraftSlice: SliceMaker<AddDraftSlice> = (bridge) => (set, 
       try {
         const result = await bridge.add({ ...batchRequest(inputs, preset, languages), force, again });
         set({ adding: false });
+        // The engine remembers the batch's languages: Recent and "Same as last batch" show them next time.
+        void get().loadSettings();
         return result;
       } catch (e) {
         set({ adding: false, addError: asError(e) });
