@@ -34,6 +34,31 @@ describe('the Add sheet and the watch form say what is true', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('by keyboard: removing a file moves focus to the next one, and Ctrl+Enter adds the batch', async () => {
+    const { page } = e2e.view;
+    await page.keyboard.press('Control+o');
+    const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+    await sheet.waitFor();
+    await page.setInputFiles('[data-testid=file-input]', [
+      videoMp4(2, 'keys-first.mp4'),
+      videoMp4(2, 'keys-second.mp4'),
+    ]);
+    await pickLanguage(page, 'Korean', 'ko');
+    const first = sheet.getByRole('button', { name: 'Remove keys-first.mp4' });
+    await first.waitFor(PATIENT);
+    await first.focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), PATIENT)
+      .toBe('Remove keys-second.mp4');
+    await expect
+      .poll(() => sheet.getByRole('button', { name: 'Add and start' }).isEnabled(), PATIENT)
+      .toBe(true);
+    await page.keyboard.press('Control+Enter');
+    await sheet.waitFor({ state: 'hidden' });
+    await page.getByRole('row', { name: /keys-second\.mp4/ }).waitFor(PATIENT);
+  });
+
   it('the watch form asks for a limit per hour, shows a neutral example path, and each card shows where results go', async () => {
     const { page } = e2e.view;
     const out = tempDir('dubdesk-e2e-out-');
