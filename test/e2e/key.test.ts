@@ -30,7 +30,10 @@ describe('the first run and the API key', () => {
     // The built-in sandbox's own loopback address is never shown as the service's.
     expect(await page.getByLabel('Service address').inputValue()).toBe('');
     expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'settings-first-key');
+    await screenshot(page, 'settings-first-key-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'settings-first-key-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('"Test key" tests the address shown; with none, or one that is not an address, it says so and tests nothing', async () => {

@@ -33,7 +33,10 @@ describe('the queue says what is true, and the window lets go of a drag', () => 
     const timeLeft = page.getByRole('definition').filter({ hasText: /paused|—|min|s$/ });
     expect(await page.locator('.w-eta').textContent()).toBe('paused');
     expect(await timeLeft.count()).toBeGreaterThan(0);
-    await screenshot(page, 'queue-paused');
+    await screenshot(page, 'queue-paused-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'queue-paused-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Resume queue', exact: true }).first().click();
