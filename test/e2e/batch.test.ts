@@ -178,7 +178,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'hidden' });
     const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
-    expect(focused).toMatch(/^fr: done/);
+    expect(focused).toMatch(/^French, fr: done/);
   });
 
   it('knows a source already dubbed: skipped unless "dub them again", which prices it again', async () => {
