@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ServiceAddressSchema } from './service-address';
 
 export const AppInfoSchema = z.object({
   name: z.string(),
@@ -35,7 +36,8 @@ export type Account = z.infer<typeof AccountSchema>;
 export const TestKeyRequestSchema = z
   .object({
     apiKey: z.string().trim().min(1, 'enter an API key').max(4096),
-    baseUrl: z.string().url().max(2048).optional(),
+    /** The address to test the key against: the one the user sees, never one chosen behind their back. */
+    baseUrl: ServiceAddressSchema,
   })
   .strict();
 export type TestKeyRequest = z.input<typeof TestKeyRequestSchema>;

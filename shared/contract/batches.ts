@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ContractErrorSchema } from './errors';
 import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema } from './jobs';
+import { LanguageCodeSchema, languageListSchema } from './language-codes';
 
 /**
  * What a face may ask the engine to estimate or queue: sources (files, folders, http(s) URLs) x target
@@ -12,11 +13,8 @@ export const BatchRequestSchema = z
       .array(z.string().min(1, 'a source path or URL is empty').max(4096))
       .min(1, 'name at least one file, folder or URL')
       .max(100_000),
-    to: z
-      .array(z.string().trim().toLowerCase().min(1).max(16))
-      .min(1, 'name at least one target language')
-      .max(100),
-    from: z.string().trim().toLowerCase().min(1).max(16).default('auto'),
+    to: languageListSchema({ min: 1 }),
+    from: LanguageCodeSchema.default('auto'),
     studio: z.boolean().default(false),
     api: ApiGenerationSchema.default('v2'),
     /** Where the results go; default: each source's own folder. */

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { ServiceModeSchema } from './account';
 import { ApiGenerationSchema, OutputSelectionSchema } from './jobs';
-
-/** A service address: http(s) only (anything else fails only later, and in a confusing way). */
-const HttpAddress = z.url({ protocol: /^https?$/, error: 'an http:// or https:// address' }).max(2048);
+import { LanguageCodeSchema, languageListSchema } from './language-codes';
+import { ServiceAddressSchema } from './service-address';
 
 /** Uploads (and downloads) at once: the most the settings allow. */
 export const MAX_CONCURRENCY = 16;
 
-const Lang = z.string().trim().toLowerCase().min(1).max(16);
+const Lang = LanguageCodeSchema;
 
 /**
  * Where the API key goes: the OS credential store (Keychain, Credential Manager, Secret Service) when the
@@ -35,6 +34,11 @@ export const SettingsSchema = z.object({
     apiKeySet: z.boolean(),
     /** The last four characters of the key, to tell keys apart. */
     apiKeyHint: z.string().nullable(),
+    /**
+     * A key is stored, but it was entered for this other address (an origin) and is not sent to the one set
+     * now: the user must enter it again for this one. Absent or null otherwise.
+     */
+    keyEnteredFor: z.string().nullable().optional(),
     /** Where the key is kept: the OS credential store, a file only the user can read, or the environment. */
     keyStore: z.enum(['os', 'file', 'env']).nullable(),
     /** Where a key saved now would go, and whether the user must agree first (absent: the face cannot tell). */
@@ -44,7 +48,7 @@ export const SettingsSchema = z.object({
   concurrency: z.number().int().min(1).max(MAX_CONCURRENCY),
   pollIntervalSeconds: z.number().min(0.05).max(600),
   defaults: z.object({
-    languages: z.array(Lang),
+    languages: languageListSchema(),
     from: Lang,
     studio: z.boolean(),
     api: ApiGenerationSchema,
@@ -53,7 +57,7 @@ export const SettingsSchema = z.object({
     outDir: z.string().nullable(),
     uploadOnce: z.union([z.boolean(), z.literal('auto')]),
   }),
-  favouriteLanguages: z.array(Lang),
+  favouriteLanguages: languageListSchema(),
   /** Most recent first. */
   recentLanguages: z.array(Lang),
   lastBatchLanguages: z.array(Lang),
@@ -66,8 +70,8 @@ export const SettingsPatchSchema = z
     service: z
       .object({
         mode: ServiceModeSchema.optional(),
-        baseUrl: HttpAddress.nullable().optional(),
-        legacyUrl: HttpAddress.nullable().optional(),
+        baseUrl: ServiceAddressSchema.nullable().optional(),
+        legacyUrl: ServiceAddressSchema.nullable().optional(),
         /** Null forgets the key. */
         apiKey: z.string().trim().min(1).max(4096).nullable().optional(),
         /** The user agrees (true) or no longer agrees (false) to keep the key in a file only they can read. */
@@ -78,7 +82,7 @@ export const SettingsPatchSchema = z
     concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).optional(),
     pollIntervalSeconds: z.number().min(0.05).max(600).optional(),
     defaults: SettingsSchema.shape.defaults.partial().strict().optional(),
-    favouriteLanguages: z.array(Lang).max(100).optional(),
+    favouriteLanguages: languageListSchema().optional(),
     notifyWhenDone: z.boolean().optional(),
   })
   .strict();

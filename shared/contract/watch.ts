@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ContractErrorSchema } from './errors';
 import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema } from './jobs';
+import { LanguageCodeSchema, languageListSchema } from './language-codes';
 
-const Lang = z.string().trim().toLowerCase().min(1).max(16);
+const Lang = LanguageCodeSchema;
 const Path = z.string().min(1).max(4096);
 
 /**
@@ -10,7 +11,7 @@ const Path = z.string().min(1).max(4096);
  * out what it does not change (WatchPresetPatchSchema).
  */
 const presetFields = {
-  to: z.array(Lang).min(1, 'name at least one target language').max(100),
+  to: languageListSchema({ min: 1 }),
   from: Lang,
   studio: z.boolean(),
   api: ApiGenerationSchema,

@@ -10,9 +10,12 @@ import type { EngineEvent } from '../../shared/contract/events';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import { tempDir } from '../helpers/engine';
+import { videoMp4 } from '../helpers/media';
 import { failsWith, HEARD, plain } from './checks';
 import type { ContractHarness, MakeHarness } from './harness';
 import { jobTests } from './suite-jobs';
+
+const video = () => videoMp4(2, 'contract-a.mp4');
 
 export type { ContractHarness, MakeHarness } from './harness';
 
@@ -179,6 +182,41 @@ export function contractSuite(transport: string, make: MakeHarness): void {
       ])
         await failsWith('not-found', call);
       await failsWith('bad-request', () => api.updateWatchFolder({ id: 1, preset: { to: [] } }));
+    });
+
+    it('counts a language once however it is typed (estimate, spending limit, settings)', async () => {
+      const out = tempDir();
+      const once = await api.estimate({ inputs: [video()], to: ['es'], outDir: out });
+      const typedFourWays = await api.estimate({
+        inputs: [video()],
+        to: ['es', 'es', 'ES', ' es '],
+        outDir: out,
+      });
+      expect(typedFourWays).toMatchObject({ languages: ['es'], jobs: once.jobs, credits: once.credits });
+      expect(
+        (await api.estimate({ inputs: [video()], to: [' FR', 'es', 'fr '], outDir: out })).languages,
+      ).toEqual(['fr', 'es']);
+
+      const dir = tempDir('dubdesk-contract-watch-');
+      const folder = await api.addWatchFolder({ path: dir, preset: { to: ['es', 'es', 'es'], outDir: out } });
+      expect(folder).toMatchObject({ preset: expect.objectContaining({ to: ['es'] }), creditsPerHour: 3600 });
+      const changed = await api.updateWatchFolder({ id: folder.id, preset: { to: ['de', 'DE', 'es'] } });
+      expect(changed).toMatchObject({
+        preset: expect.objectContaining({ to: ['de', 'es'] }),
+        creditsPerHour: 7200,
+      });
+      await api.removeWatchFolder({ id: folder.id });
+
+      const before = await api.getSettings();
+      const saved = await api.setSettings({
+        defaults: { languages: ['ja', 'JA', ' ja'] },
+        favouriteLanguages: ['ko', 'Ko', 'ko'],
+      });
+      expect(saved).toMatchObject({ defaults: { languages: ['ja'] }, favouriteLanguages: ['ko'] });
+      await api.setSettings({
+        defaults: { languages: before.defaults.languages },
+        favouriteLanguages: before.favouriteLanguages,
+      });
     });
 
     it('an unsubscribed listener hears nothing more', async () => {

@@ -115,7 +115,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     const { page } = e2e.view;
     await page
       .getByRole('row', { name: /interview-01\.mp4/ })
-      .getByRole('button', { name: /^es: done/ })
+      .getByRole('button', { name: /^Spanish, es: done/ })
       .click();
     const panel = page.getByRole('complementary', { name: /interview-01\.mp4/ });
     await panel.waitFor();
@@ -153,7 +153,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     const { page } = e2e.view;
     await page
       .getByRole('row', { name: /podcast-02\.mp3/ })
-      .getByRole('button', { name: /^fr: done/ })
+      .getByRole('button', { name: /^French, fr: done/ })
       .click();
     const panel = page.getByRole('complementary', { name: /podcast-02\.mp3/ });
     const audio = panel.locator('audio');
@@ -179,7 +179,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     });
     await page
       .getByRole('row', { name: /interview-01\.mp4/ })
-      .getByRole('button', { name: /^fr: done/ })
+      .getByRole('button', { name: /^French, fr: done/ })
       .click();
     const panel = page.getByRole('complementary', { name: /interview-01\.mp4/ });
     const job = (await allJobs(e2e.app.host.api)).find(
@@ -204,7 +204,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
       const { page } = e2e.view;
       await page
         .getByRole('row', { name: /interview-01\.mp4/ })
-        .getByRole('button', { name: /^fr: done/ })
+        .getByRole('button', { name: /^French, fr: done/ })
         .click();
       const panel = page.getByRole('complementary', { name: /interview-01\.mp4/ });
       const job = (await allJobs(e2e.app.host.api)).find(
@@ -224,7 +224,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
       await page.keyboard.press('Escape');
       await panel.waitFor({ state: 'hidden' });
       const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
-      expect(focused).toMatch(/^fr: done/);
+      expect(focused).toMatch(/^French, fr: done/);
     },
   );
 

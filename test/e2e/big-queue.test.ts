@@ -30,8 +30,8 @@ describe('10,000 jobs already in the queue', () => {
     const last = page.locator(`[role=row][aria-rowindex="${SOURCES}"]`);
     await last.getByText(`clip-${String(SOURCES - 1).padStart(5, '0')}.mp4`).waitFor();
     // Its chips come with it (waited for: they may be drawn a frame after the name).
-    await last.getByRole('button', { name: /^de: waiting/ }).waitFor();
-    expect(await last.getByRole('button', { name: /^de: waiting/ }).count()).toBe(1);
+    await last.getByRole('button', { name: /^German, de: waiting/ }).waitFor();
+    expect(await last.getByRole('button', { name: /^German, de: waiting/ }).count()).toBe(1);
     await expect
       .poll(
         () => last.evaluate((row) => Math.floor(row.getBoundingClientRect().bottom) <= innerHeight),

@@ -31,7 +31,7 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
     // The notice names what was left out, as the sheet that said why closes.
     await page.getByText(/1 dub added .*; skipped: broken-export\.mp4\./).waitFor();
     const row = page.getByRole('row', { name: /good-take\.mp4/ });
-    await row.getByRole('button', { name: /^it: done/ }).waitFor({ timeout: 30_000 });
+    await row.getByRole('button', { name: /^Italian, it: done/ }).waitFor({ timeout: 30_000 });
     expect(await page.getByRole('row', { name: /broken-export/ }).count()).toBe(0);
   });
 
@@ -68,7 +68,7 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
     e2e.app.sb.faults.set({ rateDubFailure: 1 });
     await e2e.app.host.api.add({ inputs: [videoMp4(2, 'flaky-dub.mp4')], to: ['pt'] });
     const row = page.getByRole('row', { name: /flaky-dub\.mp4/ });
-    await row.getByRole('button', { name: /^pt: failed/ }).waitFor({ timeout: 30_000 });
+    await row.getByRole('button', { name: /^Portuguese, pt: failed/ }).waitFor({ timeout: 30_000 });
     e2e.app.sb.faults.set({ rateDubFailure: 0 });
 
     const problem = row.locator('.job-problem.failed');
@@ -76,7 +76,7 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
     expect(await page.getByRole('button', { name: /^Failed/ }).textContent()).toMatch(/1$/);
 
     await row.getByRole('button', { name: /^Retry flaky-dub\.mp4 into Portuguese/ }).click();
-    await row.getByRole('button', { name: /^pt: done/ }).waitFor({ timeout: 30_000 });
+    await row.getByRole('button', { name: /^Portuguese, pt: done/ }).waitFor({ timeout: 30_000 });
     const jobs = await allJobs(e2e.app.host.api);
     expect(jobs.find((j) => j.sourceName === 'flaky-dub.mp4')?.state).toBe('completed');
   });
@@ -90,15 +90,15 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
       .waitFor();
     await e2e.app.host.api.add({ inputs: [videoMp4(2, 'not-this-one.mp4')], to: ['ja', 'ko'] });
     const row = page.getByRole('row', { name: /not-this-one\.mp4/ });
-    await row.getByRole('button', { name: /^ja: waiting/ }).waitFor();
+    await row.getByRole('button', { name: /^Japanese, ja: paused/ }).waitFor();
 
     await row.getByRole('gridcell').nth(1).click();
     await page.getByRole('grid').press('Delete');
     const confirm = page.getByRole('dialog', { name: 'Cancel 2 jobs?' });
     await confirm.waitFor();
     await confirm.getByRole('button', { name: 'Cancel 2 jobs' }).click();
-    await row.getByRole('button', { name: /^ko: canceled/ }).waitFor();
-    await row.getByRole('button', { name: /^ja: canceled/ }).waitFor();
+    await row.getByRole('button', { name: /^Korean, ko: canceled/ }).waitFor();
+    await row.getByRole('button', { name: /^Japanese, ja: canceled/ }).waitFor();
 
     const jobs = await allJobs(e2e.app.host.api);
     expect(jobs.filter((j) => j.sourceName === 'not-this-one.mp4').map((j) => j.state)).toEqual([

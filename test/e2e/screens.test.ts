@@ -49,7 +49,7 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
       return jobs.some((j) => j.state === 'failed') && jobs.some((j) => WORKING_STATES.includes(j.state));
     });
     const { page } = e2e.view;
-    await page.getByRole('button', { name: /^de: failed/ }).waitFor();
+    await page.getByRole('button', { name: /^German, de: failed/ }).waitFor();
     // The totals follow a change by up to a quarter of a second: the sidebar counts the failure too.
     await page
       .getByRole('navigation')
@@ -63,7 +63,7 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
     const { page } = e2e.view;
     await page
       .getByRole('row', { name: /interview-01\.mp4/ })
-      .getByRole('button', { name: /^es: done/ })
+      .getByRole('button', { name: /^Spanish, es: done/ })
       .click();
     await page.getByRole('complementary').locator('video').waitFor();
     await page

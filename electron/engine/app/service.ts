@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import type { ServiceMode } from '../../../shared/contract/account';
 import { DubdeskError } from '../../../shared/contract/errors';
+import { keySafeAddress, originOf } from '../../../shared/contract/service-address';
 import type { Settings } from '../../../shared/contract/settings';
 import { createServiceClients, type ServiceClients, type ServiceOptions } from '../api/clients';
 import type { KeyStore } from '../keys/key-store';
 import { consentNeeded } from '../keys/os-key-store';
-import { readStoredService, writeStoredService } from '../keys/service-file';
+import { readStoredService, writeStoredService, type StoredService } from '../keys/service-file';
 
 /** What a face says about the service for this session (CLI flags and DUBDESK_* variables); beats stored settings. */
 export interface ServiceOverrides {
@@ -37,6 +38,17 @@ export interface ActiveService {
 
 const trimUrl = (u: string) => u.replace(/\/+$/, '');
 
+/** The origins of a service's addresses, the ones a key entered now is bound to. */
+const originsOf = (...addresses: (string | null | undefined)[]): string[] =>
+  addresses.flatMap((a) => {
+    const o = a ? originOf(a) : null;
+    return o ? [o] : [];
+  });
+
+/** The origins a stored key belongs to (files from before the binding: the addresses stored with it). */
+const keyOriginsOf = (stored: StoredService): string[] =>
+  stored.keyOrigins ?? originsOf(stored.baseUrl, stored.legacyUrl);
+
 /** Which service the engine talks to, with which key; the built-in sandbox when none is configured. */
 export class ServiceManager {
   private active: ActiveService | null = null;
@@ -57,25 +69,32 @@ export class ServiceManager {
     baseUrl: string | null;
     legacyUrl: string | null;
     apiKey: string | null;
+    keyEnteredFor: string | null;
   } {
     const stored = readStoredService(this.home);
-    const apiKey = this.overrides.apiKey || this.keys.get();
     const baseUrl = this.overrides.baseUrl || stored.baseUrl || null;
     const legacyUrl = this.overrides.legacyUrl || stored.legacyUrl || null;
+    // A stored key goes only to the addresses it was entered for: pointing the service elsewhere (a
+    // setting anyone with the serve token can change) must not send it there.
+    const storedKey = this.overrides.apiKey ? null : this.keys.get();
+    const bound = keyOriginsOf(stored);
+    const fits = originsOf(baseUrl, legacyUrl).every((o) => bound.includes(o));
+    const apiKey = this.overrides.apiKey || (storedKey && fits ? storedKey : null);
+    const keyEnteredFor = storedKey && !fits ? (bound[0] ?? null) : null;
     let mode: ServiceMode;
     if (this.overrides.sandbox) mode = 'sandbox';
     else if (this.overrides.apiKey || this.overrides.baseUrl) mode = 'service';
     else if (stored.mode) mode = stored.mode;
-    else mode = apiKey || baseUrl ? 'service' : 'sandbox';
+    else mode = storedKey || apiKey || baseUrl ? 'service' : 'sandbox';
     const configured = Boolean(
       this.overrides.sandbox ||
       this.overrides.apiKey ||
       this.overrides.baseUrl ||
       stored.mode ||
-      apiKey ||
+      storedKey ||
       baseUrl,
     );
-    return { mode, configured, baseUrl, legacyUrl, apiKey };
+    return { mode, configured, baseUrl, legacyUrl, apiKey, keyEnteredFor };
   }
 
   mode(): ServiceMode {
@@ -98,6 +117,7 @@ export class ServiceManager {
       legacyUrl: r.mode === 'sandbox' ? (this.active?.legacyUrl ?? null) : r.legacyUrl,
       apiKeySet: Boolean(r.apiKey),
       apiKeyHint: r.apiKey ? `…${r.apiKey.slice(-4)}` : null,
+      keyEnteredFor: r.mode === 'service' ? r.keyEnteredFor : null,
       keyStore: fromEnv ? 'env' : r.apiKey ? this.keys.kind : null,
       keyStorage: this.keys.storage?.() ?? {
         store: this.keys.kind,
@@ -143,6 +163,15 @@ export class ServiceManager {
       };
       return this.active;
     }
+    if (!r.apiKey && r.keyEnteredFor)
+      throw new DubdeskError(
+        'auth',
+        `the API key was entered for ${r.keyEnteredFor}, not for ${r.baseUrl ?? 'this address'}`,
+        {
+          remedy: 'Enter the API key again for this address (Settings, or dubdesk login).',
+          field: 'apiKey',
+        },
+      );
     if (!r.apiKey)
       throw new DubdeskError('auth', 'no API key is configured', {
         remedy: 'Enter the API key from your account settings (API Keys section).',
@@ -153,6 +182,16 @@ export class ServiceManager {
         remedy: 'Enter the service address (its base URL).',
         field: 'baseUrl',
       });
+    for (const address of [r.baseUrl, r.legacyUrl])
+      if (address && !keySafeAddress(address))
+        throw new DubdeskError(
+          'config',
+          `${address} is plain http on another machine: the key would travel in the clear`,
+          {
+            remedy: 'Use the https:// address of the service.',
+            field: 'baseUrl',
+          },
+        );
     const baseUrl = trimUrl(r.baseUrl);
     this.active = {
       id: baseUrl,
@@ -177,7 +216,9 @@ export class ServiceManager {
     if (patch.apiKey && this.keys.storage?.().needsConsent)
       throw consentNeeded(this.keys.storage().osUnavailable);
     const stored = readStoredService(this.home);
-    const next = { ...stored };
+    const next: StoredService = { ...stored };
+    // Bound before any address changes, so a file from before the binding keeps its key where it was.
+    if (this.keys.get()) next.keyOrigins = keyOriginsOf(stored);
     if (patch.mode !== undefined) next.mode = patch.mode;
     if (patch.baseUrl !== undefined) {
       if (patch.baseUrl === null) delete next.baseUrl;
@@ -198,6 +239,13 @@ export class ServiceManager {
         remedy: 'Paste your API key, or keep the built-in sandbox.',
         field: 'service.apiKey',
       });
+    // A key entered now belongs to the addresses set with it; forgotten, it belongs nowhere.
+    if (patch.apiKey)
+      next.keyOrigins = originsOf(
+        this.overrides.baseUrl || next.baseUrl,
+        this.overrides.legacyUrl || next.legacyUrl,
+      );
+    else if (patch.apiKey === null) delete next.keyOrigins;
     writeStoredService(this.home, next);
     if (patch.apiKey !== undefined) this.keys.set(patch.apiKey);
     this.active = null;
@@ -206,7 +254,8 @@ export class ServiceManager {
 
   /** Clients for a key being tried out, without storing it. */
   trial(apiKey: string, baseUrl: string | undefined): ServiceClients {
-    const url = baseUrl ?? this.resolve().baseUrl ?? this.active?.baseUrl;
+    // The address the user gave, else the service's stored one: never the built-in sandbox's loopback.
+    const url = baseUrl ?? this.resolve().baseUrl;
     if (!url)
       throw new DubdeskError('config', 'no service address to test the key against', {
         remedy: 'Enter the service address (its base URL).',

@@ -11,6 +11,11 @@ export const StoredService = z.object({
   baseUrl: z.string().url().optional(),
   legacyUrl: z.string().url().optional(),
   apiKey: z.string().min(1).optional(),
+  /**
+   * The origins the stored key was entered for (its service and legacy addresses then): the key is sent
+   * there and nowhere else. Absent in files written before: the stored addresses are taken.
+   */
+  keyOrigins: z.array(z.string()).optional(),
   /** The user agreed to keep the key here, where the system has no credential store. */
   fileKeyConsent: z.boolean().optional(),
 });

@@ -1,3 +1,4 @@
+import { useEffect, useRef, type FocusEvent } from 'react';
 import type { FileEstimate } from '../../../shared/contract/batches';
 import { baseName, formatBytes, formatClock, withoutPathPrefix } from '../format';
 import { useApp } from '../store';
@@ -39,7 +40,36 @@ export function EstimateFiles() {
   const estimate = useApp((s) => s.estimate);
   // The whole estimate was refused (a bad folder, a language): the files are not being read.
   const refused = useApp((s) => s.estimateError !== null);
+  // Nothing is read before a language is picked (the estimate prices files per language).
+  const noLanguage = useApp((s) => s.preset.to.length === 0);
   const removeInput = useApp((s) => s.removeInput);
+  const list = useRef<HTMLUListElement>(null);
+  /** The Remove button focus belongs on after a removal (its line may be drawn anew once priced). */
+  const focusWanted = useRef<string | null>(null);
+
+  useEffect(() => {
+    const label = focusWanted.current;
+    const active = document.activeElement;
+    if (!label || (active && active !== document.body && list.current?.contains(active))) return;
+    const target = [...(list.current?.querySelectorAll('button') ?? [])].find(
+      (b) => b.getAttribute('aria-label') === label,
+    );
+    if (target) target.focus();
+    else if (!list.current) document.querySelector<HTMLElement>('[aria-label="Choose files"]')?.focus();
+  });
+
+  /** Removes a line and keeps the keyboard in the list: on the next file's Remove, else the previous one. */
+  const removing = (input: string) => () => {
+    const buttons = [...(list.current?.querySelectorAll('button') ?? [])];
+    const at = buttons.findIndex((b) => b === document.activeElement);
+    const next = at >= 0 ? (buttons[at + 1] ?? buttons[at - 1]) : undefined;
+    focusWanted.current = next?.getAttribute('aria-label') ?? null;
+    removeInput(input);
+  };
+  const leaving = (e: FocusEvent) => {
+    // Focus moved elsewhere by the user (not dropped with a removed line): stop bringing it back.
+    if (e.relatedTarget && !list.current?.contains(e.relatedTarget as Node)) focusWanted.current = null;
+  };
   if (inputs.length === 0) return null;
   const fromInputs = new Set(inputs);
   const covered = new Set(estimate?.files.map((f) => f.input) ?? []);
@@ -47,13 +77,9 @@ export function EstimateFiles() {
   const folders = inputs.filter((i) => !covered.has(i) && inside(i) > 0);
   const pending = inputs.filter((i) => !covered.has(i) && inside(i) === 0);
   return (
-    <ul className="estimate-files" aria-label="Files to add">
+    <ul className="estimate-files" aria-label="Files to add" ref={list} onBlur={leaving}>
       {estimate?.files.map((f) => (
-        <FileLine
-          key={f.input}
-          file={f}
-          onRemove={fromInputs.has(f.input) ? () => removeInput(f.input) : null}
-        />
+        <FileLine key={f.input} file={f} onRemove={fromInputs.has(f.input) ? removing(f.input) : null} />
       ))}
       {folders.map((input) => (
         <li key={input} className="estimate-file folder">
@@ -68,7 +94,7 @@ export function EstimateFiles() {
             type="button"
             className="icon-button"
             aria-label={`Remove folder ${baseName(input)}`}
-            onClick={() => removeInput(input)}
+            onClick={removing(input)}
           >
             ✕
           </button>
@@ -82,12 +108,18 @@ export function EstimateFiles() {
           <span className="file-name" title={input}>
             {baseName(input)}
           </span>
-          <span className="file-meta muted">{refused ? 'waiting for the settings below' : 'reading…'}</span>
+          <span className="file-meta muted">
+            {noLanguage
+              ? 'pick a language to price it'
+              : refused
+                ? 'waiting for the settings below'
+                : 'reading…'}
+          </span>
           <button
             type="button"
             className="icon-button"
             aria-label={`Remove ${baseName(input)}`}
-            onClick={() => removeInput(input)}
+            onClick={removing(input)}
           >
             ✕
           </button>

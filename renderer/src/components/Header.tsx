@@ -15,8 +15,9 @@ export function Header() {
 
   // The window's title tells how much is left, for a glance at the taskbar or the tab.
   useEffect(() => {
-    document.title = n.left > 0 ? `${formatCount(n.left)} left · Dubdesk` : 'Dubdesk';
-  }, [n.left]);
+    const left = `${formatCount(n.left)} left${paused ? ', paused' : ''}`;
+    document.title = n.left > 0 ? `${left} · Dubdesk` : 'Dubdesk';
+  }, [n.left, paused]);
 
   return (
     <header className="app-header">
@@ -39,11 +40,11 @@ export function Header() {
       </button>
       {paused ? (
         <button type="button" onClick={() => void resumeQueue()}>
-          ▶ Resume queue
+          <span aria-hidden="true">▶ </span>Resume queue
         </button>
       ) : (
         <button type="button" onClick={() => void pauseQueue()}>
-          ❚❚ Pause queue
+          <span aria-hidden="true">❚❚ </span>Pause queue
         </button>
       )}
       <dl className="header-stats" aria-label="Queue totals">
@@ -57,7 +58,13 @@ export function Header() {
         </div>
         <div>
           <dt>Time left</dt>
-          <dd className="num w-eta">{n.etaSeconds !== null && n.left > 0 ? formatEta(n.etaSeconds) : '—'}</dd>
+          <dd className="num w-eta">
+            {paused && n.left > 0
+              ? 'paused'
+              : n.etaSeconds !== null && n.left > 0
+                ? formatEta(n.etaSeconds)
+                : '—'}
+          </dd>
         </div>
         <div>
           <dt>Credits committed / remaining</dt>

@@ -1,5 +1,8 @@
 import type { JobView } from '../../../shared/contract/jobs';
+import { languageName } from '../../../shared/languages';
+import { useApp } from '../store';
 import { CHIP_SYMBOL, chipKind, stateWords } from '../store/derived';
+import { pausedNow } from '../store/views';
 
 /** One language of a source: a symbol, the code, and the percent while working; opens the job panel. */
 export function JobChip({
@@ -11,10 +14,15 @@ export function JobChip({
   open: boolean;
   onOpen: (id: number) => void;
 }) {
-  const kind = chipKind(job.state);
+  // While the whole queue is paused nothing moves: an open job shows as paused, not as working at 0%.
+  const queuePaused = useApp((s) => s.totals?.paused != null);
+  const paused = pausedNow(job.state, queuePaused);
+  const kind = paused ? 'paused' : chipKind(job.state);
   const working = kind === 'working';
   const pct = `${Math.floor(job.progress)}%`;
-  const words = `${stateWords(job.state)}${job.waiting ? ', waiting to retry' : ''}`;
+  const words = paused
+    ? `paused${job.state === 'paused' ? '' : ' (the queue is paused)'}`
+    : `${stateWords(job.state)}${job.waiting ? ', waiting to retry' : ''}`;
   // One inline run of text ("○ es 62%"), so the accessible name starts with exactly what the chip shows;
   // as few elements as that takes (a screenful of rows is ~70 chips, made and dropped while scrolling).
   return (
@@ -22,7 +30,7 @@ export function JobChip({
       type="button"
       className={`chip chip-${kind} ${open ? 'chip-open' : ''} ${job.waiting ? 'chip-waiting' : ''}`}
       aria-pressed={open}
-      aria-label={`${job.destLang}${working ? ` ${pct}` : ''}: ${words}`}
+      aria-label={`${languageName(job.destLang)}, ${job.destLang}${working ? ` ${pct}` : ''}: ${words}`}
       onClick={(e) => {
         e.stopPropagation();
         onOpen(job.id);

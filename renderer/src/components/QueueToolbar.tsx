@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { formatCount } from '../format';
+import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../store';
-import type { BulkAction } from '../store/selection';
+import { selectionActions } from '../store/selection';
+import type { BulkAction } from '../store/types';
 
 const SEARCH_DELAY_MS = 250;
 
@@ -16,6 +18,8 @@ export function QueueToolbar() {
   const failed = useApp((s) => s.totals?.counts.failed ?? 0);
   const completed = useApp((s) => s.totals?.counts.completed ?? 0);
   const bulk = useApp((s) => s.bulk);
+  // Only what would change something: a finished job offers no Retry, Pause, Resume or Cancel.
+  const actions = useApp(useShallow(selectionActions));
   const clearSelection = useApp((s) => s.clearSelection);
   const retryAllFailed = useApp((s) => s.retryAllFailed);
   const clearDone = useApp((s) => s.clearDone);
@@ -26,11 +30,12 @@ export function QueueToolbar() {
     return () => clearTimeout(t);
   }, [text, setSearch]);
 
-  const action = (a: BulkAction, label: string) => (
-    <button type="button" onClick={() => void bulk(a)}>
-      {label}
-    </button>
-  );
+  const action = (a: BulkAction, label: string) =>
+    actions.includes(a) && (
+      <button type="button" onClick={() => void bulk(a)}>
+        {label}
+      </button>
+    );
 
   return (
     <div className="queue-toolbar">
@@ -51,6 +56,7 @@ export function QueueToolbar() {
           {action('pause', 'Pause')}
           {action('resume', 'Resume')}
           {action('cancel', 'Cancel…')}
+          {actions.length === 0 && <span className="hint">All done: nothing to retry, pause or cancel.</span>}
           <button type="button" className="link" onClick={clearSelection}>
             Deselect
           </button>

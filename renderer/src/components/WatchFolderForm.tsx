@@ -96,7 +96,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
               required
               readOnly={folder !== null}
               value={path}
-              placeholder="/Users/me/Dubbing/to-es-fr"
+              placeholder="Full path of a folder, e.g. …/Dubbing/to-es-fr"
               aria-invalid={pathError !== null || undefined}
               onChange={(e) => setPath(e.target.value)}
             />
@@ -144,7 +144,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
             Watch subfolders too
           </label>
           <label className="field narrow">
-            <span className="field-label">Ask before spending more than (credits at once)</span>
+            <span className="field-label">Ask before spending more than (credits per hour)</span>
             <input
               type="number"
               min={0}

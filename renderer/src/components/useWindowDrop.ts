@@ -15,16 +15,22 @@ export function useWindowDrop(store: AppStore, bridge: FaceBridge): boolean {
       depth++;
       setOver(true);
     };
-    const leave = () => {
-      depth = Math.max(0, depth - 1);
+    const clear = () => {
+      depth = 0;
+      setOver(false);
+    };
+    // A leave with no element to go to left the window: whatever the count says, the drag is gone.
+    const leave = (e: DragEvent) => {
+      depth = e.relatedTarget === null ? 0 : Math.max(0, depth - 1);
       if (depth === 0) setOver(false);
+    };
+    const escape = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') clear();
     };
     const over = (e: DragEvent) => {
       if (carriesFiles(e)) e.preventDefault();
     };
     const drop = (e: DragEvent) => {
-      depth = 0;
-      setOver(false);
       if (!e.dataTransfer || !carriesFiles(e)) return;
       e.preventDefault();
       const s = store.getState();
@@ -37,7 +43,14 @@ export function useWindowDrop(store: AppStore, bridge: FaceBridge): boolean {
     window.addEventListener('dragleave', leave);
     window.addEventListener('dragover', over);
     window.addEventListener('drop', drop);
+    // Captured: a drop zone inside the window stops the drop's propagation, not the overlay's end.
+    window.addEventListener('drop', clear, true);
+    window.addEventListener('dragend', clear, true);
+    window.addEventListener('keydown', escape, true);
     return () => {
+      window.removeEventListener('drop', clear, true);
+      window.removeEventListener('dragend', clear, true);
+      window.removeEventListener('keydown', escape, true);
       window.removeEventListener('dragenter', enter);
       window.removeEventListener('dragleave', leave);
       window.removeEventListener('dragover', over);

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Dialog } from '../components/Dialog';
 import { DropZone } from '../components/DropZone';
@@ -54,6 +55,18 @@ export function AddSheet() {
     s.setScreen('queue');
   }
 
+  // Ctrl/Cmd+Enter adds from anywhere in the sheet: no need to Tab through every field to the button.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey) || !canAdd) return;
+      e.preventDefault();
+      void submit();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
   return (
     <Dialog
       open={open}
@@ -72,6 +85,7 @@ export function AddSheet() {
               type="button"
               className={over ? 'danger' : 'primary'}
               disabled={!canAdd}
+              aria-keyshortcuts="Control+Enter Meta+Enter"
               onClick={() => void submit()}
             >
               {adding ? 'Adding…' : over ? 'Add anyway…' : 'Add and start'}

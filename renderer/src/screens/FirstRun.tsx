@@ -8,7 +8,7 @@ import { useApp } from '../store';
 export function FirstRun() {
   const configured = useApp((s) => s.settings?.service.configured ?? true);
   const save = useApp((s) => s.saveSettings);
-  const setScreen = useApp((s) => s.setScreen);
+  const requestKeyEntry = useApp((s) => s.requestKeyEntry);
   const [skipped, setSkipped] = useState(false);
   const [error, setError] = useState<ContractError | null>(null);
   const open = !configured && !skipped;
@@ -40,8 +40,7 @@ export function FirstRun() {
           className="choice"
           onClick={() => {
             setSkipped(true);
-            setScreen('settings');
-            setTimeout(() => document.getElementById('api-key')?.focus(), 0);
+            requestKeyEntry();
           }}
         >
           <strong>Enter API key</strong>

@@ -1,39 +1,21 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { Account } from '../../../shared/contract/account';
 import type { ContractError } from '../../../shared/contract/errors';
 import type { OutputSelection } from '../../../shared/contract/jobs';
 import type { Settings, SettingsPatch } from '../../../shared/contract/settings';
 import { ErrorText, errorElsewhere, errorFor } from '../components/ErrorText';
+import { addressesOf, needsKeyAgain, ServiceSettings, type ServiceForm } from '../components/ServiceSettings';
 import { LanguagePicker } from '../components/LanguagePicker';
 import { OutputsPicker } from '../components/OutputsPicker';
 import { UpdateCheck } from '../components/UpdateCheck';
-import { formatCredits } from '../format';
-import { useApp, useBridge } from '../store';
-import { asError } from '../store/errors';
+import { useApp } from '../store';
 
-interface Form {
-  mode: Settings['service']['mode'];
-  apiKey: string;
-  baseUrl: string;
-  legacyUrl: string;
+interface Form extends ServiceForm {
   concurrency: number;
   languages: string[];
   favourites: string[];
   outDir: string;
   outputs: OutputSelection;
   notify: boolean;
-  /** The user agrees to keep the key in a file only they can read (where the system has no key store). */
-  allowFileKeyStore: boolean;
-}
-
-/**
- * The service addresses as the form shows them. In sandbox mode the engine reports the built-in sandbox's
- * own loopback address (a new port each start): not something to show as "the service address", nor to keep
- * when the user switches to the real service.
- */
-function addressesOf(s: Settings): { baseUrl: string; legacyUrl: string } {
-  if (s.service.mode === 'sandbox') return { baseUrl: '', legacyUrl: '' };
-  return { baseUrl: s.service.baseUrl ?? '', legacyUrl: s.service.legacyUrl ?? '' };
 }
 
 function formOf(s: Settings): Form {
@@ -75,75 +57,6 @@ function patchOf(f: Form, s: Settings): SettingsPatch {
 
 const FIELDS = ['service', 'concurrency', 'defaults', 'favouriteLanguages', 'notifyWhenDone'];
 
-/** A service address with its own error under it. */
-function AddressField(props: {
-  label: string;
-  value: string;
-  placeholder: string;
-  onChange: (value: string) => void;
-  error: ContractError | null;
-}) {
-  return (
-    <>
-      <label className="field">
-        <span className="field-label">{props.label}</span>
-        <input
-          type="url"
-          value={props.value}
-          placeholder={props.placeholder}
-          onChange={(e) => props.onChange(e.target.value)}
-        />
-      </label>
-      <ErrorText error={props.error} />
-    </>
-  );
-}
-
-function KeyTest({ apiKey, baseUrl }: { apiKey: string; baseUrl: string }) {
-  const bridge = useBridge();
-  const [result, setResult] = useState<Account | ContractError | null>(null);
-  const [testing, setTesting] = useState(false);
-  async function test() {
-    setTesting(true);
-    setResult(null);
-    try {
-      const key = apiKey.trim();
-      let url: string | undefined;
-      try {
-        url = baseUrl.trim() ? new URL(baseUrl.trim()).toString() : undefined;
-      } catch {
-        url = undefined;
-      }
-      setResult(
-        key
-          ? await bridge.testKey({ apiKey: key, ...(url ? { baseUrl: url } : {}) })
-          : await bridge.account(),
-      );
-    } catch (e) {
-      setResult(asError(e));
-    } finally {
-      setTesting(false);
-    }
-  }
-  return (
-    <div className="key-test">
-      <button type="button" onClick={() => void test()} disabled={testing}>
-        {testing ? 'Testing…' : 'Test key'}
-      </button>
-      <div aria-live="polite">
-        {result && 'balance' in result && (
-          <p className="ok-text">
-            <span aria-hidden="true">✓ </span>
-            {result.name || result.username} · balance {formatCredits(result.balance)}
-            {result.mode === 'sandbox' && ' (sandbox)'}
-          </p>
-        )}
-        {result && 'code' in result && <ErrorText error={result} />}
-      </div>
-    </div>
-  );
-}
-
 export function SettingsScreen() {
   const settings = useApp((s) => s.settings);
   const loadError = useApp((s) => s.settingsError);
@@ -166,9 +79,8 @@ export function SettingsScreen() {
   const set = (patch: Partial<Form>) => setForm({ ...form, ...patch });
   const patch = patchOf(form, settings);
   const dirty = Object.keys(patch).length > 0;
-  const storage = settings.service.keyStorage;
-  const needsConsent = Boolean(storage?.needsConsent && form.apiKey.trim());
-  const blocked = needsConsent && !form.allowFileKeyStore;
+  const needsConsent = Boolean(settings.service.keyStorage?.needsConsent && form.apiKey.trim());
+  const blocked = (needsConsent && !form.allowFileKeyStore) || needsKeyAgain(form, settings);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -183,101 +95,11 @@ export function SettingsScreen() {
     }
   }
 
-  const keyHint = settings.service.apiKeySet
-    ? `A key ending in ${settings.service.apiKeyHint ?? '…'} is set${
-        settings.service.keyStore === 'os'
-          ? ' (kept in the system’s credential store)'
-          : settings.service.keyStore === 'env'
-            ? ' (from the environment)'
-            : ''
-      }. Type a new one to replace it.`
-    : 'No key yet: the built-in sandbox stands in for the service.';
-
   return (
     <section className="screen settings-screen" aria-labelledby="settings-title">
       <h1 id="settings-title">Settings</h1>
       <form onSubmit={(e) => void onSubmit(e)} className="settings-form">
-        <fieldset>
-          <legend>Service</legend>
-          <div className="check-row">
-            <label className="check-label">
-              <input
-                type="radio"
-                name="mode"
-                checked={form.mode === 'service'}
-                onChange={() => set({ mode: 'service' })}
-              />
-              The dubbing service (your account)
-            </label>
-            <label className="check-label">
-              <input
-                type="radio"
-                name="mode"
-                checked={form.mode === 'sandbox'}
-                onChange={() => set({ mode: 'sandbox' })}
-              />
-              The built-in sandbox (try it out, nothing is charged)
-            </label>
-          </div>
-          {form.mode === 'sandbox' ? (
-            <p className="hint">
-              The sandbox runs inside Dubdesk on this machine: no account and no key. It does not translate;
-              its "dubs" are your own video with subtitles that say what they are.
-            </p>
-          ) : (
-            <>
-              <label className="field">
-                <span className="field-label">API key</span>
-                <input
-                  id="api-key"
-                  type="password"
-                  autoComplete="off"
-                  spellCheck={false}
-                  value={form.apiKey}
-                  placeholder={
-                    settings.service.apiKeySet
-                      ? `•••• ${settings.service.apiKeyHint ?? ''}`
-                      : 'Paste your API key'
-                  }
-                  aria-describedby="api-key-hint"
-                  onChange={(e) => set({ apiKey: e.target.value })}
-                />
-              </label>
-              <p className="hint" id="api-key-hint">
-                {keyHint}
-              </p>
-              {needsConsent && (
-                <label className="check-label consent">
-                  <input
-                    type="checkbox"
-                    checked={form.allowFileKeyStore}
-                    onChange={(e) => set({ allowFileKeyStore: e.target.checked })}
-                  />
-                  <span>
-                    Keep the key in a file only you can read
-                    {storage?.osUnavailable ? ` (${storage.osUnavailable})` : ''}
-                  </span>
-                </label>
-              )}
-              <KeyTest apiKey={form.apiKey} baseUrl={form.baseUrl} />
-              <ErrorText error={errorFor(error, 'service.apiKey')} />
-              <AddressField
-                label="Service address"
-                value={form.baseUrl}
-                placeholder="https://…"
-                onChange={(baseUrl) => set({ baseUrl })}
-                error={errorFor(error, 'service.baseUrl')}
-              />
-              <AddressField
-                label="Legacy address"
-                value={form.legacyUrl}
-                placeholder="https://… (only for the legacy API)"
-                onChange={(legacyUrl) => set({ legacyUrl })}
-                error={errorFor(error, 'service.legacyUrl')}
-              />
-            </>
-          )}
-        </fieldset>
+        <ServiceSettings form={form} settings={settings} error={error} set={set} />
 
         <fieldset>
           <legend>Queue</legend>
@@ -335,7 +157,7 @@ export function SettingsScreen() {
           <OutputsPicker value={form.outputs} onChange={(outputs) => set({ outputs })} />
         </fieldset>
 
-        <ErrorText error={errorElsewhere(error, FIELDS) ?? errorFor(error, 'service')} />
+        <ErrorText error={errorElsewhere(error, FIELDS) ?? (error?.field === 'service' ? error : null)} />
         <div className="form-buttons">
           <button type="button" disabled={!dirty} onClick={() => setForm(formOf(settings))}>
             Revert

@@ -59,8 +59,11 @@ function FolderCard({ folder, onEdit }: { folder: WatchFolder; onEdit: () => voi
         {p.after === 'move' ? 'moves originals to done/' : 'leaves originals'}
         {p.recursive && ' · with subfolders'}
         {' · '}
-        <span className="num">{formatCredits(folder.creditsPerHour)} per hour of video</span>
+        <span className="num">{formatCredits(folder.creditsPerHour)} for each hour of video</span>
         {p.creditLimit !== null && <span className="num"> · asks above {formatCredits(p.creditLimit)}</span>}
+      </p>
+      <p className="folder-out hint" title={folder.outDir}>
+        Saves to {folder.outDir}
       </p>
       <ul className="folder-counts" aria-label="Files">
         {COUNTS.map(({ key, label }) => (

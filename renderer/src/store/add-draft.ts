@@ -1,37 +1,8 @@
-import type { AddResult, Estimate } from '../../../shared/contract/batches';
-import type { ContractError } from '../../../shared/contract/errors';
-import type { BrowserFile } from '../../../shared/face';
 import { asError } from './errors';
-import { batchRequest, presetFromSettings, type PresetDraft } from './preset';
-import type { SliceMaker } from './types';
+import { batchRequest, presetFromSettings } from './preset';
+import type { SliceMaker, AddDraftSlice } from './types';
 
 const ESTIMATE_DELAY_MS = 350;
-
-export interface AddDraftSlice {
-  /** Paths (on the engine's machine) and URLs to add. */
-  inputs: readonly string[];
-  preset: PresetDraft;
-  /** Dub again what was already dubbed with these settings. */
-  again: boolean;
-  /** Bytes of dropped files on their way to the engine (web mode). */
-  staging: { sent: number; total: number } | null;
-  stagingError: ContractError | null;
-  estimate: Estimate | null;
-  estimating: boolean;
-  estimateError: ContractError | null;
-  adding: boolean;
-  addError: ContractError | null;
-  /** A fresh draft from the settings' defaults (languages, outputs, folder). */
-  startDraft(): void;
-  addInputs(paths: readonly string[]): void;
-  removeInput(path: string): void;
-  setPreset(patch: Partial<PresetDraft>): void;
-  setAgain(again: boolean): void;
-  /** Dropped or picked browser files: staged through the bridge, then added as paths. */
-  stageFiles(files: readonly BrowserFile[]): Promise<void>;
-  /** Queues the batch; answers what was added, or null (the error is in `addError`). */
-  submitAdd(force: boolean): Promise<AddResult | null>;
-}
 
 export const createAddDraftSlice: SliceMaker<AddDraftSlice> = (bridge) => (set, get) => {
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -127,6 +98,8 @@ export const createAddDraftSlice: SliceMaker<AddDraftSlice> = (bridge) => (set, 
       try {
         const result = await bridge.add({ ...batchRequest(inputs, preset, languages), force, again });
         set({ adding: false });
+        // The engine remembers the batch's languages: Recent and "Same as last batch" show them next time.
+        void get().loadSettings();
         return result;
       } catch (e) {
         set({ adding: false, addError: asError(e) });

@@ -1,12 +1,14 @@
 import type { JobState, JobView, SourceRow } from '../../../shared/contract/jobs';
 import type { QueueTotals } from '../../../shared/contract/queue';
 import { formatEta } from '../format';
-import { VIEW_STATES, type QueueView } from './views';
+import { viewStates, type QueueView } from './views';
 
 /** The sidebar's live count for a view, summed from the totals' per-state counts. */
 export function viewCount(totals: QueueTotals | null, view: QueueView): number {
   if (!totals) return 0;
-  const states = VIEW_STATES[view];
+  // A paused queue has nothing working or waiting to start: its open jobs count as paused.
+  if (totals.paused && (view === 'working' || view === 'waiting')) return 0;
+  const states = viewStates(view, totals.paused !== null);
   if (states === null) return totals.total;
   return states.reduce((n, s) => n + (totals.counts[s] ?? 0), 0);
 }

@@ -1,12 +1,5 @@
-import type { Language, Languages } from '../../../shared/contract/account';
 import { asError } from './errors';
-import type { SliceMaker } from './types';
-
-export interface LanguagesSlice {
-  languages: readonly Language[];
-  languagesFrom: Languages['from'] | null;
-  loadLanguages(): Promise<void>;
-}
+import type { SliceMaker, LanguagesSlice } from './types';
 
 export const createLanguagesSlice: SliceMaker<LanguagesSlice> = (bridge) => (set, get) => ({
   languages: [],

@@ -1,5 +1,5 @@
-import type { JobView, SourceRow } from '../../../shared/contract/jobs';
-import type { SliceMaker } from './types';
+import type { SourceRow } from '../../../shared/contract/jobs';
+import type { SliceMaker, QueueSlice } from './types';
 import { filterFor, stateInView, type QueueView } from './views';
 
 /**
@@ -14,34 +14,11 @@ export const KEEP_AROUND = 2;
 /** Job events that need a refetch (a new job, a job leaving the view) are gathered for this long. */
 const REFETCH_DELAY_MS = 300;
 
-export interface QueueSlice {
-  view: QueueView;
-  search: string;
-  /** Sources matching the view and search; null until the first page answered. */
-  rowCount: number | null;
-  /** Loaded pages by page number; only pages near the visible rows are kept. */
-  pages: Readonly<Record<number, readonly SourceRow[]>>;
-  /** Bumped whenever the view or search changes: answers to older requests are dropped. */
-  queueGeneration: number;
-  queueError: string | null;
-  setView(view: QueueView): void;
-  setSearch(search: string): void;
-  /**
-   * The virtualizer shows rows start..end: load their pages, forget far ones. Called on every scroll that
-   * changes the range, so it changes the store only when a page is dropped (no render per scroll).
-   */
-  showRows(start: number, end: number): void;
-  /** Many jobs changed: fetch the pages in view again (what is shown stays until they answer). */
-  refetchPages(): void;
-  /** One job changed: patch it in place, or refetch when it joined or left the view. */
-  patchJob(job: JobView): void;
-}
-
 const pageOf = (row: number) => Math.floor(row / PAGE_SIZE);
 
 /** What listSources is asked for one page of a view (the page's first calls send the first one early). */
-export const pageRequest = (view: QueueView, search: string, page: number) => ({
-  filter: filterFor(view, search),
+export const pageRequest = (view: QueueView, search: string, page: number, queuePaused = false) => ({
+  filter: filterFor(view, search, queuePaused),
   offset: page * PAGE_SIZE,
   limit: PAGE_SIZE,
 });
@@ -69,8 +46,8 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
     if (inFlight.has(key) || (!force && get().pages[page])) return;
     inFlight.add(key);
     try {
-      const { view, search } = get();
-      const answer = await bridge.listSources(pageRequest(view, search, page));
+      const { view, search, totals } = get();
+      const answer = await bridge.listSources(pageRequest(view, search, page, totals?.paused != null));
       if (get().queueGeneration !== gen) return;
       const firstAnswer = get().rowCount === null;
       set((s) => ({
@@ -143,6 +120,7 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
     },
     patchJob(job) {
       const { pages, view } = get();
+      const queuePaused = get().totals?.paused != null;
       let found = false;
       for (const [key, rows] of Object.entries(pages)) {
         const r = rows.findIndex((row) => row.jobs.some((j) => j.id === job.id));
@@ -153,11 +131,11 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
         const newRows = rows.slice();
         newRows[r] = newRow;
         set({ pages: { ...pages, [Number(key)]: newRows } });
-        if (stateInView(view, job.state)) return;
+        if (stateInView(view, job.state, queuePaused)) return;
         break;
       }
       // Not shown and not meant to be: nothing to do.
-      if (!found && !stateInView(view, job.state)) return;
+      if (!found && !stateInView(view, job.state, queuePaused)) return;
       // A job new to the list, or one that left the view: rows move, so fetch the pages again, once.
       if (!refetchTimer) {
         refetchTimer = setTimeout(() => {

@@ -1,30 +1,7 @@
-import { isTerminal, type ActionResult, type JobView } from '../../../shared/contract/jobs';
+import { isTerminal, type JobView } from '../../../shared/contract/jobs';
 import { asError } from './errors';
 import { rowAt } from './rows';
-import type { SliceMaker } from './types';
-
-export type BulkAction = 'retry' | 'cancel' | 'pause' | 'resume' | 'clear';
-
-export interface SelectionSlice {
-  /** Selected rows: source -> the ids of its jobs shown when it was selected. */
-  selected: Readonly<Record<string, readonly number[]>>;
-  /** The row keyboard actions apply to. */
-  cursor: number;
-  /** Where a shift-click range starts. */
-  anchor: number | null;
-  selectRow(index: number, mode: 'only' | 'toggle' | 'range'): void;
-  setCursor(index: number): void;
-  clearSelection(): void;
-  /**
-   * Runs a bulk action on jobs (the selection when no ids are given). Cancel of live jobs and clear ask
-   * first, with the count; answers what changed, or null when the user said no or it failed.
-   */
-  bulk(action: BulkAction, jobs?: readonly JobView[]): Promise<ActionResult | null>;
-  /** Clears every completed job from the list (after a confirm with the count); no file is touched. */
-  clearDone(): Promise<void>;
-  /** Queues every failed job again (a dub already made is never paid twice). */
-  retryAllFailed(): Promise<void>;
-}
+import type { AppState, BulkAction, SelectionSlice, SliceMaker } from './types';
 
 const VERB: Record<
   BulkAction,
@@ -53,18 +30,25 @@ export function applicable(action: BulkAction, jobs: readonly JobView[]): JobVie
   }
 }
 
+/** Jobs of the selected rows, as loaded now (fresh states for the confirm's count). */
+export function selectedJobsOf(s: Pick<AppState, 'selected' | 'pages'>): JobView[] {
+  const ids = new Set(Object.values(s.selected).flat());
+  const found: JobView[] = [];
+  for (const rows of Object.values(s.pages))
+    for (const row of rows) for (const j of row.jobs) if (ids.has(j.id)) found.push(j);
+  return found;
+}
+
+/** The actions that would change something in the selection: the toolbar offers only these. */
+export function selectionActions(s: Pick<AppState, 'selected' | 'pages'>): BulkAction[] {
+  const jobs = selectedJobsOf(s);
+  return (['retry', 'pause', 'resume', 'cancel'] as const).filter((a) => applicable(a, jobs).length > 0);
+}
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
 export const createSelectionSlice: SliceMaker<SelectionSlice> = (bridge) => (set, get) => {
-  /** Jobs of the selected rows, as loaded now (fresh states for the confirm's count). */
-  function selectedJobs(): JobView[] {
-    const { selected, pages } = get();
-    const ids = new Set(Object.values(selected).flat());
-    const found: JobView[] = [];
-    for (const rows of Object.values(pages))
-      for (const row of rows) for (const j of row.jobs) if (ids.has(j.id)) found.push(j);
-    return found;
-  }
+  const selectedJobs = () => selectedJobsOf(get());
 
   return {
     selected: {},

@@ -1,16 +1,5 @@
-import type { ContractError } from '../../../shared/contract/errors';
-import type { Settings, SettingsPatch } from '../../../shared/contract/settings';
 import { asError } from './errors';
-import type { SliceMaker } from './types';
-
-export interface SettingsSlice {
-  settings: Settings | null;
-  settingsError: ContractError | null;
-  setSettingsValue(settings: Settings): void;
-  loadSettings(): Promise<void>;
-  /** Saves a change; answers the error (in words, with the field at fault) or null. */
-  saveSettings(patch: SettingsPatch): Promise<ContractError | null>;
-}
+import type { SliceMaker, SettingsSlice } from './types';
 
 export const createSettingsSlice: SliceMaker<SettingsSlice> = (bridge) => (set) => ({
   settings: null,

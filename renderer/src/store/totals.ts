@@ -1,18 +1,14 @@
-import type { QueueTotals } from '../../../shared/contract/queue';
 import { asError } from './errors';
-import type { SliceMaker } from './types';
-
-export interface TotalsSlice {
-  totals: QueueTotals | null;
-  setTotals(totals: QueueTotals): void;
-  refreshTotals(): Promise<void>;
-  pauseQueue(): Promise<void>;
-  resumeQueue(): Promise<void>;
-}
+import type { SliceMaker, TotalsSlice } from './types';
 
 export const createTotalsSlice: SliceMaker<TotalsSlice> = (bridge) => (set, get) => ({
   totals: null,
-  setTotals: (totals) => set({ totals }),
+  setTotals(totals) {
+    const wasPaused = get().totals?.paused != null;
+    set({ totals });
+    // The Paused view lists every open job while the queue is paused: it changes with the pause.
+    if (wasPaused !== (totals.paused !== null) && get().view === 'paused') get().refetchPages();
+  },
   async refreshTotals() {
     try {
       set({ totals: await bridge.totals() });
@@ -22,14 +18,14 @@ export const createTotalsSlice: SliceMaker<TotalsSlice> = (bridge) => (set, get)
   },
   async pauseQueue() {
     try {
-      set({ totals: await bridge.pauseQueue() });
+      get().setTotals(await bridge.pauseQueue());
     } catch (e) {
       get().notify('error', asError(e).message);
     }
   },
   async resumeQueue() {
     try {
-      set({ totals: await bridge.resumeQueue() });
+      get().setTotals(await bridge.resumeQueue());
     } catch (e) {
       get().notify('error', asError(e).message);
     }

@@ -24,8 +24,25 @@ export const VIEW_LABELS: Record<QueueView, string> = {
   canceled: 'Canceled',
 };
 
-export function filterFor(view: QueueView, search: string): JobFilter {
-  const states = VIEW_STATES[view];
+/** Jobs not finished: while the whole queue is paused, none of them is working or about to. */
+const OPEN_STATES: readonly JobState[] = ['queued', 'uploading', 'submitted', 'processing', 'downloading'];
+
+/**
+ * The states a view lists. While the whole queue is paused, every open job is paused in effect: the Paused
+ * view lists them all (the sidebar counts them there, and their chips say paused).
+ */
+export function viewStates(view: QueueView, queuePaused: boolean): readonly JobState[] | null {
+  if (queuePaused && view === 'paused') return ['paused', ...OPEN_STATES];
+  return VIEW_STATES[view];
+}
+
+/** Whether a job in this state counts as paused now (its own pause, or the whole queue's). */
+export function pausedNow(state: JobState, queuePaused: boolean): boolean {
+  return state === 'paused' || (queuePaused && OPEN_STATES.includes(state));
+}
+
+export function filterFor(view: QueueView, search: string, queuePaused = false): JobFilter {
+  const states = viewStates(view, queuePaused);
   const text = search.trim();
   return {
     ...(states ? { states: [...states] } : {}),
@@ -33,7 +50,7 @@ export function filterFor(view: QueueView, search: string): JobFilter {
   };
 }
 
-export function stateInView(view: QueueView, state: JobState): boolean {
-  const states = VIEW_STATES[view];
+export function stateInView(view: QueueView, state: JobState, queuePaused = false): boolean {
+  const states = viewStates(view, queuePaused);
   return states === null || states.includes(state);
 }

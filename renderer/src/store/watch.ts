@@ -1,33 +1,5 @@
-import type { ContractError } from '../../../shared/contract/errors';
-import type { WatchFile, WatchFolder, WatchPresetInput } from '../../../shared/contract/watch';
 import { asError } from './errors';
-import type { SliceMaker } from './types';
-
-export interface WatchFilesView {
-  folderId: number;
-  total: number;
-  files: readonly WatchFile[];
-  error: ContractError | null;
-}
-
-export interface WatchSlice {
-  folders: readonly WatchFolder[] | null;
-  foldersError: ContractError | null;
-  watchFiles: WatchFilesView | null;
-  loadFolders(): Promise<void>;
-  upsertFolder(folder: WatchFolder): void;
-  dropFolder(id: number): void;
-  /** Each answers the error (for the form that asked) or null. */
-  addFolder(path: string, preset: WatchPresetInput): Promise<ContractError | null>;
-  updateFolder(
-    id: number,
-    change: { preset?: WatchPresetInput; paused?: boolean },
-  ): Promise<ContractError | null>;
-  removeFolder(folder: WatchFolder): Promise<void>;
-  approveFolder(folder: WatchFolder): Promise<void>;
-  showFolderFiles(id: number | null): Promise<void>;
-  reprocessFile(folderId: number, path: string): Promise<void>;
-}
+import type { SliceMaker, WatchSlice } from './types';
 
 export const createWatchSlice: SliceMaker<WatchSlice> = (bridge) => (set, get) => ({
   folders: null,

@@ -1,0 +1,76 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { addButtonShown, appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
+import { tempDir } from '../helpers/engine';
+import { videoMp4 } from '../helpers/media';
+
+async function pickLanguage(page: Page, name: string, code: string): Promise<void> {
+  const box = page.getByRole('combobox', { name: /Dub into/ });
+  await box.fill(name);
+  await page.getByRole('option', { name: new RegExp(`^${name} ${code}( |$)`) }).waitFor();
+  await box.press('Enter');
+}
+
+describe('the Add sheet and the watch form say what is true', () => {
+  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 1 } }, { ready: addButtonShown });
+
+  it('a file added before any language asks for one instead of "reading…"; Recent and Same as last batch follow a batch added here', async () => {
+    const { page } = e2e.view;
+    await page.keyboard.press('Control+o');
+    const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+    await sheet.waitFor();
+    await page.setInputFiles('[data-testid=file-input]', videoMp4(2, 'before-a-language.mp4'));
+    const line = sheet.getByRole('listitem').filter({ hasText: 'before-a-language.mp4' });
+    await line.getByText(/pick a language to price it/).waitFor(PATIENT);
+    expect(await line.getByText('reading…').count()).toBe(0);
+    await pickLanguage(page, 'Korean', 'ko');
+    await screenshot(page, 'add-sheet');
+    await sheet.getByRole('button', { name: /Add and start/ }).click();
+    await sheet.waitFor({ state: 'hidden' });
+
+    await page.keyboard.press('Control+o');
+    await sheet.waitFor();
+    await sheet.getByRole('button', { name: /Same as last batch \(ko\)/ }).waitFor(PATIENT);
+    await page.keyboard.press('Escape');
+  });
+
+  it('by keyboard: removing a file moves focus to the next one, and Ctrl+Enter adds the batch', async () => {
+    const { page } = e2e.view;
+    await page.keyboard.press('Control+o');
+    const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+    await sheet.waitFor();
+    await page.setInputFiles('[data-testid=file-input]', [
+      videoMp4(2, 'keys-first.mp4'),
+      videoMp4(2, 'keys-second.mp4'),
+    ]);
+    await pickLanguage(page, 'Korean', 'ko');
+    const first = sheet.getByRole('button', { name: 'Remove keys-first.mp4' });
+    await first.waitFor(PATIENT);
+    await first.focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), PATIENT)
+      .toBe('Remove keys-second.mp4');
+    await expect
+      .poll(() => sheet.getByRole('button', { name: 'Add and start' }).isEnabled(), PATIENT)
+      .toBe(true);
+    await page.keyboard.press('Control+Enter');
+    await sheet.waitFor({ state: 'hidden' });
+    await page.getByRole('row', { name: /keys-second\.mp4/ }).waitFor(PATIENT);
+  });
+
+  it('the watch form asks for a limit per hour, shows a neutral example path, and each card shows where results go', async () => {
+    const { page } = e2e.view;
+    const out = tempDir('dubdesk-e2e-out-');
+    await e2e.app.host.api.addWatchFolder({
+      path: tempDir('dubdesk-e2e-watch-'),
+      preset: { to: ['es'], outDir: out },
+    });
+    await page.getByRole('button', { name: /Watched folders/ }).click();
+    await page.getByText(`Saves to ${out}`).waitFor(PATIENT);
+    await page.getByText(/3,600 cr for each hour of video/).waitFor();
+    await page.getByRole('button', { name: /Watch a folder/ }).click();
+    await page.getByText('Ask before spending more than (credits per hour)').waitFor();
+    expect(await page.locator('input[placeholder*="/Users/"]').count()).toBe(0);
+  });
+});
