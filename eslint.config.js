@@ -115,8 +115,9 @@ const engineLayers = ENGINE_LEVELS.flatMap((folders, level) => {
           ? [
               no(
                 `engine/${folder} sits below ${higher.join(', ')}: it may not import them.`,
-                ...higher.flatMap((h) => [`../${h}`, `../${h}/**`]),
+                ...higher.flatMap((h) => [`../${h}`, `../${h}/**`, `../../${h}`, `../../${h}/**`]),
                 '../index',
+                '../../index',
               ),
             ]
           : [

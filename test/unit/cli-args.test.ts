@@ -6,7 +6,7 @@ import { argvArbitrary } from '../helpers/argv';
 
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
-const HINT = /^\(see `dubdesk( [a-z]+)? --help`\)$/;
+const HINT = /^\(see `dubdesk( [a-z-]+)? --help`\)$/;
 
 /** Parses `argv` with the real program, stopping right before a command would run. */
 async function parse(argv: string[]) {

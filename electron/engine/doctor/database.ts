@@ -12,7 +12,7 @@ export function databaseCheck(home: string): Check {
   const title = 'Queue database';
   const file = databaseFile(home);
   if (!existsSync(file)) return pass(title, `${file} (not created yet: made on first use)`);
-  const restore = `Quit Dubdesk, move ${file} aside (a new, empty queue is started), or put the last copy from ${backupsFolder(home)} in its place.`;
+  const restore = `Quit Dubdesk and run \`dubdesk restore-db\`: it puts back the newest good copy from ${backupsFolder(home)} and keeps the damaged file beside it.`;
   let db: Database.Database | null = null;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
