@@ -3,7 +3,7 @@
  * file that is a source or a finished output of one of the user's jobs, checked here through the contract.
  */
 import { stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { extname, isAbsolute } from 'node:path';
 import type { BrowserWindow, Dialog, IpcMain, IpcMainInvokeEvent, Shell } from 'electron';
 import { z } from 'zod';
 import { DubdeskError, badRequest } from '../../shared/contract/errors';
@@ -28,6 +28,22 @@ export const MEDIA_EXTENSIONS = [
   'flac',
   'ogg',
 ];
+
+/** What the system may open with its player or viewer: media, posters and subtitles. */
+const OPENABLE = new Set([...MEDIA_EXTENSIONS, 'jpg', 'png', 'vtt', 'srt']);
+
+/**
+ * Opens a job's file, unless its extension is one a double-click could run (a result saved before
+ * extensions came from the bytes, a source named `.exe`): that one is shown in its folder instead.
+ */
+export async function openOrReveal(
+  shell: Pick<Shell, 'showItemInFolder' | 'openPath'>,
+  path: string,
+): Promise<string> {
+  if (OPENABLE.has(extname(path).slice(1).toLowerCase())) return shell.openPath(path);
+  shell.showItemInFolder(path);
+  return '';
+}
 
 /** True when `path` is the source or a finished output of a job in the queue. */
 export async function isJobFile(api: DubdeskApi, path: string): Promise<boolean> {
@@ -80,7 +96,7 @@ export function registerFaceIpc(ipcMain: IpcMain, deps: FaceDeps, trusted: Trust
     deps.shell.showItemInFolder(await checkedPath(deps.api, arg));
   });
   handle(FACE.openPath, async (arg) => {
-    const problem = await deps.shell.openPath(await checkedPath(deps.api, arg));
+    const problem = await openOrReveal(deps.shell, await checkedPath(deps.api, arg));
     if (problem) throw new DubdeskError('not-found', `the file could not be opened: ${problem}`);
   });
 }
