@@ -119,7 +119,7 @@ describe('dubdesk doctor', () => {
     expect(failed(r.stdout).join('\n')).toMatch(
       /^✗ Queue database: .*dubdesk\.db (is damaged|cannot be read)/m,
     );
-    expect(r.stdout).toContain(`fix: Quit Dubdesk, move ${db} aside`);
+    expect(r.stdout).toContain('fix: Quit Dubdesk and run `dubdesk restore-db`');
     expect(r.stdout).toContain(join(home, 'backups'));
   });
 
