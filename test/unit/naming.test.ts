@@ -46,8 +46,9 @@ describe('output names', () => {
           }
       }
     // What the issue saw: original and original_mp4 of an MP4, translated and translated_mp3 of an MP3.
-    expect(outputPath('suffix', 'clip', 'es', 'original', 'mp4', OUTPUT_TYPES)).toBe(
-      'clip.original (as uploaded).mp4',
+    expect(outputPath('suffix', 'clip', 'es', 'original', 'mp4', OUTPUT_TYPES)).toBe('clip.original.mp4');
+    expect(outputPath('suffix', 'clip', 'es', 'original_mp4', 'mp4', OUTPUT_TYPES)).toBe(
+      'clip.original (converted).mp4',
     );
     expect(outputPath('suffix', 'voice', 'es', 'translated', 'mp3', ['translated', 'translated_mp3'])).toBe(
       'voice.es (service format).mp3',

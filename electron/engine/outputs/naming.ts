@@ -30,8 +30,9 @@ export const PER_SOURCE_OUTPUTS: ReadonlySet<OutputType> = new Set([
  * `suffix`: `Movie.es.mp4` beside `Movie.es.vtt` (players pick the subtitles up), the source's own outputs
  * as `Movie.original.mp4`, `Movie.original-audio.mp3`, `Movie.original.vtt`, `Movie.poster.jpg`;
  * `folders`: `es/Movie.mp4` and `es/Movie.vtt`, the source's own outputs in `original/`.
- * The service's own formats (`translated`, `original`) take the plain name unless their converted twin is
- * wanted too; then they are told apart whatever format they turn out to be. A byte-identical copy is not
+ * `translated` (the service's own format) takes the plain name unless a converted twin is wanted too, and
+ * `original_mp4` its own unless the original as uploaded is: then they are told apart whatever format each
+ * turns out to be. A byte-identical copy is not
  * kept twice (see fetch-outputs).
  */
 export function outputPath(
@@ -45,8 +46,8 @@ export function outputPath(
   const tag =
     type === 'translated' && (wanted.includes('translated_mp4') || wanted.includes('translated_mp3'))
       ? ' (service format)'
-      : type === 'original' && wanted.includes('original_mp4')
-        ? ' (as uploaded)'
+      : type === 'original_mp4' && wanted.includes('original')
+        ? ' (converted)'
         : '';
   if (naming === 'folders') {
     switch (type) {
