@@ -11,7 +11,9 @@ function ffmpeg(args: string[], out: string): string {
   const path = join(dir, out);
   if (!existsSync(path)) {
     mkdirSync(dir, { recursive: true });
-    execFileSync('ffmpeg', ['-v', 'error', '-y', ...args, path]);
+    // Its name in its metadata: two fixtures are two different files, as two of a user's videos are (a source
+    // is its content; a test that means a copy copies one).
+    execFileSync('ffmpeg', ['-v', 'error', '-y', ...args, '-metadata', `comment=${out}`, path]);
   }
   return path;
 }

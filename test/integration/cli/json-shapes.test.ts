@@ -68,7 +68,8 @@ describe('--json: one documented shape per command, whatever happened', () => {
     expect(run.doc.queue.counts.completed).toBe(1);
 
     // A dub that runs: what was added AND what the run did, rejections included.
-    const file = videoMp4(2, 'json-b.mp4');
+    // Another length: a source is its content, and json-a's bytes are already dubbed.
+    const file = videoMp4(3, 'json-b.mp4');
     const dub = await json(DubJson, ['dub', file, missing, '--to', 'es', ...out], env, work);
     expect(dub.code).toBe(1);
     expect(dub.doc.added).toEqual([2]);
