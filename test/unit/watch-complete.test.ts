@@ -34,8 +34,25 @@ describe('a file is whole when its container says so', () => {
   });
 
   it('cannot tell for formats it does not read, so those wait longer instead', async () => {
-    const path = join(tempDir(), 'clip.webm');
-    writeFileSync(path, Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3, 4]));
+    const path = join(tempDir(), 'clip.mkv');
+    execFileSync('ffmpeg', [
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=64x48:rate=5',
+      '-t',
+      '1',
+      path,
+    ]);
     expect(await completeness(path)).toEqual({ whole: 'unknown' });
+  });
+
+  it('does not hold back a file that is no media at all: the planner says what it is at once', async () => {
+    const path = join(tempDir(), 'notes.mp4');
+    writeFileSync(path, 'this is not a video\n');
+    expect(await completeness(path)).toEqual({ whole: true });
   });
 });

@@ -1,3 +1,4 @@
+import { fileTypeFromBuffer } from 'file-type';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /**
@@ -13,14 +14,17 @@ export async function completeness(path: string): Promise<Completeness> {
   const fh = await open(path, 'r');
   try {
     const { size } = await fh.stat();
-    const head = await readAt(fh, 0, 12);
+    const head = await readAt(fh, 0, 4100);
     const type = head.toString('latin1', 4, 8);
     if (head.length >= 8 && /^(ftyp|moov|mdat|free|skip|wide|pnot)$/.test(type))
       return await isoBoxes(fh, size);
     if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WAVE')
       return riff(head, size);
     if (head.toString('latin1', 0, 3) === 'ID3' || frameLength(head, 0) > 0) return await mp3Frames(fh, size);
-    return { whole: 'unknown' };
+    // Media whose end cannot be read (WebM, Matroska, Ogg, FLAC…) waits longer; anything else is not media
+    // at all, and waiting would only delay telling the user so (the planner names what it is).
+    const kind = await fileTypeFromBuffer(head);
+    return kind && /^(video|audio)\//.test(kind.mime) ? { whole: 'unknown' } : { whole: true };
   } finally {
     await fh.close();
   }
