@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProfileV2 } from '../../shared/api/v2';
 import { LanguageSchema } from '../../shared/contract/account';
 import { AddResultSchema, EstimateSchema, FileEstimateSchema } from '../../shared/contract/batches';
 import { ContractErrorSchema } from '../../shared/contract/errors';
@@ -77,22 +78,7 @@ export type EstimateJson = z.infer<typeof EstimateJson>;
 export const LangsJson = z.array(LanguageSchema.pick({ code: true, name: true }).strict());
 
 /** `me`: the profile as the service names its fields (what scripts read before the contract existed). */
-export const MeJson = z
-  .object({
-    id: z.string(),
-    email: z.string(),
-    name: z.string(),
-    username: z.string(),
-    first_name: z.string().nullable(),
-    last_name: z.string().nullable(),
-    /** The balance in credits (1 credit = 1 second of dubbed output). */
-    seconds: z.number(),
-    default_dub_lang: z.string(),
-    subscription_status: z.string().nullable(),
-    subscription_plan: z.string().nullable(),
-    created_at: z.string(),
-  })
-  .strict();
+export const MeJson = ProfileV2.strict();
 
 /** `watch --list`. */
 export const WatchListJson = z.object({ folders: z.array(WatchFolderSchema) }).strict();
