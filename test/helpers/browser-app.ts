@@ -50,7 +50,9 @@ export interface RunningApp {
 
 export async function startApp(opts: AppOptions = {}): Promise<RunningApp> {
   const rendererDir = await builtRenderer();
-  const sb = await startSandbox({ pipelineSeconds: 1, ...opts.sandbox });
+  // Without ffmpeg the sandbox's results are copies of the upload: the page shows and plays them the same,
+  // and the run spends its CPU on the app, not on re-encoding (the sandbox's media work has tests of its own).
+  const sb = await startSandbox({ pipelineSeconds: 1, ffmpeg: false, ...opts.sandbox });
   const home = tempDir('dubdesk-e2e-');
   opts.prepare?.(home);
   const host = openDubdesk({

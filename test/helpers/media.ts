@@ -1,19 +1,35 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Media made with ffmpeg at test time (not committed), once per process, removed when it exits. */
-const dir = join(tmpdir(), `dubdesk-fixtures-${process.pid}`);
-process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+/**
+ * Media made with ffmpeg at test time (not committed). Under `npm test` the run's temporary root
+ * (test/temp-root.ts) holds one cache that every test process shares, so a fixture is encoded once a run,
+ * not once a file; elsewhere (benchmarks, chaos) a folder of this process's own, removed when it exits.
+ */
+const shared = process.env.DUBDESK_TEST_FIXTURES;
+const dir = shared ?? join(tmpdir(), `dubdesk-fixtures-${process.pid}`);
+if (!shared) process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+
+/** A folder of its own for each way of making a file: the same name made two ways is two fixtures. */
+function folderFor(...how: unknown[]): string {
+  const made = join(dir, createHash('sha256').update(JSON.stringify(how)).digest('hex').slice(0, 16));
+  mkdirSync(made, { recursive: true });
+  return made;
+}
 
 function ffmpeg(args: string[], out: string): string {
-  const path = join(dir, out);
+  const made = folderFor(args, out);
+  const path = join(made, out);
   if (!existsSync(path)) {
-    mkdirSync(dir, { recursive: true });
+    // Written aside, then renamed: a test process never sees another's half-written fixture.
+    const part = join(made, `.${process.pid}.${out}`);
     // Its name in its metadata: two fixtures are two different files, as two of a user's videos are (a source
     // is its content; a test that means a copy copies one).
-    execFileSync('ffmpeg', ['-v', 'error', '-y', ...args, '-metadata', `comment=${out}`, path]);
+    execFileSync('ffmpeg', ['-v', 'error', '-y', ...args, '-metadata', `comment=${out}`, part]);
+    renameSync(part, path);
   }
   return path;
 }
@@ -41,9 +57,8 @@ export function audioMp3(seconds = 2.5, name = `audio-${seconds}s.mp3`): string 
 }
 
 export function textFile(name = 'notes.mp4', text = 'this is not a video\n'): string {
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, name);
-  writeFileSync(path, text);
+  const path = join(folderFor('text', name, text), name);
+  if (!existsSync(path)) writeFileSync(path, text);
   return path;
 }
 

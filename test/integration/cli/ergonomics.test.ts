@@ -10,7 +10,7 @@ import { videoMp4 } from '../../helpers/media';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ pipelineSeconds: 0.3 });
+  sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.3 });
 });
 afterAll(() => sb.stop());
 

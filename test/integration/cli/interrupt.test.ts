@@ -31,7 +31,7 @@ function interruptOn(child: ReturnType<typeof startCli>['child'], pattern: RegEx
 describe('Ctrl+C in dubdesk run', () => {
   let sb: Sandbox;
   beforeEach(async () => {
-    sb = await startSandbox({ pipelineSeconds: 30 });
+    sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 30 });
   });
   afterEach(() => sb.stop());
 

@@ -25,7 +25,7 @@ const JOBS = NAMES.length * 3;
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ pipelineSeconds: 0.5 });
+  sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.5 });
 });
 afterAll(() => sb.stop());
 
@@ -38,7 +38,18 @@ function batch(names = NAMES, to = 'es,fr,de'): { work: string; env: NodeJS.Proc
     return path;
   });
   const env = { ...envFor(sb, join(work, 'home')), DUBDESK_RETRY_BASE_MS: '20' };
-  const args = ['dub', ...files, '--to', to, '--out', join(work, 'out'), '--poll-interval', '0.2'];
+  const args = [
+    'dub',
+    ...files,
+    '--to',
+    to,
+    '--out',
+    join(work, 'out'),
+    '--poll-interval',
+    '0.2',
+    '--concurrency',
+    '4',
+  ];
   return { work, env, command: [process.execPath, CLI, ...args].map(quote).join(' ') };
 }
 

@@ -10,7 +10,7 @@ import { filesOf, running, waitFor, watchEngine } from '../../helpers/watch';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ pipelineSeconds: 0.2 });
+  sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2 });
 });
 afterAll(() => sb.stop());
 

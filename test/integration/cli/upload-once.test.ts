@@ -8,7 +8,7 @@ import { tempDir } from '../../helpers/engine';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ pipelineSeconds: 0.3 });
+  sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.3 });
 });
 afterAll(() => sb.stop());
 

@@ -11,7 +11,7 @@ import { waitFor } from '../../helpers/watch';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ pipelineSeconds: 0.2, balance: 100_000 });
+  sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
 });
 afterAll(() => sb.stop());
 

@@ -25,7 +25,7 @@ describe.each([
   ['legacy', 13],
 ] as const)('under injected faults (%s, seed %i)', (api_: ApiGeneration, seed: number) => {
   it('completes every job with exactly one dub each, charged once, outputs intact', async () => {
-    const s = await startSandbox({ pipelineSeconds: 0.3, seed, faults: FAULTS });
+    const s = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.3, seed, faults: FAULTS });
     sb = s;
     const { api, run, close } = engineFor(s);
     const files =

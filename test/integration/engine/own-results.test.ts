@@ -7,7 +7,7 @@ import { videoMp4 } from '../../helpers/media';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ pipelineSeconds: 0.2 });
+  sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2 });
 });
 afterAll(() => sb.stop());
 

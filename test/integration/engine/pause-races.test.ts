@@ -10,7 +10,7 @@ import { videoMp4 } from '../../helpers/media';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ pipelineSeconds: 0.3, faults: { latencyMs: 300 } });
+  sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.3, faults: { latencyMs: 300 } });
 });
 afterAll(() => sb.stop());
 afterEach(() => sb.faults.set({ rateReset: 0 }));

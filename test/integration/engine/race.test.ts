@@ -20,7 +20,7 @@ async function deadPid(): Promise<number> {
 describe('one worker per queue', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ pipelineSeconds: 0.3 });
+    sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.3 });
   });
   afterAll(() => sb.stop());
 

@@ -15,7 +15,7 @@ import {
 
 const sandboxes: Sandbox[] = [];
 async function sandbox(opts: Parameters<typeof startSandbox>[0] = {}): Promise<Sandbox> {
-  const s = await startSandbox({ pipelineSeconds: 0.4, ...opts });
+  const s = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.4, ...opts });
   sandboxes.push(s);
   return s;
 }

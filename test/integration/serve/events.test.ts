@@ -65,7 +65,7 @@ describe('dubdesk serve: events over SSE', () => {
   };
 
   beforeAll(async () => {
-    sb = await startSandbox({ pipelineSeconds: 0.3 });
+    sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.3 });
     host = engineFor(sb, tempDir());
     engine = counted(host.api);
     server = await startServer({

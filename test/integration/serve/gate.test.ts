@@ -31,7 +31,7 @@ describe('dubdesk serve: the gate in front of every route', () => {
   let token: string;
 
   beforeAll(async () => {
-    sb = await startSandbox({ pipelineSeconds: 0.2 });
+    sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2 });
     const ui = tempDir();
     mkdirSync(join(ui, 'assets'));
     writeFileSync(join(ui, 'index.html'), '<!doctype html><div id="root"></div>');

@@ -16,7 +16,7 @@ describe('dubdesk serve: the address carries a one-time code, never the session 
   let now = 1_000_000;
 
   beforeAll(async () => {
-    sb = await startSandbox({ pipelineSeconds: 0.2 });
+    sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2 });
     s = await serveFor(sb, { clock: () => now });
   });
   afterAll(async () => {

@@ -102,7 +102,7 @@ describe('dubdesk serve: staging dropped files', () => {
   let home: string;
 
   beforeAll(async () => {
-    sb = await startSandbox({ pipelineSeconds: 0.2, balance: 10_000 });
+    sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 10_000 });
     home = tempDir();
     s = await serveFor(sb, { home, maxStagedBytes: 400 * 1024 ** 2 });
   });

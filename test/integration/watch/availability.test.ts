@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 async function sandbox(): Promise<Sandbox> {
-  const sb = await startSandbox({ pipelineSeconds: 0.2, balance: 100_000 });
+  const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
   cleanup.push(() => sb.stop());
   return sb;
 }

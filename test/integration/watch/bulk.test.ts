@@ -40,7 +40,7 @@ describe('many files at once', () => {
     `queues ${COUNT} files copied in at once into two languages, each exactly once`,
     { timeout: 300_000 },
     async () => {
-      const sb = await startSandbox({ pipelineSeconds: 0.2, balance: 10_000_000 });
+      const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 10_000_000 });
       cleanup.push(() => sb.stop());
       const host = watchEngine(sb, tempDir(), { settleMs: 1000, rescanMs: 5000 });
       cleanup.push(() => host.close());

@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const sb: Sandbox = await startSandbox({ pipelineSeconds: 0.2, balance: 100_000 });
+  const sb: Sandbox = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
   cleanup.push(() => sb.stop());
   const host = watchEngine(sb);
   cleanup.push(() => host.close());

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 async function setup(balance = 100_000) {
-  const sb: Sandbox = await startSandbox({ pipelineSeconds: 0.2, balance });
+  const sb: Sandbox = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance });
   cleanup.push(() => sb.stop());
   const host = watchEngine(sb);
   cleanup.push(() => host.close());

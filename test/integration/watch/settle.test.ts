@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 async function setup(settleMs?: number): Promise<{ sb: Sandbox; host: ReturnType<typeof watchEngine> }> {
-  const sb = await startSandbox({ pipelineSeconds: 0.2, balance: 100_000 });
+  const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
   cleanup.push(() => sb.stop());
   const host = watchEngine(sb, undefined, settleMs ? { settleMs } : {});
   cleanup.push(() => host.close());
