@@ -129,7 +129,7 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
       await box.press('Tab');
       await expect
         .poll(() => page.getByTestId('estimate').textContent(), PATIENT)
-        .toContain(`${over} ${over === 1 ? 'credit' : 'credits'} over your balance`);
+        .toContain(`short by ${over} cr`);
       const color = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).color);
       expect(await color('[data-testid=estimate-credits]')).not.toBe(await color('.estimate-line'));
 
