@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { JOB_STATES, type JobFilter, type JobState } from '../../../shared/contract/jobs';
 import type { ActionResult } from '../../../shared/contract/jobs';
@@ -182,7 +183,11 @@ export function registerStatusCommands(program: Command): void {
     .argument('[ids...]', 'job ids', ids, [])
     .option('--failed', 'every failed job', false)
     .option('--canceled', 'every canceled job', false)
-    .action(async (given: number[], flags: SelectFlags, cmd: Command) => {
+    .option(
+      '--out <dir>',
+      'save the results in this folder instead; what a job already saved moves there with it',
+    )
+    .action(async (given: number[], flags: SelectFlags & { out?: string }, cmd: Command) => {
       const states: JobState[] = [
         ...(flags.failed ? ['failed' as const] : []),
         ...(flags.canceled ? ['canceled' as const] : []),
@@ -195,7 +200,7 @@ export function registerStatusCommands(program: Command): void {
       process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) =>
         reportAction(
           api,
-          await api.retryJobs(sel),
+          await api.retryJobs(flags.out ? { ...sel, outDir: resolve(flags.out) } : sel),
           'Queued again',
           flags.failed && !flags.canceled ? 'No failed jobs.' : 'No job to retry.',
         ),
