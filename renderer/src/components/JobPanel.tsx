@@ -203,7 +203,9 @@ export function JobPanel() {
               </button>
             )}
           </div>
-          {(job.state === 'failed' || job.state === 'canceled') && <RetryElsewhere key={job.id} job={job} />}
+          {(job.state === 'failed' || job.state === 'canceled') && (
+            <RetryElsewhere key={`retry-${job.id}`} job={job} />
+          )}
           <Preview key={job.id} job={job} />
           <dl className="facts">
             <dt>Credits</dt>

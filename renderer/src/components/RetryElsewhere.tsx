@@ -37,7 +37,7 @@ export function RetryElsewhere({ job }: { job: JobView }) {
 
   return (
     <div className="retry-elsewhere">
-      <label htmlFor={`${id}-out`}>Save to</label>
+      <label htmlFor={`${id}-out`}>Save this job to</label>
       <div className="input-with-button">
         <input
           id={`${id}-out`}
