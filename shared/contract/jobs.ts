@@ -172,17 +172,28 @@ export const SourcePageSchema = z.object({
 });
 export type SourcePage = z.infer<typeof SourcePageSchema>;
 
+const selectionFields = {
+  ids: z.array(z.number().int().positive()).max(100_000).optional(),
+  filter: JobFilterSchema.optional(),
+};
+const oneOf = (s: { ids?: unknown; filter?: unknown }) => (s.ids === undefined) !== (s.filter === undefined);
+
 /** Bulk actions (retry, cancel, pause, resume, clear) take ids, or a filter, not both. */
 export const SelectionSchema = z
-  .object({
-    ids: z.array(z.number().int().positive()).max(100_000).optional(),
-    filter: JobFilterSchema.optional(),
-  })
+  .object(selectionFields)
   .strict()
-  .refine((s) => (s.ids === undefined) !== (s.filter === undefined), {
-    message: 'give either ids or a filter',
-  });
+  .refine(oneOf, { message: 'give either ids or a filter' });
 export type Selection = z.infer<typeof SelectionSchema>;
+
+/**
+ * Retry, optionally into another folder (absolute): the results a job already saved move there with it,
+ * so all of a job's files are in one folder.
+ */
+export const RetrySchema = z
+  .object({ ...selectionFields, outDir: z.string().min(1).max(4096).optional() })
+  .strict()
+  .refine(oneOf, { message: 'give either ids or a filter' });
+export type RetryRequest = z.infer<typeof RetrySchema>;
 
 export const ActionResultSchema = z.object({
   /** Jobs the action applied to. */

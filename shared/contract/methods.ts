@@ -9,6 +9,7 @@ import {
   JobPageSchema,
   LogLineSchema,
   PageRequestSchema,
+  RetrySchema,
   SelectionSchema,
   SourcePageSchema,
 } from './jobs';
@@ -69,7 +70,7 @@ export const METHODS = {
     JobIdSchema.extend({ limit: z.number().int().min(1).max(1000).default(200) }).strict(),
     z.object({ lines: z.array(LogLineSchema) }),
   ),
-  retryJobs: act(SelectionSchema, ActionResultSchema),
+  retryJobs: act(RetrySchema, ActionResultSchema),
   cancelJobs: act(SelectionSchema, ActionResultSchema),
   /** A paused job finishes the HTTP step it is in, then waits; resume goes on from there. */
   pauseJobs: act(SelectionSchema, ActionResultSchema),

@@ -16,14 +16,17 @@ export const QueueTotalsSchema = z.object({
   bytesPerSecond: z.number().nullable(),
   /** Best guess of the time until the queue drains; null when there is nothing to go on. */
   etaSeconds: z.number().nullable(),
-  /** Estimated credits of jobs not yet charged (what the queue will still spend). */
+  /**
+   * Estimated credits of jobs the service has not charged yet (queued, uploading, in its queue, processing):
+   * what the queue will still spend. The service charges when a dub completes.
+   */
   creditsCommitted: z.number(),
   /** Credits charged so far by jobs in the queue. */
   creditsCharged: z.number(),
-  /** Last known balance; null when never read. */
+  /** The service's balance as it last told it (read again after each job ends); null when never read. */
   balance: z.number().nullable(),
-  /** Balance minus committed; null without a balance. */
-  creditsRemaining: z.number().nullable(),
+  /** How far the committed credits go beyond the balance (0 when they fit); null without a balance. */
+  creditsShort: z.number().nullable(),
   /** Set while the service cannot be reached: jobs will resume by themselves. */
   offline: z.string().nullable(),
   paused: QueuePauseSchema.nullable(),

@@ -10,6 +10,7 @@ import { currentFace } from '../helpers/face';
 import { allJobs } from '../helpers/engine';
 import { audioMp3, videoMp4 } from '../helpers/media';
 import { ffprobeSeconds } from '../helpers/probe';
+import { formatCount } from '../../renderer/src/format';
 
 /** The running desktop app (Electron face only). */
 const desktopRun = async () => {
@@ -108,6 +109,15 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
       expect(j.outputs.length).toBeGreaterThanOrEqual(2);
       for (const o of j.outputs) expect(statSync(o.path).size).toBe(o.bytes);
     }
+    // The header's balance is the service's own (its ledger, through the admin route), nothing committed.
+    const { sb } = e2e.app;
+    const state = (await (
+      await fetch(`${sb.baseUrl}/__sandbox/state`, { headers: { 'x-sandbox-admin': sb.adminToken } })
+    ).json()) as { accounts: { id: string; seconds: number }[] };
+    const seconds = state.accounts.find((a) => a.id === sb.account.id)?.seconds ?? NaN;
+    await expect
+      .poll(() => page.getByTestId('header-credits').textContent(), PATIENT)
+      .toBe(`0 cr / ${formatCount(seconds)} cr`);
     expect(await seriousViolations(page)).toEqual([]);
   });
 
@@ -241,7 +251,9 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
     await expect
       .poll(() => estimate.textContent(), PATIENT)
       .toContain('already done with these settings — will be skipped');
-    expect(await page.getByTestId('estimate-jobs').textContent()).toBe('1 file × 1 language = 0 dubs');
+    expect(await page.getByTestId('estimate-jobs').textContent()).toBe(
+      '1 file × 1 language: 1 already done; nothing new to dub',
+    );
     expect(await sheet.getByRole('button', { name: 'Add and start' }).isDisabled()).toBe(true);
 
     await sheet.getByRole('checkbox', { name: 'Dub them again' }).check();

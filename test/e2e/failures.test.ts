@@ -81,6 +81,29 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
     expect(jobs.find((j) => j.sourceName === 'flaky-dub.mp4')?.state).toBe('completed');
   });
 
+  it('the job panel retries a failed dub into another folder: Save this job to, then Retry into this folder', async () => {
+    const { page } = e2e.view;
+    e2e.app.sb.faults.set({ rateDubFailure: 1 });
+    await e2e.app.host.api.add({ inputs: [videoMp4(2, 'elsewhere.mp4')], to: ['nl'] });
+    const row = page.getByRole('row', { name: /elsewhere\.mp4/ });
+    const chip = row.getByRole('button', { name: /^Dutch, nl: failed/ });
+    await chip.waitFor({ timeout: 30_000 });
+    e2e.app.sb.faults.set({ rateDubFailure: 0 });
+
+    await chip.click();
+    const other = tempDir('dubdesk-e2e-elsewhere-');
+    const panel = page
+      .getByRole('complementary')
+      .filter({ has: page.getByRole('button', { name: 'Close job panel' }) });
+    await panel.getByLabel('Save this job to', { exact: true }).fill(other);
+    await panel.getByRole('button', { name: 'Retry into this folder' }).click();
+    await row.getByRole('button', { name: /^Dutch, nl: done/ }).waitFor({ timeout: 30_000 });
+    const job = (await allJobs(e2e.app.host.api)).find((j) => j.sourceName === 'elsewhere.mp4');
+    expect(job?.outDir).toBe(other);
+    expect(job?.outputs.length).toBeGreaterThan(0);
+    for (const o of job?.outputs ?? []) expect(o.path.startsWith(`${other}/`)).toBe(true);
+  });
+
   it('cancels selected work with Delete, after a confirm that counts the jobs', async () => {
     const { page } = e2e.view;
     await page.getByRole('button', { name: /Pause queue/ }).click();
@@ -129,7 +152,7 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
       await box.press('Tab');
       await expect
         .poll(() => page.getByTestId('estimate').textContent(), PATIENT)
-        .toContain(`${over} ${over === 1 ? 'credit' : 'credits'} over your balance`);
+        .toContain(`short by ${over} cr`);
       const color = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).color);
       expect(await color('[data-testid=estimate-credits]')).not.toBe(await color('.estimate-line'));
 

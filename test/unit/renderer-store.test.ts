@@ -199,9 +199,14 @@ describe('what the screens derive', () => {
       languages: 2,
       jobs: 3,
       credits: 150,
+      alreadyDone: 1,
+      alreadyQueued: 0,
+      committed: 0,
       after: 50,
       overBy: 0,
     });
     expect(estimateTotals(estimate, true)).toMatchObject({ jobs: 4, credits: 210, after: -10, overBy: 10 });
+    // What the queue has committed is spent before this batch: 200 - 60 - 150 is 10 short.
+    expect(estimateTotals(estimate, false, 60)).toMatchObject({ committed: 60, after: -10, overBy: 10 });
   });
 });

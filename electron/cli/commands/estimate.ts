@@ -73,10 +73,14 @@ export function registerEstimateCommand(program: Command): void {
             process.stdout.write(
               `${e.jobs} job(s): about ${e.credits} credits${flags.studio ? ' (studio quality, 2x)' : ''}.`,
             );
-            if (e.balance !== null)
+            if (e.balance !== null) {
+              // The service's balance; what the queue already committed is spent before this batch.
+              const committed = (await api.totals()).creditsCommitted;
+              const after = e.balance - committed - e.credits;
               process.stdout.write(
-                ` Balance: ${e.balance}${e.overBalance ? ` — not enough (${e.credits - e.balance} short).` : `, ${e.balanceAfter} after.`}`,
+                ` Balance: ${e.balance}${committed ? ` (${committed} committed to the queue)` : ''}${after < 0 ? `; short by ${-after}.` : `, ${after} after.`}`,
               );
+            }
             if (e.uploadOnce.enabled)
               process.stdout.write(
                 `\nUpload once: each file is uploaded once for all its languages, ${formatBytes(e.uploadOnce.bytesSaved)} less to send.`,

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { JOB_STATES, type JobFilter, type JobState } from '../../../shared/contract/jobs';
 import type { ActionResult } from '../../../shared/contract/jobs';
@@ -42,14 +43,14 @@ async function printStatus(api: DubdeskApi, flags: StatusFlags): Promise<void> {
   };
   if (flags.json) {
     const jobs = await pageAll(api, filter);
-    return printJson(StatusJson.parse({ queue: await api.totals(), jobs }));
+    return printJson(StatusJson.parse({ queue: await totalsWithBalance(api), jobs }));
   }
   const first = await api.listJobs({ filter, limit: 1 });
   const offset = flags.all ? 0 : Math.max(0, first.total - flags.limit);
   const jobs = flags.all
     ? await pageAll(api, filter)
     : (await api.listJobs({ filter, offset, limit: flags.limit })).jobs;
-  const totals = await api.totals();
+  const totals = await totalsWithBalance(api);
   if (first.total === 0) {
     process.stdout.write(
       totals.total > 0
@@ -83,7 +84,29 @@ async function printStatus(api: DubdeskApi, flags: StatusFlags): Promise<void> {
     process.stdout.write(
       `\n(the last ${jobs.length} of ${first.total}; --all for every job, --state or --search to narrow)\n`,
     );
+  printCredits(totals);
   printPaused(totals);
+}
+
+/** The totals with the balance just read from the service (when the queue has jobs and it answers). */
+async function totalsWithBalance(api: DubdeskApi): Promise<QueueTotals> {
+  const first = await api.totals();
+  if (first.total === 0) return first;
+  return (await api.account().then(
+    () => true,
+    () => false,
+  ))
+    ? api.totals()
+    : first;
+}
+
+/** The service's balance and, beside it, what the queue will still spend: never one taken from the other. */
+function printCredits(t: QueueTotals): void {
+  const balance = t.balance === null ? 'unknown (the service did not answer)' : `${t.balance}`;
+  const short = t.creditsShort ? `; short by ${t.creditsShort}` : '';
+  process.stdout.write(
+    `\nCredits: balance ${balance}, ${t.creditsCommitted} committed to jobs not yet charged${short}.\n`,
+  );
 }
 
 /** The queue's own state, whatever the filter listed: paused, why, and what goes on. */
@@ -160,7 +183,11 @@ export function registerStatusCommands(program: Command): void {
     .argument('[ids...]', 'job ids', ids, [])
     .option('--failed', 'every failed job', false)
     .option('--canceled', 'every canceled job', false)
-    .action(async (given: number[], flags: SelectFlags, cmd: Command) => {
+    .option(
+      '--out <dir>',
+      'save the results in this folder instead; what a job already saved moves there with it',
+    )
+    .action(async (given: number[], flags: SelectFlags & { out?: string }, cmd: Command) => {
       const states: JobState[] = [
         ...(flags.failed ? ['failed' as const] : []),
         ...(flags.canceled ? ['canceled' as const] : []),
@@ -173,7 +200,7 @@ export function registerStatusCommands(program: Command): void {
       process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) =>
         reportAction(
           api,
-          await api.retryJobs(sel),
+          await api.retryJobs(flags.out ? { ...sel, outDir: resolve(flags.out) } : sel),
           'Queued again',
           flags.failed && !flags.canceled ? 'No failed jobs.' : 'No job to retry.',
         ),

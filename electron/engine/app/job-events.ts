@@ -22,7 +22,9 @@ export class JobEvents {
     const { meters, totals, hub } = this.deps;
     if (row.state !== 'uploading' && row.state !== 'downloading') meters.forget(row.id);
     totals.jobChanged(row);
-    if (row.credits_charged !== null) this.deps.balance.charged();
+    // The service charges when a dub completes (and may for a failure): its balance is read again.
+    if (row.credits_charged !== null || row.state === 'failed' || row.state === 'canceled')
+      this.deps.balance.charged();
     if (hub.size > 0) hub.emit({ type: 'job', job: this.deps.views.view(row) });
     this.deps.watch.jobChanged(row);
     totals.schedule();

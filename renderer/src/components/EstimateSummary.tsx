@@ -1,6 +1,6 @@
 import { formatBytes, formatCredits, plural } from '../format';
 import { useApp } from '../store';
-import { estimateTotals } from '../store/estimate';
+import { batchWords, estimateTotals } from '../store/estimate';
 
 /** The batch in one line: files x languages = dubs, credits, the balance before and after; red when over. */
 export function EstimateSummary() {
@@ -10,6 +10,7 @@ export function EstimateSummary() {
   const setAgain = useApp((s) => s.setAgain);
   const inputs = useApp((s) => s.inputs.length);
   const to = useApp((s) => s.preset.to.length);
+  const committed = useApp((s) => s.totals?.creditsCommitted ?? 0);
 
   if (!estimate) {
     return (
@@ -24,7 +25,7 @@ export function EstimateSummary() {
       </div>
     );
   }
-  const t = estimateTotals(estimate, again);
+  const t = estimateTotals(estimate, again, committed);
   const doneSources = new Set(estimate.alreadyDone.map((d) => d.source)).size;
   return (
     <div
@@ -53,7 +54,7 @@ export function EstimateSummary() {
       )}
       <p className="estimate-line">
         <span className="num" data-testid="estimate-jobs">
-          {plural(t.goodFiles, 'file')} × {plural(t.languages, 'language')} = {plural(t.jobs, 'dub')}
+          {batchWords(t, plural)}
         </span>
         {' · '}
         <strong className="num" data-testid="estimate-credits" data-credits={t.credits}>
@@ -74,13 +75,15 @@ export function EstimateSummary() {
           'Balance unknown (the service did not answer); the batch is checked when it starts.'
         ) : (
           <>
-            Balance {formatCredits(estimate.balance)} → {formatCredits(t.after ?? 0)} after
-            {t.overBy > 0 && (
+            Balance {formatCredits(estimate.balance)}
+            {t.committed > 0 && <> − {formatCredits(t.committed)} queued</>}
+            {t.overBy > 0 ? (
               <strong className="over-text">
                 {' '}
-                <span aria-hidden="true">⚠ </span>
-                {plural(t.overBy, 'credit')} over your balance
+                <span aria-hidden="true">⚠ </span>short by {formatCredits(t.overBy)}
               </strong>
+            ) : (
+              <> → {formatCredits(t.after ?? 0)} after</>
             )}
           </>
         )}

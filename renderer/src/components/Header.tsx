@@ -4,7 +4,7 @@ import { formatCount, formatCredits, formatEta, formatSpeed } from '../format';
 import { useApp } from '../store';
 import { headerNumbers } from '../store/derived';
 
-/** Brand, Add, and the queue at a glance: jobs left, speed, time left, credits committed vs remaining. */
+/** Brand, Add, and the queue at a glance: jobs left, speed, time left, credits committed vs the service's balance. */
 export function Header() {
   const n = useApp(useShallow((s) => headerNumbers(s.totals)));
   const paused = useApp((s) => s.totals?.paused ?? null);
@@ -67,9 +67,10 @@ export function Header() {
           </dd>
         </div>
         <div>
-          <dt>Credits committed / remaining</dt>
-          <dd className="num">
-            {formatCredits(n.committed)} / {n.remaining === null ? '—' : formatCredits(n.remaining)}
+          <dt>Credits committed / balance</dt>
+          <dd className="num" data-testid="header-credits">
+            {formatCredits(n.committed)} / {n.balance === null ? '—' : formatCredits(n.balance)}
+            {n.short > 0 && <strong className="over-text"> · short by {formatCredits(n.short)}</strong>}
           </dd>
         </div>
       </dl>

@@ -9,6 +9,7 @@ import { CHIP_SYMBOL, chipKind, stateWords, waitingWords } from '../store/derive
 import { loadedJob } from '../store/rows';
 import { ErrorText } from './ErrorText';
 import { Preview } from './Preview';
+import { RetryElsewhere } from './RetryElsewhere';
 import { useNow } from './useNow';
 
 function Files({ job }: { job: JobView }) {
@@ -202,6 +203,9 @@ export function JobPanel() {
               </button>
             )}
           </div>
+          {(job.state === 'failed' || job.state === 'canceled') && (
+            <RetryElsewhere key={`retry-${job.id}`} job={job} />
+          )}
           <Preview key={job.id} job={job} />
           <dl className="facts">
             <dt>Credits</dt>

@@ -6,7 +6,7 @@ import { ErrorText, errorElsewhere, errorFor } from '../components/ErrorText';
 import { EstimateFiles } from '../components/EstimateFiles';
 import { EstimateSummary } from '../components/EstimateSummary';
 import { PresetControls } from '../components/PresetControls';
-import { baseName, formatCount, formatCredits, plural } from '../format';
+import { baseName, formatCredits, plural } from '../format';
 import { useApp, useAppApi } from '../store';
 import { estimateTotals } from '../store/estimate';
 
@@ -22,7 +22,11 @@ export function AddSheet() {
   const formError = useApp((s) => s.addError ?? s.estimateError);
   const adding = useApp((s) => s.adding);
   const setAddOpen = useApp((s) => s.setAddOpen);
-  const totals = useApp(useShallow((s) => (s.estimate ? estimateTotals(s.estimate, s.again) : null)));
+  const totals = useApp(
+    useShallow((s) =>
+      s.estimate ? estimateTotals(s.estimate, s.again, s.totals?.creditsCommitted ?? 0) : null,
+    ),
+  );
   const canAdd = totals !== null && totals.jobs > 0 && !adding;
   const over = totals !== null && totals.overBy > 0;
 
@@ -31,7 +35,7 @@ export function AddSheet() {
     if (over && totals) {
       const ok = await s.confirm({
         title: 'Add over your balance?',
-        body: `This batch needs ${formatCredits(totals.credits)}, ${formatCount(totals.overBy)} more than your balance. Jobs that cannot be paid for wait until you add credits.`,
+        body: `This batch needs ${formatCredits(totals.credits)}: with the queue, your balance is short by ${formatCredits(totals.overBy)}. Jobs that cannot be paid for wait until you add credits.`,
         confirmLabel: 'Add anyway',
         danger: true,
       });

@@ -84,8 +84,10 @@ export interface HeaderNumbers {
   bytesPerSecond: number | null;
   etaSeconds: number | null;
   committed: number;
-  remaining: number | null;
+  /** The service's balance, as it last told it. */
   balance: number | null;
+  /** Committed credits beyond the balance; 0 when they fit. */
+  short: number;
 }
 
 export function headerNumbers(totals: QueueTotals | null): HeaderNumbers {
@@ -94,8 +96,8 @@ export function headerNumbers(totals: QueueTotals | null): HeaderNumbers {
     bytesPerSecond: totals?.bytesPerSecond ?? null,
     etaSeconds: totals?.etaSeconds ?? null,
     committed: totals?.creditsCommitted ?? 0,
-    remaining: totals?.creditsRemaining ?? null,
     balance: totals?.balance ?? null,
+    short: totals?.creditsShort ?? 0,
   };
 }
 

@@ -58,20 +58,19 @@ describe('engine lifecycle', () => {
     await close();
   });
 
-  it('fetches the balance for the totals by itself: an idle queue shows what remains', async () => {
+  it("fetches the balance for the totals by itself: an idle queue shows the service's balance", async () => {
     const sb = await sandbox({ balance: 4321 });
     const { api, run, close } = engineFor(sb);
     try {
       await api.totals();
-      await expect.poll(async () => (await api.totals()).creditsRemaining).toBe(4321);
-      // After a dub is charged, what remains is the service's new balance, not the old one plus the
-      // estimate that left "committed".
+      await expect.poll(async () => (await api.totals()).balance).toBe(4321);
+      // After a dub is charged, the balance shown is the service's new one, read again by itself.
       await api.add(req([videoMp4(2, 'charged.mp4')]));
       expect(await run(quickRun(1))).toBe('done');
       const left = sb.state.accounts.values().next().value?.seconds;
       expect(left).toBeLessThan(4321);
       await expect
-        .poll(async () => (await api.totals()).creditsRemaining, { timeout: 20_000, interval: 250 })
+        .poll(async () => (await api.totals()).balance, { timeout: 20_000, interval: 250 })
         .toBe(left);
     } finally {
       await close();

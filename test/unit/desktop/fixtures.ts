@@ -15,7 +15,7 @@ export function totals(
     creditsCommitted: 0,
     creditsCharged: 0,
     balance: null,
-    creditsRemaining: null,
+    creditsShort: null,
     offline: null,
     paused: null,
     running: true,

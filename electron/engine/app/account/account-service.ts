@@ -39,15 +39,17 @@ type AccountHandlers = Pick<DubdeskHandlers, 'account' | 'testKey' | 'languages'
 
 /** The account behind the key: who it is, its balance (cached for the header), and the languages it offers. */
 export class AccountService {
-  readonly balance = new BalanceCache();
+  readonly balance: BalanceCache;
 
-  constructor(private readonly deps: AccountDeps) {}
+  constructor(private readonly deps: AccountDeps) {
+    this.balance = new BalanceCache(() => deps.services.describe().configured && this.accountNow());
+  }
 
   async accountNow(): Promise<Account> {
     const active = await ensureService(this.deps.services);
     try {
       const me = await active.clients.v2.me();
-      this.balance.value = me.seconds;
+      this.balance.heard(me.seconds);
       this.deps.reachable();
       return accountOf(active.mode, active.baseUrl, me);
     } catch (e) {
@@ -63,12 +65,6 @@ export class AccountService {
       if (e instanceof DubdeskError && (e.code === 'auth' || e.code === 'config')) throw e;
       return null;
     }
-  }
-
-  /** Asks the balance again when it is unknown or a dub was charged (see BalanceCache). */
-  refreshBalance(fresh: () => void): void {
-    if (!this.deps.services.describe().configured) return;
-    this.balance.refreshIfDue(() => this.accountNow(), fresh);
   }
 
   /** The target languages the service offers now, else the built-in list. */

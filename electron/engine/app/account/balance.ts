@@ -1,37 +1,92 @@
-/** The balance is asked again after a charge at most this often (it also comes with every estimate). */
-const BALANCE_REFRESH_MS = 5000;
+/** After a job ended (charged, failed or canceled), the balance is asked again, but at most this often. */
+const AFTER_CHANGE_MS = 5000;
+/** Otherwise a shown balance is asked again when it is older than this (and someone looks at it). */
+const IDLE_REFRESH_MS = 60_000;
 
 /**
- * The last balance the service told, and when to ask again: when nobody has yet (an idle queue), and after
- * dubs were charged, at most every few seconds and one request at a time.
+ * The balance the service last told (its `seconds`), never one worked out here, and when to ask again:
+ * when nobody has yet, after each job that ended (a charge, or a failure the service may have charged), and
+ * once a minute otherwise. One request at a time, at most one per few seconds: a batch of a thousand
+ * completions asks a handful of times, and the last one is always followed by a fresh read.
  */
 export class BalanceCache {
-  value: number | null = null;
-  /** A dub was charged since the balance was read: it is asked again. */
+  private current: number | null = null;
+  private readAt = 0;
+  /** A job ended since the balance was read: it is asked again. */
   private stale = false;
   private asking = false;
   private askedAt = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private readonly listeners = new Set<() => void>();
 
+  /** `ask` reads the balance from the service (and calls `heard` with it); false when it cannot now. */
+  constructor(private readonly ask: () => Promise<unknown> | false) {}
+
+  get value(): number | null {
+    return this.current;
+  }
+
+  /** The service said the balance is `seconds` (whoever asked): the faces are told when it moved. */
+  heard(seconds: number): void {
+    const moved = seconds !== this.current;
+    this.current = seconds;
+    this.readAt = Date.now();
+    if (moved) for (const l of this.listeners) l();
+  }
+
+  /** Runs `listener` whenever the balance read from the service changed. */
+  onChange(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
+  /** A job was charged, failed or was canceled: the balance is asked again (now, or when the pause is over). */
   charged(): void {
     this.stale = true;
+    this.refreshIfDue();
   }
 
   /** Another service (or key) has another balance: the old one must not show, the new one is asked. */
   forget(): void {
-    this.value = null;
+    this.current = null;
+    this.readAt = 0;
     this.askedAt = 0;
   }
 
-  /** Asks with `ask` (which stores the value) when due; `fresh` runs once a new value is in. */
-  refreshIfDue(ask: () => Promise<unknown>, fresh: () => void): void {
-    const wanted = this.value === null || this.stale;
-    const due = wanted && Date.now() - this.askedAt > BALANCE_REFRESH_MS;
-    if (!due || this.asking) return;
+  /** Asks when it is wanted and the last ask is far enough behind; else comes back when it will be. */
+  refreshIfDue(): void {
+    if (this.closed || this.asking) return;
+    const wanted = this.current === null || this.stale || Date.now() - this.readAt > IDLE_REFRESH_MS;
+    if (!wanted) return;
+    const wait = this.askedAt + AFTER_CHANGE_MS - Date.now();
+    if (wait > 0) {
+      // Only a job that ended comes back by itself: an idle refresh waits for someone to look.
+      if (this.stale && !this.timer) {
+        this.timer = setTimeout(() => {
+          this.timer = null;
+          this.refreshIfDue();
+        }, wait);
+        this.timer.unref?.();
+      }
+      return;
+    }
+    const asked = this.ask();
+    if (asked === false) return;
     this.asking = true;
     this.stale = false;
     this.askedAt = Date.now();
-    void ask()
-      .then(fresh, () => {})
-      .finally(() => (this.asking = false));
+    void asked
+      .catch(() => {})
+      .finally(() => {
+        this.asking = false;
+        // A job that ended while this ask was on its way is not covered by its answer.
+        if (this.stale) this.refreshIfDue();
+      });
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 }

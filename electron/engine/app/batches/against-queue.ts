@@ -84,3 +84,10 @@ export function creditsOf(jobs: readonly Pick<NewJob, 'duration' | 'studio'>[]):
   }
   return { credits, unknown };
 }
+
+/** The jobs a batch will pay for: new ones, and failed ones the service has not charged yet (a retry of a
+ * charged dub only fetches its results again). */
+export function toBePaid(store: JobStore, sorted: Sorted): NewJob[] {
+  const unpaid = sorted.failed.filter((f) => (store.get(f.id)?.credits_charged ?? null) === null);
+  return [...sorted.fresh, ...unpaid.map((f) => f.job)];
+}

@@ -13,11 +13,12 @@ import type { JobEvents } from '../job-events';
 import { BULK } from '../options';
 import type { ServiceManager } from '../service';
 import { rememberBatch } from '../settings/app-settings';
-import { creditsOf, sortAgainstQueue } from './against-queue';
+import { creditsOf, sortAgainstQueue, toBePaid } from './against-queue';
 import { checkLanguages, checkOutputFolder, checkOutputFolders } from './checks';
 import { enqueueBatch } from './enqueue';
 import { planBatch } from './plan';
 import { uploadOnceSavings } from './upload-once';
+import { relocateJobs } from '../queue/relocate';
 
 export interface BatchDeps {
   db: Db;
@@ -124,7 +125,7 @@ export class BatchService {
     const planned = await this.prepare(args);
     const sorted = sortAgainstQueue(store, planned.jobs, false);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
-    const { credits, unknown } = creditsOf(queued);
+    const { credits, unknown } = creditsOf(toBePaid(store, sorted));
     const balance = await account.balanceOrNull();
     return {
       files: planned.files,
@@ -147,7 +148,7 @@ export class BatchService {
     const planned = await this.prepare(args, true);
     const sorted = sortAgainstQueue(store, planned.jobs, args.again);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
-    const { credits, unknown } = creditsOf(queued);
+    const { credits, unknown } = creditsOf(toBePaid(store, sorted));
     const balance = queued.length ? await account.balanceOrNull() : account.balance.value;
     if (queued.length && balance !== null && !args.force && (balance <= 0 || credits > balance))
       throw new DubdeskError(
@@ -155,6 +156,11 @@ export class BatchService {
         `this batch needs about ${credits} credits (1 credit = 1 second${args.studio ? ', studio quality counts double' : ''}); the balance is ${balance}`,
         { remedy: 'Add credits, dub fewer files or languages, or add it anyway.' },
       );
+    // A failed job added again into another folder takes the results it saved along: never split.
+    await relocateJobs(
+      store,
+      sorted.failed.map((f) => ({ id: f.id, outDir: f.job.out_dir })),
+    );
     const { added, retried, queuedMeanwhile } = await enqueueBatch(db, store, sorted);
     if (added.length) rememberBatch(store, args.to);
     this.deps.info({ added: added.length, retried: retried.length, credits }, 'batch added');

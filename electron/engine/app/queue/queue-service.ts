@@ -5,7 +5,10 @@ import type { JobRow, JobStore } from '../../db/jobs';
 import type { EngineLog } from '../../log/log';
 import type { JobEvents } from '../job-events';
 import { BULK } from '../options';
+import { checkOutputFolder } from '../batches/checks';
+import { absolutePath } from '../paths';
 import { applyAction, type Action } from './actions';
+import { relocateJobs } from './relocate';
 import type { JobViews } from './job-views';
 import { toDetail } from './views';
 
@@ -47,6 +50,19 @@ export class QueueService {
         remedy: 'Its files stay where they were written; add its source with --again to dub it again.',
       });
     throw new DubdeskError('not-found', `no job ${id}`, { remedy: 'List the queue to see the job numbers.' });
+  }
+
+  /** Retry into another folder: the jobs' saved results move there first (see relocateJobs). */
+  private async moveTo(sel: MethodArgs<'retryJobs'>, raw: string): Promise<void> {
+    const outDir = absolutePath(raw, null, 'outDir');
+    await checkOutputFolder(outDir, 'outDir', true);
+    const ids = sel.ids ?? this.deps.store.select(sel.filter ?? {});
+    const moved = await relocateJobs(
+      this.deps.store,
+      ids.map((id) => ({ id, outDir })),
+    );
+    if (moved.length)
+      this.deps.log.logger.info({ jobs: moved.length }, 'user: results moved to another folder');
   }
 
   private act(action: Action, sel: MethodArgs<'retryJobs'>) {
@@ -96,7 +112,10 @@ export class QueueService {
         const row = this.shownJob(id);
         return { lines: this.deps.log.jobLines(id, limit, row.created_at) };
       },
-      retryJobs: (sel) => this.act('retry', sel),
+      retryJobs: async (sel) => {
+        if (sel.outDir !== undefined) await this.moveTo(sel, sel.outDir);
+        return this.act('retry', sel);
+      },
       cancelJobs: (sel) => this.act('cancel', sel),
       pauseJobs: (sel) => this.act('pause', sel),
       resumeJobs: (sel) => this.act('resume', sel),

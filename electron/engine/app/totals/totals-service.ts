@@ -38,7 +38,10 @@ export class TotalsService {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
-  constructor(private readonly deps: TotalsDeps) {}
+  constructor(private readonly deps: TotalsDeps) {
+    // A new balance from the service reaches the header without waiting for the next job change.
+    deps.account.balance.onChange(() => this.schedule());
+  }
 
   /** Totals at most four times a second, after the change that asked for them. */
   schedule(): void {
@@ -78,8 +81,8 @@ export class TotalsService {
 
   totals(): QueueTotals {
     const { store, account, meters } = this.deps;
-    // The header's "remaining" is the balance minus what the queue has committed.
-    account.refreshBalance(() => this.schedule());
+    // The balance is the service's own figure; what the queue will still spend is shown beside it.
+    account.balance.refreshIfDue();
     const counts = { ...emptyCounts(), ...store.countsByState() };
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     const left = total - counts.completed - counts.failed - counts.canceled;
@@ -96,7 +99,7 @@ export class TotalsService {
       creditsCommitted: sums.committed,
       creditsCharged: sums.charged,
       balance,
-      creditsRemaining: balance === null ? null : balance - sums.committed,
+      creditsShort: balance === null ? null : Math.max(0, sums.committed - balance),
       offline: this.offline,
       paused: this.deps.pause.get(),
       running: this.deps.isRunning() || QueueLock.held(this.deps.db),
@@ -120,6 +123,7 @@ export class TotalsService {
 
   close(): void {
     this.closed = true;
+    this.deps.account.balance.close();
     if (this.timer) clearTimeout(this.timer);
   }
 }

@@ -12,7 +12,7 @@ export class JobLists {
       counts: db.prepare(`SELECT state, count(*) AS n FROM jobs WHERE cleared_at IS NULL GROUP BY state`),
       sums: db.prepare(`
         SELECT
-          coalesce(sum(CASE WHEN credits_charged IS NULL AND state NOT IN ('failed', 'canceled') AND duration IS NOT NULL
+          coalesce(sum(CASE WHEN credits_charged IS NULL AND state NOT IN ('completed', 'failed', 'canceled') AND duration IS NOT NULL
             THEN (CAST(duration AS INTEGER) + (duration > CAST(duration AS INTEGER))) * (1 + studio) END), 0) AS committed,
           coalesce(sum(credits_charged), 0) AS charged
         FROM jobs WHERE cleared_at IS NULL`),
