@@ -63,6 +63,8 @@ describe.runIf(currentFace() === 'web')('a batch uploaded from the browser, save
     await expect
       .poll(() => page.getByTestId('estimate-jobs').textContent(), PATIENT)
       .toMatch(/^1 file × 1 language = 1 dub/);
+    await box.press('Tab'); // the list closes; the hint under Save to is in view for the pictures
+    await hint.scrollIntoViewIfNeeded();
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await screenshot(page, `uploads-folder-hint-${scheme}`);
