@@ -31,7 +31,7 @@ await esbuild.build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node22.14',
+  target: 'node22.22',
   // Native code stays a real package, resolved from node_modules at run time.
   external: ['better-sqlite3', '@napi-rs/keyring'],
   // CommonJS dependencies call require(); an ES module has none of its own.

@@ -54,6 +54,13 @@ export interface FaceBridge extends DubdeskApi {
    * may not be this one). Absent in Electron, which opens and reveals them instead.
    */
   downloadUrl?(jobId: number, index: number): string;
+  /** Web only: a URL that downloads the finished files of these jobs as one zip, `<name>.zip`. */
+  resultsZipUrl?(jobIds: readonly number[], name: string): string;
+  /**
+   * Web only: where a batch of files sent from the browser is saved when no folder is chosen (their own
+   * folder is serve's staging folder): the default output folder, else Downloads/Dubdesk.
+   */
+  uploadsFolder?(): Promise<string>;
   /** Whether files can be revealed and opened on this machine (Electron: yes; web: the files are elsewhere). */
   readonly canReveal: boolean;
   showInFolder(path: string): Promise<void>;

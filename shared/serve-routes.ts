@@ -9,6 +9,8 @@ import type { MediaKind } from './face';
  *   POST /api/<method>          the contract: JSON input in, a Reply out       (Authorization: Bearer <token>)
  *   GET  /api/events            Server-Sent Events of EngineEvents             (Authorization: Bearer <token>)
  *   POST /api/media-token       a read-only token for <video>/<track> URLs      (Authorization: Bearer <token>)
+ *   GET  /api/uploads-folder    {path}: where a batch of uploaded files is saved (Authorization: Bearer <token>)
+ *   GET  /media/results.zip?jobs=1,2 the jobs' finished files as one zip          (?mt=<media token>, or Bearer)
  *   POST /staging?name=<name>   a file's bytes as the body; answers its path   (Authorization: Bearer <token>)
  *   GET  /media/<job>/<kind>    a job's own media, with Range                  (?mt=<media token>, or Bearer)
  *   GET  /media/<job>/file/<n>  the job's n-th output file, as a download      (?mt=<media token>, or Bearer)
@@ -20,6 +22,8 @@ export const ROUTES = {
   events: '/api/events',
   mediaToken: '/api/media-token',
   staging: '/staging',
+  uploadsFolder: '/api/uploads-folder',
+  resultsZip: '/media/results.zip',
   media: (jobId: number, kind: MediaKind) => `/media/${jobId}/${kind}`,
   download: (jobId: number, index: number) => `/media/${jobId}/file/${index}`,
 } as const;

@@ -2,7 +2,7 @@
 // that a too-old Node gets a sentence saying what to install instead of a crash or a segmentation fault.
 
 /** The oldest Node.js Dubdesk runs on; package.json's `engines` says the same (a test checks it). */
-export var MIN_NODE = '22.14.0';
+export var MIN_NODE = '22.22.0';
 
 /** What to tell the user when `version` (e.g. `20.11.0`) is too old; null when it will do. */
 export function nodeProblem(version) {

@@ -9,10 +9,14 @@ import { eventRoutes, type EventStreams } from './events';
 import { guardRequests } from './guard';
 import { LOOPBACK } from './loopback';
 import { mediaRoutes } from './media';
+import { resultsZipRoute } from './results-zip';
 import { MediaTokens, mediaTokenRoute } from './media-tokens';
 import { METHOD_BODY_LIMIT, methodRoutes } from './methods';
 import { staticRoutes } from './static';
 import { stagingRoutes } from './staging';
+import type { FolderEnv } from './downloads-folder';
+import { uploadsFolderRoute } from './uploads-route';
+import { withUploadsFolder } from './uploads-folder';
 import { sweepStaging } from './staging-sweep';
 import { OPENED_CODE_TTL_MS, SessionCodes, sessionRoute } from './session-codes';
 import { newToken } from './token';
@@ -34,6 +38,8 @@ export interface ServeOptions {
   stagingRetentionMs?: number;
   /** Time between two heartbeat comments on an event stream. */
   heartbeatMs?: number;
+  /** Where the user's Downloads folder is looked for (tests give a temporary home). */
+  folders?: FolderEnv;
   /** The clock one-time codes expire by (tests move it). */
   clock?: () => number;
 }
@@ -89,7 +95,8 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   guardRequests(app, { token, mediaTokens, port: () => port });
   contractErrors(app);
   sessionRoute(app, codes, token);
-  methodRoutes(app, api);
+  methodRoutes(app, withUploadsFolder(api, stagingRoot, opts.folders));
+  uploadsFolderRoute(app, api, opts.folders);
   mediaTokenRoute(app, mediaTokens);
   const events = eventRoutes(app, api, opts.heartbeatMs);
   stagingRoutes(
@@ -98,6 +105,7 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
     uploading,
   );
   mediaRoutes(app, api);
+  resultsZipRoute(app, api);
   if (opts.rendererDir) await staticRoutes(app, opts.rendererDir);
   // Streams never end by themselves: end them first, or closing would wait for them forever.
   app.addHook('preClose', async () => events.closeAll());

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startServer, type DubdeskServer } from '../../electron/web/server';
+import type { FolderEnv } from '../../electron/web/downloads-folder';
 import { workQueue } from '../../electron/web/worker';
 import { openDubdesk, type DubdeskHost, type QueueWorker } from '../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
@@ -34,6 +35,8 @@ export interface AppOptions {
   work?: boolean;
   /** Nothing configured: a first run, where the sandbox is only the fallback (as `serve` without flags). */
   firstRun?: boolean;
+  /** Where serve looks for the user's Downloads folder (a temporary home). */
+  folders?: FolderEnv;
 }
 
 /**
@@ -74,6 +77,7 @@ export async function startApp(opts: AppOptions = {}): Promise<RunningApp> {
     port: 0,
     rendererDir,
     log: { stream: new LogSink(), level: 'warn' },
+    ...(opts.folders ? { folders: opts.folders } : {}),
   });
   let worker: QueueWorker | null = null;
   if (opts.work !== false) worker = workQueue(host, () => undefined);

@@ -10,7 +10,7 @@ import type { SandboxStarter } from '../app/service';
 import { formatChecks, pass, skipped, type Check } from './check';
 import { backupCheck, databaseCheck } from './database';
 import { homeCheck, runtimeCheck } from './runtime';
-import { keyStoreCheck, sandboxCheck, serviceCheck } from './service';
+import { keyStoreCheck, sandboxCheck, serviceCheck, type KeyUse } from './service';
 
 export interface DiagnoseOptions {
   home: string;
@@ -36,21 +36,28 @@ export async function diagnose(o: DiagnoseOptions): Promise<Check[]> {
   const checks: Check[] = [runtimeCheck(o.versions)];
   const home = await homeCheck(o.home);
   const db = databaseCheck(o.home);
-  checks.push(home, db, await backupCheck(o.home), await keyStoreCheck(o.home, o.keyStore));
+  const backup = await backupCheck(o.home);
+  // The service is looked at first: whether a key is needed decides what a missing key store means.
+  const service: Check[] = [];
+  let use: KeyUse | null = null;
   if (home.ok && db.ok) {
     try {
-      const { check, sandboxChosen } = await serviceCheck(await o.api());
-      checks.push(check);
+      const api = await o.api();
+      const { check, sandboxChosen } = await serviceCheck(api);
+      const { keyStore } = (await api.getSettings()).service;
+      use = { sandbox: sandboxChosen, fromEnvironment: keyStore === 'env' };
+      service.push(check);
       // With the sandbox chosen, the line above already went through it.
-      if (!sandboxChosen) checks.push(await sandboxCheck(o.startSandbox));
+      if (!sandboxChosen) service.push(await sandboxCheck(o.startSandbox));
     } catch (e) {
-      checks.push(
+      service.push(
         skipped('Service', `the queue did not open (${e instanceof Error ? e.message : String(e)})`),
       );
     }
   } else {
-    checks.push(skipped('Service', 'the data folder or the database failed its check'));
+    service.push(skipped('Service', 'the data folder or the database failed its check'));
   }
+  checks.push(home, db, backup, await keyStoreCheck(o.home, o.keyStore, use), ...service);
   checks.push(await logCheck(o.home));
   return checks;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fail, messageOf, pass, type Check } from './check';
 
 /** The Node.js the engine needs (package.json `engines`); Electron 45 ships a newer one. */
-export const NODE_MINIMUM = '22.14.0';
+export const NODE_MINIMUM = '22.22.0';
 /** Below this the queue's downloads fail part-way: say so before they do. */
 export const FREE_SPACE_MINIMUM = 200 * 1024 * 1024;
 

@@ -5,7 +5,8 @@ import type { DubdeskApi } from '../../../shared/contract/methods';
 import { V2Client } from '../api/v2';
 import { systemKeyStore } from '../keys/os-key-store';
 import type { SandboxStarter } from '../app/service';
-import { fail, messageOf, pass, type Check } from './check';
+import { fail, messageOf, note, pass, type Check } from './check';
+import { serviceFile } from '../keys/service-file';
 
 const STORE_FIX: Partial<Record<NodeJS.Platform, string>> = {
   linux:
@@ -14,19 +15,46 @@ const STORE_FIX: Partial<Record<NodeJS.Platform, string>> = {
   win32: 'Check that the Credential Manager service runs (services.msc), then try again.',
 };
 
-/** Where the API key is kept: the OS credential store answering, or the file the user chose. */
-export async function keyStoreCheck(home: string, choice: 'system' | 'file'): Promise<Check> {
+/** What the key store is needed for in this run, from the service settings; null when they could not be read. */
+export interface KeyUse {
+  /** The built-in sandbox is in use: it needs no key. */
+  sandbox: boolean;
+  /** The key comes from DUBDESK_API_KEY, not from a store. */
+  fromEnvironment: boolean;
+}
+
+/**
+ * Where the API key is kept: the OS credential store answering, or the file the user chose. A system
+ * without a credential store fails only when a key is needed now (the service is chosen) and has nowhere
+ * to be kept; with the sandbox in use, or a key already in the owner-only file, it passes with a note.
+ */
+export async function keyStoreCheck(
+  home: string,
+  choice: 'system' | 'file',
+  use: KeyUse | null = null,
+): Promise<Check> {
   const title = 'Key store';
   if (choice === 'file')
-    return pass(title, `${join(home, 'service.json')}, readable by you only (the file store was chosen)`);
+    return pass(title, `${serviceFile(home)}, readable by you only (the file store was chosen)`);
   try {
     const store = await systemKeyStore({ home, fileFallback: 'allowed' });
     if (store.kind === 'os') return pass(title, 'the system credential store answers');
-    return fail(
-      title,
-      store.osUnavailable ?? 'no system credential store',
-      STORE_FIX[process.platform] ?? 'Set up a credential store.',
-    );
+    const why = store.osUnavailable ?? 'no system credential store answered';
+    const fix = STORE_FIX[process.platform] ?? 'Set up a credential store.';
+    const missing = `no system credential store answers here (${why})`;
+    if (store.get())
+      return note(
+        pass(title, `the key is kept in ${serviceFile(home)}, readable by you only`),
+        `${missing}; you agreed to the file instead.`,
+      );
+    if (use?.fromEnvironment)
+      return note(pass(title, 'not used: the key comes from DUBDESK_API_KEY'), `${missing}. ${fix}`);
+    if (use?.sandbox)
+      return note(
+        pass(title, 'not needed yet (the built-in sandbox needs no key)'),
+        `${missing}. Before you save a key for the dubbing service: ${fix}`,
+      );
+    return fail(title, why, fix);
   } catch (e) {
     return fail(title, `the key store cannot be opened (${messageOf(e)})`, 'Check the data folder above.');
   }

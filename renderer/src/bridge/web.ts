@@ -167,6 +167,17 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     downloadUrl(jobId: number, index: number): string {
       return `${base}${ROUTES.download(jobId, index)}${mediaQuery()}`;
     },
+    resultsZipUrl(jobIds: readonly number[], name: string): string {
+      const q = mediaQuery();
+      const rest = `jobs=${jobIds.join(',')}&name=${encodeURIComponent(name)}`;
+      return `${base}${ROUTES.resultsZip}${q ? `${q}&${rest}` : `?${rest}`}`;
+    },
+    async uploadsFolder(): Promise<string> {
+      const res = await fetchFn(`${base}${ROUTES.uploadsFolder}`, { headers: auth() }).catch(() => {
+        throw unreachable();
+      });
+      return StagedFileSchema.parse(await readReply(res)).path;
+    },
     async stageFiles(files, onProgress) {
       // The server refuses these too, but only after the browser began sending gigabytes.
       const huge = files.find((f) => f.size > MAX_STAGED_BYTES);

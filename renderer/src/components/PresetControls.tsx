@@ -20,10 +20,13 @@ interface Props {
   error: ContractError | null;
   /** The watched-folder form says "inside the folder" for an empty output folder. */
   outDirPlaceholder?: string;
+  /** Web: where files sent from the browser are saved when no folder is chosen (their own is hidden). */
+  uploadsFolder?: string | null;
 }
 
 /** The choices a batch and a watched folder share: languages, source language, quality, where, what, how. */
-export function PresetControls({ value, onChange, error, outDirPlaceholder = 'Beside each source' }: Props) {
+export function PresetControls(props: Props) {
+  const { value, onChange, error, outDirPlaceholder = 'Beside each source', uploadsFolder = null } = props;
   const bridge = useBridge();
   const languages = useApp((s) => s.languages);
   const id = useId();
@@ -86,7 +89,11 @@ export function PresetControls({ value, onChange, error, outDirPlaceholder = 'Be
             value={value.outDir}
             placeholder={outDirPlaceholder}
             aria-invalid={outError !== null || undefined}
-            aria-describedby={outError ? `${id}-out-error` : undefined}
+            aria-describedby={
+              [outError && `${id}-out-error`, uploadsFolder && `${id}-out-uploads`]
+                .filter(Boolean)
+                .join(' ') || undefined
+            }
             onChange={(e) => onChange({ outDir: e.target.value })}
           />
           {bridge.shell === 'electron' && (
@@ -102,6 +109,12 @@ export function PresetControls({ value, onChange, error, outDirPlaceholder = 'Be
             </button>
           )}
         </div>
+        {uploadsFolder && !value.outDir.trim() && (
+          <p className="hint" id={`${id}-out-uploads`}>
+            Files sent from this browser have no folder of their own on this machine: a batch with them is
+            saved in <span className="path">{uploadsFolder}</span>.
+          </p>
+        )}
         <ErrorText error={outError} id={`${id}-out-error`} />
       </div>
 

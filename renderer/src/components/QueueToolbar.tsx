@@ -3,6 +3,7 @@ import { formatCount } from '../format';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../store';
 import { selectionActions } from '../store/selection';
+import { DownloadAll } from './DownloadAll';
 import type { BulkAction } from '../store/types';
 
 const SEARCH_DELAY_MS = 250;
@@ -56,6 +57,7 @@ export function QueueToolbar() {
           {action('pause', 'Pause')}
           {action('resume', 'Resume')}
           {action('cancel', 'Cancel…')}
+          <DownloadAll />
           {actions.length === 0 && <span className="hint">All done: nothing to retry, pause or cancel.</span>}
           <button type="button" className="link" onClick={clearSelection}>
             Deselect

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Dialog } from '../components/Dialog';
 import { DropZone } from '../components/DropZone';
@@ -6,8 +6,8 @@ import { ErrorText, errorElsewhere, errorFor } from '../components/ErrorText';
 import { EstimateFiles } from '../components/EstimateFiles';
 import { EstimateSummary } from '../components/EstimateSummary';
 import { PresetControls } from '../components/PresetControls';
-import { baseName, formatCredits, plural } from '../format';
-import { useApp, useAppApi } from '../store';
+import { baseName, formatCount, formatCredits, plural } from '../format';
+import { useApp, useAppApi, useBridge } from '../store';
 import { estimateTotals } from '../store/estimate';
 
 const FORM_FIELDS = ['inputs', 'to', 'outDir'];
@@ -29,6 +29,21 @@ export function AddSheet() {
   );
   const canAdd = totals !== null && totals.jobs > 0 && !adding;
   const over = totals !== null && totals.overBy > 0;
+  const bridge = useBridge();
+  const [uploadsFolder, setUploadsFolder] = useState<string | null>(null);
+
+  // Web: uploaded files' own folder is serve's staging; say where their results go instead.
+  useEffect(() => {
+    if (!open || !bridge.uploadsFolder) return;
+    let live = true;
+    bridge.uploadsFolder().then(
+      (path) => live && setUploadsFolder(path),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [open, bridge]);
 
   async function submit() {
     const s = store.getState();
@@ -104,7 +119,7 @@ export function AddSheet() {
           <ErrorText error={errorFor(formError, 'inputs')} />
           <EstimateFiles />
         </div>
-        <PresetControls value={preset} onChange={setPreset} error={formError} />
+        <PresetControls value={preset} onChange={setPreset} error={formError} uploadsFolder={uploadsFolder} />
       </div>
     </Dialog>
   );

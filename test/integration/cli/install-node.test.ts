@@ -1,5 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -8,6 +9,10 @@ import { MIN_NODE } from '../../../electron/cli/node-version.mjs';
 import { tempDir } from '../../helpers/engine';
 
 const run = promisify(execFile);
+/** npm's own range rules (semver is in the tree through npm's tooling; not a dependency of Dubdesk's). */
+const semver = createRequire(import.meta.url)('semver') as {
+  satisfies(version: string, range: string): boolean;
+};
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   scripts: Record<string, string>;
@@ -38,6 +43,7 @@ function checkout(): string {
   for (const file of [
     'package.json',
     'package-lock.json',
+    '.npmrc',
     '.nvmrc',
     'scripts/check-node.mjs',
     'electron/cli/node-version.mjs',
@@ -50,7 +56,13 @@ function checkout(): string {
 
 /** `npm install --dry-run ARGS` in a fresh checkout on the old Node: exit code and everything it printed. */
 async function npmInstall(...args: string[]): Promise<{ code: number; out: string; dir: string }> {
-  const dir = checkout();
+  return npmInstallIn(checkout(), ...args);
+}
+
+async function npmInstallIn(
+  dir: string,
+  ...args: string[]
+): Promise<{ code: number; out: string; dir: string }> {
   const r = await run(OLD.node, [OLD.npm, 'install', '--dry-run', '--no-audit', '--no-fund', ...args], {
     cwd: dir,
     env: { ...process.env, PATH: `${dirname(OLD.node)}:${process.env.PATH ?? ''}` },
@@ -74,6 +86,24 @@ describe.skipIf(!old)(`npm install on an old Node.js (${old?.version ?? 'none he
     expect(existsSync(join(r.dir, 'node_modules'))).toBe(false);
   }, 120_000);
 
+  // Node 20 ships npm 10.8, which knows no devEngines: the project's .npmrc (engine-strict) makes its
+  // `engines` check an error, raised before the dependencies are even looked at.
+  it('with an npm that ignores devEngines (Node 20’s own npm 10.8), engine-strict stops it at once', async () => {
+    const dir = checkout();
+    const { devEngines: _ignored, ...asNpm108ReadsIt } = JSON.parse(
+      readFileSync(join(dir, 'package.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    writeFileSync(join(dir, 'package.json'), JSON.stringify(asNpm108ReadsIt, null, 2));
+    const r = await npmInstallIn(dir);
+    expect(r.code, r.out).not.toBe(0);
+    expect(r.out).toContain('EBADENGINE');
+    expect(r.out).toContain(`Required: {"node":">=${FLOOR}"}`);
+    expect(r.out).toContain(OLD.version);
+    expect(r.out.trim().split('\n').length, r.out).toBeLessThan(12); // one error, not a warning per dependency
+    expect(r.out).not.toContain('check-node'); // stopped before any script ran
+    expect(existsSync(join(r.dir, 'node_modules'))).toBe(false);
+  }, 120_000);
+
   // npm before 10.9 has no devEngines (nor has --force): the root's preinstall is then the first of
   // Dubdesk's own code to run, after npm laid out the dependencies, and it stops the install there.
   it('without the devEngines check, the preinstall stops it in Dubdesk’s words before the build', async () => {
@@ -86,6 +116,21 @@ describe.skipIf(!old)(`npm install on an old Node.js (${old?.version ?? 'none he
 });
 
 describe('the floor is said the same everywhere', () => {
+  it('the project’s .npmrc makes npm refuse an unsupported Node instead of warning', () => {
+    expect(readFileSync(join(ROOT, '.npmrc'), 'utf8')).toMatch(/^engine-strict=true$/m);
+  });
+
+  it('every dependency runs on the floor (engine-strict would refuse the install otherwise)', () => {
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { engines?: { node?: string } | string[]; optional?: boolean }>;
+    };
+    const refusing = Object.entries(lock.packages)
+      .filter(([path, p]) => path && !p.optional && !Array.isArray(p.engines) && p.engines?.node)
+      .filter(([, p]) => !semver.satisfies(MIN_NODE, (p.engines as { node: string }).node))
+      .map(([path, p]) => `${path} wants node ${(p.engines as { node: string }).node}`);
+    expect(refusing).toEqual([]);
+  });
+
   it('devEngines asks for the version the CLI checks', () => {
     expect(pkg.devEngines?.runtime).toEqual({ name: 'node', version: `>=${FLOOR}`, onFail: 'error' });
   });

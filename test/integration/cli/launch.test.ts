@@ -30,14 +30,14 @@ async function onNode(version: string, script: string, args: string[] = []) {
 }
 
 describe('a Node.js too old for Dubdesk', () => {
-  it.each(['20.11.1', '22.13.9', '18.0.0', '8.17.0'])(
+  it.each(['20.11.1', '22.21.9', '18.0.0', '8.17.0'])(
     'on Node %s the CLI says what to install instead of crashing (exit 2)',
     async (version) => {
       const r = await onNode(version, CLI, ['--help']);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(
-        `Dubdesk needs Node.js 22.14 or newer; this is Node.js ${version}.\n` +
+        `Dubdesk needs Node.js 22.22 or newer; this is Node.js ${version}.\n` +
           'Install Node.js 22 LTS (https://nodejs.org/, or `nvm install` in this folder: .nvmrc names it),\n' +
           'then run `npm install` again so that the native modules are built for it.\n',
       );
@@ -48,14 +48,14 @@ describe('a Node.js too old for Dubdesk', () => {
     expect(pkg.scripts.test).toMatch(/^node scripts\/check-node\.mjs && /);
     const old = await onNode('20.11.1', CHECK);
     expect(old.code).toBe(1);
-    expect(old.stderr).toContain('Dubdesk needs Node.js 22.14 or newer; this is Node.js 20.11.1.');
-    expect(await onNode('22.14.0', CHECK)).toMatchObject({ code: 0, stderr: '' });
+    expect(old.stderr).toContain('Dubdesk needs Node.js 22.22 or newer; this is Node.js 20.11.1.');
+    expect(await onNode('22.22.0', CHECK)).toMatchObject({ code: 0, stderr: '' });
     expect(await onNode('24.1.0', CHECK)).toMatchObject({ code: 0, stderr: '' });
   });
 
   it('asks for the version package.json asks for', () => {
-    expect(pkg.engines.node).toBe('>=22.14');
-    expect(readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim()).toBe('22.14');
+    expect(pkg.engines.node).toBe('>=22.22');
+    expect(readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim()).toBe('22.22');
   });
 });
 
