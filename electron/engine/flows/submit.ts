@@ -8,6 +8,7 @@ import { DiskError } from '../jobs/errors';
 import { assertSourceFile } from '../media/source-file';
 import { makeFolder } from '../files/make-folder';
 import type { LeasedJob, StepContext } from './context';
+import { takeCopy } from './copy-results';
 import { createFromCopy, FIRST_UPLOAD_RECHECK_MS, planUploadOnce, type OncePlan } from './upload-once';
 
 /** How far back (local clock vs the service's) a dub may be dated and still be the one our create made. */
@@ -19,6 +20,8 @@ const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Queued -> submitted: create the remote dub exactly once, whatever crashed or got lost before. */
 export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
+  // A copy of content another job dubs: its results are linked, nothing is sent.
+  if (job.row.reuse_results && !job.row.create_pending) return takeCopy(ctx, job);
   // Decided before the job moves, with no await in between: two workers never both carry one file.
   if (!job.row.create_pending && waitForFirstUpload(ctx, job)) return;
   job.apply({ type: 'begin-upload' });
