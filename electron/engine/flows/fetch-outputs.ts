@@ -18,7 +18,7 @@ import {
   sanitizeName,
   settle,
 } from '../outputs/naming';
-import { movePreviousVersion } from '../outputs/previous-version';
+import { movePreviousVersion } from './previous-version';
 import { USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
 import { head, identicalOutput, local, sourceOutputs } from './output-files';

@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import type { JobRow, JobStore } from '../db/jobs';
 import { recordOwnFile } from '../db/own-files';
 import { makeFolder } from '../files/make-folder';
-import { freeName } from './naming';
+import { freeName } from '../outputs/naming';
 
 /** The folder, beside a result, where the results of an earlier version of the same source go. */
 export const PREVIOUS_FOLDER = 'previous';
