@@ -98,6 +98,11 @@ export const JobViewSchema = z.object({
   etaSeconds: z.number().nullable(),
   /** The watched folder that queued it, if any. */
   watchFolderId: z.number().int().nullable(),
+  /**
+   * The result its files were linked from (e.g. `talk.es.mp4`) when its content was dubbed already: a copy
+   * under a new name gets its own result names at no charge. Null (or absent) when it was dubbed itself.
+   */
+  copiedFrom: z.string().nullable().optional(),
 });
 export type JobView = z.infer<typeof JobViewSchema>;
 

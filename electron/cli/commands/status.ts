@@ -65,7 +65,9 @@ async function printStatus(api: DubdeskApi, flags: StatusFlags): Promise<void> {
     let note =
       j.error?.message ??
       j.waiting?.message ??
-      (j.state === 'completed' ? j.outputs.map((o) => o.path).join(', ') : '');
+      (j.state === 'completed'
+        ? `${j.copiedFrom ? `copied from ${j.copiedFrom}, no charge: ` : ''}${j.outputs.map((o) => o.path).join(', ')}`
+        : '');
     if (j.waiting?.retryAt)
       note += `, retrying in ${formatDuration(Math.max(0, (Date.parse(j.waiting.retryAt) - now) / 1000))}`;
     if (flags.verbose && j.error?.remedy) note += `. ${j.error.remedy}`;

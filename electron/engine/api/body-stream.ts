@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { close, constants, createReadStream, fstat, open, read, type ReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { FileChangedError, FileStalledError, type FileBody } from './file-body';
+import { FileChangedError, FileStalledError, type FileBody, type SourceIdentity } from './file-body';
 
 /** Reads of a file going out: 1 MiB each. */
 export const READ_BYTES = 1024 * 1024;
@@ -93,7 +95,7 @@ export class OutgoingBody {
   private async *bytes(): AsyncGenerator<Buffer> {
     for (const part of this.body.parts) {
       if (Buffer.isBuffer(part)) yield* this.slices(part);
-      else yield* this.file(part.path, part.size);
+      else yield* this.file(part.path, part.size, part.expect);
     }
   }
 
@@ -105,7 +107,7 @@ export class OutgoingBody {
     }
   }
 
-  private async *file(path: string, size: number): AsyncGenerator<Buffer> {
+  private async *file(path: string, size: number, expect?: SourceIdentity): AsyncGenerator<Buffer> {
     this.reading = path;
     let done: () => void = () => {};
     const entry = { path, stream: null as ReadStream | null, closed: new Promise<void>((r) => (done = r)) };
@@ -142,10 +144,14 @@ export class OutgoingBody {
     entry.stream = file;
     file.once('close', done);
     let sent = 0;
+    // The content is hashed as it goes out (never read twice), and checked before its last bytes leave.
+    const hash = expect?.hash ? createHash('sha256') : null;
     try {
       for await (const chunk of file as AsyncIterable<Buffer>) {
         this.reading = null;
         sent += chunk.length;
+        hash?.update(chunk);
+        if (expect && sent >= size) await stillTheSame(path, expect, hash?.digest('hex') ?? null);
         yield* this.slices(chunk);
         this.reading = path;
       }
@@ -155,4 +161,23 @@ export class OutgoingBody {
     this.reading = null;
     if (sent < size) throw new FileChangedError(path);
   }
+}
+
+/**
+ * The file just before its last bytes leave: the size and modification time it had when it was added, and
+ * the content that went out. A file that changed under its upload fails it before the request is whole, so
+ * the service never creates a dub of a half-written or mixed file.
+ */
+async function stillTheSame(path: string, expect: SourceIdentity, sentHash: string | null): Promise<void> {
+  const now = await stat(path).catch(() => null);
+  if (!now || now.size !== expect.size || Math.round(now.mtimeMs) !== Math.round(expect.mtimeMs))
+    throw new FileChangedError(
+      path,
+      `${path} changed while it was being sent${now ? ` (now ${now.size} bytes, was ${expect.size})` : ' (it is gone)'}; nothing was created from it`,
+    );
+  if (expect.hash && sentHash !== expect.hash)
+    throw new FileChangedError(
+      path,
+      `${path} changed while it was being sent (its content is not what was added); nothing was created from it`,
+    );
 }

@@ -26,8 +26,19 @@ export class FileStalledError extends Error {
   }
 }
 
+/**
+ * What a source was when it was added: its size, modification time and content. An upload that carries it
+ * checks, before the file's last bytes leave, that the file is still that; else nothing is created.
+ */
+export interface SourceIdentity {
+  size: number;
+  mtimeMs: number;
+  /** SHA-256 of the content, hex; null when not known (then only size and time are checked). */
+  hash: string | null;
+}
+
 /** A part of a body: bytes as they are, or the first `size` bytes of a file (its size when measured). */
-export type BodyPart = Buffer | { path: string; size: number };
+export type BodyPart = Buffer | { path: string; size: number; expect?: SourceIdentity };
 
 /** A body of known length holding a file, read as it goes out (body-stream.ts). */
 export interface FileBody {
@@ -44,9 +55,9 @@ async function fileSize(path: string): Promise<number> {
 }
 
 /** A file as a raw request body of known length (pre-signed PUT). */
-export async function rawFileBody(path: string): Promise<FileBody> {
-  const size = await fileSize(path);
-  return { length: size, parts: [{ path, size }] };
+export async function rawFileBody(path: string, expect?: SourceIdentity): Promise<FileBody> {
+  const size = expect?.size ?? (await fileSize(path));
+  return { length: size, parts: [{ path, size, ...(expect ? { expect } : {}) }] };
 }
 
 /** Quotes a form-data name or file name as browsers do: `"`, CR and LF percent-encoded. */
@@ -59,8 +70,9 @@ const quoted = (s: string) => `"${s.replace(/"/g, '%22').replace(/\r/g, '%0D').r
 export async function multipartFileBody(
   fields: Readonly<Record<string, string>>,
   file: { field: string; path: string; name: string; type: string },
+  expect?: SourceIdentity,
 ): Promise<FileBody & { contentType: string }> {
-  const size = await fileSize(file.path);
+  const size = expect?.size ?? (await fileSize(file.path));
   const boundary = `----DubdeskBoundary${randomBytes(16).toString('hex')}`;
   const parts = Object.entries(fields).map(
     ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name=${quoted(k)}\r\n\r\n${v}\r\n`,
@@ -70,7 +82,7 @@ export async function multipartFileBody(
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return {
-    parts: [head, { path: file.path, size }, tail],
+    parts: [head, { path: file.path, size, ...(expect ? { expect } : {}) }, tail],
     length: head.length + size + tail.length,
     contentType: `multipart/form-data; boundary=${boundary}`,
   };

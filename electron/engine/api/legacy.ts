@@ -4,6 +4,7 @@ import {
   StartDubLegacyResponse,
   type InitDubLegacyBody,
 } from '../../../shared/api/legacy';
+import type { SourceIdentity } from './file-body';
 import { Http, type ProgressListener } from './http';
 import type { HttpLimits } from './limits';
 import { Uploads } from './upload';
@@ -32,8 +33,14 @@ export class LegacyClient {
     return this.http.json(ProjectLegacy, `${this.root}/init-dub`, { method: 'POST', json: body, signal });
   }
 
-  upload(url: string, path: string, signal?: AbortSignal, onProgress?: ProgressListener): Promise<void> {
-    return this.uploads.put(url, path, 'video/mp4', signal, onProgress);
+  upload(
+    url: string,
+    path: string,
+    signal?: AbortSignal,
+    onProgress?: ProgressListener,
+    expect?: SourceIdentity,
+  ): Promise<void> {
+    return this.uploads.put(url, path, 'video/mp4', signal, onProgress, expect);
   }
 
   start(id: string, signal?: AbortSignal): Promise<void> {

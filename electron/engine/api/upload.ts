@@ -1,5 +1,5 @@
 import type { SourceReads } from './body-stream';
-import { rawFileBody } from './file-body';
+import { rawFileBody, type SourceIdentity } from './file-body';
 import { Http, type ProgressListener } from './http';
 import type { HttpLimits } from './limits';
 import { httpUrl } from './links';
@@ -21,9 +21,10 @@ export class Uploads {
     mime: string,
     signal?: AbortSignal,
     onProgress?: ProgressListener,
+    expect?: SourceIdentity,
   ): Promise<void> {
     httpUrl(url, 'the upload address');
-    const file = await rawFileBody(path);
+    const file = await rawFileBody(path, expect);
     await this.http.send(url, {
       method: 'PUT',
       body: file,

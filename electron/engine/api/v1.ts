@@ -5,6 +5,7 @@ import {
   StartDubV1Response,
   type InitDubV1Body,
 } from '../../../shared/api/v1';
+import type { SourceIdentity } from './file-body';
 import { Http, type ProgressListener } from './http';
 import type { HttpLimits } from './limits';
 import { Uploads } from './upload';
@@ -43,8 +44,9 @@ export class V1Client {
     mime: string,
     signal?: AbortSignal,
     onProgress?: ProgressListener,
+    expect?: SourceIdentity,
   ): Promise<void> {
-    return this.uploads.put(url, path, mime, signal, onProgress);
+    return this.uploads.put(url, path, mime, signal, onProgress, expect);
   }
 
   start(fileId: string, signal?: AbortSignal): Promise<StartDubV1Response> {

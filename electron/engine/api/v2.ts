@@ -1,6 +1,6 @@
 import { DubListV2, DubV2, ProfileV2, V2_MAX_PAGE_SIZE } from '../../../shared/api/v2';
 import type { SourceReads } from './body-stream';
-import { multipartFileBody } from './file-body';
+import { multipartFileBody, type SourceIdentity } from './file-body';
 import { Http, type ProgressListener } from './http';
 import type { HttpLimits } from './limits';
 
@@ -41,6 +41,7 @@ export class V2Client {
     fields: CreateV2Fields,
     signal?: AbortSignal,
     onProgress?: ProgressListener,
+    expect?: SourceIdentity,
   ): Promise<DubV2> {
     const form = await multipartFileBody(
       {
@@ -51,6 +52,7 @@ export class V2Client {
         is_studio_quality: String(fields.is_studio_quality),
       },
       { field: 'file', path, name: fields.name, type: mime },
+      expect,
     );
     const dub = await this.http.json(DubV2, `${this.root}/dubs`, {
       method: 'POST',

@@ -222,6 +222,14 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       ) WITHOUT ROWID;
     `);
   },
+  // 8: a copy of a dubbed file gets its own result names at no charge: `reuse_results` marks a job whose
+  // content another job dubs (its files are linked, nothing is sent); `copied_from` names the result it got.
+  (db) => {
+    db.exec(`
+      ALTER TABLE jobs ADD COLUMN reuse_results INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN copied_from TEXT;
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -45,7 +45,7 @@ export class LeasedJob {
    * The step's last change, for events that take the job out of the step (no claim can take it back at once):
    * applied, and the worker's finish (a pause asked meanwhile, the claim given back) in the same commit.
    */
-  end(event: LifeEvent & { type: 'created' | 'downloaded' }, also?: () => void): void {
+  end(event: LifeEvent & { type: 'created' | 'downloaded' | 'copied' }, also?: () => void): void {
     this.store.tx(LeasedJob.ending, this, event, also);
     this.ended = true;
   }

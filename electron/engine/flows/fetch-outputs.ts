@@ -18,6 +18,7 @@ import {
   sanitizeName,
   settle,
 } from '../outputs/naming';
+import { movePreviousVersion } from './previous-version';
 import { USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
 import { head, identicalOutput, local, sourceOutputs } from './output-files';
@@ -98,6 +99,12 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     known.set(row.type, row);
   };
 
+  /** An earlier version's result under the name this one takes goes to `previous/` (never a `(2)` here). */
+  const movePrevious = (wantedPath: string) =>
+    movePreviousVersion(ctx.store, r, wantedPath).catch((e: unknown) => {
+      throw local(e, dirname(wantedPath), null);
+    });
+
   /** A language-independent output another language of this source saved here: shared, not fetched again. */
   const shareSourceOutput = async (type: OutputType, before: OutputRow | undefined): Promise<boolean> => {
     for (const o of sourceOutputs(ctx.store, r, type)) {
@@ -125,6 +132,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
         });
       // A shared output's part left by another language's attempt that a crash cut: nobody holds it now.
       if (perSource) await rm(`${wantedPath}.part`, { force: true });
+      await movePrevious(wantedPath);
       path = await freeName(dirname(wantedPath), parse(wantedPath).base, (p) => planned.has(p));
       planned.add(path);
       fresh = true;
@@ -182,6 +190,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     if (extname(path).slice(1) !== sniffed.format) {
       // Record the new name first, then move the part.
       const wantedPath = place(type, sniffed.format);
+      await movePrevious(wantedPath);
       const renamed = await freeName(
         dirname(wantedPath),
         parse(wantedPath).base,

@@ -55,14 +55,16 @@ export async function identicalOutput(
 
 /**
  * Outputs of type `type` that a job of the same source saved (or moved into place and was about to record)
- * in the same folder: the language-independent ones are fetched once per source and shared.
+ * in the same folder: the language-independent ones are fetched once per source and shared. Of the same
+ * content only: an earlier version of the file (a re-export) has outputs of its own.
  */
 export function sourceOutputs(store: JobStore, r: JobRow, type: OutputType): OutputRow[] {
   return store.db
     .prepare(
       `SELECT o.* FROM outputs o JOIN jobs j ON j.id = o.job_id
-        WHERE j.source = ? AND j.out_dir = ? AND o.type = ? AND o.job_id <> ? AND o.bytes IS NOT NULL`,
+        WHERE j.source = ? AND j.out_dir = ? AND o.type = ? AND o.job_id <> ? AND o.bytes IS NOT NULL
+          AND (j.source_hash IS NULL OR @hash IS NULL OR j.source_hash = @hash)`,
     )
-    .all(r.source, r.out_dir, type, r.id)
+    .all(r.source, r.out_dir, type, r.id, { hash: r.source_hash })
     .map((row) => OutputRow.parse(row));
 }

@@ -8,6 +8,8 @@ import { DiskError } from '../jobs/errors';
 import { assertSourceFile } from '../media/source-file';
 import { makeFolder } from '../files/make-folder';
 import type { LeasedJob, StepContext } from './context';
+import { takeCopy } from './copy-results';
+import { sourceBeforeUpload } from './source-check';
 import { createFromCopy, FIRST_UPLOAD_RECHECK_MS, planUploadOnce, type OncePlan } from './upload-once';
 
 /** How far back (local clock vs the service's) a dub may be dated and still be the one our create made. */
@@ -19,6 +21,8 @@ const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Queued -> submitted: create the remote dub exactly once, whatever crashed or got lost before. */
 export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
+  // A copy of content another job dubs: its results are linked, nothing is sent.
+  if (job.row.reuse_results && !job.row.create_pending) return takeCopy(ctx, job);
   // Decided before the job moves, with no await in between: two workers never both carry one file.
   if (!job.row.create_pending && waitForFirstUpload(ctx, job)) return;
   job.apply({ type: 'begin-upload' });
@@ -78,6 +82,7 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
     if (made) return adopt(job, made.id, made.external_status_id);
     job.checkpoint();
   }
+  const expect = await sourceBeforeUpload(ctx, job);
   // Recorded before the request leaves: if the answer is lost, the next attempt looks for the dub first.
   job.record({
     create_pending: 1,
@@ -96,6 +101,7 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
             fields,
             ctx.signal,
             (t, n) => ctx.progress(job.row.id, t, n),
+            expect,
           )
         : await v2.createFromUrl(job.row.source, fields, ctx.signal);
   } catch (e) {
@@ -103,6 +109,9 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
       // The service made this dub but could not dispatch it: never adopt it, create another later.
       const abandoned = [...(JSON.parse(job.row.abandoned_remote_ids) as string[]), e.remoteId];
       job.record({ create_pending: 0, abandoned_remote_ids: JSON.stringify(abandoned) });
+    } else if (e instanceof ApiError && e.kind === 'source') {
+      // The file changed (or stalled) before its last bytes left: the request never became whole, no dub.
+      job.record({ create_pending: 0 });
     } else if (e instanceof ApiError && e.status !== null && e.status >= 400 && e.status < 500) {
       job.record({ create_pending: 0 }); // refused outright: nothing was created
     }
@@ -187,9 +196,11 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
     if (!job.row.uploaded) {
       try {
         const onProgress = (t: number, n: number | null) => ctx.progress(job.row.id, t, n);
+        // A file that changed since it was added, or changes under the upload, is not started.
+        const expect = await sourceBeforeUpload(ctx, job);
         if (isLegacy && legacy)
-          await legacy.upload(job.row.upload_url ?? '', job.row.source, ctx.signal, onProgress);
-        else await v1.upload(job.row.upload_url ?? '', job.row.source, mime, ctx.signal, onProgress);
+          await legacy.upload(job.row.upload_url ?? '', job.row.source, ctx.signal, onProgress, expect);
+        else await v1.upload(job.row.upload_url ?? '', job.row.source, mime, ctx.signal, onProgress, expect);
       } catch (e) {
         // An expired or refused upload address: ask for a new one.
         if (e instanceof ApiError && (e.kind === 'forbidden' || e.kind === 'not-found')) {

@@ -29,6 +29,8 @@ export type LifeEvent =
   | { type: 'not-completed' }
   | { type: 'remote-failed'; message: string }
   | { type: 'remote-missing' }
+  /** A copy of content another job dubbed: its results were linked under this job's names, at no charge. */
+  | { type: 'copied'; from: string; fromJob: number; measuredDuration: number | null }
   /** Every wanted output is on disk. */
   | { type: 'downloaded'; measuredDuration: number | null }
   /** A step failed in a way worth trying again later; `waiting` says why, `runAt` when. */

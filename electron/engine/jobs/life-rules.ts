@@ -25,6 +25,8 @@ function idleState(row: JobRow): JobState {
 const noError = { error: null, error_code: null, error_remedy: null } as const;
 /** Leaving for one of these, a job no longer carries its file's first upload: waiting siblings look again. */
 export const WAKES_WAITERS: readonly JobState[] = ['downloading', 'failed', 'canceled', 'paused'];
+/** Leaving for one of these, a job no longer dubs its content: copies waiting for its results look again. */
+export const COPY_WAKERS: readonly JobState[] = ['completed', 'failed', 'canceled'];
 
 function createdReason(r: JobRow, remoteId: string): string {
   if (r.made_from === 'link')
@@ -126,6 +128,23 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
         ...noWait,
       },
       reason: 'the dub is no longer on the service',
+    }),
+  },
+  copied: {
+    from: ['queued', 'uploading'],
+    apply: (_r, e, now) => ({
+      to: 'completed',
+      patch: {
+        step: 'done',
+        progress: 100,
+        completed_at: now,
+        measured_duration: e.measuredDuration,
+        credits_charged: 0,
+        copied_from: e.from,
+        ...noWait,
+        ...noError,
+      },
+      reason: `copied from ${e.from} (job #${e.fromJob}), no charge`,
     }),
   },
   downloaded: {

@@ -2,7 +2,8 @@ import type { JobState } from '../../../shared/contract/jobs';
 import type { AnyPatch, JobRow, JobStore, NewJob, WriteGuard } from '../db/jobs';
 import { LeaseLostError } from '../db/jobs';
 import type { LifeEvent, LifeEventType } from './life-events';
-import { RULES, WAKES_WAITERS, type Rule } from './life-rules';
+import { wakeCopyWaiters } from '../db/same-content';
+import { COPY_WAKERS, RULES, WAKES_WAITERS, type Rule } from './life-rules';
 
 export type { LifeEvent, LifeEventType } from './life-events';
 export { canApply } from './life-rules';
@@ -62,6 +63,7 @@ function applyEvent(
     const note = event.type === 'link-refused';
     if (to !== row.state || newWait || note) store.appendHistory(id, now, row.state, to, event.type, reason);
     if (to !== row.state && WAKES_WAITERS.includes(to)) store.wakeFirstUploadWaiters(row.source);
+    if (to !== row.state && COPY_WAKERS.includes(to)) wakeCopyWaiters(store.db, row);
     also?.();
     return { ...row, ...full, updated_at: now, lease_token: guard === 'user' ? null : row.lease_token };
   }

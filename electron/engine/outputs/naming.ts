@@ -104,7 +104,15 @@ export async function freeName(
   throw new Error(`no free file name for ${fileName} in ${dir}`);
 }
 
-const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS', 'EMLINK']);
+/** Errors of a volume (or a file system) that has no hard links: copy instead. */
+export const NO_HARD_LINKS: ReadonlySet<string> = new Set([
+  'EPERM',
+  'ENOTSUP',
+  'EOPNOTSUPP',
+  'EXDEV',
+  'ENOSYS',
+  'EMLINK',
+]);
 
 /**
  * Moves a finished `.part` into place without ever replacing a file: a hard link fails if the name is

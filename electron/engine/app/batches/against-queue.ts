@@ -1,6 +1,8 @@
 import type { DoneBefore } from '../../../../shared/contract/batches';
 import { creditsFor } from '../../../../shared/credits';
+import { existsSync } from 'node:fs';
 import type { JobRow, JobStore, NewJob } from '../../db/jobs';
+import { carrierOf } from '../../db/same-content';
 
 /** Where each planned job stands against the queue: new, already queued, failed before, or already dubbed. */
 export interface Sorted {
@@ -25,6 +27,7 @@ function sameDub(row: JobRow, job: NewJob): boolean {
 
 export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again: boolean): Sorted {
   const out: Sorted = { fresh: [], queued: [], failed: [], done: [] };
+  const batchContents = new Set<string>();
   // Two queries for the whole batch, not two per job: 10,000 jobs are 2,000 sources.
   const sources = [...new Set(jobs.map((j) => j.source))];
   const key = (source: string, lang: string) => `${lang}\u0000${source}`;
@@ -55,6 +58,11 @@ export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again
       (job.source_hash
         ? completed.get(key(`#${job.source_hash}`, job.dest_lang))?.find((r) => sameDub(r, job))
         : undefined);
+    if (before && wantsOwnNames(store, before, job)) {
+      // A copy under a new name: its own result names, linked from the dub already made, at no charge.
+      out.fresh.push({ ...job, reuse_results: 1 });
+      continue;
+    }
     if (before) {
       out.done.push({
         jobId: before.id,
@@ -67,18 +75,42 @@ export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again
       });
       continue;
     }
-    out.fresh.push(job);
+    // A second file of the same content (in this batch, or being dubbed already): dubbed once, linked here.
+    const content = job.source_hash
+      ? key(job.source_hash, `${job.dest_lang}\u0000${job.source_lang}\u0000${job.studio}`)
+      : null;
+    const twin =
+      !again &&
+      content !== null &&
+      (batchContents.has(content) ||
+        carrierOf(store.db, { ...job, source_hash: job.source_hash ?? null }, 0) !== null);
+    if (content !== null && !again) batchContents.add(content);
+    out.fresh.push(twin ? { ...job, reuse_results: 1 } : job);
   }
   return out;
 }
 
-export function creditsOf(jobs: readonly Pick<NewJob, 'duration' | 'studio'>[]): {
+/**
+ * Whether a job of content dubbed before gets results of its own: it would name them differently (another
+ * file name, folder or naming), and the results it would copy are all still on disk. Else it is reported as
+ * already done (with the files gone named as such: `--again` dubs it again).
+ */
+function wantsOwnNames(store: JobStore, before: JobRow, job: NewJob): boolean {
+  if (before.source === job.source && before.out_dir === job.out_dir && before.naming === job.naming)
+    return false;
+  const outputs = store.outputs(before.id).filter((o) => o.done);
+  return outputs.length > 0 && outputs.every((o) => existsSync(o.path));
+}
+
+/** What a batch costs: a copy (`reuse_results`) costs nothing, its content is dubbed once. */
+export function creditsOf(jobs: readonly Pick<NewJob, 'duration' | 'studio' | 'reuse_results'>[]): {
   credits: number;
   unknown: number;
 } {
   let credits = 0;
   let unknown = 0;
   for (const j of jobs) {
+    if (j.reuse_results) continue;
     if (j.duration === null) unknown++;
     else credits += creditsFor(j.duration, j.studio === 1);
   }

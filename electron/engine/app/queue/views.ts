@@ -80,6 +80,7 @@ export function toView(
     bytesPerSecond: moving ? (transfer?.bytesPerSecond ?? null) : null,
     etaSeconds: moving ? (transfer?.etaSeconds ?? null) : null,
     watchFolderId: row.watch_folder_id,
+    copiedFrom: row.copied_from,
   };
 }
 

@@ -55,6 +55,10 @@ export const JobRow = z.object({
   link_refused: z.number().int(),
   /** When the user cleared the completed job from the queue: hidden from every list, still remembered. */
   cleared_at: z.number().int().nullable(),
+  /** 1: another job dubs this content; this one gets its files linked under its own names, at no charge. */
+  reuse_results: z.number().int(),
+  /** The result this job's files were linked from (e.g. `talk.es.mp4`); null when it was dubbed itself. */
+  copied_from: z.string().nullable(),
 });
 export type JobRow = z.infer<typeof JobRow>;
 
@@ -75,6 +79,7 @@ export const LIFE_COLUMNS = [
   'credits_charged',
   'link_refused',
   'cleared_at',
+  'copied_from',
 ] as const;
 type LifeColumn = (typeof LIFE_COLUMNS)[number];
 
@@ -116,7 +121,7 @@ export type NewJob = Pick<
   | 'watch_folder_id'
   | 'upload_once'
 > &
-  Partial<Pick<JobRow, 'source_hash'>>;
+  Partial<Pick<JobRow, 'source_hash' | 'reuse_results'>>;
 
 export const OutputRow = z.object({
   job_id: z.number().int(),

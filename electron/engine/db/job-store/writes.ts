@@ -12,9 +12,9 @@ import {
 
 /** A new job, queued at its first step. */
 const INSERT_JOB = `
-        INSERT INTO jobs (source, source_kind, source_name, source_type, source_bytes, source_mtime, source_hash, duration, dest_lang,
+        INSERT INTO jobs (source, source_kind, source_name, source_type, source_bytes, source_mtime, source_hash, reuse_results, duration, dest_lang,
           source_lang, api, studio, out_dir, outputs_wanted, naming, service, watch_folder_id, upload_once, state, step, created_at, updated_at)
-        VALUES (@source, @source_kind, @source_name, @source_type, @source_bytes, @source_mtime, @source_hash, @duration, @dest_lang,
+        VALUES (@source, @source_kind, @source_name, @source_type, @source_bytes, @source_mtime, @source_hash, @reuse_results, @duration, @dest_lang,
           @source_lang, @api, @studio, @out_dir, @outputs_wanted, @naming, @service, @watch_folder_id, @upload_once, 'queued', 'submit', @now, @now)`;
 
 /** Every write of a job row. State changes go through `jobs/life.ts`, which calls `write` and `insert`. */
@@ -38,7 +38,7 @@ export class JobWrites {
 
   /** Inserts a queued job and returns its id; only `jobs/life.ts` calls it (it writes the history too). */
   insert(job: NewJob, now: number): number {
-    return Number(this.q.insert.run({ source_hash: null, ...job, now }).lastInsertRowid);
+    return Number(this.q.insert.run({ source_hash: null, reuse_results: 0, ...job, now }).lastInsertRowid);
   }
 
   /**
@@ -46,7 +46,7 @@ export class JobWrites {
    * same statement: another add, in this process or another, may have queued it a moment ago). Null then.
    */
   insertUnlessLive(job: NewJob, now: number): number | null {
-    const r = this.q.insertUnlessLive.run({ source_hash: null, ...job, now });
+    const r = this.q.insertUnlessLive.run({ source_hash: null, reuse_results: 0, ...job, now });
     return r.changes === 0 ? null : Number(r.lastInsertRowid);
   }
 

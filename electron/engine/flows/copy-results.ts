@@ -1,0 +1,116 @@
+import { copyFile, link, rm, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, parse } from 'node:path';
+import type { OutputType } from '../../../shared/api/common';
+import { DubdeskError } from '../../../shared/contract/errors';
+import type { JobRow, OutputRow } from '../db/jobs';
+import { recordOwnFile } from '../db/own-files';
+import { carrierOf, completedDubsOf } from '../db/same-content';
+import { makeFolder } from '../files/make-folder';
+import { NO_HARD_LINKS, freeName, outputPath, settle } from '../outputs/naming';
+import { FIRST_UPLOAD_RECHECK_MS } from './upload-once';
+import type { LeasedJob, StepContext } from './context';
+import { local } from './output-files';
+
+/** A finished output still on disk as it was recorded (a result deleted or replaced since is no source). */
+async function stillThere(o: OutputRow): Promise<boolean> {
+  const info = await stat(o.path).catch(() => null);
+  return Boolean(info?.isFile() && (o.bytes === null || info.size === o.bytes));
+}
+
+/** The newest completed dub of this content whose results are all still on disk, with them. */
+async function donorOf(ctx: StepContext, r: JobRow): Promise<{ donor: JobRow; outputs: OutputRow[] } | null> {
+  for (const donor of completedDubsOf(ctx.store.db, r)) {
+    if (donor.id === r.id) continue;
+    const outputs = ctx.store.outputs(donor.id).filter((o) => o.done === 1);
+    if (outputs.length === 0) continue;
+    if ((await Promise.all(outputs.map(stillThere))).every(Boolean)) return { donor, outputs };
+  }
+  return null;
+}
+
+/** A hard link to `src` under `target` (a copy where the volume has none), through a `.part`: never half a file. */
+async function linkOrCopy(src: string, target: string): Promise<string> {
+  const part = `${target}.part`;
+  await rm(part, { force: true });
+  try {
+    await link(src, part);
+  } catch (e) {
+    if (!NO_HARD_LINKS.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+    await copyFile(src, part);
+  }
+  return settle(part, target);
+}
+
+/**
+ * A job whose content another job dubs (a copy under a new name, a second identical file of a batch, a
+ * watched duplicate): its results are that dub's files, hard-linked (or copied) under this job's own names
+ * by the same naming rule as downloads, and nothing is sent or paid. Waits while the other job is still
+ * dubbing; fails with the way forward (`--again`) when there is nothing left to copy from.
+ */
+export async function takeCopy(ctx: StepContext, job: LeasedJob): Promise<void> {
+  const r = job.row;
+  const found = await donorOf(ctx, r);
+  if (!found) {
+    const carrier = carrierOf(ctx.store.db, r, r.id);
+    if (carrier) {
+      job.apply({
+        type: 'await-first-upload',
+        message: `same content as ${carrier.source_name} (job #${carrier.id}): its results are linked here when it is done, at no charge`,
+        runAt: Date.now() + FIRST_UPLOAD_RECHECK_MS,
+      });
+      return;
+    }
+    throw new DubdeskError(
+      'not-found',
+      `${r.source_name} is the same content as a dub whose results are no longer on disk (deleted or moved), or whose dub failed`,
+      { remedy: 'Add it again with --again ("Dub again") to dub it once more; that is charged.' },
+    );
+  }
+  const { donor, outputs } = found;
+  const stem = parse(r.source_name).name;
+  const wanted = outputs.map((o) => o.type as OutputType);
+  const existing = new Map(ctx.store.outputs(r.id).map((o) => [o.type, o]));
+  const planned = new Set([...existing.values()].map((o) => o.path));
+  /** One file per donor file: two output types of the donor that share a file share it here too. */
+  const made = new Map<string, string>();
+  const rows: OutputRow[] = [];
+  for (const o of outputs) {
+    let target = made.get(o.path);
+    if (!target) {
+      const before = existing.get(o.type);
+      if (before && (await sameFile(before.path, o.path))) target = before.path;
+      else {
+        const ext = extname(o.path).slice(1);
+        const wantedPath = join(
+          r.out_dir,
+          outputPath(r.naming, stem, r.dest_lang, o.type as OutputType, ext, wanted),
+        );
+        await makeFolder(dirname(wantedPath)).catch((e: unknown) => {
+          throw local(e, dirname(wantedPath), null);
+        });
+        const free = await freeName(dirname(wantedPath), basename(wantedPath), (p) => planned.has(p));
+        planned.add(free);
+        // Recorded before the file appears: a crash leaves a name this job knows, not a stray file.
+        ctx.store.putOutput({ job_id: r.id, type: o.type, path: free, bytes: null, done: 0 });
+        target = await linkOrCopy(o.path, free).catch((e: unknown) => {
+          throw local(e, dirname(free), o.bytes);
+        });
+        await recordOwnFile(ctx.store.db, target);
+      }
+      made.set(o.path, target);
+    }
+    rows.push({ job_id: r.id, type: o.type, path: target, bytes: o.bytes, done: 1 });
+  }
+  const main = outputs[0]?.path ?? donor.source_name;
+  job.end(
+    { type: 'copied', from: basename(main), fromJob: donor.id, measuredDuration: donor.measured_duration },
+    () => ctx.store.putOutputs(rows),
+  );
+}
+
+/** The same file on disk (a link made before a crash), not merely the same name. */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([stat(a).catch(() => null), stat(b).catch(() => null)]);
+  if (!x || !y) return false;
+  return (x.ino === y.ino && x.dev === y.dev) || (x.size === y.size && x.isFile() && y.isFile());
+}
