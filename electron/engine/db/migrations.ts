@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { scaleMigration } from './scale-migration';
 
 /** Each entry moves the schema one version up; never edit one that has shipped, add a new one. */
 const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
@@ -222,6 +223,8 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       ) WITHOUT ROWID;
     `);
   },
+  // 8: ten times the work (issue 23).
+  scaleMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -55,6 +55,8 @@ export const JobRow = z.object({
   link_refused: z.number().int(),
   /** When the user cleared the completed job from the queue: hidden from every list, still remembered. */
   cleared_at: z.number().int().nullable(),
+  /** When a finished job aged out of the live list into the history (still searchable, still remembered). */
+  archived_at: z.number().int().nullable(),
 });
 export type JobRow = z.infer<typeof JobRow>;
 
@@ -75,6 +77,7 @@ export const LIFE_COLUMNS = [
   'credits_charged',
   'link_refused',
   'cleared_at',
+  'archived_at',
 ] as const;
 type LifeColumn = (typeof LIFE_COLUMNS)[number];
 
