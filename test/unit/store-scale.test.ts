@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobFilter } from '../../shared/contract/jobs';
 import { JobStore } from '../../electron/engine/db/jobs';
+import { checkWhole, FULL_CHECK_MAX_BYTES } from '../../electron/engine/db/damage';
 import { openDatabase } from '../../electron/engine/db/open';
 import { tempDir } from '../helpers/engine';
 import { seedQueue } from '../helpers/seed';
@@ -146,5 +147,31 @@ describe('the queue at scale: lists and totals never read the whole history', ()
     // Two letters: below the trigram's reach, still answered (from the rows).
     expect(store.page({ search: '05' }, 0, 500).total).toBeGreaterThan(0);
     store.db.close();
+  });
+});
+
+describe('opening a large queue database', () => {
+  it('does not read every page (no quick_check above the limit) yet still finds a truncated file', () => {
+    const db = openDatabase(join(tempDir(), 'big.db'));
+    const asked: string[] = [];
+    const spy = {
+      pragma: (s: string, o: { simple: true }) => (asked.push(s), db.pragma(s, o)),
+      prepare: (s: string) => db.prepare(s),
+    };
+    const pages = (db.pragma('page_count', { simple: true }) as number) * 4096;
+    checkWhole(spy, { bytes: FULL_CHECK_MAX_BYTES + 1 + pages, walBytes: 0 });
+    expect(asked).not.toContain('quick_check');
+    expect(() => checkWhole(spy, { bytes: FULL_CHECK_MAX_BYTES + 1, walBytes: 0 })).not.toThrow();
+    // A file shorter than its pages (and no WAL holding them) is damaged.
+    const big = (n: number) => ({
+      pragma: (s: string) => (s === 'page_count' ? n : 4096),
+      prepare: spy.prepare,
+    });
+    expect(() => checkWhole(big(20_000), { bytes: FULL_CHECK_MAX_BYTES + 1, walBytes: 0 })).toThrow(
+      /truncated/,
+    );
+    checkWhole(spy, { bytes: 1000, walBytes: 0 });
+    expect(asked).toContain('quick_check');
+    db.close();
   });
 });

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { makeFolderSync } from '../files/make-folder';
 import { listBackups } from './backup';
@@ -23,7 +24,10 @@ export function openDatabase(file: string): Db {
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db, file);
-    checkWhole(db);
+    checkWhole(db, {
+      bytes: statSync(file).size,
+      walBytes: statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0,
+    });
     convertToIncrementalVacuum(db, file);
     return db;
   } catch (e) {
