@@ -26,6 +26,7 @@ export function buildHome(work: string, jobs: number, finished: number): Home {
   const now = Date.now();
   const span = 14 * 86_400_000;
   try {
+    store.db.pragma('cache_size = -262144'); // the whole build in memory until its commit
     store.db.transaction(() => {
       for (let i = 0; i < jobs; i++) {
         const s = Math.floor(i / LANGS.length);
@@ -59,7 +60,15 @@ export function buildHome(work: string, jobs: number, finished: number): Home {
           continue;
         }
         LIFE.forEach((to, k) =>
-          store.appendHistory(id, at + k * 1000, k ? (LIFE[k - 1] ?? null) : null, to, k ? 'step' : 'added', null, false),
+          store.appendHistory(
+            id,
+            at + k * 1000,
+            k ? (LIFE[k - 1] ?? null) : null,
+            to,
+            k ? 'step' : 'added',
+            null,
+            false,
+          ),
         );
         store.write(
           id,
