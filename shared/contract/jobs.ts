@@ -132,6 +132,11 @@ export const JobFilterSchema = z
     states: z.array(JobStateSchema).optional(),
     /** Case-insensitive match on the source name or path. */
     search: z.string().max(500).optional(),
+    /**
+     * The history instead of the live list: finished jobs that aged out of it (older than the history
+     * setting) or were cleared from it. Still searchable, never dubbed or paid for again.
+     */
+    history: z.boolean().optional(),
     ids: z.array(z.number().int().positive()).max(100_000).optional(),
     source: z.string().optional(),
     /** Jobs whose source is this path, or that wrote it as a finished output (a face checks a path is the user's). */

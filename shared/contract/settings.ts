@@ -23,6 +23,11 @@ export const KeyStorageSchema = z.object({
 export type KeyStorage = z.infer<typeof KeyStorageSchema>;
 
 /** Settings every face shows and edits. The API key is write-only: only whether one is set is shown. */
+/** The longest a finished job may stay in the live list: ten years. */
+export const MAX_HISTORY_DAYS = 3650;
+/** Finished jobs older than this leave the live list for the history unless the user chose otherwise. */
+export const DEFAULT_HISTORY_DAYS = 30;
+
 export const SettingsSchema = z.object({
   service: z.object({
     /** `sandbox`: the built-in simulator (no account needed); `service`: the real service. */
@@ -62,6 +67,8 @@ export const SettingsSchema = z.object({
   recentLanguages: z.array(Lang),
   lastBatchLanguages: z.array(Lang),
   notifyWhenDone: z.boolean(),
+  /** Finished jobs older than this many days leave the live list for the history (still searchable). */
+  historyAfterDays: z.number().int().min(1).max(MAX_HISTORY_DAYS),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -84,6 +91,7 @@ export const SettingsPatchSchema = z
     defaults: SettingsSchema.shape.defaults.partial().strict().optional(),
     favouriteLanguages: languageListSchema().optional(),
     notifyWhenDone: z.boolean().optional(),
+    historyAfterDays: z.number().int().min(1).max(MAX_HISTORY_DAYS).optional(),
   })
   .strict();
 export type SettingsPatch = z.input<typeof SettingsPatchSchema>;

@@ -12,6 +12,7 @@ import { printTable, writeResults, type Figure } from './figures';
 import { overheadFigures } from './overhead';
 import { pollingFigures } from './polling';
 import { probeFigures } from './probe';
+import { scaleFigures } from './scale';
 import { uiFigures } from './ui';
 import { uploadFigures } from './upload';
 
@@ -24,6 +25,7 @@ const sections: [string, () => Promise<Figure[]>][] = [
   ['probing', () => probeFigures(work)],
   ['bytes', () => bytesFigures(work)],
   ['ui', () => uiFigures(work)],
+  ['scale', () => scaleFigures(work)],
 ];
 const only = process.argv.slice(2);
 const figures: Figure[] = [];

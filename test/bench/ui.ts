@@ -16,7 +16,7 @@ import { seedQueue } from '../helpers/seed';
 import { median, ratioOf, round, type Figure } from './figures';
 import { API_KEY, benchSandbox } from './sandbox';
 
-interface RunningServe {
+export interface RunningServe {
   /** The page's address, without a code: each context gets the session token in its tab (see `visit`). */
   url: string;
   token: string;
@@ -27,6 +27,11 @@ interface RunningServe {
 export async function startServeForBench(work: string, baseUrl: string): Promise<RunningServe> {
   const home = mkdtempSync(join(work, 'ui-'));
   seedQueue(home, 2000, ['es', 'fr', 'de', 'it', 'pt']);
+  return startServeOn(home, baseUrl);
+}
+
+/** `dubdesk serve` on a data folder as it is (the `scale:` figures bring their own homes). */
+export async function startServeOn(home: string, baseUrl: string): Promise<RunningServe> {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--no-open'], {
     env: {
       ...process.env,
@@ -59,7 +64,7 @@ export async function startServeForBench(work: string, baseUrl: string): Promise
 }
 
 /** Opens the app in a fresh context's page, with the session token already in the tab. */
-async function visit(browser: Browser, app: RunningServe, initScript?: string) {
+export async function visit(browser: Browser, app: RunningServe, initScript?: string) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.addInitScript(
@@ -73,7 +78,7 @@ async function visit(browser: Browser, app: RunningServe, initScript?: string) {
 const RENDERS = 5;
 const SCROLL_MS = 3000;
 
-const ARGS = [
+export const ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -86,7 +91,7 @@ const ARGS = [
  * took the CPU the page and serve needed (alternating visits, same machine: 871 ms median with these flags,
  * 416 ms with a browser’s ordinary frame pacing, load 8).
  */
-const SCROLL_ARGS = [...ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync'];
+export const SCROLL_ARGS = [...ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync'];
 
 const FIRST_ROW_SCRIPT = `new MutationObserver((_, observer) => {
   if (document.querySelector('[role=row][aria-rowindex]:not(.row-loading)')) {
@@ -125,7 +130,7 @@ const SCROLL_SCRIPT = `new Promise((resolve, reject) => {
 })`;
 
 /** Frame times while the queue scrolls by a screenful every few frames, from top towards the end. */
-async function scrollFrames(browser: Browser, app: RunningServe): Promise<number[]> {
+export async function scrollFrames(browser: Browser, app: RunningServe): Promise<number[]> {
   const { context, page } = await visit(browser, app);
   await page.locator('[role=row][aria-rowindex]:not(.row-loading)').first().waitFor({ timeout: 60_000 });
   const deltas = (await page.evaluate(SCROLL_SCRIPT.replace('DURATION', String(SCROLL_MS)))) as number[];
@@ -137,7 +142,7 @@ async function scrollFrames(browser: Browser, app: RunningServe): Promise<number
  * A visit that stalls (once here the page stopped answering mid-run and the bench waited for ever, since a
  * page.evaluate has no timeout) fails its figure instead of hanging the whole bench.
  */
-function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+export function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what}: no answer from the page in ${ms / 1000} s`)), ms);
@@ -145,13 +150,14 @@ function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
-const p95 = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? NaN;
+export const p95 = (xs: readonly number[]) =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? NaN;
 
 /**
  * `dist/renderer` built now from the sources, as `npm install` builds it: the figures are of this code, and
  * of React's production build (a build made under another NODE_ENV once shipped the development one).
  */
-async function buildServedRenderer(): Promise<void> {
+export async function buildServedRenderer(): Promise<void> {
   await build({
     configFile: new URL('../../renderer/vite.config.ts', import.meta.url).pathname,
     logLevel: 'warn',

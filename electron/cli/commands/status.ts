@@ -31,6 +31,7 @@ interface StatusFlags {
   state?: JobState[];
   failed: boolean;
   search?: string;
+  history: boolean;
   all: boolean;
   limit: number;
   verbose: boolean;
@@ -40,6 +41,7 @@ async function printStatus(api: DubdeskApi, flags: StatusFlags): Promise<void> {
   const filter: JobFilter = {
     ...(flags.failed ? { states: ['failed'] } : flags.state ? { states: flags.state } : {}),
     ...(flags.search ? { search: flags.search } : {}),
+    ...(flags.history ? { history: true } : {}),
   };
   if (flags.json) {
     const jobs = await pageAll(api, filter);
@@ -165,6 +167,11 @@ export function registerStatusCommands(program: Command): void {
     .option('--state <states>', `only jobs in these states (${JOB_STATES.join(', ')})`, states)
     .option('--failed', 'only failed jobs', false)
     .option('--search <text>', 'only jobs whose source name or path contains this')
+    .option(
+      '--history',
+      'the history instead of the queue: finished jobs older than the history setting, or cleared',
+      false,
+    )
     .option('--limit <n>', 'show the last N jobs', positiveInt, 50)
     .option('--all', 'show every job', false)
     .option('--verbose', 'say what to do about each error', false)

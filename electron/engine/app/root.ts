@@ -15,6 +15,7 @@ import { AccountService } from './account/account-service';
 import { BatchService } from './batches/batch-service';
 import { ensureService } from './contract-error';
 import { EventHub } from './event-hub';
+import { HistoryAging } from './history/history-aging';
 import { JobEvents } from './job-events';
 import { LogSecrets } from './log-secrets';
 import { BULK, type EngineOptions } from './options';
@@ -49,6 +50,7 @@ export class DubdeskEngine {
   private readonly totals: TotalsService;
   private readonly events: JobEvents;
   private readonly watch: WatchFolders;
+  private readonly aging: HistoryAging;
   private closed = false;
 
   constructor(options: EngineOptions) {
@@ -149,6 +151,15 @@ export class DubdeskEngine {
       wake,
       scheduleTotals,
     });
+    this.aging = new HistoryAging({
+      store,
+      moved: (jobs) => {
+        info({ jobs }, 'finished jobs moved to the history');
+        hub.emit({ type: 'jobs-changed', removed: [] });
+        scheduleTotals();
+      },
+      warn,
+    });
     const settings = new SettingsService({
       options,
       store,
@@ -158,7 +169,10 @@ export class DubdeskEngine {
       secrets,
       hub,
       info,
-      wake,
+      wake: () => {
+        wake();
+        this.aging.settingsChanged();
+      },
       scheduleTotals,
     });
     const impl: ImplementOptions = options.checkOutputs ? { checkOutputs: true } : {};
@@ -174,6 +188,7 @@ export class DubdeskEngine {
       (listener) => hub.subscribe(listener),
       impl,
     );
+    this.aging.start();
     logger.info({ face: options.face, home: options.home }, 'engine opened');
   }
 
@@ -241,6 +256,7 @@ export class DubdeskEngine {
     if (this.closed) return;
     this.closed = true;
     await this.watch.close();
+    await this.aging.close();
     this.totals.close();
     this.hub.clear();
     await this.services.close();

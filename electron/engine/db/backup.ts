@@ -32,6 +32,11 @@ export function listBackups(dbFile: string): string[] {
 }
 
 const mtime = (p: string) => statSync(p, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+/** When a WAL last held changes: an empty one (every open makes one) changed nothing. */
+const walChanged = (p: string) => {
+  const s = statSync(p, { throwIfNoEntry: false });
+  return s && s.size > 0 ? s.mtimeMs : 0;
+};
 
 /**
  * At start, once the database passed its check: an online copy (SQLite's backup API, so writers from other
@@ -44,7 +49,7 @@ export async function backUp(
   now = new Date(),
 ): Promise<string | null> {
   const newest = listBackups(dbFile)[0];
-  if (newest && mtime(newest) >= Math.max(mtime(dbFile), mtime(`${dbFile}-wal`))) return null;
+  if (newest && mtime(newest) >= Math.max(mtime(dbFile), walChanged(`${dbFile}-wal`))) return null;
   const dir = backupFolder(dbFile);
   makeFolderSync(dir, 0o700);
   // A copy a killed process left half-made; a recent one may be another process's, still being written.

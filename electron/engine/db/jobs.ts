@@ -1,4 +1,5 @@
 import type { JobFilter, JobState } from '../../../shared/contract/jobs';
+import { JobAging } from './job-store/aging';
 import { JobHistory, type HistoryListener } from './job-store/history';
 import { JobLeases } from './job-store/leases';
 import { JobLists } from './job-store/lists';
@@ -45,6 +46,7 @@ export class JobStore {
   readonly jobHistory: JobHistory;
   readonly settings: SettingsTable;
   readonly transactions: Transactions;
+  readonly aging: JobAging;
 
   constructor(readonly db: Db) {
     this.transactions = new Transactions(db);
@@ -55,6 +57,7 @@ export class JobStore {
     this.jobOutputs = new JobOutputs(db, this.transactions);
     this.jobHistory = new JobHistory(db);
     this.settings = new SettingsTable(db);
+    this.aging = new JobAging(db);
   }
 
   /** Sees every history entry as it is written (the engine logs them). */

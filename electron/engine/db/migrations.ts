@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { scaleMigration } from './scale-migration';
 
 /** Each entry moves the schema one version up; never edit one that has shipped, add a new one. */
 const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
@@ -230,6 +231,8 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       ALTER TABLE jobs ADD COLUMN copied_from TEXT;
     `);
   },
+  // 9: ten times the work (issue 23).
+  scaleMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,9 +1,11 @@
 import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { makeFolderSync } from '../files/make-folder';
 import { listBackups } from './backup';
 import { checkWhole, damagedDatabase, isDamage } from './damage';
 import { migrate } from './migrations';
+import { convertToIncrementalVacuum, preferIncrementalVacuum } from './vacuum';
 
 export type Db = Database.Database;
 
@@ -16,12 +18,17 @@ export function openDatabase(file: string): Db {
   let db: Db | undefined;
   try {
     db = new Database(file);
+    preferIncrementalVacuum(db);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db, file);
-    checkWhole(db);
+    checkWhole(db, {
+      bytes: statSync(file).size,
+      walBytes: statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0,
+    });
+    convertToIncrementalVacuum(db, file);
     return db;
   } catch (e) {
     db?.close();

@@ -23,7 +23,7 @@ function ViewLink({ view }: { view: QueueView }) {
       >
         <span className={`nav-dot dot-${view}`} aria-hidden="true" />
         <span className="nav-label">{VIEW_LABELS[view]}</span>
-        <span className="nav-count num">{formatCount(count)}</span>
+        <span className="nav-count num">{count === null ? '' : formatCount(count)}</span>
       </button>
     </li>
   );

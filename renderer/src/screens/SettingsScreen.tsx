@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ContractError } from '../../../shared/contract/errors';
 import type { OutputSelection } from '../../../shared/contract/jobs';
-import type { Settings, SettingsPatch } from '../../../shared/contract/settings';
+import { MAX_HISTORY_DAYS, type Settings, type SettingsPatch } from '../../../shared/contract/settings';
 import { ErrorText, errorElsewhere, errorFor } from '../components/ErrorText';
 import { addressesOf, needsKeyAgain, ServiceSettings, type ServiceForm } from '../components/ServiceSettings';
 import { LanguagePicker } from '../components/LanguagePicker';
@@ -16,6 +16,7 @@ interface Form extends ServiceForm {
   outDir: string;
   outputs: OutputSelection;
   notify: boolean;
+  historyDays: number;
 }
 
 function formOf(s: Settings): Form {
@@ -29,6 +30,7 @@ function formOf(s: Settings): Form {
     outDir: s.defaults.outDir ?? '',
     outputs: s.defaults.outputs,
     notify: s.notifyWhenDone,
+    historyDays: s.historyAfterDays,
     allowFileKeyStore: false,
   };
 }
@@ -52,10 +54,18 @@ function patchOf(f: Form, s: Settings): SettingsPatch {
     ...(f.concurrency !== s.concurrency ? { concurrency: f.concurrency } : {}),
     ...(!same(f.favourites, s.favouriteLanguages) ? { favouriteLanguages: f.favourites } : {}),
     ...(f.notify !== s.notifyWhenDone ? { notifyWhenDone: f.notify } : {}),
+    ...(f.historyDays !== s.historyAfterDays ? { historyAfterDays: f.historyDays } : {}),
   };
 }
 
-const FIELDS = ['service', 'concurrency', 'defaults', 'favouriteLanguages', 'notifyWhenDone'];
+const FIELDS = [
+  'service',
+  'concurrency',
+  'defaults',
+  'favouriteLanguages',
+  'notifyWhenDone',
+  'historyAfterDays',
+];
 
 export function SettingsScreen() {
   const settings = useApp((s) => s.settings);
@@ -114,6 +124,24 @@ export function SettingsScreen() {
             />
           </label>
           <ErrorText error={errorFor(error, 'concurrency')} />
+          <label className="field narrow">
+            <span className="field-label">Move finished jobs to History after (days)</span>
+            <input
+              type="number"
+              min={1}
+              max={MAX_HISTORY_DAYS}
+              value={form.historyDays}
+              onChange={(e) =>
+                set({
+                  historyDays: Math.max(
+                    1,
+                    Math.min(MAX_HISTORY_DAYS, Math.round(Number(e.target.value)) || 1),
+                  ),
+                })
+              }
+            />
+          </label>
+          <ErrorText error={errorFor(error, 'historyAfterDays')} />
           <label className="check-label">
             <input
               type="checkbox"

@@ -4,7 +4,9 @@ import { formatEta } from '../format';
 import { viewStates, type QueueView } from './views';
 
 /** The sidebar's live count for a view, summed from the totals' per-state counts. */
-export function viewCount(totals: QueueTotals | null, view: QueueView): number {
+/** Jobs a view lists; null for the history (uncounted: counting it would read years of jobs). */
+export function viewCount(totals: QueueTotals | null, view: QueueView): number | null {
+  if (view === 'history') return null;
   if (!totals) return 0;
   // A paused queue has nothing working or waiting to start: its open jobs count as paused.
   if (totals.paused && (view === 'working' || view === 'waiting')) return 0;

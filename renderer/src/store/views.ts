@@ -1,7 +1,16 @@
 import type { JobFilter, JobState } from '../../../shared/contract/jobs';
 
 /** The sidebar's views of the queue, each a set of job states (`all`: every state). */
-export const QUEUE_VIEWS = ['all', 'working', 'waiting', 'paused', 'done', 'failed', 'canceled'] as const;
+export const QUEUE_VIEWS = [
+  'all',
+  'working',
+  'waiting',
+  'paused',
+  'done',
+  'failed',
+  'canceled',
+  'history',
+] as const;
 export type QueueView = (typeof QUEUE_VIEWS)[number];
 
 export const VIEW_STATES: Record<QueueView, readonly JobState[] | null> = {
@@ -12,6 +21,8 @@ export const VIEW_STATES: Record<QueueView, readonly JobState[] | null> = {
   done: ['completed'],
   failed: ['failed'],
   canceled: ['canceled'],
+  // Finished jobs that aged out of the live list (the history setting) or were cleared: any finished state.
+  history: null,
 };
 
 export const VIEW_LABELS: Record<QueueView, string> = {
@@ -22,6 +33,7 @@ export const VIEW_LABELS: Record<QueueView, string> = {
   done: 'Done',
   failed: 'Failed',
   canceled: 'Canceled',
+  history: 'History',
 };
 
 /** Jobs not finished: while the whole queue is paused, none of them is working or about to. */
@@ -45,12 +57,15 @@ export function filterFor(view: QueueView, search: string, queuePaused = false):
   const states = viewStates(view, queuePaused);
   const text = search.trim();
   return {
+    ...(view === 'history' ? { history: true } : {}),
     ...(states ? { states: [...states] } : {}),
     ...(text ? { search: text } : {}),
   };
 }
 
 export function stateInView(view: QueueView, state: JobState, queuePaused = false): boolean {
+  // A job that changes is live: the history only gains jobs by aging (a 'jobs-changed' reloads it).
+  if (view === 'history') return false;
   const states = viewStates(view, queuePaused);
   return states === null || states.includes(state);
 }

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { ApiGenerationSchema, OutputSelectionSchema } from '../../../../shared/contract/jobs';
-import { MAX_CONCURRENCY, type Settings, type SettingsPatch } from '../../../../shared/contract/settings';
+import {
+  DEFAULT_HISTORY_DAYS,
+  MAX_CONCURRENCY,
+  MAX_HISTORY_DAYS,
+  type Settings,
+  type SettingsPatch,
+} from '../../../../shared/contract/settings';
 import type { JobStore } from '../../db/jobs';
 
 const KEY = 'app.settings';
@@ -33,6 +39,7 @@ const AppSettings = z.object({
   recentLanguages: z.array(Lang).catch([]),
   lastBatchLanguages: z.array(Lang).catch([]),
   notifyWhenDone: z.boolean().catch(true),
+  historyAfterDays: z.number().int().min(1).max(MAX_HISTORY_DAYS).catch(DEFAULT_HISTORY_DAYS),
 });
 export type AppSettings = z.infer<typeof AppSettings>;
 
@@ -55,6 +62,7 @@ export function writeAppSettings(store: JobStore, patch: Omit<SettingsPatch, 'se
     ...(patch.pollIntervalSeconds !== undefined ? { pollIntervalSeconds: patch.pollIntervalSeconds } : {}),
     ...(patch.favouriteLanguages !== undefined ? { favouriteLanguages: patch.favouriteLanguages } : {}),
     ...(patch.notifyWhenDone !== undefined ? { notifyWhenDone: patch.notifyWhenDone } : {}),
+    ...(patch.historyAfterDays !== undefined ? { historyAfterDays: patch.historyAfterDays } : {}),
     defaults: { ...now.defaults, ...(patch.defaults as Partial<AppSettings['defaults']> | undefined) },
   };
   store.setSetting(KEY, JSON.stringify(next));

@@ -1,8 +1,16 @@
 import type { JobFilter } from '../../../../shared/contract/jobs';
 
-/** A filter as SQL: the WHERE clause and its named parameters. Cleared jobs are in no list. */
+/** A job in the live list: neither cleared nor aged into the history (the partial indexes name this). */
+export const LIVE = 'cleared_at IS NULL AND archived_at IS NULL';
+/** A job of the history: finished, and out of the live list. */
+export const PAST = 'cleared_at IS NOT NULL OR archived_at IS NOT NULL';
+
+/** The trigram index answers searches of three characters or more; shorter ones read the list's rows. */
+const TRIGRAM = 3;
+
+/** A filter as SQL: the WHERE clause and its named parameters. Cleared and aged jobs are in the history only. */
 export function where(filter: JobFilter): { sql: string; params: Record<string, unknown> } {
-  const parts: string[] = ['cleared_at IS NULL'];
+  const parts: string[] = [filter.history ? `(${PAST})` : LIVE];
   const params: Record<string, unknown> = {};
   if (filter.states) {
     parts.push(`state IN (SELECT value FROM json_each(@states))`);
@@ -12,9 +20,15 @@ export function where(filter: JobFilter): { sql: string; params: Record<string, 
     parts.push(`id IN (SELECT value FROM json_each(@ids))`);
     params.ids = JSON.stringify(filter.ids);
   }
-  if (filter.search?.trim()) {
-    parts.push(`(source_name LIKE @search ESCAPE '\\' OR source LIKE @search ESCAPE '\\')`);
-    params.search = `%${filter.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const text = filter.search?.trim();
+  if (text) {
+    params.search = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    parts.push(
+      [...text].length >= TRIGRAM
+        ? `id IN (SELECT rowid FROM job_search WHERE source_name LIKE @search ESCAPE '\\'
+            UNION SELECT rowid FROM job_search WHERE source LIKE @search ESCAPE '\\')`
+        : `(source_name LIKE @search ESCAPE '\\' OR source LIKE @search ESCAPE '\\')`,
+    );
   }
   if (filter.source !== undefined) {
     parts.push(`source = @source`);
@@ -29,4 +43,11 @@ export function where(filter: JobFilter): { sql: string; params: Record<string, 
     params.watch = filter.watchFolderId;
   }
   return { sql: parts.join(' AND '), params };
+}
+
+/** Only states (or nothing) over the live list: what the maintained aggregates answer without reading jobs. */
+export function onlyStates(filter: JobFilter): boolean {
+  return Object.entries(filter).every(
+    ([k, v]) => v === undefined || k === 'states' || (k === 'history' && v === false),
+  );
 }

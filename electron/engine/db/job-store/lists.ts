@@ -1,34 +1,49 @@
 import type { JobFilter, JobState } from '../../../../shared/contract/jobs';
 import type { Db } from '../open';
-import { where } from './filter';
+import { LIVE, onlyStates, where } from './filter';
 import { JobRow } from './rows';
 
-/** The queue as lists show it: pages of jobs or of sources, ids by filter, counts and credit sums. */
+/**
+ * The queue as lists show it: pages of jobs or of sources, ids by filter, counts and credit sums. Counts,
+ * sums and the unfiltered page of sources come from the aggregates the triggers keep (`job_counts`,
+ * `live_sources`, migration 8), never from reading the history.
+ */
 export class JobLists {
   private readonly q;
 
   constructor(private readonly db: Db) {
     this.q = {
-      counts: db.prepare(`SELECT state, count(*) AS n FROM jobs WHERE cleared_at IS NULL GROUP BY state`),
-      sums: db.prepare(`
-        SELECT
-          coalesce(sum(CASE WHEN credits_charged IS NULL AND state NOT IN ('completed', 'failed', 'canceled') AND duration IS NOT NULL
-            THEN (CAST(duration AS INTEGER) + (duration > CAST(duration AS INTEGER))) * (1 + studio) END), 0) AS committed,
-          coalesce(sum(credits_charged), 0) AS charged
-        FROM jobs WHERE cleared_at IS NULL`),
+      counts: db.prepare(`SELECT state, n FROM job_counts WHERE n > 0`),
+      sums: db.prepare(
+        // A completed job is charged (or free): what it estimated is no longer committed.
+        `SELECT coalesce(sum(CASE WHEN state <> 'completed' THEN committed END), 0) AS committed, coalesce(sum(charged), 0) AS charged FROM job_counts`,
+      ),
+      sourceCount: db.prepare(`SELECT count(*) AS n FROM live_sources`),
+      sources: db.prepare(`SELECT source FROM live_sources ORDER BY first_id LIMIT ? OFFSET ?`),
+      jobsOf: db.prepare(
+        `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(@sources)) AND ${LIVE} ORDER BY id`,
+      ),
     };
+  }
+
+  /** How many jobs match: the counts table answers a filter of states alone. */
+  private total(filter: JobFilter, w: ReturnType<typeof where>): number {
+    if (onlyStates(filter)) {
+      const counts = this.countsByState();
+      const states = filter.states ?? (Object.keys(counts) as JobState[]);
+      return states.reduce((sum, s) => sum + (counts[s] ?? 0), 0);
+    }
+    return (this.db.prepare(`SELECT count(*) AS n FROM jobs WHERE ${w.sql}`).get(w.params) as { n: number })
+      .n;
   }
 
   page(filter: JobFilter, offset: number, limit: number): { total: number; rows: JobRow[] } {
     const w = where(filter);
-    const total = (
-      this.db.prepare(`SELECT count(*) AS n FROM jobs WHERE ${w.sql}`).get(w.params) as { n: number }
-    ).n;
     const rows = this.db
       .prepare(`SELECT * FROM jobs WHERE ${w.sql} ORDER BY id LIMIT @limit OFFSET @offset`)
       .all({ ...w.params, limit, offset })
       .map((r) => JobRow.parse(r));
-    return { total, rows };
+    return { total: this.total(filter, w), rows };
   }
 
   /** A page of sources (in queue order: by their first job), each with its jobs that match the filter. */
@@ -37,25 +52,34 @@ export class JobLists {
     offset: number,
     limit: number,
   ): { total: number; groups: { source: string; rows: JobRow[] }[] } {
-    const w = where(filter);
-    const total = (
-      this.db.prepare(`SELECT count(DISTINCT source) AS n FROM jobs WHERE ${w.sql}`).get(w.params) as {
-        n: number;
-      }
-    ).n;
-    const sources = (
-      this.db
+    let total: number;
+    let sources: string[];
+    let rows: JobRow[];
+    if (onlyStates(filter) && !filter.states) {
+      total = (this.q.sourceCount.get() as { n: number }).n;
+      sources = (this.q.sources.all(limit, offset) as { source: string }[]).map((r) => r.source);
+      rows = this.q.jobsOf.all({ sources: JSON.stringify(sources) }).map((r) => JobRow.parse(r));
+    } else {
+      const w = where(filter);
+      total = (
+        this.db.prepare(`SELECT count(DISTINCT source) AS n FROM jobs WHERE ${w.sql}`).get(w.params) as {
+          n: number;
+        }
+      ).n;
+      sources = (
+        this.db
+          .prepare(
+            `SELECT source, min(id) AS first FROM jobs WHERE ${w.sql} GROUP BY source ORDER BY first LIMIT @limit OFFSET @offset`,
+          )
+          .all({ ...w.params, limit, offset }) as { source: string }[]
+      ).map((r) => r.source);
+      rows = this.db
         .prepare(
-          `SELECT source, min(id) AS first FROM jobs WHERE ${w.sql} GROUP BY source ORDER BY first LIMIT @limit OFFSET @offset`,
+          `SELECT * FROM jobs WHERE ${w.sql} AND source IN (SELECT value FROM json_each(@sources)) ORDER BY id`,
         )
-        .all({ ...w.params, limit, offset }) as { source: string }[]
-    ).map((r) => r.source);
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM jobs WHERE ${w.sql} AND source IN (SELECT value FROM json_each(@sources)) ORDER BY id`,
-      )
-      .all({ ...w.params, sources: JSON.stringify(sources) })
-      .map((r) => JobRow.parse(r));
+        .all({ ...w.params, sources: JSON.stringify(sources) })
+        .map((r) => JobRow.parse(r));
+    }
     const bySource = new Map<string, JobRow[]>(sources.map((s) => [s, []]));
     for (const r of rows) bySource.get(r.source)?.push(r);
     return { total, groups: sources.map((source) => ({ source, rows: bySource.get(source) ?? [] })) };
@@ -69,6 +93,7 @@ export class JobLists {
     ).map((r) => r.id);
   }
 
+  /** Jobs of the live list per state (the counts table, kept by triggers). */
   countsByState(): Partial<Record<JobState, number>> {
     const out: Partial<Record<JobState, number>> = {};
     for (const r of this.q.counts.all() as { state: JobState; n: number }[]) out[r.state] = r.n;

@@ -59,6 +59,8 @@ export const JobRow = z.object({
   reuse_results: z.number().int(),
   /** The result this job's files were linked from (e.g. `talk.es.mp4`); null when it was dubbed itself. */
   copied_from: z.string().nullable(),
+  /** When a finished job aged out of the live list into the history (still searchable, still remembered). */
+  archived_at: z.number().int().nullable(),
 });
 export type JobRow = z.infer<typeof JobRow>;
 
@@ -80,6 +82,7 @@ export const LIFE_COLUMNS = [
   'link_refused',
   'cleared_at',
   'copied_from',
+  'archived_at',
 ] as const;
 type LifeColumn = (typeof LIFE_COLUMNS)[number];
 

@@ -1,4 +1,5 @@
 import type { Db } from '../open';
+import { vacuumSome } from '../vacuum';
 import {
   JobRow,
   LeaseLostError,
@@ -102,6 +103,7 @@ export class JobWrites {
             removed.push(id);
       })
       .immediate();
+    if (removed.length) vacuumSome(this.db);
     return removed;
   }
 }

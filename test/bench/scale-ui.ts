@@ -1,0 +1,139 @@
+/**
+ * The `scale:` figures in Chromium against `dubdesk serve`: first render of the 100,000-job home vs an
+ * empty one, p95 frame time scrolling it vs a 100-job queue, and serve's memory with it open vs 1,000 jobs.
+ */
+import { readFileSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM } from '../helpers/browser-app';
+import { median, ratioOf, round, type Figure } from './figures';
+import { benchSandbox } from './sandbox';
+import { buildHome, type Home } from './scale-homes';
+import {
+  ARGS,
+  buildServedRenderer,
+  p95,
+  SCROLL_ARGS,
+  scrollFrames,
+  startServeOn,
+  visit,
+  within,
+  type RunningServe,
+} from './ui';
+
+const RENDERS = 3;
+const SCROLLS = 2;
+/** What a first render shows: a row of a real source, or the empty queue's words. */
+const SHOWN = '[role=row][aria-rowindex]:not(.row-loading), .queue-empty-title';
+
+const FIRST_SHOWN_SCRIPT = `new MutationObserver((_, observer) => {
+  if (document.querySelector(${JSON.stringify(SHOWN)})) {
+    window.__shown = performance.now();
+    observer.disconnect();
+  }
+}).observe(document, { childList: true, subtree: true });`;
+
+async function firstShown(browser: Browser, app: RunningServe): Promise<number> {
+  const { context, page } = await visit(browser, app, FIRST_SHOWN_SCRIPT);
+  await page.locator(SHOWN).first().waitFor({ timeout: 60_000 });
+  const ms = Number(await page.evaluate('window.__shown'));
+  await context.close();
+  return ms;
+}
+
+/** Resident memory of a process and every process under it (the CLI may hand serve to a child), in MB. */
+function rssTreeMb(pid: number): number {
+  let kb = 0;
+  const walk = (p: number) => {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      const kids = readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim();
+      for (const k of kids ? kids.split(/\s+/) : []) walk(Number(k));
+    } catch {
+      /* gone */
+    }
+  };
+  walk(pid);
+  return kb / 1024;
+}
+
+async function withServe<T>(home: Home, baseUrl: string, fn: (app: RunningServe) => Promise<T>): Promise<T> {
+  const app = await startServeOn(home.home, baseUrl);
+  try {
+    return await fn(app);
+  } finally {
+    const exited = new Promise((resolve) => app.child.once('exit', resolve));
+    app.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+async function measure(browser: Browser, scroller: Browser, app: RunningServe, scrolls: number) {
+  await within(120_000, 'first render', firstShown(browser, app)); // builds caches on both sides
+  const renders: number[] = [];
+  for (let i = 0; i < RENDERS; i++)
+    renders.push(await within(120_000, 'first render', firstShown(browser, app)));
+  const frames: number[] = [];
+  for (let i = 0; i < scrolls; i++)
+    frames.push(p95(await within(130_000, 'scroll', scrollFrames(scroller, app))));
+  return {
+    render: median(renders),
+    scroll: frames.length ? median(frames) : NaN,
+    rssMb: rssTreeMb(app.child.pid ?? 0),
+  };
+}
+
+export async function scaleUiFigures(work: string, big: Home, small: Home): Promise<Figure[]> {
+  await buildServedRenderer();
+  const empty = buildHome(work, 0, 0);
+  const hundred = buildHome(work, 100, 95);
+  const sb = await benchSandbox({ pipelineSeconds: 100_000, ffmpeg: false });
+  let browser: Browser | null = null;
+  let scroller: Browser | null = null;
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    scroller = await chromium.launch({ executablePath: CHROMIUM, args: SCROLL_ARGS, headless: true });
+    const [b, s] = [browser, scroller];
+    const large = await withServe(big, sb.baseUrl, (app) => measure(b, s, app, SCROLLS));
+    const none = await withServe(empty, sb.baseUrl, (app) => measure(b, s, app, 0));
+    const few = await withServe(hundred, sb.baseUrl, (app) => measure(b, s, app, SCROLLS));
+    // Memory: the 1,000-job home, visited and scrolled the same way as the big one.
+    const thousand = await withServe(small, sb.baseUrl, (app) => measure(b, s, app, SCROLLS));
+    const render = ratioOf(large.render, none.render);
+    const scroll = ratioOf(large.scroll, few.scroll);
+    const memory = ratioOf(large.rssMb, thousand.rssMb);
+    return [
+      {
+        name: 'scale: UI first render, 100,000-job home, serve + Chromium (navigation -> first rows)',
+        measured: round(large.render, 0),
+        unit: 'ms',
+        target: '<= 1.5x',
+        reference: `empty home: ${round(none.render, 0)} ms`,
+        ratio: render,
+        pass: render <= 1.5,
+      },
+      {
+        name: 'scale: UI scroll, p95 frame time, 100,000-job queue',
+        measured: round(large.scroll, 1),
+        unit: 'ms',
+        target: '<= 1.3x',
+        reference: `100-job queue: ${round(few.scroll, 1)} ms`,
+        ratio: scroll,
+        pass: scroll <= 1.3,
+      },
+      {
+        name: "scale: memory, serve's RSS with the 100,000-job home open in the browser",
+        measured: round(large.rssMb, 0),
+        unit: 'MB',
+        target: '<= 1.5x and < 300',
+        reference: `1,000-job home: ${round(thousand.rssMb, 0)} MB`,
+        ratio: memory,
+        pass: memory <= 1.5 && large.rssMb < 300,
+      },
+    ];
+  } finally {
+    await browser?.close();
+    await scroller?.close();
+    await sb.stop();
+  }
+}

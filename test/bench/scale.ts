@@ -1,0 +1,134 @@
+/**
+ * The `scale:` figures of issue 23: how the cost grows with the work, each as a ratio to the same thing at
+ * a small size measured in the same run (absolute times differ 5x between machines; ratios do not).
+ */
+import { linkSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { openDubdesk } from '../../electron/engine/index';
+import { audioMp3, videoMp4 } from '../helpers/media';
+import { runChild } from './child';
+import { alternate, median, ratioOf, round, type Figure } from './figures';
+import { API_KEY, benchSandbox } from './sandbox';
+import { buildHome, databaseBytes, LANGS, type Home } from './scale-homes';
+import { scaleUiFigures } from './scale-ui';
+
+const BIG_FILES = 20_000;
+const SMALL_FILES = 200;
+
+/** `n` media files (hard links of two small clips: the add reads and hashes each one as a new file). */
+function mediaFolder(work: string, n: number): string {
+  const dir = join(work, `media-${n}`);
+  mkdirSync(dir, { recursive: true });
+  const kinds = [
+    [videoMp4(3), 'mp4'],
+    [audioMp3(2.5), 'mp3'],
+  ] as const;
+  for (let i = 0; i < n; i++) {
+    const [src, ext] = kinds[i % 2] ?? kinds[0];
+    linkSync(src, join(dir, `clip-${String(i).padStart(5, '0')}.${ext}`));
+  }
+  return dir;
+}
+
+/** One add of a folder into a fresh home: its time per job and the longest event-loop block meanwhile. */
+async function addOnce(work: string, baseUrl: string, folder: string, files: number) {
+  const home = mkdtempSync(join(work, 'add-'));
+  const host = openDubdesk({ home, face: 'cli', service: { baseUrl, apiKey: API_KEY } });
+  try {
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    loop.enable();
+    const t0 = performance.now();
+    const r = await host.api.add({ inputs: [folder], to: LANGS, outDir: join(work, 'out'), force: true });
+    const ms = performance.now() - t0;
+    loop.disable();
+    if (r.added.length !== files * LANGS.length) throw new Error(`added ${r.added.length} jobs`);
+    return { perJobMs: ms / r.added.length, ms, blockMs: loop.max / 1e6 };
+  } finally {
+    await host.close();
+  }
+}
+
+async function enqueueFigure(work: string): Promise<Figure[]> {
+  const big = mediaFolder(work, BIG_FILES);
+  const small = mediaFolder(work, SMALL_FILES);
+  const sb = await benchSandbox({ pipelineSeconds: 100_000, balance: 1e12, ffmpeg: false });
+  try {
+    await addOnce(work, sb.baseUrl, small, SMALL_FILES); // warms the JIT and the file cache: not counted
+    const smalls = [await addOnce(work, sb.baseUrl, small, SMALL_FILES)];
+    const large = await addOnce(work, sb.baseUrl, big, BIG_FILES);
+    smalls.push(await addOnce(work, sb.baseUrl, small, SMALL_FILES));
+    const ref = median(smalls.map((s) => s.perJobMs));
+    const ratio = ratioOf(large.perJobMs, ref);
+    return [
+      {
+        name: `scale: enqueue, per job, 20,000 files x 5 (${round(large.ms / 1000, 1)} s in all)`,
+        measured: round(large.perJobMs, 3),
+        unit: 'ms/job',
+        target: '<= 1.2x',
+        reference: `200 files x 5: ${round(ref, 3)} ms/job`,
+        ratio,
+        pass: ratio <= 1.2,
+      },
+      {
+        name: 'scale: enqueue, longest event-loop block during the 20,000 x 5 add',
+        measured: round(large.blockMs, 0),
+        unit: 'ms',
+        target: '< 50',
+        reference: `200 x 5: ${round(median(smalls.map((s) => s.blockMs)), 0)} ms`,
+        ratio: ratioOf(large.blockMs, 50),
+        pass: large.blockMs < 50,
+      },
+    ];
+  } finally {
+    await sb.stop();
+  }
+}
+
+/** A fresh process opens the home and answers the first list page and the totals (alternating homes). */
+async function startFigure(big: Home, small: Home): Promise<Figure> {
+  const start = (h: Home) => runChild<{ openListMs: number }>('./scale-start-child.ts', { home: h.home });
+  await start(big); // the first open after the build takes the day's backup: not counted
+  await start(small);
+  const runs = await alternate(
+    5,
+    () => start(big),
+    () => start(small),
+  );
+  const b = median(runs.a.map((r) => r.openListMs));
+  const s = median(runs.b.map((r) => r.openListMs));
+  const ratio = ratioOf(b, s);
+  return {
+    name: 'scale: engine start, 100,000-job home (95,000 finished): open + first list page + totals',
+    measured: round(b, 0),
+    unit: 'ms',
+    target: '<= 1.5x',
+    reference: `1,000-job home: ${round(s, 0)} ms`,
+    ratio,
+    pass: ratio <= 1.5,
+  };
+}
+
+function databaseFigure(big: Home, small: Home): Figure {
+  const perJob = (databaseBytes(big.home) - databaseBytes(small.home)) / (big.jobs - small.jobs);
+  return {
+    name: 'scale: database, bytes on disk per finished job (job, history, outputs, indexes, search)',
+    measured: round(perJob, 0),
+    unit: 'B',
+    target: '<= 2048',
+    reference: 'target 2 KiB (the 100,000-job file less the 1,000-job one, per job)',
+    ratio: ratioOf(perJob, 2048),
+    pass: perJob <= 2048,
+  };
+}
+
+export async function scaleFigures(work: string): Promise<Figure[]> {
+  const t0 = performance.now();
+  const big = buildHome(work, 100_000, 95_000);
+  const small = buildHome(work, 1_000, 950);
+  process.stderr.write(`bench: scale homes built in ${round((performance.now() - t0) / 1000, 0)} s\n`);
+  const figures: Figure[] = [databaseFigure(big, small), await startFigure(big, small)];
+  figures.push(...(await enqueueFigure(work)));
+  figures.push(...(await scaleUiFigures(work, big, small)));
+  return figures;
+}

@@ -1,0 +1,177 @@
+import type Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { JobFilter } from '../../shared/contract/jobs';
+import { JobStore } from '../../electron/engine/db/jobs';
+import { checkWhole, FULL_CHECK_MAX_BYTES } from '../../electron/engine/db/damage';
+import { openDatabase } from '../../electron/engine/db/open';
+import { tempDir } from '../helpers/engine';
+import { seedQueue } from '../helpers/seed';
+
+const LANGS = ['es', 'fr', 'de', 'it', 'pt'];
+
+/** A store over a real file whose every statement run is recorded, to be explained afterwards. */
+function recordingStore(home: string) {
+  const db = openDatabase(join(home, 'dubdesk.db'));
+  const prepare = db.prepare.bind(db);
+  const ran: { sql: string; args: unknown[] }[] = [];
+  (db as { prepare: (sql: string) => Database.Statement }).prepare = (sql: string) => {
+    const st = prepare(sql);
+    for (const m of ['all', 'get', 'run'] as const) {
+      const f = st[m].bind(st) as (...a: unknown[]) => unknown;
+      (st as unknown as Record<string, unknown>)[m] = (...args: unknown[]) => {
+        ran.push({ sql, args });
+        return f(...args);
+      };
+    }
+    return st;
+  };
+  const plans = () =>
+    ran.map(({ sql, args }) => ({
+      sql,
+      plan: (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail),
+    }));
+  return { store: new JobStore(db), ran, plans };
+}
+
+/**
+ * Whether a statement reads every live row of `jobs`: a bare scan always does; an index walk does unless a
+ * LIMIT stops it (a count, a sum or a GROUP BY walks it to the end).
+ */
+const readsAllJobs = ({ sql, plan }: { sql: string; plan: string[] }) =>
+  plan.some(
+    (d) =>
+      /^SCAN jobs(?! USING)/.test(d) ||
+      (/^SCAN jobs USING/.test(d) && (/count\(|sum\(|GROUP BY/i.test(sql) || !/LIMIT/.test(sql))),
+  );
+
+describe('the queue at scale: lists and totals never read the whole history', () => {
+  it('the header counts and credit sums read the maintained aggregates, not the jobs table', () => {
+    const home = tempDir();
+    seedQueue(home, 50, LANGS);
+    const { store, ran, plans } = recordingStore(home);
+    ran.length = 0;
+    store.countsByState();
+    store.creditSums();
+    const explained = plans();
+    expect(explained.length).toBeGreaterThan(0);
+    for (const { sql, plan } of explained) expect(plan.join(' | '), sql).not.toMatch(/\bjobs\b/);
+    store.db.close();
+  });
+
+  it('the first page of the list (jobs, sources, a view of states) walks an index, never a full scan', () => {
+    const home = tempDir();
+    seedQueue(home, 50, LANGS);
+    const { store, ran, plans } = recordingStore(home);
+    const filters: JobFilter[] = [{}, { states: ['queued'] }];
+    for (const f of filters) {
+      ran.length = 0;
+      store.page(f, 0, 100);
+      if (!f.states) store.sourcesPage(f, 0, 100);
+      const explained = plans();
+      expect(explained.length).toBeGreaterThan(0);
+      for (const p of explained) expect(readsAllJobs(p), `${p.sql}\n${p.plan.join('\n')}`).toBe(false);
+    }
+    store.db.close();
+  });
+
+  it('the unfiltered page of sources and its total come from live_sources, in queue order', () => {
+    const home = tempDir();
+    seedQueue(home, 30, LANGS);
+    const { store } = recordingStore(home);
+    const page = store.sourcesPage({}, 10, 5);
+    expect(page.total).toBe(30);
+    expect(page.groups.map((g) => g.source)).toEqual(
+      store.db
+        .prepare(`SELECT source FROM jobs GROUP BY source ORDER BY min(id) LIMIT 5 OFFSET 10`)
+        .pluck()
+        .all(),
+    );
+    expect(page.groups.every((g) => g.rows.length === LANGS.length)).toBe(true);
+    store.db.close();
+  });
+
+  it('the aggregates agree with counting every row, through inserts, state changes, clears and deletes', () => {
+    const home = tempDir();
+    seedQueue(home, 40, LANGS);
+    const { store } = recordingStore(home);
+    const now = Date.now();
+    const ids = store.db.prepare(`SELECT id FROM jobs ORDER BY id`).pluck().all() as number[];
+    ids.forEach((id, i) => {
+      if (i % 3 === 0)
+        store.write(id, 'user', { state: 'completed', step: 'done', credits_charged: 40 }, now);
+      else if (i % 5 === 0) store.write(id, 'user', { state: 'failed', error: 'x' }, now);
+      else if (i % 7 === 0) store.write(id, 'user', { duration: 12.5, studio: 1 }, now);
+    });
+    store.remove(ids.filter((_, i) => i % 6 === 0 || i % 5 === 0)); // clears completed, deletes failed
+    const source = store.get(ids[1] ?? 0)?.source ?? '';
+    store.remove([ids[1] ?? 0]); // a queued job: not removable, nothing changes
+    const brute = store.db
+      .prepare(
+        `SELECT state, count(*) AS n,
+           sum(CASE WHEN credits_charged IS NULL AND state NOT IN ('failed', 'canceled') AND duration IS NOT NULL
+             THEN (CAST(duration AS INTEGER) + (duration > CAST(duration AS INTEGER))) * (1 + studio) ELSE 0 END) AS committed,
+           sum(coalesce(credits_charged, 0)) AS charged
+         FROM jobs WHERE cleared_at IS NULL AND archived_at IS NULL GROUP BY state`,
+      )
+      .all() as { state: string; n: number; committed: number; charged: number }[];
+    expect(store.countsByState()).toEqual(Object.fromEntries(brute.map((r) => [r.state, r.n])));
+    expect(store.creditSums()).toEqual({
+      committed: brute.reduce((a, r) => a + r.committed, 0),
+      charged: brute.reduce((a, r) => a + r.charged, 0),
+    });
+    const sources = store.db
+      .prepare(
+        `SELECT source, min(id) AS first_id, count(*) AS jobs FROM jobs WHERE cleared_at IS NULL AND archived_at IS NULL GROUP BY source ORDER BY source`,
+      )
+      .all();
+    expect(store.db.prepare(`SELECT * FROM live_sources ORDER BY source`).all()).toEqual(sources);
+    expect(store.sourcesPage({ source }, 0, 10).groups[0]?.rows.length).toBeGreaterThan(0);
+    store.db.close();
+  });
+
+  it('search answers from the trigram index, with the same rows as matching every name', () => {
+    const home = tempDir();
+    seedQueue(home, 60, LANGS);
+    const { store, ran, plans } = recordingStore(home);
+    ran.length = 0;
+    const found = store.page({ search: 'VIEW WITH' }, 0, 500);
+    expect(plans().some((p) => p.plan.some((d) => d.includes('VIRTUAL TABLE')))).toBe(true);
+    const brute = store.db
+      .prepare(`SELECT id FROM jobs WHERE source_name LIKE '%view with%' ORDER BY id`)
+      .pluck()
+      .all();
+    expect(found.rows.map((r) => r.id)).toEqual(brute);
+    expect(found.total).toBe(brute.length);
+    expect(brute.length).toBeGreaterThan(0);
+    // Two letters: below the trigram's reach, still answered (from the rows).
+    expect(store.page({ search: '05' }, 0, 500).total).toBeGreaterThan(0);
+    store.db.close();
+  });
+});
+
+describe('opening a large queue database', () => {
+  it('does not read every page (no quick_check above the limit) yet still finds a truncated file', () => {
+    const db = openDatabase(join(tempDir(), 'big.db'));
+    const asked: string[] = [];
+    const spy = {
+      pragma: (s: string, o: { simple: true }) => (asked.push(s), db.pragma(s, o)),
+      prepare: (s: string) => db.prepare(s),
+    };
+    const pages = (db.pragma('page_count', { simple: true }) as number) * 4096;
+    checkWhole(spy, { bytes: FULL_CHECK_MAX_BYTES + 1 + pages, walBytes: 0 });
+    expect(asked).not.toContain('quick_check');
+    expect(() => checkWhole(spy, { bytes: FULL_CHECK_MAX_BYTES + 1, walBytes: 0 })).not.toThrow();
+    // A file shorter than its pages (and no WAL holding them) is damaged.
+    const big = (n: number) => ({
+      pragma: (s: string) => (s === 'page_count' ? n : 4096),
+      prepare: spy.prepare,
+    });
+    expect(() => checkWhole(big(20_000), { bytes: FULL_CHECK_MAX_BYTES + 1, walBytes: 0 })).toThrow(
+      /truncated/,
+    );
+    checkWhole(spy, { bytes: 1000, walBytes: 0 });
+    expect(asked).toContain('quick_check');
+    db.close();
+  });
+});
