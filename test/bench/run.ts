@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bytesFigures } from './bytes';
 import { enqueueFigures } from './enqueue';
+import { idleFigures } from './idle';
 import { printTable, writeResults, type Figure } from './figures';
 import { overheadFigures } from './overhead';
 import { pollingFigures } from './polling';
@@ -26,6 +27,7 @@ const sections: [string, () => Promise<Figure[]>][] = [
   ['bytes', () => bytesFigures(work)],
   ['ui', () => uiFigures(work)],
   ['scale', () => scaleFigures(work)],
+  ['idle', () => idleFigures(work)],
 ];
 const only = process.argv.slice(2);
 const figures: Figure[] = [];

@@ -14,6 +14,7 @@ export const TEST_TIMING = {
   rescanMs: 2000,
   pollMs: 100,
   tickMs: 50,
+  idleMs: 500,
   folderSyncMs: 200,
   availabilityMs: 200,
   availabilityTimeoutMs: 2000,

@@ -2,7 +2,7 @@ import type { WatchFileStatus, WatchPreset } from '../../../shared/contract/watc
 import type { Db } from './open';
 import { WatchFiles } from './watch-store/files';
 import { WatchFolders } from './watch-store/folders';
-import { WatchHeartbeat } from './watch-store/heartbeat';
+import { WatchHeartbeat, type WatchBeat } from './watch-store/heartbeat';
 import { WatchLinks } from './watch-store/links';
 import type {
   FilePatch,
@@ -105,6 +105,9 @@ export class WatchStore {
   update(id: number, rev: number, patch: FilePatch, now: number): boolean {
     return this.fileRows.update(id, rev, patch, now);
   }
+  nextCheckAt(folderId: number): number | null {
+    return this.fileRows.nextCheckAt(folderId);
+  }
   due(folderId: number, now: number, limit: number): WatchFileRow[] {
     return this.fileRows.due(folderId, now, limit);
   }
@@ -178,6 +181,9 @@ export class WatchStore {
   }
   dropHeartbeat(owner: string): void {
     this.beat.dropHeartbeat(owner);
+  }
+  lastBeat(): WatchBeat | null {
+    return this.beat.lastBeat();
   }
   lastHeartbeat(): number {
     return this.beat.lastHeartbeat();

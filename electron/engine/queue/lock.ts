@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { Db } from '../db/open';
+import { IDLE_STALE_MS, pidAlive } from './idle';
 
 /** A holder that has not said it is alive for this long is gone (hung, or on a machine we cannot ask). */
 const STALE_MS = 30_000;
@@ -17,17 +18,12 @@ const LockRow = z.object({
 });
 type LockRow = z.infer<typeof LockRow>;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
+/**
+ * On this machine the holder's pid says whether it lives (killed: no need to wait for the heartbeat), so
+ * an idle holder may renew seldom; the long limit only guards against its pid being reused after it died.
+ */
 function stale(row: LockRow, now: number): boolean {
-  if (row.host === hostname() && !alive(row.pid)) return true; // killed: no need to wait for the heartbeat
+  if (row.host === hostname()) return !pidAlive(row.pid) || now - row.heartbeat_at > IDLE_STALE_MS;
   return now - row.heartbeat_at > STALE_MS;
 }
 

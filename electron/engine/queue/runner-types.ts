@@ -18,6 +18,11 @@ export interface RunOptions {
    * and the run returns once nothing runs (a face quitting; `signal` still cuts it short).
    */
   drain?: AbortSignal;
+  /**
+   * The longest sleep when no job is running, tracked or due (default `IDLE_LOOK_MS`): an add, a setting
+   * or a wake from this process ends it at once; another process's add is seen at the latest then.
+   */
+  idleLookMs?: number;
   /** Watch the folders meanwhile (the engine does; default: when not `untilDone`). */
   watch?: boolean;
 }

@@ -9,6 +9,8 @@ import { StopAtStep, classify, type JobError } from '../jobs/errors';
 import { endNetworkWaits, type LifeEvent } from '../jobs/life';
 import { backoffDelay } from './backoff';
 import { FailurePolicy } from './failure-policy';
+import { onForeignWrites } from './foreign-writes';
+import { IDLE_HEARTBEAT_MS, IDLE_LOOK_MS, loopTurns } from './idle';
 import { HEARTBEAT_MS, QueueLock } from './lock';
 import { lookAfter, lookAround } from './looks';
 import { markTrackedOffline, recoverLeftJobs } from './recover';
@@ -18,6 +20,8 @@ export type { QueuePause, RunnerEnv, RunnerHooks, RunOptions, RunOutcome } from 
 
 type Step = 'submit' | 'fetch';
 const CREDITS_RECHECK_MS = 60_000;
+/** Out of credits for long: the balance is asked at most this seldom. */
+const CREDITS_RECHECK_CAP_MS = 15 * 60_000;
 
 /**
  * The scheduler: holds the queue lock, claims due jobs under tokens, runs their step, turns every failure
@@ -75,12 +79,20 @@ export class Runner {
     let polling: Promise<void> | null = null;
     let pollFailures = 0;
     let heartbeatAt = Date.now();
-    let creditsCheckAt = Date.now() + CREDITS_RECHECK_MS;
+    let creditsEvery = CREDITS_RECHECK_MS;
+    let creditsCheckAt = Date.now() + creditsEvery;
+    // Nothing running, tracked or due at the last turn: the heartbeat is renewed seldom (see `idle.ts`).
+    let wasIdle = false;
     const onAbort = () => this.wakeUp();
+    // Asleep while idle, it wakes when another process adds, retries or changes something.
+    const stopForeign = onForeignWrites(this.env.db, () => {
+      if (wasIdle) this.wakeUp();
+    });
     signal.addEventListener('abort', onAbort);
     opts.drain?.addEventListener('abort', onAbort);
     try {
       for (;;) {
+        loopTurns.runner++;
         if (signal.aborted) return 'aborted';
         if (draining() && this.active.size === 0 && !polling) return 'aborted';
         const now = Date.now();
@@ -90,7 +102,7 @@ export class Runner {
           pollInterval = pollMs();
           endNetworkWaits(store, this.env.service(), now);
         }
-        if (now - heartbeatAt >= HEARTBEAT_MS) {
+        if (now - heartbeatAt >= (wasIdle ? IDLE_HEARTBEAT_MS : HEARTBEAT_MS)) {
           heartbeatAt = now;
           if (!lock.heartbeat()) return 'aborted'; // another process took the queue over: stop at once
         }
@@ -127,8 +139,10 @@ export class Runner {
             });
         }
 
+        if (paused?.reason !== 'credits') creditsEvery = CREDITS_RECHECK_MS;
         if (paused?.reason === 'credits' && !opts.untilDone && Date.now() >= creditsCheckAt) {
-          creditsCheckAt = Date.now() + CREDITS_RECHECK_MS;
+          creditsCheckAt = Date.now() + creditsEvery;
+          creditsEvery = Math.min(creditsEvery * 2, CREDITS_RECHECK_CAP_MS);
           void this.env
             .balance()
             .then((b) => {
@@ -146,14 +160,17 @@ export class Runner {
           if (paused?.reason === 'user') return 'paused';
         }
         const { nextDue } = after;
+        // Nothing to do and nothing to look at: sleep long; an add, a setting or a wake comes sooner.
+        wasIdle = idle && tracking === 0 && (nextDue === null || nextDue - Date.now() > 1000);
         const candidates = [
-          1000,
+          wasIdle ? (opts.idleLookMs ?? IDLE_LOOK_MS) : 1000,
           ...(nextDue !== null ? [nextDue - Date.now()] : []),
           ...(tracking ? [pollAt - Date.now()] : []),
         ];
         await this.sleep(Math.max(10, Math.min(...candidates)));
       }
     } finally {
+      stopForeign();
       signal.removeEventListener('abort', onAbort);
       opts.drain?.removeEventListener('abort', onAbort);
       for (const a of this.active.values()) a.controller.abort();

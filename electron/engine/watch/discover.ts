@@ -1,7 +1,7 @@
 import { ownFilesAmong } from '../db/own-files';
 import type { WatchFileRow, WatchFolderRow } from '../db/watch';
 import type { WatchEnv } from './env';
-import { look } from './file-check';
+import { look, type Seen } from './file-check';
 import type { IgnoreMatcher } from './ignore';
 
 /** Before it is taken, a file is still the watcher's to look at; once taken, only a change matters. */
@@ -25,9 +25,11 @@ export async function discover(
   matcher: IgnoreMatcher,
   path: string,
   now = Date.now(),
+  /** What the path is, when the caller has just looked (a scan stats many at once). */
+  looked?: Seen,
 ): Promise<void> {
   if (matcher.ignored(path, 'file')) return;
-  const seen = await look(path);
+  const seen = looked ?? (await look(path));
   const row = env.watch.current(folder.id, path);
   if (seen.kind !== 'file') {
     // Gone or not a regular file: a pending row is looked at now (its check forgets it).

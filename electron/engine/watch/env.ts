@@ -14,8 +14,10 @@ export interface WatchTiming {
   rescanMs: number;
   /** The polling interval of polled folders (network shares, removable drives). */
   pollMs: number;
-  /** The watcher's loop. */
+  /** The watcher's loop while it has work (events to look at, files settling soon, hashes, scans). */
   tickMs: number;
+  /** Its longest sleep when idle: it wakes sooner for an event, a deadline, or another process's change. */
+  idleMs: number;
   /** How often the folder table is read for changes made by other processes (CLI while the app runs). */
   folderSyncMs: number;
   /** How often each folder is checked to still be there. */
@@ -32,6 +34,7 @@ export const DEFAULT_WATCH_TIMING: WatchTiming = {
   rescanMs: 5 * 60_000,
   pollMs: 1000,
   tickMs: 250,
+  idleMs: 10_000,
   folderSyncMs: 1000,
   availabilityMs: 2000,
   availabilityTimeoutMs: 10_000,

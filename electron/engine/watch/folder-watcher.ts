@@ -116,7 +116,13 @@ export class FolderWatcher {
       timing.availabilityTimeoutMs,
       `${this.row.path} does not answer (network share down?); watching resumes when it does`,
     );
-    this.nextAvailabilityAt = Date.now() + timing.availabilityMs;
+    // A folder watched through file-system events reports its own removal (and watcher errors end the
+    // wait): it is looked at seldom. Unavailable and polled folders are looked at often.
+    const every =
+      this.available && !this.poll.polled
+        ? Math.max(timing.availabilityMs, timing.idleMs)
+        : timing.availabilityMs;
+    this.nextAvailabilityAt = Date.now() + every;
     if (this.closed) return;
     if (why) {
       if (this.available || this.row.status !== 'unavailable' || this.row.status_message !== why) {

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { WatchFolderRow } from '../db/watch';
+import type { WatchBeat } from '../db/watch-store/heartbeat';
+import { onForeignWrites } from '../queue/foreign-writes';
+import { IDLE_HEARTBEAT_MS, IDLE_STALE_MS, loopTurns, pidAlive } from '../queue/idle';
 import { settleOutcomes } from './after';
 import { discover } from './discover';
 import type { WatchEnv } from './env';
@@ -11,6 +15,18 @@ import { takeReady } from './take';
 export const HEARTBEAT_MS = 3000;
 /** A watching process silent this long is gone: its folders show `inactive`. */
 export const HEARTBEAT_STALE_MS = 15_000;
+
+/**
+ * Whether a watching process is alive by its last heartbeat: recent, or (renewed seldom while idle) from a
+ * process of this machine that still runs.
+ */
+export function watcherAlive(beat: WatchBeat | null, now: number): boolean {
+  if (!beat) return false;
+  if (now - beat.at < HEARTBEAT_STALE_MS) return true;
+  return (
+    beat.host === hostname() && beat.pid !== undefined && pidAlive(beat.pid) && now - beat.at < IDLE_STALE_MS
+  );
+}
 const DUE_BATCH = 500;
 const READY_BATCH = 2000;
 
@@ -28,6 +44,8 @@ export class WatchService {
   private readonly hashing = new Set<number>();
   private readonly hashQueue: { folder: FolderWatcher; fileId: number }[] = [];
   private inflightHashes = 0;
+  /** Work beside the loop other than availability checks (a stat each, which keep no loop awake). */
+  private working = 0;
   private readonly controller = new AbortController();
   private revisions = '';
   private folderSyncAt = 0;
@@ -36,11 +54,18 @@ export class WatchService {
   private running: Promise<void> | null = null;
   private wakeUp: () => void = () => {};
   private stopped = false;
+  /** The last tick found nothing to do: the loop sleeps until its next deadline, or an event. */
+  private idle = false;
+  private stopForeign: () => void = () => {};
 
   constructor(private readonly env: WatchEnv) {}
 
   start(): void {
     if (this.running) return;
+    // Another process changed the folder table (a `dubdesk watch add`): look now, not at the next deadline.
+    this.stopForeign = onForeignWrites(this.env.store.db, () => {
+      if (this.idle) this.wake();
+    });
     this.running = this.loop();
   }
 
@@ -54,6 +79,7 @@ export class WatchService {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    this.stopForeign();
     this.controller.abort();
     this.wakeUp();
     await this.running;
@@ -65,13 +91,15 @@ export class WatchService {
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
+      loopTurns.watcher++;
+      let sleep = this.env.timing.tickMs;
       try {
-        await this.tick();
+        sleep = await this.tick();
       } catch (e) {
         this.env.warn({ error: (e as Error).message }, 'watcher tick failed');
       }
       await new Promise<void>((resolve) => {
-        this.timer = setTimeout(resolve, this.env.timing.tickMs);
+        this.timer = setTimeout(resolve, sleep);
         this.wakeUp = () => {
           if (this.timer) clearTimeout(this.timer);
           resolve();
@@ -88,21 +116,25 @@ export class WatchService {
   ): void {
     if (folder.busy[kind] || this.stopped) return;
     folder.busy[kind] = true;
+    const counts = kind !== 'availability';
+    if (counts) this.working++;
     const p = work()
       .catch((e: unknown) =>
         this.env.warn({ folder: folder.row.path, error: (e as Error).message }, `watcher ${kind} failed`),
       )
       .finally(() => {
         folder.busy[kind] = false;
+        if (counts) this.working--;
         this.inflight.delete(p);
         this.wakeUp();
       });
     this.inflight.add(p);
   }
 
-  private async tick(): Promise<void> {
+  /** One look at every folder; returns how long to sleep before the next (short while work is under way). */
+  private async tick(): Promise<number> {
     const now = Date.now();
-    if (now - this.heartbeatAt >= HEARTBEAT_MS) {
+    if (now - this.heartbeatAt >= (this.idle ? IDLE_HEARTBEAT_MS : HEARTBEAT_MS)) {
       this.heartbeatAt = now;
       this.env.watch.heartbeat(this.owner, now);
     }
@@ -110,14 +142,17 @@ export class WatchService {
       this.folderSyncAt = now + this.env.timing.folderSyncMs;
       await this.syncFolders();
     }
+    let busy = this.working > 0 || this.inflightHashes > 0 || this.hashQueue.length > 0;
     for (const f of this.folders.values()) {
-      if (this.stopped) return;
+      if (this.stopped) return 0;
       if (Date.now() >= f.nextAvailabilityAt) this.beside(f, 'availability', () => f.checkAvailability());
       if (!f.available) continue;
+      if (f.pending.size) busy = true;
       const paths = [...f.pending];
       f.pending.clear();
       for (const p of paths) await discover(this.env, f.row, f.matcher, p);
       if (Date.now() >= f.nextScanAt) {
+        busy = true;
         this.beside(f, 'scan', async () => {
           const ok = await fullScan(this.env, f.row, f.matcher, () => this.stopped);
           if (!ok) f.nextAvailabilityAt = 0;
@@ -143,6 +178,26 @@ export class WatchService {
       }
     }
     this.runHashes();
+    return this.nextSleep(busy || this.working > 0 || this.inflightHashes > 0);
+  }
+
+  /**
+   * Busy: the next tick comes soon. Otherwise the loop sleeps until the first deadline (a folder's
+   * availability check or full scan, a settling file's look, the folder table's re-read), at most
+   * `idleMs`; an event, a change asked here, or another process's write wakes it before.
+   */
+  private nextSleep(busy: boolean): number {
+    const { tickMs, idleMs } = this.env.timing;
+    this.idle = !busy;
+    if (busy) return tickMs;
+    const now = Date.now();
+    let at = now + Math.max(idleMs, tickMs);
+    for (const f of this.folders.values()) {
+      at = Math.min(at, f.nextAvailabilityAt);
+      if (!f.available) continue;
+      at = Math.min(at, f.nextScanAt, this.env.watch.nextCheckAt(f.row.id) ?? Infinity);
+    }
+    return Math.max(tickMs, at - now);
   }
 
   /** Settling and waiting files whose time has come; stable ones join the hash queue. */

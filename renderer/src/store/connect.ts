@@ -1,5 +1,6 @@
 import type { EngineEvent } from '../../../shared/contract/events';
 import type { FaceBridge } from '../../../shared/face';
+import { onPageShown, pageHidden } from '../page-visibility';
 import type { AppStore } from './index';
 
 /** Everything shown, fetched again: at start, and whenever events were missed. */
@@ -16,12 +17,20 @@ export async function refreshAll(store: AppStore): Promise<void> {
  */
 export function connect(store: AppStore, bridge: FaceBridge): () => void {
   let lastSeq = 0;
-  const stop = bridge.subscribe((event: EngineEvent) => {
+  let refreshWhenShown = false;
+  const stopShown = onPageShown(() => {
+    if (!refreshWhenShown) return;
+    refreshWhenShown = false;
+    void refreshAll(store);
+  });
+  const stopEvents = bridge.subscribe((event: EngineEvent) => {
     const s = store.getState();
     const missed = lastSeq > 0 && event.seq !== lastSeq + 1;
     lastSeq = event.seq;
     if (missed) {
-      void refreshAll(store);
+      // Hidden: everything is fetched again once, when the window is shown.
+      if (pageHidden()) refreshWhenShown = true;
+      else void refreshAll(store);
       return;
     }
     switch (event.type) {
@@ -48,5 +57,8 @@ export function connect(store: AppStore, bridge: FaceBridge): () => void {
     }
   });
   void refreshAll(store);
-  return stop;
+  return () => {
+    stopShown();
+    stopEvents();
+  };
 }

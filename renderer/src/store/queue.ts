@@ -1,4 +1,5 @@
 import type { SourceRow } from '../../../shared/contract/jobs';
+import { onPageShown, pageHidden } from '../page-visibility';
 import type { SliceMaker, QueueSlice } from './types';
 import { filterFor, stateInView, type QueueView } from './views';
 
@@ -26,6 +27,13 @@ export const pageRequest = (view: QueueView, search: string, page: number, queue
 export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) => {
   const inFlight = new Set<string>();
   let refetchTimer: ReturnType<typeof setTimeout> | null = null;
+  // Hidden, the rows are not fetched again: once, when the window is shown.
+  let refetchWhenShown = false;
+  onPageShown(() => {
+    if (!refetchWhenShown) return;
+    refetchWhenShown = false;
+    get().refetchPages();
+  });
   /** The rows the virtualizer shows: not state, since nothing renders from it. */
   let visibleRows = { start: 0, end: PAGE_SIZE - 1 };
 
@@ -111,6 +119,10 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
       if (refetchTimer) {
         clearTimeout(refetchTimer);
         refetchTimer = null;
+      }
+      if (pageHidden()) {
+        refetchWhenShown = true;
+        return;
       }
       const kept = keepNear(get().pages);
       if (kept !== get().pages) set({ pages: kept });

@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import type { WatchFile, WatchFolder } from '../../../../shared/contract/watch';
 import type { WatchFileViewRow, WatchFolderRow, WatchStore } from '../../db/watch';
 import { outRootOf } from '../../watch/env';
-import { HEARTBEAT_STALE_MS } from '../../watch/service';
+import { watcherAlive } from '../../watch/service';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const HOUR_MS = 3_600_000;
@@ -19,7 +19,7 @@ export function folderView(
 ): WatchFolder {
   const c = watch.counts(row.id);
   const awaiting = watch.awaiting(row.id);
-  const alive = watchedHere || now - watch.lastHeartbeat() < HEARTBEAT_STALE_MS;
+  const alive = watchedHere || watcherAlive(watch.lastBeat(), now);
   const status = row.paused ? 'paused' : alive ? row.status : 'inactive';
   const message = status === 'inactive' ? INACTIVE_MESSAGE : status === 'paused' ? null : row.status_message;
   return {

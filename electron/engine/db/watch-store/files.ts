@@ -28,6 +28,10 @@ export class WatchFiles {
       withStatus: db.prepare(
         `SELECT * FROM watch_files WHERE folder_id = ? AND status = ? ORDER BY id LIMIT ?`,
       ),
+      nextCheck: db.prepare(
+        `SELECT min(next_check_at) AS at FROM watch_files WHERE status IN ('settling', 'waiting')
+           AND folder_id = ?`,
+      ),
       recheck: db.prepare(
         `UPDATE watch_files SET next_check_at = ?, rev = rev + 1 WHERE folder_id = ? AND status = 'settling'`,
       ),
@@ -106,6 +110,11 @@ export class WatchFiles {
   /** Rows due for a look: settling or waiting, their time come. */
   due(folderId: number, now: number, limit: number): WatchFileRow[] {
     return this.q.due.all(now, folderId, limit).map((r) => WatchFileRow.parse(r));
+  }
+
+  /** When the folder's next settling or waiting file is due a look (null: none is). */
+  nextCheckAt(folderId: number): number | null {
+    return (this.q.nextCheck.get(folderId) as { at: number | null }).at;
   }
 
   withStatus(folderId: number, status: FileRowStatus, limit = 1_000_000): WatchFileRow[] {

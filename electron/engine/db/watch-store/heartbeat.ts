@@ -1,5 +1,9 @@
+import { hostname } from 'node:os';
 import { z } from 'zod';
 import type { Db } from '../open';
+
+const Beat = z.object({ at: z.number(), pid: z.number().int().optional(), host: z.string().optional() });
+export type WatchBeat = z.infer<typeof Beat>;
 
 /** The watching process's heartbeat: folders show `inactive` when nobody watches them. */
 export class WatchHeartbeat {
@@ -17,7 +21,7 @@ export class WatchHeartbeat {
   }
 
   heartbeat(owner: string, now: number): void {
-    this.q.putHeartbeat.run(JSON.stringify({ owner, at: now }));
+    this.q.putHeartbeat.run(JSON.stringify({ owner, at: now, pid: process.pid, host: hostname() }));
   }
 
   dropHeartbeat(owner: string): void {
@@ -26,13 +30,18 @@ export class WatchHeartbeat {
 
   /** When a watching process last said it was alive (0: never). */
   lastHeartbeat(): number {
+    return this.lastBeat()?.at ?? 0;
+  }
+
+  /** The last heartbeat: when, and which process on which machine (null: none). */
+  lastBeat(): WatchBeat | null {
     const raw = (this.q.heartbeat.get() as { value: string } | undefined)?.value;
-    if (!raw) return 0;
+    if (!raw) return null;
     try {
-      const parsed = z.object({ at: z.number() }).safeParse(JSON.parse(raw));
-      return parsed.success ? parsed.data.at : 0;
+      const parsed = Beat.safeParse(JSON.parse(raw));
+      return parsed.success ? parsed.data : null;
     } catch {
-      return 0;
+      return null;
     }
   }
 }

@@ -1,0 +1,133 @@
+/**
+ * `idle:` figures. `serve`'s engine on a data folder with a long history and watched folders of files
+ * already taken: how long it takes to be watching them again after a restart (beside `find` walking the
+ * same trees), then, over a window of doing nothing, its CPU, its wake-ups, its database commits and its
+ * reads of the watched files.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import Database from 'better-sqlite3';
+import { bundled } from './child';
+import { median, ratioOf, round, type Figure } from './figures';
+import { buildIdleHome } from './idle-home';
+import { API_KEY, benchSandbox } from './sandbox';
+
+/** Scaled down from the issue's 100,000 jobs, 5 x 10,000 files and 60 s to fit the whole bench's budget. */
+const JOBS = Number(process.env.BENCH_IDLE_JOBS ?? 100_000);
+const FOLDERS = 5;
+const FILES_PER_FOLDER = Number(process.env.BENCH_IDLE_FILES ?? 10_000);
+const WINDOW_MS = Number(process.env.BENCH_IDLE_WINDOW_MS ?? 60_000);
+/** The issue's budget: 0.3 s of CPU per 60 s (0.5% of a core). */
+const CPU_SHARE = 0.005;
+
+interface Ready {
+  readyMs: number;
+  opensAtReady: number;
+}
+interface Window {
+  seconds: number;
+  cpuMs: number;
+  wakeups: number;
+  callbacks: number;
+  byType: Record<string, number>;
+  runnerTurns: number;
+  watcherTurns: number;
+  sourceOpens: number;
+}
+
+function findMs(roots: readonly string[]): number {
+  const t0 = performance.now();
+  execFileSync('find', [...roots, '-printf', '%s %T@\n'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return performance.now() - t0;
+}
+
+export async function idleFigures(work: string): Promise<Figure[]> {
+  const h = await buildIdleHome(work, { jobs: JOBS, folders: FOLDERS, filesPerFolder: FILES_PER_FOLDER });
+  const sb = await benchSandbox({ pipelineSeconds: 100_000, balance: 1e9, ffmpeg: false });
+  try {
+    const finds = [findMs(h.roots)];
+    const child = spawn(
+      process.execPath,
+      [
+        await bundled('./idle-serve-child.ts'),
+        JSON.stringify({
+          home: h.home,
+          roots: h.roots,
+          baseUrl: sb.baseUrl,
+          apiKey: API_KEY,
+          windowMs: WINDOW_MS,
+        }),
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const next = async <T>(): Promise<T> => {
+      const { value, done } = await lines.next();
+      if (done) throw new Error('the idle child exited early');
+      return JSON.parse(String(value)) as T;
+    };
+    const ready = await next<Ready>();
+    finds.push(findMs(h.roots));
+    // Commits seen by another connection: data_version moves when one was made.
+    const reader = new Database(join(h.home, 'dubdesk.db'), { readonly: true });
+    const version = () => Number(reader.pragma('data_version', { simple: true }));
+    let commits = 0;
+    let seen = version();
+    const watching = setInterval(() => {
+      const v = version();
+      if (v !== seen) commits++;
+      seen = v;
+    }, 50);
+    child.stdin.write('go\n');
+    const w = await next<Window>();
+    clearInterval(watching);
+    if (version() !== seen) commits++;
+    reader.close();
+    child.stdin.end('stop\n');
+    await new Promise((r) => child.on('exit', r));
+    finds.push(findMs(h.roots));
+
+    const files = h.files.toLocaleString('en');
+    const where = `${h.jobs.toLocaleString('en')}-job home, ${FOLDERS} watched folders of ${FILES_PER_FOLDER.toLocaleString('en')} unchanged files`;
+    const cpuS = w.cpuMs / 1000;
+    const budget = w.seconds * CPU_SHARE;
+    const perS = w.wakeups / w.seconds;
+    const find = median(finds);
+    return [
+      {
+        name: `idle: CPU over ${round(w.seconds, 0)} s doing nothing, serve on a ${where}`,
+        measured: round(cpuS, 3),
+        unit: 's',
+        target: `<= ${round(budget, 2)} (0.5% of a core)`,
+        reference: `0.5% of ${round(w.seconds, 0)} s: ${round(budget, 2)} s`,
+        ratio: ratioOf(cpuS, budget),
+        pass: cpuS <= budget,
+      },
+      {
+        name: `idle: wake-ups and writes over the same ${round(w.seconds, 0)} s (wake-ups per s; runner looked ${w.runnerTurns}x, watcher ${w.watcherTurns}x)`,
+        measured: round(perS, 2),
+        unit: 'per s',
+        target: '<= 1 per s, 0 commits, 0 reads',
+        reference: `SQLite commits: ${commits}; watched files opened: ${w.sourceOpens}; callbacks: ${Object.entries(
+          w.byType,
+        )
+          .map(([t, n]) => `${t} ${n}`)
+          .join(', ')}`,
+        ratio: ratioOf(perS, 1),
+        pass: perS <= 1 && commits === 0 && w.sourceOpens === 0,
+      },
+      {
+        name: `idle: catch-up, restart with ${files} unchanged watched files -> every folder watched (files opened: ${ready.opensAtReady})`,
+        measured: round(ready.readyMs, 0),
+        unit: 'ms',
+        target: '<= 5x find, 0 files hashed again',
+        reference: `find -printf '%s %T@' over the same trees: ${round(find, 0)} ms`,
+        ratio: ratioOf(ready.readyMs, find),
+        pass: ready.readyMs <= 5 * find && ready.opensAtReady === 0,
+      },
+    ];
+  } finally {
+    await sb.stop();
+  }
+}

@@ -1,0 +1,75 @@
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loopTurns } from '../../../electron/engine/queue/idle';
+import { startSandbox } from '../../../electron/sandbox/server';
+import { tempDir } from '../../helpers/engine';
+import { audioMp3 } from '../../helpers/media';
+import { addFolder, folderOf, jobsOf, waitFor, watchEngine } from '../../helpers/watch';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+/** Commits by other connections than `reader` since it last asked (SQLite's data_version moves on each). */
+const commitsSeen = (reader: Database.Database) => Number(reader.pragma('data_version', { simple: true }));
+
+describe('an idle engine is idle', () => {
+  it('with its folder dubbed and nothing due, it sleeps and writes nothing to its database', async () => {
+    const sb = await startSandbox({ pipelineSeconds: 0.2, balance: 100_000 });
+    cleanup.push(() => sb.stop());
+    const home = tempDir();
+    // No full rescan inside the test: what is measured is the idle loops, not the safety-net scan.
+    const host = watchEngine(sb, home, { rescanMs: 600_000 });
+    cleanup.push(() => host.close());
+    const dir = tempDir('dubdesk-watch-');
+    await copyFile(audioMp3(1, 'idle-a.mp3'), join(dir, 'a.mp3'));
+    await copyFile(audioMp3(1.5, 'idle-b.mp3'), join(dir, 'b.mp3'));
+    const folder = await addFolder(host.api, dir);
+    const controller = new AbortController();
+    const run = host.run({
+      untilDone: false,
+      concurrency: 2,
+      pollIntervalMs: 50,
+      idleLookMs: 300,
+      signal: controller.signal,
+    });
+    cleanup.push(() => (controller.abort(), run));
+    await waitFor(
+      'the folder to be dubbed',
+      () => jobsOf(host.api, folder.id),
+      (jobs) => jobs.length === 4 && jobs.every((j) => j.state === 'completed'),
+    );
+    await waitFor(
+      'the folder to be watched',
+      () => folderOf(host.api, folder.id),
+      (f) => f.status === 'watching',
+    );
+
+    const reader = new Database(join(home, 'dubdesk.db'), { readonly: true });
+    cleanup.push(async () => reader.close());
+    // The last writes of the batch (outcomes, the folder's counts) settle first: three quiet runner turns.
+    let quietSince = { version: commitsSeen(reader), turn: loopTurns.runner };
+    await waitFor(
+      'three runner turns without a commit',
+      () => {
+        const version = commitsSeen(reader);
+        if (version !== quietSince.version) quietSince = { version, turn: loopTurns.runner };
+        return loopTurns.runner - quietSince.turn;
+      },
+      (turns) => turns >= 3,
+    );
+    const before = { version: commitsSeen(reader), runner: loopTurns.runner, watcher: loopTurns.watcher };
+    // Ten turns of each loop: long enough for every heartbeat a busy engine renews every few seconds.
+    await waitFor(
+      'ten idle turns of the runner and of the watcher',
+      () => Math.min(loopTurns.runner - before.runner, loopTurns.watcher - before.watcher),
+      (turns) => turns >= 10,
+    );
+    expect(commitsSeen(reader), 'commits while idle').toBe(before.version);
+    // And it stays watched: a process that stopped writing its heartbeat is still seen as alive.
+    expect((await folderOf(host.api, folder.id)).status).toBe('watching');
+  });
+});
