@@ -11,6 +11,9 @@ const TIERS = [
   {
     project: 'integration',
     says: 'the engine, CLI, serve and desktop shell against the sandbox',
+    // Most of these files wait on sandboxes, child processes and settle times, not on the CPU: four at a
+    // time keep two cores busy where two left them half idle.
+    workers: 4,
   },
   { project: 'e2e', says: 'the app in Chromium and in Electron, the chaos run, packaging' },
 ];
@@ -42,6 +45,7 @@ for (const [i, tier] of tiers.entries()) {
       'test/vitest.config.ts',
       '--project',
       tier.project,
+      ...(tier.workers ? [`--maxWorkers=${tier.workers}`] : []),
       ...(filters.length ? ['--passWithNoTests', ...filters] : []),
     ],
     { stdio: 'inherit', cwd: root },

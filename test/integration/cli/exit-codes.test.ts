@@ -82,7 +82,7 @@ describe('exit codes', () => {
     const env = envFor(sb, tempDir(), 'small-key');
     const r = await runCli(['estimate', videoMp4(2, 'exit-ok.mp4'), '--to', 'es,fr'], env);
     expect(r.code).toBe(4);
-    expect(r.stdout).toContain('Balance: 3 — not enough (1 short).');
+    expect(r.stdout).toContain('Balance: 3; short by 1.');
   });
 
   it('5: the service cannot be reached, with the hint; queued jobs stay queued', async () => {
