@@ -51,4 +51,37 @@ describe('a watched-folder duplicate gets results under its own names, at no cha
       original?.path === join(dir, 'talk.mp3') ? 'talk.es.mp3' : 'talk copy.es.mp3',
     );
   });
+
+  it('a duplicate whose copy cannot be made (the dub failed) shows as failed, with the way forward', async () => {
+    const sb: Sandbox = await startSandbox({
+      ffmpeg: false,
+      pipelineSeconds: 0.2,
+      balance: 100_000,
+      faults: { rateDubFailure: 1 },
+    });
+    cleanup.push(() => sb.stop());
+    const host = watchEngine(sb);
+    cleanup.push(() => host.close());
+    const { api } = host;
+    const dir = tempDir('dubdesk-watch-');
+    const folder = await addFolder(api, dir, { to: ['es'] });
+    const run = running(host);
+    cleanup.push(() => run.stop());
+
+    const source = audioMp3(1, 'dupe-fails.mp3');
+    await copyFile(source, join(dir, 'take.mp3'));
+    await copyFile(source, join(dir, 'take again.mp3'));
+    const jobs = await waitFor(
+      'both jobs to fail',
+      () => jobsOf(api, folder.id),
+      (j) => j.length === 2 && j.every((x) => x.state === 'failed'),
+    );
+    expect(jobs.find((j) => j.error?.code === 'not-found')?.error?.remedy).toMatch(/--again/);
+    const files = await waitFor(
+      'both files shown as failed',
+      () => filesOf(api, folder.id),
+      (f) => f.length === 2 && f.every((x) => x.status === 'failed'),
+    );
+    expect(files.filter((f) => f.duplicateOf !== null)).toHaveLength(1);
+  });
 });
