@@ -1,5 +1,5 @@
-import { copyFile, readFile, rename, utimes } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, readdir, readFile, rename, utimes } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
@@ -108,8 +108,15 @@ describe('a watched folder dubs each content once per preset version', () => {
     const again = await api.reprocessWatchFile({ id: folder.id, path: join(dir, 'c.mp3') });
     expect(['queued', 'working']).toContain(again.status); // the runner may have taken it already
     expect(again.jobIds).toHaveLength(2);
-    await waitFor('c.mp3 dubbed again', () => jobsOf(api, folder.id), allCompleted(10));
+    const redone = await waitFor('c.mp3 dubbed again', () => jobsOf(api, folder.id), allCompleted(10));
     expect(charges(sb)).toBe(6);
+    // The new dub takes the plain names; the copies it replaces are moved aside, never left as `(2)`.
+    const names = (ids: readonly number[]) =>
+      redone.filter((j) => ids.includes(j.id)).flatMap((j) => j.outputs.map((o) => relative(out, o.path)));
+    expect(names(again.jobIds).sort()).toEqual(['c.es.mp3', 'c.es.vtt', 'c.fr.mp3', 'c.fr.vtt']);
+    expect((await readdir(join(out, 'previous'))).sort()).toEqual(
+      ['b', 'c'].flatMap((n) => [`${n}.es.mp3`, `${n}.es.vtt`, `${n}.fr.mp3`, `${n}.fr.vtt`]),
+    );
     const c = (await filesOf(api, folder.id)).find((f) => f.name === 'c.mp3');
     expect(c).toMatchObject({ status: 'done', duplicateOf: null });
     // a.mp3 was renamed away: nothing to dub again, and the reason says so.
