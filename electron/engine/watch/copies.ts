@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, parse, relative } from 'node:path';
 import { creditsFor } from '../../../shared/credits';
 import type { JobRow, NewJob } from '../db/jobs';
-import { carrierOf } from '../db/same-content';
+import { carrierOf, completedDubsOf } from '../db/same-content';
 import type { WatchFolderRow } from '../db/watch';
 import { outRootOf, type WatchEnv } from './env';
 
@@ -37,14 +37,19 @@ export function wantsCopy(env: WatchEnv, cover: Cover, names: ResultNames): bool
 }
 
 /**
- * The dub of this job's content under way right now, other than by a copy (an identical file taken a
- * moment before, in the same look or by another process, or added by hand): this job copies its results
- * instead of paying again. Null for a copy already, a file without a hash, or when none is.
+ * The dub of this job's content this job copies instead of paying again: one under way right now, other
+ * than by a copy (an identical file taken a moment before, in the same look or by another process, or
+ * added by hand), or one completed outside this folder (added by hand, another folder) whose results are
+ * all still on disk; the folder's own dubs are its files' coverage, by preset version. Null for a copy
+ * already, a file without a hash, or when none is.
  */
 export function twinOf(env: WatchEnv, job: NewJob): JobRow | null {
   if (job.reuse_results || !job.source_hash) return null;
-  const twin = carrierOf(env.store.db, { ...job, source_hash: job.source_hash }, 0);
-  return twin && !sameNames(twin, job) ? twin : null;
+  const key = { ...job, source_hash: job.source_hash };
+  const twin = carrierOf(env.store.db, key, 0);
+  if (twin) return sameNames(twin, job) ? null : twin;
+  const done = completedDubsOf(env.store.db, key).find((d) => d.watch_folder_id !== job.watch_folder_id);
+  return done && wantsCopy(env, { jobId: done.id, fileId: null }, job) ? done : null;
 }
 
 /** Credits a file's jobs are estimated at: copies cost nothing. */

@@ -84,4 +84,40 @@ describe('a watched-folder duplicate gets results under its own names, at no cha
     );
     expect(files.filter((f) => f.duplicateOf !== null)).toHaveLength(1);
   });
+
+  it('a file dubbed by hand elsewhere, then dropped in a watched folder: copied, not paid again', async () => {
+    const sb: Sandbox = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
+    cleanup.push(() => sb.stop());
+    const host = watchEngine(sb);
+    cleanup.push(() => host.close());
+    const { api } = host;
+    const run = running(host);
+    cleanup.push(() => run.stop());
+    const source = audioMp3(1, 'dupe-by-hand.mp3');
+    const handOut = tempDir('dubdesk-hand-');
+    const added = await api.add({ inputs: [source], to: ['es'], outDir: handOut });
+    await waitFor(
+      'the manual dub done',
+      () => api.getJob({ id: added.added[0] ?? 0 }),
+      (j) => j.state === 'completed',
+    );
+
+    const dir = tempDir('dubdesk-watch-');
+    const out = tempDir('dubdesk-out-');
+    const folder = await addFolder(api, dir, { to: ['es'], outDir: out });
+    await copyFile(source, join(dir, 'lecture.mp3'));
+    const [job] = await waitFor(
+      'the watched copy done',
+      () => jobsOf(api, folder.id),
+      (j) => j.length === 1 && j[0]?.state === 'completed',
+    );
+    expect(job).toMatchObject({ creditsCharged: 0, copiedFrom: 'dupe-by-hand.es.mp3' });
+    expect(sb.state.ledger).toHaveLength(1);
+    expect(
+      (await readFile(join(out, 'lecture.es.mp3'))).equals(
+        await readFile(join(handOut, 'dupe-by-hand.es.mp3')),
+      ),
+    ).toBe(true);
+    expect((await filesOf(api, folder.id))[0]).toMatchObject({ status: 'duplicate', credits: 0 });
+  });
 });
