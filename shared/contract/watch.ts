@@ -150,7 +150,8 @@ export type WatchFolder = z.infer<typeof WatchFolderSchema>;
  * `waiting` (not ready or not readable as media: rechecked with backoff; `problem` says why), `attention`
  * (gave up after the maximum wait; a change to the file starts over), `awaiting-approval`. Once taken, its
  * jobs decide: `queued`, `working`, `done`, `failed`, `canceled`; `duplicate`: identical to a file already
- * dubbed with this preset version, so it shares that file's jobs instead of paying again.
+ * dubbed (or being dubbed) with this preset version: that dub's results are copied (hard-linked) under its
+ * own names by copy jobs, at no charge, instead of paying again.
  */
 export const WATCH_FILE_STATUSES = [
   'settling',
@@ -179,13 +180,13 @@ export const WatchFileSchema = z.object({
   status: WatchFileStatusSchema,
   /** Why it waits, needs attention, or waits for approval; null otherwise. */
   problem: ContractErrorSchema.nullable(),
-  /** The jobs that dub it (for a duplicate: the jobs of the identical file it shares). */
+  /** The jobs that dub it (for a duplicate: the copy jobs that link the identical file's results here). */
   jobIds: z.array(z.number().int()),
   bytes: z.number().int(),
   durationSeconds: z.number().nullable(),
   /** Credits its own jobs are estimated at (0 for a duplicate); null before it is probed. */
   credits: z.number().int().nullable(),
-  /** The path of the identical file whose dubs it shares; null when not a duplicate. */
+  /** The path of the identical file whose results it was copied from; null when not a duplicate. */
   duplicateOf: z.string().nullable(),
   /** Where `after: move` put it (`done/…` or `failed/…`); null while it is where it was found. */
   movedTo: z.string().nullable(),

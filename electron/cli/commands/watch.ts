@@ -160,7 +160,7 @@ async function printFiles(api: DubdeskApi, folder: WatchFolder, json: boolean): 
     // The engine's remedy says what (approve, raise the limit, add credits); the commands say how here.
     const credits = `${f.problem?.remedy ?? ''} ${approveHint}`.trim();
     let note = f.problem ? describeError(f.problem, { credits }) : '';
-    if (f.duplicateOf) note = `same content as ${f.duplicateOf}: shares its dubs`;
+    if (f.duplicateOf) note = `copied from ${f.duplicateOf} (same content), at no charge`;
     if (f.movedTo) note = `moved to ${f.movedTo}`;
     if (f.gone) note = `no longer there${note ? `; ${note}` : ''}`;
     if (f.nextCheckAt)

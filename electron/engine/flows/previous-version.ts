@@ -13,13 +13,15 @@ export const PREVIOUS_FOLDER = 'previous';
  * plain result names: what an earlier job of the same path saved under `wanted` is moved to `previous/`
  * beside it (with a number inside `previous/` only if that name is taken too), and its record follows it.
  * Nothing is left beside the new result as `(2)`. A file of another source under that name stays put.
+ * The same goes for the results a copy job linked under this source's names (a duplicate dubbed again on
+ * purpose): the new dub takes the plain names, the links move aside.
  */
 export async function movePreviousVersion(store: JobStore, r: JobRow, wanted: string): Promise<void> {
   const earlier = store.db
     .prepare(
       `SELECT 1 FROM outputs o JOIN jobs j ON j.id = o.job_id
         WHERE o.path = ? AND o.done = 1 AND j.id < ? AND j.source = ? AND j.source_kind = 'file'
-          AND (j.source_hash IS NULL OR ? IS NULL OR j.source_hash <> ?)
+          AND (j.reuse_results = 1 OR j.source_hash IS NULL OR ? IS NULL OR j.source_hash <> ?)
         LIMIT 1`,
     )
     .get(wanted, r.id, r.source, r.source_hash, r.source_hash);

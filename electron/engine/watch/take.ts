@@ -1,19 +1,11 @@
-import { dirname, join, relative } from 'node:path';
-import { creditsFor } from '../../../shared/credits';
-import type { ContractError } from '../../../shared/contract/errors';
+import { basename } from 'node:path';
 import type { JobRow, NewJob } from '../db/jobs';
 import type { WatchFileRow, WatchFolderRow } from '../db/watch';
 import { enqueue, transition } from '../jobs/life';
-import { outRootOf, type WatchEnv } from './env';
+import { creditsOfJobs, outDirOf, twinOf, wantsCopy, type Cover } from './copies';
+import type { WatchEnv } from './env';
+import { guard } from './guard';
 import { waitAgain } from './settle';
-
-const HOUR_MS = 3_600_000;
-
-/** A language another file (or an earlier manual dub of this one) already dubs: shared, not paid again. */
-interface Cover {
-  jobId: number;
-  fileId: number | null;
-}
 
 interface Candidate {
   row: WatchFileRow;
@@ -22,7 +14,10 @@ interface Candidate {
 }
 
 interface Planned extends Candidate {
+  /** New jobs: dubs of the languages not covered, and copies of covered ones under this file's names. */
   jobs: NewJob[];
+  /** Covers shared as they are (their results already carry this file's names, or are gone). */
+  shared: Cover[];
   /** Queued jobs of this very content (a manual add): linked, not made twice. */
   adopt: number[];
   /** Jobs of an earlier version of the path that never started: canceled, the new version replaces them. */
@@ -43,9 +38,10 @@ export interface TakeResult {
 export const locationOf = (row: Pick<WatchFileRow, 'path' | 'moved_to'>) => row.moved_to ?? row.path;
 
 /**
- * Ready files (stable, hashed) become jobs: unless a user forced it, each language already dubbed from the
- * same content with this preset version is shared, not paid again (a file with every language covered is
- * a duplicate); the rest is probed and planned as `add` plans, checked against what the queue holds for the
+ * Ready files (stable, hashed) become jobs: unless a user forced it, each language already dubbed (or being
+ * dubbed) from the same content with this preset version is not paid again: a copy job links that dub's
+ * results under this file's own names, at no charge (a file whose every language is covered so is a
+ * duplicate); the rest is probed and planned as `add` plans, checked against what the queue holds for the
  * same path, held for approval when over the folder's credit limit or the balance, and queued — each file
  * in one transaction that first checks nobody else took it meanwhile.
  */
@@ -62,7 +58,12 @@ export async function takeReady(
     if (!row.forced && touchedOnly(env, folder, row, now)) continue;
     const covered = row.forced ? new Map<string, Cover>() : coverage(env, folder, row);
     const needed = folder.preset.to.filter((l) => !covered.has(l));
-    if (needed.length === 0) {
+    const names = {
+      out_dir: outDirOf(folder, row.path),
+      naming: folder.preset.naming,
+      source_name: basename(locationOf(row)),
+    };
+    if (needed.length === 0 && ![...covered.values()].some((c) => wantsCopy(env, c, names))) {
       if (markDuplicate(env, folder, row, covered, now)) result.duplicates++;
       continue;
     }
@@ -71,7 +72,8 @@ export async function takeReady(
   if (candidates.length === 0) return result;
 
   const planned = await plan(env, folder, candidates);
-  const gated = planned.filter((p) => !p.row.approved && !p.row.forced);
+  // Copies cost nothing: they never wait for approval.
+  const gated = planned.filter((p) => !p.row.approved && !p.row.forced && p.credits > 0);
   const hold = gated.length ? await guard(env, folder, gated) : null;
   const now = Date.now();
   for (const p of planned) {
@@ -219,7 +221,6 @@ async function plan(env: WatchEnv, folder: WatchFolderRow, candidates: Candidate
   const refused = new Map(planned.refused.map((r) => [r.input, r.error]));
   const bySource = new Map<string, NewJob[]>();
   for (const j of planned.jobs) bySource.set(j.source, [...(bySource.get(j.source) ?? []), j]);
-  const outRoot = outRootOf(folder);
   const out: Planned[] = [];
   const now = Date.now();
   for (const c of candidates) {
@@ -241,12 +242,20 @@ async function plan(env: WatchEnv, folder: WatchFolderRow, candidates: Candidate
       );
       continue;
     }
-    const outDir = join(outRoot, relative(folder.path, dirname(row.path)));
+    const outDir = outDirOf(folder, row.path);
     const jobs: NewJob[] = [];
+    const shared: Cover[] = [];
     const adopt: number[] = [];
     const supersede: number[] = [];
     let busy: JobRow | null = null;
-    for (const job of all.filter((j) => c.needed.includes(j.dest_lang))) {
+    for (const planned of all) {
+      const cover = c.covered.get(planned.dest_lang);
+      const named = { ...planned, out_dir: outDir, watch_folder_id: folder.id };
+      if (cover && !wantsCopy(env, cover, named)) {
+        shared.push(cover);
+        continue;
+      }
+      const job: NewJob = cover ? { ...named, reuse_results: 1 } : named;
       const live = env.store.live(job.source, job.dest_lang);
       if (live && notStarted(live) && live.source_bytes === row.size && live.source_mtime === row.mtime_ms) {
         adopt.push(live.id);
@@ -257,7 +266,7 @@ async function plan(env: WatchEnv, folder: WatchFolderRow, candidates: Candidate
         break;
       }
       if (live) supersede.push(live.id);
-      jobs.push({ ...job, out_dir: outDir, watch_folder_id: folder.id });
+      jobs.push(job);
     }
     if (busy) {
       waitAgain(
@@ -273,50 +282,9 @@ async function plan(env: WatchEnv, folder: WatchFolderRow, candidates: Candidate
       continue;
     }
     const duration = all[0]?.duration ?? null;
-    const credits = jobs.reduce(
-      (n, j) => n + (j.duration === null ? 0 : creditsFor(j.duration, j.studio === 1)),
-      0,
-    );
-    out.push({ ...c, row, jobs, adopt, supersede, credits, duration });
+    out.push({ ...c, row, jobs, shared, adopt, supersede, credits: creditsOfJobs(jobs), duration });
   }
   return out;
-}
-
-/**
- * The spending guard: why these files must wait for approval, or null. They wait behind files already
- * waiting (in order), when they and what the folder queued by itself in the last hour would pass its
- * credit limit, and when they cost more than the balance.
- */
-async function guard(env: WatchEnv, folder: WatchFolderRow, batch: Planned[]): Promise<ContractError | null> {
-  const credits = batch.reduce((n, p) => n + p.credits, 0);
-  const files = `${batch.length} file${batch.length === 1 ? '' : 's'}`;
-  const remedy = 'Approve the folder to queue them, or raise its credit limit.';
-  const waiting = env.watch.awaiting(folder.id);
-  if (waiting.files > 0)
-    return {
-      code: 'credits',
-      message: `waits behind ${waiting.files} file(s) of this folder awaiting approval`,
-      remedy,
-    };
-  const limit = folder.preset.creditLimit;
-  if (limit !== null) {
-    const spent = env.watch.creditsSince(folder.id, Date.now() - HOUR_MS);
-    if (spent + credits > limit)
-      return {
-        code: 'credits',
-        message: `${files} would cost about ${credits} credits; with the ${spent} this folder queued in the last hour that is over its limit of ${limit} per hour`,
-        remedy,
-      };
-  }
-  if (credits === 0) return null;
-  const balance = await env.balance();
-  if (balance !== null && (balance <= 0 || credits > balance))
-    return {
-      code: 'credits',
-      message: `${files} would cost about ${credits} credits; the balance is ${balance}`,
-      remedy: 'Add credits, then approve the folder to queue them.',
-    };
-  return null;
 }
 
 /** One file's jobs, in one transaction that first checks the file is still as planned. */
@@ -326,18 +294,27 @@ function commit(env: WatchEnv, folder: WatchFolderRow, p: Planned, now: number):
   try {
     const ids = store.db
       .transaction(() => {
+        // Content another job is dubbing right now (an identical file taken a moment before): copied.
+        const twins: JobRow[] = [];
+        const jobs = p.jobs.map((j) => {
+          const twin = p.row.forced ? null : twinOf(env, j);
+          if (twin) twins.push(twin);
+          return twin ? { ...j, reuse_results: 1 } : j;
+        });
+        const copies = jobs.length > 0 && p.adopt.length === 0 && jobs.every((j) => j.reuse_results);
+        const original = copies ? originalOf(env, p, twins) : null;
         const ok = watch.update(
           p.row.id,
           p.row.rev,
           {
-            status: 'taken',
+            status: copies ? 'duplicate' : 'taken',
             taken_at: now,
-            credits: p.credits,
+            credits: creditsOfJobs(jobs),
             duration: p.duration,
             preset_version: folder.preset_version,
             problem: null,
             next_check_at: null,
-            duplicate_of: null,
+            duplicate_of: original,
             outcome: null,
             attempts: 0,
           },
@@ -346,11 +323,11 @@ function commit(env: WatchEnv, folder: WatchFolderRow, p: Planned, now: number):
         if (!ok) return null;
         for (const id of p.supersede) canceled.push(transition(store, id, 'user', { type: 'cancel' }));
         const reason = `found in the watched folder ${folder.path}`;
-        const added = p.jobs.map((j) => enqueue(store, j, reason, now));
+        const added = jobs.map((j) => enqueue(store, j, reason, now));
         // A reprocess shows its new jobs, not the ones before.
         if (p.row.forced) watch.unlinkAll(p.row.id);
         for (const id of [...added, ...p.adopt]) watch.link(p.row.id, id, true);
-        for (const c of p.covered.values()) watch.link(p.row.id, c.jobId, false);
+        for (const c of p.shared) watch.link(p.row.id, c.jobId, false);
         return added;
       })
       .immediate();
@@ -374,4 +351,14 @@ function commit(env: WatchEnv, folder: WatchFolderRow, p: Planned, now: number):
       );
     return null;
   }
+}
+
+/** The file a duplicate's results are copied from: the one whose dub covers it, or that dubs its twin. */
+function originalOf(env: WatchEnv, p: Planned, twins: readonly JobRow[]): number | null {
+  for (const c of p.covered.values()) if (c.fileId !== null) return c.fileId;
+  for (const t of twins) {
+    const owner = env.watch.links.ownerOf(t.id);
+    if (owner !== null) return owner;
+  }
+  return null;
 }

@@ -66,12 +66,14 @@ export function WatchFiles() {
                   )}
                 </td>
                 <td>
-                  {STATUS_WORDS[f.status] ?? f.status}
+                  {f.status === 'duplicate' && f.duplicateOf
+                    ? `= copied from ${baseName(f.duplicateOf)} (same content)`
+                    : (STATUS_WORDS[f.status] ?? f.status)}
                   {checksAgain(f, now) && <span className="muted"> · {checksAgain(f, now)}</span>}
                 </td>
                 <td className="num">{formatAgo(f.firstSeenAt, now)}</td>
                 <td>
-                  {(f.status === 'done' || f.status === 'failed' || f.status === 'attention') && (
+                  {['done', 'failed', 'attention', 'duplicate'].includes(f.status) && (
                     <button
                       type="button"
                       className="small"

@@ -13,6 +13,9 @@ export class WatchLinks {
         SELECT l.file_id, l.job_id, l.own, j.dest_lang, j.state
         FROM watch_file_jobs l JOIN jobs j ON j.id = l.job_id
         WHERE l.file_id IN (SELECT value FROM json_each(?)) ORDER BY l.job_id`),
+      owner: db.prepare(
+        `SELECT file_id FROM watch_file_jobs WHERE job_id = ? AND own = 1 ORDER BY file_id LIMIT 1`,
+      ),
       jobIds: db.prepare(
         `SELECT file_id, job_id FROM watch_file_jobs WHERE file_id IN (SELECT value FROM json_each(?))
            ORDER BY job_id`,
@@ -43,6 +46,12 @@ export class WatchLinks {
   linkedJobs(fileIds: readonly number[]): LinkedJob[] {
     if (fileIds.length === 0) return [];
     return this.q.linked.all(JSON.stringify(fileIds)).map((r) => LinkedJob.parse(r));
+  }
+
+  /** The watched file that queued this job; null for a job added by hand. */
+  ownerOf(jobId: number): number | null {
+    const r = this.q.owner.get(jobId) as { file_id: number } | undefined;
+    return r?.file_id ?? null;
   }
 
   jobIdsOf(fileIds: readonly number[]): Map<number, number[]> {

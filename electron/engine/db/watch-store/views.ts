@@ -5,13 +5,13 @@ import { Outcome, ViewRow, WatchFileRow, type FilesFilter, type WatchFileViewRow
 
 /**
  * The status a user sees: before a file is taken, its own; once taken, what its jobs say (the recorded
- * outcome once they were cleared from the queue).
+ * outcome once they were cleared from the queue). A duplicate stays one unless copying its results failed.
  */
 const SHOWN = `
   CASE
     WHEN f.status = 'ready' THEN 'settling'
     WHEN f.status IN ('settling', 'waiting', 'attention', 'awaiting-approval') THEN f.status
-    WHEN f.status = 'duplicate' THEN 'duplicate'
+    WHEN f.status = 'duplicate' AND coalesce(a.failed, 0) = 0 THEN 'duplicate'
     WHEN a.n IS NULL THEN coalesce(f.outcome, 'done')
     WHEN a.working > 0 THEN 'working'
     WHEN a.waiting > 0 THEN 'queued'
