@@ -2,6 +2,7 @@ import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Language } from '../../../shared/contract/account';
 import { languageName } from '../../../shared/languages';
 import { useApp } from '../store';
+import { QuickPicks } from './QuickPicks';
 
 interface Props {
   value: readonly string[];
@@ -180,29 +181,12 @@ export function LanguagePicker({
         </p>
       )}
       {(recentChoices.length > 0 || sameAsLast) && (
-        <div className="picker-shortcuts">
-          {recentChoices.length > 0 && <span className="muted">Recent:</span>}
-          {recentChoices.map((code) => (
-            <button
-              key={code}
-              type="button"
-              className="link"
-              aria-label={`Add ${languageName(code)}`}
-              onClick={() => toggle(code)}
-            >
-              {code}
-            </button>
-          ))}
-          {sameAsLast && (
-            <button
-              type="button"
-              className="link"
-              onClick={() => onChange(lastBatch.filter((c) => usable(byCode.get(c))))}
-            >
-              Same as last batch ({lastBatch.join(', ')})
-            </button>
-          )}
-        </div>
+        <QuickPicks
+          recent={recentChoices}
+          lastBatch={sameAsLast ? lastBatch : null}
+          onRecent={toggle}
+          onLastBatch={() => onChange(lastBatch.filter((c) => usable(byCode.get(c))))}
+        />
       )}
     </div>
   );
