@@ -13,7 +13,7 @@ async function openSheetWith(page: Page, names: string[]) {
     '[data-testid=file-input]',
     names.map((n) => videoMp4(2, n)),
   );
-  // A sheet closed with Escape keeps its draft: Korean may be chosen already (Enter would take it out).
+  // Korean may be chosen already (the last batch's languages): Enter would take it out.
   if ((await sheet.getByRole('button', { name: 'Remove Korean' }).count()) === 0) {
     await sheet.getByRole('combobox', { name: /Dub into/ }).focus();
     await page.keyboard.type('Korean');
@@ -39,7 +39,10 @@ function focused(page: Page) {
 }
 
 describe('the Add sheet by keyboard and screen reader', () => {
-  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 1 } }, { ready: addButtonShown });
+  const e2e = appInBrowser(
+    { sandbox: { pipelineSeconds: 1, balance: 1_000_000 } },
+    { ready: addButtonShown },
+  );
   // A test that failed with the sheet open must not leave it to the next one.
   afterEach(async () => {
     const sheet = e2e.view.page.getByRole('dialog', { name: 'Add to queue' });
@@ -114,6 +117,8 @@ describe('the Add sheet by keyboard and screen reader', () => {
     await page.getByRole('row', { name: /older-two\.mp4/ }).waitFor(PATIENT);
 
     sheet = await openSheetWith(page, ['newest-batch.mp4']);
+    // From the language field, where Enter picks a language: Ctrl+Enter adds, and takes no language out.
+    await sheet.getByRole('combobox', { name: /Dub into/ }).focus();
     await page.keyboard.press('Control+Enter');
     await sheet.waitFor({ state: 'hidden' });
     await expect.poll(() => focused(page), PATIENT).toMatch(/^grid: Queue.* > newest-batch\.mp4/);

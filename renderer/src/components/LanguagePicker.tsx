@@ -65,7 +65,8 @@ export function LanguagePicker({
       setActive((a) => Math.min(shown.length - 1, a + 1));
     } else if (e.key === 'ArrowUp') {
       setActive((a) => Math.max(0, a - 1));
-    } else if (e.key === 'Enter') {
+    } else if (e.key === 'Enter' && !e.ctrlKey && !e.metaKey) {
+      // Ctrl/Cmd+Enter is the sheet's "Add and start": it must not toggle the highlighted language first.
       const l = shown[active];
       if (open && l) toggle(l.code);
     } else if (e.key === 'Escape' && open) {

@@ -6,7 +6,7 @@ import { ErrorText, errorElsewhere, errorFor } from '../components/ErrorText';
 import { EstimateFiles } from '../components/EstimateFiles';
 import { EstimateSummary } from '../components/EstimateSummary';
 import { PresetControls } from '../components/PresetControls';
-import { baseName, formatCount, formatCredits, plural } from '../format';
+import { baseName, formatCredits, plural } from '../format';
 import { useApp, useAppApi, useBridge } from '../store';
 import { estimateTotals } from '../store/estimate';
 
