@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, appInBrowser, PATIENT } from '../helpers/browser-app';
+import { addButtonShown, appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
 import { videoMp4 } from '../helpers/media';
 
 /** The keyboard's way through the Add sheet: few Tab stops, the shortcut announced, focus on the new batch. */
@@ -63,6 +63,8 @@ describe('the Add sheet by keyboard and screen reader', () => {
     expect(description).toContain('Ctrl+Enter');
 
     await sheet.getByRole('combobox', { name: /Dub into/ }).focus();
+    // The languages are the sheet's last field: their list must still open in view, above the footer.
+    await screenshot(page, 'add-sheet-languages-open');
     const stops: string[] = [];
     while (stops.length < 40) {
       await page.keyboard.press('Tab');

@@ -48,7 +48,7 @@ export function PresetControls(props: Props) {
   const leftOut = legacy ? value.to.filter((c) => !languages.find((l) => l.code === c)?.legacy) : [];
 
   const languagesField = (
-    <div className="field">
+    <div className={languagesLast ? 'field languages-last' : 'field'}>
       <span className="field-label" id={`${id}-to`}>
         Dub into
       </span>
