@@ -137,4 +137,26 @@ describe('the Add sheet by keyboard and screen reader', () => {
     await sheet.waitFor({ state: 'hidden' });
     await expect.poll(() => focused(page), PATIENT).toMatch(/^grid: Queue.* > by-button\.mp4/);
   });
+
+  it('recent languages and "Same as last batch" are one Tab stop, with arrow keys between them', async () => {
+    const { page } = e2e.view;
+    const sheet = await openSheetWith(page, ['quick-picks.mp4']);
+    const box = sheet.getByRole('combobox', { name: /Dub into/ });
+    await box.focus();
+    await page.keyboard.press('Backspace'); // Korean out: Recent and Same as last batch offer it again
+    await page.keyboard.type('French');
+    await sheet.getByRole('option', { name: /^French fr( |$)/ }).waitFor();
+    await page.keyboard.press('Enter');
+    await sheet.getByRole('toolbar', { name: 'Quick picks' }).waitFor();
+    await expect
+      .poll(() => sheet.getByRole('button', { name: 'Add and start' }).isEnabled(), PATIENT)
+      .toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('button: Add Korean');
+    await page.keyboard.press('ArrowRight');
+    expect(await focused(page)).toMatch(/^button: Same as last batch \(ko\)/);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('button: Add and start');
+  });
 });

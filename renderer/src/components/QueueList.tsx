@@ -166,6 +166,19 @@ export function QueueList() {
     scrollRef.current?.focus();
   }, [focusBatch, pages, rowCount, store, virtualizer]);
 
+  // Until it is found, the user may go elsewhere (a batch only in rows far from the loaded pages): a key or a
+  // click of theirs wins, so focus is never pulled away from where they went.
+  useEffect(() => {
+    if (!focusBatch) return;
+    const letGo = () => store.getState().setFocusBatch(null);
+    window.addEventListener('keydown', letGo, true);
+    window.addEventListener('pointerdown', letGo, true);
+    return () => {
+      window.removeEventListener('keydown', letGo, true);
+      window.removeEventListener('pointerdown', letGo, true);
+    };
+  }, [focusBatch, store]);
+
   function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
     const s = store.getState();
     const count = s.rowCount ?? 0;
