@@ -2,6 +2,7 @@ import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Language } from '../../../shared/contract/account';
 import { languageName } from '../../../shared/languages';
 import { useApp } from '../store';
+import { QuickPicks } from './QuickPicks';
 
 interface Props {
   value: readonly string[];
@@ -64,7 +65,8 @@ export function LanguagePicker({
       setActive((a) => Math.min(shown.length - 1, a + 1));
     } else if (e.key === 'ArrowUp') {
       setActive((a) => Math.max(0, a - 1));
-    } else if (e.key === 'Enter') {
+    } else if (e.key === 'Enter' && !e.ctrlKey && !e.metaKey) {
+      // Ctrl/Cmd+Enter is the sheet's "Add and start": it must not toggle the highlighted language first.
       const l = shown[active];
       if (open && l) toggle(l.code);
     } else if (e.key === 'Escape' && open) {
@@ -180,29 +182,12 @@ export function LanguagePicker({
         </p>
       )}
       {(recentChoices.length > 0 || sameAsLast) && (
-        <div className="picker-shortcuts">
-          {recentChoices.length > 0 && <span className="muted">Recent:</span>}
-          {recentChoices.map((code) => (
-            <button
-              key={code}
-              type="button"
-              className="link"
-              aria-label={`Add ${languageName(code)}`}
-              onClick={() => toggle(code)}
-            >
-              {code}
-            </button>
-          ))}
-          {sameAsLast && (
-            <button
-              type="button"
-              className="link"
-              onClick={() => onChange(lastBatch.filter((c) => usable(byCode.get(c))))}
-            >
-              Same as last batch ({lastBatch.join(', ')})
-            </button>
-          )}
-        </div>
+        <QuickPicks
+          recent={recentChoices}
+          lastBatch={sameAsLast ? lastBatch : null}
+          onRecent={toggle}
+          onLastBatch={() => onChange(lastBatch.filter((c) => usable(byCode.get(c))))}
+        />
       )}
     </div>
   );

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import type { JobView, SourceRow } from '../../../shared/contract/jobs';
 import { useApp, useAppApi } from '../store';
+import { PAGE_SIZE } from '../store/queue';
 import { rowAt } from '../store/rows';
 import { SourceRowView, estimateRowHeight } from './SourceRowView';
 
@@ -25,6 +26,17 @@ interface RowSlice {
 
 function sameSlice(a: RowSlice, b: RowSlice): boolean {
   return a.row === b.row && a.selected === b.selected && a.cursor === b.cursor && a.openJobId === b.openJobId;
+}
+
+/** The smallest loaded row index holding one of these jobs, or null when no loaded page has one. */
+function firstRowOf(pages: Readonly<Record<number, readonly SourceRow[]>>, jobs: ReadonlySet<number>) {
+  let found: number | null = null;
+  for (const [page, rows] of Object.entries(pages)) {
+    const at = rows.findIndex((row) => row.jobs.some((j) => jobs.has(j.id)));
+    const index = Number(page) * PAGE_SIZE + at;
+    if (at >= 0 && (found === null || index < found)) found = index;
+  }
+  return found;
 }
 
 /**
@@ -133,6 +145,39 @@ export function QueueList() {
     });
     return () => cancelAnimationFrame(frame);
   }, [target, targetLoaded, virtualizer]);
+
+  // A batch was just added: the keyboard goes to its first row once a page holding it has arrived.
+  const focusBatch = useApp((s) => s.focusBatch);
+  const pages = useApp((s) => (s.focusBatch ? s.pages : null));
+  useEffect(() => {
+    if (!focusBatch || !pages || !rowCount) return;
+    const index = firstRowOf(pages, new Set(focusBatch));
+    if (index === null) {
+      // New sources come last (the queue is in the order jobs were added): show the end, where they land.
+      const lastPage = Math.floor((rowCount - 1) / PAGE_SIZE);
+      if (!pages[lastPage]) virtualizer.scrollToIndex(rowCount - 1, { align: 'end' });
+      return;
+    }
+    const s = store.getState();
+    s.setFocusBatch(null);
+    s.setCursor(index);
+    virtualizer.scrollToIndex(index, { align: 'auto' });
+    setTarget(index);
+    scrollRef.current?.focus();
+  }, [focusBatch, pages, rowCount, store, virtualizer]);
+
+  // Until it is found, the user may go elsewhere (a batch only in rows far from the loaded pages): a key or a
+  // click of theirs wins, so focus is never pulled away from where they went.
+  useEffect(() => {
+    if (!focusBatch) return;
+    const letGo = () => store.getState().setFocusBatch(null);
+    window.addEventListener('keydown', letGo, true);
+    window.addEventListener('pointerdown', letGo, true);
+    return () => {
+      window.removeEventListener('keydown', letGo, true);
+      window.removeEventListener('pointerdown', letGo, true);
+    };
+  }, [focusBatch, store]);
 
   function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
     const s = store.getState();

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Dialog } from '../components/Dialog';
 import { DropZone } from '../components/DropZone';
@@ -31,6 +31,7 @@ export function AddSheet() {
   const over = totals !== null && totals.overBy > 0;
   const bridge = useBridge();
   const [uploadsFolder, setUploadsFolder] = useState<string | null>(null);
+  const shortcutId = useId();
 
   // Web: uploaded files' own folder is serve's staging; say where their results go instead.
   useEffect(() => {
@@ -72,6 +73,12 @@ export function AddSheet() {
     );
     s.setAddOpen(false);
     s.setScreen('queue');
+    if (queued > 0) {
+      // The keyboard goes to the new batch (not back to the button that opened the sheet): in a view that shows it.
+      s.setSearch('');
+      s.setView('all');
+      s.setFocusBatch([...result.added, ...result.retried]);
+    }
   }
 
   // Ctrl/Cmd+Enter adds from anywhere in the sheet: no need to Tab through every field to the button.
@@ -96,6 +103,9 @@ export function AddSheet() {
         <>
           <EstimateSummary />
           <ErrorText error={errorElsewhere(formError, FORM_FIELDS)} />
+          <p id={shortcutId} className="visually-hidden">
+            Shortcut: Ctrl+Enter (⌘+Enter on macOS) adds from anywhere in the sheet.
+          </p>
           <div className="sheet-buttons">
             <button type="button" onClick={() => setAddOpen(false)}>
               Cancel
@@ -105,6 +115,7 @@ export function AddSheet() {
               className={over ? 'danger' : 'primary'}
               disabled={!canAdd}
               aria-keyshortcuts="Control+Enter Meta+Enter"
+              aria-describedby={shortcutId}
               onClick={() => void submit()}
             >
               {adding ? 'Adding…' : over ? 'Add anyway…' : 'Add and start'}
@@ -119,7 +130,13 @@ export function AddSheet() {
           <ErrorText error={errorFor(formError, 'inputs')} />
           <EstimateFiles />
         </div>
-        <PresetControls value={preset} onChange={setPreset} error={formError} uploadsFolder={uploadsFolder} />
+        <PresetControls
+          value={preset}
+          onChange={setPreset}
+          error={formError}
+          uploadsFolder={uploadsFolder}
+          languagesLast
+        />
       </div>
     </Dialog>
   );

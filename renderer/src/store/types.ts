@@ -157,6 +157,8 @@ export interface ConfirmRequest {
 export interface UiSlice {
   screen: Screen;
   addOpen: boolean;
+  /** Jobs of a batch just added: the queue moves the keyboard to the first row holding one, then clears it. */
+  focusBatch: readonly number[] | null;
   /** The job shown in the side panel. */
   openJobId: number | null;
   notices: readonly Notice[];
@@ -167,6 +169,7 @@ export interface UiSlice {
   keyEntryRequested: boolean;
   setScreen(screen: Screen): void;
   setAddOpen(open: boolean): void;
+  setFocusBatch(jobs: readonly number[] | null): void;
   openJob(id: number | null): void;
   notify(kind: Notice['kind'], text: string): void;
   dismissNotice(id: number): void;

@@ -6,6 +6,7 @@ let nextNotice = 1;
 export const createUiSlice: SliceMaker<UiSlice> = () => (set, get) => ({
   screen: 'queue',
   addOpen: false,
+  focusBatch: null,
   openJobId: null,
   notices: [],
   confirmRequest: null,
@@ -13,6 +14,7 @@ export const createUiSlice: SliceMaker<UiSlice> = () => (set, get) => ({
   keyEntryRequested: false,
   setScreen: (screen) => set({ screen }),
   setAddOpen: (addOpen) => set({ addOpen }),
+  setFocusBatch: (focusBatch) => set({ focusBatch }),
   openJob: (openJobId) => set({ openJobId }),
   notify(kind, text) {
     const id = nextNotice++;
