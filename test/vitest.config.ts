@@ -2,6 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 /** The slow tiers' files that live beside the integration tests they share helpers with. */
 const SLOW_INTEGRATION = ['test/integration/cli/chaos.test.ts', 'test/integration/desktop/packaging.test.ts'];
+/**
+ * A contract file that waits on the service's real pace (a dub's pipeline, the balance read again at most
+ * every 5 s): it runs with the integration tier's four workers instead of holding up the fast tier.
+ */
+const SLOW_CONTRACT = ['test/contract/numbers.test.ts'];
 
 /**
  * `npm test` runs these tiers one after another (scripts/test-tiers.mjs), the fast ones first, and stops at the
@@ -16,8 +21,8 @@ export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
     projects: [
-      tier('unit', ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts']),
-      tier('integration', ['test/integration/**/*.test.ts'], SLOW_INTEGRATION),
+      tier('unit', ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], SLOW_CONTRACT),
+      tier('integration', ['test/integration/**/*.test.ts', ...SLOW_CONTRACT], SLOW_INTEGRATION),
       // test/electron (the desktop app under real Electron) runs after these, by test/electron/run-suite.mjs.
       tier('e2e', ['test/e2e/**/*.test.ts', ...SLOW_INTEGRATION]),
     ],
