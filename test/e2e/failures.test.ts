@@ -48,7 +48,9 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
     const out = sheet.getByLabel('Save to');
     await out.fill('dubbed');
     await expect.poll(() => out.getAttribute('aria-invalid'), PATIENT).toBe('true');
-    const why = sheet.locator(`#${await out.getAttribute('aria-describedby')}`);
+    // The field is described by its error, and by where uploaded files' results go.
+    const ids = (await out.getAttribute('aria-describedby'))?.split(' ') ?? [];
+    const why = sheet.locator(`#${ids.find((id) => id.endsWith('-out-error'))}`);
     expect(await why.textContent()).toContain('dubbed is not a full path');
     await out.fill(tempDir('dubdesk-e2e-out-'));
     await expect
