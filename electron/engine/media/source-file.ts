@@ -14,7 +14,7 @@ export async function assertSourceFile(path: string): Promise<void> {
       throw new InputError(
         path,
         'not-found',
-        `${path}: the file is gone since it was added.`,
+        `${path}: the file is gone since it was added`,
         'Put it back, then retry the job.',
       );
     if (e.code === 'EACCES' || e.code === 'EPERM')

@@ -75,6 +75,11 @@ describe('retry into another folder', () => {
     expect(existsSync(first)).toBe(false);
     // Charged once: the retry only fetched the results again.
     expect(sb.state.ledger.length).toBe(charges);
+    // A completed job cannot be retried, and a refused retry leaves nothing behind: no new folder.
+    const third = join(tempDir(), 'third');
+    const refused = await runCli(['retry', String(job.id), '--out', third], env);
+    expect(refused.code).toBe(2);
+    expect(existsSync(third)).toBe(false);
   });
 
   it('adding the failed file again with --out: one folder, and "credits": 0 (nothing is charged)', async () => {

@@ -55,8 +55,13 @@ export class QueueService {
   /** Retry into another folder: the jobs' saved results move there first (see relocateJobs). */
   private async moveTo(sel: MethodArgs<'retryJobs'>, raw: string): Promise<void> {
     const outDir = absolutePath(raw, null, 'outDir');
+    // Only failed and canceled jobs are retried: a retry that will be refused leaves the disk as it was.
+    const ids = (sel.ids ?? this.deps.store.select(sel.filter ?? {})).filter((id) => {
+      const state = this.deps.store.get(id)?.state;
+      return state === 'failed' || state === 'canceled';
+    });
+    if (ids.length === 0) return;
     await checkOutputFolder(outDir, 'outDir', true);
-    const ids = sel.ids ?? this.deps.store.select(sel.filter ?? {});
     const moved = await relocateJobs(
       this.deps.store,
       ids.map((id) => ({ id, outDir })),
