@@ -29,9 +29,10 @@ describe('10,000 jobs already in the queue', () => {
     await grid.press('End');
     const last = page.locator(`[role=row][aria-rowindex="${SOURCES}"]`);
     await last.getByText(`clip-${String(SOURCES - 1).padStart(5, '0')}.mp4`).waitFor();
-    // Its chips come with it (waited for: they may be drawn a frame after the name).
-    await last.getByRole('button', { name: /^German, de: waiting/ }).waitFor();
-    expect(await last.getByRole('button', { name: /^German, de: waiting/ }).count()).toBe(1);
+    // Its chips come with it, exactly one each (polled: the row may be drawn again as its page arrives).
+    await expect
+      .poll(() => last.getByRole('button', { name: /^German, de: waiting/ }).count(), PATIENT)
+      .toBe(1);
     await expect
       .poll(
         () => last.evaluate((row) => Math.floor(row.getBoundingClientRect().bottom) <= innerHeight),
