@@ -130,6 +130,21 @@ describe('the queue at scale: lists and totals never read the whole history', ()
     store.db.close();
   });
 
+  it('a copy (its results linked from a dub already made) commits no credits', () => {
+    const home = tempDir();
+    seedQueue(home, 1, ['es']);
+    const store = new JobStore(openDatabase(join(home, 'dubdesk.db')));
+    const dubbed = store.creditSums().committed;
+    const [row] = store.page({}, 0, 1).rows;
+    const job = store.get(row?.id ?? 0);
+    if (!job) throw new Error('the seeded job is missing');
+    const { id: _id, ...fields } = job;
+    store.insert({ ...fields, dest_lang: 'fr', reuse_results: 1 } as never, Date.now());
+    expect(store.page({}, 0, 10).total).toBe(2);
+    expect(store.creditSums().committed).toBe(dubbed);
+    store.db.close();
+  });
+
   it('search answers from the trigram index, with the same rows as matching every name', () => {
     const home = tempDir();
     seedQueue(home, 60, LANGS);

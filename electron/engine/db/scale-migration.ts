@@ -3,9 +3,12 @@ import type Database from 'better-sqlite3';
 /** A job in the live list: neither cleared by the user nor aged into the history. */
 const LIVE = (r: 'new' | 'old') => `${r}.cleared_at IS NULL AND ${r}.archived_at IS NULL`;
 
-/** Credits a job will still spend: its estimate until it is charged (what the header's "committed" sums). */
+/**
+ * Credits a job will still spend: its estimate until it is charged (what the header's "committed" sums). A
+ * copy (`reuse_results`, set only when the job is inserted) spends nothing: its files are linked.
+ */
 const COMMITTED = (r: 'new' | 'old' | 'jobs') => `(CASE WHEN ${r}.credits_charged IS NULL
-  AND ${r}.state NOT IN ('failed', 'canceled') AND ${r}.duration IS NOT NULL
+  AND ${r}.reuse_results = 0 AND ${r}.state NOT IN ('failed', 'canceled') AND ${r}.duration IS NOT NULL
   THEN (CAST(${r}.duration AS INTEGER) + (${r}.duration > CAST(${r}.duration AS INTEGER))) * (1 + ${r}.studio)
   ELSE 0 END)`;
 
