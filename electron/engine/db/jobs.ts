@@ -133,8 +133,9 @@ export class JobStore {
     service: string,
     busy?: (id: number) => boolean,
     now?: number,
-  ): { row: JobRow; token: string }[] {
-    return this.leases.claim(step, limit, service, busy, now);
+    offLinkLimit?: number,
+  ): { row: JobRow; token: string; offLink: boolean }[] {
+    return this.leases.claim(step, limit, service, busy, now, offLinkLimit);
   }
   holds(id: number, token: string): boolean {
     return this.leases.holds(id, token);

@@ -21,7 +21,7 @@ export function lookAfter(
   paused: QueuePause | null,
 ) {
   return {
-    nextDue: store.nextDueAt(service),
+    nextDue: { submit: store.nextDueAt(service, 'submit'), fetch: store.nextDueAt(service, 'fetch') },
     unfinished: idleUntilDone ? store.unfinishedCount(service) : null,
     /** Dubs the service is still making or Dubdesk still downloading (asked only when out of credits). */
     inFlight:

@@ -14,6 +14,7 @@ import { IDLE_HEARTBEAT_MS, IDLE_LOOK_MS, loopTurns } from './idle';
 import { HEARTBEAT_MS, QueueLock } from './lock';
 import { lookAfter, lookAround } from './looks';
 import { markTrackedOffline, recoverLeftJobs } from './recover';
+import { MAX_CONCURRENCY } from '../../../shared/contract/settings';
 import { valueOf, type RunnerEnv, type RunnerHooks, type RunOptions, type RunOutcome } from './runner-types';
 
 export type { QueuePause, RunnerEnv, RunnerHooks, RunOptions, RunOutcome } from './runner-types';
@@ -28,9 +29,10 @@ const CREDITS_RECHECK_CAP_MS = 15 * 60_000;
  * into one life event (through `classify`), and polls the service for the dubs it tracks.
  */
 export class Runner {
+  /** Running steps; `offLink`: a submit step that sends no file, which takes no upload slot. */
   private readonly active = new Map<
     number,
-    { step: Step; controller: AbortController; done: Promise<void> }
+    { step: Step; offLink: boolean; controller: AbortController; done: Promise<void> }
   >();
   private wakeUp: () => void = () => {};
   private running = false;
@@ -159,7 +161,15 @@ export class Runner {
           if (after.inFlight === 0) return 'credits';
           if (paused?.reason === 'user') return 'paused';
         }
-        const { nextDue } = after;
+        // A step whose slots are all taken is not looked at for its due jobs: the end of one of its steps
+        // wakes the loop (without this, a batch waiting for the link turned the loop every 10 ms).
+        const dues = (['submit', 'fetch'] as const)
+          .filter((step) => this.onLinkRunning(step) < concurrency)
+          .flatMap((step) => {
+            const t = after.nextDue[step];
+            return t === null ? [] : [t];
+          });
+        const nextDue = dues.length ? Math.min(...dues) : null;
         // Nothing to do and nothing to look at: sleep long; an add, a setting or a wake comes sooner.
         wasIdle = idle && tracking === 0 && (nextDue === null || nextDue - Date.now() > 1000);
         const candidates = [
@@ -208,9 +218,22 @@ export class Runner {
     runSignal: AbortSignal,
     drain: AbortSignal | undefined,
   ): void {
-    const running = [...this.active.values()].filter((a) => a.step === step).length;
-    for (const { row, token } of this.env.store.claim(step, concurrency - running, service, this.stillWorked))
-      this.start(step, row, token, runSignal, drain);
+    const offLinkRunning = [...this.active.values()].filter((a) => a.offLink).length;
+    for (const { row, token, offLink } of this.env.store.claim(
+      step,
+      concurrency - this.onLinkRunning(step),
+      service,
+      this.stillWorked,
+      Date.now(),
+      // Steps that send nothing are API calls: as many at once as the highest concurrency setting.
+      step === 'submit' ? MAX_CONCURRENCY - offLinkRunning : 0,
+    ))
+      this.start(step, row, token, runSignal, drain, offLink);
+  }
+
+  /** Steps that hold one of the step's slots: uploads and downloads, not the submits that send nothing. */
+  private onLinkRunning(step: Step): number {
+    return [...this.active.values()].filter((a) => a.step === step && !a.offLink).length;
   }
 
   private start(
@@ -219,6 +242,7 @@ export class Runner {
     token: string,
     runSignal: AbortSignal,
     drain: AbortSignal | undefined,
+    offLink: boolean,
   ): void {
     const { store } = this.env;
     const controller = new AbortController();
@@ -263,7 +287,7 @@ export class Runner {
         this.active.delete(row.id);
         this.wakeUp();
       });
-    this.active.set(row.id, { step, controller, done });
+    this.active.set(row.id, { step, offLink, controller, done });
   }
 
   /** After a step that succeeded: a pause asked meanwhile takes effect, and the claim is given back. */

@@ -11,7 +11,22 @@ import { NOT_WORKABLE } from './rows';
 export const SMALL_FIRST_WINDOW = 256;
 
 /**
- * The jobs due at one step, soonest first (uploads: smallest first within the window above). The step is written into the SQL and the LIMIT is a constant
+ * A due submit step of `j` that sends no file over the user's link: a copy of results already made, a dub
+ * of a URL (the service fetches it), or upload-once's next language once a dub of the same file has
+ * completed (it is made from the service's copy, as `planUploadOnce` decides: same path, size and time).
+ * It takes no upload slot, so the link stays full, and it never waits behind another file's upload.
+ */
+const OFF_LINK = `(
+    (j.reuse_results = 1 AND j.create_pending = 0) OR j.source_kind = 'url'
+    OR (j.api = 'v2' AND j.source_kind = 'file' AND j.upload_once = 1 AND j.link_refused = 0
+      AND EXISTS (SELECT 1 FROM jobs o WHERE o.source = j.source AND o.id != j.id AND o.api = 'v2'
+        AND o.source_kind = 'file' AND o.source_bytes = j.source_bytes AND o.source_mtime = j.source_mtime
+        AND o.remote_id IS NOT NULL AND o.remote_status = 5))
+  )`;
+
+/**
+ * The jobs due at one step, soonest first (uploads: those off the link, then smallest first within the
+ * window above), each with `off_link` (1 or 0). The step is written into the SQL and the LIMIT is a constant
  * (the highest concurrency the settings allow; the caller takes what it needs): SQLite 3.5x re-prepares a
  * statement on every run when a bound value could change its plan (a bound step against the partial index,
  * a bound LIMIT, an ORDER BY over a bound equality), and better-sqlite3 then builds a new row function with
@@ -25,9 +40,13 @@ export function dueQuery(step: 'submit' | 'fetch'): string {
       WHERE step IN ('submit', 'fetch') AND step = '${step}' AND next_run_at <= ? AND lease_token IS NULL
         AND pause_requested = 0 AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')
       ORDER BY next_run_at, id LIMIT ${SMALL_FIRST_WINDOW}`;
-  // Uploads: the smallest source first among the next due ones (see SMALL_FIRST_WINDOW).
-  const order = step === 'submit' ? 'source_bytes, next_run_at, id' : 'next_run_at, id';
-  return `SELECT id FROM (${due}) ORDER BY ${order} LIMIT ${MAX_CONCURRENCY}`;
+  if (step === 'fetch')
+    return `SELECT id, 0 AS off_link FROM (${due}) ORDER BY next_run_at, id LIMIT ${MAX_CONCURRENCY}`;
+  // Uploads: those that send nothing first (they never wait for the link), then the smallest source first
+  // among the next due ones (see SMALL_FIRST_WINDOW).
+  return `
+    SELECT d.id, ${OFF_LINK} AS off_link FROM (${due}) d JOIN jobs j ON j.id = d.id
+    ORDER BY off_link DESC, d.source_bytes, d.next_run_at, d.id LIMIT ${MAX_CONCURRENCY}`;
 }
 
 /** The soonest due job of one step: the index's order, first row (a constant step, as in `dueQuery`). */

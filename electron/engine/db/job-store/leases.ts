@@ -45,7 +45,8 @@ export class JobLeases {
   }
 
   /**
-   * Claims up to `limit` due jobs of one step in an IMMEDIATE transaction, each under a new token. `busy`
+   * Claims up to `limit` due jobs of one step in an IMMEDIATE transaction, each under a new token, and
+   * besides them up to `offLinkLimit` submit steps that send no file (`offLink`, see `dueQuery`). `busy`
    * jobs are left alone (a worker of this process still runs them).
    */
   claim(
@@ -54,25 +55,33 @@ export class JobLeases {
     service: string,
     busy: (id: number) => boolean = () => false,
     now = Date.now(),
-  ): { row: JobRow; token: string }[] {
-    if (limit <= 0) return [];
+    offLinkLimit = 0,
+  ): { row: JobRow; token: string; offLink: boolean }[] {
+    if (limit <= 0 && offLinkLimit <= 0) return [];
     return this.db
       .transaction(() => {
-        const claimed: { row: JobRow; token: string }[] = [];
+        const claimed: { row: JobRow; token: string; offLink: boolean }[] = [];
+        const taken = { link: 0, off: 0 };
+        const full = () => taken.link >= limit && taken.off >= offLinkLimit;
         for (;;) {
-          const batch = this.q.due[step].all(now, service) as { id: number }[];
+          const batch = this.q.due[step].all(now, service) as { id: number; off_link: number }[];
           const before = claimed.length;
-          for (const { id } of batch) {
-            if (claimed.length >= limit) break;
+          for (const { id, off_link } of batch) {
+            if (full()) break;
+            const offLink = off_link === 1;
+            if (offLink ? taken.off >= offLinkLimit : taken.link >= limit) continue;
             if (busy(id)) continue;
             const token = randomUUID();
             if (this.q.lease.run(token, service, id).changes === 1) {
               const row = this.reads.get(id);
-              if (row) claimed.push({ row, token });
+              if (row) {
+                claimed.push({ row, token, offLink });
+                taken[offLink ? 'off' : 'link']++;
+              }
             }
           }
           // A concurrency above one batch (the CLI allows any) takes the next batch: the leased are skipped.
-          if (batch.length < MAX_CONCURRENCY || claimed.length >= limit || claimed.length === before) break;
+          if (batch.length < MAX_CONCURRENCY || full() || claimed.length === before) break;
         }
         return claimed;
       })
