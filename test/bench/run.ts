@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { bytesFigures } from './bytes';
 import { enqueueFigures } from './enqueue';
 import { idleFigures } from './idle';
+import { linkFigures } from './link';
 import { printTable, writeResults, type Figure } from './figures';
 import { overheadFigures } from './overhead';
 import { pollingFigures } from './polling';
@@ -28,6 +29,7 @@ const sections: [string, () => Promise<Figure[]>][] = [
   ['ui', () => uiFigures(work)],
   ['scale', () => scaleFigures(work)],
   ['idle', () => idleFigures(work)],
+  ['link', () => linkFigures(work)],
 ];
 const only = process.argv.slice(2);
 const figures: Figure[] = [];
