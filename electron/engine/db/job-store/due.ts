@@ -14,7 +14,8 @@ export const SMALL_FIRST_WINDOW = 256;
  * A due submit step of `j` that sends no file over the user's link: a copy of results already made, a dub
  * of a URL (the service fetches it), or upload-once's next language once a dub of the same file has
  * completed (it is made from the service's copy, as `planUploadOnce` decides: same path, size and time).
- * It takes no upload slot, so the link stays full, and it never waits behind another file's upload.
+ * It takes no upload slot, so the link stays full, and it never waits behind another file's upload. (Should
+ * the service refuse the copy's link, that one step uploads after all, beside the others.)
  */
 const OFF_LINK = `(
     (j.reuse_results = 1 AND j.create_pending = 0) OR j.source_kind = 'url'
