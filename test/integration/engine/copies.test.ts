@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
@@ -99,6 +99,36 @@ describe('copies of a dubbed file: their own result names, at no charge', () => 
       expect(again.added).toHaveLength(1);
       expect(again.credits).toBe(2);
       expect(await run(quickRun(1))).toBe('done');
+      expect(sb.state.ledger).toHaveLength(2);
+    } finally {
+      await close();
+    }
+  });
+  it('--again on the same content takes the plain names; the older results move to previous/', async () => {
+    const sb = await sandbox();
+    const { api, run, close } = engineFor(sb);
+    try {
+      const clip = videoMp4(2, 'clip.mp4');
+      const out = tempDir();
+      const first = await api.add({ inputs: [clip], to: ['es'], outDir: out, outputs: 'all' });
+      expect(await run(quickRun(1))).toBe('done');
+      const plain = join(out, 'clip.es.mp4');
+      const v1 = statSync(plain).ino;
+      const again = await api.add({ inputs: [clip], to: ['es'], outDir: out, outputs: 'all', again: true });
+      expect(again.added).toHaveLength(1);
+      expect(await run(quickRun(1))).toBe('done');
+      const second = await api.getJob({ id: again.added[0] ?? 0 });
+      expect(second.outputs.map((o) => o.path)).toContain(plain);
+      expect(statSync(plain).ino).not.toBe(v1);
+      expect(statSync(join(out, 'previous', 'clip.es.mp4')).ino).toBe(v1);
+      // The earlier job's records follow its files.
+      const earlier = await api.getJob({ id: first.added[0] ?? 0 });
+      expect(earlier.outputs.map((o) => o.path)).toContain(join(out, 'previous', 'clip.es.mp4'));
+      for (const o of [...earlier.outputs, ...second.outputs]) expect(statSync(o.path).isFile()).toBe(true);
+      // The new dub's results stand together, none of them borrowed from previous/.
+      expect(second.outputs.filter((o) => o.path.includes(join(out, 'previous')))).toEqual([]);
+      const names = [...readdirSync(out), ...readdirSync(join(out, 'previous'))];
+      expect(names.filter((n) => /\(\d+\)/.test(n))).toEqual([]);
       expect(sb.state.ledger).toHaveLength(2);
     } finally {
       await close();
