@@ -7,7 +7,7 @@ import type { QueueTotals } from '../../../shared/contract/queue';
 import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { describeJob, formatDuration, printJson, printable, table } from '../format';
+import { describeJob, formatDuration, jobRange, printJson, printable, table } from '../format';
 import { StatusJson } from '../json-shapes';
 import { jobId, positiveInt } from '../options';
 
@@ -143,6 +143,13 @@ async function reportAction(api: DubdeskApi, r: ActionResult, done: string, none
   return r.skipped.length && !r.changed.length ? ExitCode.Usage : ExitCode.Ok;
 }
 
+/** Canceled jobs whose dub the service had started: what it may still cost, and what Dubdesk does about it. */
+function startedNote(ids: readonly number[]): string {
+  const which =
+    ids.length === 1 ? `Job #${ids[0]}'s dub was` : `${ids.length} of these dubs (${jobRange(ids)}) were`;
+  return `${which} already started on the service, which cannot stop a dub: it may still charge for ${ids.length === 1 ? 'it when it completes' : 'them when they complete'}. Dubdesk follows ${ids.length === 1 ? 'it' : 'them'} while it works the queue and records any charge in the job's history; \`dubdesk retry\` then fetches the results at no further charge.`;
+}
+
 interface SelectFlags {
   all?: boolean;
   failed?: boolean;
@@ -219,7 +226,9 @@ export function registerStatusCommands(program: Command): void {
 
   program
     .command('cancel')
-    .description('Stop jobs for good (a dub already made on the service is simply not downloaded)')
+    .description(
+      'Stop jobs for good (a dub the service already started cannot be stopped there: it may still be charged)',
+    )
     .argument('[ids...]', 'job ids', ids, [])
     .option('--all', 'every job not yet finished', false)
     .option('--failed', 'every failed job (they stop being retried)', false)
@@ -234,9 +243,13 @@ export function registerStatusCommands(program: Command): void {
         return usage(
           'dubdesk cancel: give job ids, or --all / --failed (not both). See `dubdesk cancel --help`.',
         );
-      process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) =>
-        reportAction(api, await api.cancelJobs(sel), 'Canceled', 'No job to cancel.'),
-      );
+      process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) => {
+        const r = await api.cancelJobs(sel);
+        const code = await reportAction(api, r, 'Canceled', 'No job to cancel.');
+        const started = r.startedAtService ?? [];
+        if (started.length) process.stderr.write(`${startedNote(started)}\n`);
+        return code;
+      });
     });
 
   for (const [name, verb] of [

@@ -74,8 +74,15 @@ export class QueueService {
     const { store, events } = this.deps;
     const ids = sel.ids ?? store.select(sel.filter ?? {});
     const bulk = ids.length > BULK;
+    const startedAtService: number[] = [];
     const result = applyAction(store, ids, action, (row) => {
-      if (action === 'cancel') this.deps.abortJob(row.id);
+      if (action === 'cancel') {
+        this.deps.abortJob(row.id);
+        // The ones the poller follows until their dub ends (see `followed` in the job store).
+        const ended = row.remote_status === 4 || row.remote_status === 5;
+        if (row.step === 'track' && row.remote_id !== null && row.credits_charged === null && !ended)
+          startedAtService.push(row.id);
+      }
       if (!bulk) events.changed(row);
     });
     if (bulk || result.removed.length) events.listChanged(result.removed);
@@ -84,7 +91,11 @@ export class QueueService {
       this.deps.wake();
       this.deps.scheduleTotals();
     }
-    return { changed: result.changed, skipped: result.skipped };
+    return {
+      changed: result.changed,
+      skipped: result.skipped,
+      ...(action === 'cancel' ? { startedAtService } : {}),
+    };
   }
 
   handlers(): QueueHandlers {
