@@ -54,7 +54,11 @@ export const WaitingSchema = z.object({
     'queue-paused',
     'other-service',
     'pausing',
-    /** Upload once: this language is made from the service's copy once the first language's dub is done. */
+    /**
+     * Waits for another job, and is woken when that one moves on (never `retryAt`): upload once (this
+     * language is made from the service's copy once the first language's dub is done), or a copy waiting
+     * for the dub of its content.
+     */
     'first-upload',
     /** The source file changed while it was being sent (still being written?) or its disk stopped answering. */
     'source',

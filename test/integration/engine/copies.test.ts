@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { videoMp4 } from '../../helpers/media';
-import { allJobs, engineFor, quickRun, startedDubs, tempDir } from '../../helpers/engine';
+import { allJobs, engineFor, quickRun, startedDubs, tempDir, whenJob } from '../../helpers/engine';
+import { running } from '../../helpers/watch';
 
 const sandboxes: Sandbox[] = [];
 async function sandbox(): Promise<Sandbox> {
@@ -132,6 +133,36 @@ describe('copies of a dubbed file: their own result names, at no charge', () => 
       expect(sb.state.ledger).toHaveLength(2);
     } finally {
       await close();
+    }
+  });
+  it('a copy waiting for the dub of its content says which one, and is woken when it ends', async () => {
+    const sb = await startSandbox({ pipelineSeconds: 1 });
+    sandboxes.push(sb);
+    const host = engineFor(sb);
+    const { api } = host;
+    try {
+      const a = videoMp4(2, 'talk.mp4');
+      const b = copyAs(a, 'talk backup.mp4');
+      const added = await api.add({ inputs: [a, b], to: ['es'], outDir: tempDir() });
+      const [dub = 0, copy = 0] = added.added;
+      const waiting = whenJob(api, (j) => j.id === copy && j.waiting?.code === 'first-upload');
+      const done = whenJob(api, (j) => j.id === copy && j.state === 'completed');
+      const run = running(host);
+      try {
+        const seen = await waiting;
+        expect(seen.waiting?.message).toMatch(
+          new RegExp(`^waits for talk\\.mp4's Spanish dub, job #${dub}\\b`),
+        );
+        // Nothing is retried on a clock: the copy is woken when that job ends (its safety net is minutes away,
+        // far beyond this test's wait, so completing here means it was woken).
+        expect(seen.waiting?.retryAt).toBeNull();
+        expect(await done).toMatchObject({ state: 'completed', creditsCharged: 0 });
+      } finally {
+        await run.stop();
+      }
+      expect(sb.state.ledger).toHaveLength(1);
+    } finally {
+      await host.close();
     }
   });
 });
