@@ -219,6 +219,11 @@ export const ActionResultSchema = z.object({
    * when one completes, so these may still be charged; each one's history records it if so.
    */
   startedAtService: z.array(z.number().int()).optional(),
+  /**
+   * Retry into another folder: completed jobs whose results were moved there. They are not dubbed again
+   * (nothing is charged); they stay completed.
+   */
+  moved: z.array(z.number().int()).optional(),
 });
 export type ActionResult = z.infer<typeof ActionResultSchema>;
 

@@ -9,6 +9,7 @@ import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
 import { describeJob, formatDuration, jobRange, printJson, printable, table } from '../format';
 import { StatusJson } from '../json-shapes';
+import { nothingToMove, reportCompleted } from './retry-report';
 import { jobId, positiveInt } from '../options';
 
 function states(raw: string): JobState[] {
@@ -213,15 +214,29 @@ export function registerStatusCommands(program: Command): void {
         return usage(
           'dubdesk retry: give job ids, or --failed / --canceled (not both). See `dubdesk retry --help`.',
         );
-      process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) =>
-        reportAction(
-          api,
-          await api.retryJobs(flags.out ? { ...sel, outDir: resolve(flags.out) } : sel),
-          'Queued again',
-          flags.failed && !flags.canceled ? 'No failed jobs.' : 'No job to retry.',
-        ),
-      );
-      if (process.exitCode === ExitCode.Ok) process.stderr.write('Run `dubdesk run` to work them.\n');
+      const outDir = flags.out ? resolve(flags.out) : null;
+      let queued = 0;
+      process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) => {
+        const r = await api.retryJobs(outDir ? { ...sel, outDir } : sel);
+        queued = r.changed.length;
+        // Completed jobs are not dubbed again: their files moved, or the command that dubs them again.
+        const answered = outDir ? r.skipped.filter(nothingToMove) : [];
+        const rest = { ...r, skipped: r.skipped.filter((s) => !answered.includes(s)) };
+        const moved = r.moved?.length ?? 0;
+        const code =
+          rest.changed.length || rest.skipped.length || moved + answered.length === 0
+            ? await reportAction(
+                api,
+                rest,
+                'Queued again',
+                flags.failed && !flags.canceled ? 'No failed jobs.' : 'No job to retry.',
+              )
+            : ExitCode.Ok;
+        if (outDir) await reportCompleted(api, r, outDir);
+        return answered.length && !queued && !moved ? ExitCode.Usage : code;
+      });
+      if (queued > 0 && process.exitCode === ExitCode.Ok)
+        process.stderr.write('Run `dubdesk run` to work them.\n');
     });
 
   program
