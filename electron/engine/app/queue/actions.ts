@@ -19,9 +19,11 @@ function actOn(store: JobStore, row: JobRow, action: Exclude<Action, 'clear'>): 
     case 'retry':
       if (row.state === 'completed')
         return {
-          ...conflict(`job ${id} is completed; a dub already made is not made (or paid for) again`),
+          ...conflict(
+            `job ${id} is completed; only failed or canceled jobs can be retried (a dub is made and paid for once)`,
+          ),
           remedy:
-            'To have its files in another folder, retry it with --out DIR ("Retry into this folder"): they move there, at no charge. To dub it again (charged), add its source with --again.',
+            'To have its files in another folder, retry it with --out DIR (in the app: "Move its files to this folder"): they move there, at no charge. To dub it again (charged), add its source with --again.',
         };
       if (row.state !== 'failed' && row.state !== 'canceled')
         return conflict(`job ${id} is ${row.state}; only failed or canceled jobs can be retried`);
