@@ -67,3 +67,16 @@ export function table(
   };
   return rows.map((r) => r.map(fit).join('  ').trimEnd()).join('\n');
 }
+
+export /** `#3 #4 #9`, or `#1–#15` for a run of numbers. */
+function jobRange(ids: readonly number[]): string {
+  const sorted = [...ids].sort((a, b) => a - b);
+  const first = sorted[0];
+  const last = sorted[sorted.length - 1];
+  if (first !== undefined && last !== undefined && last - first === sorted.length - 1 && sorted.length > 2)
+    return `#${first}–#${last}`;
+  return `${sorted
+    .slice(0, 8)
+    .map((id) => `#${id}`)
+    .join(' ')}${sorted.length > 8 ? ' …' : ''}`;
+}

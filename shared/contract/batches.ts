@@ -74,7 +74,9 @@ export const EstimateSchema = z.object({
   unknownLengthJobs: z.number().int(),
   /** Null when the balance cannot be read now (offline). */
   balance: z.number().nullable(),
+  /** The balance once what is queued and not yet charged, then this batch, are charged (may be negative). */
   balanceAfter: z.number().nullable(),
+  /** The balance cannot pay for what is queued and this batch: `add` refuses it without `force`. */
   overBalance: z.boolean(),
   /** Source x language pairs already dubbed with these settings: skipped unless `again`. */
   alreadyDone: z.array(DoneBeforeSchema),

@@ -54,7 +54,11 @@ export const WaitingSchema = z.object({
     'queue-paused',
     'other-service',
     'pausing',
-    /** Upload once: this language is made from the service's copy once the first language's dub is done. */
+    /**
+     * Waits for another job, and is woken when that one moves on (never `retryAt`): upload once (this
+     * language is made from the service's copy once the first language's dub is done), or a copy waiting
+     * for the dub of its content.
+     */
     'first-upload',
     /** The source file changed while it was being sent (still being written?) or its disk stopped answering. */
     'source',
@@ -210,6 +214,16 @@ export const ActionResultSchema = z.object({
   changed: z.array(z.number().int()),
   /** Jobs it did not apply to, each with why (already completed, no such job...). */
   skipped: z.array(z.object({ id: z.number().int(), error: ContractErrorSchema })),
+  /**
+   * Cancel: the jobs whose dub the service had already started. It has no way to stop a dub and charges
+   * when one completes, so these may still be charged; each one's history records it if so.
+   */
+  startedAtService: z.array(z.number().int()).optional(),
+  /**
+   * Retry into another folder: completed jobs whose results were moved there. They are not dubbed again
+   * (nothing is charged); they stay completed.
+   */
+  moved: z.array(z.number().int()).optional(),
 });
 export type ActionResult = z.infer<typeof ActionResultSchema>;
 

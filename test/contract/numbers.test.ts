@@ -13,7 +13,7 @@ import type { QueueTotals } from '../../shared/contract/queue';
 import { tempDir } from '../helpers/engine';
 import { videoMp4 } from '../helpers/media';
 import { serveFor } from '../helpers/serve';
-import { HEARD } from './checks';
+import { HEARD, failsWith } from './checks';
 import type { ContractHarness } from './harness';
 
 type Make = (sb: Sandbox) => Promise<ContractHarness>;
@@ -164,5 +164,46 @@ describe.each([
     await h.api.retryJobs({ ids: d.added });
     expect(await h.runUntilDone()).toBe('done');
     await agreesWithLedger();
+  });
+});
+
+describe.each([
+  ['the in-process engine', inProcess],
+  ['HTTP (dubdesk serve)', overHttp],
+] as const)('the balance guard of add over %s', (_transport, make) => {
+  let sb: Sandbox;
+  let h: ContractHarness;
+  beforeAll(async () => {
+    sb = await startSandbox({ pipelineSeconds: 2, balance: 10 });
+    h = await make(sb);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await sb?.stop();
+  });
+
+  it('counts what is already queued (committed) with the new batch against the balance; --force adds anyway', async () => {
+    const out = tempDir('dubdesk-numbers-out-');
+    const first = await h.api.add({ inputs: [videoMp4(6, 'guard-a.mp4')], to: ['es'], outDir: out });
+    expect(first.added).toHaveLength(1);
+    expect((await h.api.totals()).creditsCommitted).toBe(6);
+    // 6 queued + 6 new = 12 against a balance of 10: refused, though 6 alone would fit.
+    const over = await failsWith('credits', () =>
+      h.api.add({ inputs: [videoMp4(6, 'guard-b.mp4')], to: ['es'], outDir: out }),
+    );
+    expect(over.message).toMatch(/needs about 6 credits.*6 already queued.*balance is 10/);
+    expect(over.remedy).toMatch(/add it anyway/);
+    expect(
+      await h.api.estimate({ inputs: [videoMp4(6, 'guard-b.mp4')], to: ['es'], outDir: out }),
+    ).toMatchObject({ balanceAfter: -2, overBalance: true });
+    expect((await h.api.totals()).total).toBe(1);
+    const forced = await h.api.add({
+      inputs: [videoMp4(6, 'guard-b.mp4')],
+      to: ['es'],
+      outDir: out,
+      force: true,
+    });
+    expect(forced.added).toHaveLength(1);
+    expect(sb.state.ledger).toHaveLength(0);
   });
 });

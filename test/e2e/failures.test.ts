@@ -104,6 +104,17 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
     expect(job?.outDir).toBe(other);
     expect(job?.outputs.length).toBeGreaterThan(0);
     for (const o of job?.outputs ?? []) expect(o.path.startsWith(`${other}/`)).toBe(true);
+
+    // Done, it is not dubbed again: its files move to another folder, at no charge.
+    const charges = e2e.app.sb.state.ledger.length;
+    const third = tempDir('dubdesk-e2e-moved-');
+    await panel.getByLabel('Save this job to', { exact: true }).fill(third);
+    await panel.getByRole('button', { name: 'Move its files to this folder' }).click();
+    await page.getByText(/Moved its files to .*nothing is charged again/).waitFor();
+    const moved = (await allJobs(e2e.app.host.api)).find((j) => j.sourceName === 'elsewhere.mp4');
+    expect(moved).toMatchObject({ state: 'completed', outDir: third });
+    for (const o of moved?.outputs ?? []) expect(o.path.startsWith(`${third}/`)).toBe(true);
+    expect(e2e.app.sb.state.ledger.length).toBe(charges);
   });
 
   it('cancels selected work with Delete, after a confirm that counts the jobs', async () => {

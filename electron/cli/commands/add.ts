@@ -6,7 +6,7 @@ import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shar
 import { withSession, type CliSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { printJson, printable } from '../format';
+import { jobRange, printJson, printable } from '../format';
 import { AddJson, DubJson } from '../json-shapes';
 import { readingLine } from '../reading';
 import { languageList, outputSelection } from '../options';
@@ -68,19 +68,6 @@ function reportAlreadyDone(done: AddResult['alreadyDone']): void {
   process.stderr.write(
     `already dubbed: ${done.length} dub(s) of ${sources} file(s) with these settings (jobs ${jobRange(done.map((d) => d.jobId))})${where}${gone ? ` (${gone} file(s) no longer there)` : ''}; pass --again to dub them again (charged again); \`dubdesk status\` lists them.\n`,
   );
-}
-
-/** `#3 #4 #9`, or `#1–#15` for a run of numbers. */
-function jobRange(ids: readonly number[]): string {
-  const sorted = [...ids].sort((a, b) => a - b);
-  const first = sorted[0];
-  const last = sorted[sorted.length - 1];
-  if (first !== undefined && last !== undefined && last - first === sorted.length - 1 && sorted.length > 2)
-    return `#${first}–#${last}`;
-  return `${sorted
-    .slice(0, 8)
-    .map((id) => `#${id}`)
-    .join(' ')}${sorted.length > 8 ? ' …' : ''}`;
 }
 
 function report(r: AddResult, flags: AddFlags): string[] {

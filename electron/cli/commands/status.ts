@@ -7,8 +7,9 @@ import type { QueueTotals } from '../../../shared/contract/queue';
 import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { describeJob, formatDuration, printJson, printable, table } from '../format';
+import { describeJob, formatDuration, jobRange, printJson, printable, table } from '../format';
 import { StatusJson } from '../json-shapes';
+import { nothingToMove, reportCompleted } from './retry-report';
 import { jobId, positiveInt } from '../options';
 
 function states(raw: string): JobState[] {
@@ -143,6 +144,13 @@ async function reportAction(api: DubdeskApi, r: ActionResult, done: string, none
   return r.skipped.length && !r.changed.length ? ExitCode.Usage : ExitCode.Ok;
 }
 
+/** Canceled jobs whose dub the service had started: what it may still cost, and what Dubdesk does about it. */
+function startedNote(ids: readonly number[]): string {
+  const which =
+    ids.length === 1 ? `Job #${ids[0]}'s dub was` : `${ids.length} of these dubs (${jobRange(ids)}) were`;
+  return `${which} already started on the service, which cannot stop a dub: it may still charge for ${ids.length === 1 ? 'it when it completes' : 'them when they complete'}. Dubdesk follows ${ids.length === 1 ? 'it' : 'them'} while it works the queue and records any charge in the job's history; \`dubdesk retry\` then fetches the results at no further charge.`;
+}
+
 interface SelectFlags {
   all?: boolean;
   failed?: boolean;
@@ -206,20 +214,36 @@ export function registerStatusCommands(program: Command): void {
         return usage(
           'dubdesk retry: give job ids, or --failed / --canceled (not both). See `dubdesk retry --help`.',
         );
-      process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) =>
-        reportAction(
-          api,
-          await api.retryJobs(flags.out ? { ...sel, outDir: resolve(flags.out) } : sel),
-          'Queued again',
-          flags.failed && !flags.canceled ? 'No failed jobs.' : 'No job to retry.',
-        ),
-      );
-      if (process.exitCode === ExitCode.Ok) process.stderr.write('Run `dubdesk run` to work them.\n');
+      const outDir = flags.out ? resolve(flags.out) : null;
+      let queued = 0;
+      process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) => {
+        const r = await api.retryJobs(outDir ? { ...sel, outDir } : sel);
+        queued = r.changed.length;
+        // Completed jobs are not dubbed again: their files moved, or the command that dubs them again.
+        const answered = outDir ? r.skipped.filter(nothingToMove) : [];
+        const rest = { ...r, skipped: r.skipped.filter((s) => !answered.includes(s)) };
+        const moved = r.moved?.length ?? 0;
+        const code =
+          rest.changed.length || rest.skipped.length || moved + answered.length === 0
+            ? await reportAction(
+                api,
+                rest,
+                'Queued again',
+                flags.failed && !flags.canceled ? 'No failed jobs.' : 'No job to retry.',
+              )
+            : ExitCode.Ok;
+        if (outDir) await reportCompleted(api, r, outDir);
+        return answered.length && !queued && !moved ? ExitCode.Usage : code;
+      });
+      if (queued > 0 && process.exitCode === ExitCode.Ok)
+        process.stderr.write('Run `dubdesk run` to work them.\n');
     });
 
   program
     .command('cancel')
-    .description('Stop jobs for good (a dub already made on the service is simply not downloaded)')
+    .description(
+      'Stop jobs for good (a dub the service already started cannot be stopped there: it may still be charged)',
+    )
     .argument('[ids...]', 'job ids', ids, [])
     .option('--all', 'every job not yet finished', false)
     .option('--failed', 'every failed job (they stop being retried)', false)
@@ -234,9 +258,13 @@ export function registerStatusCommands(program: Command): void {
         return usage(
           'dubdesk cancel: give job ids, or --all / --failed (not both). See `dubdesk cancel --help`.',
         );
-      process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) =>
-        reportAction(api, await api.cancelJobs(sel), 'Canceled', 'No job to cancel.'),
-      );
+      process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) => {
+        const r = await api.cancelJobs(sel);
+        const code = await reportAction(api, r, 'Canceled', 'No job to cancel.');
+        const started = r.startedAtService ?? [];
+        if (started.length) process.stderr.write(`${startedNote(started)}\n`);
+        return code;
+      });
     });
 
   for (const [name, verb] of [

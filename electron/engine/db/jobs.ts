@@ -161,6 +161,13 @@ export class JobStore {
   trackingCount(service: string): number {
     return this.leases.trackingCount(service);
   }
+  /** Canceled jobs whose dub the service started and may still charge: followed until it ends. */
+  followed(service: string): JobRow[] {
+    return this.leases.followed(service);
+  }
+  followedCount(service: string): number {
+    return this.leases.followedCount(service);
+  }
   liveInStep(step: 'submit' | 'fetch', service: string): number {
     return this.leases.liveInStep(step, service);
   }

@@ -2,6 +2,7 @@ import { copyFile, link, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, parse } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
 import { DubdeskError } from '../../../shared/contract/errors';
+import { languageName } from '../../../shared/languages';
 import type { JobRow, OutputRow } from '../db/jobs';
 import { recordOwnFile } from '../db/own-files';
 import { carrierOf, completedDubsOf } from '../db/same-content';
@@ -55,7 +56,8 @@ export async function takeCopy(ctx: StepContext, job: LeasedJob): Promise<void> 
     if (carrier) {
       job.apply({
         type: 'await-first-upload',
-        message: `same content as ${carrier.source_name} (job #${carrier.id}): its results are linked here when it is done, at no charge`,
+        // Woken when that job ends (`wakeCopyWaiters`, in the same transaction): `runAt` is only a safety net.
+        message: `waits for ${carrier.source_name}'s ${languageName(carrier.dest_lang)} dub, job #${carrier.id} (the same content: its results are linked here at no charge)`,
         runAt: Date.now() + FIRST_UPLOAD_RECHECK_MS,
       });
       return;

@@ -7,6 +7,7 @@ import { ApiError } from '../api/errors';
 import { OutputRow, type JobRow, type JobStore } from '../db/jobs';
 import { DiskError } from '../jobs/errors';
 import { SNIFF_BYTES } from '../outputs/sniff';
+import { isMovedAside } from './previous-version';
 
 const LOCAL_ERRNOS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'ENOTDIR', 'EEXIST']);
 
@@ -56,7 +57,8 @@ export async function identicalOutput(
 /**
  * Outputs of type `type` that a job of the same source saved (or moved into place and was about to record)
  * in the same folder: the language-independent ones are fetched once per source and shared. Of the same
- * content only: an earlier version of the file (a re-export) has outputs of its own.
+ * content only: an earlier version of the file (a re-export) has outputs of its own. Not one moved aside to
+ * `previous/` (an earlier dub's, or a twin of one): this job's results stand beside each other.
  */
 export function sourceOutputs(store: JobStore, r: JobRow, type: OutputType): OutputRow[] {
   return store.db
@@ -66,5 +68,6 @@ export function sourceOutputs(store: JobStore, r: JobRow, type: OutputType): Out
           AND (j.source_hash IS NULL OR @hash IS NULL OR j.source_hash = @hash)`,
     )
     .all(r.source, r.out_dir, type, r.id, { hash: r.source_hash })
-    .map((row) => OutputRow.parse(row));
+    .map((row) => OutputRow.parse(row))
+    .filter((o) => !isMovedAside(o.path));
 }

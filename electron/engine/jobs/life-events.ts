@@ -43,6 +43,15 @@ export type LifeEvent =
   /** The worker stopped between two HTTP steps because the user paused this job. */
   | { type: 'paused-at-step' }
   | { type: 'cancel' }
+  /**
+   * A poll saw the dub of a canceled job end on the service (it has no way to stop one): `completed` is
+   * charged (the service charges at completion), `failed` or `missing` is not.
+   */
+  | {
+      type: 'canceled-dub-ended';
+      outcome: 'completed' | 'failed' | 'missing';
+      measuredDuration: number | null;
+    }
   | { type: 'retry' }
   | { type: 'pause' }
   | { type: 'resume' };

@@ -211,11 +211,29 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
     from: [...LIVE, 'paused', 'failed'],
     apply: () => ({ to: 'canceled', patch: { pause_requested: 0, ...noWait } }),
   },
+  'canceled-dub-ended': {
+    from: ['canceled'],
+    apply: (r, e) => {
+      if (e.outcome !== 'completed')
+        return {
+          to: 'canceled',
+          patch: { remote_status: 4 },
+          reason: `the canceled dub ${e.outcome === 'failed' ? 'failed' : 'is no longer'} on the service: nothing charged`,
+        };
+      const credits = e.measuredDuration === null ? null : creditsFor(e.measuredDuration, r.studio === 1);
+      return {
+        to: 'canceled',
+        patch: { remote_status: 5, measured_duration: e.measuredDuration, credits_charged: credits },
+        reason: `the service charged ${credits === null ? 'its credits' : `${credits} cr`} for this canceled dub (it completed after the cancel); retry fetches its results at no further charge`,
+      };
+    },
+  },
   retry: {
     from: ['failed', 'canceled'],
     apply: (r) => {
       const reset = { attempts: 0, next_run_at: 0, pause_requested: 0, ...noWait, ...noError };
-      if (r.error_code === 'remote-failed' || r.error_code === 'remote-missing') {
+      const endedAfterCancel = r.state === 'canceled' && r.remote_status === 4;
+      if (r.error_code === 'remote-failed' || r.error_code === 'remote-missing' || endedAfterCancel) {
         // The dub failed or vanished on the service: make a new one, and never adopt the old one again.
         const abandoned = [
           ...(JSON.parse(r.abandoned_remote_ids) as string[]),

@@ -9,7 +9,8 @@ export function lookAround(store: JobStore, service: string, queuePause: () => Q
   return {
     paused: queuePause(),
     due: { submit: store.nextDueAt(service, 'submit'), fetch: store.nextDueAt(service, 'fetch') },
-    tracking: store.trackingCount(service),
+    // Canceled dubs the service may still charge are polled too (never waited for: see lookAfter).
+    tracking: store.trackingCount(service) + store.followedCount(service),
   };
 }
 

@@ -203,7 +203,7 @@ export function JobPanel() {
               </button>
             )}
           </div>
-          {(job.state === 'failed' || job.state === 'canceled') && (
+          {(job.state === 'failed' || job.state === 'canceled' || job.state === 'completed') && (
             <RetryElsewhere key={`retry-${job.id}`} job={job} />
           )}
           <Preview key={job.id} job={job} />

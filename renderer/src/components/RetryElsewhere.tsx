@@ -7,8 +7,9 @@ import { ErrorText } from './ErrorText';
 
 /**
  * "Choose another output folder, then retry": a failed or canceled job's folder, changed in place. What the
- * job already saved moves along (the engine does it), so its results stay in one folder. The desktop picks
- * the folder with the system dialog; the browser face takes a typed path.
+ * job already saved moves along (the engine does it), so its results stay in one folder. A completed job is
+ * not dubbed again: its files move there, at no charge. The desktop picks the folder with the system dialog;
+ * the browser face takes a typed path.
  */
 export function RetryElsewhere({ job }: { job: JobView }) {
   const bridge = useBridge();
@@ -26,7 +27,12 @@ export function RetryElsewhere({ job }: { job: JobView }) {
       if (skipped) setError(skipped.error);
       else {
         setError(null);
-        notify('info', `Retrying, saving to ${outDir.trim()}.`);
+        notify(
+          'info',
+          r.moved?.length
+            ? `Moved its files to ${outDir.trim()} (already dubbed: nothing is charged again).`
+            : `Retrying, saving to ${outDir.trim()}.`,
+        );
       }
     } catch (e) {
       setError(asError(e));
@@ -65,7 +71,7 @@ export function RetryElsewhere({ job }: { job: JobView }) {
         disabled={busy || outDir.trim() === '' || outDir.trim() === job.outDir}
         onClick={() => void retry()}
       >
-        Retry into this folder
+        {job.state === 'completed' ? 'Move its files to this folder' : 'Retry into this folder'}
       </button>
       <ErrorText error={error} id={`${id}-error`} />
     </div>

@@ -87,12 +87,18 @@ export const createSelectionSlice: SliceMaker<SelectionSlice> = (bridge) => (set
       }
       const running = targets.filter((j) => j.state !== 'queued' && j.state !== 'paused').length;
       if (action === 'cancel') {
+        // The service cannot stop a dub it started, and charges when it completes.
+        const started = targets.filter((j) => j.remoteId !== null && j.creditsCharged === null).length;
+        const charge =
+          started > 0
+            ? ` The service already started ${plural(started, 'dub')} and cannot stop ${started === 1 ? 'it' : 'them'}: it may still charge for ${started === 1 ? 'it' : 'them'} (the job's history will say).`
+            : '';
         const ok = await get().confirm({
           title: `Cancel ${plural(targets.length, 'job')}?`,
           body:
-            running > 0
+            (running > 0
               ? `${plural(running, 'job is', 'jobs are')} working now; their progress is dropped. Finished files are kept.`
-              : 'They will not be dubbed. Finished files are kept.',
+              : 'They will not be dubbed. Finished files are kept.') + charge,
           confirmLabel: `Cancel ${plural(targets.length, 'job')}`,
           danger: true,
         });

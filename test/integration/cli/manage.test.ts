@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { videoMp4 } from '../../helpers/media';
 import { CLI, envFor, runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { engineFor, tempDir, whenJob } from '../../helpers/engine';
+import { running } from '../../helpers/watch';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -75,5 +76,29 @@ describe('dubdesk login, cancel and retry', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no job 99');
     expect((await runCli(['retry'], env)).code).toBe(2);
+  });
+
+  it('canceling a job whose dub the service started says the service may still charge for it', async () => {
+    const slow = await startSandbox({ ffmpeg: false, pipelineSeconds: 60 });
+    try {
+      const home = tempDir();
+      const env = envFor(slow, home);
+      expect((await runCli(['add', videoMp4(2, 'late.mp4'), '--to', 'es'], env)).code).toBe(0);
+      // Worked in-process until the service has the dub (the CLI's run would wait for its end).
+      const host = engineFor(slow, home);
+      const processing = whenJob(host.api, (j) => j.state === 'processing');
+      const run = running(host);
+      await processing;
+      await run.stop();
+      await host.close();
+      const canceled = await runCli(['cancel', '1'], env);
+      expect(canceled.code, canceled.stderr).toBe(0);
+      expect(canceled.stderr).toContain('Canceled #1 late.mp4 → es');
+      expect(canceled.stderr).toMatch(/Job #1's dub was already started on the service.*may still charge/);
+      const queued = await runCli(['cancel', '--all'], env);
+      expect(queued.stderr).not.toContain('may still charge');
+    } finally {
+      await slow.stop();
+    }
   });
 });

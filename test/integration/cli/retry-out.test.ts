@@ -20,6 +20,7 @@ afterAll(() => sb.stop());
 
 interface JobJson {
   id: number;
+  source: string;
   state: string;
   outDir: string;
   creditsCharged: number | null;
@@ -75,11 +76,41 @@ describe('retry into another folder', () => {
     expect(existsSync(first)).toBe(false);
     // Charged once: the retry only fetched the results again.
     expect(sb.state.ledger.length).toBe(charges);
-    // A completed job cannot be retried, and a refused retry leaves nothing behind: no new folder.
+  });
+
+  it('retry --out DIR of a completed job moves its results there, at no charge; gone results get the command', async () => {
+    const { env, job } = await failedAfterCharge('completed-moved.mp4');
+    const second = join(tempDir(), 'second');
+    expect((await runCli(['retry', String(job.id), '--out', second], env)).code).toBe(0);
+    expect((await runCli(['run', '--until-done'], env)).code).toBe(0);
+    const charges = sb.state.ledger.length;
+    const done = await resultsOf(env);
+    expect(done?.state).toBe('completed');
+    const names = done?.outputs.map((o) => basename(o.path)).sort();
+
+    // Not dubbed again (pay once): what the user wants is its files in the new folder.
     const third = join(tempDir(), 'third');
-    const refused = await runCli(['retry', String(job.id), '--out', third], env);
+    const moved = await runCli(['retry', String(job.id), '--out', third], env);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stderr).toMatch(
+      /Moved the results of #\d+ completed-moved\.mp4 → es to .*third.*nothing is dubbed or charged again/,
+    );
+    expect(moved.stderr).not.toContain('dubdesk run');
+    const after = await resultsOf(env);
+    expect(after).toMatchObject({ state: 'completed', outDir: third });
+    expect(after?.outputs.map((o) => dirname(o.path))).toEqual(after?.outputs.map(() => third));
+    expect(readdirSync(third).sort()).toEqual(names);
+    expect(readdirSync(second)).toEqual([]);
+    expect(sb.state.ledger.length).toBe(charges);
+
+    // Its files deleted by hand: nothing to move; refused with the exact command, and no folder is made.
+    for (const o of after?.outputs ?? []) rmSync(o.path, { force: true });
+    const fourth = join(tempDir(), 'fourth');
+    const refused = await runCli(['retry', String(job.id), '--out', fourth], env);
     expect(refused.code).toBe(2);
-    expect(existsSync(third)).toBe(false);
+    expect(refused.stderr).toContain('no longer on disk');
+    expect(refused.stderr).toContain(`dubdesk add '${job.source}' --to es --out '${fourth}' --again`);
+    expect(existsSync(fourth)).toBe(false);
   });
 
   it('adding the failed file again with --out: one folder, and "credits": 0 (nothing is charged)', async () => {

@@ -1,9 +1,10 @@
-import { copyFileSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { videoMp4 } from '../../helpers/media';
-import { allJobs, engineFor, quickRun, startedDubs, tempDir } from '../../helpers/engine';
+import { allJobs, engineFor, quickRun, startedDubs, tempDir, whenJob } from '../../helpers/engine';
+import { running } from '../../helpers/watch';
 
 const sandboxes: Sandbox[] = [];
 async function sandbox(): Promise<Sandbox> {
@@ -102,6 +103,66 @@ describe('copies of a dubbed file: their own result names, at no charge', () => 
       expect(sb.state.ledger).toHaveLength(2);
     } finally {
       await close();
+    }
+  });
+  it('--again on the same content takes the plain names; the older results move to previous/', async () => {
+    const sb = await sandbox();
+    const { api, run, close } = engineFor(sb);
+    try {
+      const clip = videoMp4(2, 'clip.mp4');
+      const out = tempDir();
+      const first = await api.add({ inputs: [clip], to: ['es'], outDir: out, outputs: 'all' });
+      expect(await run(quickRun(1))).toBe('done');
+      const plain = join(out, 'clip.es.mp4');
+      const v1 = statSync(plain).ino;
+      const again = await api.add({ inputs: [clip], to: ['es'], outDir: out, outputs: 'all', again: true });
+      expect(again.added).toHaveLength(1);
+      expect(await run(quickRun(1))).toBe('done');
+      const second = await api.getJob({ id: again.added[0] ?? 0 });
+      expect(second.outputs.map((o) => o.path)).toContain(plain);
+      expect(statSync(plain).ino).not.toBe(v1);
+      expect(statSync(join(out, 'previous', 'clip.es.mp4')).ino).toBe(v1);
+      // The earlier job's records follow its files.
+      const earlier = await api.getJob({ id: first.added[0] ?? 0 });
+      expect(earlier.outputs.map((o) => o.path)).toContain(join(out, 'previous', 'clip.es.mp4'));
+      for (const o of [...earlier.outputs, ...second.outputs]) expect(statSync(o.path).isFile()).toBe(true);
+      // The new dub's results stand together, none of them borrowed from previous/.
+      expect(second.outputs.filter((o) => o.path.includes(join(out, 'previous')))).toEqual([]);
+      const names = [...readdirSync(out), ...readdirSync(join(out, 'previous'))];
+      expect(names.filter((n) => /\(\d+\)/.test(n))).toEqual([]);
+      expect(sb.state.ledger).toHaveLength(2);
+    } finally {
+      await close();
+    }
+  });
+  it('a copy waiting for the dub of its content says which one, and is woken when it ends', async () => {
+    const sb = await startSandbox({ pipelineSeconds: 1 });
+    sandboxes.push(sb);
+    const host = engineFor(sb);
+    const { api } = host;
+    try {
+      const a = videoMp4(2, 'talk.mp4');
+      const b = copyAs(a, 'talk backup.mp4');
+      const added = await api.add({ inputs: [a, b], to: ['es'], outDir: tempDir() });
+      const [dub = 0, copy = 0] = added.added;
+      const waiting = whenJob(api, (j) => j.id === copy && j.waiting?.code === 'first-upload');
+      const done = whenJob(api, (j) => j.id === copy && j.state === 'completed');
+      const run = running(host);
+      try {
+        const seen = await waiting;
+        expect(seen.waiting?.message).toMatch(
+          new RegExp(`^waits for talk\\.mp4's Spanish dub, job #${dub}\\b`),
+        );
+        // Nothing is retried on a clock: the copy is woken when that job ends (its safety net is minutes away,
+        // far beyond this test's wait, so completing here means it was woken).
+        expect(seen.waiting?.retryAt).toBeNull();
+        expect(await done).toMatchObject({ state: 'completed', creditsCharged: 0 });
+      } finally {
+        await run.stop();
+      }
+      expect(sb.state.ledger).toHaveLength(1);
+    } finally {
+      await host.close();
     }
   });
 });

@@ -36,6 +36,14 @@ export interface BatchDeps {
 
 type BatchHandlers = Pick<DubdeskHandlers, 'estimate' | 'add'>;
 
+/**
+ * A batch does not fit when the service's balance cannot pay for what the queue has committed (queued, not
+ * yet charged; copies and completed jobs commit nothing) and the batch. An unknown balance refuses nothing.
+ */
+function overBalance(balance: number | null, committed: number, credits: number): boolean {
+  return balance !== null && (balance <= 0 || committed + credits > balance);
+}
+
 /** A batch: sources times languages, what it would cost against the balance, and queueing it. */
 export class BatchService {
   private readonly hashes: ContentHashes;
@@ -127,6 +135,7 @@ export class BatchService {
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
     const { credits, unknown } = creditsOf(toBePaid(store, sorted));
     const balance = await account.balanceOrNull();
+    const committed = store.creditSums().committed;
     return {
       files: planned.files,
       languages: args.to,
@@ -135,8 +144,8 @@ export class BatchService {
       credits,
       unknownLengthJobs: unknown,
       balance,
-      balanceAfter: balance === null ? null : balance - credits,
-      overBalance: balance !== null && queued.length > 0 && (balance <= 0 || credits > balance),
+      balanceAfter: balance === null ? null : balance - committed - credits,
+      overBalance: queued.length > 0 && overBalance(balance, committed, credits),
       alreadyDone: sorted.done,
       alreadyQueued: sorted.queued,
       uploadOnce: uploadOnceSavings(store, queued),
@@ -150,10 +159,12 @@ export class BatchService {
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
     const { credits, unknown } = creditsOf(toBePaid(store, sorted));
     const balance = queued.length ? await account.balanceOrNull() : account.balance.value;
-    if (queued.length && balance !== null && !args.force && (balance <= 0 || credits > balance))
+    // What the queue already holds is charged before this batch: the Add sheet and the CLI count it too.
+    const committed = store.creditSums().committed;
+    if (queued.length && !args.force && overBalance(balance, committed, credits))
       throw new DubdeskError(
         'credits',
-        `this batch needs about ${credits} credits (1 credit = 1 second${args.studio ? ', studio quality counts double' : ''}); the balance is ${balance}`,
+        `this batch needs about ${credits} credits (1 credit = 1 second${args.studio ? ', studio quality counts double' : ''})${committed ? `, with ${committed} already queued and not yet charged` : ''}; the balance is ${balance}`,
         { remedy: 'Add credits, dub fewer files or languages, or add it anyway.' },
       );
     // A failed job added again into another folder takes the results it saved along: never split.

@@ -17,6 +17,14 @@ function actOn(store: JobStore, row: JobRow, action: Exclude<Action, 'clear'>): 
   const id = row.id;
   switch (action) {
     case 'retry':
+      if (row.state === 'completed')
+        return {
+          ...conflict(
+            `job ${id} is completed; only failed or canceled jobs can be retried (a dub is made and paid for once)`,
+          ),
+          remedy:
+            'To have its files in another folder, retry it with --out DIR (in the app: "Move its files to this folder"): they move there, at no charge. To dub it again (charged), add its source with --again.',
+        };
       if (row.state !== 'failed' && row.state !== 'canceled')
         return conflict(`job ${id} is ${row.state}; only failed or canceled jobs can be retried`);
       return transition(store, id, 'user', { type: 'retry' });

@@ -1,5 +1,5 @@
 import { DubdeskError } from '../../../../shared/contract/errors';
-import type { JobView, SourceRow } from '../../../../shared/contract/jobs';
+import type { ActionResult, JobView, SourceRow } from '../../../../shared/contract/jobs';
 import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/methods';
 import type { JobRow, JobStore } from '../../db/jobs';
 import type { EngineLog } from '../../log/log';
@@ -8,7 +8,7 @@ import { BULK } from '../options';
 import { checkOutputFolder } from '../batches/checks';
 import { absolutePath } from '../paths';
 import { applyAction, type Action } from './actions';
-import { relocateJobs } from './relocate';
+import { moveCompletedResults, relocateJobs } from './relocate';
 import type { JobViews } from './job-views';
 import { toDetail } from './views';
 
@@ -52,30 +52,54 @@ export class QueueService {
     throw new DubdeskError('not-found', `no job ${id}`, { remedy: 'List the queue to see the job numbers.' });
   }
 
-  /** Retry into another folder: the jobs' saved results move there first (see relocateJobs). */
-  private async moveTo(sel: MethodArgs<'retryJobs'>, raw: string): Promise<void> {
+  /**
+   * Retry into another folder: the jobs' saved results move there first (see relocateJobs), then failed
+   * and canceled jobs are retried. A completed job is not dubbed again: its results move there, at no
+   * charge (`moved`), or, gone from disk, it is skipped with the way to dub it again.
+   */
+  private async retryInto(sel: MethodArgs<'retryJobs'>, raw: string): Promise<ActionResult> {
+    const { store, events } = this.deps;
     const outDir = absolutePath(raw, null, 'outDir');
+    const ids = sel.ids ?? store.select(sel.filter ?? {});
+    const completed = ids.filter((id) => store.get(id)?.state === 'completed');
+    const done = await moveCompletedResults(store, completed, outDir);
+    for (const id of done.moved) {
+      const row = store.get(id);
+      if (row) events.changed(row);
+    }
+    const rest = ids.filter((id) => !completed.includes(id));
     // Only failed and canceled jobs are retried: a retry that will be refused leaves the disk as it was.
-    const ids = (sel.ids ?? this.deps.store.select(sel.filter ?? {})).filter((id) => {
-      const state = this.deps.store.get(id)?.state;
+    const retried = rest.filter((id) => {
+      const state = store.get(id)?.state;
       return state === 'failed' || state === 'canceled';
     });
-    if (ids.length === 0) return;
-    await checkOutputFolder(outDir, 'outDir', true);
-    const moved = await relocateJobs(
-      this.deps.store,
-      ids.map((id) => ({ id, outDir })),
+    if (retried.length) await checkOutputFolder(outDir, 'outDir', true);
+    const relocated = await relocateJobs(
+      store,
+      retried.map((id) => ({ id, outDir })),
     );
-    if (moved.length)
-      this.deps.log.logger.info({ jobs: moved.length }, 'user: results moved to another folder');
+    if (relocated.length + done.moved.length)
+      this.deps.log.logger.info(
+        { jobs: relocated.length + done.moved.length },
+        'user: results moved to another folder',
+      );
+    const result = rest.length ? this.act('retry', { ids: rest }) : { changed: [], skipped: [] };
+    return { ...result, skipped: [...result.skipped, ...done.skipped], moved: done.moved };
   }
 
   private act(action: Action, sel: MethodArgs<'retryJobs'>) {
     const { store, events } = this.deps;
     const ids = sel.ids ?? store.select(sel.filter ?? {});
     const bulk = ids.length > BULK;
+    const startedAtService: number[] = [];
     const result = applyAction(store, ids, action, (row) => {
-      if (action === 'cancel') this.deps.abortJob(row.id);
+      if (action === 'cancel') {
+        this.deps.abortJob(row.id);
+        // The ones the poller follows until their dub ends (see `followed` in the job store).
+        const ended = row.remote_status === 4 || row.remote_status === 5;
+        if (row.step === 'track' && row.remote_id !== null && row.credits_charged === null && !ended)
+          startedAtService.push(row.id);
+      }
       if (!bulk) events.changed(row);
     });
     if (bulk || result.removed.length) events.listChanged(result.removed);
@@ -84,7 +108,11 @@ export class QueueService {
       this.deps.wake();
       this.deps.scheduleTotals();
     }
-    return { changed: result.changed, skipped: result.skipped };
+    return {
+      changed: result.changed,
+      skipped: result.skipped,
+      ...(action === 'cancel' ? { startedAtService } : {}),
+    };
   }
 
   handlers(): QueueHandlers {
@@ -118,7 +146,7 @@ export class QueueService {
         return { lines: this.deps.log.jobLines(id, limit, row.created_at) };
       },
       retryJobs: async (sel) => {
-        if (sel.outDir !== undefined) await this.moveTo(sel, sel.outDir);
+        if (sel.outDir !== undefined) return this.retryInto(sel, sel.outDir);
         return this.act('retry', sel);
       },
       cancelJobs: (sel) => this.act('cancel', sel),

@@ -34,7 +34,8 @@ function waitingOf(row: JobRow, ctx: ViewContext): Waiting | null {
   return {
     code,
     message: row.waiting,
-    retryAt: row.next_run_at > ctx.now ? iso(row.next_run_at) : null,
+    // A job waiting for another one is woken when that one moves on: its clock is only a safety net.
+    retryAt: code !== 'first-upload' && row.next_run_at > ctx.now ? iso(row.next_run_at) : null,
     attempt: row.attempts,
   };
 }

@@ -7,6 +7,14 @@ import { FINISHED, JobRow, NOT_WORKABLE } from './rows';
 
 type Step = 'submit' | 'fetch';
 
+/**
+ * Canceled jobs whose dub the service had started: it cannot be stopped there and is charged if it
+ * completes, so it is followed (in the list polls the live jobs need anyway) until it ends. Through the
+ * `jobs_track` index: canceled jobs keep their step.
+ */
+const FOLLOWED = `step = 'track' AND state = 'canceled' AND remote_id IS NOT NULL AND credits_charged IS NULL
+  AND coalesce(remote_status, 0) NOT IN (4, 5)`;
+
 /** Who works which job: claims under tokens, their release, and what the runner asks about the queue. */
 export class JobLeases {
   private readonly q;
@@ -32,6 +40,8 @@ export class JobLeases {
       tracking: db.prepare(
         `SELECT * FROM jobs WHERE step = 'track' AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '') ORDER BY id`,
       ),
+      followed: db.prepare(`SELECT * FROM jobs WHERE ${FOLLOWED} AND service IN (?, '') ORDER BY id`),
+      followedCount: db.prepare(`SELECT count(*) AS n FROM jobs WHERE ${FOLLOWED} AND service IN (?, '')`),
       trackingCount: db.prepare(
         `SELECT count(*) AS n FROM jobs WHERE step = 'track' AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')`,
       ),
@@ -119,6 +129,15 @@ export class JobLeases {
 
   tracking(service: string): JobRow[] {
     return this.q.tracking.all(service).map((r) => JobRow.parse(r));
+  }
+
+  /** Canceled jobs whose dub may still be charged (see FOLLOWED). */
+  followed(service: string): JobRow[] {
+    return this.q.followed.all(service).map((r) => JobRow.parse(r));
+  }
+
+  followedCount(service: string): number {
+    return (this.q.followedCount.get(service) as { n: number }).n;
   }
 
   trackingCount(service: string): number {

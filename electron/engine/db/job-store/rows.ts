@@ -153,7 +153,8 @@ export class LeaseLostError extends Error {
 }
 
 /** Who writes: the worker holding the claim, the poller (only while the job is tracked), or a user. */
-export type WriteGuard = { token: string } | 'tracked' | 'user';
+/** Who writes: a worker under its token, the poller (a live tracked job, or a canceled one it follows), a user. */
+export type WriteGuard = { token: string } | 'tracked' | 'followed' | 'user';
 
 export const NOT_WORKABLE = `('completed', 'failed', 'canceled', 'paused')`;
 export const FINISHED = `('completed', 'failed', 'canceled')`;
