@@ -36,6 +36,18 @@ function cutOff(page: Page): Promise<string[]> {
       if (!scrolls && el.scrollWidth > el.clientWidth + 1 && s.overflowX !== 'visible')
         if (s.textOverflow !== 'ellipsis' || !el.title) out.push(el.textContent.trim().slice(0, 60));
     }
+    // The field being typed in, whole inside the scrolling box that holds it (not under a sticky footer).
+    const field = document.activeElement?.closest('.picker-box') ?? document.activeElement;
+    if (field && field !== document.body) {
+      let box = field.parentElement;
+      while (box && !/(auto|scroll)/.test(getComputedStyle(box).overflowY)) box = box.parentElement;
+      const f = field.getBoundingClientRect();
+      const b = box?.getBoundingClientRect();
+      if (b && (f.bottom > b.bottom + 1 || f.top < b.top - 1))
+        out.push(
+          `the focused field is cut off by .${box?.className} (${Math.round(f.bottom - b.bottom)} px)`,
+        );
+    }
     // A glyph wider than the box kept for it runs into the text beside it ("❚❚es").
     for (const el of Array.from(document.querySelectorAll<HTMLElement>('.chip-symbol')))
       if (el.scrollWidth > el.clientWidth + 1)
@@ -137,6 +149,14 @@ describe('the tour: what a new user sees', () => {
         .getByRole('option', { name: /Portuguese/ })
         .first()
         .waitFor();
+      // The open list leaves the field's own label in sight: the user still sees what is being picked.
+      const label = sheet.getByText('Dub into', { exact: true });
+      const covered = await label.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !top || !el.contains(top);
+      });
+      expect(covered, 'the "Dub into" label is covered by the list').toBe(false);
       expect(await seriousViolations(page)).toEqual([]);
     });
     expect(found).toEqual([]);
