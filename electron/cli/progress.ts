@@ -51,8 +51,13 @@ export function finishedLine(j: JobView): string {
 
 const MARK: Partial<Record<JobView['state'], string>> = { completed: '✓', failed: '✗' };
 
+/** A copy's results were linked from a dub already made: said as `status` says it. */
+const copiedWords = (j: JobView): string =>
+  j.copiedFrom ? `copied from ${printable(basename(j.copiedFrom))}, no charge: ` : '';
+
 function outcome(j: JobView, path: (p: string) => string): string {
-  if (j.state === 'completed') return j.outputs.map((o) => printable(path(o.path))).join(', ');
+  if (j.state === 'completed')
+    return `${copiedWords(j)}${j.outputs.map((o) => printable(path(o.path))).join(', ')}`;
   if (j.state === 'failed') return printable(j.error?.message ?? 'failed');
   return 'canceled';
 }
@@ -74,7 +79,12 @@ export function finishedFitted(j: JobView, width: number): string {
     return fitLine(head, shownName(j), tail, width);
   const kinds = j.outputs.map((o) => extname(o.path).slice(1) || o.type);
   const files = j.outputs.length === 1 ? '1 file' : `${j.outputs.length} files`;
-  return fitLine(head, shownName(j), ` → ${j.destLang}: ${files} (${kinds.join(', ')})`, width);
+  return fitLine(
+    head,
+    shownName(j),
+    ` → ${j.destLang}: ${copiedWords(j)}${files} (${kinds.join(', ')})`,
+    width,
+  );
 }
 
 function liveLine(j: JobView, now: number, width: number): string {

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { create as contentDisposition } from 'content-disposition';
+import type { ReadStream } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { basename, isAbsolute, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ZipFile } from 'yazl';
@@ -29,6 +31,51 @@ function entryName(outDir: string, path: string): string {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(/[\\/]/).join('/') : basename(path);
 }
 
+interface ZipEntry {
+  name: string;
+  path: string;
+  mtime: Date;
+}
+
+/** The file's modification time if it is a regular file now (no descriptor is opened for it yet). */
+async function regularFileTime(path: string): Promise<Date | null> {
+  const st = await lstat(path).catch(() => null);
+  return st?.isFile() ? st.mtime : null;
+}
+
+/**
+ * The zip of `files`, each opened only when yazl reaches it and closed once read, so at most one is open
+ * however many jobs are asked for. Destroying the returned stream ends the zip and closes the open file.
+ */
+function zipStream(files: readonly ZipEntry[]): PassThrough {
+  const zip = new ZipFile();
+  const body = new PassThrough();
+  let reading: ReadStream | null = null;
+  let gone = false;
+  body.once('close', () => {
+    gone = true;
+    reading?.destroy();
+    zip.outputStream.unpipe(body);
+  });
+  zip.on('error', (e: Error) => body.destroy(e));
+  for (const f of files)
+    zip.addReadStreamLazy(f.name, { mtime: f.mtime, compress: false }, (give) => {
+      if (gone) return; // nobody reads any more: open nothing
+      openServedFile(f.path).then(
+        (handle) => {
+          if (gone) return void handle.close();
+          reading = handle.createReadStream({ autoClose: true });
+          give(null, reading);
+        },
+        // Gone between the listing and now: the zip cannot skip an entry it has begun, so it ends here.
+        (e: unknown) => body.destroy(e instanceof Error ? e : new Error(String(e))),
+      );
+    });
+  zip.end();
+  zip.outputStream.pipe(body);
+  return body;
+}
+
 /**
  * `GET /media/results.zip?jobs=…`: every finished file of those jobs, streamed as one zip as it is read
  * (never built in memory or on disk). Only the files the jobs recorded, by the served-file rule; a job
@@ -42,29 +89,25 @@ export function resultsZipRoute(app: FastifyInstance, api: DubdeskApi): void {
         throw new DubdeskError('bad-request', q.error.issues[0]?.message ?? 'bad query', {
           remedy: 'Ask for /media/results.zip?jobs=1,2,3',
         });
-      const zip = new ZipFile();
+      // Every id is looked up before any file is opened, so a refused id leaves nothing open.
+      const files: ZipEntry[] = [];
       const names = new Set<string>();
-      const files: { name: string; handle: Awaited<ReturnType<typeof openServedFile>> }[] = [];
       for (const id of q.data.jobs) {
         const job = await api.getJob({ id });
         for (const o of job.outputs) {
           const name = entryName(job.outDir, o.path);
           if (names.has(name)) continue; // the same file listed twice (a source's shared outputs)
-          const handle = await openServedFile(o.path).catch(() => null);
-          if (!handle) continue;
+          const mtime = await regularFileTime(o.path);
+          if (!mtime) continue;
           names.add(name);
-          files.push({ name, handle });
+          files.push({ name, path: o.path, mtime });
         }
       }
       if (files.length === 0)
         throw new DubdeskError('not-found', 'none of these jobs has finished files yet');
-      for (const { name, handle } of files) {
-        const { mtime } = await handle.stat();
-        zip.addReadStream(handle.createReadStream({ autoClose: true }), name, { mtime, compress: false });
-      }
-      zip.end();
-      const body = new PassThrough();
-      zip.outputStream.pipe(body);
+      const body = zipStream(files);
+      // A client gone mid-zip: the reply's stream is destroyed, and with it the file being read.
+      reply.raw.once('close', () => body.destroy());
       return reply
         .header('content-type', 'application/zip')
         .header('content-disposition', contentDisposition(`${q.data.name ?? 'Dubdesk results'}.zip`))

@@ -152,7 +152,7 @@ describe('the Add sheet by keyboard and screen reader', () => {
       .poll(() => sheet.getByRole('button', { name: 'Add and start' }).isEnabled(), PATIENT)
       .toBe(true);
     await page.keyboard.press('Tab');
-    expect(await focused(page)).toBe('button: Add Korean');
+    expect(await focused(page)).toBe('button: Add Korean, ko');
     await page.keyboard.press('ArrowRight');
     expect(await focused(page)).toMatch(/^button: Same as last batch \(ko\)/);
     await page.keyboard.press('Tab');

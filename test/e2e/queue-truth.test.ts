@@ -1,3 +1,5 @@
+import { copyFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { JSHandle, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
@@ -54,6 +56,25 @@ describe('the queue says what is true, and the window lets go of a drag', () => 
     expect(await group.getByRole('button', { name: /Retry|Pause|Resume|Cancel/ }).count()).toBe(0);
     await group.getByText(/nothing to retry, pause or cancel/i).waitFor();
     await group.getByRole('button', { name: 'Deselect' }).click();
+  });
+
+  it('a copy dubbed at no charge says so on its chip, in words and in its name', async () => {
+    const { page } = e2e.view;
+    const talk = videoMp4(2, 'chip-talk.mp4');
+    await e2e.app.host.api.add({ inputs: [talk], to: ['es'] });
+    const first = page.getByRole('row', { name: /chip-talk\.mp4/ });
+    await first.getByRole('button', { name: /^Spanish, es: done$/ }).waitFor(PATIENT);
+    const copy = join(dirname(talk), 'chip-talk copy.mp4');
+    copyFileSync(talk, copy);
+    await e2e.app.host.api.add({ inputs: [copy], to: ['es'] });
+    const row = page.getByRole('row', { name: /chip-talk copy\.mp4/ });
+    const chip = row.getByRole('button', {
+      name: /^Spanish, es copied: done, copied from chip-talk\.es\.mp4 at no charge$/,
+    });
+    await chip.waitFor(PATIENT);
+    expect(await chip.innerText()).toMatch(/^✓\s*es\s*copied$/);
+    await screenshot(page, 'queue-copied-chip');
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('the drop overlay goes away on a drop (on the Add sheet too), a drag leaving the window, and Escape', async () => {

@@ -134,6 +134,17 @@ async function announceWatching(api: DubdeskApi): Promise<void> {
   );
 }
 
+/** `run --until-done` watches nothing: with folders to watch, one line says so and what does watch them. */
+async function notWatching(api: DubdeskApi): Promise<void> {
+  const active = (await api.listWatchFolders()).folders.filter((f) => !f.paused);
+  if (active.length === 0) return;
+  const one = active.length === 1;
+  const names = active.map((f) => printable(f.path));
+  process.stderr.write(
+    `dubdesk: ${active.length} watched folder${one ? ' is' : 's are'} not watched by \`run --until-done\` (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}); \`dubdesk run\` or \`dubdesk serve\` watches ${one ? 'it' : 'them'}.\n`,
+  );
+}
+
 export function addRunOptions(cmd: Command): Command {
   return cmd
     .option('--concurrency <n>', 'uploads at once, and downloads at once', positiveInt, 2)
@@ -155,7 +166,7 @@ export function registerRunCommand(program: Command): void {
       .option('--json', 'print what the run did as JSON on stdout (see docs/cli-json.md)', false),
   ).action(async (flags: RunFlags, cmd: Command) => {
     process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
-      if (!flags.untilDone && !flags.json) await announceWatching(s.api);
+      if (!flags.json) await (flags.untilDone ? notWatching(s.api) : announceWatching(s.api));
       const r = await runQueue(s, flags, null);
       if (flags.json) printJson(RunJson.parse(r.json));
       return r.code;

@@ -8,12 +8,23 @@ import type { SandboxStarter } from '../app/service';
 import { fail, messageOf, note, pass, type Check } from './check';
 import { serviceFile } from '../keys/service-file';
 
+/** The other way out on every system: the key in an owner-only file, chosen in Settings, at login, or by variable. */
+const FILE_WAY =
+  'or keep the key in a file only you can read (agree in Settings or at `dubdesk login`, or set DUBDESK_KEY_STORE=file).';
+
 const STORE_FIX: Partial<Record<NodeJS.Platform, string>> = {
-  linux:
-    'Install and unlock a Secret Service (GNOME Keyring or KWallet) in your desktop session; or agree in Settings (or with `dubdesk login`) to keep the key in a file only you can read.',
-  darwin: 'Unlock your login Keychain (Keychain Access), then try again.',
-  win32: 'Check that the Credential Manager service runs (services.msc), then try again.',
+  linux: `Install and unlock a Secret Service (GNOME Keyring or KWallet) in your desktop session; ${FILE_WAY}`,
+  darwin: `Unlock your login Keychain (Keychain Access) and try again; ${FILE_WAY}`,
+  win32: `Check that the Credential Manager service runs (services.msc) and try again; ${FILE_WAY}`,
 };
+
+/** "no system credential store answered (the system's own words)": why the key store said, once. */
+function whyMissing(why: string): string {
+  // The store's name may hold its own parentheses: "a Secret Service (GNOME Keyring, KWallet)".
+  const cause =
+    /^no system credential store answered: this system needs [^()]*(?:\([^()]*\))? \((.*)\)$/s.exec(why)?.[1];
+  return cause ? `no system credential store answered (${cause})` : why;
+}
 
 /** What the key store is needed for in this run, from the service settings; null when they could not be read. */
 export interface KeyUse {
@@ -40,8 +51,8 @@ export async function keyStoreCheck(
     const store = await systemKeyStore({ home, fileFallback: 'allowed' });
     if (store.kind === 'os') return pass(title, 'the system credential store answers');
     const why = store.osUnavailable ?? 'no system credential store answered';
-    const fix = STORE_FIX[process.platform] ?? 'Set up a credential store.';
-    const missing = `no system credential store answers here (${why})`;
+    const fix = STORE_FIX[process.platform] ?? `Set up a credential store; ${FILE_WAY}`;
+    const missing = whyMissing(why);
     if (store.get())
       return note(
         pass(title, `the key is kept in ${serviceFile(home)}, readable by you only`),

@@ -1,10 +1,14 @@
 import type { JobView } from '../../../shared/contract/jobs';
 import { languageName } from '../../../shared/languages';
+import { baseName } from '../format';
 import { useApp } from '../store';
 import { CHIP_SYMBOL, chipKind, stateWords } from '../store/derived';
 import { pausedNow } from '../store/views';
 
-/** One language of a source: a symbol, the code, and the percent while working; opens the job panel. */
+/**
+ * One language of a source: a symbol, the code, the percent while working, "copied" when its results were
+ * linked from a dub already made; opens the job panel.
+ */
 export function JobChip({
   job,
   open,
@@ -20,9 +24,11 @@ export function JobChip({
   const kind = paused ? 'paused' : chipKind(job.state);
   const working = kind === 'working';
   const pct = `${Math.floor(job.progress)}%`;
+  // A copy under a new name got its results linked from a dub already made, at no charge.
+  const copied = job.copiedFrom ? baseName(job.copiedFrom) : null;
   const words = paused
     ? `paused${job.state === 'paused' ? '' : ' (the queue is paused)'}`
-    : `${stateWords(job.state)}${job.waiting ? ', waiting to retry' : ''}`;
+    : `${stateWords(job.state)}${job.waiting ? ', waiting to retry' : ''}${copied ? `, copied from ${copied} at no charge` : ''}`;
   // One inline run of text ("○ es 62%"), so the accessible name starts with exactly what the chip shows;
   // as few elements as that takes (a screenful of rows is ~70 chips, made and dropped while scrolling).
   return (
@@ -30,7 +36,8 @@ export function JobChip({
       type="button"
       className={`chip chip-${kind} ${open ? 'chip-open' : ''} ${job.waiting ? 'chip-waiting' : ''}`}
       aria-pressed={open}
-      aria-label={`${languageName(job.destLang)}, ${job.destLang}${working ? ` ${pct}` : ''}: ${words}`}
+      aria-label={`${languageName(job.destLang)}, ${job.destLang}${working ? ` ${pct}` : ''}${copied ? ' copied' : ''}: ${words}`}
+      title={copied ? `Copied from ${copied} at no charge` : undefined}
       onClick={(e) => {
         e.stopPropagation();
         onOpen(job.id);
@@ -41,6 +48,7 @@ export function JobChip({
       </span>
       {working ? ` ${job.destLang} ` : ` ${job.destLang}`}
       {working && <span className="chip-pct num">{pct}</span>}
+      {copied && <span className="chip-note"> copied</span>}
       {working && (
         <span className="chip-bar" aria-hidden="true" style={{ width: `${Math.min(100, job.progress)}%` }} />
       )}

@@ -43,6 +43,10 @@ export function LanguagePicker({
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const inputRef = useRef<HTMLInputElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  // The whole box in view while typing, not only the input: the browser stops at the input's own edge,
+  // which left the box (grown by a picked language) cut by the Add sheet's footer at 200% zoom.
+  const showBox = () => boxRef.current?.scrollIntoView({ block: 'nearest' });
   const id = useId();
   const listId = `${id}-list`;
 
@@ -86,7 +90,11 @@ export function LanguagePicker({
 
   return (
     <div className="language-picker">
-      <div className={`picker-box ${invalid ? 'invalid' : ''}`} onClick={() => inputRef.current?.focus()}>
+      <div
+        ref={boxRef}
+        className={`picker-box ${invalid ? 'invalid' : ''}`}
+        onClick={() => inputRef.current?.focus()}
+      >
         {value.map((code) => {
           const off = legacyOnly && !byCode.get(code)?.legacy;
           return (
@@ -123,8 +131,12 @@ export function LanguagePicker({
             setQuery(e.target.value);
             setActive(0);
             setOpen(true);
+            showBox();
           }}
-          onFocus={() => setOpen(true)}
+          onFocus={() => {
+            setOpen(true);
+            showBox();
+          }}
           onBlur={() => setOpen(false)}
           onKeyDown={onKeyDown}
         />

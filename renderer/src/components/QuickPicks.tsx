@@ -46,7 +46,7 @@ export function QuickPicks({ recent, lastBatch, onRecent, onLastBatch }: Props) 
           key={code}
           type="button"
           className="link"
-          aria-label={`Add ${languageName(code)}`}
+          aria-label={`Add ${languageName(code)}, ${code}`}
           onClick={() => onRecent(code)}
           {...stop(i)}
         >

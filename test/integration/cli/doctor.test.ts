@@ -47,8 +47,12 @@ describe('dubdesk doctor for a new user', () => {
     async () => {
       const r = await runCli(['doctor'], plainEnv(join(tempDir(), 'Dubdesk')));
       expect(r.stdout).toMatch(/^✓ Key store: not needed yet \(the built-in sandbox needs no key\)/m);
-      expect(r.stdout).toMatch(/^ {4}note: no system credential store answers here/m);
+      expect(r.stdout).toMatch(/^ {4}note: no system credential store answered \(/m);
       expect(r.stdout).toContain('Install and unlock a Secret Service (GNOME Keyring or KWallet)');
+      // Said once, with every way out: the file store can be chosen in Settings, at login, or by variable.
+      const noteLine = r.stdout.split('\n').find((l) => l.startsWith('    note:')) ?? '';
+      expect(noteLine.match(/credential store answer/g)).toHaveLength(1);
+      expect(noteLine).toContain('DUBDESK_KEY_STORE=file');
       expect(r.code).toBe(0);
     },
   );
