@@ -3,6 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { completeness } from '../../electron/engine/watch/complete';
+import { DEFAULT_WATCH_TIMING } from '../../electron/engine/watch/env';
+import { uncheckedQuietMs } from '../../electron/engine/watch/settle';
 import { tempDir } from '../helpers/engine';
 import { audioMp3, videoMov, videoMp4 } from '../helpers/media';
 
@@ -19,12 +21,23 @@ function wav(seconds: number): string {
   return path;
 }
 
+/** A short clip made by ffmpeg in `format` (to a seekable file, so its sizes are written at the end). */
+function clip(name: string, args: string[]): string {
+  const path = join(tempDir(), name);
+  const source = ['-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=5', '-f', 'lavfi', '-i', 'sine=d=3'];
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', ...source, '-t', '3', ...args, path]);
+  return path;
+}
+
 describe('a file is whole when its container says so', () => {
   it.each([
     ['an MP4', () => videoMp4(4, 'whole.mp4')],
     ['a MOV', () => videoMov(2)],
     ['an MP3', () => audioMp3(3, 'whole.mp3')],
     ['a WAV', () => wav(2)],
+    ['a Matroska (MKV)', () => clip('whole.mkv', ['-c:v', 'mpeg4', '-c:a', 'mp2'])],
+    ['a WebM', () => clip('whole.webm', ['-c:v', 'libvpx', '-deadline', 'realtime', '-c:a', 'libopus'])],
+    ['an AVI', () => clip('whole.avi', ['-c:v', 'mpeg4', '-c:a', 'mp2'])],
   ])('%s written to the end is whole; the same cut anywhere is not', async (_what, make) => {
     const file = make();
     const size = readFileSync(file).length;
@@ -33,21 +46,35 @@ describe('a file is whole when its container says so', () => {
       expect(await completeness(cut(file, at)), `cut at ${at} of ${size}`).toMatchObject({ whole: false });
   });
 
-  it('cannot tell for formats it does not read, so those wait longer instead', async () => {
-    const path = join(tempDir(), 'clip.mkv');
-    execFileSync('ffmpeg', [
+  it('cannot tell from a Matroska segment of unknown size (a live recording), so it waits longer', async () => {
+    const path = join(tempDir(), 'live.mkv');
+    // Written to a pipe, ffmpeg cannot go back to fill in the segment's size: what live recorders leave.
+    const bytes = execFileSync('ffmpeg', [
       '-loglevel',
       'error',
-      '-y',
       '-f',
       'lavfi',
       '-i',
       'testsrc=size=64x48:rate=5',
       '-t',
       '1',
-      path,
+      '-c:v',
+      'mpeg4',
+      '-f',
+      'matroska',
+      'pipe:1',
     ]);
+    writeFileSync(path, bytes);
     expect(await completeness(path)).toEqual({ whole: 'unknown' });
+  });
+
+  it('cannot tell for formats it does not read (Ogg), so those wait longer instead', async () => {
+    const path = clip('tone.ogg', ['-vn', '-c:a', 'libvorbis']);
+    expect(await completeness(path)).toEqual({ whole: 'unknown' });
+  });
+
+  it('gives files it cannot check a quiet period a stalled network copy does not beat: a minute', () => {
+    expect(uncheckedQuietMs(DEFAULT_WATCH_TIMING.settleMs)).toBeGreaterThanOrEqual(60_000);
   });
 
   it('does not hold back a file that is no media at all: the planner says what it is at once', async () => {

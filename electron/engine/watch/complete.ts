@@ -1,5 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { open, type FileHandle } from 'node:fs/promises';
+import { matroska } from './ebml';
 
 /**
  * Whether a file that stopped growing is whole, from its container: a copy that stalls half-way (a network
@@ -18,10 +19,11 @@ export async function completeness(path: string): Promise<Completeness> {
     const type = head.toString('latin1', 4, 8);
     if (head.length >= 8 && /^(ftyp|moov|mdat|free|skip|wide|pnot)$/.test(type))
       return await isoBoxes(fh, size);
-    if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WAVE')
-      return riff(head, size);
+    if (head.toString('latin1', 0, 4) === 'RIFF' && /^(WAVE|AVI )$/.test(head.toString('latin1', 8, 12)))
+      return await riff(fh, size);
+    if (head.length >= 4 && head.readUInt32BE(0) === 0x1a45dfa3) return await matroska(fh, size, readAt);
     if (head.toString('latin1', 0, 3) === 'ID3' || frameLength(head, 0) > 0) return await mp3Frames(fh, size);
-    // Media whose end cannot be read (WebM, Matroska, Ogg, FLAC…) waits longer; anything else is not media
+    // Media whose end cannot be read (Ogg, FLAC…) waits longer; anything else is not media
     // at all, and waiting would only delay telling the user so (the planner names what it is).
     const kind = await fileTypeFromBuffer(head);
     return kind && /^(video|audio)\//.test(kind.mime) ? { whole: 'unknown' } : { whole: true };
@@ -62,14 +64,25 @@ async function isoBoxes(fh: FileHandle, size: number): Promise<Completeness> {
   return { whole: true };
 }
 
-/** WAV: the RIFF size says how long the file is. */
-function riff(head: Buffer, size: number): Completeness {
-  const declared = head.readUInt32LE(4);
-  // Writers that stream leave 0 or the maximum until they finish: nothing to tell from.
-  if (declared === 0 || declared === 0xffffffff) return { whole: 'unknown' };
-  const needed = declared + 8;
-  return needed > size
-    ? { whole: false, why: `its WAV header says ${needed} bytes and it has ${size}` }
+/**
+ * WAV and AVI: the RIFF size says how long the file is. An AVI over 1 GB (OpenDML) is a chain of RIFF
+ * chunks (`RIFF AVI `, then `RIFF AVIX`…): each must be whole.
+ */
+async function riff(fh: FileHandle, size: number): Promise<Completeness> {
+  let at = 0;
+  let end = 0; // the end of the last chunk, without the pad byte it may lack at the file's very end
+  for (let chunks = 0; at < size && chunks < 10_000; chunks++) {
+    const h = await readAt(fh, at, 8);
+    if (chunks > 0 && h.toString('latin1', 0, 4) !== 'RIFF') break; // what may follow the chunks
+    if (h.length < 8) return { whole: false, why: `its RIFF header is cut at byte ${at}` };
+    const declared = h.readUInt32LE(4);
+    // Writers that stream leave 0 or the maximum until they finish: nothing to tell from.
+    if (declared === 0 || declared === 0xffffffff) return { whole: 'unknown' };
+    end = at + 8 + declared;
+    at = end + (declared % 2);
+  }
+  return end > size
+    ? { whole: false, why: `its RIFF header says ${end} bytes and it has ${size}` }
     : { whole: true };
 }
 

@@ -5,8 +5,12 @@ import { completeness, type Completeness } from './complete';
 import { hashFile, look } from './file-check';
 
 const BACKOFF_CAP_MS = 5 * 60_000;
-/** How many settle times a file whose container cannot be checked must stay unchanged. */
-const UNCHECKED_SETTLE_FACTOR = 4;
+/**
+ * How long a file whose container cannot be checked (Ogg, FLAC, a live Matroska…) must stay unchanged:
+ * 20 settle times, a minute by default, which a copy stalled on a network share or a USB drive does not
+ * beat as easily as the settle time's few seconds.
+ */
+export const uncheckedQuietMs = (settleMs: number): number => settleMs * 20;
 
 const minutes = (ms: number) => {
   const m = ms / 60_000;
@@ -153,13 +157,8 @@ export async function check(
     return false;
   }
   // A format whose end cannot be read from it: a longer quiet period instead.
-  if (whole.whole === 'unknown' && now - row.changed_at < settleMs * UNCHECKED_SETTLE_FACTOR) {
-    env.watch.update(
-      row.id,
-      row.rev,
-      { next_check_at: row.changed_at + settleMs * UNCHECKED_SETTLE_FACTOR },
-      now,
-    );
+  if (whole.whole === 'unknown' && now - row.changed_at < uncheckedQuietMs(settleMs)) {
+    env.watch.update(row.id, row.rev, { next_check_at: row.changed_at + uncheckedQuietMs(settleMs) }, now);
     return false;
   }
   // Hashed before and unchanged since (it waited for an earlier version): straight back to planning.
