@@ -7,7 +7,7 @@ import type { JobRow, OutputRow } from '../db/jobs';
 import { recordOwnFile } from '../db/own-files';
 import { carrierOf, completedDubsOf } from '../db/same-content';
 import { makeFolder } from '../files/make-folder';
-import { NO_HARD_LINKS, freeName, outputPath, settle } from '../outputs/naming';
+import { NO_HARD_LINKS, freeName, freeVariant, outputPath, settle } from '../outputs/naming';
 import { FIRST_UPLOAD_RECHECK_MS } from './upload-once';
 import type { LeasedJob, StepContext } from './context';
 import { local } from './output-files';
@@ -76,21 +76,30 @@ export async function takeCopy(ctx: StepContext, job: LeasedJob): Promise<void> 
   /** One file per donor file: two output types of the donor that share a file share it here too. */
   const made = new Map<string, string>();
   const rows: OutputRow[] = [];
+  const wantedPathOf = (o: OutputRow) =>
+    join(
+      r.out_dir,
+      outputPath(r.naming, stem, r.dest_lang, o.type as OutputType, extname(o.path).slice(1), wanted),
+    );
+  /** One name variant for all of the copy's files, so media and subtitles pair (see freeVariant). */
+  let variant: Promise<number> | undefined;
   for (const o of outputs) {
     let target = made.get(o.path);
     if (!target) {
       const before = existing.get(o.type);
       if (before && (await sameFile(before.path, o.path))) target = before.path;
       else {
-        const ext = extname(o.path).slice(1);
-        const wantedPath = join(
-          r.out_dir,
-          outputPath(r.naming, stem, r.dest_lang, o.type as OutputType, ext, wanted),
-        );
+        const wantedPath = wantedPathOf(o);
         await makeFolder(dirname(wantedPath)).catch((e: unknown) => {
           throw local(e, dirname(wantedPath), null);
         });
-        const free = await freeName(dirname(wantedPath), basename(wantedPath), (p) => planned.has(p));
+        variant ??= freeVariant(outputs.map(wantedPathOf), (p) => planned.has(p));
+        const free = await freeName(
+          dirname(wantedPath),
+          basename(wantedPath),
+          (p) => planned.has(p),
+          await variant,
+        );
         planned.add(free);
         // Recorded before the file appears: a crash leaves a name this job knows, not a stray file.
         ctx.store.putOutput({ job_id: r.id, type: o.type, path: free, bytes: null, done: 0 });

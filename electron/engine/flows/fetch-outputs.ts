@@ -14,11 +14,12 @@ import {
   PER_SOURCE_OUTPUTS,
   alreadySettled,
   freeName,
+  freeVariant,
   outputPath,
   sanitizeName,
   settle,
 } from '../outputs/naming';
-import { movePreviousVersion } from './previous-version';
+import { movePreviousVersions } from './previous-version';
 import { USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
 import { head, identicalOutput, local, sourceOutputs } from './output-files';
@@ -99,11 +100,25 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     known.set(row.type, row);
   };
 
-  /** An earlier version's result under the name this one takes goes to `previous/` (never a `(2)` here). */
-  const movePrevious = (wantedPath: string) =>
-    movePreviousVersion(ctx.store, r, wantedPath).catch((e: unknown) => {
-      throw local(e, dirname(wantedPath), null);
+  // An earlier version's results go to `previous/` before any name is picked (never a `(2)` here).
+  if (wanted.some((t) => !existing.has(t)))
+    await movePreviousVersions(ctx.store, r).catch((e: unknown) => {
+      throw local(e, r.out_dir, null);
     });
+  /**
+   * One name variant for all of the job's own files, so media and subtitles pair (see freeVariant). Not the
+   * outputs shared by the source's languages: another language may be fetching them right now.
+   */
+  let variant: Promise<number> | undefined;
+  const freeFor = async (wantedPath: string, type: OutputType, mine: (p: string) => boolean) => {
+    const ownTypes = wanted.filter((t) => !PER_SOURCE_OUTPUTS.has(t));
+    variant ??= freeVariant(
+      ownTypes.map((t) => place(t, USUAL_FORMAT[t])),
+      (p) => planned.has(p),
+    );
+    const from = PER_SOURCE_OUTPUTS.has(type) ? 1 : await variant;
+    return freeName(dirname(wantedPath), parse(wantedPath).base, mine, from);
+  };
 
   /** A language-independent output another language of this source saved here: shared, not fetched again. */
   const shareSourceOutput = async (type: OutputType, before: OutputRow | undefined): Promise<boolean> => {
@@ -132,8 +147,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
         });
       // A shared output's part left by another language's attempt that a crash cut: nobody holds it now.
       if (perSource) await rm(`${wantedPath}.part`, { force: true });
-      await movePrevious(wantedPath);
-      path = await freeName(dirname(wantedPath), parse(wantedPath).base, (p) => planned.has(p));
+      path = await freeFor(wantedPath, type, (p) => planned.has(p));
       planned.add(path);
       fresh = true;
       put({ job_id: r.id, type, path, bytes: null, done: 0 });
@@ -190,12 +204,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     if (extname(path).slice(1) !== sniffed.format) {
       // Record the new name first, then move the part.
       const wantedPath = place(type, sniffed.format);
-      await movePrevious(wantedPath);
-      const renamed = await freeName(
-        dirname(wantedPath),
-        parse(wantedPath).base,
-        (p) => planned.has(p) && p !== path,
-      );
+      const renamed = await freeFor(wantedPath, type, (p) => planned.has(p) && p !== path);
       put({ job_id: r.id, type, path: renamed, bytes: null, done: 0 });
       await rename(`${path}.part`, `${renamed}.part`);
       path = renamed;

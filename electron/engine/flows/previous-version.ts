@@ -1,9 +1,12 @@
 import { rename, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { z } from 'zod';
 import type { JobRow, JobStore } from '../db/jobs';
 import { recordOwnFile } from '../db/own-files';
 import { makeFolder } from '../files/make-folder';
-import { freeName } from '../outputs/naming';
+import { KeyLock } from '../outputs/key-lock';
+import { PER_SOURCE_OUTPUTS, freeVariant, withVariant } from '../outputs/naming';
+import type { OutputType } from '../../../shared/api/common';
 
 /** The folder, beside a result, where the results of an earlier dub of the same source go. */
 export const PREVIOUS_FOLDER = 'previous';
@@ -11,31 +14,70 @@ export const PREVIOUS_FOLDER = 'previous';
 /** Whether a result lies in a `previous/` folder: moved aside, no longer anybody's current result. */
 export const isMovedAside = (path: string): boolean => basename(dirname(path)) === PREVIOUS_FOLDER;
 
+const EarlierResult = z.object({
+  job_id: z.number(),
+  type: z.string(),
+  path: z.string(),
+  dest_lang: z.string(),
+  source_hash: z.string().nullable(),
+});
+
+/** The jobs of one source and folder move their predecessors' files one at a time (see KeyLock). */
+const moving = new KeyLock();
+
 /**
- * A later dub of a source takes the plain result names: what an earlier job of the same path saved under
- * `wanted` is moved to `previous/` beside it (with a number inside `previous/` only if that name is taken
- * too), and its record follows it. Nothing is left beside the new result as `(2)`. That holds whatever made
- * the new dub: a later version of the file (a re-export, a file changed), the same content dubbed again on
- * purpose (`--again`, "Dub again"), or a duplicate dubbed again (the results a copy job linked under this
- * source's names move aside). A file of another source under that name stays put. A language-independent
- * output of the same content is shared before it gets here (see `sourceOutputs`), so siblings of one source
- * never move each other's files.
+ * A later dub of a source takes the plain result names, and what earlier jobs of the same path saved in the
+ * same output folder and is no longer current goes to `previous/` beside it, with its records:
+ * - of other content (a re-export, a changed file): every result, whatever its language, since all of them
+ *   are of the old content and none may stay beside the new source;
+ * - of the same content dubbed again on purpose (`--again`, "Dub again", a duplicate dubbed again): this
+ *   language's results; the other languages' and the outputs shared by all languages stay current.
+ * Nothing is left beside the new result as `(2)`, and nothing in `previous/` is overwritten: each earlier
+ * job's files take the first number free for all of them (`Movie.es (2).mp4` beside `Movie.es (2).vtt`),
+ * so the numbers count up in the order the versions were replaced. A file of another source stays put.
  */
-export async function movePreviousVersion(store: JobStore, r: JobRow, wanted: string): Promise<void> {
-  const earlier = store.db
-    .prepare(
-      `SELECT 1 FROM outputs o JOIN jobs j ON j.id = o.job_id
-        WHERE o.path = ? AND o.done = 1 AND j.id < ? AND j.source = ? AND j.source_kind = 'file'
-        LIMIT 1`,
-    )
-    .get(wanted, r.id, r.source);
-  if (!earlier) return;
-  const info = await stat(wanted).catch(() => null);
-  if (!info?.isFile()) return;
-  const folder = join(dirname(wanted), PREVIOUS_FOLDER);
-  await makeFolder(folder);
-  const moved = await freeName(folder, basename(wanted));
-  await rename(wanted, moved);
-  store.db.prepare(`UPDATE outputs SET path = ? WHERE path = ?`).run(moved, wanted);
-  await recordOwnFile(store.db, moved);
+export async function movePreviousVersions(store: JobStore, r: JobRow): Promise<void> {
+  if (r.source_kind !== 'file') return;
+  await moving.run(`${r.source}\0${r.out_dir}`, async () => {
+    const earlier = store.db
+      .prepare(
+        `SELECT o.job_id, o.type, o.path, j.dest_lang, j.source_hash FROM outputs o JOIN jobs j ON j.id = o.job_id
+          WHERE j.source = ? AND j.out_dir = ? AND j.source_kind = 'file' AND j.id < ? AND o.done = 1
+          ORDER BY o.job_id`,
+      )
+      .all(r.source, r.out_dir, r.id)
+      .map((row) => EarlierResult.parse(row))
+      .filter((o) => !isMovedAside(o.path))
+      .filter((o) =>
+        o.source_hash !== null && r.source_hash !== null && o.source_hash !== r.source_hash
+          ? true
+          : o.dest_lang === r.dest_lang && !PER_SOURCE_OUTPUTS.has(o.type as OutputType),
+      );
+    // Each file once (two output types may share one), with the first job that recorded it.
+    const byJob = new Map<number, Set<string>>();
+    const seen = new Set<string>();
+    for (const o of earlier) {
+      if (seen.has(o.path)) continue;
+      seen.add(o.path);
+      byJob.set(o.job_id, (byJob.get(o.job_id) ?? new Set()).add(o.path));
+    }
+    for (const paths of byJob.values()) await moveTogether(store, [...paths]);
+  });
+}
+
+/** One earlier job's files into `previous/` under one number, their records following them. */
+async function moveTogether(store: JobStore, paths: readonly string[]): Promise<void> {
+  const present: string[] = [];
+  for (const p of paths) if ((await stat(p).catch(() => null))?.isFile()) present.push(p);
+  if (present.length === 0) return;
+  const aside = (p: string) => join(dirname(p), PREVIOUS_FOLDER, basename(p));
+  for (const folder of new Set(present.map((p) => dirname(aside(p))))) await makeFolder(folder);
+  const n = await freeVariant(present.map(aside), () => false);
+  const update = store.db.prepare(`UPDATE outputs SET path = ? WHERE path = ?`);
+  for (const p of present) {
+    const moved = join(dirname(aside(p)), withVariant(basename(p), n));
+    await rename(p, moved);
+    update.run(moved, p);
+    await recordOwnFile(store.db, moved);
+  }
 }

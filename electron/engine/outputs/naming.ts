@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { access, link, rename, rm, stat, unlink } from 'node:fs/promises';
-import { extname, join, parse } from 'node:path';
+import { basename, dirname, extname, join, parse } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
 
 const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
@@ -85,23 +85,48 @@ const exists = (p: string) =>
     () => false,
   );
 
-/** `Movie.es.mp4`, else `Movie.es (2).mp4`, `Movie.es (3).mp4`… never a name that is taken. */
+/** A name's variant `n`: `Movie.es.mp4` for 1, `Movie.es (2).mp4` for 2… */
+export function withVariant(fileName: string, n: number): string {
+  if (n === 1) return fileName;
+  const ext = extname(fileName);
+  return `${fileName.slice(0, fileName.length - ext.length)} (${n})${ext}`;
+}
+
+/** Whether neither `path` nor its `.part` is on disk (both asked at once: each is a thread-pool trip). */
+async function free(path: string): Promise<boolean> {
+  const [file, part] = await Promise.all([exists(path), exists(`${path}.part`)]);
+  return !file && !part;
+}
+
+/**
+ * `Movie.es.mp4`, else `Movie.es (2).mp4`, `Movie.es (3).mp4`… never a name that is taken. `from`: the
+ * variant to begin with (the one a job's other files use, see `freeVariant`).
+ */
 export async function freeName(
   dir: string,
   fileName: string,
   alsoTaken: (p: string) => boolean = () => false,
+  from = 1,
 ): Promise<string> {
-  const ext = extname(fileName);
-  const base = fileName.slice(0, fileName.length - ext.length);
-  for (let n = 1; n < 10_000; n++) {
-    const candidate = n === 1 ? fileName : `${base} (${n})${ext}`;
-    const path = join(dir, candidate);
-    if (alsoTaken(path)) continue;
-    // Both asked at once: each asynchronous file call is a round trip to the thread pool.
-    const [file, part] = await Promise.all([exists(path), exists(`${path}.part`)]);
-    if (!file && !part) return path;
+  for (let n = from; n < 10_000; n++) {
+    const path = join(dir, withVariant(fileName, n));
+    if (!alsoTaken(path) && (await free(path))) return path;
   }
   throw new Error(`no free file name for ${fileName} in ${dir}`);
+}
+
+/**
+ * The smallest variant for which every one of a job's files is free (or already its own): a job's files
+ * share one base name, `half.es (2).mp3` beside `half.es (2).vtt`, since players pair media and subtitles
+ * by it. Picking a free name file by file would give `half.es.mp3` beside `half.es (2).vtt`.
+ */
+export async function freeVariant(paths: readonly string[], own: (p: string) => boolean): Promise<number> {
+  for (let n = 1; n < 10_000; n++) {
+    const named = paths.map((p) => join(dirname(p), withVariant(basename(p), n)));
+    const frees = await Promise.all(named.map(async (p) => own(p) || (await free(p))));
+    if (frees.every(Boolean)) return n;
+  }
+  throw new Error(`no free file name for ${paths.map((p) => basename(p)).join(', ')}`);
 }
 
 /** Errors of a volume (or a file system) that has no hard links: copy instead. */
