@@ -233,6 +233,14 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   },
   // 9: ten times the work (issue 23).
   scaleMigration,
+  // 10: each result's content, so a copy of one dropped into a watched folder (or added) is known as
+  // Dubdesk's own result and not paid for again (see db/result-contents.ts).
+  (db) => {
+    db.exec(`
+      ALTER TABLE outputs ADD COLUMN content_hash TEXT;
+      CREATE INDEX outputs_content ON outputs (content_hash) WHERE content_hash IS NOT NULL;
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

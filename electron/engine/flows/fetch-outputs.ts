@@ -8,6 +8,7 @@ import { serviceValueText } from '../../../shared/text';
 import { ApiError } from '../api/errors';
 import type { OutputRow } from '../db/jobs';
 import { recordOwnFile } from '../db/own-files';
+import { recordResultContent } from '../db/result-contents';
 import { KeyLock } from '../outputs/key-lock';
 import { makeFolder } from '../files/make-folder';
 import {
@@ -229,6 +230,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       moved.push(settled);
       known.set(type, settled);
     }
+    await recordResultContent(ctx.store.db, final);
   };
 
   let first = true;

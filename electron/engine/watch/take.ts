@@ -5,6 +5,7 @@ import { enqueue, transition } from '../jobs/life';
 import { creditsOfJobs, outDirOf, twinOf, wantsCopy, type Cover } from './copies';
 import type { WatchEnv } from './env';
 import { guard } from './guard';
+import { setAsideResultCopy } from './result-copy';
 import { waitAgain } from './settle';
 
 interface Candidate {
@@ -56,6 +57,7 @@ export async function takeReady(
     if (row.status !== 'ready' || !row.hash) continue;
     const now = Date.now();
     if (!row.forced && touchedOnly(env, folder, row, now)) continue;
+    if (setAsideResultCopy(env, row, now)) continue;
     const covered = row.forced ? new Map<string, Cover>() : coverage(env, folder, row);
     const needed = folder.preset.to.filter((l) => !covered.has(l));
     const names = {

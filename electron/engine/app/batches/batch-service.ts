@@ -14,6 +14,7 @@ import { BULK } from '../options';
 import type { ServiceManager } from '../service';
 import { rememberBatch } from '../settings/app-settings';
 import { creditsOf, sortAgainstQueue, toBePaid } from './against-queue';
+import { refuseResultCopies } from './result-copies';
 import { checkLanguages, checkOutputFolder, checkOutputFolders } from './checks';
 import { enqueueBatch } from './enqueue';
 import { planBatch } from './plan';
@@ -71,7 +72,7 @@ export class BatchService {
   }
 
   /** `create`: the output folders are made now (adding), not only checked (estimating). */
-  private async prepare(args: MethodArgs<'estimate'>, create = false) {
+  private async prepare(args: MethodArgs<'estimate'>, create = false, again = false) {
     const active = await ensureService(this.deps.services);
     if (args.api === 'legacy' && !active.legacyUrl) throw legacyNeedsUrl();
     checkLanguages(args, (await this.deps.account.liveCodes()).codes);
@@ -82,6 +83,8 @@ export class BatchService {
     });
     await checkOutputFolders(planned.jobs, args.outDir !== undefined, create);
     await this.identify(planned.jobs);
+    if (!again)
+      refuseResultCopies(this.deps.db, planned, (p) => this.deps.store.recordedOutputs([p]).size > 0);
     return planned;
   }
 
@@ -154,7 +157,7 @@ export class BatchService {
 
   private async add(args: MethodArgs<'add'>): Promise<AddResult> {
     const { db, store, account, events } = this.deps;
-    const planned = await this.prepare(args, true);
+    const planned = await this.prepare(args, true, args.again);
     const sorted = sortAgainstQueue(store, planned.jobs, args.again);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
     const { credits, unknown } = creditsOf(toBePaid(store, sorted));

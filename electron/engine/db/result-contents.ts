@@ -1,0 +1,45 @@
+import type Database from 'better-sqlite3';
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { z } from 'zod';
+import type { ContractError } from '../../../shared/contract/errors';
+import { ContentHashes } from './content-hashes';
+
+/**
+ * Dubdesk's results by content: a copy of a result (`cp out/s6.de.mp4 in/`) is a new file (a new inode),
+ * so `own_files` does not know it, but its bytes are the result's. Recorded once a result is on disk.
+ */
+export async function recordResultContent(db: Database.Database, path: string): Promise<void> {
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile()) return;
+  const hash = await new ContentHashes(db).of(path, info.size, info.mtimeMs);
+  db.prepare(`UPDATE outputs SET content_hash = ? WHERE path = ?`).run(hash, path);
+}
+
+const Found = z.object({ path: z.string() }).optional();
+
+/**
+ * The result (its path now) whose content is `hash`, if Dubdesk saved one. Not when that content was taken
+ * as a source too (a result dubbed on purpose, or a service that sent the upload back as it was): it is a
+ * source then, and paying once for a source's content is the job of the usual checks (copies, duplicates).
+ */
+export function resultWithContent(db: Database.Database, hash: string): string | null {
+  const row = Found.parse(
+    db
+      .prepare(
+        `SELECT path FROM outputs WHERE content_hash = ?1 AND done = 1
+           AND NOT EXISTS (SELECT 1 FROM jobs WHERE source_hash = ?1) LIMIT 1`,
+      )
+      .get(hash),
+  );
+  return row?.path ?? null;
+}
+
+/** What a copy of a result is told, in a watched folder and at `add` alike; `how`: the way to dub it anyway. */
+export function copyOfResult(path: string, result: string, how: string): ContractError {
+  return {
+    code: 'conflict',
+    message: `${path} is a copy of Dubdesk's result ${basename(result)}; not dubbed`,
+    remedy: `To dub it on purpose (charged), ${how}.`,
+  };
+}
