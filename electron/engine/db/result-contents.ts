@@ -27,10 +27,10 @@ export function resultWithContent(db: Database.Database, hash: string): string |
   const row = Found.parse(
     db
       .prepare(
-        `SELECT path FROM outputs WHERE content_hash = ?1 AND done = 1
-           AND NOT EXISTS (SELECT 1 FROM jobs WHERE source_hash = ?1) LIMIT 1`,
+        `SELECT path FROM outputs WHERE content_hash = @hash AND done = 1
+           AND NOT EXISTS (SELECT 1 FROM jobs WHERE source_hash = @hash) LIMIT 1`,
       )
-      .get(hash),
+      .get({ hash }),
   );
   return row?.path ?? null;
 }
