@@ -44,6 +44,15 @@ export function videoMp4(seconds = 3, name = `video-${seconds}s.mp4`): string {
   return ffmpeg([...PATTERN, ...tone, '-t', String(seconds), ...H264, '-c:a', 'aac', '-shortest'], name);
 }
 
+/** Matroska (`.mkv`) or WebM, for the watcher's completeness checks. */
+export function videoMatroska(seconds: number, name: string): string {
+  const codecs = name.endsWith('.webm')
+    ? ['-c:v', 'libvpx', '-deadline', 'realtime', '-c:a', 'libopus']
+    : ['-c:v', 'mpeg4', '-c:a', 'mp2'];
+  const tone = ['-f', 'lavfi', '-i', 'sine=frequency=440'];
+  return ffmpeg([...PATTERN, ...tone, '-t', String(seconds), ...codecs, '-shortest'], name);
+}
+
 export function videoMov(seconds = 2): string {
   return ffmpeg([...PATTERN, '-t', String(seconds), ...H264], `video-${seconds}s.mov`);
 }

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WatchFolder } from '../../../shared/contract/watch';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
-import { audioMp3, videoMp4 } from '../../helpers/media';
+import { audioMp3, videoMatroska, videoMp4 } from '../../helpers/media';
 import {
   addFolder,
   filesOf,
@@ -69,6 +69,43 @@ describe('a watched folder takes files once they stop growing', () => {
     ]);
     expect(jobs[0]?.durationSeconds).toBeGreaterThan(19); // the whole file, not its first half
   });
+
+  it.each(['half.mkv', 'half.webm'])(
+    'a %s that stalls half-way waits as not whole (its segment size says so); whole, it is taken once',
+    async (name) => {
+      const { host } = await setup(300);
+      const { api } = host;
+      await api.pauseQueue(); // only the watcher is under test: nothing is sent
+      const dir = tempDir('dubdesk-watch-');
+      const folder = await addFolder(api, dir);
+      const run = running(host);
+      cleanup.push(() => run.stop());
+      await waitFor(
+        'the folder to be watched',
+        () => folderOf(api, folder.id),
+        (f) => f.status === 'watching',
+      );
+      const whole = await readFile(videoMatroska(16, `src-${name}`));
+      const dest = join(dir, name);
+      await writeFile(dest, whole.subarray(0, whole.length / 2));
+      const [file] = await waitFor(
+        'the half-copied file to wait as not whole',
+        () => filesOf(api, folder.id),
+        (f) => f.some((x) => x.status === 'waiting' && /not whole yet/.test(x.problem?.message ?? '')),
+      );
+      expect(file?.problem?.message).toContain('Matroska segment');
+      expect(await jobsOf(api, folder.id)).toEqual([]);
+
+      await appendFile(dest, whole.subarray(whole.length / 2));
+      const jobs = await waitFor(
+        'two jobs',
+        () => jobsOf(api, folder.id),
+        (j) => j.length >= 2,
+      );
+      expect(jobs.map((j) => j.source)).toEqual([dest, dest]);
+      expect(jobs[0]?.durationSeconds).toBeGreaterThan(15); // the whole file, not its first half
+    },
+  );
 
   it('queues a file written slowly in chunks once, after its last write', async () => {
     const { host } = await setup(1500);
