@@ -4,7 +4,7 @@ import { JobHistory, type HistoryListener } from './job-store/history';
 import { JobLeases } from './job-store/leases';
 import { JobLists } from './job-store/lists';
 import { JobOutputs } from './job-store/outputs';
-import { JobReads } from './job-store/reads';
+import { JobReads, type DubOfContent } from './job-store/reads';
 import type {
   AnyPatch,
   HistoryRow,
@@ -97,6 +97,9 @@ export class JobStore {
   }
   completedOfHashes(hashes: readonly string[]): JobRow[] {
     return this.reads.completedOfHashes(hashes);
+  }
+  carriersOfHashes(hashes: readonly string[]): DubOfContent[] {
+    return this.reads.carriersOfHashes(hashes);
   }
   sameSource(row: Pick<JobRow, 'id' | 'source'>): JobRow[] {
     return this.reads.sameSource(row);
