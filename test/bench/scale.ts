@@ -2,12 +2,12 @@
  * The `scale:` figures of issue 23: how the cost grows with the work, each as a ratio to the same thing at
  * a small size measured in the same run (absolute times differ 5x between machines; ratios do not).
  */
-import { linkSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openDubdesk } from '../../electron/engine/index';
 import { audioMp3, videoMp4 } from '../helpers/media';
 import { runChild } from './child';
+import { watchLoopBlocks } from './loop-blocks';
 import { alternate, median, ratioOf, round, type Figure } from './figures';
 import { API_KEY, benchSandbox } from './sandbox';
 import { buildHome, databaseBytes, LANGS, type Home } from './scale-homes';
@@ -16,17 +16,30 @@ import { scaleUiFigures } from './scale-ui';
 const BIG_FILES = 20_000;
 const SMALL_FILES = 200;
 
-/** `n` media files (hard links of two small clips: the add reads and hashes each one as a new file). */
+/**
+ * `n` media files, each its own content as a user's files are: a short clip with its number in a trailing
+ * MP4 `free` box or an ID3v1 tag, both valid in their formats. (Hard links of two clips were two contents:
+ * every other job was then a copy of one being dubbed, and the per-job lookup of what was being dubbed, 3 s
+ * of blocked event loop at 20,000 distinct files, never ran.)
+ */
 function mediaFolder(work: string, n: number): string {
   const dir = join(work, `media-${n}`);
   mkdirSync(dir, { recursive: true });
-  const kinds = [
-    [videoMp4(3), 'mp4'],
-    [audioMp3(2.5), 'mp3'],
-  ] as const;
+  const mp4 = readFileSync(videoMp4(1, 'scale-1s.mp4'));
+  const mp3 = readFileSync(audioMp3(1, 'scale-1s.mp3'));
   for (let i = 0; i < n; i++) {
-    const [src, ext] = kinds[i % 2] ?? kinds[0];
-    linkSync(src, join(dir, `clip-${String(i).padStart(5, '0')}.${ext}`));
+    const name = join(dir, `clip-${String(i).padStart(5, '0')}`);
+    if (i % 2 === 0) {
+      const free = Buffer.alloc(16);
+      free.writeUInt32BE(16, 0);
+      free.write('free', 4, 'latin1');
+      free.writeUInt32BE(i, 8);
+      writeFileSync(`${name}.mp4`, Buffer.concat([mp4, free]));
+    } else {
+      const tag = Buffer.alloc(128);
+      tag.write(`TAGclip ${i}`, 0, 'latin1');
+      writeFileSync(`${name}.mp3`, Buffer.concat([mp3, tag]));
+    }
   }
   return dir;
 }
@@ -36,20 +49,19 @@ async function addOnce(work: string, baseUrl: string, folder: string, files: num
   const home = mkdtempSync(join(work, 'add-'));
   const host = openDubdesk({ home, face: 'cli', service: { baseUrl, apiKey: API_KEY } });
   try {
-    const loop = monitorEventLoopDelay({ resolution: 1 });
-    loop.enable();
+    const loop = watchLoopBlocks();
     const t0 = performance.now();
     const r = await host.api.add({ inputs: [folder], to: LANGS, outDir: join(work, 'out'), force: true });
     const ms = performance.now() - t0;
-    loop.disable();
+    const blocks = loop.stop();
     if (r.added.length !== files * LANGS.length) throw new Error(`added ${r.added.length} jobs`);
-    return { perJobMs: ms / r.added.length, ms, blockMs: loop.max / 1e6 };
+    return { perJobMs: ms / r.added.length, ms, blockMs: blocks.cpuMs, wallBlockMs: blocks.wallMs };
   } finally {
     await host.close();
   }
 }
 
-async function enqueueFigure(work: string): Promise<Figure[]> {
+export async function enqueueFigure(work: string): Promise<Figure[]> {
   const big = mediaFolder(work, BIG_FILES);
   const small = mediaFolder(work, SMALL_FILES);
   const sb = await benchSandbox({ pipelineSeconds: 100_000, balance: 1e12, ffmpeg: false });
@@ -71,11 +83,11 @@ async function enqueueFigure(work: string): Promise<Figure[]> {
         pass: ratio <= 1.2,
       },
       {
-        name: 'scale: enqueue, longest event-loop block during the 20,000 x 5 add',
+        name: `scale: enqueue, longest event-loop block during the 20,000 x 5 add (CPU of the loop's thread between two turns; by the wall clock, with the OS's pauses: ${round(large.wallBlockMs, 0)} ms)`,
         measured: round(large.blockMs, 0),
         unit: 'ms',
         target: '< 50',
-        reference: `200 x 5: ${round(median(smalls.map((s) => s.blockMs)), 0)} ms`,
+        reference: `200 x 5: ${round(median(smalls.map((s) => s.blockMs)), 0)} ms (wall clock ${round(median(smalls.map((s) => s.wallBlockMs)), 0)} ms)`,
         ratio: ratioOf(large.blockMs, 50),
         pass: large.blockMs < 50,
       },
