@@ -122,6 +122,9 @@ export class JobStore {
   select(filter: JobFilter): number[] {
     return this.lists.select(filter);
   }
+  historyCount(): number {
+    return this.lists.historyCount();
+  }
   countsByState(): Partial<Record<JobState, number>> {
     return this.lists.countsByState();
   }
