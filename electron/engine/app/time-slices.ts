@@ -6,8 +6,8 @@ export const SLICE_MS = 8;
 /**
  * Cuts long synchronous work into slices of a few milliseconds, giving the event loop a turn in between, so
  * a face, a watched folder and the uploads keep moving while 100,000 jobs are sorted or written. Slices are
- * timed, not counted: a row costs 5x more on a slow or busy machine, and a fixed count of rows per slice
- * then held the loop for 140 ms.
+ * timed, not counted: a row costs several times more on a slow or busy machine, and a fixed count of rows
+ * per slice (250) then held the loop for 140 ms.
  */
 export class TimeSlices {
   private start = performance.now();
