@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { historyCountMigration } from './history-count-migration';
 import { scaleMigration } from './scale-migration';
 
 /** Each entry moves the schema one version up; never edit one that has shipped, add a new one. */
@@ -233,6 +234,8 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   },
   // 9: ten times the work (issue 23).
   scaleMigration,
+  // 10: the History view's count, kept by triggers.
+  historyCountMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -2,7 +2,7 @@ import type { DoneBefore } from '../../../../shared/contract/batches';
 import { creditsFor } from '../../../../shared/credits';
 import { existsSync } from 'node:fs';
 import type { JobRow, JobStore, NewJob } from '../../db/jobs';
-import { carrierOf } from '../../db/same-content';
+import { TimeSlices } from '../time-slices';
 
 /** Where each planned job stands against the queue: new, already queued, failed before, or already dubbed. */
 export interface Sorted {
@@ -25,10 +25,19 @@ function sameDub(row: JobRow, job: NewJob): boolean {
   );
 }
 
-export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again: boolean): Sorted {
+/**
+ * Sorts a batch against the queue. Asynchronous only to give the event loop its turns: a batch of 100,000
+ * jobs takes a second or more, sliced (see `TimeSlices`).
+ */
+export async function sortAgainstQueue(
+  store: JobStore,
+  jobs: readonly NewJob[],
+  again: boolean,
+  slices = new TimeSlices(),
+): Promise<Sorted> {
   const out: Sorted = { fresh: [], queued: [], failed: [], done: [] };
   const batchContents = new Set<string>();
-  // Two queries for the whole batch, not two per job: 10,000 jobs are 2,000 sources.
+  // A few queries for the whole batch, not a few per job: 100,000 jobs are 20,000 sources.
   const sources = [...new Set(jobs.map((j) => j.source))];
   const key = (source: string, lang: string) => `${lang}\u0000${source}`;
   const live = new Map(store.liveOf(sources).map((r) => [key(r.source, r.dest_lang), r]));
@@ -38,14 +47,20 @@ export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again
     if (list) list.push(r);
     else completed.set(k, [r]);
   };
+  // What is being dubbed now, by content, language, source language and quality.
+  const dubKey = (d: Pick<NewJob, 'dest_lang' | 'source_lang' | 'studio'>, hash: string) =>
+    key(hash, `${d.dest_lang}\u0000${d.source_lang}\u0000${d.studio}`);
+  const carried = new Set<string>();
   if (!again) {
     for (const r of store.completedOf(sources)) remember(key(r.source, r.dest_lang), r);
     // The same content under another name (a copy, a file moved): the same source, already paid for.
     const hashes = [...new Set(jobs.flatMap((j) => (j.source_hash ? [j.source_hash] : [])))];
     for (const r of store.completedOfHashes(hashes))
       if (r.source_hash) remember(key(`#${r.source_hash}`, r.dest_lang), r);
+    for (const c of store.carriersOfHashes(hashes)) carried.add(dubKey(c, c.source_hash));
   }
   for (const job of jobs) {
+    if (slices.due) await slices.breathe();
     const k = key(job.source, job.dest_lang);
     const liveJob = live.get(k);
     if (liveJob) {
@@ -76,14 +91,8 @@ export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again
       continue;
     }
     // A second file of the same content (in this batch, or being dubbed already): dubbed once, linked here.
-    const content = job.source_hash
-      ? key(job.source_hash, `${job.dest_lang}\u0000${job.source_lang}\u0000${job.studio}`)
-      : null;
-    const twin =
-      !again &&
-      content !== null &&
-      (batchContents.has(content) ||
-        carrierOf(store.db, { ...job, source_hash: job.source_hash ?? null }, 0) !== null);
+    const content = job.source_hash ? dubKey(job, job.source_hash) : null;
+    const twin = !again && content !== null && (batchContents.has(content) || carried.has(content));
     if (content !== null && !again) batchContents.add(content);
     out.fresh.push(twin ? { ...job, reuse_results: 1 } : job);
   }

@@ -131,7 +131,7 @@ export class BatchService {
   private async estimate(args: MethodArgs<'estimate'>): Promise<Estimate> {
     const { store, account } = this.deps;
     const planned = await this.prepare(args);
-    const sorted = sortAgainstQueue(store, planned.jobs, false);
+    const sorted = await sortAgainstQueue(store, planned.jobs, false);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
     const { credits, unknown } = creditsOf(toBePaid(store, sorted));
     const balance = await account.balanceOrNull();
@@ -155,7 +155,7 @@ export class BatchService {
   private async add(args: MethodArgs<'add'>): Promise<AddResult> {
     const { db, store, account, events } = this.deps;
     const planned = await this.prepare(args, true);
-    const sorted = sortAgainstQueue(store, planned.jobs, args.again);
+    const sorted = await sortAgainstQueue(store, planned.jobs, args.again);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
     const { credits, unknown } = creditsOf(toBePaid(store, sorted));
     const balance = queued.length ? await account.balanceOrNull() : account.balance.value;
