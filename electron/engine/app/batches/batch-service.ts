@@ -172,7 +172,7 @@ export class BatchService {
       store,
       sorted.failed.map((f) => ({ id: f.id, outDir: f.job.out_dir })),
     );
-    const { added, retried, queuedMeanwhile } = await enqueueBatch(db, store, sorted);
+    const { added, retried, queuedMeanwhile } = await enqueueBatch(db, store, sorted, args.again);
     if (added.length) rememberBatch(store, args.to);
     this.deps.info({ added: added.length, retried: retried.length, credits }, 'batch added');
     if (added.length + retried.length > BULK) events.listChanged();

@@ -1,5 +1,6 @@
-import type { JobStore } from '../../db/jobs';
+import type { JobStore, NewJob } from '../../db/jobs';
 import type { Db } from '../../db/open';
+import { carrierOf, completedDubsOf } from '../../db/same-content';
 import { enqueueUnlessLive, transition } from '../../jobs/life';
 import { TimeSlices } from '../time-slices';
 import type { Sorted } from './against-queue';
@@ -21,6 +22,7 @@ export async function enqueueBatch(
   db: Db,
   store: JobStore,
   sorted: Sorted,
+  again: boolean,
   slices = new TimeSlices(),
 ): Promise<Enqueued> {
   const out: Enqueued = { added: [], retried: [], queuedMeanwhile: [] };
@@ -41,7 +43,7 @@ export async function enqueueBatch(
   });
   const now = Date.now();
   await writeInSlices(db, slices, sorted.fresh, (job) => {
-    const id = enqueueUnlessLive(store, job, now, false);
+    const id = enqueueUnlessLive(store, again ? job : payOnce(db, job), now, false);
     if (id !== null) out.added.push(id);
     else {
       const live = store.live(job.source, job.dest_lang);
@@ -49,6 +51,18 @@ export async function enqueueBatch(
     }
   });
   return out;
+}
+
+/**
+ * The batch was sorted against the queue before the balance was asked and in slices since: another add (a
+ * double click, a second face, a watched folder) may have queued the same content under another name
+ * meanwhile. Checked again in the insert's own write transaction, so that content is paid for once.
+ */
+function payOnce(db: Db, job: NewJob): NewJob {
+  if (job.reuse_results || !job.source_hash) return job;
+  const key = { ...job, source_hash: job.source_hash };
+  const paid = carrierOf(db, key, 0) ?? completedDubsOf(db, key)[0];
+  return paid ? { ...job, reuse_results: 1 } : job;
 }
 
 /** `write` for each item, in write transactions of one time slice each, the event loop's turn between. */
