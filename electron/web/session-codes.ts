@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ROUTES } from '../../shared/serve-protocol';
+import { PUBLIC_ROUTE } from './guard';
 import { sendError, sendValue } from './replies';
 import { newToken, sameToken } from './token';
 
@@ -56,7 +57,7 @@ const ExchangeSchema = z.object({ code: z.string().min(1).max(512) });
 
 /** `POST /session` (no token needed: it is how the page gets one): a live code for the session token. */
 export function sessionRoute(app: FastifyInstance, codes: SessionCodes, token: string): void {
-  app.post(ROUTES.session, async (req, reply) => {
+  app.post(ROUTES.session, PUBLIC_ROUTE, async (req, reply) => {
     const body = ExchangeSchema.safeParse(req.body);
     if (!body.success)
       return sendError(reply, {

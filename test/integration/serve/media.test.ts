@@ -113,7 +113,8 @@ describe('dubdesk serve: a job’s media', () => {
       `/media/${waiting}/file/0${mt}`,
     ]) {
       const r = await raw(port, 'GET', path);
-      expect(r.status, path).toBe(404);
+      // A percent-escaped path is refused before any route (400); the others find no such file (404).
+      expect(r.status, path).toBe(path.includes('%2F') ? 400 : 404);
     }
     expect((await raw(port, 'GET', `/media/${a.id}/file/0`)).status).toBe(401);
   });
