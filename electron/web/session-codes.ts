@@ -18,22 +18,23 @@ export const PRINTED_CODE_TTL_MS = 10 * 60 * 1000;
  * used up by its exchange, and forgotten when `serve` stops.
  */
 export class SessionCodes {
-  private readonly live = new Map<string, number>();
+  private readonly live = new Map<string, { expires: number; gone?: () => void }>();
 
   constructor(
     private readonly now: () => number = Date.now,
     private readonly max = 64,
   ) {}
 
-  mint(ttlMs: number): string {
+  /** A new code, good once for `ttlMs`; `gone` is called once it is traded, pushed out or found expired. */
+  mint(ttlMs: number, gone?: () => void): string {
     this.prune();
     while (this.live.size >= this.max) {
       const oldest = this.live.keys().next().value;
       if (oldest === undefined) break;
-      this.live.delete(oldest);
+      this.forget(oldest);
     }
     const code = newToken();
-    this.live.set(code, this.now() + ttlMs);
+    this.live.set(code, { expires: this.now() + ttlMs, ...(gone ? { gone } : {}) });
     return code;
   }
 
@@ -43,13 +44,29 @@ export class SessionCodes {
     let found: string | undefined;
     for (const code of this.live.keys()) if (sameToken(given, code)) found = code;
     if (found === undefined) return false;
-    this.live.delete(found);
+    this.forget(found);
     return true;
+  }
+
+  /** Forgets the codes whose time is up (a timer calls this at a code's end, so its `gone` runs then). */
+  expireDue(): void {
+    this.prune();
+  }
+
+  /** Forgets every code (serve stops). */
+  clear(): void {
+    for (const code of [...this.live.keys()]) this.forget(code);
+  }
+
+  private forget(code: string): void {
+    const gone = this.live.get(code)?.gone;
+    this.live.delete(code);
+    gone?.();
   }
 
   private prune(): void {
     const now = this.now();
-    for (const [code, expires] of this.live) if (now > expires) this.live.delete(code);
+    for (const [code, { expires }] of this.live) if (now > expires) this.forget(code);
   }
 }
 
