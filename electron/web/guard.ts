@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MEDIA_TOKEN_PARAM } from '../../shared/serve-protocol';
+import { DOWNLOAD_TOKEN_PARAM, MEDIA_TOKEN_PARAM } from '../../shared/serve-protocol';
 import type { MediaTokens } from './media-tokens';
 import { sendError, sendUnauthorized } from './replies';
 import { bearerOf, sameToken } from './token';
@@ -33,9 +33,10 @@ const SECURITY_HEADERS: Record<string, string> = {
  * raw path does not. A route not marked is `token`: nothing is public unless it says so.
  * - `public`: the page and the code exchange, how the page gets its token;
  * - `token`: the session token (the API, events, staging, downloads);
- * - `preview`: the session token, or a media token (`?mt=`): what <video>/<track>/<img> of the preview load.
+ * - `preview`: the session token, or a media token (`?mt=`): what <video>/<track>/<img> of the preview load;
+ * - `download`: the session token, or a download token (`?dt=`): a job's files, the results zip.
  */
-export type RouteAuth = 'public' | 'token' | 'preview';
+export type RouteAuth = 'public' | 'token' | 'preview' | 'download';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -47,6 +48,8 @@ declare module 'fastify' {
 export const PUBLIC_ROUTE = { config: { auth: 'public' } } as const;
 /** A route's options that let a media token call it, as the preview player does. */
 export const PREVIEW_ROUTE = { config: { auth: 'preview' } } as const;
+/** A route's options that let a download token call it, as a download link does. */
+export const DOWNLOAD_ROUTE = { config: { auth: 'download' } } as const;
 
 /**
  * Whether a request's path is spelled the one way we serve it: no percent-encoding (no route of ours
@@ -64,14 +67,17 @@ export function canonicalPath(url: string): boolean {
 
 export interface GuardOptions {
   token: string;
+  /** `?mt=`: the preview's tokens. */
   mediaTokens: MediaTokens;
+  /** `?dt=`: the download links' tokens. */
+  downloadTokens: MediaTokens;
   /** The port really listened on (known once listening). */
   port(): number;
 }
 
-function mediaTokenOf(req: FastifyRequest): string | undefined {
+function queryTokenOf(req: FastifyRequest, param: string): string | undefined {
   const q = req.query as Record<string, unknown> | undefined;
-  const v = q?.[MEDIA_TOKEN_PARAM];
+  const v = q?.[param];
   return typeof v === 'string' ? v : undefined;
 }
 
@@ -83,7 +89,7 @@ function mediaTokenOf(req: FastifyRequest): string | undefined {
  *    ever sent, so no other page can read an answer either;
  * 3. a path spelled in any but the canonical way (percent-escapes, dot segments) is refused;
  * 4. every route needs the session token unless it is marked otherwise (RouteAuth): the preview's media
- *    takes a media token too (media-tokens.ts); the page and the code exchange (session-codes.ts) need
+ *    takes a media token too, a download a download token (media-tokens.ts); the page and the code exchange (session-codes.ts) need
  *    none: they are how the page gets it.
  */
 export function guardRequests(app: FastifyInstance, opts: GuardOptions): void {
@@ -120,7 +126,8 @@ export function guardRequests(app: FastifyInstance, opts: GuardOptions): void {
     const auth = req.routeOptions.config.auth ?? 'token';
     if (auth === 'public') return;
     if (sameToken(bearerOf(req.headers.authorization), opts.token)) return;
-    if (auth === 'preview' && opts.mediaTokens.use(mediaTokenOf(req))) return;
+    if (auth === 'preview' && opts.mediaTokens.use(queryTokenOf(req, MEDIA_TOKEN_PARAM))) return;
+    if (auth === 'download' && opts.downloadTokens.use(queryTokenOf(req, DOWNLOAD_TOKEN_PARAM))) return;
     return sendUnauthorized(reply);
   });
 }

@@ -86,6 +86,7 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   const { api, home } = opts.engine;
   const token = newToken();
   const mediaTokens = new MediaTokens();
+  const downloadTokens = new MediaTokens();
   const codes = new SessionCodes(opts.clock);
   const stagingRoot = join(home, 'staging');
   const uploading = new Set<string>();
@@ -99,12 +100,12 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   // Contract bodies are JSON only: a text/plain POST is what a cross-site form could send without asking.
   app.removeContentTypeParser('text/plain');
 
-  guardRequests(app, { token, mediaTokens, port: () => port });
+  guardRequests(app, { token, mediaTokens, downloadTokens, port: () => port });
   contractErrors(app);
   sessionRoute(app, codes, token);
   methodRoutes(app, withUploadsFolder(api, stagingRoot, opts.folders));
   uploadsFolderRoute(app, api, opts.folders);
-  mediaTokenRoute(app, mediaTokens);
+  mediaTokenRoute(app, mediaTokens, downloadTokens);
   const events = eventRoutes(app, api, opts.heartbeatMs);
   stagingRoutes(
     app,

@@ -104,7 +104,7 @@ describe('dubdesk serve: a job’s media', () => {
       expect(r.body.equals(readFileSync(o.path)), o.path).toBe(true);
       expect(r.headers['content-disposition']).toBe(`attachment; filename=${o.path.split('/').pop()}`);
     }
-    const mt = new URL(s.client.mediaUrl(a.id, 'dub')).search;
+    const mt = new URL(s.client.downloadUrl?.(a.id, 0) ?? '').search;
     for (const path of [
       `/media/${a.id}/file/${a.outputs.length}${mt}`,
       `/media/${a.id}/file/-1${mt}`,
@@ -151,6 +151,30 @@ describe('dubdesk serve: a job’s media', () => {
     // A cleared job's files stay on disk but are not served any more.
     await s.client.clearJobs({ ids: [b.id] });
     expect((await raw(port, 'GET', url(b.id, 'dub'))).status).toBe(404);
+  });
+
+  it('lets the preview’s media token play the preview, and download nothing', async () => {
+    const mt = new URL(s.client.mediaUrl(a.id, 'dub')).search;
+    expect(mt).toMatch(/^\?mt=/);
+    for (const kind of ['dub', 'original', 'subtitles'] as const)
+      expect((await raw(port, 'GET', url(a.id, kind))).status, kind).toBe(200);
+    for (const path of [
+      `/media/${a.id}/file/0${mt}`,
+      `/media/${a.id}/file/1${mt}`,
+      `/media/results.zip${mt}&jobs=${a.id}`,
+      `/media/results.zip?jobs=${a.id}&${mt.slice(1)}`,
+    ]) {
+      const r = await raw(port, 'GET', path);
+      expect(r.status, path).toBe(401);
+    }
+    // The download links' own token downloads, and plays nothing: each token opens one door.
+    const dt = new URL(s.client.downloadUrl?.(a.id, 0) ?? '').search;
+    expect(dt).not.toContain(mt.slice(1));
+    expect((await raw(port, 'GET', `/media/${a.id}/file/0${dt}`)).status).toBe(200);
+    expect((await raw(port, 'GET', `/media/results.zip${dt}&jobs=${a.id}`)).status).toBe(200);
+    const dtValue = new URLSearchParams(dt).get('dt') ?? 'none';
+    expect((await raw(port, 'GET', `/media/${a.id}/dub?mt=${dtValue}`)).status).toBe(401);
+    expect((await raw(port, 'POST', '/api/totals', { headers: bearer(dtValue) })).status).toBe(401);
   });
 
   it('serves regular files only: a symlink swapped in for an output is refused', async () => {
