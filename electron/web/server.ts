@@ -35,6 +35,12 @@ export interface ServeOptions {
   /** Where request logs go (paths only: never a query string, a header or a token). */
   log?: { stream: Writable; level: 'debug' | 'info' | 'warn' | 'error' };
   maxStagedBytes?: number;
+  /** Everything staged at most (default: STAGING_LIMITS). */
+  maxStagedTotalBytes?: number;
+  /** What staging leaves free on the disk of the data folder (default: STAGING_LIMITS). */
+  stagingDiskMarginBytes?: number;
+  /** Uploads under way at once (default: STAGING_LIMITS). */
+  maxConcurrentUploads?: number;
   /** How long an unused staged file is kept (see sweepStaging). */
   stagingRetentionMs?: number;
   /** Time between two heartbeat comments on an event stream. */
@@ -107,9 +113,18 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   uploadsFolderRoute(app, api, opts.folders);
   mediaTokenRoute(app, mediaTokens, downloadTokens);
   const events = eventRoutes(app, api, opts.heartbeatMs);
+  const limits = {
+    maxBytes: opts.maxStagedBytes,
+    maxTotalBytes: opts.maxStagedTotalBytes,
+    diskMarginBytes: opts.stagingDiskMarginBytes,
+    maxUploads: opts.maxConcurrentUploads,
+  };
   stagingRoutes(
     app,
-    { root: stagingRoot, ...(opts.maxStagedBytes ? { maxBytes: opts.maxStagedBytes } : {}) },
+    {
+      root: stagingRoot,
+      limits: Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
+    },
     uploading,
   );
   mediaRoutes(app, api);
