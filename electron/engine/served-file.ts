@@ -6,28 +6,34 @@
  * the engine (SQLite and the rest live in the engine's own process). It imports nothing of the engine.
  */
 import { constants } from 'node:fs';
-import { lstat, open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { lstat, open, type FileHandle } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { DubdeskError } from '../../shared/contract/errors';
 
 const notServed = (message: string) => new DubdeskError('not-found', message);
 
 /**
- * Where the opened file really is: on Linux the kernel's own name for the handle (no race: it is the file
- * that was opened); elsewhere the path resolved now, and only if it is still that same file.
+ * A folder on the file's path that is a symbolic link someone else made: another user who can write beside
+ * an output folder could swap it for a link into a folder of theirs (or one only the user can read) and
+ * have that served. A link the user (or the administrator) made, `~/Videos` pointing at a second disk, is
+ * followed, as Linux's `protected_symlinks` follows links in shared folders only for their owner.
  */
-async function realPathOf(handle: FileHandle, path: string): Promise<string | null> {
-  const byFd = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
-  if (byFd?.startsWith('/')) return byFd;
-  const real = await realpath(path).catch(() => null);
-  if (real === null) return null;
-  const [opened, there] = await Promise.all([handle.stat(), stat(real).catch(() => null)]);
-  return there && there.dev === opened.dev && there.ino === opened.ino ? real : null;
+async function foreignLinkOnPath(path: string): Promise<string | null> {
+  const uid = process.getuid?.();
+  if (uid === undefined) return null; // Windows: links need the right to make them; no owner to compare
+  let folder = dirname(path);
+  for (;;) {
+    const st = await lstat(folder).catch(() => null);
+    if (st?.isSymbolicLink() && st.uid !== uid && st.uid !== 0) return folder;
+    const up = dirname(folder);
+    if (up === folder) return null;
+    folder = up;
+  }
 }
 
 /**
- * Opens the recorded file for reading. Refused: a file whose real path is not the recorded one (a folder
- * on the way replaced by a symlink), a symlink put where the file was (lstat, then O_NOFOLLOW so
+ * Opens the recorded file for reading. Refused: a file reached through a folder that is another user's
+ * symlink, a symlink put where the file was (lstat, then O_NOFOLLOW so
  * not even one swapped in between the two), a FIFO or device (O_NONBLOCK: opening a FIFO would otherwise wait
  * for a writer forever; the open handle's type is checked again), a folder. Ranges and the like are then read
  * from this handle, never by opening the path a second time.
@@ -44,12 +50,13 @@ export async function openServedFile(path: string): Promise<FileHandle> {
       await handle.close();
       throw refused();
     }
-    // O_NOFOLLOW guards the last part of the path only: a folder on the way swapped for a symlink would
-    // serve another folder's file of the same name. The file opened must be where the job recorded it.
-    if ((await realPathOf(handle, path)) !== resolve(path)) {
+    // O_NOFOLLOW guards the last part of the path only: a folder on the way swapped for another user's
+    // symlink would serve another folder's file of the same name.
+    const foreign = await foreignLinkOnPath(resolve(path));
+    if (foreign !== null) {
       await handle.close();
       throw notServed(
-        'this media file is no longer where Dubdesk wrote it (a folder on its path is now a symbolic link); it is not served',
+        `this media file is reached through ${foreign}, a symbolic link another user made; it is not served`,
       );
     }
     return handle;

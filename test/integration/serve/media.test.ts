@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { rename, symlink, unlink, writeFile } from 'node:fs/promises';
+import { lchown, rename, symlink, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDetail } from '../../../shared/contract/jobs';
@@ -177,30 +177,37 @@ describe('dubdesk serve: a job’s media', () => {
     expect((await raw(port, 'POST', '/api/totals', { headers: bearer(dtValue) })).status).toBe(401);
   });
 
-  it('serves a recorded file only where it was recorded: not through a folder swapped for a symlink', async () => {
-    const dir = dirname(
-      a.outputs.find((o) => o.path.endsWith('.vtt') || o.path.endsWith('.srt'))?.path ?? '',
-    );
-    const subtitle =
-      a.outputs.find((o) => dirname(o.path) === dir && /\.(srt|vtt)$/.test(o.path))?.path ?? '';
-    expect(subtitle).not.toBe('');
-    const elsewhere = tempDir();
-    await writeFile(
-      join(elsewhere, basename(subtitle)),
-      '1\n00:00:00,000 --> 00:00:01,000\nnot this job’s words\n',
-    );
-    await rename(dir, `${dir}.kept`);
-    try {
-      await symlink(elsewhere, dir);
-      const r = await raw(port, 'GET', url(a.id, 'subtitles'));
-      expect(r.body.toString()).not.toContain('not this job’s words');
-      expect(r.status).toBe(404);
-    } finally {
-      await unlink(dir).catch(() => {});
-      await rename(`${dir}.kept`, dir);
-    }
-    expect((await raw(port, 'GET', url(a.id, 'subtitles'))).status).toBe(200);
-  });
+  // Only root can make a link owned by another user, as an attacker's would be.
+  it.runIf(process.getuid?.() === 0)(
+    "serves a recorded file through the user's own links only: not through a folder swapped for another user's symlink",
+    async () => {
+      const dir = dirname(
+        a.outputs.find((o) => o.path.endsWith('.vtt') || o.path.endsWith('.srt'))?.path ?? '',
+      );
+      const subtitle =
+        a.outputs.find((o) => dirname(o.path) === dir && /\.(srt|vtt)$/.test(o.path))?.path ?? '';
+      expect(subtitle).not.toBe('');
+      const elsewhere = tempDir();
+      await writeFile(
+        join(elsewhere, basename(subtitle)),
+        '1\n00:00:00,000 --> 00:00:01,000\nnot this job’s words\n',
+      );
+      await rename(dir, `${dir}.kept`);
+      try {
+        await symlink(elsewhere, dir);
+        // The user's own link (a folder moved to another disk) is followed.
+        expect((await raw(port, 'GET', url(a.id, 'subtitles'))).status).toBe(200);
+        await lchown(dir, 65534, 65534);
+        const r = await raw(port, 'GET', url(a.id, 'subtitles'));
+        expect(r.body.toString()).not.toContain('not this job’s words');
+        expect(r.status).toBe(404);
+      } finally {
+        await unlink(dir).catch(() => {});
+        await rename(`${dir}.kept`, dir);
+      }
+      expect((await raw(port, 'GET', url(a.id, 'subtitles'))).status).toBe(200);
+    },
+  );
 
   it('serves regular files only: a symlink swapped in for an output is refused', async () => {
     const dub = dubOf(a);
