@@ -152,7 +152,11 @@ export class Runner {
         }
 
         const idle = this.active.size === 0 && !polling;
-        const after = store.read(lookAfter, store, service, opts.untilDone && idle, paused);
+        const withRoom = {
+          submit: this.hasRoom('submit', concurrency),
+          fetch: this.hasRoom('fetch', concurrency),
+        };
+        const after = store.read(lookAfter, store, service, opts.untilDone && idle, paused, withRoom);
         if (opts.untilDone && idle) {
           if (after.unfinished === 0) return 'done';
           // Out of credits: nothing more can start; what was already running has finished.
@@ -201,6 +205,16 @@ export class Runner {
     });
   }
 
+  private workersIn(step: Step): number {
+    let n = 0;
+    for (const a of this.active.values()) if (a.step === step) n++;
+    return n;
+  }
+
+  private hasRoom(step: Step, concurrency: number): boolean {
+    return this.workersIn(step) < concurrency;
+  }
+
   private claim(
     step: Step,
     concurrency: number,
@@ -208,8 +222,8 @@ export class Runner {
     runSignal: AbortSignal,
     drain: AbortSignal | undefined,
   ): void {
-    const running = [...this.active.values()].filter((a) => a.step === step).length;
-    for (const { row, token } of this.env.store.claim(step, concurrency - running, service, this.stillWorked))
+    const room = concurrency - this.workersIn(step);
+    for (const { row, token } of this.env.store.claim(step, room, service, this.stillWorked))
       this.start(step, row, token, runSignal, drain);
   }
 
