@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ServiceMode } from '../../../shared/contract/account';
 import { DubdeskError } from '../../../shared/contract/errors';
-import { keySafeAddress, originOf } from '../../../shared/contract/service-address';
+import { keySafeAddress, originOf, parseServiceAddress } from '../../../shared/contract/service-address';
 import type { Settings } from '../../../shared/contract/settings';
 import { createServiceClients, type ServiceClients, type ServiceOptions } from '../api/clients';
 import type { KeyStore } from '../keys/key-store';
@@ -78,7 +78,11 @@ export class ServiceManager {
     // setting anyone with the serve token can change) must not send it there.
     const storedKey = this.overrides.apiKey ? null : this.keys.get();
     const bound = keyOriginsOf(stored);
-    const fits = originsOf(baseUrl, legacyUrl).every((o) => bound.includes(o));
+    // An address without an origin (refused by the parser) fits nothing.
+    const fits = [baseUrl, legacyUrl].every((a) => {
+      const o = a ? originOf(a) : null;
+      return !a || (o !== null && bound.includes(o));
+    });
     const apiKey = this.overrides.apiKey || (storedKey && fits ? storedKey : null);
     const keyEnteredFor = storedKey && !fits ? (bound[0] ?? null) : null;
     let mode: ServiceMode;
@@ -182,7 +186,13 @@ export class ServiceManager {
         remedy: 'Enter the service address (its base URL).',
         field: 'baseUrl',
       });
-    for (const address of [r.baseUrl, r.legacyUrl])
+    for (const address of [r.baseUrl, r.legacyUrl]) {
+      const parsed = address ? parseServiceAddress(address) : null;
+      if (address && parsed && 'problem' in parsed)
+        throw new DubdeskError('config', `the service address ${address} is refused: ${parsed.problem}`, {
+          remedy: 'Enter the service address again, as https://host[:port][/path].',
+          field: address === r.baseUrl ? 'baseUrl' : 'legacyUrl',
+        });
       if (address && !keySafeAddress(address))
         throw new DubdeskError(
           'config',
@@ -192,6 +202,7 @@ export class ServiceManager {
             field: 'baseUrl',
           },
         );
+    }
     const baseUrl = trimUrl(r.baseUrl);
     this.active = {
       id: baseUrl,
