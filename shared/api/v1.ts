@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RemoteErrorMessage } from './common';
+import { MeasuredSeconds, RemoteErrorMessage } from './common';
 
 export const ProfileV1 = z.object({
   id: z.string(),
@@ -26,7 +26,7 @@ export const DubV1 = z.object({
   progressPercentage: z.number().min(0).max(100),
   externalErrorMessage: RemoteErrorMessage,
   duration: z.number(),
-  measuredDuration: z.number().nullable(),
+  measuredDuration: MeasuredSeconds.nullable(),
   isStudioQuality: z.boolean(),
   source: z.string(),
   createdAt: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OutputLink, RemoteErrorMessage } from './common';
+import { MeasuredSeconds, OutputLink, RemoteErrorMessage } from './common';
 
 export const ProfileV2 = z.object({
   id: z.string(),
@@ -28,7 +28,7 @@ export const DubV2 = z.object({
   progress_percentage: z.number().min(0).max(100),
   external_error_message: RemoteErrorMessage,
   duration: z.number(),
-  measured_duration: z.number().nullable(),
+  measured_duration: MeasuredSeconds.nullable(),
   is_studio_quality: z.boolean(),
   source: z.string(),
   created_at: z.string(),
