@@ -6,6 +6,9 @@ import type { Clients } from './context';
 import { describeRemoteError } from './fetch-outputs';
 import type { SeenDubs } from './seen-dubs';
 
+/** Pages of the v2 list one poll reads at most (10,000 dubs). */
+const POLL_MAX_PAGES = 100;
+
 /** What a poll learned about one remote dub, in the same terms for every generation. */
 export interface RemoteStatus {
   status: number;
@@ -38,7 +41,8 @@ export async function pollOnce(
   if (byApi.v2.length) {
     const wanted = new Set(byApi.v2.map((j) => j.remote_id));
     let found = 0;
-    for (let page = 1; found < wanted.size; page++) {
+    // Bounded whatever `total_pages` says: a dub not seen in these pages is asked for by id below.
+    for (let page = 1; found < wanted.size && page <= POLL_MAX_PAGES; page++) {
       const list = await clients.v2.list(page, 100, signal);
       for (const d of list.dubs) {
         if (!wanted.has(d.id)) continue;
