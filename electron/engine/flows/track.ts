@@ -3,7 +3,8 @@ import { LeaseLostError, type JobRow, type JobStore } from '../db/jobs';
 import { ApiError } from '../api/errors';
 import { transition, type LifeEvent } from '../jobs/life';
 import type { Clients } from './context';
-import { describeRemoteError } from './fetch-outputs';
+import { assertLanguage, describeRemoteError } from './fetch-outputs';
+import { DubdeskError } from '../../../shared/contract/errors';
 import type { SeenDubs } from './seen-dubs';
 
 /** Pages of the v2 list one poll reads at most (10,000 dubs). */
@@ -15,6 +16,8 @@ export interface RemoteStatus {
   progress: number;
   error: unknown;
   measuredDuration: number | null;
+  /** The language the service says the dub is in. */
+  destLang: string;
 }
 
 /**
@@ -53,6 +56,7 @@ export async function pollOnce(
           progress: d.progress_percentage,
           error: d.external_error_message,
           measuredDuration: d.measured_duration,
+          destLang: d.dest_lang,
         });
       }
       if (page >= list.pagination.total_pages || list.dubs.length === 0) break;
@@ -65,6 +69,7 @@ export async function pollOnce(
         progress: d.progressPercentage,
         error: d.externalErrorMessage,
         measuredDuration: d.measuredDuration,
+        destLang: d.destLang,
       });
     }
   }
@@ -75,6 +80,7 @@ export async function pollOnce(
         progress: d.progressPercentage,
         error: d.externalErrorMessage,
         measuredDuration: null,
+        destLang: d.dest_lang,
       });
     }
   }
@@ -101,6 +107,15 @@ export async function pollOnce(
       });
       if (found !== 'gone') continue;
       event = { type: 'remote-missing' };
+    } else if (remote.destLang.toLowerCase() !== job.dest_lang.toLowerCase()) {
+      // Another language than asked (v1 and legacy lists say it here; v2 details say it again at download).
+      try {
+        assertLanguage(remote.destLang, job.dest_lang, job.remote_id ?? '');
+        continue;
+      } catch (e) {
+        if (!(e instanceof DubdeskError)) throw e;
+        event = { type: 'fail', error: e.toJSON() };
+      }
     } else if (remote.status === ExternalStatus.Completed) {
       event = { type: 'remote-completed', measuredDuration: remote.measuredDuration };
     } else if (remote.status === ExternalStatus.Failed) {
