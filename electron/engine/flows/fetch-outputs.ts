@@ -21,7 +21,7 @@ import {
 import { movePreviousVersion } from './previous-version';
 import { USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
-import { head, identicalOutput, local, sourceOutputs } from './output-files';
+import { head, identicalOutput, local, outputByteCap, sourceOutputs } from './output-files';
 
 /** Fresh links after an expired one: at most this many times per output and attempt. */
 const MAX_LINK_REFRESHES = 3;
@@ -132,6 +132,8 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     return false;
   };
 
+  // A download resumes from its part file: the first Ctrl+C (the drain) stops it at once, losing nothing.
+  const transferSignal = ctx.drain ? AbortSignal.any([ctx.signal, ctx.drain]) : ctx.signal;
   const fetchOne = async (type: OutputType, before: OutputRow | undefined, perSource: boolean) => {
     if (perSource && (await shareSourceOutput(type, before))) return;
     let link: OutputLink | undefined = dub.outputs[type];
@@ -159,9 +161,10 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
         result = await ctx.clients.downloads.toPart(
           link.download_url,
           `${path}.part`,
-          ctx.signal,
+          transferSignal,
           (t, n) => ctx.progress(r.id, t, n),
           fresh,
+          outputByteCap(r, dub.measured_duration),
         );
         break;
       } catch (e) {

@@ -261,6 +261,7 @@ export class Runner {
       store,
       clients: this.env.clients(),
       signal,
+      drain,
       progress: this.hooks.progress,
       seen: this.seen,
     };
