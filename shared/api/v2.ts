@@ -47,6 +47,8 @@ export type Pagination = z.infer<typeof Pagination>;
 
 export const DubListV2 = z.object({ dubs: z.array(DubV2), pagination: Pagination });
 export type DubListV2 = z.infer<typeof DubListV2>;
+/** A list page as it arrives: each dub is checked on its own, so one bad dub spoils only itself. */
+export const DubPageV2 = z.object({ dubs: z.array(z.unknown()), pagination: Pagination });
 
 export const V2_MAX_PAGE_SIZE = 100;
 export const V2_DEFAULT_PAGE_SIZE = 20;

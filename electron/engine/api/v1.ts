@@ -1,5 +1,7 @@
 import {
-  DubListV1,
+  DubPageV1,
+  DubV1,
+  type DubListV1,
   InitDubV1Response,
   ProfileV1,
   StartDubV1Response,
@@ -7,6 +9,7 @@ import {
 } from '../../../shared/api/v1';
 import type { SourceIdentity } from './file-body';
 import { Http, type ProgressListener } from './http';
+import { checkItems, type RefusedDub } from './list-items';
 import type { HttpLimits } from './limits';
 import { serviceEndpoint } from './links';
 import { Uploads } from './upload';
@@ -31,8 +34,11 @@ export class V1Client {
     return this.http.json(ProfileV1, this.root('me'), { signal });
   }
 
-  async list(signal?: AbortSignal): Promise<DubListV1> {
-    return this.http.json(DubListV1, this.root('dubs'), { signal });
+  /** Every dub; one that breaks the schema is left out of `dubs` and named in `refused`. */
+  async list(signal?: AbortSignal): Promise<{ dubs: DubListV1; refused: RefusedDub[] }> {
+    const raw = await this.http.json(DubPageV1, this.root('dubs'), { signal });
+    const { items, refused } = checkItems(DubV1, raw);
+    return { dubs: items, refused };
   }
 
   async init(body: InitDubV1Body, signal?: AbortSignal): Promise<InitDubV1Response> {

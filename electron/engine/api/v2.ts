@@ -1,4 +1,5 @@
-import { DubListV2, DubV2, ProfileV2, V2_MAX_PAGE_SIZE } from '../../../shared/api/v2';
+import { DubPageV2, DubV2, ProfileV2, V2_MAX_PAGE_SIZE, type DubListV2 } from '../../../shared/api/v2';
+import { checkItems, type RefusedDub } from './list-items';
 import type { SourceReads } from './body-stream';
 import { multipartFileBody, type SourceIdentity } from './file-body';
 import { Http, type ProgressListener } from './http';
@@ -76,11 +77,18 @@ export class V2Client {
     });
   }
 
-  async list(page: number, pageSize = V2_MAX_PAGE_SIZE, signal?: AbortSignal): Promise<DubListV2> {
-    return this.http.json(DubListV2, this.root('dubs'), {
+  /** A page of dubs; a dub that breaks the schema is left out of `dubs` and named in `refused`. */
+  async list(
+    page: number,
+    pageSize = V2_MAX_PAGE_SIZE,
+    signal?: AbortSignal,
+  ): Promise<DubListV2 & { refused: RefusedDub[] }> {
+    const raw = await this.http.json(DubPageV2, this.root('dubs'), {
       searchParams: { page, page_size: pageSize },
       signal,
     });
+    const { items, refused } = checkItems(DubV2, raw.dubs);
+    return { dubs: items, pagination: raw.pagination, refused };
   }
 
   async get(id: string, signal?: AbortSignal): Promise<DubV2> {

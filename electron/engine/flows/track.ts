@@ -39,6 +39,8 @@ export async function pollOnce(
   const byApi = { v2: [] as JobRow[], v1: [] as JobRow[], legacy: [] as JobRow[] };
   for (const j of tracked) byApi[j.api].push(j);
   const statuses = new Map<string, RemoteStatus>();
+  /** Dubs whose list item broke its schema: what was wrong, for their job's error. */
+  const refused = new Map<string, string>();
   seen?.prune();
 
   if (byApi.v2.length) {
@@ -47,6 +49,11 @@ export async function pollOnce(
     // Bounded whatever `total_pages` says: a dub not seen in these pages is asked for by id below.
     for (let page = 1; found < wanted.size && page <= POLL_MAX_PAGES; page++) {
       const list = await clients.v2.list(page, 100, signal);
+      for (const r of list.refused)
+        if (wanted.has(r.id)) {
+          found++;
+          refused.set(r.id, r.problem);
+        }
       for (const d of list.dubs) {
         if (!wanted.has(d.id)) continue;
         found++;
@@ -63,7 +70,9 @@ export async function pollOnce(
     }
   }
   if (byApi.v1.length) {
-    for (const d of await clients.v1.list(signal)) {
+    const list = await clients.v1.list(signal);
+    for (const r of list.refused) refused.set(r.id, r.problem);
+    for (const d of list.dubs) {
       statuses.set(d.id, {
         status: d.externalStatusId,
         progress: d.progressPercentage,
@@ -91,6 +100,21 @@ export async function pollOnce(
     if (job.api === 'legacy' && !clients.legacy) continue; // no legacy root configured: nothing to ask
     const remote = job.remote_id ? statuses.get(job.remote_id) : undefined;
     let event: LifeEvent;
+    const broken = job.remote_id ? refused.get(job.remote_id) : undefined;
+    if (broken !== undefined && !canceled.has(job.id)) {
+      events.push({
+        job,
+        event: {
+          type: 'fail',
+          error: {
+            code: 'service',
+            message: `the service's answer for dub ${job.remote_id ?? ''} is not a dub Dubdesk can accept: ${broken}`,
+            remedy: 'Report it to the service; check the charge for this dub in your account there.',
+          },
+        },
+      });
+      continue;
+    }
     if (canceled.has(job.id)) {
       const ended = await followedEvent(clients, job, remote, signal).catch((e: unknown) => {
         failure ??= e;

@@ -61,6 +61,31 @@ describe('numbers the service sends that no dub can have', () => {
     },
   );
 
+  it('a dub whose list item turns absurd fails its own job at the next poll; the other job goes on', async () => {
+    service = await fakeService({ dub: { external_status_id: 2, measured_duration: null } });
+    const home = tempDir();
+    const host = engineAt(home, service.url);
+    const { added } = await host.api.add({
+      inputs: [videoMp4(2, 'one.mp4'), videoMp4(3, 'two.mp4')],
+      to: ['es'],
+      outDir: tempDir(),
+    });
+    const run = host.run(quickRun());
+    await expect.poll(() => service?.dubs.size ?? 0, { timeout: 20_000 }).toBe(2);
+    const [bad, good] = [...(service?.dubs.values() ?? [])];
+    if (!bad || !good) throw new Error('no dubs');
+    Object.assign(bad, { external_status_id: 5, measured_duration: 1e300 });
+    Object.assign(good, { external_status_id: 5, measured_duration: 3.2 });
+    expect(await run).toBe('done');
+    const jobs = await Promise.all(added.map((id) => host.api.getJob({ id })));
+    const failed = jobs.filter((j) => j.state === 'failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.error?.message).toMatch(/measured_duration the service sent 1e\+300 s/);
+    expect(failed[0]?.error?.message).not.toMatch(/gave up/);
+    expect(jobs.filter((j) => j.state === 'completed')).toHaveLength(1);
+    await host.close();
+  });
+
   it('a row already holding such a number (an older version wrote it) leaves every command working; the doctor names it', async () => {
     service = await fakeService({});
     const home = tempDir();
