@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ServiceMode } from '../../../shared/contract/account';
 import { DubdeskError } from '../../../shared/contract/errors';
-import { keySafeAddress, originOf } from '../../../shared/contract/service-address';
+import { keySafeAddress, originOf, parseServiceAddress } from '../../../shared/contract/service-address';
 import type { Settings } from '../../../shared/contract/settings';
 import { createServiceClients, type ServiceClients, type ServiceOptions } from '../api/clients';
 import type { KeyStore } from '../keys/key-store';
@@ -80,8 +80,10 @@ export class ServiceManager {
     // setting anyone with the serve token can change) must not send it there.
     const storedKey = this.overrides.apiKey ? null : this.keys.get();
     const bound = keyOriginsOf(stored);
+    // An address without an origin (refused by the parser) fits nothing.
+    const unparsed = [baseUrl, legacyUrl].some((a) => a && originOf(a) === null);
     const notBound = originsOf(baseUrl, legacyUrl).find((o) => !bound.includes(o)) ?? null;
-    const fits = notBound === null;
+    const fits = !unparsed && notBound === null;
     const apiKey = this.overrides.apiKey || (storedKey && fits ? storedKey : null);
     // Every address it was entered for: with only the legacy one changed, naming the service address
     // alone read "entered for X, not for X".
@@ -188,7 +190,13 @@ export class ServiceManager {
         remedy: 'Enter the service address (its base URL).',
         field: 'baseUrl',
       });
-    for (const address of [r.baseUrl, r.legacyUrl])
+    for (const address of [r.baseUrl, r.legacyUrl]) {
+      const parsed = address ? parseServiceAddress(address) : null;
+      if (address && parsed && 'problem' in parsed)
+        throw new DubdeskError('config', `the service address ${address} is refused: ${parsed.problem}`, {
+          remedy: 'Enter the service address again, as https://host[:port][/path].',
+          field: address === r.baseUrl ? 'baseUrl' : 'legacyUrl',
+        });
       if (address && !keySafeAddress(address))
         throw new DubdeskError(
           'config',
@@ -198,6 +206,7 @@ export class ServiceManager {
             field: 'baseUrl',
           },
         );
+    }
     const baseUrl = trimUrl(r.baseUrl);
     this.active = {
       id: baseUrl,

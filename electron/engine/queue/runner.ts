@@ -262,6 +262,7 @@ export class Runner {
       store,
       clients: this.env.clients(),
       signal,
+      drain,
       progress: this.hooks.progress,
       seen: this.seen,
     };
