@@ -65,6 +65,8 @@ export class FolderWatcher {
   nextScanAt = Number.POSITIVE_INFINITY;
   /** The folder's jobs as last seen (count and newest change): outcomes are looked at when it moves. */
   jobSignature = '';
+  /** The database's change mark when `jobSignature` was last compared: not again until it moves. */
+  jobsLookedAt = '';
   busy = { availability: false, scan: false, take: false, outcomes: false };
   private fsw: FSWatcher | null = null;
   private shape: string;

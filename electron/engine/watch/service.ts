@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { WatchFolderRow } from '../db/watch';
 import type { WatchBeat } from '../db/watch-store/heartbeat';
+import { changeMark } from '../db/change-mark';
 import { onForeignWrites } from '../queue/foreign-writes';
 import { IDLE_HEARTBEAT_MS, IDLE_STALE_MS, loopTurns, pidAlive } from '../queue/idle';
 import { settleOutcomes } from './after';
@@ -143,9 +144,12 @@ export class WatchService {
       await this.syncFolders();
     }
     let busy = this.working > 0 || this.inflightHashes > 0 || this.hashQueue.length > 0;
+    // Checks due within a tick run together: folders checked in one turn stay on one wake-up, not one each.
+    const soon = Date.now() + this.env.timing.tickMs;
+    const mark = changeMark(this.env.store.db);
     for (const f of this.folders.values()) {
       if (this.stopped) return 0;
-      if (Date.now() >= f.nextAvailabilityAt) this.beside(f, 'availability', () => f.checkAvailability());
+      if (soon >= f.nextAvailabilityAt) this.beside(f, 'availability', () => f.checkAvailability());
       if (!f.available) continue;
       if (f.pending.size) busy = true;
       const paths = [...f.pending];
@@ -160,6 +164,7 @@ export class WatchService {
             this.env.watch.scanned(f.row.id, Date.now());
             f.scanned();
             f.jobSignature = ''; // outcomes are looked at again after every scan (a move that failed)
+            f.jobsLookedAt = '';
           }
         });
       }
@@ -168,17 +173,32 @@ export class WatchService {
         this.beside(f, 'take', () =>
           takeReady(this.env, f.row, this.env.watch.withStatus(f.row.id, 'ready', READY_BATCH)),
         );
-      const signature = this.env.watch.jobSignature(f.row.id);
-      if (signature !== f.jobSignature) {
-        this.beside(f, 'outcomes', async () => {
-          await settleOutcomes(this.env, f.row);
-          f.jobSignature = signature;
-        });
-        this.env.folderChanged(f.row.id);
-      }
+      // The folder's jobs are counted again only after a write (a folder of 10,000 dubbed files has 20,000).
+      if (f.jobsLookedAt !== mark) this.lookAtOutcomes(f, mark);
     }
     this.runHashes();
     return this.nextSleep(busy || this.working > 0 || this.inflightHashes > 0);
+  }
+
+  /** When the folder's jobs changed since last looked at: outcomes are recorded (and originals moved). */
+  private lookAtOutcomes(f: FolderWatcher, mark: string): void {
+    const signature = this.env.watch.jobSignature(f.row.id);
+    if (signature === f.jobSignature) {
+      f.jobsLookedAt = mark;
+      return;
+    }
+    if (f.busy.outcomes) return; // looked at again next turn
+    f.jobsLookedAt = mark;
+    this.beside(f, 'outcomes', async () => {
+      try {
+        await settleOutcomes(this.env, f.row);
+        f.jobSignature = signature;
+      } catch (e) {
+        f.jobsLookedAt = '';
+        throw e;
+      }
+    });
+    this.env.folderChanged(f.row.id);
   }
 
   /**
