@@ -6,7 +6,9 @@
 import { createHook } from 'node:async_hooks';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { syncBuiltinESMExports } from 'node:module';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const arg = JSON.parse(process.argv[2] ?? '{}') as {
@@ -17,6 +19,28 @@ const arg = JSON.parse(process.argv[2] ?? '{}') as {
   windowMs: number;
 };
 const t0 = performance.now();
+const newestBackup = () =>
+  fs
+    .readdirSync(join(arg.home, 'backups'))
+    .filter((n) => n.endsWith('.db'))
+    .sort()
+    .at(-1) ?? '';
+const backupBefore = newestBackup();
+
+/** BENCH_IDLE_PROFILE=<dir>: CPU profiles of the catch-up and of the window, for a profiler's viewer. */
+const profileDir = process.env.BENCH_IDLE_PROFILE;
+const inspector = profileDir ? new Session() : null;
+async function profile(): Promise<(name: string) => Promise<void>> {
+  if (!inspector || !profileDir) return async () => {};
+  await inspector.post('Profiler.enable');
+  await inspector.post('Profiler.start');
+  return async (name) => {
+    const { profile: p } = await inspector.post('Profiler.stop');
+    await fsp.writeFile(`${profileDir}/${name}.cpuprofile`, JSON.stringify(p));
+  };
+}
+inspector?.connect();
+const catchUpProfile = await profile();
 
 // Every open of a watched file counts (a hash, a probe, an upload), however it is made.
 let sourceOpens = 0;
@@ -59,6 +83,7 @@ await new Promise<void>((resolve) => {
 });
 const readyMs = performance.now() - t0;
 const opensAtReady = sourceOpens;
+await catchUpProfile('catch-up');
 process.stdout.write(`${JSON.stringify({ phase: 'ready', readyMs, opensAtReady })}\n`);
 
 const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
@@ -69,6 +94,9 @@ const told = async (word: string) => {
   }
 };
 await told('go');
+// The window is the app doing nothing: it starts once the start's own work is over, the start-up backup of
+// the queue database included (it copies the 100,000-job database a few pages at a time after ready).
+for (let i = 0; i < 600 && newestBackup() <= backupBefore; i++) await new Promise((r) => setTimeout(r, 100));
 
 // Wake-ups: the event loop running callbacks after waiting; callbacks less than a millisecond apart are
 // one wake-up. Promise reactions run inside those and are not counted.
@@ -98,6 +126,7 @@ const hook = createHook({
     promises.delete(id);
   },
 });
+const windowProfile = await profile();
 const opens0 = sourceOpens;
 const turns0 = { ...loopTurns };
 const cpu0 = process.cpuUsage();
@@ -107,6 +136,7 @@ await new Promise((r) => setTimeout(r, arg.windowMs));
 hook.disable();
 const cpu = process.cpuUsage(cpu0);
 const seconds = (performance.now() - w0) / 1000;
+await windowProfile('window');
 process.stdout.write(
   `${JSON.stringify({
     phase: 'window',

@@ -13,8 +13,7 @@ import { median, ratioOf, round, type Figure } from './figures';
 import { buildIdleHome } from './idle-home';
 import { API_KEY, benchSandbox } from './sandbox';
 
-/** Scaled down from the 100,000 jobs, 5 x 10,000 files and 60 s to fit the whole bench's budget. */
-const JOBS = Number(process.env.BENCH_IDLE_JOBS ?? 100_000);
+/** The sizes: 5 folders of 10,000 files, each file dubbed twice (100,000 jobs), 60 s. */
 const FOLDERS = 5;
 const FILES_PER_FOLDER = Number(process.env.BENCH_IDLE_FILES ?? 10_000);
 const WINDOW_MS = Number(process.env.BENCH_IDLE_WINDOW_MS ?? 60_000);
@@ -43,7 +42,7 @@ function findMs(roots: readonly string[]): number {
 }
 
 export async function idleFigures(work: string): Promise<Figure[]> {
-  const h = await buildIdleHome(work, { jobs: JOBS, folders: FOLDERS, filesPerFolder: FILES_PER_FOLDER });
+  const h = await buildIdleHome(work, { folders: FOLDERS, filesPerFolder: FILES_PER_FOLDER });
   const sb = await benchSandbox({ pipelineSeconds: 100_000, balance: 1e9, ffmpeg: false });
   try {
     const finds = [findMs(h.roots)];
