@@ -1,9 +1,11 @@
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { watch, type FSWatcher } from 'chokidar';
 import type { WatchFolderRow } from '../db/watch';
 import { outRootOf, type WatchEnv } from './env';
+import type { Seen } from './file-check';
 import { IgnoreMatcher } from './ignore';
+import type { Found } from './scan';
 import { pollDecision, type PollDecision } from './volume';
 
 /** Resolves to `fallback` when `p` takes longer than `ms` (a hung network mount must not hang the watcher). */
@@ -40,6 +42,10 @@ async function unavailableBecause(path: string): Promise<string | null> {
   }
 }
 
+/** A regular file's stats as a full scan's look would read them; anything else is `other`. */
+const seenOf = (s: Stats): Seen =>
+  s.isFile() ? { kind: 'file', size: s.size, mtimeMs: Math.round(s.mtimeMs) } : { kind: 'other' };
+
 /** The settings a change of which means a new chokidar watcher. */
 const shapeOf = (row: WatchFolderRow) =>
   JSON.stringify([
@@ -60,6 +66,8 @@ export class FolderWatcher {
   matcher: IgnoreMatcher;
   /** Paths events named since the last tick. */
   readonly pending = new Set<string>();
+  /** What the watcher's first walk found, once it is over: the catch-up reconciles it (then null). */
+  caughtUp: Found | null = null;
   available = false;
   nextAvailabilityAt = 0;
   nextScanAt = Number.POSITIVE_INFINITY;
@@ -143,17 +151,23 @@ export class FolderWatcher {
     );
     if (this.closed) return;
     this.setState('starting', null);
+    // The catch-up with whatever arrived while nobody was looking is the watcher's own first walk (it
+    // stats every file to watch them): no second walk beside it.
+    this.nextScanAt = Number.POSITIVE_INFINITY;
     this.startWatcher();
     this.available = true;
-    this.nextScanAt = 0; // catch up with whatever arrived while nobody was looking
     // Files another process (or this one, before the folder went away) was settling or about to hash.
     this.env.watch.recheckSettling(this.row.id, Date.now());
     this.env.info({ folder: this.row.path, polled: this.poll.polled }, 'watching folder');
   }
 
-  /** After a full scan: the folder is watched (the first scan ends `starting`). */
+  /**
+   * After a full scan: the folder is watched (the first scan ends `starting`). A polled folder is scanned
+   * again on a timer; one watched through events only when asked, or when its watcher reports an error.
+   */
   scanned(): void {
-    this.nextScanAt = Date.now() + this.env.timing.rescanMs;
+    const { rescanMs, eventRescanMs } = this.env.timing;
+    this.nextScanAt = Date.now() + (this.poll.polled ? rescanMs : eventRescanMs);
     if (this.available && this.row.status !== 'watching') this.setState('watching', null);
   }
 
@@ -177,9 +191,12 @@ export class FolderWatcher {
   private startWatcher(): void {
     const { timing } = this.env;
     const root = this.row.path;
+    const initial: Found = new Map();
+    let walking = true;
     const fsw = watch(root, {
-      ignoreInitial: true,
       persistent: false,
+      // As a full scan: a symlinked folder is not walked into (a symlinked file is looked at by its target).
+      followSymlinks: false,
       ignorePermissionErrors: true,
       ...(this.row.preset.recursive ? {} : { depth: 0 }),
       backend: this.poll.polled ? 'polling' : 'auto',
@@ -192,7 +209,15 @@ export class FolderWatcher {
       this.pending.add(p);
       this.wake();
     };
-    fsw.on('add', seen);
+    fsw.on('add', (p: string, stats?: Stats) => {
+      if (!walking) return seen(p);
+      initial.set(p, stats && !stats.isSymbolicLink() ? seenOf(stats) : null);
+    });
+    fsw.on('ready', () => {
+      walking = false;
+      this.caughtUp = initial;
+      this.wake();
+    });
     fsw.on('change', seen);
     fsw.on('unlink', seen);
     fsw.on('unlinkDir', (p) => {
@@ -212,6 +237,7 @@ export class FolderWatcher {
     const fsw = this.fsw;
     this.fsw = null;
     this.pending.clear();
+    this.caughtUp = null;
     if (fsw) await fsw.close().catch(() => {});
   }
 

@@ -9,7 +9,7 @@ import { settleOutcomes } from './after';
 import { discover } from './discover';
 import type { WatchEnv } from './env';
 import { FolderWatcher } from './folder-watcher';
-import { fullScan } from './scan';
+import { fullScan, reconcile } from './scan';
 import { check, hashAndMark } from './settle';
 import { takeReady } from './take';
 
@@ -155,17 +155,20 @@ export class WatchService {
       const paths = [...f.pending];
       f.pending.clear();
       for (const p of paths) await discover(this.env, f.row, f.matcher, p);
-      if (Date.now() >= f.nextScanAt) {
+      const caughtUp = f.busy.scan ? null : f.caughtUp;
+      if (caughtUp) {
+        f.caughtUp = null;
+        busy = true;
+        this.beside(f, 'scan', async () => {
+          await reconcile(this.env, f.row, f.matcher, caughtUp, () => this.stopped);
+          this.scanned(f);
+        });
+      } else if (Date.now() >= f.nextScanAt) {
         busy = true;
         this.beside(f, 'scan', async () => {
           const ok = await fullScan(this.env, f.row, f.matcher, () => this.stopped);
           if (!ok) f.nextAvailabilityAt = 0;
-          else {
-            this.env.watch.scanned(f.row.id, Date.now());
-            f.scanned();
-            f.jobSignature = ''; // outcomes are looked at again after every scan (a move that failed)
-            f.jobsLookedAt = '';
-          }
+          else this.scanned(f);
         });
       }
       await this.checkDue(f);
@@ -180,6 +183,14 @@ export class WatchService {
     return this.nextSleep(busy || this.working > 0 || this.inflightHashes > 0);
   }
 
+  private scanned(f: FolderWatcher): void {
+    if (this.stopped) return;
+    this.env.watch.scanned(f.row.id, Date.now());
+    f.scanned();
+    f.jobSignature = ''; // outcomes are looked at again after every scan (a move that failed)
+    f.jobsLookedAt = '';
+  }
+
   /** When the folder's jobs changed since last looked at: outcomes are recorded (and originals moved). */
   private lookAtOutcomes(f: FolderWatcher, mark: string): void {
     const signature = this.env.watch.jobSignature(f.row.id);
@@ -189,6 +200,8 @@ export class WatchService {
     }
     if (f.busy.outcomes) return; // looked at again next turn
     f.jobsLookedAt = mark;
+    // The first look after a start or a scan is not news: the faces' view of the folder is already fresh.
+    if (f.jobSignature !== '') this.env.folderChanged(f.row.id);
     this.beside(f, 'outcomes', async () => {
       try {
         await settleOutcomes(this.env, f.row);
@@ -198,7 +211,6 @@ export class WatchService {
         throw e;
       }
     });
-    this.env.folderChanged(f.row.id);
   }
 
   /**

@@ -22,7 +22,7 @@ describe('an idle engine is idle', () => {
     cleanup.push(() => sb.stop());
     const home = tempDir();
     // No full rescan inside the test: what is measured is the idle loops, not the safety-net scan.
-    const host = watchEngine(sb, home, { rescanMs: 600_000 });
+    const host = watchEngine(sb, home, { rescanMs: 600_000, eventRescanMs: 600_000 });
     cleanup.push(() => host.close());
     const dir = tempDir('dubdesk-watch-');
     await copyFile(audioMp3(1, 'idle-a.mp3'), join(dir, 'a.mp3'));
