@@ -113,9 +113,19 @@ export class FolderWatcher {
     this.nextAvailabilityAt = 0;
   }
 
-  /** Looks whether the folder is there; starts or stops watching it on a change. */
-  async checkAvailability(): Promise<void> {
+  /**
+   * Looks whether the folder is there; starts or stops watching it on a change (then true: the loop has
+   * something to do). The next look is due from now, set before waiting, so the loop sleeps past it.
+   */
+  async checkAvailability(): Promise<boolean> {
     const { timing } = this.env;
+    // A folder watched through file-system events reports its own removal (and watcher errors end the
+    // wait): it is looked at seldom. Unavailable and polled folders are looked at often.
+    const every =
+      this.available && !this.poll.polled
+        ? Math.max(timing.availabilityMs, timing.idleMs)
+        : timing.availabilityMs;
+    this.nextAvailabilityAt = Date.now() + every;
     // A stat on a hung network mount may never return: it is waited for with a deadline, and not asked
     // again while it hangs (each one would hold a thread of the pool every file operation shares).
     this.probe ??= unavailableBecause(this.row.path).finally(() => {
@@ -126,30 +136,23 @@ export class FolderWatcher {
       timing.availabilityTimeoutMs,
       `${this.row.path} does not answer (network share down?); watching resumes when it does`,
     );
-    // A folder watched through file-system events reports its own removal (and watcher errors end the
-    // wait): it is looked at seldom. Unavailable and polled folders are looked at often.
-    const every =
-      this.available && !this.poll.polled
-        ? Math.max(timing.availabilityMs, timing.idleMs)
-        : timing.availabilityMs;
-    this.nextAvailabilityAt = Date.now() + every;
-    if (this.closed) return;
+    if (this.closed) return false;
     if (why) {
-      if (this.available || this.row.status !== 'unavailable' || this.row.status_message !== why) {
-        this.available = false;
-        await this.stopWatcher();
-        this.setState('unavailable', why);
-        this.env.warn({ folder: this.row.path }, why);
-      }
-      return;
+      if (!this.available && this.row.status === 'unavailable' && this.row.status_message === why)
+        return false;
+      this.available = false;
+      await this.stopWatcher();
+      this.setState('unavailable', why);
+      this.env.warn({ folder: this.row.path }, why);
+      return true;
     }
-    if (this.available) return;
+    if (this.available) return false;
     this.poll = await within(
       pollDecision(this.row.path, this.row.preset.polling),
       timing.availabilityTimeoutMs,
       { polled: true, reason: 'the folder answers slowly' },
     );
-    if (this.closed) return;
+    if (this.closed) return false;
     this.setState('starting', null);
     // The catch-up with whatever arrived while nobody was looking is the watcher's own first walk (it
     // stats every file to watch them): no second walk beside it.
@@ -159,6 +162,7 @@ export class FolderWatcher {
     // Files another process (or this one, before the folder went away) was settling or about to hash.
     this.env.watch.recheckSettling(this.row.id, Date.now());
     this.env.info({ folder: this.row.path, polled: this.poll.polled }, 'watching folder');
+    return true;
   }
 
   /**

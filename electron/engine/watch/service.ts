@@ -127,7 +127,8 @@ export class WatchService {
         folder.busy[kind] = false;
         if (counts) this.working--;
         this.inflight.delete(p);
-        this.wakeUp();
+        // An availability check that changed nothing leaves the loop asleep (it wakes itself otherwise).
+        if (counts) this.wakeUp();
       });
     this.inflight.add(p);
   }
@@ -149,7 +150,10 @@ export class WatchService {
     const mark = changeMark(this.env.store.db);
     for (const f of this.folders.values()) {
       if (this.stopped) return 0;
-      if (soon >= f.nextAvailabilityAt) this.beside(f, 'availability', () => f.checkAvailability());
+      if (soon >= f.nextAvailabilityAt)
+        this.beside(f, 'availability', async () => {
+          if (await f.checkAvailability()) this.wakeUp();
+        });
       if (!f.available) continue;
       if (f.pending.size) busy = true;
       const paths = [...f.pending];
