@@ -145,6 +145,8 @@ await windowProfile('window');
 process.stdout.write(
   `${JSON.stringify({
     phase: 'window',
+    // Since the process started, as --trace-gc prints its times.
+    startedAtMs: Math.round(w0),
     seconds,
     cpuMs: (cpu.user + cpu.system) / 1000,
     // The window's own timer is one of them.

@@ -195,8 +195,7 @@ export class FolderWatcher {
   private startWatcher(): void {
     const { timing } = this.env;
     const root = this.row.path;
-    const initial: Found = new Map();
-    let walking = true;
+    let initial: Found | null = new Map();
     const fsw = watch(root, {
       persistent: false,
       // As a full scan: a symlinked folder is not walked into (a symlinked file is looked at by its target).
@@ -214,12 +213,12 @@ export class FolderWatcher {
       this.wake();
     };
     fsw.on('add', (p: string, stats?: Stats) => {
-      if (!walking) return seen(p);
+      if (!initial) return seen(p);
       initial.set(p, stats && !stats.isSymbolicLink() ? seenOf(stats) : null);
     });
     fsw.on('ready', () => {
-      walking = false;
       this.caughtUp = initial;
+      initial = null; // handed over: not kept for the watcher's life
       this.wake();
     });
     fsw.on('change', seen);
