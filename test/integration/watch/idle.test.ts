@@ -13,6 +13,26 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
+/**
+ * Counts the runs of statements whose SQL contains `text`, in every connection of this process (the
+ * engine's too): prepare is wrapped on better-sqlite3's prototype until the returned undo.
+ */
+function countStatements(text: string): { count: () => number; undo: () => void } {
+  const proto = Database.prototype as unknown as { prepare: (sql: string) => Database.Statement };
+  const prepare = proto.prepare;
+  let n = 0;
+  proto.prepare = function (this: Database.Database, sql: string) {
+    const st = prepare.call(this, sql);
+    if (!sql.includes(text)) return st;
+    for (const m of ['get', 'all', 'run'] as const) {
+      const f = st[m].bind(st) as (...a: unknown[]) => unknown;
+      (st as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => (n++, f(...a));
+    }
+    return st;
+  };
+  return { count: () => n, undo: () => (proto.prepare = prepare) };
+}
+
 /** Commits by other connections than `reader` since it last asked (SQLite's data_version moves on each). */
 const commitsSeen = (reader: Database.Database) => Number(reader.pragma('data_version', { simple: true }));
 
@@ -22,6 +42,9 @@ describe('an idle engine is idle', () => {
     cleanup.push(() => sb.stop());
     const home = tempDir();
     // No full rescan inside the test: what is measured is the idle loops, not the safety-net scan.
+    // A folder's jobs counted: its answer changes only with a write.
+    const jobCounts = countStatements('FROM jobs WHERE watch_folder_id');
+    cleanup.push(async () => jobCounts.undo());
     const host = watchEngine(sb, home, { rescanMs: 600_000, eventRescanMs: 600_000 });
     cleanup.push(() => host.close());
     const dir = tempDir('dubdesk-watch-');
@@ -61,14 +84,23 @@ describe('an idle engine is idle', () => {
       },
       (turns) => turns >= 3,
     );
-    const before = { version: commitsSeen(reader), runner: loopTurns.runner, watcher: loopTurns.watcher };
+    const before = {
+      version: commitsSeen(reader),
+      runner: loopTurns.runner,
+      watcher: loopTurns.watcher,
+      jobCounts: jobCounts.count(),
+    };
     // Ten turns of each loop: long enough for every heartbeat a busy engine renews every few seconds.
     await waitFor(
       'ten idle turns of the runner and of the watcher',
       () => Math.min(loopTurns.runner - before.runner, loopTurns.watcher - before.watcher),
       (turns) => turns >= 10,
     );
+    expect(before.jobCounts, 'the count is seen by this probe at all').toBeGreaterThan(0);
     expect(commitsSeen(reader), 'commits while idle').toBe(before.version);
+    expect(jobCounts.count() - before.jobCounts, "the folder's jobs counted while nothing was written").toBe(
+      0,
+    );
     // And it stays watched: a process that stopped writing its heartbeat is still seen as alive.
     expect((await folderOf(host.api, folder.id)).status).toBe('watching');
   });
