@@ -1,48 +1,16 @@
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../electron/engine/db/open';
 import { startSandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
+import { countFileCalls } from '../../helpers/fs-calls';
 import { addFolder, folderOf, running, waitFor, watchEngine } from '../../helpers/watch';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
-
-/** Counts every stat and open of a path under `root`, however the engine or its watcher makes it. */
-function countFileCalls(root: string): { stats: () => number; opens: () => number } {
-  let stats = 0;
-  let opens = 0;
-  const patched: [Record<string, unknown>, string, unknown][] = [];
-  const wrap = (owner: Record<string, unknown>, name: string, kind: 'stat' | 'open') => {
-    const original = owner[name] as (...a: unknown[]) => unknown;
-    patched.push([owner, name, original]);
-    owner[name] = (...a: unknown[]) => {
-      if (typeof a[0] === 'string' && a[0].startsWith(root)) {
-        if (kind === 'stat') stats++;
-        else opens++;
-      }
-      return original(...a);
-    };
-  };
-  const promises = fsp as unknown as Record<string, unknown>;
-  const callbacks = fs as unknown as Record<string, unknown>;
-  for (const n of ['stat', 'lstat']) wrap(promises, n, 'stat');
-  for (const n of ['stat', 'lstat', 'statSync', 'lstatSync']) wrap(callbacks, n, 'stat');
-  for (const n of ['open', 'readFile']) wrap(promises, n, 'open');
-  for (const n of ['open', 'openSync', 'createReadStream', 'readFile', 'readFileSync'])
-    wrap(callbacks, n, 'open');
-  syncBuiltinESMExports();
-  cleanup.push(() => {
-    for (const [owner, name, original] of patched) owner[name] = original;
-    syncBuiltinESMExports();
-  });
-  return { stats: () => stats, opens: () => opens };
-}
 
 describe('a restart over a big watched folder', () => {
   it('stats each unchanged file once (the watcher’s own first walk is the catch-up) and opens none', async () => {
@@ -84,7 +52,8 @@ describe('a restart over a big watched folder', () => {
     })();
     db.close();
 
-    const calls = countFileCalls(dir);
+    const calls = countFileCalls((p) => p.startsWith(dir));
+    cleanup.push(calls.undo);
     const host = watchEngine(sb, home);
     cleanup.push(() => host.close());
     await host.api.pauseQueue();

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loopTurns } from '../../../electron/engine/queue/idle';
 import { startSandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
+import { countFileCalls } from '../../helpers/fs-calls';
 import { audioMp3 } from '../../helpers/media';
 import { addFolder, folderOf, jobsOf, waitFor, watchEngine } from '../../helpers/watch';
 
@@ -103,5 +104,39 @@ describe('an idle engine is idle', () => {
     );
     // And it stays watched: a process that stopped writing its heartbeat is still seen as alive.
     expect((await folderOf(host.api, folder.id)).status).toBe('watching');
+  });
+
+  it('with several folders, its presence checks share one wake-up, and one that finds nothing wakes nothing', async () => {
+    const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
+    cleanup.push(() => sb.stop());
+    const host = watchEngine(sb, tempDir(), { rescanMs: 600_000, eventRescanMs: 600_000 });
+    cleanup.push(() => host.close());
+    await host.api.pauseQueue();
+    const dirs = [tempDir('dubdesk-watch-'), tempDir('dubdesk-watch-'), tempDir('dubdesk-watch-')];
+    const folders = [];
+    for (const d of dirs) folders.push(await addFolder(host.api, d));
+    const controller = new AbortController();
+    const run = host.run({ untilDone: false, concurrency: 2, pollIntervalMs: 50, signal: controller.signal });
+    cleanup.push(() => (controller.abort(), run));
+    for (const f of folders)
+      await waitFor(
+        'the folders to be watched',
+        () => folderOf(host.api, f.id),
+        (x) => x.status === 'watching' && x.lastScanAt !== null,
+      );
+    // A round of checks stats the first folder once.
+    const checks = countFileCalls((p) => p === dirs[0]);
+    cleanup.push(checks.undo);
+    const before = { turns: loopTurns.watcher, rounds: checks.stats() };
+    await waitFor(
+      'six rounds of presence checks',
+      () => checks.stats() - before.rounds,
+      (n) => n >= 6,
+    );
+    const rounds = checks.stats() - before.rounds;
+    // Before, each folder's check woke the loop as it ended, and the loop came back a tick later anyway.
+    expect(loopTurns.watcher - before.turns, `watcher turns over ${rounds} rounds`).toBeLessThanOrEqual(
+      rounds + 2,
+    );
   });
 });
