@@ -16,7 +16,7 @@ const watchers = roots.map((root) =>
     ignored: () => false,
   }),
 );
-await Promise.all(watchers.map((w) => new Promise((resolve) => w.once('ready', resolve))));
+await Promise.all(watchers.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))));
 const readyMs = performance.now() - t0;
 await Promise.all(watchers.map((w) => w.close()));
 process.stdout.write(`${JSON.stringify({ readyMs })}\n`);

@@ -126,7 +126,7 @@ describe('an idle engine is idle', () => {
       );
     // A round of checks stats the first folder once.
     const checks = countFileCalls((p) => p === dirs[0]);
-    cleanup.push(checks.undo);
+    cleanup.push(async () => checks.undo());
     const before = { turns: loopTurns.watcher, rounds: checks.stats() };
     await waitFor(
       'six rounds of presence checks',
