@@ -133,5 +133,6 @@ export async function idleFigures(work: string): Promise<Figure[]> {
     ];
   } finally {
     await sb.stop();
+    h.removeFiles();
   }
 }
