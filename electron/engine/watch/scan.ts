@@ -55,6 +55,7 @@ export async function reconcile(
     if (stopped()) return;
     await discover(env, folder, matcher, path, Date.now(), seen);
   }
+  if (stopped()) return;
   const now = Date.now();
   const gone: number[] = [];
   const back: number[] = [];
