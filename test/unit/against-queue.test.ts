@@ -84,7 +84,9 @@ describe('a batch against the queue', () => {
     const jobs = batch(200);
     const sorting = await turnsDuring(() => sortAgainstQueue(store, jobs, false, new TimeSlices(0)));
     expect(sorting.turns).toBeGreaterThan(0);
-    const writing = await turnsDuring(() => enqueueBatch(store.db, store, sorting.result, false, new TimeSlices(0)));
+    const writing = await turnsDuring(() =>
+      enqueueBatch(store.db, store, sorting.result, false, new TimeSlices(0)),
+    );
     // A transaction per slice, a turn after each: far more than the 250-job chunks there were.
     expect(writing.turns).toBeGreaterThan(2);
     expect(writing.result.added).toHaveLength(400);
