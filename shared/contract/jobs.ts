@@ -54,6 +54,8 @@ export const WaitingSchema = z.object({
     'queue-paused',
     'other-service',
     'pausing',
+    /** The dub is done (and charged) at the service; its download waits for the job or the queue to resume. */
+    'download-paused',
     /**
      * Waits for another job, and is woken when that one moves on (never `retryAt`): upload once (this
      * language is made from the service's copy once the first language's dub is done), or a copy waiting

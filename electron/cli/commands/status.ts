@@ -114,11 +114,15 @@ function printCredits(t: QueueTotals): void {
   );
 }
 
+/** The service has no pause: what a pause cannot stop, said wherever a pause is. */
+const STARTED_DUBS_GO_ON =
+  'Dubs already started keep being processed and charged by the service: a run follows them and records their charge; their downloads wait for resume.';
+
 /** The queue's own state, whatever the filter listed: paused, why, and what goes on. */
 function printPaused(t: QueueTotals): void {
   if (!t.paused) return;
   const why: Record<NonNullable<QueueTotals['paused']>['reason'], string> = {
-    user: 'The queue is paused (by `dubdesk pause` or the app); `dubdesk resume` goes on.',
+    user: `The queue is paused (by \`dubdesk pause\` or the app); \`dubdesk resume\` goes on. ${STARTED_DUBS_GO_ON}`,
     credits: `The queue is paused: out of credits (${printable(t.paused.message)}). Add credits; the next \`dubdesk run\` checks the balance again.`,
     auth: `The queue is paused: ${printable(t.paused.message)}. Check the key (\`dubdesk login\`, or DUBDESK_API_KEY); the next \`dubdesk run\` tries again.`,
   };
@@ -284,7 +288,9 @@ export function registerStatusCommands(program: Command): void {
           if (given.length === 0) {
             const t = name === 'pause' ? await api.pauseQueue() : await api.resumeQueue();
             process.stderr.write(
-              t.paused ? 'The queue is paused; running steps finish first.\n' : 'The queue goes on.\n',
+              t.paused
+                ? `The queue is paused; running steps finish first. ${STARTED_DUBS_GO_ON}\n`
+                : 'The queue goes on.\n',
             );
             return ExitCode.Ok;
           }
