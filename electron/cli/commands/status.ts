@@ -38,23 +38,27 @@ interface StatusFlags {
   verbose: boolean;
 }
 
-async function printStatus(api: DubdeskApi, flags: StatusFlags): Promise<void> {
+/** `limitGiven`: `--limit` was on the command line (JSON then has the last N jobs too, else every job). */
+async function printStatus(api: DubdeskApi, flags: StatusFlags, limitGiven: boolean): Promise<void> {
   const filter: JobFilter = {
     ...(flags.failed ? { states: ['failed'] } : flags.state ? { states: flags.state } : {}),
     ...(flags.search ? { search: flags.search } : {}),
     ...(flags.history ? { history: true } : {}),
   };
+  const lastN = async () => {
+    const { total } = await api.listJobs({ filter, limit: 1 });
+    const page = await api.listJobs({ filter, offset: Math.max(0, total - flags.limit), limit: flags.limit });
+    return { total, jobs: page.jobs };
+  };
   if (flags.json) {
-    const jobs = await pageAll(api, filter);
+    const jobs = limitGiven && !flags.all ? (await lastN()).jobs : await pageAll(api, filter);
     return printJson(StatusJson.parse({ queue: await totalsWithBalance(api), jobs }));
   }
-  const first = await api.listJobs({ filter, limit: 1 });
-  const offset = flags.all ? 0 : Math.max(0, first.total - flags.limit);
-  const jobs = flags.all
-    ? await pageAll(api, filter)
-    : (await api.listJobs({ filter, offset, limit: flags.limit })).jobs;
+  const { total, jobs } = flags.all
+    ? await pageAll(api, filter).then((j) => ({ total: j.length, jobs: j }))
+    : await lastN();
   const totals = await totalsWithBalance(api);
-  if (first.total === 0) {
+  if (total === 0) {
     process.stdout.write(
       totals.total > 0
         ? 'No job matches.\n'
@@ -85,9 +89,9 @@ async function printStatus(api: DubdeskApi, flags: StatusFlags): Promise<void> {
     ]);
   }
   process.stdout.write(`${table(rows)}\n`);
-  if (jobs.length < first.total)
+  if (jobs.length < total)
     process.stdout.write(
-      `\n(the last ${jobs.length} of ${first.total}; --all for every job, --state or --search to narrow)\n`,
+      `\n(the last ${jobs.length} of ${total}; --all for every job, --state or --search to narrow)\n`,
     );
   printCredits(totals);
   printPaused(totals);
@@ -193,7 +197,8 @@ export function registerStatusCommands(program: Command): void {
       false,
     )
     .action(async (flags: StatusFlags, cmd: Command) => {
-      await withSession(cmd, { needsService: false }, ({ api }) => printStatus(api, flags));
+      const limitGiven = cmd.getOptionValueSource('limit') === 'cli';
+      await withSession(cmd, { needsService: false }, ({ api }) => printStatus(api, flags, limitGiven));
     });
 
   program
