@@ -2,7 +2,7 @@ import { basename, extname } from 'node:path';
 import cliTruncate from 'cli-truncate';
 import { createLogUpdate } from 'log-update';
 import type { EngineEvent } from '../../shared/contract/events';
-import { isTerminal, type JobView } from '../../shared/contract/jobs';
+import { isTerminal, jobFiles, type JobView } from '../../shared/contract/jobs';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import type { QueueTotals } from '../../shared/contract/queue';
 import { fitLine, fits } from './fit';
@@ -80,7 +80,9 @@ const copiedWords = (j: JobView): string =>
 
 function outcome(j: JobView, path: (p: string) => string): string {
   if (j.state === 'completed')
-    return `${copiedWords(j)}${j.outputs.map((o) => printable(path(o.path))).join(', ')}`;
+    return `${copiedWords(j)}${jobFiles(j.outputs)
+      .map((o) => printable(path(o.path)))
+      .join(', ')}`;
   if (j.state === 'failed') return printable(j.error?.message ?? 'failed');
   return 'canceled';
 }
@@ -100,8 +102,9 @@ export function finishedFitted(j: JobView, width: number): string {
   const tail = ` → ${j.destLang}: ${outcome(j, (p) => basename(p))}`;
   if (j.state !== 'completed' || fits(`${head}${shownName(j)}${tail}`, width))
     return fitLine(head, shownName(j), tail, width);
-  const kinds = j.outputs.map((o) => extname(o.path).slice(1) || o.type);
-  const files = j.outputs.length === 1 ? '1 file' : `${j.outputs.length} files`;
+  const each = jobFiles(j.outputs);
+  const kinds = each.map((o) => extname(o.path).slice(1) || o.type);
+  const files = each.length === 1 ? '1 file' : `${each.length} files`;
   return fitLine(
     head,
     shownName(j),

@@ -43,6 +43,15 @@ export const JobOutputSchema = z.object({
 });
 export type JobOutput = z.infer<typeof JobOutputSchema>;
 
+/**
+ * A job's files, each once: identical content is kept once, so two output types (the service's `original`
+ * and `original_mp4` of an MP4 upload) may be one file.
+ */
+export function jobFiles(outputs: readonly JobOutput[]): JobOutput[] {
+  const seen = new Set<string>();
+  return outputs.filter((o) => !seen.has(o.path) && seen.add(o.path));
+}
+
 /** Why a live job is not moving right now, and when it will try again. */
 export const WaitingSchema = z.object({
   code: z.enum([

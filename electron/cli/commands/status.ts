@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { JOB_STATES, type JobFilter, type JobState } from '../../../shared/contract/jobs';
+import { JOB_STATES, jobFiles, type JobFilter, type JobState } from '../../../shared/contract/jobs';
 import type { ActionResult } from '../../../shared/contract/jobs';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import type { QueueTotals } from '../../../shared/contract/queue';
@@ -73,7 +73,9 @@ async function printStatus(api: DubdeskApi, flags: StatusFlags, limitGiven: bool
       j.error?.message ??
       j.waiting?.message ??
       (j.state === 'completed'
-        ? `${j.copiedFrom ? `copied from ${j.copiedFrom}, no charge: ` : ''}${j.outputs.map((o) => o.path).join(', ')}`
+        ? `${j.copiedFrom ? `copied from ${j.copiedFrom}, no charge: ` : ''}${jobFiles(j.outputs)
+            .map((o) => o.path)
+            .join(', ')}`
         : '');
     if (j.waiting?.retryAt)
       note += `, retrying in ${formatDuration(Math.max(0, (Date.parse(j.waiting.retryAt) - now) / 1000))}`;
