@@ -303,7 +303,13 @@ export function registerStatusCommands(program: Command): void {
           }
           const r =
             name === 'pause' ? await api.pauseJobs({ ids: given }) : await api.resumeJobs({ ids: given });
-          return reportAction(api, r, `${verb}d`, `No job to ${name}.`);
+          const code = await reportAction(api, r, `${verb}d`, `No job to ${name}.`);
+          if (name === 'pause') {
+            const jobs = await Promise.all(r.changed.map((id) => api.getJob({ id })));
+            if (jobs.some((j) => j.remoteId !== null && j.creditsCharged === null))
+              process.stderr.write(`${STARTED_DUBS_GO_ON}\n`);
+          }
+          return code;
         });
       });
   }
