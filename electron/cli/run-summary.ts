@@ -32,10 +32,12 @@ export function printSummary(
   { counts: t, failedJobs }: ReturnType<typeof tally>,
   label: string,
   skipped: readonly string[],
+  /** The whole queue is paused: what is still open waits for resume. */
+  queuePaused = false,
 ): void {
   const parts = [`${t.completed} completed`, `${t.failed} failed`];
   if (skipped.length) parts.push(`${skipped.length} file(s) skipped`);
-  if (t.open) parts.push(`${t.open} still open`);
+  if (t.open) parts.push(`${t.open} still open${queuePaused ? ' (the queue is paused)' : ''}`);
   const estimated = t.creditsEstimated ? ` (estimated ${t.creditsEstimated})` : '';
   process.stderr.write(`${label}: ${parts.join(', ')}. Credits charged: ${t.creditsCharged}${estimated}.\n`);
   for (const j of failedJobs)

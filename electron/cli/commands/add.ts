@@ -49,7 +49,7 @@ function reportAlreadyDone(done: AddResult['alreadyDone']): void {
   if (done.length <= 3) {
     for (const d of done) {
       // A result moved or deleted since is named as such: "already dubbed" alone would send the user looking.
-      const files = d.outputs.map((o) =>
+      const files = [...new Set(d.outputs)].map((o) =>
         existsSync(o) ? printable(o) : `${printable(o)} (no longer there)`,
       );
       process.stderr.write(
@@ -59,7 +59,7 @@ function reportAlreadyDone(done: AddResult['alreadyDone']): void {
     return;
   }
   const sources = new Set(done.map((d) => d.source)).size;
-  const outputs = done.flatMap((d) => d.outputs);
+  const outputs = [...new Set(done.flatMap((d) => d.outputs))];
   const gone = outputs.filter((o) => !existsSync(o)).length;
   const folders = [...new Set(outputs.map((o) => dirname(o)))];
   const where = folders.length

@@ -167,7 +167,7 @@ export class JobStore {
   trackingCount(service: string): number {
     return this.leases.trackingCount(service);
   }
-  /** Canceled jobs whose dub the service started and may still charge: followed until it ends. */
+  /** Canceled or paused jobs whose dub the service started and may still charge: followed until it ends. */
   followed(service: string): JobRow[] {
     return this.leases.followed(service);
   }

@@ -23,7 +23,7 @@ export interface RemoteStatus {
 /**
  * One poll of every tracked job through the list endpoints: v2 pages of 100 until each tracked dub has been
  * seen, v1 and legacy lists in one call each. Canceled jobs whose dub the service may still charge ride
- * along in the same lists until their dub ends (see `followedEvent`). Returns the jobs that changed (the interval adapts to them),
+ * along in the same lists until their dub ends (see `followedEvent`), and so do paused ones. Returns the jobs that changed (the interval adapts to them),
  * and the failure of a dub's own check, if one failed: what the poll learned of the others is kept.
  */
 export async function pollOnce(
@@ -35,7 +35,7 @@ export async function pollOnce(
 ): Promise<{ changed: JobRow[]; failure: unknown }> {
   const followed = store.followed(service);
   const tracked = [...store.tracking(service), ...followed];
-  const canceled = new Set(followed.map((j) => j.id));
+  const unwatched = new Set(followed.map((j) => j.id));
   const byApi = { v2: [] as JobRow[], v1: [] as JobRow[], legacy: [] as JobRow[] };
   for (const j of tracked) byApi[j.api].push(j);
   const statuses = new Map<string, RemoteStatus>();
@@ -101,7 +101,7 @@ export async function pollOnce(
     const remote = job.remote_id ? statuses.get(job.remote_id) : undefined;
     let event: LifeEvent;
     const broken = job.remote_id ? refused.get(job.remote_id) : undefined;
-    if (broken !== undefined && !canceled.has(job.id)) {
+    if (broken !== undefined && !unwatched.has(job.id)) {
       events.push({
         job,
         event: {
@@ -115,7 +115,7 @@ export async function pollOnce(
       });
       continue;
     }
-    if (canceled.has(job.id)) {
+    if (unwatched.has(job.id)) {
       const ended = await followedEvent(clients, job, remote, signal).catch((e: unknown) => {
         failure ??= e;
         return null;
@@ -166,7 +166,7 @@ function applyAll(store: JobStore, events: readonly { job: JobRow; event: LifeEv
   for (const { job, event } of events) {
     try {
       changed.push(
-        transition(store, job.id, event.type === 'canceled-dub-ended' ? 'followed' : 'tracked', event),
+        transition(store, job.id, event.type === 'followed-dub-ended' ? 'followed' : 'tracked', event),
       );
     } catch (e) {
       if (!(e instanceof LeaseLostError)) throw e; // canceled, paused or retried meanwhile: the user's action wins
@@ -175,7 +175,10 @@ function applyAll(store: JobStore, events: readonly { job: JobRow; event: LifeEv
   return changed;
 }
 
-/** What a poll saw of a canceled job's dub: its end (charged when it completed), or nothing to write yet. */
+/**
+ * What a poll saw of a canceled or paused job's dub: its end (charged when it completed), or nothing to
+ * write yet.
+ */
 async function followedEvent(
   clients: Clients,
   job: JobRow,
@@ -184,12 +187,17 @@ async function followedEvent(
 ): Promise<LifeEvent | null> {
   if (!remote)
     return (await stillExists(clients, job, signal)) === 'gone'
-      ? { type: 'canceled-dub-ended', outcome: 'missing', measuredDuration: null }
+      ? { type: 'followed-dub-ended', outcome: 'missing', measuredDuration: null }
       : null;
   if (remote.status === ExternalStatus.Completed)
-    return { type: 'canceled-dub-ended', outcome: 'completed', measuredDuration: remote.measuredDuration };
+    return { type: 'followed-dub-ended', outcome: 'completed', measuredDuration: remote.measuredDuration };
   if (remote.status === ExternalStatus.Failed)
-    return { type: 'canceled-dub-ended', outcome: 'failed', measuredDuration: null };
+    return {
+      type: 'followed-dub-ended',
+      outcome: 'failed',
+      measuredDuration: null,
+      message: describeRemoteError(remote.error),
+    };
   return null;
 }
 

@@ -9,7 +9,7 @@ export function lookAround(store: JobStore, service: string, queuePause: () => Q
   return {
     paused: queuePause(),
     due: { submit: store.nextDueAt(service, 'submit'), fetch: store.nextDueAt(service, 'fetch') },
-    // Canceled dubs the service may still charge are polled too (never waited for: see lookAfter).
+    // Canceled and paused jobs' dubs the service may still charge are polled too (never waited for: see lookAfter).
     tracking: store.trackingCount(service) + store.followedCount(service),
   };
 }
@@ -31,10 +31,16 @@ export function lookAfter(
   return {
     nextDue: submit === null ? fetch : fetch === null ? submit : Math.min(submit, fetch),
     unfinished: idleUntilDone ? store.unfinishedCount(service) : null,
-    /** Dubs the service is still making or Dubdesk still downloading (asked only when out of credits). */
-    inFlight:
-      idleUntilDone && paused?.reason === 'credits'
+    /**
+     * Asked only when paused: out of credits, the dubs the service is still making or Dubdesk still
+     * downloading; paused by the user, the dubs the service is still making (downloads wait for resume).
+     */
+    inFlight: !idleUntilDone
+      ? null
+      : paused?.reason === 'credits'
         ? store.trackingCount(service) + store.liveInStep('fetch', service)
-        : null,
+        : paused?.reason === 'user'
+          ? store.trackingCount(service)
+          : null,
   };
 }

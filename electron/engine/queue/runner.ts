@@ -118,7 +118,9 @@ export class Runner {
         if ((!paused || paused.reason === 'credits') && isDue(due.fetch))
           this.claim('fetch', concurrency, service, signal, opts.drain);
 
-        const mayPoll = (!paused || paused.reason === 'credits') && !draining();
+        // The service has no pause: dubs it started go on and are charged, so a pause (by the user or out of
+        // credits) stops new work, never the polls that record their end. Only a rejected key stops them.
+        const mayPoll = paused?.reason !== 'auth' && !draining();
         if (tracking > 0 && mayPoll && !polling && Date.now() >= pollAt) {
           polling = pollOnce(store, this.env.clients(), service, signal, this.seen)
             .then(({ changed, failure }) => {
@@ -161,9 +163,9 @@ export class Runner {
         const after = store.read(lookAfter, store, service, opts.untilDone && idle, paused, withRoom);
         if (opts.untilDone && idle) {
           if (after.unfinished === 0) return 'done';
-          // Out of credits: nothing more can start; what was already running has finished.
-          if (after.inFlight === 0) return 'credits';
-          if (paused?.reason === 'user') return 'paused';
+          // Out of credits: nothing more can start; what was already running has finished. Paused: the dubs
+          // the service was making have ended (and their charges are recorded).
+          if (after.inFlight === 0) return paused?.reason === 'user' ? 'paused' : 'credits';
         }
         const { nextDue } = after;
         // Nothing to do and nothing to look at: sleep long; an add, a setting or a wake comes sooner.

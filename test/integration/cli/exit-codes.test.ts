@@ -47,9 +47,12 @@ describe('exit codes', () => {
     expect(r.code).toBe(7);
     expect(r.stderr).toContain('1 still open');
     expect(r.stderr).toContain('the queue is paused; `dubdesk resume` goes on');
-    expect((await runCli(['status'], env)).stdout).toContain(
-      '\nThe queue is paused (by `dubdesk pause` or the app); `dubdesk resume` goes on.\n',
+    const status = (await runCli(['status'], env)).stdout;
+    expect(status).toContain(
+      '\nThe queue is paused (by `dubdesk pause` or the app); `dubdesk resume` goes on.',
     );
+    // The service has no pause: the words say what a pause cannot stop.
+    expect(status).toContain('Dubs already started keep being processed and charged by the service');
     // Whatever the filter shows: the queue's state is not a property of the jobs listed.
     expect((await runCli(['status', '--failed'], env)).stdout).toContain('The queue is paused');
     const json = JSON.parse((await runCli(['status', '--json'], env)).stdout) as {
