@@ -10,6 +10,10 @@ export interface Sorted {
   queued: number[];
   failed: { id: number; job: NewJob }[];
   done: DoneBefore[];
+  /** The planned jobs behind `queued`, in its order. */
+  queuedJobs: NewJob[];
+  /** For each copy among `fresh`: the name of the file whose dub it takes. */
+  copyOf: Map<NewJob, string>;
 }
 
 /**
@@ -26,8 +30,14 @@ function sameDub(row: JobRow, job: NewJob): boolean {
 }
 
 export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again: boolean): Sorted {
-  const out: Sorted = { fresh: [], queued: [], failed: [], done: [] };
-  const batchContents = new Set<string>();
+  const out: Sorted = { fresh: [], queued: [], failed: [], done: [], queuedJobs: [], copyOf: new Map() };
+  /** Content already planned in this batch, and the name of its first file. */
+  const batchContents = new Map<string, string>();
+  const copy = (job: NewJob, of: string) => {
+    const reused = { ...job, reuse_results: 1 };
+    out.copyOf.set(reused, of);
+    out.fresh.push(reused);
+  };
   // Two queries for the whole batch, not two per job: 10,000 jobs are 2,000 sources.
   const sources = [...new Set(jobs.map((j) => j.source))];
   const key = (source: string, lang: string) => `${lang}\u0000${source}`;
@@ -50,7 +60,10 @@ export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again
     const liveJob = live.get(k);
     if (liveJob) {
       if (liveJob.state === 'failed') out.failed.push({ id: liveJob.id, job });
-      else out.queued.push(liveJob.id);
+      else {
+        out.queued.push(liveJob.id);
+        out.queuedJobs.push(job);
+      }
       continue;
     }
     const before =
@@ -60,7 +73,7 @@ export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again
         : undefined);
     if (before && wantsOwnNames(store, before, job)) {
       // A copy under a new name: its own result names, linked from the dub already made, at no charge.
-      out.fresh.push({ ...job, reuse_results: 1 });
+      copy(job, before.source_name);
       continue;
     }
     if (before) {
@@ -80,12 +93,14 @@ export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again
       ? key(job.source_hash, `${job.dest_lang}\u0000${job.source_lang}\u0000${job.studio}`)
       : null;
     const twin =
-      !again &&
-      content !== null &&
-      (batchContents.has(content) ||
-        carrierOf(store.db, { ...job, source_hash: job.source_hash ?? null }, 0) !== null);
-    if (content !== null && !again) batchContents.add(content);
-    out.fresh.push(twin ? { ...job, reuse_results: 1 } : job);
+      again || content === null
+        ? undefined
+        : (batchContents.get(content) ??
+          carrierOf(store.db, { ...job, source_hash: job.source_hash ?? null }, 0)?.source_name);
+    if (content !== null && !again && !batchContents.has(content))
+      batchContents.set(content, job.source_name);
+    if (twin !== undefined) copy(job, twin);
+    else out.fresh.push(job);
   }
   return out;
 }
