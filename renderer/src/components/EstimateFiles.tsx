@@ -1,7 +1,7 @@
 import { useEffect, useRef, type FocusEvent } from 'react';
 import type { FileEstimate } from '../../../shared/contract/batches';
 import { fileShareWords } from '../../../shared/file-share';
-import { baseName, formatBytes, formatClock, withoutPathPrefix } from '../format';
+import { baseName, formatBytes, formatClock, plural, withoutPathPrefix } from '../format';
 import { useApp } from '../store';
 
 /**
@@ -120,7 +120,7 @@ export function EstimateFiles() {
           <span className="file-name" title={input}>
             {baseName(input)}
           </span>
-          <span className="file-meta muted">folder · {inside(input)} files</span>
+          <span className="file-meta muted">folder · {plural(inside(input), 'file')}</span>
           <button
             type="button"
             className="icon-button"

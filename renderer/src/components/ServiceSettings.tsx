@@ -179,7 +179,7 @@ export function ServiceSettings(props: {
             checked={form.mode === 'sandbox'}
             onChange={() => set({ mode: 'sandbox' })}
           />
-          The built-in sandbox (try it out, nothing is charged)
+          The built-in sandbox (try it out: sandbox credits only; no real money)
         </label>
       </div>
       {form.mode === 'sandbox' ? (
