@@ -101,7 +101,7 @@ describe('dub says what it is doing and what it did', () => {
     const lines = again.stderr.trimEnd().split('\n');
     expect(lines).toEqual([
       'Reading 3 files…',
-      `already dubbed: 6 dub(s) of 3 file(s) with these settings (jobs #1–#6); results in ${join(work, 'out')}; pass --again to dub them again (charged again); \`dubdesk status\` lists them.`,
+      `already dubbed: 6 dubs of 3 files with these settings (jobs #1–#6); results in ${join(work, 'out')}; pass --again to dub them again (charged again); \`dubdesk status\` lists them.`,
       'Nothing new to dub: 6 already dubbed, 0 queued.',
     ]);
   });
