@@ -79,7 +79,8 @@ describe('the Add sheet and the watch form say what is true', () => {
       .getByText(/^3 cr$/)
       .waitFor(PATIENT);
     expect(await sheet.getByTestId('estimate-credits').getAttribute('data-credits')).toBe('3');
-    await page.keyboard.press('Escape');
+    await sheet.getByRole('button', { name: 'Cancel' }).click();
+    await sheet.waitFor({ state: 'hidden' });
   });
 
   it('the watch form asks for a limit per hour, shows a neutral example path, and each card shows where results go', async () => {
