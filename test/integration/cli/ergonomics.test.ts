@@ -209,7 +209,7 @@ describe('adding what was already dubbed', () => {
       work,
     );
     expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.stderr).toContain('Queued 1 job');
+    expect(forced.stderr).toContain('Queued 1 job;');
     expect((await readdir(out)).sort()).toEqual([
       'again.es (2).mp4',
       'again.es (2).vtt',

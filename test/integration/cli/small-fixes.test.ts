@@ -133,4 +133,36 @@ describe('watch --files', () => {
     expect(r.stdout).toContain('--credit-limit');
     expect(r.stdout).not.toContain('--force');
   });
+
+  it('a duplicate row always says what it is, and no note reads ".;"', async () => {
+    const home = join(tempDir(), 'home');
+    const dir = tempDir('dubdesk-dupes-');
+    const env = envFor(sb, home);
+    expect((await runCli(['watch', dir, '--to', 'es'], env)).code).toBe(0);
+    const same = videoMp4(2, 'dupe-src.mp4');
+    // The same content added by hand first (no watched file to name as the original), then twice here.
+    expect((await runCli(['add', same, '--to', 'es', '--out', tempDir()], env)).code).toBe(0);
+    copyFileSync(same, join(dir, 'first.mp4'));
+    copyFileSync(same, join(dir, 'second.mp4'));
+    const host = watchEngine(sb, home);
+    const run = running(host);
+    try {
+      await waitFor(
+        'one of the two to be a duplicate',
+        () => filesOf(host.api, 1),
+        (files) => files.some((f) => f.status === 'duplicate'),
+      );
+    } finally {
+      await run.stop();
+      await host.close();
+    }
+    const r = await runCli(['watch', '--files', dir], env);
+    expect(r.code, r.stderr).toBe(0);
+    const header = r.stdout.split('\n')[0] ?? '';
+    const noteAt = header.indexOf('NOTE');
+    const dupes = r.stdout.split('\n').filter((l) => / duplicate /.test(l));
+    expect(dupes.length, r.stdout).toBeGreaterThan(0);
+    for (const line of dupes) expect(line.slice(noteAt).trim(), r.stdout).not.toBe('');
+    expect(r.stdout).not.toContain('.;');
+  });
 });
