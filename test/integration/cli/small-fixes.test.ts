@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../electron/cli/program';
@@ -144,13 +144,18 @@ describe('watch --files', () => {
     expect((await runCli(['add', same, '--to', 'es', '--out', tempDir()], env)).code).toBe(0);
     copyFileSync(same, join(dir, 'first.mp4'));
     copyFileSync(same, join(dir, 'second.mp4'));
+    // And a copy stalled half-way: it waits, with a reason and when it is looked at again.
+    const whole = readFileSync(videoMp4(3, 'half-src.mp4'));
+    writeFileSync(join(dir, 'half.mp4'), whole.subarray(0, whole.length - 2000));
     const host = watchEngine(sb, home);
     const run = running(host);
     try {
       await waitFor(
         'one of the two to be a duplicate',
         () => filesOf(host.api, 1),
-        (files) => files.some((f) => f.status === 'duplicate'),
+        (files) =>
+          files.some((f) => f.status === 'duplicate') &&
+          files.some((f) => f.name === 'half.mp4' && f.problem !== null && f.nextCheckAt !== null),
       );
     } finally {
       await run.stop();
@@ -164,5 +169,6 @@ describe('watch --files', () => {
     expect(dupes.length, r.stdout).toBeGreaterThan(0);
     for (const line of dupes) expect(line.slice(noteAt).trim(), r.stdout).not.toBe('');
     expect(r.stdout).not.toContain('.;');
+    expect(r.stdout).toMatch(/half\.mp4 .*KB of its MP4 structure is still missing.* Looked at again in /);
   });
 });
