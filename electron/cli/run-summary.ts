@@ -1,3 +1,4 @@
+import { plural } from '../../shared/format';
 import { isTerminal, type JobView } from '../../shared/contract/jobs';
 import type { QueueTotals } from '../../shared/contract/queue';
 import { describeJob, printable } from './format';
@@ -36,7 +37,7 @@ export function printSummary(
   queuePaused = false,
 ): void {
   const parts = [`${t.completed} completed`, `${t.failed} failed`];
-  if (skipped.length) parts.push(`${skipped.length} file(s) skipped`);
+  if (skipped.length) parts.push(`${plural(skipped.length, 'file')} skipped`);
   if (t.open) parts.push(`${t.open} still open${queuePaused ? ' (the queue is paused)' : ''}`);
   const estimated = t.creditsEstimated ? ` (estimated ${t.creditsEstimated})` : '';
   process.stderr.write(`${label}: ${parts.join(', ')}. Credits charged: ${t.creditsCharged}${estimated}.\n`);
@@ -52,7 +53,7 @@ export function printQueueLine(t: QueueTotals): void {
   const c = t.counts;
   const rest = t.left ? `, ${t.left} still open` : '';
   process.stderr.write(
-    `Queue (all jobs): ${t.total} job(s): ${c.completed} completed, ${c.failed} failed${c.canceled ? `, ${c.canceled} canceled` : ''}${rest}.\n`,
+    `Queue (all jobs): ${plural(t.total, 'job')}: ${c.completed} completed, ${c.failed} failed${c.canceled ? `, ${c.canceled} canceled` : ''}${rest}.\n`,
   );
 }
 

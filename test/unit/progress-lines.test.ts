@@ -51,6 +51,14 @@ describe('a finished job on one terminal line', () => {
     expect(fits(line, 30)).toBe(true);
     expect(line.startsWith('✓ #7 ')).toBe(true);
   });
+
+  it('keeps the end of a long name, where its number is, and the job number', () => {
+    const name = (n: number) => `a very long name for a narrow terminal, take ${n}.mp4`;
+    const lines = [1, 2].map((n) => finishedFitted(job(name(n), { id: n, state: 'failed' }), 60));
+    expect(lines[0]).toMatch(/^✗ #1 …[^…]*take 1\.mp4 → es/);
+    expect(lines[1]).toMatch(/^✗ #2 …[^…]*take 2\.mp4 → es/);
+    for (const line of lines) expect(fits(line, 60)).toBe(true);
+  });
 });
 
 describe("a finished job's files, where two output types are one file", () => {

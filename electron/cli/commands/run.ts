@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/format';
 import type { Command } from 'commander';
 import { toContractError } from '../../../shared/contract/errors';
 import type { JobView } from '../../../shared/contract/jobs';
@@ -137,7 +138,7 @@ async function announceWatching(api: DubdeskApi): Promise<void> {
   if (active.length === 0) return;
   const names = active.map((f) => printable(f.path));
   process.stderr.write(
-    `Watching ${active.length} folder(s): ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''} (Ctrl+C stops).\n`,
+    `Watching ${plural(active.length, 'folder')}: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''} (Ctrl+C stops).\n`,
   );
 }
 

@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/format';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { JOB_STATES, jobFiles, type JobFilter, type JobState } from '../../../shared/contract/jobs';
@@ -331,7 +332,7 @@ export function registerStatusCommands(program: Command): void {
         const r = await api.clearJobs({ filter: { states: which } });
         process.stderr.write(
           r.changed.length
-            ? `Cleared ${r.changed.length} ${which.join('/')} job(s) from the list; no file was deleted.\n`
+            ? `Cleared ${r.changed.length} ${which.join('/')} ${r.changed.length === 1 ? 'job' : 'jobs'} from the list; no file was deleted.\n`
             : `No ${which.join('/')} job to clear.\n`,
         );
         return ExitCode.Ok;
@@ -356,7 +357,7 @@ export function registerStatusCommands(program: Command): void {
             `  ${h.at}  ${h.from ?? '-'} → ${h.to}  ${h.event}${h.reason ? `: ${printable(h.reason)}` : ''}\n`,
           );
         const { lines } = await api.jobLog({ id, limit: flags.lines });
-        process.stdout.write(`Log (${lines.length} line(s)):\n`);
+        process.stdout.write(`Log (${plural(lines.length, 'line')}):\n`);
         for (const l of lines)
           process.stdout.write(`  ${l.at}  ${l.level.padEnd(5)}  ${printable(l.message)}\n`);
         return ExitCode.Ok;

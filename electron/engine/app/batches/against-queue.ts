@@ -10,6 +10,10 @@ export interface Sorted {
   queued: number[];
   failed: { id: number; job: NewJob }[];
   done: DoneBefore[];
+  /** The planned jobs behind `queued`, in its order. */
+  queuedJobs: NewJob[];
+  /** For each copy among `fresh`: the name of the file whose dub it takes. */
+  copyOf: Map<NewJob, string>;
 }
 
 /**
@@ -35,8 +39,14 @@ export async function sortAgainstQueue(
   again: boolean,
   slices = new TimeSlices(),
 ): Promise<Sorted> {
-  const out: Sorted = { fresh: [], queued: [], failed: [], done: [] };
-  const batchContents = new Set<string>();
+  const out: Sorted = { fresh: [], queued: [], failed: [], done: [], queuedJobs: [], copyOf: new Map() };
+  /** Content already planned in this batch, and the name of its first file. */
+  const batchContents = new Map<string, string>();
+  const copy = (job: NewJob, of: string) => {
+    const reused = { ...job, reuse_results: 1 };
+    out.copyOf.set(reused, of);
+    out.fresh.push(reused);
+  };
   // A few queries for the whole batch, not a few per job: 100,000 jobs are 20,000 sources.
   const sources = [...new Set(jobs.map((j) => j.source))];
   const key = (source: string, lang: string) => `${lang}\u0000${source}`;
@@ -50,14 +60,15 @@ export async function sortAgainstQueue(
   // What is being dubbed now, by content, language, source language and quality.
   const dubKey = (d: Pick<NewJob, 'dest_lang' | 'source_lang' | 'studio'>, hash: string) =>
     key(hash, `${d.dest_lang}\u0000${d.source_lang}\u0000${d.studio}`);
-  const carried = new Set<string>();
+  /** The dubs being made now, and the name of the file each is made of. */
+  const carried = new Map<string, string>();
   if (!again) {
     for (const r of store.completedOf(sources)) remember(key(r.source, r.dest_lang), r);
     // The same content under another name (a copy, a file moved): the same source, already paid for.
     const hashes = [...new Set(jobs.flatMap((j) => (j.source_hash ? [j.source_hash] : [])))];
     for (const r of store.completedOfHashes(hashes))
       if (r.source_hash) remember(key(`#${r.source_hash}`, r.dest_lang), r);
-    for (const c of store.carriersOfHashes(hashes)) carried.add(dubKey(c, c.source_hash));
+    for (const c of store.carriersOfHashes(hashes)) carried.set(dubKey(c, c.source_hash), c.source_name);
   }
   for (const job of jobs) {
     if (slices.due) await slices.breathe();
@@ -65,7 +76,10 @@ export async function sortAgainstQueue(
     const liveJob = live.get(k);
     if (liveJob) {
       if (liveJob.state === 'failed') out.failed.push({ id: liveJob.id, job });
-      else out.queued.push(liveJob.id);
+      else {
+        out.queued.push(liveJob.id);
+        out.queuedJobs.push(job);
+      }
       continue;
     }
     const before =
@@ -75,7 +89,7 @@ export async function sortAgainstQueue(
         : undefined);
     if (before && wantsOwnNames(store, before, job)) {
       // A copy under a new name: its own result names, linked from the dub already made, at no charge.
-      out.fresh.push({ ...job, reuse_results: 1 });
+      copy(job, before.source_name);
       continue;
     }
     if (before) {
@@ -92,9 +106,11 @@ export async function sortAgainstQueue(
     }
     // A second file of the same content (in this batch, or being dubbed already): dubbed once, linked here.
     const content = job.source_hash ? dubKey(job, job.source_hash) : null;
-    const twin = !again && content !== null && (batchContents.has(content) || carried.has(content));
-    if (content !== null && !again) batchContents.add(content);
-    out.fresh.push(twin ? { ...job, reuse_results: 1 } : job);
+    const twin = again || content === null ? undefined : (batchContents.get(content) ?? carried.get(content));
+    if (content !== null && !again && !batchContents.has(content))
+      batchContents.set(content, job.source_name);
+    if (twin !== undefined) copy(job, twin);
+    else out.fresh.push(job);
   }
   return out;
 }

@@ -16,6 +16,7 @@ import { rememberBatch } from '../settings/app-settings';
 import { creditsOf, sortAgainstQueue, toBePaid } from './against-queue';
 import { checkLanguages, checkOutputFolder, checkOutputFolders } from './checks';
 import { enqueueBatch } from './enqueue';
+import { withShares } from './file-shares';
 import { planBatch } from './plan';
 import { uploadOnceSavings } from './upload-once';
 import { relocateJobs } from '../queue/relocate';
@@ -133,11 +134,12 @@ export class BatchService {
     const planned = await this.prepare(args);
     const sorted = await sortAgainstQueue(store, planned.jobs, false);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
-    const { credits, unknown } = creditsOf(toBePaid(store, sorted));
+    const paid = toBePaid(store, sorted);
+    const { credits, unknown } = creditsOf(paid);
     const balance = await account.balanceOrNull();
     const committed = store.creditSums().committed;
     return {
-      files: planned.files,
+      files: withShares(planned.files, sorted, paid),
       languages: args.to,
       studio: args.studio,
       jobs: queued.length,

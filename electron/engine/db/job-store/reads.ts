@@ -8,6 +8,8 @@ const DubOfContent = z.object({
   dest_lang: z.string(),
   source_lang: z.string(),
   studio: z.number(),
+  /** The file whose job is making that dub (the first queued, when several are). */
+  source_name: z.string(),
 });
 export type DubOfContent = z.infer<typeof DubOfContent>;
 
@@ -32,9 +34,10 @@ export class JobReads {
         `SELECT * FROM jobs WHERE source_hash IN (SELECT value FROM json_each(?)) AND state = 'completed' ORDER BY id DESC`,
       ),
       carriersOfHashes: db.prepare(
-        `SELECT DISTINCT source_hash, dest_lang, source_lang, studio FROM jobs
+        `SELECT source_hash, dest_lang, source_lang, studio, source_name, MIN(id) FROM jobs
           WHERE source_hash IN (SELECT value FROM json_each(?)) AND reuse_results = 0
-            AND state IN ('queued', 'uploading', 'submitted', 'processing', 'downloading', 'paused')`,
+            AND state IN ('queued', 'uploading', 'submitted', 'processing', 'downloading', 'paused')
+          GROUP BY source_hash, dest_lang, source_lang, studio`,
       ),
       sameSource: db.prepare(`SELECT * FROM jobs WHERE source = ? AND id != ?`),
       remoteIdsInUse: db.prepare(`SELECT remote_id FROM jobs WHERE remote_id IS NOT NULL AND id != ?`),
