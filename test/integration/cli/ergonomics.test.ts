@@ -210,14 +210,11 @@ describe('adding what was already dubbed', () => {
     );
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stderr).toContain('Queued 1 job;');
-    expect((await readdir(out)).sort()).toEqual([
-      'again.es (2).mp4',
-      'again.es (2).vtt',
-      'again.es.mp4',
-      'again.es.vtt',
-    ]);
-    rmSync(join(out, 'again.es (2).vtt'));
+    // The new dub takes the plain names; the earlier results move aside, never `(2)` beside them.
+    expect((await readdir(out)).sort()).toEqual(['again.es.mp4', 'again.es.vtt', 'previous']);
+    expect((await readdir(join(out, 'previous'))).sort()).toEqual(['again.es.mp4', 'again.es.vtt']);
+    rmSync(join(out, 'again.es.vtt'));
     const moved = await runCli(['add', file, '--to', 'es', '--out', 'out'], env, work);
-    expect(moved.stderr).toContain(`${join(out, 'again.es (2).vtt')} (no longer there);`);
+    expect(moved.stderr).toContain(`${join(out, 'again.es.vtt')} (no longer there);`);
   }, 120_000);
 });
