@@ -53,23 +53,32 @@ function canceledDubEnded(r: JobRow, e: DubEnded): ReturnType<Rule<'followed-dub
 }
 
 /**
+ * A dub the service completed: its results are to be fetched, and it is charged now (the service charges
+ * at completion), whatever happens to the download.
+ */
+function completedAtService(r: JobRow, measuredDuration: number | null) {
+  return {
+    step: 'fetch',
+    remote_status: 5,
+    progress: 0,
+    next_run_at: 0,
+    attempts: 0,
+    measured_duration: measuredDuration,
+    credits_charged: measuredDuration === null ? null : creditsFor(measuredDuration, r.studio === 1),
+  } as const;
+}
+
+/**
  * A paused job's dub ended on the service (which has no pause): completed, it is charged and its results
  * wait, still paused, to be downloaded on resume; failed or gone, the job failed as it would have unpaused.
  */
 function pausedDubEnded(r: JobRow, e: DubEnded): ReturnType<Rule<'followed-dub-ended'>['apply']> {
   if (e.outcome === 'completed') {
-    const credits = e.measuredDuration === null ? null : creditsFor(e.measuredDuration, r.studio === 1);
+    const patch = completedAtService(r, e.measuredDuration);
+    const credits = patch.credits_charged;
     return {
       to: 'paused',
-      patch: {
-        step: 'fetch',
-        remote_status: 5,
-        progress: 0,
-        next_run_at: 0,
-        attempts: 0,
-        measured_duration: e.measuredDuration,
-        credits_charged: credits,
-      },
+      patch,
       reason: `done at the service while paused: charged ${credits === null ? 'its credits' : `${credits} cr`}; its download waits for resume`,
     };
   }
@@ -136,17 +145,7 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
     from: TRACKED,
     apply: (r, e) => ({
       to: 'downloading',
-      patch: {
-        step: 'fetch',
-        remote_status: 5,
-        progress: 0,
-        next_run_at: 0,
-        attempts: 0,
-        measured_duration: e.measuredDuration,
-        // The service charges when the dub completes: count it now, whatever happens to the download.
-        credits_charged: e.measuredDuration === null ? null : creditsFor(e.measuredDuration, r.studio === 1),
-        ...noWait,
-      },
+      patch: { ...completedAtService(r, e.measuredDuration), ...noWait },
     }),
   },
   'not-completed': {
