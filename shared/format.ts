@@ -10,3 +10,8 @@ export function formatBytes(n: number): string {
   } while (v >= 1024 && i < units.length - 1);
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
+
+/** "1 job", "2 jobs", "1,200 jobs": a count with its noun in the right form, the same in every face. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}

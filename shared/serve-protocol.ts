@@ -18,7 +18,10 @@ export const StagedFileSchema = z.object({ path: z.string().min(1) });
 export type StagedFile = z.infer<typeof StagedFileSchema>;
 
 export const MediaTokenSchema = z.object({
+  /** Plays the preview (`/media/<job>/<kind>`, as `?mt=`), and nothing else. */
   token: z.string().min(32),
+  /** Downloads results (`/media/<job>/file/<n>`, `/media/results.zip`, as `?dt=`), and nothing else. */
+  download: z.string().min(32),
   /** How long the token stays valid after its last use, in seconds. */
   idleSeconds: z.number().positive(),
 });

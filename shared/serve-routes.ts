@@ -8,12 +8,13 @@ import type { MediaKind } from './face';
  *   POST /session               {code}: the address's one-time code, traded once for the session token
  *   POST /api/<method>          the contract: JSON input in, a Reply out       (Authorization: Bearer <token>)
  *   GET  /api/events            Server-Sent Events of EngineEvents             (Authorization: Bearer <token>)
- *   POST /api/media-token       a read-only token for <video>/<track> URLs      (Authorization: Bearer <token>)
+ *   POST /api/media-token       read-only tokens: one for the preview's <video>/<track>/<img> URLs (?mt=),
+ *                               one for download links (?dt=)                  (Authorization: Bearer <token>)
  *   GET  /api/uploads-folder    {path}: where a batch of uploaded files is saved (Authorization: Bearer <token>)
- *   GET  /media/results.zip?jobs=1,2 the jobs' finished files as one zip          (?mt=<media token>, or Bearer)
+ *   GET  /media/results.zip?jobs=1,2 the jobs' finished files as one zip          (?dt=<download token>, or Bearer)
  *   POST /staging?name=<name>   a file's bytes as the body; answers its path   (Authorization: Bearer <token>)
  *   GET  /media/<job>/<kind>    a job's own media, with Range                  (?mt=<media token>, or Bearer)
- *   GET  /media/<job>/file/<n>  the job's n-th output file, as a download      (?mt=<media token>, or Bearer)
+ *   GET  /media/<job>/file/<n>  the job's n-th output file, as a download      (?dt=<download token>, or Bearer)
  *   GET  /...                   the built renderer (no token: the page has to load to trade its code)
  */
 export const ROUTES = {
@@ -34,6 +35,8 @@ export const STAGE_NAME_PARAM = 'name';
 export const STAGE_MODIFIED_PARAM = 'modified';
 /** The query parameter that carries a media token (tags like <video> cannot send headers). */
 export const MEDIA_TOKEN_PARAM = 'mt';
+/** The query parameter that carries a download token (a plain link cannot send headers either). */
+export const DOWNLOAD_TOKEN_PARAM = 'dt';
 /**
  * Where the one-time code travels in an address `serve` prints or opens: the fragment, never sent to a
  * server. The page trades it for the session token (POST /session); the code then works no more, so one

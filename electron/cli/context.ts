@@ -33,7 +33,7 @@ function watchFromEnv(): EngineOptions['watch'] {
   const rescan = Number(process.env.DUBDESK_WATCH_RESCAN_MS);
   return {
     ...(Number.isFinite(settle) && settle > 0 ? { settleMs: settle } : {}),
-    ...(Number.isFinite(rescan) && rescan > 0 ? { rescanMs: rescan } : {}),
+    ...(Number.isFinite(rescan) && rescan > 0 ? { rescanMs: rescan, eventRescanMs: rescan } : {}),
   };
 }
 
@@ -51,11 +51,16 @@ export interface SessionOptions {
 /**
  * The key store the desktop app uses too (one key for both): the OS credential store, else the owner-only
  * file. `login` is the user asking to save it, so no store on this system means the file, said aloud there.
+ * The browser (`serve`) saves keys from its Settings, which must ask first, as the desktop app does.
  * DUBDESK_KEY_STORE=file keeps the OS store out of it (scripts, tests).
  */
-async function keyStoreFor(home: string, open: typeof systemKeyStore): Promise<KeyStore | undefined> {
+async function keyStoreFor(
+  home: string,
+  open: typeof systemKeyStore,
+  face: AppInfo['shell'],
+): Promise<KeyStore | undefined> {
   if (process.env.DUBDESK_KEY_STORE === 'file') return undefined;
-  return open({ home, fileFallback: 'allowed' });
+  return open({ home, fileFallback: face === 'web' ? 'ask' : 'allowed' });
 }
 
 /** Marks, in the data folder, that the sandbox notice was shown. */
@@ -85,7 +90,7 @@ export async function openSession(cmd: Command, opts: SessionOptions): Promise<C
   const backoff = backoffFromEnv();
   const engine = await import('../engine/index');
   const home = nonEmpty(flags.home, env.DUBDESK_HOME) ?? engine.defaultHome();
-  const keyStore = await keyStoreFor(home, engine.systemKeyStore);
+  const keyStore = await keyStoreFor(home, engine.systemKeyStore, opts.face ?? 'cli');
   const host = engine.openDubdesk({
     home,
     face: opts.face ?? 'cli',

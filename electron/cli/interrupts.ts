@@ -2,7 +2,7 @@ import { outputClosed } from './closed-pipe';
 import { ExitCode } from './exit-codes';
 
 export interface Interrupts {
-  /** Aborted on the first Ctrl+C: nothing new starts, each running step ends after its HTTP call. */
+  /** Aborted on the first Ctrl+C: nothing new starts, each running step ends after its HTTP call (a download at once: it resumes). */
   readonly drain: AbortSignal;
   /** Aborted on the second Ctrl+C, or on SIGTERM: transfers in flight are cut (they resume next time). */
   readonly cut: AbortSignal;

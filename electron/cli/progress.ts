@@ -2,8 +2,9 @@ import { basename, extname } from 'node:path';
 import cliTruncate from 'cli-truncate';
 import { createLogUpdate } from 'log-update';
 import type { EngineEvent } from '../../shared/contract/events';
-import { isTerminal, type JobView } from '../../shared/contract/jobs';
+import { isTerminal, jobFiles, type JobView } from '../../shared/contract/jobs';
 import type { DubdeskApi } from '../../shared/contract/methods';
+import type { QueueTotals } from '../../shared/contract/queue';
 import { fitLine, fits } from './fit';
 import { describeJob, formatBytes, formatDuration, printable } from './format';
 
@@ -19,6 +20,7 @@ const LABEL: Record<JobView['state'], string> = {
   paused: 'paused',
 };
 
+export type { QueueHeld };
 export type ProgressMode = 'tty' | 'plain' | 'silent';
 
 /** Live lines on a terminal that can redraw; one line per change elsewhere (pipes, logs, TERM=dumb). */
@@ -35,10 +37,31 @@ function waitingText(j: JobView, now: number): string | null {
   return printable(`${j.waiting.message}${when}${attempt}`);
 }
 
-function detail(j: JobView, now: number): string {
+/** Why nothing new starts, in a job's line; null while the queue goes on. */
+type QueueReason = NonNullable<QueueTotals['paused']>['reason'];
+type QueueHeld = QueueReason | null;
+const HELD: Record<QueueReason, string> = {
+  user: 'the queue is paused',
+  credits: 'out of credits, the queue is paused',
+  auth: 'the key was rejected, the queue is paused',
+};
+
+/**
+ * A job's state in words, with the queue's pause: what waits says it is paused, what the service is making
+ * says the service goes on (it has no pause, and charges when it completes).
+ */
+function stateWords(j: JobView, held: QueueHeld): string {
+  if (!held) return LABEL[j.state];
+  if (j.state === 'queued') return `paused (${HELD[held]})`;
+  if (j.state === 'submitted' || j.state === 'processing')
+    return `${LABEL[j.state]} (${HELD[held]}; the service goes on)`;
+  return LABEL[j.state];
+}
+
+function detail(j: JobView, now: number, held: QueueHeld): string {
   const waiting = waitingText(j, now);
   if (waiting) return waiting;
-  const parts: string[] = [LABEL[j.state]];
+  const parts: string[] = [stateWords(j, held)];
   if (j.bytesPerSecond) parts.push(`${formatBytes(j.bytesPerSecond)}/s`);
   if (j.etaSeconds !== null) parts.push(`${formatDuration(j.etaSeconds)} left`);
   return parts.join(' · ');
@@ -57,7 +80,9 @@ const copiedWords = (j: JobView): string =>
 
 function outcome(j: JobView, path: (p: string) => string): string {
   if (j.state === 'completed')
-    return `${copiedWords(j)}${j.outputs.map((o) => printable(path(o.path))).join(', ')}`;
+    return `${copiedWords(j)}${jobFiles(j.outputs)
+      .map((o) => printable(path(o.path)))
+      .join(', ')}`;
   if (j.state === 'failed') return printable(j.error?.message ?? 'failed');
   return 'canceled';
 }
@@ -77,8 +102,9 @@ export function finishedFitted(j: JobView, width: number): string {
   const tail = ` → ${j.destLang}: ${outcome(j, (p) => basename(p))}`;
   if (j.state !== 'completed' || fits(`${head}${shownName(j)}${tail}`, width))
     return fitLine(head, shownName(j), tail, width);
-  const kinds = j.outputs.map((o) => extname(o.path).slice(1) || o.type);
-  const files = j.outputs.length === 1 ? '1 file' : `${j.outputs.length} files`;
+  const each = jobFiles(j.outputs);
+  const kinds = each.map((o) => extname(o.path).slice(1) || o.type);
+  const files = each.length === 1 ? '1 file' : `${each.length} files`;
   return fitLine(
     head,
     shownName(j),
@@ -87,9 +113,16 @@ export function finishedFitted(j: JobView, width: number): string {
   );
 }
 
-function liveLine(j: JobView, now: number, width: number): string {
+function liveLine(j: JobView, now: number, width: number, held: QueueHeld): string {
   const head = `  ${String(Math.round(j.progress)).padStart(3)}% #${j.id} `;
-  return fitLine(head, shownName(j), ` → ${j.destLang} · ${detail(j, now)}`, width);
+  return fitLine(head, shownName(j), ` → ${j.destLang} · ${detail(j, now, held)}`, width);
+}
+
+/** Said once when the queue's pause begins or ends (a run goes on following what the service is making). */
+function heldLine(held: QueueHeld): string {
+  return held
+    ? `  ${HELD[held]}: nothing new starts; dubs already started are followed until the service ends them`
+    : '  the queue goes on';
 }
 
 /** Working first (moving bytes, then at the service), then waiting, then queued. */
@@ -123,19 +156,32 @@ export function followProgress(
   mode: ProgressMode,
   initial: readonly JobView[],
   inScope: (id: number) => boolean,
+  /** The queue's pause when the run began (the totals' events tell its changes). */
+  initialHeld: QueueHeld = null,
 ): Progress {
   if (mode === 'silent') return { say: plainSay, stop: () => {} };
   const jobs = new Map(initial.map((j) => [j.id, j]));
   const reported = new Set(initial.filter((j) => isTerminal(j.state)).map((j) => j.id));
+  let held: QueueHeld = initialHeld;
+  /** The queue's pause as the totals tell it: true when it changed. */
+  const heard = (e: EngineEvent): boolean => {
+    if (e.type !== 'totals') return false;
+    const now = e.totals.paused?.reason ?? null;
+    if (now === held) return false;
+    held = now;
+    return true;
+  };
 
   if (mode === 'plain') {
     const last = new Map<number, string>();
+    if (held) process.stderr.write(`${heldLine(held)}\n`);
     const unsubscribe = api.subscribe((e: EngineEvent) => {
+      if (heard(e)) process.stderr.write(`${heldLine(held)}\n`);
       if (e.type !== 'job' || !inScope(e.job.id)) return;
       const j = e.job;
       const line = isTerminal(j.state)
         ? finishedLine(j)
-        : `  ${describeJob(j)}: ${waitingText(j, Date.now()) ?? LABEL[j.state]}`;
+        : `  ${describeJob(j)}: ${waitingText(j, Date.now()) ?? stateWords(j, held)}`;
       if (last.get(j.id) === line) return;
       last.set(j.id, line);
       process.stderr.write(`${line}\n`);
@@ -158,12 +204,13 @@ export function followProgress(
       .filter((j) => !isTerminal(j.state))
       .sort((a, b) => ORDER[a.state] - ORDER[b.state] || a.id - b.id);
     const shown = open.slice(0, open.length > room ? room - 1 : room);
-    const lines = shown.map((j) => liveLine(j, now, width));
+    const lines = shown.map((j) => liveLine(j, now, width, held));
     if (open.length > shown.length) {
       const rest = open.slice(shown.length);
       const queued = rest.filter((j) => j.state === 'queued').length;
+      const waits = held ? 'paused' : 'queued';
       lines.push(
-        cliTruncate(`  … ${rest.length} more (${rest.length - queued} working, ${queued} queued)`, width),
+        cliTruncate(`  … ${rest.length} more (${rest.length - queued} working, ${queued} ${waits})`, width),
       );
     }
     const done = all.filter((j) => j.state === 'completed').length;
@@ -171,7 +218,7 @@ export function followProgress(
     const speed = open.reduce((n, j) => n + (j.bytesPerSecond ?? 0), 0);
     lines.push(
       cliTruncate(
-        `  ${done}/${all.length} done${failed ? ` · ${failed} failed` : ''}${speed ? ` · ${formatBytes(speed)}/s` : ''}`,
+        `  ${done}/${all.length} done${failed ? ` · ${failed} failed` : ''}${speed ? ` · ${formatBytes(speed)}/s` : ''}${held ? ` · ${HELD[held]}` : ''}`,
         width,
       ),
     );
@@ -179,6 +226,7 @@ export function followProgress(
   };
   const timer = setInterval(render, 150);
   const unsubscribe = api.subscribe((e: EngineEvent) => {
+    if (heard(e)) dirty = true;
     if (e.type !== 'job' || !inScope(e.job.id)) return;
     const j = e.job;
     jobs.set(j.id, j);

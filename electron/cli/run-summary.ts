@@ -1,3 +1,4 @@
+import { plural } from '../../shared/format';
 import { isTerminal, type JobView } from '../../shared/contract/jobs';
 import type { QueueTotals } from '../../shared/contract/queue';
 import { describeJob, printable } from './format';
@@ -32,10 +33,12 @@ export function printSummary(
   { counts: t, failedJobs }: ReturnType<typeof tally>,
   label: string,
   skipped: readonly string[],
+  /** The whole queue is paused: what is still open waits for resume. */
+  queuePaused = false,
 ): void {
   const parts = [`${t.completed} completed`, `${t.failed} failed`];
-  if (skipped.length) parts.push(`${skipped.length} file(s) skipped`);
-  if (t.open) parts.push(`${t.open} still open`);
+  if (skipped.length) parts.push(`${plural(skipped.length, 'file')} skipped`);
+  if (t.open) parts.push(`${t.open} still open${queuePaused ? ' (the queue is paused)' : ''}`);
   const estimated = t.creditsEstimated ? ` (estimated ${t.creditsEstimated})` : '';
   process.stderr.write(`${label}: ${parts.join(', ')}. Credits charged: ${t.creditsCharged}${estimated}.\n`);
   for (const j of failedJobs)
@@ -50,7 +53,7 @@ export function printQueueLine(t: QueueTotals): void {
   const c = t.counts;
   const rest = t.left ? `, ${t.left} still open` : '';
   process.stderr.write(
-    `Queue (all jobs): ${t.total} job(s): ${c.completed} completed, ${c.failed} failed${c.canceled ? `, ${c.canceled} canceled` : ''}${rest}.\n`,
+    `Queue (all jobs): ${plural(t.total, 'job')}: ${c.completed} completed, ${c.failed} failed${c.canceled ? `, ${c.canceled} canceled` : ''}${rest}.\n`,
   );
 }
 

@@ -7,12 +7,33 @@
  */
 import { constants } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { DubdeskError } from '../../shared/contract/errors';
 
 const notServed = (message: string) => new DubdeskError('not-found', message);
 
 /**
- * Opens the recorded file for reading. Refused: a symlink put where the file was (lstat, then O_NOFOLLOW so
+ * A folder on the file's path that is a symbolic link someone else made: another user who can write beside
+ * an output folder could swap it for a link into a folder of theirs (or one only the user can read) and
+ * have that served. A link the user (or the administrator) made, `~/Videos` pointing at a second disk, is
+ * followed, as Linux's `protected_symlinks` follows links in shared folders only for their owner.
+ */
+async function foreignLinkOnPath(path: string): Promise<string | null> {
+  const uid = process.getuid?.();
+  if (uid === undefined) return null; // Windows: links need the right to make them; no owner to compare
+  let folder = dirname(path);
+  for (;;) {
+    const st = await lstat(folder).catch(() => null);
+    if (st?.isSymbolicLink() && st.uid !== uid && st.uid !== 0) return folder;
+    const up = dirname(folder);
+    if (up === folder) return null;
+    folder = up;
+  }
+}
+
+/**
+ * Opens the recorded file for reading. Refused: a file reached through a folder that is another user's
+ * symlink, a symlink put where the file was (lstat, then O_NOFOLLOW so
  * not even one swapped in between the two), a FIFO or device (O_NONBLOCK: opening a FIFO would otherwise wait
  * for a writer forever; the open handle's type is checked again), a folder. Ranges and the like are then read
  * from this handle, never by opening the path a second time.
@@ -28,6 +49,15 @@ export async function openServedFile(path: string): Promise<FileHandle> {
     if (!(await handle.stat()).isFile()) {
       await handle.close();
       throw refused();
+    }
+    // O_NOFOLLOW guards the last part of the path only: a folder on the way swapped for another user's
+    // symlink would serve another folder's file of the same name.
+    const foreign = await foreignLinkOnPath(resolve(path));
+    if (foreign !== null) {
+      await handle.close();
+      throw notServed(
+        `this media file is reached through ${foreign}, a symbolic link another user made; it is not served`,
+      );
     }
     return handle;
   } catch (e) {

@@ -1,9 +1,10 @@
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseFile } from 'music-metadata';
 import type { OutputType } from '../../shared/api/common';
 import { languageName } from '../../shared/languages';
 import { extensionForMime } from '../../shared/media-types';
+import { markedCopy, silentMp3 } from './media-marks';
 import type { ProcessPool } from './process-pool';
 import type { Artifact } from './state';
 
@@ -72,7 +73,7 @@ export function webVtt(duration: number, lang: string, note: string): string {
 
 /**
  * Honest stand-ins for the pipeline's results: the sandbox does not translate, so the "dubbed" media is the
- * upload remuxed (or re-encoded) and the subtitles say what they are.
+ * upload remuxed (or re-encoded), tagged with its language, and the subtitles say what they are.
  */
 export async function makeArtifacts(
   uploadPath: string,
@@ -97,8 +98,10 @@ export async function makeArtifacts(
     fileName: originalExt ? `${stem}.${originalExt}` : stem,
   };
 
+  // Each output its own file: the dubbed media name their language in a tag (see `markedCopy`).
+  const dubbed = `dubbed into ${langs.dest} (sandbox: not a real translation)`;
   if (media.hasVideo) {
-    const mp4 = at('translated.mp4');
+    const mp4 = at('remuxed.mp4');
     if (ff) {
       // Stream copy when the codecs allow it; re-encode otherwise.
       const toMp4 = (codecs: string[]) =>
@@ -134,12 +137,18 @@ export async function makeArtifacts(
         poster,
       ]);
       out.poster = { path: poster, contentType: 'image/jpeg', fileName: `${stem}.jpg` };
-    } else {
-      await copyFile(uploadPath, mp4);
     }
-    out.translated_mp4 = { path: mp4, contentType: 'video/mp4', fileName: `${stem}.${langs.dest}.mp4` };
-    out.translated = { path: mp4, contentType: 'video/mp4', fileName: `${stem}.${langs.dest}.mp4` };
-    out.original_mp4 = { path: mp4, contentType: 'video/mp4', fileName: `${stem}.mp4` };
+    const base = ff ? mp4 : uploadPath;
+    const variants = [
+      ['translated_mp4', 'translated.mp4', dubbed, `${stem}.${langs.dest}.mp4`],
+      ['translated', 'translated-pipeline.mp4', `${dubbed}, pipeline format`, `${stem}.${langs.dest}.mp4`],
+      ['original_mp4', 'original.mp4', 'original video as MP4', `${stem}.mp4`],
+    ] as const;
+    for (const [type, file, comment, fileName] of variants) {
+      await markedCopy(base, at(file), comment, pool, ff);
+      out[type] = { path: at(file), contentType: 'video/mp4', fileName };
+    }
+    if (ff) await rm(mp4, { force: true });
   }
 
   const mp3 = at('audio.mp3');
@@ -163,11 +172,20 @@ export async function makeArtifacts(
           mp3,
         ];
     await run('ffmpeg', args);
-  } else {
+  } else if (uploadType === 'audio/mpeg') {
     await copyFile(uploadPath, mp3);
+  } else {
+    await silentMp3(mp3, media.duration);
   }
-  out.translated_mp3 = { path: mp3, contentType: 'audio/mpeg', fileName: `${stem}.${langs.dest}.mp3` };
-  out.original_mp3 = { path: mp3, contentType: 'audio/mpeg', fileName: `${stem}.mp3` };
+  await markedCopy(mp3, at('translated.mp3'), dubbed, pool, ff);
+  out.translated_mp3 = {
+    path: at('translated.mp3'),
+    contentType: 'audio/mpeg',
+    fileName: `${stem}.${langs.dest}.mp3`,
+  };
+  await markedCopy(mp3, at('original.mp3'), 'original audio', pool, ff);
+  out.original_mp3 = { path: at('original.mp3'), contentType: 'audio/mpeg', fileName: `${stem}.mp3` };
+  await rm(mp3, { force: true });
 
   const subDest = at('translated.vtt');
   await writeFile(

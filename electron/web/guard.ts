@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MEDIA_TOKEN_PARAM, ROUTES } from '../../shared/serve-protocol';
+import { DOWNLOAD_TOKEN_PARAM, MEDIA_TOKEN_PARAM } from '../../shared/serve-protocol';
 import type { MediaTokens } from './media-tokens';
 import { sendError, sendUnauthorized } from './replies';
 import { bearerOf, sameToken } from './token';
@@ -27,28 +27,57 @@ const SECURITY_HEADERS: Record<string, string> = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
-export type RouteKind = 'api' | 'staging' | 'media' | 'session' | 'page';
+/**
+ * Who may call a route, set on the route itself (`config: { auth }`) and read from the route the router
+ * MATCHED, never from how the path was spelled: the router decodes `%61pi` to `api`, a prefix test of the
+ * raw path does not. A route not marked is `token`: nothing is public unless it says so.
+ * - `public`: the page and the code exchange, how the page gets its token;
+ * - `token`: the session token (the API, events, staging, downloads);
+ * - `preview`: the session token, or a media token (`?mt=`): what <video>/<track>/<img> of the preview load;
+ * - `download`: the session token, or a download token (`?dt=`): a job's files, the results zip.
+ */
+export type RouteAuth = 'public' | 'token' | 'preview' | 'download';
 
-/** Which kind of route a path is, from its prefix alone: unknown paths under /api are still protected. */
-export function routeKind(url: string): RouteKind {
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+}
+
+/** A route's options that let anyone call it. */
+export const PUBLIC_ROUTE = { config: { auth: 'public' } } as const;
+/** A route's options that let a media token call it, as the preview player does. */
+export const PREVIEW_ROUTE = { config: { auth: 'preview' } } as const;
+/** A route's options that let a download token call it, as a download link does. */
+export const DOWNLOAD_ROUTE = { config: { auth: 'download' } } as const;
+
+/**
+ * Whether a request's path is spelled the one way we serve it: no percent-encoding (no route of ours
+ * needs one: ids, kinds and asset names are plain), no backslash, no `;`, no empty, `.` or `..` segment.
+ * Anything else might be read differently by the router and by whoever checks it, so it is refused.
+ */
+export function canonicalPath(url: string): boolean {
   const path = url.split('?', 1)[0] ?? '';
-  if (path === '/api' || path.startsWith('/api/')) return 'api';
-  if (path === '/staging' || path.startsWith('/staging/')) return 'staging';
-  if (path === '/media' || path.startsWith('/media/')) return 'media';
-  if (path === ROUTES.session) return 'session';
-  return 'page';
+  if (!path.startsWith('/') || /[%\\;]/.test(path)) return false;
+  return !path
+    .slice(1)
+    .split('/')
+    .some((seg, i, all) => seg === '.' || seg === '..' || (seg === '' && i < all.length - 1));
 }
 
 export interface GuardOptions {
   token: string;
+  /** `?mt=`: the preview's tokens. */
   mediaTokens: MediaTokens;
+  /** `?dt=`: the download links' tokens. */
+  downloadTokens: MediaTokens;
   /** The port really listened on (known once listening). */
   port(): number;
 }
 
-function mediaTokenOf(req: FastifyRequest): string | undefined {
+function queryTokenOf(req: FastifyRequest, param: string): string | undefined {
   const q = req.query as Record<string, unknown> | undefined;
-  const v = q?.[MEDIA_TOKEN_PARAM];
+  const v = q?.[param];
   return typeof v === 'string' ? v : undefined;
 }
 
@@ -58,8 +87,10 @@ function mediaTokenOf(req: FastifyRequest): string | undefined {
  *    site whose name was re-pointed at 127.0.0.1 (DNS rebinding) sends its own name and is refused;
  * 2. a browser request from another origin is refused (Origin, Sec-Fetch-Site), and no CORS header is
  *    ever sent, so no other page can read an answer either;
- * 3. the API, staging and media need the session token (media: or a media token; see media-tokens.ts);
- *    the page and the code exchange (session-codes.ts) need none: they are how the page gets it.
+ * 3. a path spelled in any but the canonical way (percent-escapes, dot segments) is refused;
+ * 4. every route needs the session token unless it is marked otherwise (RouteAuth): the preview's media
+ *    takes a media token too, a download a download token (media-tokens.ts); the page and the code exchange (session-codes.ts) need
+ *    none: they are how the page gets it.
  */
 export function guardRequests(app: FastifyInstance, opts: GuardOptions): void {
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -87,10 +118,16 @@ export function guardRequests(app: FastifyInstance, opts: GuardOptions): void {
         message: 'requests from other sites are refused',
       });
 
-    const kind = routeKind(req.url);
-    if (kind === 'page' || kind === 'session') return;
+    if (!canonicalPath(req.url))
+      return sendError(reply, {
+        code: 'bad-request',
+        message: 'this path is not spelled the way this server serves it (no %-escapes, no . or .. or //)',
+      });
+    const auth = req.routeOptions.config.auth ?? 'token';
+    if (auth === 'public') return;
     if (sameToken(bearerOf(req.headers.authorization), opts.token)) return;
-    if (kind === 'media' && opts.mediaTokens.use(mediaTokenOf(req))) return;
+    if (auth === 'preview' && opts.mediaTokens.use(queryTokenOf(req, MEDIA_TOKEN_PARAM))) return;
+    if (auth === 'download' && opts.downloadTokens.use(queryTokenOf(req, DOWNLOAD_TOKEN_PARAM))) return;
     return sendUnauthorized(reply);
   });
 }

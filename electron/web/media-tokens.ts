@@ -4,11 +4,13 @@ import { sendValue } from './replies';
 import { newToken, sameToken } from './token';
 
 /**
- * Tokens for media URLs. <video src> and <track src> cannot send an Authorization header, so media
- * requests carry a token in the query string, and that token is NOT the session token:
+ * Tokens for media URLs. <video src>, <track src> and a download link cannot send an Authorization header,
+ * so they carry a token in the query string, and that token is NOT the session token. There are two kinds,
+ * each a MediaTokens of its own: the preview's (`?mt=`, plays a job's media) and the download links'
+ * (`?dt=`, downloads a job's files and the results zip); neither opens the other's routes (guard.ts).
  * - a URL sits in the DOM, and a user may "copy video address" and paste it anywhere; a media token
- *   read from such a URL only plays this session's media, it can neither drive the queue, change the
- *   settings nor stage files;
+ *   read from such a URL only plays this session's media, it can neither download results, drive the
+ *   queue, change the settings nor stage files;
  * - it is minted by an authenticated call and lapses after an hour without use (a preview being watched
  *   keeps its URL alive; a forgotten one dies), and `serve` stopping forgets them all;
  * - it is never logged: the server logs request paths without their query.
@@ -24,7 +26,7 @@ export class MediaTokens {
     private readonly now: () => number = Date.now,
   ) {}
 
-  mint(): MediaToken {
+  mint(): { token: string; idleSeconds: number } {
     this.prune();
     // A page reloaded many times mints many tokens: the oldest go first.
     while (this.live.size >= this.max) {
@@ -54,7 +56,10 @@ export class MediaTokens {
   }
 }
 
-/** `POST /api/media-token` (behind the session token, like all of /api): a new media token. */
-export function mediaTokenRoute(app: FastifyInstance, tokens: MediaTokens): void {
-  app.post(ROUTES.mediaToken, async (_req, reply) => sendValue(reply, tokens.mint()));
+/** `POST /api/media-token` (behind the session token, like all of /api): a preview and a download token. */
+export function mediaTokenRoute(app: FastifyInstance, preview: MediaTokens, downloads: MediaTokens): void {
+  app.post(ROUTES.mediaToken, async (_req, reply) => {
+    const value: MediaToken = { ...preview.mint(), download: downloads.mint().token };
+    return sendValue(reply, value);
+  });
 }

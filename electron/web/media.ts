@@ -8,6 +8,7 @@ import { mediaFileFor, outputFileFor, srtToVtt, type MediaFile } from '../../sha
 import { create as contentDisposition } from 'content-disposition';
 import { basename } from 'node:path';
 import { openServedFile } from '../engine/served-file';
+import { DOWNLOAD_ROUTE, PREVIEW_ROUTE } from './guard';
 import { sendError } from './replies';
 
 /** Subtitles converted in memory are small; anything bigger is not a subtitle file. */
@@ -116,6 +117,8 @@ export function mediaRoutes(app: FastifyInstance, api: DubdeskApi): void {
   app.route({
     method: ['GET', 'HEAD'],
     url: '/media/:jobId/:kind',
+    // What the preview player loads: a media token will do (and for nothing else, see media-tokens.ts).
+    ...PREVIEW_ROUTE,
     handler: async (req, reply) => {
       const found = await opened(reply, () => fileFor(api, req.params));
       if (!found) return reply;
@@ -127,6 +130,7 @@ export function mediaRoutes(app: FastifyInstance, api: DubdeskApi): void {
   app.route({
     method: ['GET', 'HEAD'],
     url: '/media/:jobId/file/:index',
+    ...DOWNLOAD_ROUTE,
     handler: async (req, reply) => {
       const found = await opened(reply, () => outputFor(api, req.params));
       if (!found) return reply;

@@ -10,6 +10,7 @@ import { DubdeskError, toContractError } from '../../shared/contract/errors';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import { ROUTES } from '../../shared/serve-protocol';
 import { openServedFile } from '../engine/served-file';
+import { DOWNLOAD_ROUTE } from './guard';
 import { sendError } from './replies';
 
 /** `?jobs=1,2,3`: up to 10,000 job ids. */
@@ -82,7 +83,7 @@ function zipStream(files: readonly ZipEntry[]): PassThrough {
  * without files adds nothing. Stored, not compressed: the results are video and audio already compressed.
  */
 export function resultsZipRoute(app: FastifyInstance, api: DubdeskApi): void {
-  app.get(ROUTES.resultsZip, async (req, reply) => {
+  app.get(ROUTES.resultsZip, DOWNLOAD_ROUTE, async (req, reply) => {
     try {
       const q = ZipQuery.safeParse(req.query);
       if (!q.success)

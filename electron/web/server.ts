@@ -20,6 +20,7 @@ import { withUploadsFolder } from './uploads-folder';
 import { sweepStaging } from './staging-sweep';
 import { OPENED_CODE_TTL_MS, SessionCodes, sessionRoute } from './session-codes';
 import { newToken } from './token';
+import { writeRedirectFile } from './redirect-file';
 
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 const STAGING_RETENTION_MS = 60 * 60 * 1000;
@@ -34,6 +35,12 @@ export interface ServeOptions {
   /** Where request logs go (paths only: never a query string, a header or a token). */
   log?: { stream: Writable; level: 'debug' | 'info' | 'warn' | 'error' };
   maxStagedBytes?: number;
+  /** Everything staged at most (default: STAGING_LIMITS). */
+  maxStagedTotalBytes?: number;
+  /** What staging leaves free on the disk of the data folder (default: STAGING_LIMITS). */
+  stagingDiskMarginBytes?: number;
+  /** Uploads under way at once (default: STAGING_LIMITS). */
+  maxConcurrentUploads?: number;
   /** How long an unused staged file is kept (see sweepStaging). */
   stagingRetentionMs?: number;
   /** Time between two heartbeat comments on an event stream. */
@@ -49,6 +56,12 @@ export interface DubdeskServer {
   readonly url: string;
   /** An address whose one-time code is good once, for `ttlMs`: the page trades it for the session token. */
   newAddress(ttlMs: number): string;
+  /**
+   * A private file (redirect-file.ts) that sends the browser to an address with a fresh code, for `ttlMs`;
+   * the browser is opened on its path, so no command line holds the code. Deleted once the code is traded,
+   * once it expires, and when serve stops.
+   */
+  newRedirectFile(ttlMs: number): Promise<string>;
   readonly origin: string;
   readonly port: number;
   /** The listening socket's own address. */
@@ -79,6 +92,7 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   const { api, home } = opts.engine;
   const token = newToken();
   const mediaTokens = new MediaTokens();
+  const downloadTokens = new MediaTokens();
   const codes = new SessionCodes(opts.clock);
   const stagingRoot = join(home, 'staging');
   const uploading = new Set<string>();
@@ -92,16 +106,25 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   // Contract bodies are JSON only: a text/plain POST is what a cross-site form could send without asking.
   app.removeContentTypeParser('text/plain');
 
-  guardRequests(app, { token, mediaTokens, port: () => port });
+  guardRequests(app, { token, mediaTokens, downloadTokens, port: () => port });
   contractErrors(app);
   sessionRoute(app, codes, token);
   methodRoutes(app, withUploadsFolder(api, stagingRoot, opts.folders));
   uploadsFolderRoute(app, api, opts.folders);
-  mediaTokenRoute(app, mediaTokens);
+  mediaTokenRoute(app, mediaTokens, downloadTokens);
   const events = eventRoutes(app, api, opts.heartbeatMs);
+  const limits = {
+    maxBytes: opts.maxStagedBytes,
+    maxTotalBytes: opts.maxStagedTotalBytes,
+    diskMarginBytes: opts.stagingDiskMarginBytes,
+    maxUploads: opts.maxConcurrentUploads,
+  };
   stagingRoutes(
     app,
-    { root: stagingRoot, ...(opts.maxStagedBytes ? { maxBytes: opts.maxStagedBytes } : {}) },
+    {
+      root: stagingRoot,
+      limits: Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
+    },
     uploading,
   );
   mediaRoutes(app, api);
@@ -121,12 +144,32 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   sweeper.unref();
   void sweep();
 
-  const newAddress = (ttlMs: number) => `${origin}/#${CODE_FRAGMENT_KEY}=${codes.mint(ttlMs)}`;
+  const addressWith = (code: string) => `${origin}/#${CODE_FRAGMENT_KEY}=${code}`;
+  const newAddress = (ttlMs: number) => addressWith(codes.mint(ttlMs));
+  const redirects = new Set<Promise<unknown>>();
+  const newRedirectFile = async (ttlMs: number) => {
+    let remove = async () => {};
+    let removed = false;
+    const gone = () => {
+      removed = true;
+      const done = remove().catch(() => undefined);
+      redirects.add(done);
+      void done.finally(() => redirects.delete(done));
+    };
+    const code = codes.mint(ttlMs, gone);
+    const file = await writeRedirectFile(home, addressWith(code));
+    remove = file.remove;
+    // Traded while the file was being written: it goes now. Otherwise at its code's end at the latest.
+    if (removed) await file.remove();
+    else setTimeout(() => codes.expireDue(), ttlMs + 1).unref();
+    return file.path;
+  };
   return {
     get url() {
       return newAddress(OPENED_CODE_TTL_MS);
     },
     newAddress,
+    newRedirectFile,
     origin,
     port,
     address,
@@ -135,6 +178,8 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
     sweepStaging: sweep,
     close: async () => {
       clearInterval(sweeper);
+      codes.clear();
+      await Promise.all(redirects);
       await app.close();
     },
   };

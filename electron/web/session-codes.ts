@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ROUTES } from '../../shared/serve-protocol';
+import { PUBLIC_ROUTE } from './guard';
 import { sendError, sendValue } from './replies';
 import { newToken, sameToken } from './token';
 
@@ -17,22 +18,23 @@ export const PRINTED_CODE_TTL_MS = 10 * 60 * 1000;
  * used up by its exchange, and forgotten when `serve` stops.
  */
 export class SessionCodes {
-  private readonly live = new Map<string, number>();
+  private readonly live = new Map<string, { expires: number; gone?: () => void }>();
 
   constructor(
     private readonly now: () => number = Date.now,
     private readonly max = 64,
   ) {}
 
-  mint(ttlMs: number): string {
+  /** A new code, good once for `ttlMs`; `gone` is called once it is traded, pushed out or found expired. */
+  mint(ttlMs: number, gone?: () => void): string {
     this.prune();
     while (this.live.size >= this.max) {
       const oldest = this.live.keys().next().value;
       if (oldest === undefined) break;
-      this.live.delete(oldest);
+      this.forget(oldest);
     }
     const code = newToken();
-    this.live.set(code, this.now() + ttlMs);
+    this.live.set(code, { expires: this.now() + ttlMs, ...(gone ? { gone } : {}) });
     return code;
   }
 
@@ -42,13 +44,29 @@ export class SessionCodes {
     let found: string | undefined;
     for (const code of this.live.keys()) if (sameToken(given, code)) found = code;
     if (found === undefined) return false;
-    this.live.delete(found);
+    this.forget(found);
     return true;
+  }
+
+  /** Forgets the codes whose time is up (a timer calls this at a code's end, so its `gone` runs then). */
+  expireDue(): void {
+    this.prune();
+  }
+
+  /** Forgets every code (serve stops). */
+  clear(): void {
+    for (const code of [...this.live.keys()]) this.forget(code);
+  }
+
+  private forget(code: string): void {
+    const gone = this.live.get(code)?.gone;
+    this.live.delete(code);
+    gone?.();
   }
 
   private prune(): void {
     const now = this.now();
-    for (const [code, expires] of this.live) if (now > expires) this.live.delete(code);
+    for (const [code, { expires }] of this.live) if (now > expires) this.forget(code);
   }
 }
 
@@ -56,7 +74,7 @@ const ExchangeSchema = z.object({ code: z.string().min(1).max(512) });
 
 /** `POST /session` (no token needed: it is how the page gets one): a live code for the session token. */
 export function sessionRoute(app: FastifyInstance, codes: SessionCodes, token: string): void {
-  app.post(ROUTES.session, async (req, reply) => {
+  app.post(ROUTES.session, PUBLIC_ROUTE, async (req, reply) => {
     const body = ExchangeSchema.safeParse(req.body);
     if (!body.success)
       return sendError(reply, {

@@ -14,6 +14,7 @@ import {
 } from '../../shared/serve-protocol';
 import { sendError, sendValue } from './replies';
 import { stagedName } from './staged-name';
+import { STAGING_LIMITS, StagingBudget, type Admitted, type StagingLimits } from './staging-budget';
 import { newToken } from './token';
 
 /** In each staging folder: the name of the one file staging wrote there. */
@@ -22,19 +23,24 @@ export const STAGED_MARKER = '.staged';
 export interface StagingOptions {
   /** `<home>/staging`. */
   root: string;
-  maxBytes?: number;
+  /** Per file, in all, the disk's margin, at once: see StagingLimits (defaults: STAGING_LIMITS). */
+  limits?: Partial<StagingLimits>;
 }
 
 class TooLarge extends Error {}
 
-/** Passes bytes through, failing once more than `max` went by (a body without Content-Length too). */
-function limit(max: number): Transform {
+/**
+ * Passes bytes through, failing once more than `max` went by (a body without Content-Length too), and
+ * telling `wrote` what went by.
+ */
+function limit(max: number, wrote: (n: number) => void): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
       seen += chunk.length;
-      if (seen > max) done(new TooLarge());
-      else done(null, chunk);
+      if (seen > max) return done(new TooLarge());
+      wrote(chunk.length);
+      done(null, chunk);
     },
   });
 }
@@ -93,22 +99,27 @@ const tooLarge = (max: number) =>
  * be estimated and added like any other path.
  */
 export function stagingRoutes(app: FastifyInstance, opts: StagingOptions, active: Set<string>): void {
-  const max = opts.maxBytes ?? MAX_STAGED_BYTES;
+  const max = opts.limits?.maxBytes ?? MAX_STAGED_BYTES;
+  const budget = new StagingBudget(opts.root, { ...STAGING_LIMITS, ...opts.limits, maxBytes: max });
   void app.register(async (scope) => {
     // Whatever its type, the body is not parsed: the handler streams the raw request to the file.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
     scope.post(ROUTES.staging, async (req, reply) => {
-      const declared = Number(req.headers['content-length']);
+      const length = req.headers['content-length'];
+      const declared = length === undefined ? null : Number(length);
       let name: string;
+      let admitted: Admitted;
       try {
         name = stagedName((req.query as Record<string, unknown>)[STAGE_NAME_PARAM]);
         if (name.toLowerCase() === STAGED_MARKER) name = `_${name}`;
-        if (declared > max) throw tooLarge(max);
+        if (declared !== null && declared > max) throw tooLarge(max);
+        admitted = await budget.admit(declared);
       } catch (e) {
         // The body is not wanted: close the connection rather than read gigabytes for nothing.
-        return sendError(reply.header('connection', 'close'), toContractError(e));
+        const error = toContractError(e);
+        return sendError(reply.header('connection', 'close'), error, error.code === 'busy' ? 429 : undefined);
       }
       const folder = `.incoming-${newToken().slice(0, 22)}`;
       const dir = join(opts.root, folder);
@@ -120,13 +131,22 @@ export function stagingRoutes(app: FastifyInstance, opts: StagingOptions, active
         await mkdir(dir, { recursive: true, mode: 0o700 });
         // What the sweep may delete later: this file, never what the engine writes beside it.
         await writeFile(join(dir, STAGED_MARKER), name, { mode: 0o600 });
-        await pipeline(req.raw, limit(max), tap(hash), createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+        await pipeline(
+          req.raw,
+          limit(admitted.allowed, admitted.wrote),
+          tap(hash),
+          createWriteStream(path, { flags: 'wx', mode: 0o600 }),
+        );
         if (modified) await utimes(path, new Date(), modified);
         const key = hash.digest('base64url').slice(0, 22);
         return sendValue(reply, { path: await settleStaged(dir, key, opts.root, name) });
       } catch (e) {
         await rm(dir, { recursive: true, force: true });
-        if (e instanceof TooLarge) return sendError(reply.header('connection', 'close'), tooLarge(max));
+        if (e instanceof TooLarge)
+          return sendError(
+            reply.header('connection', 'close'),
+            toContractError(admitted.allowed < max ? admitted.refusal : tooLarge(max)),
+          );
         if (req.raw.destroyed || (e as NodeJS.ErrnoException).code === 'ECONNRESET') return reply; // gone
         return sendError(reply, {
           code: 'disk',
@@ -134,6 +154,7 @@ export function stagingRoutes(app: FastifyInstance, opts: StagingOptions, active
         });
       } finally {
         active.delete(folder);
+        admitted.end();
       }
     });
   });

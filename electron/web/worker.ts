@@ -18,17 +18,12 @@ export function workQueue(
     if (line !== lastSaid) say(line);
     lastSaid = line;
   };
-  // A run is reported before it has the queue: "working" then "not working" read as a contradiction.
-  let started = false;
+  // A run is reported before it has the queue (another process may hold it): saying "starting to work"
+  // then "not working" read as a contradiction, so only what stops it from working is said.
   return keepWorking(host, {
     retryMs: RETRY_MS,
     onReport: (r) => {
-      if (r.running) {
-        if (!started) sayOnce('Starting to work the queue.');
-        started = true;
-        return;
-      }
-      if (r.stopping) return;
+      if (r.running || r.stopping) return;
       if (r.outcome === 'aborted') return sayOnce('Another process took the queue over; trying again later.');
       const err = r.error;
       if (!err) return;

@@ -16,6 +16,19 @@ export const LangList = z.array(LangEntry);
 /** A non-null error message is of a shape the spec does not show: accept text or an object. */
 export const RemoteErrorMessage = z.union([z.string(), z.record(z.string(), z.unknown())]).nullable();
 
+/**
+ * The longest dub Dubdesk believes in: 48 hours of output. The service bills its measured duration, and the
+ * queue sums it: a value outside 0..48 h (negative, absurd, not a number) is the service breaking its
+ * promise, refused where its answer comes in, naming what it sent.
+ */
+export const MAX_MEASURED_SECONDS = 48 * 3600;
+export const MeasuredSeconds = z
+  .number({ error: (i) => `the service sent ${String(i.input)}, not a number of seconds` })
+  .min(0, { error: (i) => `the service sent ${String(i.input)}: a duration is never negative` })
+  .max(MAX_MEASURED_SECONDS, {
+    error: (i) => `the service sent ${String(i.input)} s: more than 48 h, no dub is that long`,
+  });
+
 export const ExternalStatus = {
   Uploading: 1,
   InQueue: 2,

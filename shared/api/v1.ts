@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RemoteErrorMessage } from './common';
+import { MeasuredSeconds, RemoteErrorMessage } from './common';
 
 export const ProfileV1 = z.object({
   id: z.string(),
@@ -26,7 +26,7 @@ export const DubV1 = z.object({
   progressPercentage: z.number().min(0).max(100),
   externalErrorMessage: RemoteErrorMessage,
   duration: z.number(),
-  measuredDuration: z.number().nullable(),
+  measuredDuration: MeasuredSeconds.nullable(),
   isStudioQuality: z.boolean(),
   source: z.string(),
   createdAt: z.string(),
@@ -34,6 +34,8 @@ export const DubV1 = z.object({
 export type DubV1 = z.infer<typeof DubV1>;
 export const DubListV1 = z.array(DubV1);
 export type DubListV1 = z.infer<typeof DubListV1>;
+/** The list as it arrives: each dub is checked on its own, so one bad dub spoils only itself. */
+export const DubPageV1 = z.array(z.unknown());
 
 export const InitDubV1Body = z.object({
   fileType: z.string().min(1),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OutputLink, RemoteErrorMessage } from './common';
+import { MeasuredSeconds, OutputLink, RemoteErrorMessage } from './common';
 
 export const ProfileV2 = z.object({
   id: z.string(),
@@ -28,7 +28,7 @@ export const DubV2 = z.object({
   progress_percentage: z.number().min(0).max(100),
   external_error_message: RemoteErrorMessage,
   duration: z.number(),
-  measured_duration: z.number().nullable(),
+  measured_duration: MeasuredSeconds.nullable(),
   is_studio_quality: z.boolean(),
   source: z.string(),
   created_at: z.string(),
@@ -47,6 +47,8 @@ export type Pagination = z.infer<typeof Pagination>;
 
 export const DubListV2 = z.object({ dubs: z.array(DubV2), pagination: Pagination });
 export type DubListV2 = z.infer<typeof DubListV2>;
+/** A list page as it arrives: each dub is checked on its own, so one bad dub spoils only itself. */
+export const DubPageV2 = z.object({ dubs: z.array(z.unknown()), pagination: Pagination });
 
 export const V2_MAX_PAGE_SIZE = 100;
 export const V2_DEFAULT_PAGE_SIZE = 20;

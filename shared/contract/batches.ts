@@ -41,6 +41,14 @@ export const AddRequestSchema = BatchRequestSchema.extend({
 export type AddRequest = z.infer<typeof AddRequestSchema>;
 export type AddRequestInput = z.input<typeof AddRequestSchema>;
 
+export const FreeDubSchema = z.object({
+  lang: z.string(),
+  why: z.enum(['copy', 'done', 'queued', 'paid']),
+  /** For a copy: the name of the file whose dub it takes. */
+  of: z.string().nullable(),
+});
+export type FreeDub = z.infer<typeof FreeDubSchema>;
+
 export const FileEstimateSchema = z.object({
   /** What the user gave (a file, a file found in a folder, or a URL). */
   input: z.string(),
@@ -50,6 +58,13 @@ export const FileEstimateSchema = z.object({
   bytes: z.number().nullable(),
   /** Credits for one language (studio included); null when the length is unknown or the file is refused. */
   creditsPerLanguage: z.number().nullable(),
+  /**
+   * What this file adds to the batch's total, all its languages together (studio included): 0 for a copy or
+   * a file already dubbed; null when its length is unknown or the file is refused.
+   */
+  credits: z.number().nullable(),
+  /** Its languages that add nothing, and why: a copy (of `of`), already dubbed, already queued, already paid. */
+  free: z.array(FreeDubSchema),
   /** Why this file will not be queued; null when it is fine. */
   problem: ContractErrorSchema.nullable(),
 });

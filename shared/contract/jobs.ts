@@ -43,6 +43,15 @@ export const JobOutputSchema = z.object({
 });
 export type JobOutput = z.infer<typeof JobOutputSchema>;
 
+/**
+ * A job's files, each once: identical content is kept once, so two output types (the service's `original`
+ * and `original_mp4` of an MP4 upload) may be one file.
+ */
+export function jobFiles(outputs: readonly JobOutput[]): JobOutput[] {
+  const seen = new Set<string>();
+  return outputs.filter((o) => !seen.has(o.path) && seen.add(o.path));
+}
+
 /** Why a live job is not moving right now, and when it will try again. */
 export const WaitingSchema = z.object({
   code: z.enum([
@@ -54,6 +63,8 @@ export const WaitingSchema = z.object({
     'queue-paused',
     'other-service',
     'pausing',
+    /** The dub is done (and charged) at the service; its download waits for the job or the queue to resume. */
+    'download-paused',
     /**
      * Waits for another job, and is woken when that one moves on (never `retryAt`): upload once (this
      * language is made from the service's copy once the first language's dub is done), or a copy waiting

@@ -10,6 +10,8 @@ export const QueuePauseSchema = z.object({
 export const QueueTotalsSchema = z.object({
   counts: z.record(z.enum(JOB_STATES), z.number().int()),
   total: z.number().int(),
+  /** Jobs in the history: cleared from the live list or aged out of it (`counts` and `total` leave them out). */
+  history: z.number().int(),
   /** Jobs not yet completed, failed or canceled. */
   left: z.number().int(),
   /** Sum over the transfers running now. */

@@ -8,32 +8,57 @@ export function isLoopbackHost(hostname: string): boolean {
   );
 }
 
-const DEFAULT_PORT: Record<string, string> = { http: '80', https: '443' };
+/** What the WHATWG URL parser gives (shared/ has no DOM or Node types; both runtimes have the class). */
+interface ParsedUrl {
+  href: string;
+  protocol: string;
+  username: string;
+  password: string;
+  hostname: string;
+  origin: string;
+  search: string;
+  hash: string;
+}
+const WhatwgUrl = (globalThis as unknown as { URL: new (input: string) => ParsedUrl }).URL;
+
+/** Without trailing slashes, lower-case: how an address and its parsed form are compared. */
+const plain = (s: string) => s.replace(/\/+$/, '').toLowerCase();
 
 /**
- * The scheme, host and port of an http(s) address, lower-case and without a default port; null when it is
- * not one. (shared/ has no DOM or Node types, so no URL class here.)
+ * A service address parsed by the same parser that sends the requests (got and `new URL`), or why it is
+ * refused. Anything another reader could take for a different host is refused rather than guessed at:
+ * `\` (a path separator to the parser, user-info to others), user-info, a query or fragment, spaces and
+ * control characters, and any address that does not read back the same once parsed.
  */
-function partsOf(address: string): { scheme: string; host: string; port: string } | null {
-  const m = /^(https?):\/\/(?:[^@/?#]*@)?(\[[0-9a-f:.]+\]|[^/:?#[\]]+)(?::(\d{1,5}))?(?:[/?#]|$)/i.exec(
-    address.trim(),
-  );
-  if (!m?.[1] || !m[2]) return null;
-  const scheme = m[1].toLowerCase();
-  const port = m[3] && m[3] !== DEFAULT_PORT[scheme] ? String(Number(m[3])) : '';
-  return { scheme, host: m[2].toLowerCase(), port };
+export function parseServiceAddress(address: string): { url: ParsedUrl } | { problem: string } {
+  // eslint-disable-next-line no-control-regex
+  if (/[\\\s\u0000-\u001f\u007f@#?]/.test(address))
+    return { problem: 'a service address has no spaces, \\, @, ? or # in it' };
+  let url: ParsedUrl;
+  try {
+    url = new WhatwgUrl(address);
+  } catch {
+    return { problem: 'not an address (https://host[:port][/path])' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { problem: 'an http:// or https:// address' };
+  if (url.username || url.password || url.search || url.hash)
+    return { problem: 'a service address has no user name, password, query or fragment' };
+  if (plain(url.href) !== plain(address))
+    return { problem: `the address reads as ${url.href}: write it that way` };
+  return { url };
 }
 
 /** Whether a key may be sent to this address: https anywhere, plain http to this machine only. */
 export function keySafeAddress(address: string): boolean {
-  const p = partsOf(address);
-  return p !== null && (p.scheme === 'https' || isLoopbackHost(p.host));
+  const p = parseServiceAddress(address);
+  return 'url' in p && (p.url.protocol === 'https:' || isLoopbackHost(p.url.hostname));
 }
 
-/** The origin (scheme, host, port) an address belongs to, as `https://host:port`; a key is bound to origins. */
+/** The origin (scheme, host, port) an address sends to, as the parser says; a key is bound to origins. */
 export function originOf(address: string): string | null {
-  const p = partsOf(address);
-  return p && `${p.scheme}://${p.host}${p.port ? `:${p.port}` : ''}`;
+  const p = parseServiceAddress(address);
+  return 'url' in p ? p.url.origin : null;
 }
 
 /**
@@ -41,8 +66,15 @@ export function originOf(address: string): string | null {
  * a test). Anything else would put the key on the network in the clear.
  */
 export const ServiceAddressSchema = z
-  .url({ protocol: /^https?$/, error: 'an http:// or https:// address' })
+  .string()
   .max(2048)
-  .refine(keySafeAddress, {
-    error: 'plain http:// is only for this machine (localhost, 127.0.0.1): use https:// for the service',
+  .superRefine((address, ctx) => {
+    const p = parseServiceAddress(address);
+    if ('problem' in p) ctx.addIssue({ code: 'custom', message: p.problem });
+    else if (!keySafeAddress(address))
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'plain http:// is only for this machine (localhost, 127.0.0.1): use https:// for the service',
+      });
   });

@@ -153,11 +153,19 @@ export function within<T>(ms: number, what: string, work: Promise<T>): Promise<T
 export const p95 = (xs: readonly number[]) =>
   [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? NaN;
 
+let rendererBuilt: Promise<void> | null = null;
+
 /**
  * `dist/renderer` built now from the sources, as `npm install` builds it: the figures are of this code, and
  * of React's production build (a build made under another NODE_ENV once shipped the development one).
+ * Once per run: the `ui` and `scale` sections serve the same build.
  */
-export async function buildServedRenderer(): Promise<void> {
+export function buildServedRenderer(): Promise<void> {
+  rendererBuilt ??= buildRenderer();
+  return rendererBuilt;
+}
+
+async function buildRenderer(): Promise<void> {
   await build({
     configFile: new URL('../../renderer/vite.config.ts', import.meta.url).pathname,
     logLevel: 'warn',

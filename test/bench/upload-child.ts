@@ -1,13 +1,16 @@
 /**
- * One upload by the engine, in a process that runs nothing else: the whole engine (add, then run) sends
- * one file to the bench sandbox. Prints `{ uploadMs, uploadCpuMs, jobCpuMs, maxRssBytes }`:
+ * Uploads by the engine, in a process that runs nothing else: the whole engine (add, then run, one job at a
+ * time) sends a small warm-up file, then each of `files`, to the bench sandbox. Prints one line of JSON:
+ * `{ jobs: [{ uploadMs, uploadCpuMs, jobCpuMs }], firstJobRssBytes }`, one entry per file of `files`:
  * - `uploadMs` and `uploadCpuMs`: the request that carries the file (v2 create, or the pre-signed PUT), from
  *   its start to its status line, as curl's `time_total` counts its one request; its CPU is the process's
- *   (the file's reads in libuv's pool included), as `time` counts curl's;
+ *   (the file's reads in libuv's pool included), as `time` counts curl's. With `--expose-gc`, the garbage
+ *   the request left is collected at its status line and counted in it: the collection would otherwise land
+ *   in whatever the engine does next and be counted as that;
  * - `jobCpuMs`: the process's CPU from the job's `uploading` to the service's answer, with the init and
  *   start calls of v1 around the PUT and the engine's own records: less `uploadCpuMs`, the engine's overhead;
- * - all of it for the second job of the process (a small file goes first), as in a batch;
- * - the process's peak resident memory (`getrusage`), whatever moment it was reached.
+ * - `firstJobRssBytes`: the process's peak resident memory (`getrusage`) once the first of `files` is sent
+ *   and its dub created (a process sending one file is measured as before; later files do not count).
  */
 import { subscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,11 +18,12 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { openDubdesk } from '../../electron/engine/index';
 
-const { baseUrl, apiKey, file, warmFile, api } = JSON.parse(process.argv[2] ?? '{}') as {
+const { baseUrl, apiKey, files, warmFile, api } = JSON.parse(process.argv[2] ?? '{}') as {
   baseUrl: string;
   apiKey: string;
-  file: string;
-  /** A small file dubbed first, so the job measured is one of a batch, not the process's first (cold) one. */
+  /** The files measured, sent in this order; distinct content, so none is a copy of another. */
+  files: string[];
+  /** A small file dubbed first, so no job measured is the process's first (cold) one. */
   warmFile: string;
   api: 'v2' | 'v1';
 };
@@ -28,49 +32,58 @@ const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
+const collect = (globalThis as { gc?: () => void }).gc;
+
+interface JobRun {
+  uploadMs: number;
+  uploadCpuMs: number;
+  jobCpuMs: number;
+}
+const measured = new Set(files.map((f) => basename(f)));
+const runs: JobRun[] = [];
+/** The job being sent (one at a time), from its `uploading` on. */
+let current: { id: number; cpu: number; requestAt: number; requestCpu: number; run: JobRun } | null = null;
+let firstJobRssBytes = 0;
 
 // The engine's transport says when the one request carrying a file starts and when it is answered.
-let requestStarted = 0;
-let requestCpu = 0;
-let uploadMs = 0;
-let uploadCpuMs = 0;
-let measuring = false;
 subscribe('dubdesk:file-request', (message) => {
   const { phase } = message as { phase: 'start' | 'answer' };
-  if (!measuring) return;
-  if (phase === 'start' && !requestStarted) {
-    requestStarted = performance.now();
-    requestCpu = cpuMs();
+  if (!current) return;
+  if (phase === 'start' && !current.requestAt) {
+    current.requestAt = performance.now();
+    current.requestCpu = cpuMs();
   }
-  if (phase === 'answer' && requestStarted && !uploadMs) {
-    uploadMs = performance.now() - requestStarted;
-    uploadCpuMs = cpuMs() - requestCpu;
+  if (phase === 'answer' && current.requestAt && !current.run.uploadMs) {
+    current.run.uploadMs = performance.now() - current.requestAt;
+    collect?.();
+    current.run.uploadCpuMs = cpuMs() - current.requestCpu;
   }
 });
 
 const home = mkdtempSync(join(tmpdir(), 'dubdesk-bench-upload-'));
 const host = openDubdesk({ home, face: 'cli', service: { baseUrl, apiKey } });
 const stop = new AbortController();
-let jobCpu = 0;
-let jobCpuMs = 0;
 host.api.subscribe((e) => {
-  if (e.type !== 'job' || e.job.sourceName !== basename(file)) return;
-  if (e.job.state === 'uploading' && !jobCpu) {
-    measuring = true;
-    jobCpu = cpuMs();
+  if (e.type !== 'job' || !measured.has(e.job.sourceName)) return;
+  if (e.job.state === 'uploading' && !current) {
+    const run = { uploadMs: 0, uploadCpuMs: 0, jobCpuMs: 0 };
+    current = { id: e.job.id, cpu: cpuMs(), requestAt: 0, requestCpu: 0, run };
   }
-  if ((e.job.state === 'submitted' || e.job.state === 'processing') && jobCpu && !jobCpuMs) {
-    jobCpuMs = cpuMs() - jobCpu;
-    stop.abort();
+  if ((e.job.state === 'submitted' || e.job.state === 'processing') && current?.id === e.job.id) {
+    current.run.jobCpuMs = cpuMs() - current.cpu;
+    runs.push(current.run);
+    current = null;
+    if (runs.length === 1) firstJobRssBytes = process.resourceUsage().maxRSS * 1024;
+    if (runs.length === files.length) stop.abort();
   }
   if (e.job.state === 'failed') {
     process.stderr.write(`upload failed: ${e.job.error?.message}\n`);
     stop.abort();
   }
 });
-// One add, the warm-up first: the queue takes them in order, one at a time.
+// One add, the warm-up first: the queue takes them one at a time, smallest first.
 await host.api.add({
-  inputs: [warmFile, file],
+  inputs: [warmFile, ...files],
   to: ['es'],
   api,
   uploadOnce: false,
@@ -80,11 +93,8 @@ await host.api.add({
 await host.run({ untilDone: false, concurrency: 1, pollIntervalMs: 60_000, signal: stop.signal });
 await host.close();
 rmSync(home, { recursive: true, force: true });
-if (!uploadMs || !jobCpuMs) {
-  process.stderr.write(`the upload request was not seen (${uploadMs} ms, job ${jobCpuMs} ms of CPU)\n`);
+if (runs.length !== files.length || runs.some((r) => !r.uploadMs)) {
+  process.stderr.write(`${runs.length} of ${files.length} uploads seen, each with its request\n`);
   process.exit(1);
 }
-const usage = process.resourceUsage();
-process.stdout.write(
-  `${JSON.stringify({ uploadMs, uploadCpuMs, jobCpuMs, maxRssBytes: usage.maxRSS * 1024 })}\n`,
-);
+process.stdout.write(`${JSON.stringify({ jobs: runs, firstJobRssBytes })}\n`);

@@ -165,6 +165,31 @@ describe.each([
     expect(await h.runUntilDone()).toBe('done');
     await agreesWithLedger();
   });
+
+  it('paused mid-batch: the dubs the service already has are charged and recorded, the rest stays committed', async () => {
+    const added = (await Promise.all(['e', 'f', 'g'].map((n) => add(`numbers-${n}.mp4`)))).flatMap(
+      (a) => a.added,
+    );
+    const run = h.runUntilDone();
+    await vi.waitFor(() => {
+      const seen = events.some(
+        (e) => e.type === 'job' && added.includes(e.job.id) && e.job.state === 'processing',
+      );
+      expect(seen).toBe(true);
+    }, HEARD);
+    await h.api.pauseQueue();
+    // The service has no pause: the run follows what it was making until it ended, then stops there.
+    expect(await run).toBe('paused');
+    const t = await agreesWithLedger();
+    expect(t.paused?.reason).toBe('user');
+    const charged = (await Promise.all(added.map((id) => h.api.getJob({ id })))).filter(
+      (j) => j.creditsCharged !== null,
+    );
+    expect(charged.length).toBeGreaterThan(0);
+    await h.api.resumeQueue();
+    expect(await h.runUntilDone()).toBe('done');
+    expect((await agreesWithLedger()).creditsCommitted).toBe(0);
+  });
 });
 
 describe.each([

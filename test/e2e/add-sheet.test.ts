@@ -1,3 +1,5 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addButtonShown, appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
@@ -57,6 +59,28 @@ describe('the Add sheet and the watch form say what is true', () => {
     await page.keyboard.press('Control+Enter');
     await sheet.waitFor({ state: 'hidden' });
     await page.getByRole('row', { name: /keys-second\.mp4/ }).waitFor(PATIENT);
+  });
+
+  it('each file says what it adds to the total: a copy adds 0 and names the file it copies', async () => {
+    const { page } = e2e.view;
+    const folder = tempDir('dubdesk-e2e-copies-');
+    const a = join(folder, 'copy-a.mp4');
+    const b = join(folder, 'copy-b.mp4');
+    copyFileSync(videoMp4(3, 'copied-3s.mp4'), a);
+    copyFileSync(a, b);
+    await page.keyboard.press('Control+o');
+    const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+    await sheet.waitFor();
+    await page.setInputFiles('[data-testid=file-input]', [a, b]);
+    await pickLanguage(page, 'Korean', 'ko');
+    const line = (name: string) => sheet.getByRole('listitem').filter({ hasText: name });
+    await line('copy-b.mp4').getByText('0 cr (copy of copy-a.mp4)').waitFor(PATIENT);
+    await line('copy-a.mp4')
+      .getByText(/^3 cr$/)
+      .waitFor(PATIENT);
+    expect(await sheet.getByTestId('estimate-credits').getAttribute('data-credits')).toBe('3');
+    await sheet.getByRole('button', { name: 'Cancel' }).click();
+    await sheet.waitFor({ state: 'hidden' });
   });
 
   it('the watch form asks for a limit per hour, shows a neutral example path, and each card shows where results go', async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appInBrowser, PATIENT } from '../helpers/browser-app';
+import { problemGroups } from '../../renderer/src/components/JobProblem';
+import { estimateRowHeight } from '../../renderer/src/components/SourceRowView';
 import { seedQueue } from '../helpers/seed';
 
 const SOURCES = 3334;
@@ -20,6 +22,27 @@ describe('10,000 jobs already in the queue', () => {
       .poll(() => page.getByRole('button', { name: /^All/ }).textContent(), PATIENT)
       .toMatch(/10,002$/);
     expect(await page.getByRole('row').count()).toBeLessThan(80);
+  });
+
+  it('draws each row at the height it was estimated at', async () => {
+    const { page } = e2e.view;
+    const grid = page.getByRole('grid');
+    await page.getByRole('row', { name: /clip-00001\.mp4/ }).waitFor();
+    // A row measured at another height than estimated re-lays the whole list out (its length and every slot
+    // after it): on every frame of a scroll through rows never shown.
+    await grid.evaluate((el) => (el.scrollTop = Math.floor(el.scrollHeight / 2)));
+    await expect.poll(() => grid.locator('.row-loading').count(), PATIENT).toBe(0);
+    const drawn = await grid.evaluate((el) =>
+      [...el.querySelectorAll<HTMLElement>('[data-index]')].map((slot) => ({
+        index: Number(slot.dataset.index),
+        px: slot.getBoundingClientRect().height,
+      })),
+    );
+    const first = Math.min(...drawn.map((d) => d.index));
+    const rows = (await e2e.app.host.api.listSources({ offset: first, limit: drawn.length })).sources;
+    expect(drawn.length).toBeGreaterThan(5);
+    expect(rows.some((r) => problemGroups(r.jobs).length > 0)).toBe(true); // these rows wait: one line each
+    for (const d of drawn) expect({ ...d, px: estimateRowHeight(rows[d.index - first] ?? null) }).toEqual(d);
   });
 
   it('scrolls to the end with the keyboard and to the middle with the wheel, loading the rows it shows', async () => {

@@ -57,6 +57,16 @@ describe('the first run and the API key', () => {
       .getByText(new RegExp(`rejected the API key.*${recorder.url.replace(/\./g, '\\.')}`))
       .waitFor();
     expect(headersSeen(recorder)).toContain('typed-for-the-recorder');
+    // One plain sentence with its full stop, brackets not nested, and no "check the settings" in Settings.
+    const said = await status.innerText();
+    expect(said).toMatch(/rejected the API key: [^()]*\(?HTTP 401 from [^\s()]+\)?\. /);
+    expect(said).not.toMatch(/\([^)]*\(|\)\)|in the settings/);
+
+    // An address nothing answers at is said once, not "cannot reach the service: cannot reach …".
+    await page.getByLabel('Service address').fill('http://127.0.0.1:9');
+    await page.getByRole('button', { name: 'Test key' }).click();
+    await status.getByText(/cannot reach/).waitFor(PATIENT);
+    expect((await status.innerText()).match(/cannot reach/g)).toHaveLength(1);
 
     await page.getByLabel('API key', { exact: true }).fill(sb.account.apiKey);
     await page.getByLabel('Service address').fill(sb.baseUrl);
@@ -111,7 +121,7 @@ describe('the first run and the API key', () => {
     expect(headersSeen(recorder)).not.toContain(sb.account.apiKey);
   });
 
-  it('had no console error but the refusals asked for above (a rejected key, an http address)', () => {
-    for (const line of e2e.view.troubles.console) expect(line).toMatch(/status of (400|401) /);
+  it('had no console error but the refusals asked for above (a rejected key, an http address, no answer)', () => {
+    for (const line of e2e.view.troubles.console) expect(line).toMatch(/status of (400|401|503) /);
   });
 });

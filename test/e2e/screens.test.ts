@@ -112,6 +112,9 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await page.getByRole('button', { name: 'Test key' }).click();
     await page.getByText(/balance [\d,]+ cr/).waitFor();
+    // The key comes from the environment here: it wins over any saved one, so no "type a new one".
+    await page.getByText(/comes from the environment \(DUBDESK_API_KEY\)/).waitFor();
+    expect(await page.getByText(/Type a new one to replace it/).count()).toBe(0);
     await bothThemes(page, 'settings');
     expect(await seriousViolations(page)).toEqual([]);
   });

@@ -98,6 +98,10 @@ describe.runIf(currentFace() === 'web')('a batch uploaded from the browser, save
     await page.getByRole('checkbox', { name: 'Select interview.mp4' }).click();
     const link = page.getByRole('link', { name: 'Download all' });
     await link.waitFor(PATIENT);
+    // Not flush against the status text beside it: the 8 px grid's distance at least.
+    const status = page.getByText(/All done: nothing to retry/);
+    const [a, b] = [await link.boundingBox(), await status.boundingBox()];
+    expect(a && b && b.x - (a.x + a.width)).toBeGreaterThanOrEqual(8);
     await page.setViewportSize({ width: 640, height: 400 });
     await screenshot(page, 'uploads-folder-download-all-200pct'); // 1280x800 at 200% zoom
     await page.setViewportSize({ width: 1280, height: 800 });

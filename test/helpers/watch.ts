@@ -12,6 +12,7 @@ export const TEST_TIMING = {
   settleMs: 400,
   maxWaitMs: 3000,
   rescanMs: 2000,
+  eventRescanMs: 2000,
   pollMs: 100,
   tickMs: 50,
   idleMs: 500,

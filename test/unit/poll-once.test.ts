@@ -24,11 +24,12 @@ it('a tracked dub whose check fails (5xx) does not hold back what the poll saw o
     progress_percentage: 100,
     external_error_message: null,
     measured_duration: 3,
+    dest_lang: 'es',
   });
   const clients = {
     v2: {
       // Job a's dub is completed; job b's is not in the list, and asking for it fails with a 502.
-      list: async () => ({ dubs: [dub(`dub-${a}`)], pagination: { total_pages: 1 } }),
+      list: async () => ({ dubs: [dub(`dub-${a}`)], pagination: { total_pages: 1 }, refused: [] }),
       get: async () => {
         throw new ApiError('server', 'bad gateway', 502);
       },

@@ -161,6 +161,8 @@ describe('what the screens derive', () => {
           durationSeconds: 60,
           bytes: 1,
           creditsPerLanguage: 60,
+          credits: 60,
+          free: [{ lang: 'es', why: 'done', of: null }],
           problem: null,
         },
         {
@@ -170,6 +172,8 @@ describe('what the screens derive', () => {
           durationSeconds: 30,
           bytes: 1,
           creditsPerLanguage: 30,
+          credits: 60,
+          free: [],
           problem: null,
         },
         {
@@ -179,6 +183,8 @@ describe('what the screens derive', () => {
           durationSeconds: null,
           bytes: 1,
           creditsPerLanguage: null,
+          credits: null,
+          free: [],
           problem: { code: 'not-media', message: 'not a video' },
         },
       ],

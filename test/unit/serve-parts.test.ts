@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../shared/contract/errors';
 import { MediaTokens } from '../../electron/web/media-tokens';
 import { STATUS_OF } from '../../electron/web/replies';
-import { routeKind } from '../../electron/web/guard';
+import { canonicalPath } from '../../electron/web/guard';
 import { stagedName } from '../../electron/web/staged-name';
 import { bearerOf, newToken, sameToken } from '../../electron/web/token';
 
@@ -49,17 +49,21 @@ describe('serve: tokens', () => {
 });
 
 describe('serve: routes and statuses', () => {
-  it('knows which paths need the token from their prefix alone', () => {
-    expect(routeKind('/api/appInfo')).toBe('api');
-    expect(routeKind('/api/nothing/here?x=1')).toBe('api');
-    expect(routeKind('/api')).toBe('api');
-    expect(routeKind('/staging?name=a')).toBe('staging');
-    expect(routeKind('/media/1/dub?mt=x')).toBe('media');
-    expect(routeKind('/session')).toBe('session');
-    expect(routeKind('/session/x')).toBe('page');
-    expect(routeKind('/')).toBe('page');
-    expect(routeKind('/assets/index.js')).toBe('page');
-    expect(routeKind('/apix')).toBe('page');
+  it('knows a path spelled the one way it is served from one spelled otherwise', () => {
+    for (const ok of ['/', '/api/appInfo', '/media/1/dub?mt=x%2F', '/assets/index-1.js', '/session'])
+      expect(canonicalPath(ok), ok).toBe(true);
+    for (const bad of [
+      '/%61pi/x',
+      '/api/%2e',
+      '//api/x',
+      '/./api',
+      '/a/../api',
+      '/api;x',
+      '/a\\b',
+      'api',
+      '/api//x',
+    ])
+      expect(canonicalPath(bad), bad).toBe(false);
   });
 
   it('gives every contract error an HTTP status that fits', () => {

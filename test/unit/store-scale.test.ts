@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobFilter } from '../../shared/contract/jobs';
@@ -6,31 +5,14 @@ import { JobStore } from '../../electron/engine/db/jobs';
 import { checkWhole, FULL_CHECK_MAX_BYTES } from '../../electron/engine/db/damage';
 import { openDatabase } from '../../electron/engine/db/open';
 import { tempDir } from '../helpers/engine';
+import { recordingDb } from '../helpers/recording-db';
 import { seedQueue } from '../helpers/seed';
 
 const LANGS = ['es', 'fr', 'de', 'it', 'pt'];
 
-/** A store over a real file whose every statement run is recorded, to be explained afterwards. */
+/** A job store whose statements are recorded, to be explained afterwards. */
 function recordingStore(home: string) {
-  const db = openDatabase(join(home, 'dubdesk.db'));
-  const prepare = db.prepare.bind(db);
-  const ran: { sql: string; args: unknown[] }[] = [];
-  (db as { prepare: (sql: string) => Database.Statement }).prepare = (sql: string) => {
-    const st = prepare(sql);
-    for (const m of ['all', 'get', 'run'] as const) {
-      const f = st[m].bind(st) as (...a: unknown[]) => unknown;
-      (st as unknown as Record<string, unknown>)[m] = (...args: unknown[]) => {
-        ran.push({ sql, args });
-        return f(...args);
-      };
-    }
-    return st;
-  };
-  const plans = () =>
-    ran.map(({ sql, args }) => ({
-      sql,
-      plan: (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail),
-    }));
+  const { db, ran, plans } = recordingDb(home);
   return { store: new JobStore(db), ran, plans };
 }
 

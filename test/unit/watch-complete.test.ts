@@ -82,4 +82,16 @@ describe('a file is whole when its container says so', () => {
     writeFileSync(path, 'this is not a video\n');
     expect(await completeness(path)).toEqual({ whole: true });
   });
+
+  it('says what a cut MP4 misses in words, sizes with thousands separators', async () => {
+    const file = videoMp4(4, 'whole-words.mp4');
+    const size = readFileSync(file).length;
+    const r = await completeness(cut(file, size - 2000));
+    expect(r).toMatchObject({ whole: false });
+    const why = 'why' in r ? r.why : '';
+    expect(why).toMatch(
+      /^[\d.]+ KB of its MP4 structure is still missing, \d{1,3}(,\d{3})+ of \d{1,3}(,\d{3})+ bytes written so far$/,
+    );
+    expect(why).not.toMatch(/boxes/);
+  });
 });

@@ -50,6 +50,14 @@ describe('names a watched folder never takes', () => {
     expect(flat.ignored('/w/sub/a.mp4', 'file')).toBe(true);
     expect(flat.ignored('/elsewhere/a.mp4', 'file')).toBe(true);
     const deep = m({ recursive: true });
+    // Paths that are not plain are normalised first: a way out of the folder stays out, a doubled or a
+    // trailing separator changes nothing.
+    expect(deep.ignored('/w/sub/../../etc/a.mp4', 'file')).toBe(true);
+    expect(deep.ignored('/w/./sub/a.mp4', 'file')).toBe(false);
+    expect(deep.ignored('/w//sub/a.mp4', 'file')).toBe(false);
+    expect(deep.ignored('/w/sub/', 'dir')).toBe(false);
+    expect(deep.ignored('/w/', 'dir')).toBe(false);
+    expect(deep.ignored('/wx/a.mp4', 'file')).toBe(true);
     expect(deep.ignored('/w/sub', 'dir')).toBe(false);
     expect(deep.ignored('/w/sub/a.mp4', 'file')).toBe(false);
     expect(deep.ignored('/w/sub', undefined)).toBe(false);

@@ -99,7 +99,12 @@ describe('the web bridge in a page', () => {
     const calls: [string, RequestInit | undefined][] = [];
     vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
       calls.push([url, init]);
-      return new Response(JSON.stringify({ ok: true, value: { token: 'm'.repeat(43), idleSeconds: 3600 } }));
+      return new Response(
+        JSON.stringify({
+          ok: true,
+          value: { token: 'm'.repeat(43), download: 'd'.repeat(43), idleSeconds: 3600 },
+        }),
+      );
     });
     fakeExchange({ 'page-code': 'page-token' });
     fakeWindow('http://127.0.0.1:5000/#code=page-code');
@@ -112,6 +117,7 @@ describe('the web bridge in a page', () => {
     expect(calls[0]?.[0]).toBe('/api/media-token');
     expect(new Headers(calls[0]?.[1]?.headers).get('authorization')).toBe('Bearer page-token');
     expect(bridge.mediaUrl(7, 'subtitles')).toBe(`/media/7/subtitles?mt=${'m'.repeat(43)}`);
+    expect(bridge.downloadUrl?.(7, 0)).toContain(`dt=${'d'.repeat(43)}`);
     expect(await bridge.pickFiles()).toBeNull();
     expect(await bridge.pickFolder()).toBeNull();
     await expect(bridge.showInFolder('/x')).rejects.toMatchObject({ code: 'conflict' });

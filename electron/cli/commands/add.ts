@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/format';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Option, type Command } from 'commander';
@@ -49,7 +50,7 @@ function reportAlreadyDone(done: AddResult['alreadyDone']): void {
   if (done.length <= 3) {
     for (const d of done) {
       // A result moved or deleted since is named as such: "already dubbed" alone would send the user looking.
-      const files = d.outputs.map((o) =>
+      const files = [...new Set(d.outputs)].map((o) =>
         existsSync(o) ? printable(o) : `${printable(o)} (no longer there)`,
       );
       process.stderr.write(
@@ -59,14 +60,14 @@ function reportAlreadyDone(done: AddResult['alreadyDone']): void {
     return;
   }
   const sources = new Set(done.map((d) => d.source)).size;
-  const outputs = done.flatMap((d) => d.outputs);
+  const outputs = [...new Set(done.flatMap((d) => d.outputs))];
   const gone = outputs.filter((o) => !existsSync(o)).length;
   const folders = [...new Set(outputs.map((o) => dirname(o)))];
   const where = folders.length
-    ? `; results in ${folders.slice(0, 2).map(printable).join(', ')}${folders.length > 2 ? ` and ${folders.length - 2} more folder(s)` : ''}`
+    ? `; results in ${folders.slice(0, 2).map(printable).join(', ')}${folders.length > 2 ? ` and ${plural(folders.length - 2, 'more folder')}` : ''}`
     : '';
   process.stderr.write(
-    `already dubbed: ${done.length} dub(s) of ${sources} file(s) with these settings (jobs ${jobRange(done.map((d) => d.jobId))})${where}${gone ? ` (${gone} file(s) no longer there)` : ''}; pass --again to dub them again (charged again); \`dubdesk status\` lists them.\n`,
+    `already dubbed: ${plural(done.length, 'dub')} of ${plural(sources, 'file')} with these settings (jobs ${jobRange(done.map((d) => d.jobId))})${where}${gone ? ` (${plural(gone, 'file')} no longer there)` : ''}; pass --again to dub them again (charged again); \`dubdesk status\` lists them.\n`,
   );
 }
 
@@ -75,9 +76,11 @@ function report(r: AddResult, flags: AddFlags): string[] {
   for (const s of skipped) process.stderr.write(`skipped: ${s}\n`);
   reportAlreadyDone(r.alreadyDone);
   if (!flags.json && (r.added.length || r.retried.length || r.alreadyQueued.length)) {
-    const unknown = r.unknownLengthJobs ? ` (+${r.unknownLengthJobs} URL job(s) of unknown length)` : '';
+    const unknown = r.unknownLengthJobs
+      ? ` (+${plural(r.unknownLengthJobs, 'URL job')} of unknown length)`
+      : '';
     const of = r.balance !== null ? ` of ${r.balance} available` : '';
-    const parts = [`Queued ${r.added.length} job(s)`];
+    const parts = [`Queued ${plural(r.added.length, 'job')}`];
     if (r.retried.length) parts.push(`retrying ${r.retried.length}`);
     if (r.alreadyQueued.length) parts.push(`${r.alreadyQueued.length} already queued`);
     process.stderr.write(`${parts.join(', ')}; about ${r.credits} credits${unknown}${of}.\n`);
@@ -87,7 +90,7 @@ function report(r: AddResult, flags: AddFlags): string[] {
       );
   } else if (!flags.json && r.alreadyDone.length)
     process.stderr.write(
-      `Nothing new to dub: ${r.alreadyDone.length} already dubbed${skipped.length ? `, ${skipped.length} input(s) skipped` : ''}, 0 queued.\n`,
+      `Nothing new to dub: ${r.alreadyDone.length} already dubbed${skipped.length ? `, ${plural(skipped.length, 'input')} skipped` : ''}, 0 queued.\n`,
     );
   return skipped;
 }

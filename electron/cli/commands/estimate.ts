@@ -4,6 +4,8 @@ import type { ApiGeneration } from '../../../shared/contract/jobs';
 import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode, exitCodeFor } from '../exit-codes';
+import { fileShareWords } from '../../../shared/file-share';
+import { plural } from '../../../shared/format';
 import { formatBytes, formatDuration, printJson, printable, table } from '../format';
 import { EstimateJson } from '../json-shapes';
 import { readingLine } from '../reading';
@@ -62,16 +64,18 @@ export function registerEstimateCommand(program: Command): void {
               }),
             );
           } else if (good.length || e.alreadyDone.length) {
-            const rows = [['FILE', 'LENGTH', `CREDITS × ${flags.to.length} LANG`]];
+            // Each row is what its file adds to the total, so the rows add up to it.
+            const rows = [['FILE', 'LENGTH', `CREDITS (${plural(flags.to.length, 'language')})`]];
             for (const f of good)
               rows.push([
                 printable(f.input),
                 f.durationSeconds === null ? '?' : formatDuration(f.durationSeconds),
-                String(f.creditsPerLanguage ?? '?'),
+                printable(fileShareWords(f, flags.to.length)),
               ]);
             process.stdout.write(`${table(rows)}\n\n`);
+            const copies = good.flatMap((f) => f.free.filter((d) => d.why === 'copy')).length;
             process.stdout.write(
-              `${e.jobs} job(s): about ${e.credits} credits${flags.studio ? ' (studio quality, 2x)' : ''}.`,
+              `${plural(e.jobs, 'job')}${copies ? ` (${plural(copies, 'copy', 'copies')} at no charge)` : ''}: about ${e.credits} credits${flags.studio ? ' (studio quality, 2x)' : ''}.`,
             );
             if (e.balance !== null) {
               // The service's balance; what the queue already committed is spent before this batch.
@@ -87,7 +91,7 @@ export function registerEstimateCommand(program: Command): void {
               );
             if (e.alreadyDone.length)
               process.stdout.write(
-                `\n${e.alreadyDone.length} already dubbed with these settings: not counted.`,
+                `\n${plural(e.alreadyDone.length, 'dub')} already made with these settings: not counted.`,
               );
             process.stdout.write(
               '\nThe charge is the duration the service measures, once per dub, when it completes.\n',
@@ -102,7 +106,9 @@ export function registerEstimateCommand(program: Command): void {
               (err: unknown) => toContractError(err),
             );
             if (why) {
-              process.stderr.write(`dubdesk: the balance is unknown: ${describeError(why)}\n`);
+              // Nothing was queued: no "queued jobs resume" here, only what to check.
+              const offline = 'Check the network and the service address (--base-url or DUBDESK_BASE_URL).';
+              process.stderr.write(`dubdesk: the balance is unknown: ${describeError(why, { offline })}\n`);
               return exitCodeFor(why.code);
             }
           }

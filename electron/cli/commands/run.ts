@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/format';
 import type { Command } from 'commander';
 import { toContractError } from '../../../shared/contract/errors';
 import type { JobView } from '../../../shared/contract/jobs';
@@ -81,7 +82,14 @@ export async function runQueue(
   const inScope = scope ? new Set(scope) : null;
   const before = await allJobs(api, scope);
   const { followProgress, progressMode } = await import('../progress');
-  const progress = followProgress(api, progressMode(flags.json), before, (id) => !inScope || inScope.has(id));
+  const held = (await api.totals()).paused?.reason ?? null;
+  const progress = followProgress(
+    api,
+    progressMode(flags.json),
+    before,
+    (id) => !inScope || inScope.has(id),
+    held,
+  );
   interrupts.sayWith((line) => progress.say(line));
   let outcome: RunOutcome;
   try {
@@ -102,7 +110,7 @@ export async function runQueue(
   // Every job left is paused on its own (the queue itself is not): the run ended, but it is not done.
   const leftPaused = flags.untilDone && outcome === 'done' && t.counts.paused > 0;
   if (!flags.json) {
-    printSummary(t, scope ? 'This batch' : 'This run', skipped);
+    printSummary(t, scope ? 'This batch' : 'This run', skipped, totals.paused !== null);
     if (!scope) printQueueLine(totals);
   }
   if (outcome === 'auth')
@@ -130,7 +138,7 @@ async function announceWatching(api: DubdeskApi): Promise<void> {
   if (active.length === 0) return;
   const names = active.map((f) => printable(f.path));
   process.stderr.write(
-    `Watching ${active.length} folder(s): ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''} (Ctrl+C stops).\n`,
+    `Watching ${plural(active.length, 'folder')}: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''} (Ctrl+C stops).\n`,
   );
 }
 

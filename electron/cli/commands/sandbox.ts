@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/format';
 import { InvalidArgumentError, type Command } from 'commander';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { SandboxUser } from '../../sandbox/options';
@@ -155,7 +156,7 @@ export function registerSandboxCommand(program: Command): void {
         });
         console.log(`Sandbox running: base URL ${sandbox.baseUrl}  legacy URL ${sandbox.legacyUrl}`);
         console.log(
-          `API key: ${o.apiKey} (balance ${o.balance} s)${o.user.length ? `, plus ${o.user.length} more account(s)` : ''}`,
+          `API key: ${o.apiKey} (balance ${o.balance} s)${o.user.length ? `, plus ${plural(o.user.length, 'more account')}` : ''}`,
         );
         console.log(
           `Admin token (header x-sandbox-admin, for /__sandbox/* test controls): ${sandbox.adminToken}`,

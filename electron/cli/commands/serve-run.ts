@@ -58,7 +58,15 @@ export async function serve(flags: ServeFlags, cmd: Command): Promise<void> {
     `Dubdesk is served at ${server.origin} to this machine only; open the address above (it works once, within ${PRINTED_CODE_TTL_MS / 60_000} minutes). Ctrl+C stops.`,
   );
   if (session.sandbox) say('Using the built-in sandbox: a simulator of the service; it does not translate.');
-  if (flags.open) await openBrowser(server.newAddress(OPENED_CODE_TTL_MS), say);
+  // The browser is opened on a private file's path (the code inside it), not on the address: a command
+  // line is readable by every local user, and whoever trades the code first gets the session.
+  if (flags.open) {
+    const file = await server.newRedirectFile(OPENED_CODE_TTL_MS).catch((e: Error) => {
+      say(`No browser was opened (${e.message}): open the address above yourself.`);
+      return null;
+    });
+    if (file) await openBrowser(file, say);
+  }
   const worker = workQueue(session.host, say);
 
   const interrupts = handleInterrupts(say);

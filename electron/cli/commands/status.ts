@@ -1,6 +1,7 @@
+import { plural } from '../../../shared/format';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { JOB_STATES, type JobFilter, type JobState } from '../../../shared/contract/jobs';
+import { JOB_STATES, jobFiles, type JobFilter, type JobState } from '../../../shared/contract/jobs';
 import type { ActionResult } from '../../../shared/contract/jobs';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import type { QueueTotals } from '../../../shared/contract/queue';
@@ -38,23 +39,27 @@ interface StatusFlags {
   verbose: boolean;
 }
 
-async function printStatus(api: DubdeskApi, flags: StatusFlags): Promise<void> {
+/** `limitGiven`: `--limit` was on the command line (JSON then has the last N jobs too, else every job). */
+async function printStatus(api: DubdeskApi, flags: StatusFlags, limitGiven: boolean): Promise<void> {
   const filter: JobFilter = {
     ...(flags.failed ? { states: ['failed'] } : flags.state ? { states: flags.state } : {}),
     ...(flags.search ? { search: flags.search } : {}),
     ...(flags.history ? { history: true } : {}),
   };
+  const lastN = async () => {
+    const { total } = await api.listJobs({ filter, limit: 1 });
+    const page = await api.listJobs({ filter, offset: Math.max(0, total - flags.limit), limit: flags.limit });
+    return { total, jobs: page.jobs };
+  };
   if (flags.json) {
-    const jobs = await pageAll(api, filter);
+    const jobs = limitGiven && !flags.all ? (await lastN()).jobs : await pageAll(api, filter);
     return printJson(StatusJson.parse({ queue: await totalsWithBalance(api), jobs }));
   }
-  const first = await api.listJobs({ filter, limit: 1 });
-  const offset = flags.all ? 0 : Math.max(0, first.total - flags.limit);
-  const jobs = flags.all
-    ? await pageAll(api, filter)
-    : (await api.listJobs({ filter, offset, limit: flags.limit })).jobs;
+  const { total, jobs } = flags.all
+    ? await pageAll(api, filter).then((j) => ({ total: j.length, jobs: j }))
+    : await lastN();
   const totals = await totalsWithBalance(api);
-  if (first.total === 0) {
+  if (total === 0) {
     process.stdout.write(
       totals.total > 0
         ? 'No job matches.\n'
@@ -69,7 +74,9 @@ async function printStatus(api: DubdeskApi, flags: StatusFlags): Promise<void> {
       j.error?.message ??
       j.waiting?.message ??
       (j.state === 'completed'
-        ? `${j.copiedFrom ? `copied from ${j.copiedFrom}, no charge: ` : ''}${j.outputs.map((o) => o.path).join(', ')}`
+        ? `${j.copiedFrom ? `copied from ${j.copiedFrom}, no charge: ` : ''}${jobFiles(j.outputs)
+            .map((o) => o.path)
+            .join(', ')}`
         : '');
     if (j.waiting?.retryAt)
       note += `, retrying in ${formatDuration(Math.max(0, (Date.parse(j.waiting.retryAt) - now) / 1000))}`;
@@ -85,9 +92,9 @@ async function printStatus(api: DubdeskApi, flags: StatusFlags): Promise<void> {
     ]);
   }
   process.stdout.write(`${table(rows)}\n`);
-  if (jobs.length < first.total)
+  if (jobs.length < total)
     process.stdout.write(
-      `\n(the last ${jobs.length} of ${first.total}; --all for every job, --state or --search to narrow)\n`,
+      `\n(the last ${jobs.length} of ${total}; --all for every job, --state or --search to narrow)\n`,
     );
   printCredits(totals);
   printPaused(totals);
@@ -114,11 +121,15 @@ function printCredits(t: QueueTotals): void {
   );
 }
 
+/** The service has no pause: what a pause cannot stop, said wherever a pause is. */
+const STARTED_DUBS_GO_ON =
+  'Dubs already started keep being processed and charged by the service: a run follows them and records their charge; their downloads wait for resume.';
+
 /** The queue's own state, whatever the filter listed: paused, why, and what goes on. */
 function printPaused(t: QueueTotals): void {
   if (!t.paused) return;
   const why: Record<NonNullable<QueueTotals['paused']>['reason'], string> = {
-    user: 'The queue is paused (by `dubdesk pause` or the app); `dubdesk resume` goes on.',
+    user: `The queue is paused (by \`dubdesk pause\` or the app); \`dubdesk resume\` goes on. ${STARTED_DUBS_GO_ON}`,
     credits: `The queue is paused: out of credits (${printable(t.paused.message)}). Add credits; the next \`dubdesk run\` checks the balance again.`,
     auth: `The queue is paused: ${printable(t.paused.message)}. Check the key (\`dubdesk login\`, or DUBDESK_API_KEY); the next \`dubdesk run\` tries again.`,
   };
@@ -189,7 +200,8 @@ export function registerStatusCommands(program: Command): void {
       false,
     )
     .action(async (flags: StatusFlags, cmd: Command) => {
-      await withSession(cmd, { needsService: false }, ({ api }) => printStatus(api, flags));
+      const limitGiven = cmd.getOptionValueSource('limit') === 'cli';
+      await withSession(cmd, { needsService: false }, ({ api }) => printStatus(api, flags, limitGiven));
     });
 
   program
@@ -284,13 +296,21 @@ export function registerStatusCommands(program: Command): void {
           if (given.length === 0) {
             const t = name === 'pause' ? await api.pauseQueue() : await api.resumeQueue();
             process.stderr.write(
-              t.paused ? 'The queue is paused; running steps finish first.\n' : 'The queue goes on.\n',
+              t.paused
+                ? `The queue is paused; running steps finish first. ${STARTED_DUBS_GO_ON}\n`
+                : 'The queue goes on.\n',
             );
             return ExitCode.Ok;
           }
           const r =
             name === 'pause' ? await api.pauseJobs({ ids: given }) : await api.resumeJobs({ ids: given });
-          return reportAction(api, r, `${verb}d`, `No job to ${name}.`);
+          const code = await reportAction(api, r, `${verb}d`, `No job to ${name}.`);
+          if (name === 'pause') {
+            const jobs = await Promise.all(r.changed.map((id) => api.getJob({ id })));
+            if (jobs.some((j) => j.remoteId !== null && j.creditsCharged === null))
+              process.stderr.write(`${STARTED_DUBS_GO_ON}\n`);
+          }
+          return code;
         });
       });
   }
@@ -312,7 +332,7 @@ export function registerStatusCommands(program: Command): void {
         const r = await api.clearJobs({ filter: { states: which } });
         process.stderr.write(
           r.changed.length
-            ? `Cleared ${r.changed.length} ${which.join('/')} job(s) from the list; no file was deleted.\n`
+            ? `Cleared ${r.changed.length} ${which.join('/')} ${r.changed.length === 1 ? 'job' : 'jobs'} from the list; no file was deleted.\n`
             : `No ${which.join('/')} job to clear.\n`,
         );
         return ExitCode.Ok;
@@ -337,7 +357,7 @@ export function registerStatusCommands(program: Command): void {
             `  ${h.at}  ${h.from ?? '-'} → ${h.to}  ${h.event}${h.reason ? `: ${printable(h.reason)}` : ''}\n`,
           );
         const { lines } = await api.jobLog({ id, limit: flags.lines });
-        process.stdout.write(`Log (${lines.length} line(s)):\n`);
+        process.stdout.write(`Log (${plural(lines.length, 'line')}):\n`);
         for (const l of lines)
           process.stdout.write(`  ${l.at}  ${l.level.padEnd(5)}  ${printable(l.message)}\n`);
         return ExitCode.Ok;

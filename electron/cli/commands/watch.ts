@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/format';
 import { resolve, sep } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DubdeskError } from '../../../shared/contract/errors';
@@ -161,10 +162,18 @@ async function printFiles(api: DubdeskApi, folder: WatchFolder, json: boolean): 
     const credits = `${f.problem?.remedy ?? ''} ${approveHint}`.trim();
     let note = f.problem ? describeError(f.problem, { credits }) : '';
     if (f.duplicateOf) note = `copied from ${f.duplicateOf} (same content), at no charge`;
+    else if (f.status === 'duplicate')
+      note =
+        'the same content as a file already dubbed with this preset: its results are copied here, at no charge';
     if (f.movedTo) note = `moved to ${f.movedTo}`;
     if (f.gone) note = `no longer there${note ? `; ${note}` : ''}`;
-    if (f.nextCheckAt)
-      note += `${note ? '; ' : ''}looked at again in ${formatDuration(Math.max(0, (Date.parse(f.nextCheckAt) - now) / 1000))}`;
+    if (f.nextCheckAt) {
+      const wait = formatDuration(Math.max(0, (Date.parse(f.nextCheckAt) - now) / 1000));
+      // A note that ends its own sentence is followed by a new one, not by "; ".
+      if (!note) note = `looked at again in ${wait}`;
+      else if (/[.!?]$/.test(note)) note = `${note} Looked at again in ${wait}.`;
+      else note = `${note}; looked at again in ${wait}`;
+    }
     rows.push([
       printable(f.name),
       String(f.version),
@@ -222,7 +231,7 @@ async function act(
     const r = await api.approveWatchFolder({ id: f.id });
     process.stderr.write(
       r.queued
-        ? `Approved ${r.queued} file(s), about ${r.credits} credits${r.jobIds.length ? `: ${r.jobIds.length} job(s) queued` : ''}.\n`
+        ? `Approved ${plural(r.queued, 'file')}, about ${r.credits} credits${r.jobIds.length ? `: ${plural(r.jobIds.length, 'job')} queued` : ''}.\n`
         : `Nothing in ${printable(f.path)} awaits approval.\n`,
     );
     if (flags.json) printJson(WatchApproveJson.parse(r));
@@ -240,7 +249,7 @@ async function act(
     const file = await api.reprocessWatchFile({ id: f.id, path: resolve(flags.reprocess) });
     process.stderr.write(
       file.jobIds.length && (file.status === 'queued' || file.status === 'working')
-        ? `Queued ${printable(file.name)} again: job(s) ${file.jobIds.map((id) => `#${id}`).join(' ')} (charged again).\n`
+        ? `Queued ${printable(file.name)} again: ${file.jobIds.length === 1 ? 'job' : 'jobs'} ${file.jobIds.map((id) => `#${id}`).join(' ')} (charged again).\n`
         : `${printable(file.name)} is checked again now (${file.status}).\n`,
     );
     if (flags.json) printJson(WatchReprocessJson.parse(file));
@@ -329,7 +338,7 @@ export function registerWatchCommand(program: Command): void {
       '--reprocess <file>',
       'dub a file of a watched folder again, even if it was dubbed before (charged again)',
     )
-    .option('--json', 'print the folder(s) or files as JSON on stdout (see docs/cli-json.md)', false)
+    .option('--json', 'print the folders or files as JSON on stdout (see docs/cli-json.md)', false)
     .action(async (dir: string | undefined, flags: WatchFlags, cmd: Command) => {
       const chosen = ACTIONS.filter((a) => flags[a]);
       if (chosen.length > 1 || (chosen.length === 1 && dir)) {

@@ -7,6 +7,8 @@ import { httpUrl, isHttp, redirectTarget } from './links';
 import { planDownload } from './ranges';
 import { readCapped, timeoutsFor, Transport, utf8, type ProgressListener } from './transport';
 
+const mib = (bytes: number) => `${Math.ceil(bytes / 1024 / 1024)} MiB`;
+
 async function sizeOf(path: string): Promise<number> {
   return stat(path).then(
     (s) => s.size,
@@ -121,6 +123,8 @@ export class Downloads {
     onProgress?: ProgressListener,
     /** The caller has just made sure no `part` exists (a name it picked): no need to look for one. */
     fresh = false,
+    /** The most this file may be (see `outputByteCap`): beyond it the transfer stops and the part is removed. */
+    maxBytes: number | null = null,
   ): Promise<Downloaded> {
     const target = httpUrl(url, 'the output link');
     const have = fresh ? 0 : await sizeOf(part);
@@ -168,6 +172,17 @@ export class Downloads {
     }
 
     const { append, expected } = plan;
+    const tooBig = (said: boolean) =>
+      new ApiError(
+        'too-big',
+        `the output at ${redact(url)} ${said ? `is ${mib(expected ?? 0)}` : 'kept coming'}, more than the ${mib(maxBytes ?? 0)} a dub of this source can be; Dubdesk stopped it and kept nothing`,
+        status,
+      );
+    if (maxBytes !== null && expected !== null && expected > maxBytes) {
+      stream.destroy();
+      await rm(part, { force: true });
+      throw tooBig(true);
+    }
     let written = append ? have : 0;
     const start = written;
     let received = 0;
@@ -176,6 +191,23 @@ export class Downloads {
     // Each chunk is on disk before the next is read: when the line drops, every byte received is kept
     // (and counts as progress), and a disk error (ENOSPC…) is the disk's, never the service's.
     const held = holdWhileOpening(stream);
+    // The floor: a window that brought less than the minimum ends the transfer (see HttpLimits).
+    let stop: ApiError | null = null;
+    let windowStart = received;
+    const floor = setInterval(() => {
+      const got = received - windowStart;
+      windowStart = received;
+      if (got >= this.limits.minDownloadBytes) return;
+      stop = new ApiError(
+        'timeout',
+        `download of ${redact(url)} is too slow (${got} bytes in ${Math.round(this.limits.progressWindowMs / 1000)} s, the least is ${this.limits.minDownloadBytes}); it will be tried again`,
+        status,
+        null,
+        // Not progress that earns unlimited retries: a trickle would otherwise be waited for for days.
+        { bytes: received, progressed: false },
+      );
+      stream.destroy(stop);
+    }, this.limits.progressWindowMs);
     const out = await this.files.open(part, append).catch((e: NodeJS.ErrnoException) => {
       stream.destroy();
       throw new PartWriteError(e, expected === null ? null : expected - written);
@@ -197,14 +229,25 @@ export class Downloads {
         }
         written += chunk.length;
         received += chunk.length;
+        if (maxBytes !== null && written > maxBytes) {
+          stop = tooBig(false);
+          stream.destroy(stop);
+          break;
+        }
         onProgress?.(written, expected);
       }
+      if (stop) throw stop;
     } catch (e) {
       if (e instanceof PartWriteError) throw e;
       await out.close();
+      if (stop) {
+        if ((stop as ApiError).kind === 'too-big') await rm(part, { force: true });
+        throw stop;
+      }
       const now = await sizeOf(part);
       throw errorFromFailure(e, url, true, { bytes: received, progressed: now > have });
     } finally {
+      clearInterval(floor);
       await out.close().catch(() => {});
     }
     // What this process wrote on top of what was there; no second look at the file needed.

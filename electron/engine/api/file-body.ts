@@ -60,8 +60,15 @@ export async function rawFileBody(path: string, expect?: SourceIdentity): Promis
   return { length: size, parts: [{ path, size, ...(expect ? { expect } : {}) }] };
 }
 
-/** Quotes a form-data name or file name as browsers do: `"`, CR and LF percent-encoded. */
-const quoted = (s: string) => `"${s.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}"`;
+/**
+ * Quotes a form-data name or file name. Browsers percent-encode `"`, CR and LF (HTML's form-data rules);
+ * every other control character is encoded the same way (RFC 7578 4.2), as no header may carry one and
+ * parsers refuse the whole body for it, and so is `\`, which parsers read as an escape or a folder. Other
+ * text stays UTF-8, as browsers send it. The display name goes whole in the `name` field.
+ */
+const quoted = (s: string) =>
+  // eslint-disable-next-line no-control-regex
+  `"${s.replace(/["\\\u0000-\u001f\u007f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)}"`;
 
 /**
  * `multipart/form-data` with text fields, then one file part streamed from disk, with its length known up

@@ -3,6 +3,7 @@ import { LangList } from '../../../shared/api/common';
 import { TARGET_CODES } from '../../../shared/languages';
 import { Http } from './http';
 import { LANGS_LIMITS, type HttpLimits } from './limits';
+import { serviceEndpoint } from './links';
 
 const CACHE_KEY = 'langs.cache';
 const CACHE_TTL_MS = 24 * 3600_000;
@@ -17,16 +18,16 @@ export interface LanguageSet {
 /** `GET {base_url}/api/langs`: public, no key, and quick to give up (there is an offline fallback). */
 export class LangsClient {
   private readonly http: Http;
-  private readonly url: string;
+  private readonly baseUrl: string;
 
   constructor(baseUrl: string, limits?: Partial<HttpLimits>) {
     this.http = new Http({ limits: { ...LANGS_LIMITS, ...limits } });
-    this.url = `${baseUrl.replace(/\/+$/, '')}/api/langs`;
+    this.baseUrl = baseUrl;
   }
 
   /** The target codes the service lists (`auto` and anything that is not a language tag left out). */
   async targetCodes(signal?: AbortSignal): Promise<string[]> {
-    const list = await this.http.json(LangList, this.url, { signal });
+    const list = await this.http.json(LangList, serviceEndpoint(this.baseUrl, 'api/langs'), { signal });
     return list.map((l) => l.code).filter((c) => c !== 'auto' && CODE.test(c));
   }
 }

@@ -7,12 +7,13 @@ import {
 import type { SourceIdentity } from './file-body';
 import { Http, type ProgressListener } from './http';
 import type { HttpLimits } from './limits';
+import { serviceEndpoint } from './links';
 import { Uploads } from './upload';
 
 /** `{legacy_api_url}/v1`: the same three steps as v1, with the `ApiKey` header, 17 languages and mp4 only. */
 export class LegacyClient {
   private readonly http: Http;
-  private readonly root: string;
+  private readonly root: (path: string) => string;
   private readonly uploads: Uploads;
 
   constructor(
@@ -21,16 +22,16 @@ export class LegacyClient {
     options: { limits?: Partial<HttpLimits>; uploads?: Uploads } = {},
   ) {
     this.http = new Http({ auth: { header: 'ApiKey', key: apiKey }, limits: options.limits ?? {} });
-    this.root = `${legacyUrl.replace(/\/+$/, '')}/v1`;
+    this.root = (path) => serviceEndpoint(legacyUrl, `v1/${path}`);
     this.uploads = options.uploads ?? new Uploads(options.limits);
   }
 
-  list(signal?: AbortSignal): Promise<ProjectLegacyList> {
-    return this.http.json(ProjectLegacyList, `${this.root}/dubs`, { signal });
+  async list(signal?: AbortSignal): Promise<ProjectLegacyList> {
+    return this.http.json(ProjectLegacyList, this.root('dubs'), { signal });
   }
 
-  init(body: InitDubLegacyBody, signal?: AbortSignal): Promise<ProjectLegacy> {
-    return this.http.json(ProjectLegacy, `${this.root}/init-dub`, { method: 'POST', json: body, signal });
+  async init(body: InitDubLegacyBody, signal?: AbortSignal): Promise<ProjectLegacy> {
+    return this.http.json(ProjectLegacy, this.root('init-dub'), { method: 'POST', json: body, signal });
   }
 
   upload(
@@ -43,9 +44,9 @@ export class LegacyClient {
     return this.uploads.put(url, path, 'video/mp4', signal, onProgress, expect);
   }
 
-  start(id: string, signal?: AbortSignal): Promise<void> {
+  async start(id: string, signal?: AbortSignal): Promise<void> {
     return this.http
-      .json(StartDubLegacyResponse, `${this.root}/start-dub`, { method: 'POST', json: { id }, signal })
+      .json(StartDubLegacyResponse, this.root('start-dub'), { method: 'POST', json: { id }, signal })
       .then(() => undefined);
   }
 }

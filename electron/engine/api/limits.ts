@@ -18,6 +18,12 @@ export interface HttpLimits {
   callMs: number;
   maxBodyBytes: number;
   maxErrorBodyBytes: number;
+  /**
+   * A download's floor: at least `minDownloadBytes` in every `progressWindowMs` once its body began (a line
+   * that trickles a byte now and then, under the idle limit, would otherwise never end).
+   */
+  progressWindowMs: number;
+  minDownloadBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<HttpLimits> = {
@@ -27,6 +33,9 @@ export const DEFAULT_LIMITS: Readonly<HttpLimits> = {
   callMs: 180_000,
   maxBodyBytes: MAX_API_BODY_BYTES,
   maxErrorBodyBytes: MAX_ERROR_BODY_BYTES,
+  // 32 KiB a minute (about 550 bytes/s): far below any line that can carry video at all.
+  progressWindowMs: 60_000,
+  minDownloadBytes: 32 * 1024,
 };
 
 /** The public language list is a nicety with an offline fallback: it gets a few seconds, not minutes. */

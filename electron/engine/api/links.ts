@@ -1,3 +1,4 @@
+import { parseServiceAddress } from '../../../shared/contract/service-address';
 import { ApiError, redact } from './errors';
 
 /**
@@ -33,4 +34,20 @@ export function redirectTarget(location: string | string[] | undefined, from: st
 
 export function isHttp(url: URL): boolean {
   return url.protocol === 'http:' || url.protocol === 'https:';
+}
+
+/**
+ * The URL of an endpoint under a service address, built by the parser that sends it, relative to the parsed
+ * root: an address that reads as one host to one parser and another to the next is refused here, so the
+ * key goes only to the origin it was bound to, whoever built the client.
+ */
+export function serviceEndpoint(address: string, path: string): string {
+  const parsed = parseServiceAddress(address);
+  if ('problem' in parsed)
+    throw new ApiError('bad-link', `the service address ${redact(address)} is refused: ${parsed.problem}`);
+  const root = new URL(parsed.url.href);
+  if (!root.pathname.endsWith('/')) root.pathname += '/';
+  const url = new URL(path, root);
+  if (url.origin !== root.origin) throw new ApiError('bad-link', `${redact(url.href)} leaves the service`);
+  return url.href;
 }

@@ -1,5 +1,7 @@
 import {
-  DubListV1,
+  DubPageV1,
+  DubV1,
+  type DubListV1,
   InitDubV1Response,
   ProfileV1,
   StartDubV1Response,
@@ -7,13 +9,15 @@ import {
 } from '../../../shared/api/v1';
 import type { SourceIdentity } from './file-body';
 import { Http, type ProgressListener } from './http';
+import { checkItems, type RefusedDub } from './list-items';
 import type { HttpLimits } from './limits';
+import { serviceEndpoint } from './links';
 import { Uploads } from './upload';
 
 /** `{base_url}/api/v1`: init, pre-signed PUT, start; the list returns every dub at once. */
 export class V1Client {
   private readonly http: Http;
-  private readonly root: string;
+  private readonly root: (path: string) => string;
   private readonly uploads: Uploads;
 
   constructor(
@@ -22,20 +26,23 @@ export class V1Client {
     options: { limits?: Partial<HttpLimits>; uploads?: Uploads } = {},
   ) {
     this.http = new Http({ auth: { header: 'apikey', key: apiKey }, limits: options.limits ?? {} });
-    this.root = `${baseUrl.replace(/\/+$/, '')}/api/v1`;
+    this.root = (path) => serviceEndpoint(baseUrl, `api/v1/${path}`);
     this.uploads = options.uploads ?? new Uploads(options.limits);
   }
 
-  me(signal?: AbortSignal): Promise<ProfileV1> {
-    return this.http.json(ProfileV1, `${this.root}/me`, { signal });
+  async me(signal?: AbortSignal): Promise<ProfileV1> {
+    return this.http.json(ProfileV1, this.root('me'), { signal });
   }
 
-  list(signal?: AbortSignal): Promise<DubListV1> {
-    return this.http.json(DubListV1, `${this.root}/dubs`, { signal });
+  /** Every dub; one that breaks the schema is left out of `dubs` and named in `refused`. */
+  async list(signal?: AbortSignal): Promise<{ dubs: DubListV1; refused: RefusedDub[] }> {
+    const raw = await this.http.json(DubPageV1, this.root('dubs'), { signal });
+    const { items, refused } = checkItems(DubV1, raw);
+    return { dubs: items, refused };
   }
 
-  init(body: InitDubV1Body, signal?: AbortSignal): Promise<InitDubV1Response> {
-    return this.http.json(InitDubV1Response, `${this.root}/init-dub`, { method: 'POST', json: body, signal });
+  async init(body: InitDubV1Body, signal?: AbortSignal): Promise<InitDubV1Response> {
+    return this.http.json(InitDubV1Response, this.root('init-dub'), { method: 'POST', json: body, signal });
   }
 
   upload(
@@ -49,8 +56,8 @@ export class V1Client {
     return this.uploads.put(url, path, mime, signal, onProgress, expect);
   }
 
-  start(fileId: string, signal?: AbortSignal): Promise<StartDubV1Response> {
-    return this.http.json(StartDubV1Response, `${this.root}/start-dub`, {
+  async start(fileId: string, signal?: AbortSignal): Promise<StartDubV1Response> {
+    return this.http.json(StartDubV1Response, this.root('start-dub'), {
       method: 'POST',
       json: { fileId },
       signal,

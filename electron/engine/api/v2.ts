@@ -1,8 +1,10 @@
-import { DubListV2, DubV2, ProfileV2, V2_MAX_PAGE_SIZE } from '../../../shared/api/v2';
+import { DubPageV2, DubV2, ProfileV2, V2_MAX_PAGE_SIZE, type DubListV2 } from '../../../shared/api/v2';
+import { checkItems, type RefusedDub } from './list-items';
 import type { SourceReads } from './body-stream';
 import { multipartFileBody, type SourceIdentity } from './file-body';
 import { Http, type ProgressListener } from './http';
 import type { HttpLimits } from './limits';
+import { serviceEndpoint } from './links';
 
 export interface CreateV2Fields {
   dest_lang: string;
@@ -15,7 +17,7 @@ export interface CreateV2Fields {
 /** `{base_url}/api/v2`: one create call (file or URL), paged list, details with fresh signed links. */
 export class V2Client {
   private readonly http: Http;
-  private readonly root: string;
+  private readonly root: (path: string) => string;
 
   constructor(
     baseUrl: string,
@@ -27,11 +29,11 @@ export class V2Client {
       limits: options.limits ?? {},
       reads: options.reads,
     });
-    this.root = `${baseUrl.replace(/\/+$/, '')}/api/v2`;
+    this.root = (path) => serviceEndpoint(baseUrl, `api/v2/${path}`);
   }
 
-  me(signal?: AbortSignal): Promise<ProfileV2> {
-    return this.http.json(ProfileV2, `${this.root}/me`, { signal });
+  async me(signal?: AbortSignal): Promise<ProfileV2> {
+    return this.http.json(ProfileV2, this.root('me'), { signal });
   }
 
   /** Multipart streamed from disk in large reads: memory stays flat whatever the file's size. */
@@ -54,7 +56,7 @@ export class V2Client {
       { field: 'file', path, name: fields.name, type: mime },
       expect,
     );
-    const dub = await this.http.json(DubV2, `${this.root}/dubs`, {
+    const dub = await this.http.json(DubV2, this.root('dubs'), {
       method: 'POST',
       body: form,
       headers: { 'content-type': form.contentType, 'content-length': String(form.length) },
@@ -67,22 +69,29 @@ export class V2Client {
     return dub;
   }
 
-  createFromUrl(sourceUrl: string, fields: CreateV2Fields, signal?: AbortSignal): Promise<DubV2> {
-    return this.http.json(DubV2, `${this.root}/dubs`, {
+  async createFromUrl(sourceUrl: string, fields: CreateV2Fields, signal?: AbortSignal): Promise<DubV2> {
+    return this.http.json(DubV2, this.root('dubs'), {
       method: 'POST',
       json: { ...fields, source_url: sourceUrl },
       signal,
     });
   }
 
-  list(page: number, pageSize = V2_MAX_PAGE_SIZE, signal?: AbortSignal): Promise<DubListV2> {
-    return this.http.json(DubListV2, `${this.root}/dubs`, {
+  /** A page of dubs; a dub that breaks the schema is left out of `dubs` and named in `refused`. */
+  async list(
+    page: number,
+    pageSize = V2_MAX_PAGE_SIZE,
+    signal?: AbortSignal,
+  ): Promise<DubListV2 & { refused: RefusedDub[] }> {
+    const raw = await this.http.json(DubPageV2, this.root('dubs'), {
       searchParams: { page, page_size: pageSize },
       signal,
     });
+    const { items, refused } = checkItems(DubV2, raw.dubs);
+    return { dubs: items, pagination: raw.pagination, refused };
   }
 
-  get(id: string, signal?: AbortSignal): Promise<DubV2> {
-    return this.http.json(DubV2, `${this.root}/dubs/${encodeURIComponent(id)}`, { signal });
+  async get(id: string, signal?: AbortSignal): Promise<DubV2> {
+    return this.http.json(DubV2, this.root(`dubs/${encodeURIComponent(id)}`), { signal });
   }
 }

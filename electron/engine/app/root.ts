@@ -101,7 +101,7 @@ export class DubdeskEngine {
       isRunning: () => this.runner.isRunning,
       warn,
     });
-    const views = new JobViews(store, meters, serviceId);
+    const views = new JobViews(store, meters, serviceId, () => this.pause.get()?.reason === 'user');
     this.events = new JobEvents({
       store,
       hub,

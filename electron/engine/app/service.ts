@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ServiceMode } from '../../../shared/contract/account';
 import { DubdeskError } from '../../../shared/contract/errors';
-import { keySafeAddress, originOf } from '../../../shared/contract/service-address';
+import { keySafeAddress, originOf, parseServiceAddress } from '../../../shared/contract/service-address';
 import type { Settings } from '../../../shared/contract/settings';
 import { createServiceClients, type ServiceClients, type ServiceOptions } from '../api/clients';
 import type { KeyStore } from '../keys/key-store';
@@ -70,6 +70,8 @@ export class ServiceManager {
     legacyUrl: string | null;
     apiKey: string | null;
     keyEnteredFor: string | null;
+    /** The address set now that the stored key was not entered for (the one to name). */
+    keyNotFor: string | null;
   } {
     const stored = readStoredService(this.home);
     const baseUrl = this.overrides.baseUrl || stored.baseUrl || null;
@@ -78,9 +80,15 @@ export class ServiceManager {
     // setting anyone with the serve token can change) must not send it there.
     const storedKey = this.overrides.apiKey ? null : this.keys.get();
     const bound = keyOriginsOf(stored);
-    const fits = originsOf(baseUrl, legacyUrl).every((o) => bound.includes(o));
+    // An address without an origin (refused by the parser) fits nothing.
+    const unparsed = [baseUrl, legacyUrl].some((a) => a && originOf(a) === null);
+    const notBound = originsOf(baseUrl, legacyUrl).find((o) => !bound.includes(o)) ?? null;
+    const fits = !unparsed && notBound === null;
     const apiKey = this.overrides.apiKey || (storedKey && fits ? storedKey : null);
-    const keyEnteredFor = storedKey && !fits ? (bound[0] ?? null) : null;
+    // Every address it was entered for: with only the legacy one changed, naming the service address
+    // alone read "entered for X, not for X".
+    const keyEnteredFor = storedKey && !fits ? bound.join(' and ') || null : null;
+    const keyNotFor = storedKey && !fits ? notBound : null;
     let mode: ServiceMode;
     if (this.overrides.sandbox) mode = 'sandbox';
     else if (this.overrides.apiKey || this.overrides.baseUrl) mode = 'service';
@@ -94,7 +102,7 @@ export class ServiceManager {
       storedKey ||
       baseUrl,
     );
-    return { mode, configured, baseUrl, legacyUrl, apiKey, keyEnteredFor };
+    return { mode, configured, baseUrl, legacyUrl, apiKey, keyEnteredFor, keyNotFor };
   }
 
   mode(): ServiceMode {
@@ -166,7 +174,7 @@ export class ServiceManager {
     if (!r.apiKey && r.keyEnteredFor)
       throw new DubdeskError(
         'auth',
-        `the API key was entered for ${r.keyEnteredFor}, not for ${r.baseUrl ?? 'this address'}`,
+        `the API key was entered for ${r.keyEnteredFor}, not for ${r.keyNotFor ?? 'this address'}`,
         {
           remedy: 'Enter the API key again for this address (Settings, or dubdesk login).',
           field: 'apiKey',
@@ -182,7 +190,13 @@ export class ServiceManager {
         remedy: 'Enter the service address (its base URL).',
         field: 'baseUrl',
       });
-    for (const address of [r.baseUrl, r.legacyUrl])
+    for (const address of [r.baseUrl, r.legacyUrl]) {
+      const parsed = address ? parseServiceAddress(address) : null;
+      if (address && parsed && 'problem' in parsed)
+        throw new DubdeskError('config', `the service address ${address} is refused: ${parsed.problem}`, {
+          remedy: 'Enter the service address again, as https://host[:port][/path].',
+          field: address === r.baseUrl ? 'baseUrl' : 'legacyUrl',
+        });
       if (address && !keySafeAddress(address))
         throw new DubdeskError(
           'config',
@@ -192,6 +206,7 @@ export class ServiceManager {
             field: 'baseUrl',
           },
         );
+    }
     const baseUrl = trimUrl(r.baseUrl);
     this.active = {
       id: baseUrl,

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { readdirSync, renameSync, rmSync, statSync, copyFileSync } from 'node:fs';
+import { chmodSync, readdirSync, renameSync, rmSync, statSync, copyFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { makeFolderSync } from '../files/make-folder';
@@ -48,6 +48,14 @@ export async function backUp(
   dbFile: string,
   now = new Date(),
 ): Promise<string | null> {
+  // Those an earlier version left readable by all (0644 in the 0700 folder).
+  for (const kept of listBackups(dbFile)) {
+    try {
+      chmodSync(kept, 0o600);
+    } catch {
+      /* not ours to change: the folder keeps others out */
+    }
+  }
   const newest = listBackups(dbFile)[0];
   if (newest && mtime(newest) >= Math.max(mtime(dbFile), walChanged(`${dbFile}-wal`))) return null;
   const dir = backupFolder(dbFile);
@@ -59,6 +67,8 @@ export async function backUp(
   const target = join(dir, `${basename(dbFile, SUFFIX)}-${stamp(now)}${SUFFIX}`);
   const partial = `${target}.${process.pid}${PARTIAL}`;
   await db.backup(partial);
+  // A copy of the whole queue (paths, names, what was paid): the user's alone, whatever the umask made it.
+  chmodSync(partial, 0o600);
   renameSync(partial, target);
   for (const old of listBackups(dbFile).slice(KEEP_BACKUPS)) rmSync(old, { force: true });
   return target;

@@ -4,7 +4,7 @@ import { JobHistory, type HistoryListener } from './job-store/history';
 import { JobLeases } from './job-store/leases';
 import { JobLists } from './job-store/lists';
 import { JobOutputs } from './job-store/outputs';
-import { JobReads } from './job-store/reads';
+import { JobReads, type DubOfContent } from './job-store/reads';
 import type {
   AnyPatch,
   HistoryRow,
@@ -98,6 +98,9 @@ export class JobStore {
   completedOfHashes(hashes: readonly string[]): JobRow[] {
     return this.reads.completedOfHashes(hashes);
   }
+  carriersOfHashes(hashes: readonly string[]): DubOfContent[] {
+    return this.reads.carriersOfHashes(hashes);
+  }
   sameSource(row: Pick<JobRow, 'id' | 'source'>): JobRow[] {
     return this.reads.sameSource(row);
   }
@@ -118,6 +121,9 @@ export class JobStore {
   }
   select(filter: JobFilter): number[] {
     return this.lists.select(filter);
+  }
+  historyCount(): number {
+    return this.lists.historyCount();
   }
   countsByState(): Partial<Record<JobState, number>> {
     return this.lists.countsByState();
@@ -161,7 +167,7 @@ export class JobStore {
   trackingCount(service: string): number {
     return this.leases.trackingCount(service);
   }
-  /** Canceled jobs whose dub the service started and may still charge: followed until it ends. */
+  /** Canceled or paused jobs whose dub the service started and may still charge: followed until it ends. */
   followed(service: string): JobRow[] {
     return this.leases.followed(service);
   }

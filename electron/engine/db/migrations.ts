@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { historyCountMigration } from './history-count-migration';
 import { scaleMigration } from './scale-migration';
 
 /** Each entry moves the schema one version up; never edit one that has shipped, add a new one. */
@@ -233,7 +234,14 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   },
   // 9: ten times the work (issue 23).
   scaleMigration,
-  // 10: each result's content, so a copy of one dropped into a watched folder (or added) is known as
+  // 10: the History view's count, kept by triggers.
+  historyCountMigration,
+  // 11: an idle watcher's every turn asks each folder "is a file ready?"; answered from the folder index
+  // alone, that read all of a folder's files (10,000 taken ones: about a millisecond, each turn, each folder).
+  (db) => {
+    db.exec(`CREATE INDEX watch_files_status ON watch_files (folder_id, status);`);
+  },
+  // 12: each result's content, so a copy of one dropped into a watched folder (or added) is known as
   // Dubdesk's own result and not paid for again (see db/result-contents.ts).
   (db) => {
     db.exec(`

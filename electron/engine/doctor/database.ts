@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { INSANE_FIGURES_SQL } from '../db/job-store/rows';
 import { fail, messageOf, pass, type Check } from './check';
 
 export const databaseFile = (home: string) => join(home, 'dubdesk.db');
@@ -21,6 +22,13 @@ export function databaseCheck(home: string): Check {
     const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
     if (problems.length)
       return fail(title, `${file} is damaged (${problems.slice(0, 3).join('; ')})`, restore);
+    const odd = (db.prepare(INSANE_FIGURES_SQL).all() as { id: number }[]).map((r) => `job ${r.id}`);
+    if (odd.length)
+      return fail(
+        title,
+        `${file}: ${odd.join(', ')} hold a measured duration or charge no dub can have (shown as unknown)`,
+        'Check those charges in your account on the service; retry or cancel the jobs, or clear them from the queue.',
+      );
     return pass(title, `${file} (integrity ok)`);
   } catch (e) {
     return fail(title, `${file} cannot be read as a database (${messageOf(e)})`, restore);

@@ -77,6 +77,8 @@ export interface StepContext {
   store: JobStore;
   clients: Clients;
   signal: AbortSignal;
+  /** Aborted on the first Ctrl+C (a stop that lets HTTP calls finish): transfers that resume stop at once. */
+  drain?: AbortSignal | undefined;
   /** Completed dubs the last poll saw, with fresh links. */
   seen?: SeenDubs;
   /** Transfer progress of the current upload or download, for speed and ETA. */

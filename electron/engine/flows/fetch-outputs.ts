@@ -23,7 +23,7 @@ import {
 import { movePreviousVersions } from './previous-version';
 import { USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
-import { head, identicalOutput, local, sourceOutputs } from './output-files';
+import { head, identicalOutput, local, outputByteCap, sourceOutputs } from './output-files';
 
 /** Fresh links after an expired one: at most this many times per output and attempt. */
 const MAX_LINK_REFRESHES = 3;
@@ -59,6 +59,19 @@ export function chooseOutputs(
   ];
 }
 
+/**
+ * A dub the service made in another language than the job's is not this job's result: saved as
+ * `clip.es.mp4` it would be wrong in a way nobody notices. Refused before anything is written.
+ */
+export function assertLanguage(made: string, asked: string, remoteId: string): void {
+  if (made.toLowerCase() === asked.toLowerCase()) return;
+  throw new DubdeskError(
+    'service',
+    `the service made dub ${serviceValueText(remoteId)} in ${serviceValueText(made)}, not ${asked} as asked; Dubdesk did not save it`,
+    { remedy: 'Tell the service; retrying fetches the same dub, so cancel the job and dub it again.' },
+  );
+}
+
 /** Completed -> files on disk: each output to `.part`, length-checked, then moved to a name nobody has. */
 export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<void> {
   const r = job.row;
@@ -74,6 +87,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   if (dub.external_status_id === ExternalStatus.Failed)
     return job.apply({ type: 'remote-failed', message: describeRemoteError(dub.external_error_message) });
   if (dub.external_status_id !== ExternalStatus.Completed) return job.apply({ type: 'not-completed' });
+  assertLanguage(dub.dest_lang, r.dest_lang, remoteId);
 
   const wanted = chooseOutputs(parseSelection(r.outputs_wanted), dub, r.source_type);
   if (wanted.length === 0)
@@ -134,6 +148,8 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     return false;
   };
 
+  // A download resumes from its part file: the first Ctrl+C (the drain) stops it at once, losing nothing.
+  const transferSignal = ctx.drain ? AbortSignal.any([ctx.signal, ctx.drain]) : ctx.signal;
   const fetchOne = async (type: OutputType, before: OutputRow | undefined, perSource: boolean) => {
     if (perSource && (await shareSourceOutput(type, before))) return;
     let link: OutputLink | undefined = dub.outputs[type];
@@ -160,9 +176,10 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
         result = await ctx.clients.downloads.toPart(
           link.download_url,
           `${path}.part`,
-          ctx.signal,
+          transferSignal,
           (t, n) => ctx.progress(r.id, t, n),
           fresh,
+          outputByteCap(r, dub.measured_duration),
         );
         break;
       } catch (e) {

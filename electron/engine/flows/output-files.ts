@@ -71,3 +71,25 @@ export function sourceOutputs(store: JobStore, r: JobRow, type: OutputType): Out
     .map((row) => OutputRow.parse(row))
     .filter((o) => !isMovedAside(o.path));
 }
+
+const MIB = 1024 * 1024;
+/** What any output may be whatever its source (a poster, subtitles, a short clip re-encoded richer). */
+const OUTPUT_FLOOR_BYTES = 32 * MIB;
+/** 50 Mbit/s: above the bitrate of any video a dubbing service hands back. */
+const MAX_BYTES_PER_SECOND = 50_000_000 / 8;
+/** A re-encode may be richer than its source, but not this many times. */
+const SIZE_FACTOR = 8;
+/** A source of unknown size and length (a URL not probed): only an absolute bound. */
+const UNKNOWN_SOURCE_CAP = 16 * 1024 * MIB;
+
+/**
+ * The most one output of this job may weigh: 32 MiB, plus the larger of 8x the source's bytes and its
+ * duration at 50 Mbit/s (the probed duration, else the service's measured one). A 26 KB, 2 s clip's dub may
+ * be 44 MiB at most; a link that keeps streaming past that is stopped, not written to the disk.
+ */
+export function outputByteCap(row: JobRow, measured: number | null): number {
+  const seconds = row.duration ?? measured ?? 0;
+  const bytes = row.source_bytes ?? 0;
+  if (seconds <= 0 && bytes <= 0) return UNKNOWN_SOURCE_CAP;
+  return OUTPUT_FLOOR_BYTES + Math.ceil(Math.max(SIZE_FACTOR * bytes, seconds * MAX_BYTES_PER_SECOND));
+}

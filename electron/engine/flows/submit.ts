@@ -14,6 +14,11 @@ import { createFromCopy, FIRST_UPLOAD_RECHECK_MS, planUploadOnce, type OncePlan 
 
 /** How far back (local clock vs the service's) a dub may be dated and still be the one our create made. */
 const CLOCK_SKEW_MS = 2 * 60_000;
+/**
+ * Pages of the list read when looking for a lost create's dub: 1,000 dubs made since the attempt. A service
+ * that lists more (or never stops paging) gets no further requests: the job fails instead of paying twice.
+ */
+export const LOOKUP_MAX_PAGES = 10;
 /** An upload URL this close to expiry is not worth starting a transfer on. */
 const UPLOAD_URL_MARGIN_MS = 60_000;
 
@@ -126,6 +131,13 @@ async function findCreated(ctx: StepContext, job: LeasedJob, fields: CreateV2Fie
   const taken = ctx.store.remoteIdsOwnedByOthers(job.row.id);
   const abandoned = new Set(JSON.parse(job.row.abandoned_remote_ids) as string[]);
   for (let page = 1; ; page++) {
+    // Each page is an HTTP call of its own: a stop asked (the first Ctrl+C, a pause) takes effect here.
+    if (page > 1) job.checkpoint();
+    if (page > LOOKUP_MAX_PAGES)
+      throw new ApiError(
+        'protocol',
+        `the service lists more than ${LOOKUP_MAX_PAGES * 100} dubs newer than this job's lost create; Dubdesk stopped looking rather than risk paying twice`,
+      );
     const list = await ctx.clients.v2.list(page, 100, ctx.signal);
     for (const d of list.dubs) {
       const created = Date.parse(d.created_at);

@@ -3,8 +3,12 @@ import { LeaseLostError, type JobRow, type JobStore } from '../db/jobs';
 import { ApiError } from '../api/errors';
 import { transition, type LifeEvent } from '../jobs/life';
 import type { Clients } from './context';
-import { describeRemoteError } from './fetch-outputs';
+import { assertLanguage, describeRemoteError } from './fetch-outputs';
+import { DubdeskError } from '../../../shared/contract/errors';
 import type { SeenDubs } from './seen-dubs';
+
+/** Pages of the v2 list one poll reads at most (10,000 dubs). */
+const POLL_MAX_PAGES = 100;
 
 /** What a poll learned about one remote dub, in the same terms for every generation. */
 export interface RemoteStatus {
@@ -12,12 +16,14 @@ export interface RemoteStatus {
   progress: number;
   error: unknown;
   measuredDuration: number | null;
+  /** The language the service says the dub is in. */
+  destLang: string;
 }
 
 /**
  * One poll of every tracked job through the list endpoints: v2 pages of 100 until each tracked dub has been
  * seen, v1 and legacy lists in one call each. Canceled jobs whose dub the service may still charge ride
- * along in the same lists until their dub ends (see `followedEvent`). Returns the jobs that changed (the interval adapts to them),
+ * along in the same lists until their dub ends (see `followedEvent`), and so do paused ones. Returns the jobs that changed (the interval adapts to them),
  * and the failure of a dub's own check, if one failed: what the poll learned of the others is kept.
  */
 export async function pollOnce(
@@ -29,17 +35,25 @@ export async function pollOnce(
 ): Promise<{ changed: JobRow[]; failure: unknown }> {
   const followed = store.followed(service);
   const tracked = [...store.tracking(service), ...followed];
-  const canceled = new Set(followed.map((j) => j.id));
+  const unwatched = new Set(followed.map((j) => j.id));
   const byApi = { v2: [] as JobRow[], v1: [] as JobRow[], legacy: [] as JobRow[] };
   for (const j of tracked) byApi[j.api].push(j);
   const statuses = new Map<string, RemoteStatus>();
+  /** Dubs whose list item broke its schema: what was wrong, for their job's error. */
+  const refused = new Map<string, string>();
   seen?.prune();
 
   if (byApi.v2.length) {
     const wanted = new Set(byApi.v2.map((j) => j.remote_id));
     let found = 0;
-    for (let page = 1; found < wanted.size; page++) {
+    // Bounded whatever `total_pages` says: a dub not seen in these pages is asked for by id below.
+    for (let page = 1; found < wanted.size && page <= POLL_MAX_PAGES; page++) {
       const list = await clients.v2.list(page, 100, signal);
+      for (const r of list.refused)
+        if (wanted.has(r.id)) {
+          found++;
+          refused.set(r.id, r.problem);
+        }
       for (const d of list.dubs) {
         if (!wanted.has(d.id)) continue;
         found++;
@@ -49,18 +63,22 @@ export async function pollOnce(
           progress: d.progress_percentage,
           error: d.external_error_message,
           measuredDuration: d.measured_duration,
+          destLang: d.dest_lang,
         });
       }
       if (page >= list.pagination.total_pages || list.dubs.length === 0) break;
     }
   }
   if (byApi.v1.length) {
-    for (const d of await clients.v1.list(signal)) {
+    const list = await clients.v1.list(signal);
+    for (const r of list.refused) refused.set(r.id, r.problem);
+    for (const d of list.dubs) {
       statuses.set(d.id, {
         status: d.externalStatusId,
         progress: d.progressPercentage,
         error: d.externalErrorMessage,
         measuredDuration: d.measuredDuration,
+        destLang: d.destLang,
       });
     }
   }
@@ -71,6 +89,7 @@ export async function pollOnce(
         progress: d.progressPercentage,
         error: d.externalErrorMessage,
         measuredDuration: null,
+        destLang: d.dest_lang,
       });
     }
   }
@@ -81,7 +100,22 @@ export async function pollOnce(
     if (job.api === 'legacy' && !clients.legacy) continue; // no legacy root configured: nothing to ask
     const remote = job.remote_id ? statuses.get(job.remote_id) : undefined;
     let event: LifeEvent;
-    if (canceled.has(job.id)) {
+    const broken = job.remote_id ? refused.get(job.remote_id) : undefined;
+    if (broken !== undefined && !unwatched.has(job.id)) {
+      events.push({
+        job,
+        event: {
+          type: 'fail',
+          error: {
+            code: 'service',
+            message: `the service's answer for dub ${job.remote_id ?? ''} is not a dub Dubdesk can accept: ${broken}`,
+            remedy: 'Report it to the service; check the charge for this dub in your account there.',
+          },
+        },
+      });
+      continue;
+    }
+    if (unwatched.has(job.id)) {
       const ended = await followedEvent(clients, job, remote, signal).catch((e: unknown) => {
         failure ??= e;
         return null;
@@ -97,6 +131,15 @@ export async function pollOnce(
       });
       if (found !== 'gone') continue;
       event = { type: 'remote-missing' };
+    } else if (remote.destLang.toLowerCase() !== job.dest_lang.toLowerCase()) {
+      // Another language than asked (v1 and legacy lists say it here; v2 details say it again at download).
+      try {
+        assertLanguage(remote.destLang, job.dest_lang, job.remote_id ?? '');
+        continue;
+      } catch (e) {
+        if (!(e instanceof DubdeskError)) throw e;
+        event = { type: 'fail', error: e.toJSON() };
+      }
     } else if (remote.status === ExternalStatus.Completed) {
       event = { type: 'remote-completed', measuredDuration: remote.measuredDuration };
     } else if (remote.status === ExternalStatus.Failed) {
@@ -123,7 +166,7 @@ function applyAll(store: JobStore, events: readonly { job: JobRow; event: LifeEv
   for (const { job, event } of events) {
     try {
       changed.push(
-        transition(store, job.id, event.type === 'canceled-dub-ended' ? 'followed' : 'tracked', event),
+        transition(store, job.id, event.type === 'followed-dub-ended' ? 'followed' : 'tracked', event),
       );
     } catch (e) {
       if (!(e instanceof LeaseLostError)) throw e; // canceled, paused or retried meanwhile: the user's action wins
@@ -132,7 +175,10 @@ function applyAll(store: JobStore, events: readonly { job: JobRow; event: LifeEv
   return changed;
 }
 
-/** What a poll saw of a canceled job's dub: its end (charged when it completed), or nothing to write yet. */
+/**
+ * What a poll saw of a canceled or paused job's dub: its end (charged when it completed), or nothing to
+ * write yet.
+ */
 async function followedEvent(
   clients: Clients,
   job: JobRow,
@@ -141,12 +187,17 @@ async function followedEvent(
 ): Promise<LifeEvent | null> {
   if (!remote)
     return (await stillExists(clients, job, signal)) === 'gone'
-      ? { type: 'canceled-dub-ended', outcome: 'missing', measuredDuration: null }
+      ? { type: 'followed-dub-ended', outcome: 'missing', measuredDuration: null }
       : null;
   if (remote.status === ExternalStatus.Completed)
-    return { type: 'canceled-dub-ended', outcome: 'completed', measuredDuration: remote.measuredDuration };
+    return { type: 'followed-dub-ended', outcome: 'completed', measuredDuration: remote.measuredDuration };
   if (remote.status === ExternalStatus.Failed)
-    return { type: 'canceled-dub-ended', outcome: 'failed', measuredDuration: null };
+    return {
+      type: 'followed-dub-ended',
+      outcome: 'failed',
+      measuredDuration: null,
+      message: describeRemoteError(remote.error),
+    };
   return null;
 }
 

@@ -93,7 +93,11 @@ function fromApi(e: ApiError): JobError {
   switch (e.kind) {
     case 'network':
       return {
-        error: { code: 'offline', message: `cannot reach the service: ${message}` },
+        // The API's own words already say "cannot reach <address> (why)": not said twice.
+        error: {
+          code: 'offline',
+          message: /^cannot reach /.test(message) ? message : `cannot reach the service: ${message}`,
+        },
         retry: 'wait',
         waitingCode: 'offline',
       };

@@ -44,13 +44,14 @@ export type LifeEvent =
   | { type: 'paused-at-step' }
   | { type: 'cancel' }
   /**
-   * A poll saw the dub of a canceled job end on the service (it has no way to stop one): `completed` is
-   * charged (the service charges at completion), `failed` or `missing` is not.
+   * A poll saw the dub of a canceled or paused job end on the service (it has no way to stop or pause one):
+   * `completed` is charged (the service charges at completion), `failed` or `missing` is not.
    */
   | {
-      type: 'canceled-dub-ended';
+      type: 'followed-dub-ended';
       outcome: 'completed' | 'failed' | 'missing';
       measuredDuration: number | null;
+      message?: string;
     }
   | { type: 'retry' }
   | { type: 'pause' }

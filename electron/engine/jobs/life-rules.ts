@@ -35,6 +35,65 @@ function createdReason(r: JobRow, remoteId: string): string {
 }
 const noWait = { waiting: null, waiting_code: null } as const;
 
+type DubEnded = Of<'followed-dub-ended'>;
+
+function canceledDubEnded(r: JobRow, e: DubEnded): ReturnType<Rule<'followed-dub-ended'>['apply']> {
+  if (e.outcome !== 'completed')
+    return {
+      to: 'canceled',
+      patch: { remote_status: 4 },
+      reason: `the canceled dub ${e.outcome === 'failed' ? 'failed' : 'is no longer'} on the service: nothing charged`,
+    };
+  const credits = e.measuredDuration === null ? null : creditsFor(e.measuredDuration, r.studio === 1);
+  return {
+    to: 'canceled',
+    patch: { remote_status: 5, measured_duration: e.measuredDuration, credits_charged: credits },
+    reason: `the service charged ${credits === null ? 'its credits' : `${credits} cr`} for this canceled dub (it completed after the cancel); retry fetches its results at no further charge`,
+  };
+}
+
+/**
+ * A dub the service completed: its results are to be fetched, and it is charged now (the service charges
+ * at completion), whatever happens to the download.
+ */
+function completedAtService(r: JobRow, measuredDuration: number | null) {
+  return {
+    step: 'fetch',
+    remote_status: 5,
+    progress: 0,
+    next_run_at: 0,
+    attempts: 0,
+    measured_duration: measuredDuration,
+    credits_charged: measuredDuration === null ? null : creditsFor(measuredDuration, r.studio === 1),
+  } as const;
+}
+
+/**
+ * A paused job's dub ended on the service (which has no pause): completed, it is charged and its results
+ * wait, still paused, to be downloaded on resume; failed or gone, the job failed as it would have unpaused.
+ */
+function pausedDubEnded(r: JobRow, e: DubEnded): ReturnType<Rule<'followed-dub-ended'>['apply']> {
+  if (e.outcome === 'completed') {
+    const patch = completedAtService(r, e.measuredDuration);
+    const credits = patch.credits_charged;
+    return {
+      to: 'paused',
+      patch,
+      reason: `done at the service while paused: charged ${credits === null ? 'its credits' : `${credits} cr`}; its download waits for resume`,
+    };
+  }
+  if (e.outcome === 'failed')
+    return RULES['remote-failed'].apply(
+      r,
+      {
+        type: 'remote-failed',
+        message: e.message ?? 'the dub failed on the service',
+      },
+      0,
+    );
+  return RULES['remote-missing'].apply(r, { type: 'remote-missing' }, 0);
+}
+
 /** For each event: the states it may happen in, the state it leads to, and what is recorded. */
 export const RULES: { [T in LifeEventType]: Rule<T> } = {
   'begin-upload': {
@@ -86,17 +145,7 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
     from: TRACKED,
     apply: (r, e) => ({
       to: 'downloading',
-      patch: {
-        step: 'fetch',
-        remote_status: 5,
-        progress: 0,
-        next_run_at: 0,
-        attempts: 0,
-        measured_duration: e.measuredDuration,
-        // The service charges when the dub completes: count it now, whatever happens to the download.
-        credits_charged: e.measuredDuration === null ? null : creditsFor(e.measuredDuration, r.studio === 1),
-        ...noWait,
-      },
+      patch: { ...completedAtService(r, e.measuredDuration), ...noWait },
     }),
   },
   'not-completed': {
@@ -211,22 +260,9 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
     from: [...LIVE, 'paused', 'failed'],
     apply: () => ({ to: 'canceled', patch: { pause_requested: 0, ...noWait } }),
   },
-  'canceled-dub-ended': {
-    from: ['canceled'],
-    apply: (r, e) => {
-      if (e.outcome !== 'completed')
-        return {
-          to: 'canceled',
-          patch: { remote_status: 4 },
-          reason: `the canceled dub ${e.outcome === 'failed' ? 'failed' : 'is no longer'} on the service: nothing charged`,
-        };
-      const credits = e.measuredDuration === null ? null : creditsFor(e.measuredDuration, r.studio === 1);
-      return {
-        to: 'canceled',
-        patch: { remote_status: 5, measured_duration: e.measuredDuration, credits_charged: credits },
-        reason: `the service charged ${credits === null ? 'its credits' : `${credits} cr`} for this canceled dub (it completed after the cancel); retry fetches its results at no further charge`,
-      };
-    },
+  'followed-dub-ended': {
+    from: ['canceled', 'paused'],
+    apply: (r, e) => (r.state === 'paused' ? pausedDubEnded(r, e) : canceledDubEnded(r, e)),
   },
   retry: {
     from: ['failed', 'canceled'],

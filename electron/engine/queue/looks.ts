@@ -9,25 +9,38 @@ export function lookAround(store: JobStore, service: string, queuePause: () => Q
   return {
     paused: queuePause(),
     due: { submit: store.nextDueAt(service, 'submit'), fetch: store.nextDueAt(service, 'fetch') },
-    // Canceled dubs the service may still charge are polled too (never waited for: see lookAfter).
+    // Canceled and paused jobs' dubs the service may still charge are polled too (never waited for: see lookAfter).
     tracking: store.trackingCount(service) + store.followedCount(service),
   };
 }
 
-/** What it looks at after claiming and polling: when to wake, and, once idle, whether the run is over. */
+/**
+ * What it looks at after claiming and polling: when to wake, and, once idle, whether the run is over. Only
+ * the steps with a free worker (`withRoom`) give a time to wake at: a job due behind busy workers is claimed
+ * when one of them ends (which wakes the loop), not looked at again every few milliseconds meanwhile.
+ */
 export function lookAfter(
   store: JobStore,
   service: string,
   idleUntilDone: boolean,
   paused: QueuePause | null,
+  withRoom: { submit: boolean; fetch: boolean },
 ) {
+  const due = (step: 'submit' | 'fetch') => (withRoom[step] ? store.nextDueAt(service, step) : null);
+  const [submit, fetch] = [due('submit'), due('fetch')];
   return {
-    nextDue: { submit: store.nextDueAt(service, 'submit'), fetch: store.nextDueAt(service, 'fetch') },
+    nextDue: submit === null ? fetch : fetch === null ? submit : Math.min(submit, fetch),
     unfinished: idleUntilDone ? store.unfinishedCount(service) : null,
-    /** Dubs the service is still making or Dubdesk still downloading (asked only when out of credits). */
-    inFlight:
-      idleUntilDone && paused?.reason === 'credits'
+    /**
+     * Asked only when paused: out of credits, the dubs the service is still making or Dubdesk still
+     * downloading; paused by the user, the dubs the service is still making (downloads wait for resume).
+     */
+    inFlight: !idleUntilDone
+      ? null
+      : paused?.reason === 'credits'
         ? store.trackingCount(service) + store.liveInStep('fetch', service)
-        : null,
+        : paused?.reason === 'user'
+          ? store.trackingCount(service)
+          : null,
   };
 }

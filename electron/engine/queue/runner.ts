@@ -118,7 +118,9 @@ export class Runner {
         if ((!paused || paused.reason === 'credits') && isDue(due.fetch))
           this.claim('fetch', concurrency, service, signal, opts.drain);
 
-        const mayPoll = (!paused || paused.reason === 'credits') && !draining();
+        // The service has no pause: dubs it started go on and are charged, so a pause (by the user or out of
+        // credits) stops new work, never the polls that record their end. Only a rejected key stops them.
+        const mayPoll = paused?.reason !== 'auth' && !draining();
         if (tracking > 0 && mayPoll && !polling && Date.now() >= pollAt) {
           polling = pollOnce(store, this.env.clients(), service, signal, this.seen)
             .then(({ changed, failure }) => {
@@ -154,22 +156,18 @@ export class Runner {
         }
 
         const idle = this.active.size === 0 && !polling;
-        const after = store.read(lookAfter, store, service, opts.untilDone && idle, paused);
+        const withRoom = {
+          submit: this.hasRoom('submit', concurrency),
+          fetch: this.hasRoom('fetch', concurrency),
+        };
+        const after = store.read(lookAfter, store, service, opts.untilDone && idle, paused, withRoom);
         if (opts.untilDone && idle) {
           if (after.unfinished === 0) return 'done';
-          // Out of credits: nothing more can start; what was already running has finished.
-          if (after.inFlight === 0) return 'credits';
-          if (paused?.reason === 'user') return 'paused';
+          // Out of credits: nothing more can start; what was already running has finished. Paused: the dubs
+          // the service was making have ended (and their charges are recorded).
+          if (after.inFlight === 0) return paused?.reason === 'user' ? 'paused' : 'credits';
         }
-        // A step whose slots are all taken is not looked at for its due jobs: the end of one of its steps
-        // wakes the loop (without this, a batch waiting for the link turned the loop every 10 ms).
-        const dues = (['submit', 'fetch'] as const)
-          .filter((step) => this.onLinkRunning(step) < concurrency)
-          .flatMap((step) => {
-            const t = after.nextDue[step];
-            return t === null ? [] : [t];
-          });
-        const nextDue = dues.length ? Math.min(...dues) : null;
+        const { nextDue } = after;
         // Nothing to do and nothing to look at: sleep long; an add, a setting or a wake comes sooner.
         wasIdle = idle && tracking === 0 && (nextDue === null || nextDue - Date.now() > 1000);
         const candidates = [
@@ -209,6 +207,11 @@ export class Runner {
         resolve();
       };
     });
+  }
+
+  /** Whether a step has a free slot: off-link submits (they send nothing) take none. */
+  private hasRoom(step: Step, concurrency: number): boolean {
+    return this.onLinkRunning(step) < concurrency;
   }
 
   private claim(
@@ -261,6 +264,7 @@ export class Runner {
       store,
       clients: this.env.clients(),
       signal,
+      drain,
       progress: this.hooks.progress,
       seen: this.seen,
     };

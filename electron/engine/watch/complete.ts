@@ -1,5 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { open, type FileHandle } from 'node:fs/promises';
+import { formatBytes } from '../../../shared/format';
 import { matroska } from './ebml';
 
 /**
@@ -59,7 +60,11 @@ async function isoBoxes(fh: FileHandle, size: number): Promise<Completeness> {
     if (length < 8) return { whole: false, why: `it has an MP4 box of ${length} bytes at byte ${at}` };
     at += length;
   }
-  if (at > size) return { whole: false, why: `its MP4 boxes need ${at} bytes and it has ${size}` };
+  if (at > size) {
+    const n = (b: number) => b.toLocaleString('en-US');
+    const why = `${formatBytes(at - size)} of its MP4 structure is still missing, ${n(size)} of ${n(at)} bytes written so far`;
+    return { whole: false, why };
+  }
   if (!moov) return { whole: false, why: 'its MP4 index (moov) is not written yet' };
   return { whole: true };
 }

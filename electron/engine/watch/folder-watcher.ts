@@ -1,9 +1,11 @@
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { watch, type FSWatcher } from 'chokidar';
 import type { WatchFolderRow } from '../db/watch';
 import { outRootOf, type WatchEnv } from './env';
+import type { Seen } from './file-check';
 import { IgnoreMatcher } from './ignore';
+import type { Found } from './scan';
 import { pollDecision, type PollDecision } from './volume';
 
 /** Resolves to `fallback` when `p` takes longer than `ms` (a hung network mount must not hang the watcher). */
@@ -40,6 +42,10 @@ async function unavailableBecause(path: string): Promise<string | null> {
   }
 }
 
+/** A regular file's stats as a full scan's look would read them; anything else is `other`. */
+const seenOf = (s: Stats): Seen =>
+  s.isFile() ? { kind: 'file', size: s.size, mtimeMs: Math.round(s.mtimeMs) } : { kind: 'other' };
+
 /** The settings a change of which means a new chokidar watcher. */
 const shapeOf = (row: WatchFolderRow) =>
   JSON.stringify([
@@ -60,11 +66,15 @@ export class FolderWatcher {
   matcher: IgnoreMatcher;
   /** Paths events named since the last tick. */
   readonly pending = new Set<string>();
+  /** What the watcher's first walk found, once it is over: the catch-up reconciles it (then null). */
+  caughtUp: Found | null = null;
   available = false;
   nextAvailabilityAt = 0;
   nextScanAt = Number.POSITIVE_INFINITY;
   /** The folder's jobs as last seen (count and newest change): outcomes are looked at when it moves. */
   jobSignature = '';
+  /** The database's change mark when `jobSignature` was last compared: not again until it moves. */
+  jobsLookedAt = '';
   busy = { availability: false, scan: false, take: false, outcomes: false };
   private fsw: FSWatcher | null = null;
   private shape: string;
@@ -103,9 +113,19 @@ export class FolderWatcher {
     this.nextAvailabilityAt = 0;
   }
 
-  /** Looks whether the folder is there; starts or stops watching it on a change. */
-  async checkAvailability(): Promise<void> {
+  /**
+   * Looks whether the folder is there; starts or stops watching it on a change (then true: the loop has
+   * something to do). The next look is due from now, set before waiting, so the loop sleeps past it.
+   */
+  async checkAvailability(): Promise<boolean> {
     const { timing } = this.env;
+    // A folder watched through file-system events reports its own removal (and watcher errors end the
+    // wait): it is looked at seldom. Unavailable and polled folders are looked at often.
+    const every =
+      this.available && !this.poll.polled
+        ? Math.max(timing.availabilityMs, timing.idleMs)
+        : timing.availabilityMs;
+    this.nextAvailabilityAt = Date.now() + every;
     // A stat on a hung network mount may never return: it is waited for with a deadline, and not asked
     // again while it hangs (each one would hold a thread of the pool every file operation shares).
     this.probe ??= unavailableBecause(this.row.path).finally(() => {
@@ -116,42 +136,42 @@ export class FolderWatcher {
       timing.availabilityTimeoutMs,
       `${this.row.path} does not answer (network share down?); watching resumes when it does`,
     );
-    // A folder watched through file-system events reports its own removal (and watcher errors end the
-    // wait): it is looked at seldom. Unavailable and polled folders are looked at often.
-    const every =
-      this.available && !this.poll.polled
-        ? Math.max(timing.availabilityMs, timing.idleMs)
-        : timing.availabilityMs;
-    this.nextAvailabilityAt = Date.now() + every;
-    if (this.closed) return;
+    if (this.closed) return false;
     if (why) {
-      if (this.available || this.row.status !== 'unavailable' || this.row.status_message !== why) {
-        this.available = false;
-        await this.stopWatcher();
-        this.setState('unavailable', why);
-        this.env.warn({ folder: this.row.path }, why);
-      }
-      return;
+      if (!this.available && this.row.status === 'unavailable' && this.row.status_message === why)
+        return false;
+      this.available = false;
+      await this.stopWatcher();
+      this.setState('unavailable', why);
+      this.env.warn({ folder: this.row.path }, why);
+      return true;
     }
-    if (this.available) return;
+    if (this.available) return false;
     this.poll = await within(
       pollDecision(this.row.path, this.row.preset.polling),
       timing.availabilityTimeoutMs,
       { polled: true, reason: 'the folder answers slowly' },
     );
-    if (this.closed) return;
+    if (this.closed) return false;
     this.setState('starting', null);
+    // The catch-up with whatever arrived while nobody was looking is the watcher's own first walk (it
+    // stats every file to watch them): no second walk beside it.
+    this.nextScanAt = Number.POSITIVE_INFINITY;
     this.startWatcher();
     this.available = true;
-    this.nextScanAt = 0; // catch up with whatever arrived while nobody was looking
     // Files another process (or this one, before the folder went away) was settling or about to hash.
     this.env.watch.recheckSettling(this.row.id, Date.now());
     this.env.info({ folder: this.row.path, polled: this.poll.polled }, 'watching folder');
+    return true;
   }
 
-  /** After a full scan: the folder is watched (the first scan ends `starting`). */
+  /**
+   * After a full scan: the folder is watched (the first scan ends `starting`). A polled folder is scanned
+   * again on a timer; one watched through events only when asked, or when its watcher reports an error.
+   */
   scanned(): void {
-    this.nextScanAt = Date.now() + this.env.timing.rescanMs;
+    const { rescanMs, eventRescanMs } = this.env.timing;
+    this.nextScanAt = Date.now() + (this.poll.polled ? rescanMs : eventRescanMs);
     if (this.available && this.row.status !== 'watching') this.setState('watching', null);
   }
 
@@ -175,9 +195,11 @@ export class FolderWatcher {
   private startWatcher(): void {
     const { timing } = this.env;
     const root = this.row.path;
+    let initial: Found | null = new Map();
     const fsw = watch(root, {
-      ignoreInitial: true,
       persistent: false,
+      // As a full scan: a symlinked folder is not walked into (a symlinked file is looked at by its target).
+      followSymlinks: false,
       ignorePermissionErrors: true,
       ...(this.row.preset.recursive ? {} : { depth: 0 }),
       backend: this.poll.polled ? 'polling' : 'auto',
@@ -190,7 +212,15 @@ export class FolderWatcher {
       this.pending.add(p);
       this.wake();
     };
-    fsw.on('add', seen);
+    fsw.on('add', (p: string, stats?: Stats) => {
+      if (!initial) return seen(p);
+      initial.set(p, stats && !stats.isSymbolicLink() ? seenOf(stats) : null);
+    });
+    fsw.on('ready', () => {
+      this.caughtUp = initial;
+      initial = null; // handed over: not kept for the watcher's life
+      this.wake();
+    });
     fsw.on('change', seen);
     fsw.on('unlink', seen);
     fsw.on('unlinkDir', (p) => {
@@ -210,6 +240,7 @@ export class FolderWatcher {
     const fsw = this.fsw;
     this.fsw = null;
     this.pending.clear();
+    this.caughtUp = null;
     if (fsw) await fsw.close().catch(() => {});
   }
 

@@ -67,7 +67,11 @@ export class IgnoreMatcher {
   /** The output folder is the watched folder itself: results lie beside the sources. */
   private readonly outHere: boolean;
 
+  /** `root` and a separator: a plain path below it is relative by slicing (chokidar asks 2-3 times a file). */
+  private readonly prefix: string;
+
   constructor(private readonly rules: IgnoreRules) {
+    this.prefix = rules.root.endsWith(sep) ? rules.root : `${rules.root}${sep}`;
     this.outputNames = outputNamePattern(rules.languages);
     this.outHere = relative(rules.root, rules.outRoot) === '';
     this.outInside = !this.outHere && inside(rules.root, rules.outRoot);
@@ -75,7 +79,13 @@ export class IgnoreMatcher {
 
   ignored(path: string, kind?: 'file' | 'dir'): boolean {
     const { root } = this.rules;
-    const rel = relative(root, path);
+    // Only a path with no `.`-led or empty segment is sliced; `path.relative` normalises the others.
+    const plain =
+      path.startsWith(this.prefix) &&
+      !path.endsWith(sep) &&
+      !path.includes(`${sep}.`) &&
+      !path.includes(`${sep}${sep}`);
+    const rel = plain ? path.slice(this.prefix.length) : relative(root, path);
     if (rel === '') return false;
     if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return true;
     const parts = rel.split(sep);

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { WatchFolderRow } from '../db/watch';
 import type { WatchBeat } from '../db/watch-store/heartbeat';
+import { changeMark } from '../db/change-mark';
 import { onForeignWrites } from '../queue/foreign-writes';
 import { IDLE_HEARTBEAT_MS, IDLE_STALE_MS, loopTurns, pidAlive } from '../queue/idle';
 import { settleOutcomes } from './after';
 import { discover } from './discover';
 import type { WatchEnv } from './env';
 import { FolderWatcher } from './folder-watcher';
-import { fullScan } from './scan';
+import { fullScan, reconcile } from './scan';
 import { check, hashAndMark } from './settle';
 import { takeReady } from './take';
 
@@ -126,7 +127,8 @@ export class WatchService {
         folder.busy[kind] = false;
         if (counts) this.working--;
         this.inflight.delete(p);
-        this.wakeUp();
+        // An availability check that changed nothing leaves the loop asleep (it wakes itself otherwise).
+        if (counts) this.wakeUp();
       });
     this.inflight.add(p);
   }
@@ -143,24 +145,34 @@ export class WatchService {
       await this.syncFolders();
     }
     let busy = this.working > 0 || this.inflightHashes > 0 || this.hashQueue.length > 0;
+    // Checks due within a tick run together: folders checked in one turn stay on one wake-up, not one each.
+    const soon = Date.now() + this.env.timing.tickMs;
+    const mark = changeMark(this.env.store.db);
     for (const f of this.folders.values()) {
       if (this.stopped) return 0;
-      if (Date.now() >= f.nextAvailabilityAt) this.beside(f, 'availability', () => f.checkAvailability());
+      if (soon >= f.nextAvailabilityAt)
+        this.beside(f, 'availability', async () => {
+          if (await f.checkAvailability()) this.wakeUp();
+        });
       if (!f.available) continue;
       if (f.pending.size) busy = true;
       const paths = [...f.pending];
       f.pending.clear();
       for (const p of paths) await discover(this.env, f.row, f.matcher, p);
-      if (Date.now() >= f.nextScanAt) {
+      const caughtUp = f.busy.scan ? null : f.caughtUp;
+      if (caughtUp) {
+        f.caughtUp = null;
+        busy = true;
+        this.beside(f, 'scan', async () => {
+          await reconcile(this.env, f.row, f.matcher, caughtUp, () => this.stopped);
+          this.scanned(f);
+        });
+      } else if (Date.now() >= f.nextScanAt) {
         busy = true;
         this.beside(f, 'scan', async () => {
           const ok = await fullScan(this.env, f.row, f.matcher, () => this.stopped);
           if (!ok) f.nextAvailabilityAt = 0;
-          else {
-            this.env.watch.scanned(f.row.id, Date.now());
-            f.scanned();
-            f.jobSignature = ''; // outcomes are looked at again after every scan (a move that failed)
-          }
+          else this.scanned(f);
         });
       }
       await this.checkDue(f);
@@ -168,17 +180,41 @@ export class WatchService {
         this.beside(f, 'take', () =>
           takeReady(this.env, f.row, this.env.watch.withStatus(f.row.id, 'ready', READY_BATCH)),
         );
-      const signature = this.env.watch.jobSignature(f.row.id);
-      if (signature !== f.jobSignature) {
-        this.beside(f, 'outcomes', async () => {
-          await settleOutcomes(this.env, f.row);
-          f.jobSignature = signature;
-        });
-        this.env.folderChanged(f.row.id);
-      }
+      // The folder's jobs are counted again only after a write (a folder of 10,000 dubbed files has 20,000).
+      if (f.jobsLookedAt !== mark) this.lookAtOutcomes(f, mark);
     }
     this.runHashes();
     return this.nextSleep(busy || this.working > 0 || this.inflightHashes > 0);
+  }
+
+  private scanned(f: FolderWatcher): void {
+    if (this.stopped) return;
+    this.env.watch.scanned(f.row.id, Date.now());
+    f.scanned();
+    f.jobSignature = ''; // outcomes are looked at again after every scan (a move that failed)
+    f.jobsLookedAt = '';
+  }
+
+  /** When the folder's jobs changed since last looked at: outcomes are recorded (and originals moved). */
+  private lookAtOutcomes(f: FolderWatcher, mark: string): void {
+    const signature = this.env.watch.jobSignature(f.row.id);
+    if (signature === f.jobSignature) {
+      f.jobsLookedAt = mark;
+      return;
+    }
+    if (f.busy.outcomes) return; // looked at again next turn
+    f.jobsLookedAt = mark;
+    // The first look after a start or a scan is not news: the faces' view of the folder is already fresh.
+    if (f.jobSignature !== '') this.env.folderChanged(f.row.id);
+    this.beside(f, 'outcomes', async () => {
+      try {
+        await settleOutcomes(this.env, f.row);
+        f.jobSignature = signature;
+      } catch (e) {
+        f.jobsLookedAt = '';
+        throw e;
+      }
+    });
   }
 
   /**

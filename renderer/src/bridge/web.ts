@@ -4,6 +4,7 @@ import type { BrowserFile, FaceBridge, MediaKind } from '../../../shared/face';
 import {
   MAX_STAGED_BYTES,
   MEDIA_TOKEN_PARAM,
+  DOWNLOAD_TOKEN_PARAM,
   MediaTokenSchema,
   ROUTES,
   ReplySchema,
@@ -107,6 +108,11 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     if (!media || Date.now() - media.at > (media.token.idleSeconds * 1000) / 2) void mintMediaToken();
     return media ? `?${MEDIA_TOKEN_PARAM}=${encodeURIComponent(media.token.token)}` : '';
   };
+  /** A download link's query: its own token, which plays nothing (see media-tokens.ts). */
+  const downloadQuery = (): string => {
+    if (!media || Date.now() - media.at > (media.token.idleSeconds * 1000) / 2) void mintMediaToken();
+    return media ? `?${DOWNLOAD_TOKEN_PARAM}=${encodeURIComponent(media.token.download)}` : '';
+  };
 
   function upload(file: Blob, name: string, progress: (sent: number) => void): Promise<string> {
     // The file's own time goes with it: the staged copy keeps it, so the same file dropped again is known.
@@ -165,10 +171,10 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
       return `${base}${ROUTES.media(jobId, kind)}${mediaQuery()}`;
     },
     downloadUrl(jobId: number, index: number): string {
-      return `${base}${ROUTES.download(jobId, index)}${mediaQuery()}`;
+      return `${base}${ROUTES.download(jobId, index)}${downloadQuery()}`;
     },
     resultsZipUrl(jobIds: readonly number[], name: string): string {
-      const q = mediaQuery();
+      const q = downloadQuery();
       const rest = `jobs=${jobIds.join(',')}&name=${encodeURIComponent(name)}`;
       return `${base}${ROUTES.resultsZip}${q ? `${q}&${rest}` : `?${rest}`}`;
     },

@@ -56,7 +56,11 @@ export function Banners() {
       {paused?.reason === 'user' && (
         <div className="banner banner-info" role="status">
           <span aria-hidden="true">❚❚</span>
-          <p>The queue is paused. Jobs finish the step they are in, then wait.</p>
+          <p>
+            The queue is paused. Nothing new starts; jobs finish the step they are in, then wait. Dubs already
+            started keep being processed and charged by the service; Dubdesk follows them and downloads their
+            results when you resume.
+          </p>
           <button type="button" onClick={() => void resumeQueue()}>
             Resume queue
           </button>

@@ -1,9 +1,29 @@
 import { useEffect, useRef, type FocusEvent } from 'react';
 import type { FileEstimate } from '../../../shared/contract/batches';
-import { baseName, formatBytes, formatClock, withoutPathPrefix } from '../format';
+import { fileShareWords } from '../../../shared/file-share';
+import { baseName, formatBytes, formatClock, plural, withoutPathPrefix } from '../format';
 import { useApp } from '../store';
 
-function FileLine({ file, onRemove }: { file: FileEstimate; onRemove: (() => void) | null }) {
+/**
+ * What the file adds to the batch's total, as the summary counts it: with "Dub them again", its languages
+ * already dubbed are paid again.
+ */
+function shareOf(file: FileEstimate, again: boolean, languages: number): string {
+  if (!again) return fileShareWords(file, languages, ' cr');
+  const redone = file.free.filter((f) => f.why === 'done');
+  const price = file.creditsPerLanguage;
+  return fileShareWords(
+    {
+      credits: file.credits === null || price === null ? null : file.credits + price * redone.length,
+      free: file.free.filter((f) => f.why !== 'done'),
+    },
+    languages,
+    ' cr',
+  );
+}
+
+function FileLine(props: { file: FileEstimate; share: string; onRemove: (() => void) | null }) {
+  const { file, onRemove } = props;
   const name = file.kind === 'url' ? file.name : baseName(file.name);
   return (
     <li className={`estimate-file ${file.problem ? 'has-problem' : ''}`}>
@@ -25,6 +45,11 @@ function FileLine({ file, onRemove }: { file: FileEstimate; onRemove: (() => voi
           {file.kind && ` · ${file.kind}`}
         </span>
       )}
+      {!file.problem && (
+        <span className="file-credits num" data-testid="file-credits">
+          {props.share}
+        </span>
+      )}
       {onRemove && (
         <button type="button" className="icon-button" aria-label={`Remove ${name}`} onClick={onRemove}>
           ✕
@@ -43,6 +68,7 @@ export function EstimateFiles() {
   // Nothing is read before a language is picked (the estimate prices files per language).
   const noLanguage = useApp((s) => s.preset.to.length === 0);
   const removeInput = useApp((s) => s.removeInput);
+  const again = useApp((s) => s.again);
   const list = useRef<HTMLUListElement>(null);
   /** The Remove button focus belongs on after a removal (its line may be drawn anew once priced). */
   const focusWanted = useRef<string | null>(null);
@@ -79,7 +105,12 @@ export function EstimateFiles() {
   return (
     <ul className="estimate-files" aria-label="Files to add" ref={list} onBlur={leaving}>
       {estimate?.files.map((f) => (
-        <FileLine key={f.input} file={f} onRemove={fromInputs.has(f.input) ? removing(f.input) : null} />
+        <FileLine
+          key={f.input}
+          file={f}
+          share={shareOf(f, again, estimate.languages.length)}
+          onRemove={fromInputs.has(f.input) ? removing(f.input) : null}
+        />
       ))}
       {folders.map((input) => (
         <li key={input} className="estimate-file folder">
@@ -89,7 +120,7 @@ export function EstimateFiles() {
           <span className="file-name" title={input}>
             {baseName(input)}
           </span>
-          <span className="file-meta muted">folder · {inside(input)} files</span>
+          <span className="file-meta muted">folder · {plural(inside(input), 'file')}</span>
           <button
             type="button"
             className="icon-button"

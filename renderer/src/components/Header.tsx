@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatCount, formatCredits, formatEta, formatSpeed } from '../format';
+import { formatCount, formatCredits, formatEta, formatSpeed, plural } from '../format';
 import { useApp } from '../store';
 import { headerNumbers } from '../store/derived';
 
@@ -50,7 +50,7 @@ export function Header() {
       <dl className="header-stats" aria-label="Queue totals">
         <div>
           <dt>Left</dt>
-          <dd className="num">{formatCount(n.left)} jobs</dd>
+          <dd className="num">{plural(n.left, 'job')}</dd>
         </div>
         <div>
           <dt>Speed</dt>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { JobDetail, JobView, LogLine } from '../../../shared/contract/jobs';
-import { isTerminal } from '../../../shared/contract/jobs';
+import { isTerminal, jobFiles } from '../../../shared/contract/jobs';
 import { languageName } from '../../../shared/languages';
 import { baseName, formatBytes, formatCredits, formatTime } from '../format';
 import { useApp, useBridge } from '../store';
@@ -17,42 +17,46 @@ function Files({ job }: { job: JobView }) {
   const notify = useApp((s) => s.notify);
   if (job.outputs.length === 0) return <p className="muted">No file yet.</p>;
   const run = (p: Promise<void>) => p.catch((e: unknown) => notify('error', asError(e).message));
+  // Each file once (two output types may be one file); `i` stays its index in the job's outputs.
+  const once = new Set(jobFiles(job.outputs));
   return (
     <ul className="file-list">
-      {job.outputs.map((o, i) => (
-        <li key={o.path}>
-          <span className="file-name" title={o.path}>
-            {baseName(o.path)}
-          </span>
-          <span className="muted num">{formatBytes(o.bytes)}</span>
-          {bridge.canReveal && (
-            <span className="file-actions">
-              <button type="button" className="small" onClick={() => void run(bridge.openPath(o.path))}>
-                Open
-              </button>
-              <button type="button" className="small" onClick={() => void run(bridge.showInFolder(o.path))}>
-                Show in folder
-              </button>
+      {job.outputs.map((o, i) =>
+        !once.has(o) ? null : (
+          <li key={o.path}>
+            <span className="file-name" title={o.path}>
+              {baseName(o.path)}
             </span>
-          )}
-          {!bridge.canReveal && bridge.downloadUrl && (
-            <span className="file-actions">
-              <a
-                className="button small"
-                href={bridge.downloadUrl(job.id, i)}
-                download={baseName(o.path)}
-                aria-label={`Download ${baseName(o.path)}`}
-                // The address is made again at the click: a panel left open keeps a current media token.
-                onClick={(e) => {
-                  if (bridge.downloadUrl) e.currentTarget.href = bridge.downloadUrl(job.id, i);
-                }}
-              >
-                Download
-              </a>
-            </span>
-          )}
-        </li>
-      ))}
+            <span className="muted num">{formatBytes(o.bytes)}</span>
+            {bridge.canReveal && (
+              <span className="file-actions">
+                <button type="button" className="small" onClick={() => void run(bridge.openPath(o.path))}>
+                  Open
+                </button>
+                <button type="button" className="small" onClick={() => void run(bridge.showInFolder(o.path))}>
+                  Show in folder
+                </button>
+              </span>
+            )}
+            {!bridge.canReveal && bridge.downloadUrl && (
+              <span className="file-actions">
+                <a
+                  className="button small"
+                  href={bridge.downloadUrl(job.id, i)}
+                  download={baseName(o.path)}
+                  aria-label={`Download ${baseName(o.path)}`}
+                  // The address is made again at the click: a panel left open keeps a current media token.
+                  onClick={(e) => {
+                    if (bridge.downloadUrl) e.currentTarget.href = bridge.downloadUrl(job.id, i);
+                  }}
+                >
+                  Download
+                </a>
+              </span>
+            )}
+          </li>
+        ),
+      )}
     </ul>
   );
 }

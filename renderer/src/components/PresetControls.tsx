@@ -22,23 +22,11 @@ interface Props {
   outDirPlaceholder?: string;
   /** Web: where files sent from the browser are saved when no folder is chosen (their own is hidden). */
   uploadsFolder?: string | null;
-  /**
-   * The Add sheet: the languages come last, just before the estimate they drive and the Add button, so the
-   * keyboard reaches Add in a few Tabs from them (every other choice stays in the Tab order, above).
-   */
-  languagesLast?: boolean;
 }
 
 /** The choices a batch and a watched folder share: languages, source language, quality, where, what, how. */
 export function PresetControls(props: Props) {
-  const {
-    value,
-    onChange,
-    error,
-    outDirPlaceholder = 'Beside each source',
-    uploadsFolder = null,
-    languagesLast = false,
-  } = props;
+  const { value, onChange, error, outDirPlaceholder = 'Beside each source', uploadsFolder = null } = props;
   const bridge = useBridge();
   const languages = useApp((s) => s.languages);
   const id = useId();
@@ -47,30 +35,27 @@ export function PresetControls(props: Props) {
   const legacy = value.api === 'legacy';
   const leftOut = legacy ? value.to.filter((c) => !languages.find((l) => l.code === c)?.legacy) : [];
 
-  const languagesField = (
-    <div className={languagesLast ? 'field languages-last' : 'field'}>
-      <span className="field-label" id={`${id}-to`}>
-        Dub into
-      </span>
-      <LanguagePicker
-        value={value.to}
-        onChange={(to) => onChange({ to })}
-        legacyOnly={legacy}
-        describedBy={toError ? `${id}-to-error` : undefined}
-        invalid={toError !== null}
-      />
-      {leftOut.length > 0 && (
-        <p className="hint warn">
-          The legacy API does not take {leftOut.map(languageName).join(', ')}: left out of this batch.
-        </p>
-      )}
-      <ErrorText error={toError} id={`${id}-to-error`} />
-    </div>
-  );
-
   return (
     <div className="preset">
-      {!languagesLast && languagesField}
+      {/* The main choice first (UI.md): Ctrl+Enter adds from here, no need to Tab through the rest. */}
+      <div className="field">
+        <span className="field-label" id={`${id}-to`}>
+          Dub into
+        </span>
+        <LanguagePicker
+          value={value.to}
+          onChange={(to) => onChange({ to })}
+          legacyOnly={legacy}
+          describedBy={toError ? `${id}-to-error` : undefined}
+          invalid={toError !== null}
+        />
+        {leftOut.length > 0 && (
+          <p className="hint warn">
+            The legacy API does not take {leftOut.map(languageName).join(', ')}: left out of this batch.
+          </p>
+        )}
+        <ErrorText error={toError} id={`${id}-to-error`} />
+      </div>
       <div className="field-row">
         <label className="field">
           <span className="field-label">From</span>
@@ -197,7 +182,6 @@ export function PresetControls(props: Props) {
             : 'v2 only: v1 and legacy upload the file for every language.'}
         </p>
       </details>
-      {languagesLast && languagesField}
     </div>
   );
 }

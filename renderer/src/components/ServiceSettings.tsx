@@ -130,13 +130,11 @@ function keyHintOf(s: Settings['service']): string {
   if (s.keyEnteredFor)
     return `The saved key was entered for ${s.keyEnteredFor}: enter it again for this address.`;
   if (!s.apiKeySet) return 'Paste the API key from your account settings (API Keys section).';
-  const where =
-    s.keyStore === 'os'
-      ? ' (kept in the system’s credential store)'
-      : s.keyStore === 'env'
-        ? ' (from the environment)'
-        : '';
-  return `A key ending in ${s.apiKeyHint ?? '…'} is set${where}. Type a new one to replace it.`;
+  const hint = s.apiKeyHint ?? '…';
+  if (s.keyStore === 'env')
+    return `A key ending in ${hint} comes from the environment (DUBDESK_API_KEY): it is used while set, whatever is saved here.`;
+  const where = s.keyStore === 'os' ? ' (kept in the system’s credential store)' : '';
+  return `A key ending in ${hint} is set${where}. Type a new one to replace it.`;
 }
 
 /** The Service part of Settings: the built-in sandbox, or the service with its key and addresses. */
@@ -181,7 +179,7 @@ export function ServiceSettings(props: {
             checked={form.mode === 'sandbox'}
             onChange={() => set({ mode: 'sandbox' })}
           />
-          The built-in sandbox (try it out, nothing is charged)
+          The built-in sandbox (try it out: sandbox credits only; no real money)
         </label>
       </div>
       {form.mode === 'sandbox' ? (
@@ -222,11 +220,15 @@ export function ServiceSettings(props: {
                 checked={form.allowFileKeyStore}
                 onChange={(e) => set({ allowFileKeyStore: e.target.checked })}
               />
-              <span>
-                Keep the key in a file only you can read
-                {storage?.osUnavailable ? ` (${storage.osUnavailable})` : ''}
-              </span>
+              <span>Keep the key in service.json, in Dubdesk’s data folder, a file only you can read</span>
             </label>
+          )}
+          {needsConsent && !form.allowFileKeyStore && (
+            <p className="hint warn" id="key-file-why">
+              This system has no credential store
+              {storage?.osUnavailable ? ` (${storage.osUnavailable})` : ''}: the key is saved only in
+              service.json, and only if you agree above.
+            </p>
           )}
           <ErrorText error={errorFor(error, 'service.apiKey')} />
           <AddressField

@@ -16,10 +16,19 @@ interface Props {
   onRetry: (jobs: readonly JobView[]) => void;
 }
 
-/** A row's height in the stylesheet: one line of chips (min-height 48 + the border)... */
-const ROW_PX = 49;
-/** ...and one line under it per problem group (a wrapped problem is taller: the measurement corrects it). */
-const PROBLEM_LINE_PX = 19;
+/**
+ * A row's height in the stylesheet, exact, not near: each row measured at another height than its estimate
+ * re-laid the whole list out (its length and every slot after it) on every frame of a scroll through rows
+ * not seen yet (an estimate 1 px over made the 100,000-job queue's scroll frames 1.3x a short one's).
+ * At least 48 (min-height, border inside); else its lines: padding 8 + 8, the chips' line 28, the border...
+ */
+const ROW_PX = 48;
+const LINES_PX = 45;
+/**
+ * ...and per problem group a line under it: its margin (4) and its set line height (16). A wrapped problem,
+ * one with a Retry button or chips on two lines are taller: the measurement corrects those.
+ */
+const PROBLEM_LINE_PX = 20;
 const estimates = new WeakMap<SourceRow, number>();
 
 /**
@@ -30,7 +39,8 @@ export function estimateRowHeight(row: SourceRow | null): number {
   if (!row) return ROW_PX;
   let px = estimates.get(row);
   if (px === undefined) {
-    px = ROW_PX + (rowDone(row) ? 0 : problemGroups(row.jobs).length * PROBLEM_LINE_PX);
+    const problems = rowDone(row) ? 0 : problemGroups(row.jobs).length;
+    px = Math.max(ROW_PX, LINES_PX + problems * PROBLEM_LINE_PX);
     estimates.set(row, px);
   }
   return px;

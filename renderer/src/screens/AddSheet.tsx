@@ -130,13 +130,7 @@ export function AddSheet() {
           <ErrorText error={errorFor(formError, 'inputs')} />
           <EstimateFiles />
         </div>
-        <PresetControls
-          value={preset}
-          onChange={setPreset}
-          error={formError}
-          uploadsFolder={uploadsFolder}
-          languagesLast
-        />
+        <PresetControls value={preset} onChange={setPreset} error={formError} uploadsFolder={uploadsFolder} />
       </div>
     </Dialog>
   );

@@ -32,7 +32,8 @@ export function FirstRun() {
         >
           <strong>Try with the built-in sandbox</strong>
           <span>
-            A local stand-in for the service: no account, nothing charged. Dubs are your own media back.
+            A local stand-in for the service: no account; sandbox credits only, no real money. Dubs are your
+            own media back.
           </span>
         </button>
         <button

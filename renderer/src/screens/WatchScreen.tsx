@@ -160,7 +160,10 @@ export function WatchScreen() {
       {folders?.length === 0 && (
         <div className="queue-empty">
           <p className="queue-empty-title">No folder is watched yet</p>
-          <p>Watch a folder and Dubdesk dubs every video that lands in it — no need to open the app.</p>
+          <p>
+            Watch a folder and Dubdesk dubs every video that lands in it, without adding each file — while
+            Dubdesk runs: this app, <code>dubdesk serve</code> or <code>dubdesk run</code>.
+          </p>
         </div>
       )}
       <ul className="folder-list">

@@ -4,10 +4,10 @@ import { formatEta } from '../format';
 import { viewStates, type QueueView } from './views';
 
 /** The sidebar's live count for a view, summed from the totals' per-state counts. */
-/** Jobs a view lists; null for the history (uncounted: counting it would read years of jobs). */
+/** Jobs a view lists (the history's from the count the engine keeps, not by reading years of jobs). */
 export function viewCount(totals: QueueTotals | null, view: QueueView): number | null {
-  if (view === 'history') return null;
   if (!totals) return 0;
+  if (view === 'history') return totals.history;
   // A paused queue has nothing working or waiting to start: its open jobs count as paused.
   if (totals.paused && (view === 'working' || view === 'waiting')) return 0;
   const states = viewStates(view, totals.paused !== null);

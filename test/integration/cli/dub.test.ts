@@ -24,7 +24,7 @@ describe('dubdesk dub', () => {
       env,
       work,
     );
-    expect(r.stderr).toContain('Queued 4 job(s)');
+    expect(r.stderr).toContain('Queued 4 jobs');
     expect(r.code).toBe(0);
     expect((await readdir(join(work, 'out'))).sort()).toEqual([
       'a.es.mp4',

@@ -153,10 +153,10 @@ describe('steering many jobs', () => {
     const before = (await readdir(out)).sort();
     expect(before).toEqual(['steer-a.es.mp4', 'steer-a.es.vtt', 'steer-b.es.mp4', 'steer-b.es.vtt']);
     const clear = await runCli(['clear'], env);
-    expect(clear.stderr).toBe('Cleared 2 completed job(s) from the list; no file was deleted.\n');
+    expect(clear.stderr).toBe('Cleared 2 completed jobs from the list; no file was deleted.\n');
     expect((await readdir(out)).sort()).toEqual(before);
     expect((await jobs(env)).map((j) => j.state)).toEqual(['canceled', 'canceled', 'queued', 'queued']);
-    expect((await runCli(['clear', '--canceled'], env)).stderr).toContain('Cleared 2 canceled job(s)');
+    expect((await runCli(['clear', '--canceled'], env)).stderr).toContain('Cleared 2 canceled jobs');
     expect(await jobs(env)).toHaveLength(2);
   }, 240_000);
 });
@@ -209,15 +209,12 @@ describe('adding what was already dubbed', () => {
       work,
     );
     expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.stderr).toContain('Queued 1 job(s)');
-    expect((await readdir(out)).sort()).toEqual([
-      'again.es (2).mp4',
-      'again.es (2).vtt',
-      'again.es.mp4',
-      'again.es.vtt',
-    ]);
-    rmSync(join(out, 'again.es (2).vtt'));
+    expect(forced.stderr).toContain('Queued 1 job;');
+    // The new dub takes the plain names; the earlier results move aside, never `(2)` beside them.
+    expect((await readdir(out)).sort()).toEqual(['again.es.mp4', 'again.es.vtt', 'previous']);
+    expect((await readdir(join(out, 'previous'))).sort()).toEqual(['again.es.mp4', 'again.es.vtt']);
+    rmSync(join(out, 'again.es.vtt'));
     const moved = await runCli(['add', file, '--to', 'es', '--out', 'out'], env, work);
-    expect(moved.stderr).toContain(`${join(out, 'again.es (2).vtt')} (no longer there);`);
+    expect(moved.stderr).toContain(`${join(out, 'again.es.vtt')} (no longer there);`);
   }, 120_000);
 });

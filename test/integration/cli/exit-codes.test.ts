@@ -29,7 +29,7 @@ describe('exit codes', () => {
     );
     expect(r.code).toBe(1);
     const summary = r.stderr.slice(r.stderr.indexOf('This batch:'));
-    expect(summary).toMatch(/^This batch: 1 completed, 0 failed, 1 file\(s\) skipped\. Credits charged: 2\b/);
+    expect(summary).toMatch(/^This batch: 1 completed, 0 failed, 1 file skipped\. Credits charged: 2\b/);
     expect(summary).toContain(
       `\n  skipped: ${missing}: no such file. Check the path (quote names with spaces).\n`,
     );
@@ -47,9 +47,12 @@ describe('exit codes', () => {
     expect(r.code).toBe(7);
     expect(r.stderr).toContain('1 still open');
     expect(r.stderr).toContain('the queue is paused; `dubdesk resume` goes on');
-    expect((await runCli(['status'], env)).stdout).toContain(
-      '\nThe queue is paused (by `dubdesk pause` or the app); `dubdesk resume` goes on.\n',
+    const status = (await runCli(['status'], env)).stdout;
+    expect(status).toContain(
+      '\nThe queue is paused (by `dubdesk pause` or the app); `dubdesk resume` goes on.',
     );
+    // The service has no pause: the words say what a pause cannot stop.
+    expect(status).toContain('Dubs already started keep being processed and charged by the service');
     // Whatever the filter shows: the queue's state is not a property of the jobs listed.
     expect((await runCli(['status', '--failed'], env)).stdout).toContain('The queue is paused');
     const json = JSON.parse((await runCli(['status', '--json'], env)).stdout) as {
@@ -96,8 +99,12 @@ describe('exit codes', () => {
     for (const args of [['me'], ['estimate', video, '--to', 'es'], ['dub', video, '--to', 'es']]) {
       const r = await runCli(args, env);
       expect(r.code, `${args[0]}: ${r.stderr}`).toBe(5);
-      expect(r.stderr).toMatch(/^dubdesk: (the balance is unknown: )?cannot reach the service: /m);
+      // Said once ("cannot reach the service: cannot reach …" said it twice).
+      expect(r.stderr).toMatch(/^dubdesk: (the balance is unknown: )?cannot reach http:\/\/127\.0\.0\.1:9/m);
+      expect(r.stderr.match(/cannot reach/g)).toHaveLength(1);
       expect(r.stderr).toContain(HINT);
+      // Nothing was queued by an estimate: no "queued jobs resume" for it.
+      if (args[0] === 'estimate') expect(r.stderr).not.toContain('queued jobs resume');
     }
     // `add` queues for later (the balance unchecked, and said so); a run that should finish does not wait.
     const add = await runCli(['add', video, '--to', 'fr'], env);

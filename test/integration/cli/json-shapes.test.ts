@@ -88,6 +88,24 @@ describe('--json: one documented shape per command, whatever happened', () => {
     expect(status.doc.queue.paused).toBeNull();
   }, 180_000);
 
+  it('status --limit N --json: the last N jobs, as the table shows them; without --limit every job', async () => {
+    const work = tempDir('dubdesk-json-');
+    const env = envFor(sb, join(work, 'home'));
+    const files = [2, 3, 4, 5].map((s) => videoMp4(s, `json-limit-${s}.mp4`));
+    expect((await runCli(['add', ...files, '--to', 'es', '--out', join(work, 'out')], env)).code).toBe(0);
+
+    const limited = await json(StatusJson, ['status', '--limit', '3'], env);
+    expect(limited.doc.jobs.map((j) => j.id)).toEqual([2, 3, 4]);
+    expect(limited.doc.queue.total).toBe(4);
+    const table = (await runCli(['status', '--limit', '3'], env)).stdout;
+    expect(table).not.toMatch(/^ *1 /m);
+    expect(table).toMatch(/^ *4 /m);
+    const every = await json(StatusJson, ['status'], env);
+    expect(every.doc.jobs.map((j) => j.id)).toEqual([1, 2, 3, 4]);
+    const all = await json(StatusJson, ['status', '--all', '--limit', '1'], env);
+    expect(all.doc.jobs).toHaveLength(4);
+  }, 60_000);
+
   it('estimate: refused files carry a code and a remedy, like add', async () => {
     const work = tempDir('dubdesk-json-');
     const env = envFor(sb, join(work, 'home'));

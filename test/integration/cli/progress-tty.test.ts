@@ -86,7 +86,7 @@ describe.skipIf(!has('tmux'))('progress in a real terminal (tmux, 24 rows by 60 
       const joined = (await tmux('capture-pane', '-p', '-J', '-S', '-', '-E', '-')).stdout.split('\n');
       const part = (lines: string[]) =>
         lines.slice(
-          lines.findIndex((l) => l.startsWith(`Queued ${JOBS} job(s)`)),
+          lines.findIndex((l) => l.startsWith(`Queued ${JOBS} jobs`)),
           lines.findIndex((l) => l.startsWith('This batch:')),
         );
       const progress = part(history);

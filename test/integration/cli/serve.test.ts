@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebBridge, type WebBridge } from '../../../renderer/src/bridge/web';
@@ -92,14 +92,14 @@ describe('dubdesk serve as a command', () => {
     const home = tempDir();
     const first = await serve(['--sandbox'], home);
     await waitFor('the first to work the queue', async () =>
-      /Starting to work the queue/.test(first.stderr()) ? true : undefined,
+      (await first.client.totals()).running ? true : undefined,
     );
     const second = await serve([], home); // no --sandbox: no key configured, the sandbox all the same
     await waitFor('the second to say it does not work the queue', async () =>
       /Not working the queue: another Dubdesk/.test(second.stderr()) ? true : undefined,
     );
-    // Said once each, and never "Working the queue." before it: the run had not got the queue.
-    expect(second.stderr()).not.toMatch(/Working the queue/);
+    // Said once, and never "Starting to work the queue." before it: the run had not got the queue.
+    expect(second.stderr()).not.toMatch(/Working the queue|Starting to work/);
     expect(second.stderr().match(/Not working the queue/g)).toHaveLength(1);
     expect((await second.client.totals()).running).toBe(true);
     expect((await second.client.getSettings()).service.mode).toBe('sandbox');
@@ -107,14 +107,15 @@ describe('dubdesk serve as a command', () => {
     expect((await first.stop('SIGINT')).code).toBe(130);
   });
 
-  it('opens the browser with a one-time code: no command line holds the session token', async () => {
+  it('opens the browser on a private redirect file: no command line holds the code or the token', async () => {
     const dir = tempDir();
+    const home = tempDir();
     const record = join(dir, 'opener-argv.txt');
     // The opener: `xdg-open` itself (first on PATH), or the browser the bundled xdg-open starts ($BROWSER).
     const opener = join(dir, 'xdg-open');
     writeFileSync(opener, `#!/bin/sh\nprintf '%s\\n' "$0" "$@" >> '${record}'\n`);
     chmodSync(opener, 0o755);
-    const { DISPLAY: _d, WAYLAND_DISPLAY: _w, XDG_CURRENT_DESKTOP: _x, ...env } = serveEnv(tempDir());
+    const { DISPLAY: _d, WAYLAND_DISPLAY: _w, XDG_CURRENT_DESKTOP: _x, ...env } = serveEnv(home);
     const { child, done } = startCli(['serve', '--sandbox', '--port', '0'], {
       ...env,
       PATH: `${dir}:${env.PATH ?? ''}`,
@@ -123,20 +124,30 @@ describe('dubdesk serve as a command', () => {
     try {
       const line = await firstLine(child);
       const port = Number(URL_LINE.exec(line)?.[1]);
-      await waitFor('the opener to be started', async () =>
-        existsSync(record) && readFileSync(record, 'utf8').includes('#code=') ? true : undefined,
+      const argv = await waitFor('the opener to be started', async () =>
+        existsSync(record) && readFileSync(record, 'utf8').includes('.html')
+          ? readFileSync(record, 'utf8')
+          : undefined,
       );
-      const argv = readFileSync(record, 'utf8');
-      const opened = /#code=([A-Za-z0-9_-]{43})/.exec(argv)?.[1] ?? '';
+      // What every local user can read (`ps`): a path, no address, no code.
+      expect(argv).not.toContain('code=');
+      expect(argv).not.toContain('127.0.0.1');
+      const file = /(\/\S+\/open-[A-Za-z0-9_-]+\.html)/.exec(argv)?.[1] ?? '';
+      expect(file.startsWith(join(home, 'serve'))).toBe(true);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(join(home, 'serve')).mode & 0o777).toBe(0o700);
+      const opened = /#code=([A-Za-z0-9_-]{43})/.exec(readFileSync(file, 'utf8'))?.[1] ?? '';
       // Its own code, not the printed one: each works once.
+      expect(opened).not.toBe('');
       expect(line).not.toContain(opened);
       const first = await exchange(port, opened);
       expect(first.status).toBe(200);
       expect(first.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(argv).not.toContain(first.token ?? 'no token');
       expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8')).not.toContain(first.token ?? 'no token');
-      // Read from `ps` or the browser's history afterwards, the code is worth nothing.
+      // Traded, the code is worth nothing, and its file is gone.
       expect((await exchange(port, opened)).status).toBe(401);
+      await waitFor('the redirect file to be deleted', async () => (existsSync(file) ? undefined : true));
     } finally {
       child.kill('SIGINT');
       await done;

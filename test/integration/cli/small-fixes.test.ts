@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../electron/cli/program';
@@ -101,7 +101,7 @@ describe('dub says what it is doing and what it did', () => {
     const lines = again.stderr.trimEnd().split('\n');
     expect(lines).toEqual([
       'Reading 3 files…',
-      `already dubbed: 6 dub(s) of 3 file(s) with these settings (jobs #1–#6); results in ${join(work, 'out')}; pass --again to dub them again (charged again); \`dubdesk status\` lists them.`,
+      `already dubbed: 6 dubs of 3 files with these settings (jobs #1–#6); results in ${join(work, 'out')}; pass --again to dub them again (charged again); \`dubdesk status\` lists them.`,
       'Nothing new to dub: 6 already dubbed, 0 queued.',
     ]);
   });
@@ -132,5 +132,43 @@ describe('watch --files', () => {
     expect(r.stdout).toContain(`dubdesk watch --approve ${dir}`);
     expect(r.stdout).toContain('--credit-limit');
     expect(r.stdout).not.toContain('--force');
+  });
+
+  it('a duplicate row always says what it is, and no note reads ".;"', async () => {
+    const home = join(tempDir(), 'home');
+    const dir = tempDir('dubdesk-dupes-');
+    const env = envFor(sb, home);
+    expect((await runCli(['watch', dir, '--to', 'es'], env)).code).toBe(0);
+    const same = videoMp4(2, 'dupe-src.mp4');
+    // The same content added by hand first (no watched file to name as the original), then twice here.
+    expect((await runCli(['add', same, '--to', 'es', '--out', tempDir()], env)).code).toBe(0);
+    copyFileSync(same, join(dir, 'first.mp4'));
+    copyFileSync(same, join(dir, 'second.mp4'));
+    // And a copy stalled half-way: it waits, with a reason and when it is looked at again.
+    const whole = readFileSync(videoMp4(3, 'half-src.mp4'));
+    writeFileSync(join(dir, 'half.mp4'), whole.subarray(0, whole.length - 2000));
+    const host = watchEngine(sb, home);
+    const run = running(host);
+    try {
+      await waitFor(
+        'one of the two to be a duplicate',
+        () => filesOf(host.api, 1),
+        (files) =>
+          files.some((f) => f.status === 'duplicate') &&
+          files.some((f) => f.name === 'half.mp4' && f.problem !== null && f.nextCheckAt !== null),
+      );
+    } finally {
+      await run.stop();
+      await host.close();
+    }
+    const r = await runCli(['watch', '--files', dir], env);
+    expect(r.code, r.stderr).toBe(0);
+    const header = r.stdout.split('\n')[0] ?? '';
+    const noteAt = header.indexOf('NOTE');
+    const dupes = r.stdout.split('\n').filter((l) => / duplicate /.test(l));
+    expect(dupes.length, r.stdout).toBeGreaterThan(0);
+    for (const line of dupes) expect(line.slice(noteAt).trim(), r.stdout).not.toBe('');
+    expect(r.stdout).not.toContain('.;');
+    expect(r.stdout).toMatch(/half\.mp4 .*KB of its MP4 structure is still missing.* Looked at again in /);
   });
 });

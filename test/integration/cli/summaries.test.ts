@@ -58,6 +58,6 @@ describe('what a command says it did', () => {
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toContain('Finishing the current step');
     expect(r.stderr).toContain('This run: 0 completed, 0 failed, 2 still open. Credits charged: 0.\n');
-    expect(r.stderr).toContain('Queue (all jobs): 2 job(s): 0 completed, 0 failed, 2 still open.\n');
+    expect(r.stderr).toContain('Queue (all jobs): 2 jobs: 0 completed, 0 failed, 2 still open.\n');
   });
 });

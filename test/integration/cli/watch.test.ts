@@ -105,7 +105,7 @@ describe('dubdesk watch', () => {
       }
       const ended = await run.done;
       expect(ended.code).toBe(130);
-      expect(ended.stderr).toContain(`Watching 1 folder(s): ${dir}`);
+      expect(ended.stderr).toContain(`Watching 1 folder: ${dir}`);
       expect((await folders())[0]?.status).toBe('inactive');
 
       expect((await runCli(['watch', '--approve', dir], env)).stderr).toContain('Nothing');

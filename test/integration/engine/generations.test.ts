@@ -123,15 +123,18 @@ describe('engine options', () => {
     expect(job?.outputs.map((o) => o.type).sort()).toEqual(
       [...OUTPUT_TYPES].sort() /* a video dub offers every type */,
     );
-    // Byte-identical outputs (the sandbox's MP4s are one remux) are kept once, under the most useful name.
-    const names = [...new Set(job?.outputs.map((o) => o.path.slice(out.length + 1)))].sort();
+    // Every type is its own file (the sandbox's outputs differ, as the service's do), each named once.
+    const names = job?.outputs.map((o) => o.path.slice(out.length + 1)).sort();
     expect(names).toEqual(
       [
         'studio.it.mp4',
+        'studio.it (service format).mp4',
         'studio.it.mp3',
         'studio.it.vtt',
         'studio.original.vtt',
         'studio.original.mp4',
+        'studio.original (converted).mp4',
+        'studio.original-audio.mp3',
         'studio.poster.jpg',
       ].sort(),
     );

@@ -12,6 +12,7 @@ import type { SourceReads } from '../../../electron/engine/api/body-stream';
 import { createServiceClients } from '../../../electron/engine/api/clients';
 import { Http } from '../../../electron/engine/api/http';
 import { openDubdesk } from '../../../electron/engine/index';
+import { loopTurns } from '../../../electron/engine/queue/idle';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { allJobs, tempDir, whenJob } from '../../helpers/engine';
 import { SHORT_LIMITS, failure, readBody, serversClosedAfterEach } from '../../helpers/hostile';
@@ -104,6 +105,42 @@ describe('a source whose reads hang', () => {
       expect(reads.blocked()).toBeGreaterThan(0);
       const again = (await allJobs(host.api)).find((j) => j.sourceName === 'stuck-on-the-share.mp4');
       expect(again?.state).not.toBe('completed');
+    } finally {
+      stop.abort();
+      await running;
+      await host.close();
+    }
+  });
+  it('while every worker is busy, the jobs due behind them do not spin the runner', async () => {
+    const host = openDubdesk({
+      home: tempDir(),
+      face: 'cli',
+      service: { baseUrl: sb.baseUrl, apiKey: sb.account.apiKey },
+      limits: { idleMs: 2_000 },
+      sourceReads: reads,
+    });
+    const stuck = copyOf('stuck-while-others-wait.mp4');
+    const stop = new AbortController();
+    const running = host.run({
+      untilDone: false,
+      concurrency: 1,
+      pollIntervalMs: 60_000,
+      signal: stop.signal,
+    });
+    try {
+      await host.api.add({ inputs: [stuck], to: ['es'], api: 'v2', outDir: tempDir() });
+      await whenJob(host.api, (j) => j.state === 'uploading');
+      const stalled = whenJob(
+        host.api,
+        (j) => j.waiting?.message.includes(`reading ${stuck} stalled`) === true,
+      );
+      // Due, with the one worker busy for the 2 s the stuck read takes to be given up on.
+      await host.api.add({ inputs: [copyOf('due-behind.mp4')], to: ['es'], api: 'v2', outDir: tempDir() });
+      const before = loopTurns.runner;
+      await stalled;
+      // A turn a second (heartbeat, poll time) and one per wake-up; a loop that looks again every 10 ms
+      // while nothing can be claimed turns ~200 times here.
+      expect(loopTurns.runner - before).toBeLessThan(20);
     } finally {
       stop.abort();
       await running;

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
-import { rename, symlink, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lchown, rename, symlink, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDetail } from '../../../shared/contract/jobs';
 import { startServer } from '../../../electron/web/server';
@@ -104,7 +104,7 @@ describe('dubdesk serve: a job’s media', () => {
       expect(r.body.equals(readFileSync(o.path)), o.path).toBe(true);
       expect(r.headers['content-disposition']).toBe(`attachment; filename=${o.path.split('/').pop()}`);
     }
-    const mt = new URL(s.client.mediaUrl(a.id, 'dub')).search;
+    const mt = new URL(s.client.downloadUrl?.(a.id, 0) ?? '').search;
     for (const path of [
       `/media/${a.id}/file/${a.outputs.length}${mt}`,
       `/media/${a.id}/file/-1${mt}`,
@@ -113,7 +113,8 @@ describe('dubdesk serve: a job’s media', () => {
       `/media/${waiting}/file/0${mt}`,
     ]) {
       const r = await raw(port, 'GET', path);
-      expect(r.status, path).toBe(404);
+      // A percent-escaped path is refused before any route (400); the others find no such file (404).
+      expect(r.status, path).toBe(path.includes('%2F') ? 400 : 404);
     }
     expect((await raw(port, 'GET', `/media/${a.id}/file/0`)).status).toBe(401);
   });
@@ -151,6 +152,62 @@ describe('dubdesk serve: a job’s media', () => {
     await s.client.clearJobs({ ids: [b.id] });
     expect((await raw(port, 'GET', url(b.id, 'dub'))).status).toBe(404);
   });
+
+  it('lets the preview’s media token play the preview, and download nothing', async () => {
+    const mt = new URL(s.client.mediaUrl(a.id, 'dub')).search;
+    expect(mt).toMatch(/^\?mt=/);
+    for (const kind of ['dub', 'original', 'subtitles'] as const)
+      expect((await raw(port, 'GET', url(a.id, kind))).status, kind).toBe(200);
+    for (const path of [
+      `/media/${a.id}/file/0${mt}`,
+      `/media/${a.id}/file/1${mt}`,
+      `/media/results.zip${mt}&jobs=${a.id}`,
+      `/media/results.zip?jobs=${a.id}&${mt.slice(1)}`,
+    ]) {
+      const r = await raw(port, 'GET', path);
+      expect(r.status, path).toBe(401);
+    }
+    // The download links' own token downloads, and plays nothing: each token opens one door.
+    const dt = new URL(s.client.downloadUrl?.(a.id, 0) ?? '').search;
+    expect(dt).not.toContain(mt.slice(1));
+    expect((await raw(port, 'GET', `/media/${a.id}/file/0${dt}`)).status).toBe(200);
+    expect((await raw(port, 'GET', `/media/results.zip${dt}&jobs=${a.id}`)).status).toBe(200);
+    const dtValue = new URLSearchParams(dt).get('dt') ?? 'none';
+    expect((await raw(port, 'GET', `/media/${a.id}/dub?mt=${dtValue}`)).status).toBe(401);
+    expect((await raw(port, 'POST', '/api/totals', { headers: bearer(dtValue) })).status).toBe(401);
+  });
+
+  // Only root can make a link owned by another user, as an attacker's would be.
+  it.runIf(process.getuid?.() === 0)(
+    "serves a recorded file through the user's own links only: not through a folder swapped for another user's symlink",
+    async () => {
+      const dir = dirname(
+        a.outputs.find((o) => o.path.endsWith('.vtt') || o.path.endsWith('.srt'))?.path ?? '',
+      );
+      const subtitle =
+        a.outputs.find((o) => dirname(o.path) === dir && /\.(srt|vtt)$/.test(o.path))?.path ?? '';
+      expect(subtitle).not.toBe('');
+      const elsewhere = tempDir();
+      await writeFile(
+        join(elsewhere, basename(subtitle)),
+        '1\n00:00:00,000 --> 00:00:01,000\nnot this job’s words\n',
+      );
+      await rename(dir, `${dir}.kept`);
+      try {
+        await symlink(elsewhere, dir);
+        // The user's own link (a folder moved to another disk) is followed.
+        expect((await raw(port, 'GET', url(a.id, 'subtitles'))).status).toBe(200);
+        await lchown(dir, 65534, 65534);
+        const r = await raw(port, 'GET', url(a.id, 'subtitles'));
+        expect(r.body.toString()).not.toContain('not this job’s words');
+        expect(r.status).toBe(404);
+      } finally {
+        await unlink(dir).catch(() => {});
+        await rename(`${dir}.kept`, dir);
+      }
+      expect((await raw(port, 'GET', url(a.id, 'subtitles'))).status).toBe(200);
+    },
+  );
 
   it('serves regular files only: a symlink swapped in for an output is refused', async () => {
     const dub = dubOf(a);

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { ROUTES, CODE_FRAGMENT_KEY } from '../../../shared/serve-routes';
 import { bearer, raw, serveFor, type Served } from '../../helpers/serve';
@@ -72,5 +74,23 @@ describe('dubdesk serve: the address carries a one-time code, never the session 
 
   it('has every address read carry a fresh code', () => {
     expect(codeOf(s.server.url)).not.toBe(codeOf(s.server.url));
+  });
+
+  it('keeps the opened address in a 0600 file, deleted once its code is traded, or once it expired', async () => {
+    const traded = await s.server.newRedirectFile(60_000);
+    expect(statSync(traded).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(traded)).mode & 0o777).toBe(0o700);
+    const page = readFileSync(traded, 'utf8');
+    const address = /url=([^"]+)"/.exec(page)?.[1] ?? '';
+    expect(address.startsWith(`${s.server.origin}/#code=`)).toBe(true);
+    expect(page).not.toContain(s.server.token);
+    expect((await exchange(codeOf(address))).status).toBe(200);
+    await vi.waitFor(() => expect(existsSync(traded)).toBe(false));
+
+    const expired = await s.server.newRedirectFile(60_000);
+    now += 60_001;
+    // The next request after its time sweeps it, whatever asks.
+    expect((await exchange('not-a-code')).status).toBe(401);
+    await vi.waitFor(() => expect(existsSync(expired)).toBe(false));
   });
 });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loopTurns } from '../../../electron/engine/queue/idle';
 import { startSandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
+import { countFileCalls } from '../../helpers/fs-calls';
 import { audioMp3 } from '../../helpers/media';
 import { addFolder, folderOf, jobsOf, waitFor, watchEngine } from '../../helpers/watch';
 
@@ -12,6 +13,26 @@ const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
+
+/**
+ * Counts the runs of statements whose SQL contains `text`, in every connection of this process (the
+ * engine's too): prepare is wrapped on better-sqlite3's prototype until the returned undo.
+ */
+function countStatements(text: string): { count: () => number; undo: () => void } {
+  const proto = Database.prototype as unknown as { prepare: (sql: string) => Database.Statement };
+  const prepare = proto.prepare;
+  let n = 0;
+  proto.prepare = function (this: Database.Database, sql: string) {
+    const st = prepare.call(this, sql);
+    if (!sql.includes(text)) return st;
+    for (const m of ['get', 'all', 'run'] as const) {
+      const f = st[m].bind(st) as (...a: unknown[]) => unknown;
+      (st as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => (n++, f(...a));
+    }
+    return st;
+  };
+  return { count: () => n, undo: () => (proto.prepare = prepare) };
+}
 
 /** Commits by other connections than `reader` since it last asked (SQLite's data_version moves on each). */
 const commitsSeen = (reader: Database.Database) => Number(reader.pragma('data_version', { simple: true }));
@@ -22,7 +43,10 @@ describe('an idle engine is idle', () => {
     cleanup.push(() => sb.stop());
     const home = tempDir();
     // No full rescan inside the test: what is measured is the idle loops, not the safety-net scan.
-    const host = watchEngine(sb, home, { rescanMs: 600_000 });
+    // A folder's jobs counted: its answer changes only with a write.
+    const jobCounts = countStatements('FROM jobs WHERE watch_folder_id');
+    cleanup.push(async () => jobCounts.undo());
+    const host = watchEngine(sb, home, { rescanMs: 600_000, eventRescanMs: 600_000 });
     cleanup.push(() => host.close());
     const dir = tempDir('dubdesk-watch-');
     await copyFile(audioMp3(1, 'idle-a.mp3'), join(dir, 'a.mp3'));
@@ -61,15 +85,58 @@ describe('an idle engine is idle', () => {
       },
       (turns) => turns >= 3,
     );
-    const before = { version: commitsSeen(reader), runner: loopTurns.runner, watcher: loopTurns.watcher };
+    const before = {
+      version: commitsSeen(reader),
+      runner: loopTurns.runner,
+      watcher: loopTurns.watcher,
+      jobCounts: jobCounts.count(),
+    };
     // Ten turns of each loop: long enough for every heartbeat a busy engine renews every few seconds.
     await waitFor(
       'ten idle turns of the runner and of the watcher',
       () => Math.min(loopTurns.runner - before.runner, loopTurns.watcher - before.watcher),
       (turns) => turns >= 10,
     );
+    expect(before.jobCounts, 'the count is seen by this probe at all').toBeGreaterThan(0);
     expect(commitsSeen(reader), 'commits while idle').toBe(before.version);
+    expect(jobCounts.count() - before.jobCounts, "the folder's jobs counted while nothing was written").toBe(
+      0,
+    );
     // And it stays watched: a process that stopped writing its heartbeat is still seen as alive.
     expect((await folderOf(host.api, folder.id)).status).toBe('watching');
+  });
+
+  it('with several folders, its presence checks share one wake-up, and one that finds nothing wakes nothing', async () => {
+    const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
+    cleanup.push(() => sb.stop());
+    const host = watchEngine(sb, tempDir(), { rescanMs: 600_000, eventRescanMs: 600_000 });
+    cleanup.push(() => host.close());
+    await host.api.pauseQueue();
+    const dirs = [tempDir('dubdesk-watch-'), tempDir('dubdesk-watch-'), tempDir('dubdesk-watch-')];
+    const folders = [];
+    for (const d of dirs) folders.push(await addFolder(host.api, d));
+    const controller = new AbortController();
+    const run = host.run({ untilDone: false, concurrency: 2, pollIntervalMs: 50, signal: controller.signal });
+    cleanup.push(() => (controller.abort(), run));
+    for (const f of folders)
+      await waitFor(
+        'the folders to be watched',
+        () => folderOf(host.api, f.id),
+        (x) => x.status === 'watching' && x.lastScanAt !== null,
+      );
+    // A round of checks stats the first folder once.
+    const checks = countFileCalls((p) => p === dirs[0]);
+    cleanup.push(async () => checks.undo());
+    const before = { turns: loopTurns.watcher, rounds: checks.stats() };
+    await waitFor(
+      'six rounds of presence checks',
+      () => checks.stats() - before.rounds,
+      (n) => n >= 6,
+    );
+    const rounds = checks.stats() - before.rounds;
+    // Before, each folder's check woke the loop as it ended, and the loop came back a tick later anyway.
+    expect(loopTurns.watcher - before.turns, `watcher turns over ${rounds} rounds`).toBeLessThanOrEqual(
+      rounds + 2,
+    );
   });
 });

@@ -9,6 +9,7 @@ export function totals(
   return {
     counts: { ...emptyCounts(), ...counts },
     total: 0,
+    history: 0,
     left: 0,
     bytesPerSecond: null,
     etaSeconds: null,

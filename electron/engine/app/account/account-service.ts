@@ -8,6 +8,23 @@ import type { JobStore } from '../../db/jobs';
 import { asContractError, ensureService } from '../contract-error';
 import type { ServiceManager } from '../service';
 import { BalanceCache } from './balance';
+import { ApiError } from '../../api/errors';
+
+/**
+ * A key test's refusal in one plain sentence, said where the key is being entered: the service's own words
+ * without a second set of brackets, and no "check the key in the settings" to someone already there.
+ */
+function testKeyError(e: unknown): DubdeskError {
+  if (e instanceof ApiError && e.kind === 'auth')
+    return new DubdeskError('auth', `the service rejected the API key: ${e.message.replace(/\.$/, '')}.`, {
+      remedy: 'Copy the whole key again from your account (API Keys section).',
+    });
+  if (e instanceof ApiError && e.kind === 'network')
+    return new DubdeskError('offline', `${e.message.replace(/\.$/, '')}.`, {
+      remedy: 'Check the service address and the network.',
+    });
+  return asContractError(e);
+}
 
 function accountOf(mode: Account['mode'], baseUrl: string, me: ProfileV2): Account {
   return {
@@ -96,7 +113,7 @@ export class AccountService {
           const me = await clients.v2.me();
           return accountOf('service', baseUrl ?? this.deps.services.describe().baseUrl ?? '', me);
         } catch (e) {
-          throw asContractError(e);
+          throw testKeyError(e);
         }
       },
     };

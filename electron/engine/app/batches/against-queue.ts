@@ -2,7 +2,7 @@ import type { DoneBefore } from '../../../../shared/contract/batches';
 import { creditsFor } from '../../../../shared/credits';
 import { existsSync } from 'node:fs';
 import type { JobRow, JobStore, NewJob } from '../../db/jobs';
-import { carrierOf } from '../../db/same-content';
+import { TimeSlices } from '../time-slices';
 
 /** Where each planned job stands against the queue: new, already queued, failed before, or already dubbed. */
 export interface Sorted {
@@ -10,6 +10,10 @@ export interface Sorted {
   queued: number[];
   failed: { id: number; job: NewJob }[];
   done: DoneBefore[];
+  /** The planned jobs behind `queued`, in its order. */
+  queuedJobs: NewJob[];
+  /** For each copy among `fresh`: the name of the file whose dub it takes. */
+  copyOf: Map<NewJob, string>;
 }
 
 /**
@@ -25,10 +29,25 @@ function sameDub(row: JobRow, job: NewJob): boolean {
   );
 }
 
-export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again: boolean): Sorted {
-  const out: Sorted = { fresh: [], queued: [], failed: [], done: [] };
-  const batchContents = new Set<string>();
-  // Two queries for the whole batch, not two per job: 10,000 jobs are 2,000 sources.
+/**
+ * Sorts a batch against the queue. Asynchronous only to give the event loop its turns: a batch of 100,000
+ * jobs takes a second or more, sliced (see `TimeSlices`).
+ */
+export async function sortAgainstQueue(
+  store: JobStore,
+  jobs: readonly NewJob[],
+  again: boolean,
+  slices = new TimeSlices(),
+): Promise<Sorted> {
+  const out: Sorted = { fresh: [], queued: [], failed: [], done: [], queuedJobs: [], copyOf: new Map() };
+  /** Content already planned in this batch, and the name of its first file. */
+  const batchContents = new Map<string, string>();
+  const copy = (job: NewJob, of: string) => {
+    const reused = { ...job, reuse_results: 1 };
+    out.copyOf.set(reused, of);
+    out.fresh.push(reused);
+  };
+  // A few queries for the whole batch, not a few per job: 100,000 jobs are 20,000 sources.
   const sources = [...new Set(jobs.map((j) => j.source))];
   const key = (source: string, lang: string) => `${lang}\u0000${source}`;
   const live = new Map(store.liveOf(sources).map((r) => [key(r.source, r.dest_lang), r]));
@@ -38,19 +57,29 @@ export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again
     if (list) list.push(r);
     else completed.set(k, [r]);
   };
+  // What is being dubbed now, by content, language, source language and quality.
+  const dubKey = (d: Pick<NewJob, 'dest_lang' | 'source_lang' | 'studio'>, hash: string) =>
+    key(hash, `${d.dest_lang}\u0000${d.source_lang}\u0000${d.studio}`);
+  /** The dubs being made now, and the name of the file each is made of. */
+  const carried = new Map<string, string>();
   if (!again) {
     for (const r of store.completedOf(sources)) remember(key(r.source, r.dest_lang), r);
     // The same content under another name (a copy, a file moved): the same source, already paid for.
     const hashes = [...new Set(jobs.flatMap((j) => (j.source_hash ? [j.source_hash] : [])))];
     for (const r of store.completedOfHashes(hashes))
       if (r.source_hash) remember(key(`#${r.source_hash}`, r.dest_lang), r);
+    for (const c of store.carriersOfHashes(hashes)) carried.set(dubKey(c, c.source_hash), c.source_name);
   }
   for (const job of jobs) {
+    if (slices.due) await slices.breathe();
     const k = key(job.source, job.dest_lang);
     const liveJob = live.get(k);
     if (liveJob) {
       if (liveJob.state === 'failed') out.failed.push({ id: liveJob.id, job });
-      else out.queued.push(liveJob.id);
+      else {
+        out.queued.push(liveJob.id);
+        out.queuedJobs.push(job);
+      }
       continue;
     }
     const before =
@@ -60,7 +89,7 @@ export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again
         : undefined);
     if (before && wantsOwnNames(store, before, job)) {
       // A copy under a new name: its own result names, linked from the dub already made, at no charge.
-      out.fresh.push({ ...job, reuse_results: 1 });
+      copy(job, before.source_name);
       continue;
     }
     if (before) {
@@ -76,16 +105,12 @@ export function sortAgainstQueue(store: JobStore, jobs: readonly NewJob[], again
       continue;
     }
     // A second file of the same content (in this batch, or being dubbed already): dubbed once, linked here.
-    const content = job.source_hash
-      ? key(job.source_hash, `${job.dest_lang}\u0000${job.source_lang}\u0000${job.studio}`)
-      : null;
-    const twin =
-      !again &&
-      content !== null &&
-      (batchContents.has(content) ||
-        carrierOf(store.db, { ...job, source_hash: job.source_hash ?? null }, 0) !== null);
-    if (content !== null && !again) batchContents.add(content);
-    out.fresh.push(twin ? { ...job, reuse_results: 1 } : job);
+    const content = job.source_hash ? dubKey(job, job.source_hash) : null;
+    const twin = again || content === null ? undefined : (batchContents.get(content) ?? carried.get(content));
+    if (content !== null && !again && !batchContents.has(content))
+      batchContents.set(content, job.source_name);
+    if (twin !== undefined) copy(job, twin);
+    else out.fresh.push(job);
   }
   return out;
 }

@@ -17,6 +17,7 @@ import { creditsOf, sortAgainstQueue, toBePaid } from './against-queue';
 import { refuseResultCopies } from './result-copies';
 import { checkLanguages, checkOutputFolder, checkOutputFolders } from './checks';
 import { enqueueBatch } from './enqueue';
+import { withShares } from './file-shares';
 import { planBatch } from './plan';
 import { uploadOnceSavings } from './upload-once';
 import { relocateJobs } from '../queue/relocate';
@@ -134,13 +135,14 @@ export class BatchService {
   private async estimate(args: MethodArgs<'estimate'>): Promise<Estimate> {
     const { store, account } = this.deps;
     const planned = await this.prepare(args);
-    const sorted = sortAgainstQueue(store, planned.jobs, false);
+    const sorted = await sortAgainstQueue(store, planned.jobs, false);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
-    const { credits, unknown } = creditsOf(toBePaid(store, sorted));
+    const paid = toBePaid(store, sorted);
+    const { credits, unknown } = creditsOf(paid);
     const balance = await account.balanceOrNull();
     const committed = store.creditSums().committed;
     return {
-      files: planned.files,
+      files: withShares(planned.files, sorted, paid),
       languages: args.to,
       studio: args.studio,
       jobs: queued.length,
@@ -158,7 +160,7 @@ export class BatchService {
   private async add(args: MethodArgs<'add'>): Promise<AddResult> {
     const { db, store, account, events } = this.deps;
     const planned = await this.prepare(args, true, args.again);
-    const sorted = sortAgainstQueue(store, planned.jobs, args.again);
+    const sorted = await sortAgainstQueue(store, planned.jobs, args.again);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
     const { credits, unknown } = creditsOf(toBePaid(store, sorted));
     const balance = queued.length ? await account.balanceOrNull() : account.balance.value;
@@ -175,7 +177,7 @@ export class BatchService {
       store,
       sorted.failed.map((f) => ({ id: f.id, outDir: f.job.out_dir })),
     );
-    const { added, retried, queuedMeanwhile } = await enqueueBatch(db, store, sorted);
+    const { added, retried, queuedMeanwhile } = await enqueueBatch(db, store, sorted, args.again);
     if (added.length) rememberBatch(store, args.to);
     this.deps.info({ added: added.length, retried: retried.length, credits }, 'batch added');
     if (added.length + retried.length > BULK) events.listChanged();

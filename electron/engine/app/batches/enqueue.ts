@@ -1,10 +1,9 @@
-import type { JobStore } from '../../db/jobs';
+import type { JobStore, NewJob } from '../../db/jobs';
 import type { Db } from '../../db/open';
+import { carrierOf, completedDubsOf } from '../../db/same-content';
 import { enqueueUnlessLive, transition } from '../../jobs/life';
+import { TimeSlices } from '../time-slices';
 import type { Sorted } from './against-queue';
-
-/** Jobs inserted per transaction by `add`. */
-const ADD_CHUNK = 250;
 
 export interface Enqueued {
   added: number[];
@@ -14,43 +13,71 @@ export interface Enqueued {
 }
 
 /**
- * Queues a sorted batch: failed jobs are retried, new ones inserted in transactions of 250 jobs, letting
- * the event loop breathe between them, so a face stays responsive while 10,000 jobs go in. A job another
+ * Queues a sorted batch: failed jobs are retried, new ones inserted in transactions of a few milliseconds
+ * each, letting the event loop breathe between them, so a face stays responsive while 100,000 jobs go in. A job another
  * add queued in between is not added twice (the insert checks, in the same statement), so adding the
  * batch again after a crash loses nothing.
  */
-export async function enqueueBatch(db: Db, store: JobStore, sorted: Sorted): Promise<Enqueued> {
+export async function enqueueBatch(
+  db: Db,
+  store: JobStore,
+  sorted: Sorted,
+  again: boolean,
+  slices = new TimeSlices(),
+): Promise<Enqueued> {
   const out: Enqueued = { added: [], retried: [], queuedMeanwhile: [] };
-  db.transaction(() => {
-    for (const { id, job } of sorted.failed) {
-      if (store.get(id)?.state !== 'failed') {
-        out.queuedMeanwhile.push(id);
-        continue;
-      }
-      // Adding a failed job again retries it; where its results go may change, what was dubbed may not.
-      store.record(id, 'user', {
-        outputs_wanted: job.outputs_wanted,
-        out_dir: job.out_dir,
-        naming: job.naming,
-        upload_once: job.upload_once,
-      });
-      transition(store, id, 'user', { type: 'retry' });
-      out.retried.push(id);
+  await writeInSlices(db, slices, sorted.failed, ({ id, job }) => {
+    if (store.get(id)?.state !== 'failed') {
+      out.queuedMeanwhile.push(id);
+      return;
     }
-  }).immediate();
+    // Adding a failed job again retries it; where its results go may change, what was dubbed may not.
+    store.record(id, 'user', {
+      outputs_wanted: job.outputs_wanted,
+      out_dir: job.out_dir,
+      naming: job.naming,
+      upload_once: job.upload_once,
+    });
+    transition(store, id, 'user', { type: 'retry' });
+    out.retried.push(id);
+  });
   const now = Date.now();
-  for (let i = 0; i < sorted.fresh.length; i += ADD_CHUNK) {
-    if (i > 0) await new Promise((r) => setImmediate(r));
+  await writeInSlices(db, slices, sorted.fresh, (job) => {
+    const id = enqueueUnlessLive(store, again ? job : payOnce(db, job), now, false);
+    if (id !== null) out.added.push(id);
+    else {
+      const live = store.live(job.source, job.dest_lang);
+      if (live) out.queuedMeanwhile.push(live.id);
+    }
+  });
+  return out;
+}
+
+/**
+ * The batch was sorted against the queue before the balance was asked and in slices since: another add (a
+ * double click, a second face, a watched folder) may have queued the same content under another name
+ * meanwhile. Checked again in the insert's own write transaction, so that content is paid for once.
+ */
+function payOnce(db: Db, job: NewJob): NewJob {
+  if (job.reuse_results || !job.source_hash) return job;
+  const key = { ...job, source_hash: job.source_hash };
+  const paid = carrierOf(db, key, 0) ?? completedDubsOf(db, key)[0];
+  return paid ? { ...job, reuse_results: 1 } : job;
+}
+
+/** `write` for each item, in write transactions of one time slice each, the event loop's turn between. */
+async function writeInSlices<T>(
+  db: Db,
+  slices: TimeSlices,
+  items: readonly T[],
+  write: (item: T) => void,
+): Promise<void> {
+  let i = 0;
+  while (i < items.length) {
+    if (slices.due) await slices.breathe();
     db.transaction(() => {
-      for (const job of sorted.fresh.slice(i, i + ADD_CHUNK)) {
-        const id = enqueueUnlessLive(store, job, now, false);
-        if (id !== null) out.added.push(id);
-        else {
-          const live = store.live(job.source, job.dest_lang);
-          if (live) out.queuedMeanwhile.push(live.id);
-        }
-      }
+      do write(items[i++] as T);
+      while (i < items.length && !slices.due);
     }).immediate();
   }
-  return out;
 }

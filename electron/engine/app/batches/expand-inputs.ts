@@ -139,6 +139,8 @@ export async function expandInputs(
       durationSeconds: null,
       bytes: null,
       creditsPerLanguage: null,
+      credits: null,
+      free: [],
       problem: e.toJSON(),
     });
   };
@@ -156,6 +158,8 @@ export async function expandInputs(
           durationSeconds: null,
           bytes: null,
           creditsPerLanguage: null,
+          credits: null,
+          free: [],
           problem: null,
         });
       }
@@ -177,6 +181,8 @@ export async function expandInputs(
         durationSeconds: checked.durationSeconds,
         bytes: checked.bytes,
         creditsPerLanguage: creditsFor(checked.durationSeconds, req.studio),
+        credits: creditsFor(checked.durationSeconds, req.studio) * req.to.length,
+        free: [],
         problem: null,
       });
     }

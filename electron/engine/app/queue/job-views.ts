@@ -10,10 +10,12 @@ export class JobViews {
     private readonly meters: TransferMeters,
     /** The service jobs are made for now (a job of another one says so). */
     private readonly serviceId: () => string,
+    /** Whether the user paused the whole queue (downloads wait then). */
+    private readonly queuePaused: () => boolean = () => false,
   ) {}
 
   private context(): ViewContext {
-    return { service: this.serviceId(), now: Date.now() };
+    return { service: this.serviceId(), now: Date.now(), queuePaused: this.queuePaused() };
   }
 
   view(row: JobRow): JobView {

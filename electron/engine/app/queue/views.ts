@@ -14,6 +14,8 @@ export interface Transfer {
 export interface ViewContext {
   service: string;
   now: number;
+  /** The user paused the whole queue: downloads do not start. */
+  queuePaused?: boolean;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -29,6 +31,17 @@ function waitingOf(row: JobRow, ctx: ViewContext): Waiting | null {
       attempt: row.attempts,
     };
   }
+  // The service has no pause: a dub it finished while Dubdesk was paused is charged, and waits to download.
+  const pausedDownload =
+    row.step === 'fetch' &&
+    (row.state === 'paused' || (row.state === 'downloading' && ctx.queuePaused === true && !row.lease_token));
+  if (pausedDownload)
+    return {
+      code: 'download-paused',
+      message: `done at the service, download paused${row.state === 'paused' ? '' : ' (the queue is paused)'}`,
+      retryAt: null,
+      attempt: row.attempts,
+    };
   if (!row.waiting) return null;
   const code = (row.waiting_code ?? 'retry') as Waiting['code'];
   return {

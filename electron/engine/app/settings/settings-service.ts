@@ -10,6 +10,7 @@ import { absolutePath } from '../paths';
 import type { QueuePauseSetting } from '../queue/pause';
 import type { ServiceManager } from '../service';
 import { readAppSettings, settingsView, writeAppSettings } from './app-settings';
+import { checkOutputFolder } from './output-folder';
 
 export interface SettingsDeps {
   options: Pick<EngineOptions, 'appVersion' | 'face' | 'home' | 'cwd'>;
@@ -67,11 +68,11 @@ export class SettingsService {
         const { service, ...rest } = patch;
         const outDir = rest.defaults?.outDir;
         // Kept as a full path: the faces that use it (window, web page) have no folder to start a relative one.
-        if (rest.defaults && outDir)
-          rest.defaults = {
-            ...rest.defaults,
-            outDir: absolutePath(outDir, options.cwd ?? null, 'defaults.outDir'),
-          };
+        if (rest.defaults && outDir) {
+          const full = absolutePath(outDir, options.cwd ?? null, 'defaults.outDir');
+          await checkOutputFolder(full, 'defaults.outDir');
+          rest.defaults = { ...rest.defaults, outDir: full };
+        }
         if (Object.keys(rest).length) writeAppSettings(this.deps.store, rest);
         if (service) {
           await this.deps.services.update(service);

@@ -93,6 +93,7 @@ export class TotalsService {
     return {
       counts,
       total,
+      history: store.historyCount(),
       left,
       bytesPerSecond: transfers.bytesPerSecond,
       etaSeconds: this.pace.etaSeconds(left, concurrency, transfers.etaSeconds),

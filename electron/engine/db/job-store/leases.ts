@@ -8,11 +8,11 @@ import { FINISHED, JobRow, NOT_WORKABLE } from './rows';
 type Step = 'submit' | 'fetch';
 
 /**
- * Canceled jobs whose dub the service had started: it cannot be stopped there and is charged if it
- * completes, so it is followed (in the list polls the live jobs need anyway) until it ends. Through the
- * `jobs_track` index: canceled jobs keep their step.
+ * Canceled or paused jobs whose dub the service had started: it cannot be stopped or paused there and is
+ * charged if it completes, so it is followed (in the list polls the live jobs need anyway) until it ends.
+ * Through the `jobs_track` index: canceled and paused jobs keep their step.
  */
-const FOLLOWED = `step = 'track' AND state = 'canceled' AND remote_id IS NOT NULL AND credits_charged IS NULL
+export const FOLLOWED = `step = 'track' AND state IN ('canceled', 'paused') AND remote_id IS NOT NULL AND credits_charged IS NULL
   AND coalesce(remote_status, 0) NOT IN (4, 5)`;
 
 /** Who works which job: claims under tokens, their release, and what the runner asks about the queue. */
@@ -131,7 +131,7 @@ export class JobLeases {
     return this.q.tracking.all(service).map((r) => JobRow.parse(r));
   }
 
-  /** Canceled jobs whose dub may still be charged (see FOLLOWED). */
+  /** Canceled or paused jobs whose dub may still be charged (see FOLLOWED). */
   followed(service: string): JobRow[] {
     return this.q.followed.all(service).map((r) => JobRow.parse(r));
   }

@@ -19,6 +19,7 @@ export class JobLists {
         `SELECT coalesce(sum(CASE WHEN state <> 'completed' THEN committed END), 0) AS committed, coalesce(sum(charged), 0) AS charged FROM job_counts`,
       ),
       sourceCount: db.prepare(`SELECT count(*) AS n FROM live_sources`),
+      historyCount: db.prepare(`SELECT n FROM history_count`),
       sources: db.prepare(`SELECT source FROM live_sources ORDER BY first_id LIMIT ? OFFSET ?`),
       jobsOf: db.prepare(
         `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(@sources)) AND ${LIVE} ORDER BY id`,
@@ -98,6 +99,11 @@ export class JobLists {
     const out: Partial<Record<JobState, number>> = {};
     for (const r of this.q.counts.all() as { state: JobState; n: number }[]) out[r.state] = r.n;
     return out;
+  }
+
+  /** Jobs in the history (cleared or aged out of the live list): the count kept by triggers (migration 10). */
+  historyCount(): number {
+    return (this.q.historyCount.get() as { n: number } | undefined)?.n ?? 0;
   }
 
   /** Credits the queue will still spend (estimates of jobs not yet charged) and has been charged. */

@@ -1,6 +1,22 @@
 import { z } from 'zod';
+import { MAX_MEASURED_SECONDS } from '../../../../shared/api/common';
 import { ERROR_CODES } from '../../../../shared/contract/errors';
 import { API_GENERATIONS, JOB_STATES } from '../../../../shared/contract/jobs';
+
+const SANE_MEASURED = z.number().min(0).max(MAX_MEASURED_SECONDS);
+const SANE_CREDITS = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 * MAX_MEASURED_SECONDS);
+
+/** Rows whose service figures are out of range (what `JobRow` reads as unknown): the doctor lists them. */
+export const INSANE_FIGURES_SQL = `SELECT id FROM jobs WHERE
+  (measured_duration IS NOT NULL AND (typeof(measured_duration) NOT IN ('real', 'integer')
+    OR NOT (measured_duration BETWEEN 0 AND ${MAX_MEASURED_SECONDS})))
+  OR (credits_charged IS NOT NULL AND (typeof(credits_charged) != 'integer'
+    OR NOT (credits_charged BETWEEN 0 AND ${2 * MAX_MEASURED_SECONDS})))
+  ORDER BY id LIMIT 20`;
 
 /** A row of `jobs` exactly as stored; parsed on the way out because the database is a file on disk. */
 export const JobRow = z.object({
@@ -44,8 +60,10 @@ export const JobRow = z.object({
   pause_requested: z.number().int(),
   lease_token: z.string().nullable(),
   lease_expires_at: z.number().int().nullable(),
-  measured_duration: z.number().nullable(),
-  credits_charged: z.number().int().nullable(),
+  // The service's figures: a row written before they were checked at the door (or edited by hand) reads
+  // as unknown instead of failing every command that lists it; the doctor names such rows.
+  measured_duration: SANE_MEASURED.nullable().catch(null),
+  credits_charged: SANE_CREDITS.nullable().catch(null),
   created_at: z.number().int(),
   updated_at: z.number().int(),
   completed_at: z.number().int().nullable(),

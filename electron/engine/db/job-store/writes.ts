@@ -79,7 +79,7 @@ export class JobWrites {
       const cond = {
         token: 'lease_token = @__token',
         tracked: `lease_token IS NULL AND step = 'track' AND state NOT IN ${NOT_WORKABLE}`,
-        followed: `lease_token IS NULL AND step = 'track' AND state = 'canceled'`,
+        followed: `lease_token IS NULL AND step = 'track' AND state IN ('canceled', 'paused')`,
         user: '1',
       }[kind];
       stmt = this.db.prepare(`UPDATE jobs SET ${sets} WHERE id = @__id AND ${cond}`);

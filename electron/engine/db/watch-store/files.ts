@@ -41,7 +41,8 @@ export class WatchFiles {
            AND status IN ('taken', 'duplicate') ORDER BY id`,
       ),
       present: db.prepare(
-        `SELECT id, path, status, moved_to, gone FROM watch_files WHERE folder_id = ? AND current = 1`,
+        `SELECT id, path, status, size, mtime_ms, moved_to, gone FROM watch_files
+           WHERE folder_id = ? AND current = 1`,
       ),
       // Any job's result, not only this folder's: a folder watching another one's output folder would
       // dub its dubs (and pay for them). `reprocess` still takes one on purpose.
@@ -135,7 +136,7 @@ export class WatchFiles {
     return this.q.sameContent.all(folderId, hash, presetVersion, exceptId).map((r) => WatchFileRow.parse(r));
   }
 
-  /** Current rows, for a full scan to tell which paths it no longer finds. */
+  /** Current rows, for a full scan to tell unchanged files, and paths it no longer finds, in one query. */
   present(folderId: number): PresentRow[] {
     return this.q.present.all(folderId).map((r) => PresentRow.parse(r));
   }

@@ -128,6 +128,8 @@ export const PresentRow = WatchFileRow.pick({
   id: true,
   path: true,
   status: true,
+  size: true,
+  mtime_ms: true,
   moved_to: true,
   gone: true,
 });

@@ -1,0 +1,95 @@
+import type Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { setImmediate as turn } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { sortAgainstQueue } from '../../electron/engine/app/batches/against-queue';
+import { enqueueBatch } from '../../electron/engine/app/batches/enqueue';
+import { TimeSlices } from '../../electron/engine/app/time-slices';
+import { JobStore, type NewJob } from '../../electron/engine/db/jobs';
+import { openDatabase } from '../../electron/engine/db/open';
+import { enqueueUnlessLive } from '../../electron/engine/jobs/life';
+import { tempDir } from '../helpers/engine';
+import { newJob } from '../helpers/new-job';
+
+/** A store over a real file that counts the statements it runs. */
+function countingStore() {
+  const db = openDatabase(join(tempDir(), 'dubdesk.db'));
+  const prepare = db.prepare.bind(db);
+  const ran = { n: 0 };
+  (db as { prepare: (sql: string) => Database.Statement }).prepare = (sql: string) => {
+    const st = prepare(sql);
+    for (const m of ['all', 'get', 'run'] as const) {
+      const f = st[m].bind(st) as (...a: unknown[]) => unknown;
+      (st as unknown as Record<string, unknown>)[m] = (...args: unknown[]) => {
+        ran.n++;
+        return f(...args);
+      };
+    }
+    return st;
+  };
+  return { store: new JobStore(db), ran };
+}
+
+/** `files` sources of distinct content, each to `langs`. */
+const batch = (files: number, langs = ['es', 'fr']): NewJob[] =>
+  Array.from({ length: files }, (_, i) =>
+    langs.map((dest_lang) =>
+      newJob(`/v/clip-${i}.mp4`, { dest_lang, source_hash: i.toString(16).padStart(64, '0') }),
+    ),
+  ).flat();
+
+/** Counts the event loop's turns while `work` runs. */
+async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
+  let turns = 0;
+  let on = true;
+  const count = async () => {
+    while (on) {
+      await turn();
+      if (on) turns++; // a turn that came after the work ended is not one it gave
+    }
+  };
+  const counting = count();
+  const result = await work();
+  on = false;
+  await counting;
+  return { result, turns };
+}
+
+describe('a batch against the queue', () => {
+  it('looks up what is being dubbed for the whole batch at once, not once per job', async () => {
+    const { store, ran } = countingStore();
+    // Content 0 is being dubbed from another file: the batch's file of that content is a copy of it.
+    enqueueUnlessLive(
+      store,
+      newJob('/elsewhere/take-0.mp4', { source_hash: batch(1)[0]?.source_hash }),
+      1,
+      false,
+    );
+    ran.n = 0;
+    const small = await sortAgainstQueue(store, batch(10), false);
+    const smallStatements = ran.n;
+    ran.n = 0;
+    const big = await sortAgainstQueue(store, batch(1000), false);
+    expect(ran.n).toBe(smallStatements);
+    for (const sorted of [small, big]) {
+      expect(sorted.fresh.filter((j) => j.reuse_results === 1).map((j) => j.source)).toEqual([
+        '/v/clip-0.mp4',
+      ]);
+      expect(sorted.fresh).toHaveLength(small === sorted ? 20 : 2000);
+    }
+  });
+
+  it('gives the event loop its turns while it sorts and writes a big batch', async () => {
+    const { store } = countingStore();
+    const jobs = batch(200);
+    const sorting = await turnsDuring(() => sortAgainstQueue(store, jobs, false, new TimeSlices(0)));
+    expect(sorting.turns).toBeGreaterThan(0);
+    const writing = await turnsDuring(() =>
+      enqueueBatch(store.db, store, sorting.result, false, new TimeSlices(0)),
+    );
+    // A transaction per slice, a turn after each: far more than the 250-job chunks there were.
+    expect(writing.turns).toBeGreaterThan(2);
+    expect(writing.result.added).toHaveLength(400);
+    expect(store.db.prepare(`SELECT count(*) AS n FROM jobs`).get()).toEqual({ n: 400 });
+  });
+});
