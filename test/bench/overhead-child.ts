@@ -2,7 +2,7 @@
  * Batches of jobs through the bench sandbox (its own process, a near-zero pipeline) by one engine alone in
  * this process; prints the CPU time this process spent on each batch, from add to the last download.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDubdesk } from '../../electron/engine/index';
@@ -18,12 +18,19 @@ const { baseUrl, apiKey, source, jobs, batches, root } = JSON.parse(process.argv
 };
 const work = mkdtempSync(join(root ?? tmpdir(), 'dubdesk-bench-overhead-'));
 const host = openDubdesk({ home: join(work, 'home'), face: 'cli', service: { baseUrl, apiKey } });
+const clip = readFileSync(source);
 const perBatch: { cpuMs: number; userMs: number; wallMs: number }[] = [];
 try {
   for (let b = 0; b < batches; b++) {
     const media = join(work, `media-${b}`);
     mkdirSync(media);
-    for (let i = 0; i < jobs; i++) copyFileSync(source, join(media, `o-${i}.mp3`));
+    // Each file its own content (an ID3v1 tag with its number), as a user's are: byte copies of one file
+    // would be dubbed once and linked, and the figure would measure copies, not dubs.
+    for (let i = 0; i < jobs; i++) {
+      const tag = Buffer.alloc(128);
+      tag.write(`TAGoverhead ${b}-${i}`, 0, 'latin1');
+      writeFileSync(join(media, `o-${i}.mp3`), Buffer.concat([clip, tag]));
+    }
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const added = await host.api.add({

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { z } from 'zod';
+import { statement } from './statements';
 
 const Cached = z.object({ size: z.number().int(), mtime_ms: z.number().int(), hash: z.string() });
 
@@ -15,8 +16,9 @@ export class ContentHashes {
   private readonly put: Database.Statement<[string, number, number, string]>;
 
   constructor(db: Database.Database) {
-    this.get = db.prepare(`SELECT size, mtime_ms, hash FROM content_hashes WHERE path = ?`);
-    this.put = db.prepare(
+    this.get = statement(db, `SELECT size, mtime_ms, hash FROM content_hashes WHERE path = ?`);
+    this.put = statement(
+      db,
       `INSERT OR REPLACE INTO content_hashes (path, size, mtime_ms, hash) VALUES (?, ?, ?, ?)`,
     );
   }

@@ -1,3 +1,4 @@
+import { statement } from './statements';
 import type Database from 'better-sqlite3';
 import { stat } from 'node:fs/promises';
 
@@ -13,13 +14,13 @@ export async function fileIdOf(path: string): Promise<string | null> {
 
 export async function recordOwnFile(db: Database.Database, path: string): Promise<void> {
   const id = await fileIdOf(path);
-  if (id) db.prepare(`INSERT OR REPLACE INTO own_files (file_id, path) VALUES (?, ?)`).run(id, path);
+  if (id) statement(db, `INSERT OR REPLACE INTO own_files (file_id, path) VALUES (?, ?)`).run(id, path);
 }
 
 /** The paths among `paths` that are one of Dubdesk's results, under whatever name they are reached. */
 export async function ownFilesAmong(db: Database.Database, paths: readonly string[]): Promise<Set<string>> {
   const own = new Set<string>();
-  const query = db.prepare(`SELECT 1 FROM own_files WHERE file_id = ?`);
+  const query = statement(db, `SELECT 1 FROM own_files WHERE file_id = ?`);
   for (const path of paths) {
     const id = await fileIdOf(path);
     if (id && query.get(id) !== undefined) own.add(path);

@@ -1,3 +1,4 @@
+import { statement } from './statements';
 import type Database from 'better-sqlite3';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -13,7 +14,7 @@ export async function recordResultContent(db: Database.Database, path: string): 
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) return;
   const hash = await new ContentHashes(db).of(path, info.size, info.mtimeMs);
-  db.prepare(`UPDATE outputs SET content_hash = ? WHERE path = ?`).run(hash, path);
+  statement(db, `UPDATE outputs SET content_hash = ? WHERE path = ?`).run(hash, path);
 }
 
 const Found = z.object({ path: z.string() }).optional();
@@ -25,12 +26,11 @@ const Found = z.object({ path: z.string() }).optional();
  */
 export function resultWithContent(db: Database.Database, hash: string): string | null {
   const row = Found.parse(
-    db
-      .prepare(
-        `SELECT path FROM outputs WHERE content_hash = @hash AND done = 1
-           AND NOT EXISTS (SELECT 1 FROM jobs WHERE source_hash = @hash) LIMIT 1`,
-      )
-      .get({ hash }),
+    statement(
+      db,
+      `SELECT path FROM outputs WHERE content_hash = @hash AND done = 1
+         AND NOT EXISTS (SELECT 1 FROM jobs WHERE source_hash = @hash) LIMIT 1`,
+    ).get({ hash }),
   );
   return row?.path ?? null;
 }

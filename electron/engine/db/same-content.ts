@@ -1,34 +1,33 @@
-import type { Statement } from 'better-sqlite3';
 import type { Db } from './open';
+import { statement } from './statements';
 import { JobRow } from './job-store/rows';
 
 /** What makes two jobs the same dub: the same content, target, source language and quality. */
 export type DubKey = Pick<JobRow, 'source_hash' | 'dest_lang' | 'source_lang' | 'studio'>;
 
-/** Statements prepared once per database: a bulk cancel of 10,000 jobs wakes copies 10,000 times. */
-const prepared = new WeakMap<Db, Map<string, Statement>>();
-function statement(db: Db, sql: string): Statement {
-  let map = prepared.get(db);
-  if (!map) prepared.set(db, (map = new Map()));
-  let stmt = map.get(sql);
-  if (!stmt) map.set(sql, (stmt = db.prepare(sql)));
-  return stmt;
-}
-
 const SAME = `source_hash = @source_hash AND dest_lang = @dest_lang AND source_lang = @source_lang AND studio = @studio`;
 
 /**
- * The jobs of one content, wherever its files lie: the completed dub a copy takes its results from, and the
- * live job a copy waits for. A copy (`reuse_results`) never carries the dub itself.
+ * The completed dubs of one content, wherever its files lie, newest first: what a copy takes its results
+ * from. Read one at a time, as the caller goes: a content dubbed many times over (the same intro clip in
+ * every folder) has hundreds, and a copy usually takes the first.
  */
-export function completedDubsOf(db: Db, key: DubKey): JobRow[] {
-  if (!key.source_hash) return [];
-  return statement(db, `SELECT * FROM jobs WHERE ${SAME} AND state = 'completed' ORDER BY id DESC`)
-    .all(params(key))
-    .map((r) => JobRow.parse(r));
+export function* completedDubsOf(db: Db, key: DubKey): Generator<JobRow> {
+  if (!key.source_hash) return;
+  const ids = statement(db, `SELECT id FROM jobs WHERE ${SAME} AND state = 'completed' ORDER BY id DESC`)
+    .pluck()
+    .all(params(key)) as number[];
+  const byId = statement(db, `SELECT * FROM jobs WHERE id = ?`);
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (row) yield JobRow.parse(row);
+  }
 }
 
-/** The job that is dubbing this content now (or waits its turn to), other than `id`; null when none. */
+/**
+ * The job that is dubbing this content now (or waits its turn to), other than `id`, which a copy waits for;
+ * null when none. A copy (`reuse_results`) never carries the dub itself.
+ */
 export function carrierOf(db: Db, key: DubKey, id: number): JobRow | null {
   if (!key.source_hash) return null;
   const row = statement(

@@ -1,3 +1,4 @@
+import { statement } from '../db/statements';
 import { rename, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -39,12 +40,12 @@ const moving = new KeyLock();
 export async function movePreviousVersions(store: JobStore, r: JobRow): Promise<void> {
   if (r.source_kind !== 'file') return;
   await moving.run(`${r.source}\0${r.out_dir}`, async () => {
-    const earlier = store.db
-      .prepare(
-        `SELECT o.job_id, o.type, o.path, j.dest_lang, j.source_hash FROM outputs o JOIN jobs j ON j.id = o.job_id
-          WHERE j.source = ? AND j.out_dir = ? AND j.source_kind = 'file' AND j.id < ? AND o.done = 1
-          ORDER BY o.job_id`,
-      )
+    const earlier = statement(
+      store.db,
+      `SELECT o.job_id, o.type, o.path, j.dest_lang, j.source_hash FROM outputs o JOIN jobs j ON j.id = o.job_id
+        WHERE j.source = ? AND j.out_dir = ? AND j.source_kind = 'file' AND j.id < ? AND o.done = 1
+        ORDER BY o.job_id`,
+    )
       .all(r.source, r.out_dir, r.id)
       .map((row) => EarlierResult.parse(row))
       .filter((o) => !isMovedAside(o.path))
@@ -73,7 +74,7 @@ async function moveTogether(store: JobStore, paths: readonly string[]): Promise<
   const aside = (p: string) => join(dirname(p), PREVIOUS_FOLDER, basename(p));
   for (const folder of new Set(present.map((p) => dirname(aside(p))))) await makeFolder(folder);
   const n = await freeVariant(present.map(aside), () => false);
-  const update = store.db.prepare(`UPDATE outputs SET path = ? WHERE path = ?`);
+  const update = statement(store.db, `UPDATE outputs SET path = ? WHERE path = ?`);
   for (const p of present) {
     const moved = join(dirname(aside(p)), withVariant(basename(p), n));
     await rename(p, moved);

@@ -10,15 +10,24 @@ import type { Db } from '../db/open';
  */
 export function onForeignWrites(db: Db, changed: () => void): () => void {
   const file = db.name;
-  const version = () => Number(db.pragma('data_version', { simple: true }));
+  const asked = db.prepare('PRAGMA data_version').pluck();
+  const version = () => Number(asked.get());
   let seen = version();
+  // This process's own commits write the same files, several events each: one look per turn of the loop.
+  let looking = false;
+  const look = () => {
+    looking = false;
+    if (!db.open) return;
+    const now = version();
+    if (now === seen) return;
+    seen = now;
+    changed();
+  };
   try {
     const watcher = watch(dirname(file), { persistent: false }, (_event, name) => {
-      if (!name || !String(name).startsWith(basename(file)) || !db.open) return;
-      const now = version();
-      if (now === seen) return;
-      seen = now;
-      changed();
+      if (!name || !String(name).startsWith(basename(file)) || looking) return;
+      looking = true;
+      setImmediate(look);
     });
     watcher.on('error', () => watcher.close());
     return () => watcher.close();

@@ -48,8 +48,10 @@ export function twinOf(env: WatchEnv, job: NewJob): JobRow | null {
   const key = { ...job, source_hash: job.source_hash };
   const twin = carrierOf(env.store.db, key, 0);
   if (twin) return sameNames(twin, job) ? null : twin;
-  const done = completedDubsOf(env.store.db, key).find((d) => d.watch_folder_id !== job.watch_folder_id);
-  return done && wantsCopy(env, { jobId: done.id, fileId: null }, job) ? done : null;
+  for (const done of completedDubsOf(env.store.db, key))
+    if (done.watch_folder_id !== job.watch_folder_id)
+      return wantsCopy(env, { jobId: done.id, fileId: null }, job) ? done : null;
+  return null;
 }
 
 /** Credits a file's jobs are estimated at: copies cost nothing. */

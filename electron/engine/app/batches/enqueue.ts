@@ -61,7 +61,7 @@ export async function enqueueBatch(
 function payOnce(db: Db, job: NewJob): NewJob {
   if (job.reuse_results || !job.source_hash) return job;
   const key = { ...job, source_hash: job.source_hash };
-  const paid = carrierOf(db, key, 0) ?? completedDubsOf(db, key)[0];
+  const paid = carrierOf(db, key, 0) ?? completedDubsOf(db, key).next().value;
   return paid ? { ...job, reuse_results: 1 } : job;
 }
 
