@@ -31,48 +31,25 @@ async function setup(settleMs?: number): Promise<{ sb: Sandbox; host: ReturnType
 }
 
 describe('a watched folder takes files once they stop growing', () => {
-  it('a copy that stalls half-way for longer than the settle time is taken only once it is whole, once', async () => {
-    const { host } = await setup(300);
-    const { api } = host;
-    await api.pauseQueue(); // only the watcher is under test: nothing is sent
-    const dir = tempDir('dubdesk-watch-');
-    const folder = await addFolder(api, dir);
-    const run = running(host);
-    cleanup.push(() => run.stop());
-    await waitFor(
-      'the folder to be watched',
-      () => folderOf(api, folder.id),
-      (f) => f.status === 'watching',
-    );
-
-    const whole = await readFile(videoMp4(20, 'lecture-src.mp4'));
-    const dest = join(dir, 'lecture.mp4');
-    await writeFile(dest, whole.subarray(0, whole.length / 2));
-    // The half stays quiet well past the settle time: the watcher looks at it and says what it waits for.
-    const [file] = await waitFor(
-      'the half-copied file to wait as not whole',
-      () => filesOf(api, folder.id),
-      (f) => f.some((x) => x.status === 'waiting' && /not whole yet/.test(x.problem?.message ?? '')),
-    );
-    expect(file?.problem?.message).toContain('lecture.mp4');
-    expect(await jobsOf(api, folder.id)).toEqual([]);
-
-    await appendFile(dest, whole.subarray(whole.length / 2));
-    const jobs = await waitFor(
-      'two jobs',
-      () => jobsOf(api, folder.id),
-      (j) => j.length >= 2,
-    );
-    expect(jobs.map((j) => [j.source, j.destLang])).toEqual([
-      [dest, 'es'],
-      [dest, 'fr'],
-    ]);
-    expect(jobs[0]?.durationSeconds).toBeGreaterThan(19); // the whole file, not its first half
-  });
-
-  it.each(['half.mkv', 'half.webm'])(
-    'a %s that stalls half-way waits as not whole (its segment size says so); whole, it is taken once',
-    async (name) => {
+  // A copy that stalls half-way for longer than the settle time: the container says it is not whole (MP4
+  // boxes; a Matroska/WebM segment size), so it waits; whole, it is taken once.
+  it.each([
+    { name: 'lecture.mp4', media: () => videoMp4(20, 'lecture-src.mp4'), says: 'lecture.mp4', seconds: 19 },
+    {
+      name: 'half.mkv',
+      media: () => videoMatroska(16, 'src-half.mkv'),
+      says: 'Matroska segment',
+      seconds: 15,
+    },
+    {
+      name: 'half.webm',
+      media: () => videoMatroska(16, 'src-half.webm'),
+      says: 'Matroska segment',
+      seconds: 15,
+    },
+  ])(
+    'a $name that stalls half-way waits as not whole; whole, it is taken once',
+    async ({ name, media, says, seconds }) => {
       const { host } = await setup(300);
       const { api } = host;
       await api.pauseQueue(); // only the watcher is under test: nothing is sent
@@ -85,15 +62,16 @@ describe('a watched folder takes files once they stop growing', () => {
         () => folderOf(api, folder.id),
         (f) => f.status === 'watching',
       );
-      const whole = await readFile(videoMatroska(16, `src-${name}`));
+      const whole = await readFile(media());
       const dest = join(dir, name);
       await writeFile(dest, whole.subarray(0, whole.length / 2));
+      // The half stays quiet well past the settle time: the watcher looks at it and says what it waits for.
       const [file] = await waitFor(
         'the half-copied file to wait as not whole',
         () => filesOf(api, folder.id),
         (f) => f.some((x) => x.status === 'waiting' && /not whole yet/.test(x.problem?.message ?? '')),
       );
-      expect(file?.problem?.message).toContain('Matroska segment');
+      expect(file?.problem?.message).toContain(says);
       expect(await jobsOf(api, folder.id)).toEqual([]);
 
       await appendFile(dest, whole.subarray(whole.length / 2));
@@ -102,8 +80,11 @@ describe('a watched folder takes files once they stop growing', () => {
         () => jobsOf(api, folder.id),
         (j) => j.length >= 2,
       );
-      expect(jobs.map((j) => j.source)).toEqual([dest, dest]);
-      expect(jobs[0]?.durationSeconds).toBeGreaterThan(15); // the whole file, not its first half
+      expect(jobs.map((j) => [j.source, j.destLang])).toEqual([
+        [dest, 'es'],
+        [dest, 'fr'],
+      ]);
+      expect(jobs[0]?.durationSeconds).toBeGreaterThan(seconds); // the whole file, not its first half
     },
   );
 
