@@ -134,4 +134,10 @@ export function duplicatesOf(jobs: readonly JobView[]): string[] {
   return [...seen].filter(([, n]) => n > 1).map(([k, n]) => `${k} ×${n}`);
 }
 
+/** A `waitFor` condition: exactly `n` jobs, every one completed. */
+export const allCompleted =
+  (n: number) =>
+  (jobs: readonly { state: string }[]): boolean =>
+    jobs.length === n && jobs.every((j) => j.state === 'completed');
+
 export { copyFile };

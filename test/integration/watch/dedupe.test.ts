@@ -4,7 +4,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
 import { audioMp3 } from '../../helpers/media';
-import { addFolder, filesOf, folderOf, jobsOf, running, waitFor, watchEngine } from '../../helpers/watch';
+import {
+  addFolder,
+  filesOf,
+  folderOf,
+  jobsOf,
+  running,
+  waitFor,
+  watchEngine,
+  allCompleted,
+} from '../../helpers/watch';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -20,8 +29,6 @@ async function setup() {
 }
 
 const charges = (sb: Sandbox) => sb.state.ledger.length;
-const allCompleted = (n: number) => (jobs: { state: string }[]) =>
-  jobs.length === n && jobs.every((j) => j.state === 'completed');
 
 describe('a watched folder dubs each content once per preset version', () => {
   it('does not charge a renamed or copied identical file twice (each gets its own result names); a changed file is a new version with new names', async () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
 import { audioMp3 } from '../../helpers/media';
-import { addFolder, jobsOf, running, waitFor, watchEngine } from '../../helpers/watch';
+import { addFolder, jobsOf, running, waitFor, watchEngine, allCompleted } from '../../helpers/watch';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -20,9 +20,6 @@ async function setup() {
   cleanup.push(() => run.stop());
   return { sb, api: host.api };
 }
-
-const allCompleted = (n: number) => (jobs: { state: string }[]) =>
-  jobs.length === n && jobs.every((j) => j.state === 'completed');
 
 describe('a re-export of a watched file', () => {
   it('is dubbed under the plain names; the older results move to previous/, never beside as (2)', async () => {
