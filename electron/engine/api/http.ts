@@ -7,6 +7,7 @@ import { DEFAULT_LIMITS, withLimits, type HttpLimits } from './limits';
 import { httpUrl, redirectTarget } from './links';
 import {
   contentLength,
+  MAX_REDIRECTS,
   readCapped,
   timeoutsFor,
   Transport,
@@ -135,7 +136,9 @@ export class Http {
     }
     return new ApiError(
       'redirect',
-      `the service redirected ${method} ${from} (HTTP ${status}); Dubdesk follows redirects of GET requests only`,
+      method === 'GET'
+        ? `the service redirected GET ${from} (HTTP ${status}) once more after ${MAX_REDIRECTS} redirects; Dubdesk stops there`
+        : `the service redirected ${method} ${from} (HTTP ${status}); Dubdesk follows redirects of GET requests only`,
       status,
     );
   }

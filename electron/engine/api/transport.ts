@@ -63,7 +63,7 @@ function delaysOf(t: Timeouts): Delays {
 }
 
 /** A chain longer than this is a loop. */
-const MAX_REDIRECTS = 10;
+export const MAX_REDIRECTS = 10;
 /** Interim (1xx) replies taken before the answer; a server that sends more is stalling. */
 export const MAX_INTERIM_REPLIES = 16;
 
@@ -149,6 +149,7 @@ export class Transport {
       ...req.headers,
     };
     const follow = req.follow;
+    const hops = new Set<PlainResponse>();
     const secret = this.secret;
     const body = file ? file.stream : (req.body as string | Buffer | undefined);
     const stream: Request = got.stream(target, {
@@ -162,11 +163,16 @@ export class Transport {
       http2: false,
       agent: file ? single : pooled,
       timeout: delaysOf(t),
-      maxRedirects: MAX_REDIRECTS,
+      // The chain is bounded here, not by got's own limit: past it got waits for the last redirect's body to
+      // end, and a service that never ends it held the call for ever. Not followed, the last redirect is the
+      // answer (a refusal like any unexpected status).
+      maxRedirects: MAX_REDIRECTS + 1,
       followRedirect: follow
         ? (res: PlainResponse) => {
             const to = redirectTarget(res.headers.location, res.url);
-            return to !== null && follow(to, target);
+            // got may ask more than once of one answer: hops are counted by answer.
+            hops.add(res);
+            return to !== null && hops.size <= MAX_REDIRECTS && follow(to, target);
           }
         : false,
       hooks: {
