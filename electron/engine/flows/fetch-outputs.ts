@@ -1,5 +1,5 @@
 import { rename, rm, stat } from 'node:fs/promises';
-import { dirname, extname, join, parse } from 'node:path';
+import { basename, dirname, extname, join, parse } from 'node:path';
 import { ExternalStatus, OUTPUT_TYPES, type OutputLink, type OutputType } from '../../../shared/api/common';
 import type { DubV2 } from '../../../shared/api/v2';
 import { DubdeskError } from '../../../shared/contract/errors';
@@ -19,7 +19,10 @@ import {
   outputPath,
   sanitizeName,
   settle,
+  withVariant,
 } from '../outputs/naming';
+import { statement } from '../db/statements';
+import type { Db } from '../db/open';
 import { movePreviousVersions } from './previous-version';
 import { USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
@@ -29,6 +32,8 @@ import { head, identicalOutput, local, outputByteCap, sourceOutputs } from './ou
 const MAX_LINK_REFRESHES = 3;
 /** The languages of one source take turns at the outputs they share (see KeyLock). */
 const sharedOutputs = new KeyLock();
+/** One job at a time picks names in a folder (see `claimOwnNames`). */
+const naming = new KeyLock();
 
 export function parseSelection(raw: string): OutputSelection {
   try {
@@ -69,6 +74,19 @@ export function assertLanguage(made: string, asked: string, remoteId: string): v
     'service',
     `the service made dub ${serviceValueText(remoteId)} in ${serviceValueText(made)}, not ${asked} as asked; Dubdesk did not save it`,
     { remedy: 'Tell the service; retrying fetches the same dub, so cancel the job and dub it again.' },
+  );
+}
+
+/** Whether another job downloading now has claimed `path` for one of its results. */
+function recordedForAnother(db: Db, path: string, id: number): boolean {
+  // Only a claim still being downloaded: a finished result is on the disk (or was deleted, and its name is
+  // free again), and a failed or canceled job's claim is nobody's.
+  return (
+    statement(
+      db,
+      `SELECT 1 FROM outputs o JOIN jobs j ON j.id = o.job_id
+        WHERE o.path = ? AND o.job_id <> ? AND o.done = 0 AND j.state = 'downloading' LIMIT 1`,
+    ).get(path, id) !== undefined
   );
 }
 
@@ -125,13 +143,30 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
    * outputs shared by the source's languages: another language may be fetching them right now.
    */
   let variant: Promise<number> | undefined;
+  const ownTypes = wanted.filter((t) => !PER_SOURCE_OUTPUTS.has(t));
+  /**
+   * Picks the variant and claims all of the job's own names at once, recorded before the folder's lock is
+   * let go: a job of a same-stem source (`talk.mkv`, `talk.mp3`) downloading at the same moment then sees
+   * them, where the disk shows nothing until a download begins.
+   */
+  const claimOwnNames = () =>
+    (variant ??= naming.run(r.out_dir, async () => {
+      const n = await freeVariant(
+        ownTypes.map((t) => place(t, USUAL_FORMAT[t])),
+        (p) => planned.has(p),
+        (p) => recordedForAnother(ctx.store.db, p, r.id),
+      );
+      for (const t of ownTypes) {
+        if (known.has(t)) continue;
+        const usual = place(t, USUAL_FORMAT[t]);
+        const p = join(dirname(usual), withVariant(basename(usual), n));
+        planned.add(p);
+        put({ job_id: r.id, type: t, path: p, bytes: null, done: 0 });
+      }
+      return n;
+    }));
   const freeFor = async (wantedPath: string, type: OutputType, mine: (p: string) => boolean) => {
-    const ownTypes = wanted.filter((t) => !PER_SOURCE_OUTPUTS.has(t));
-    variant ??= freeVariant(
-      ownTypes.map((t) => place(t, USUAL_FORMAT[t])),
-      (p) => planned.has(p),
-    );
-    const from = PER_SOURCE_OUTPUTS.has(type) ? 1 : await variant;
+    const from = PER_SOURCE_OUTPUTS.has(type) ? 1 : await claimOwnNames();
     return freeName(dirname(wantedPath), parse(wantedPath).base, mine, from);
   };
 
@@ -153,15 +188,18 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   const fetchOne = async (type: OutputType, before: OutputRow | undefined, perSource: boolean) => {
     if (perSource && (await shareSourceOutput(type, before))) return;
     let link: OutputLink | undefined = dub.outputs[type];
-    let path = before?.path;
+    // The job's own names are claimed together, the first time one is needed.
+    if (!before && !perSource) await claimOwnNames();
+    const claimed = before ?? (perSource ? undefined : known.get(type));
+    let path = claimed?.path;
     // A name picked just now has no `.part` yet (freeName made sure): the download need not look for one.
-    let fresh = false;
+    let fresh = !before && claimed !== undefined;
+    const wantedPath = path ?? place(type, USUAL_FORMAT[type]);
+    if (dirname(wantedPath) !== r.out_dir)
+      await makeFolder(dirname(wantedPath)).catch((e: unknown) => {
+        throw local(e, dirname(wantedPath), null);
+      });
     if (!path) {
-      const wantedPath = place(type, USUAL_FORMAT[type]);
-      if (dirname(wantedPath) !== r.out_dir)
-        await makeFolder(dirname(wantedPath)).catch((e: unknown) => {
-          throw local(e, dirname(wantedPath), null);
-        });
       // A shared output's part left by another language's attempt that a crash cut: nobody holds it now.
       if (perSource) await rm(`${wantedPath}.part`, { force: true });
       path = await freeFor(wantedPath, type, (p) => planned.has(p));

@@ -120,10 +120,15 @@ export async function freeName(
  * share one base name, `half.es (2).mp3` beside `half.es (2).vtt`, since players pair media and subtitles
  * by it. Picking a free name file by file would give `half.es.mp3` beside `half.es (2).vtt`.
  */
-export async function freeVariant(paths: readonly string[], own: (p: string) => boolean): Promise<number> {
+export async function freeVariant(
+  paths: readonly string[],
+  own: (p: string) => boolean,
+  /** Names another job has claimed, though nothing is on disk yet. */
+  claimed: (p: string) => boolean = () => false,
+): Promise<number> {
   for (let n = 1; n < 10_000; n++) {
     const named = paths.map((p) => join(dirname(p), withVariant(basename(p), n)));
-    const frees = await Promise.all(named.map(async (p) => own(p) || (await free(p))));
+    const frees = await Promise.all(named.map(async (p) => own(p) || (!claimed(p) && (await free(p)))));
     if (frees.every(Boolean)) return n;
   }
   throw new Error(`no free file name for ${paths.map((p) => basename(p)).join(', ')}`);

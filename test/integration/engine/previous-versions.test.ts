@@ -56,6 +56,30 @@ describe('the results of one job keep one name, so players pair them', () => {
   });
 });
 
+describe('two same-stem sources whose downloads run at once', () => {
+  it('each keeps its own pair of names, and no file of one replaces the other', async () => {
+    const sb = await sandbox();
+    const { api, run, close } = engineFor(sb);
+    try {
+      const dir = tempDir();
+      const out = tempDir();
+      copyFileSync(videoMp4(2, 'talk-video.mp4'), join(dir, 'talk.mp4'));
+      copyFileSync(audioMp3(2, 'talk-audio.mp3'), join(dir, 'talk.mp3'));
+      // One add: both are dubbed side by side, so their downloads pick names at the same moment.
+      const added = await api.add({ inputs: [dir], to: ['es'], outDir: out });
+      // A poll a second: both dubs are seen completed by the same poll, and both downloads start together.
+      expect(await run({ ...quickRun(2), concurrency: 2, pollIntervalMs: 1000 })).toBe('done');
+      const jobs = await Promise.all(added.added.map((id) => api.getJob({ id })));
+      for (const j of jobs) expectPaired(j);
+      const paths = jobs.flatMap((j) => j.outputs.map((o) => o.path));
+      expect(new Set(paths).size).toBe(paths.length);
+      for (const p of paths) expect(statSync(p).isFile()).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('a new version of a source', () => {
   it('moves every older result of that path to previous/, whatever its language, and keeps each version', async () => {
     const sb = await sandbox();
