@@ -6,6 +6,8 @@ import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { createWebBridge, type WebBridge } from '../../renderer/src/bridge/web';
 import { CODE_FRAGMENT_KEY, ROUTES } from '../../shared/serve-routes';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { tempDir } from './engine';
 
 /** Everything a request log line said, to check what it never says. */
@@ -150,4 +152,12 @@ export async function tokenOfAddress(address: string): Promise<string> {
   const url = new URL(address);
   const code = new URLSearchParams(url.hash.slice(1)).get(CODE_FRAGMENT_KEY) ?? '';
   return (await exchangeCode(Number(url.port), code)).token ?? '';
+}
+
+/** A renderer folder holding only an empty page and an assets folder: what the gate tests serve. */
+export function stubRenderer(): string {
+  const ui = tempDir();
+  mkdirSync(join(ui, 'assets'));
+  writeFileSync(join(ui, 'index.html'), '<!doctype html><div id="root"></div>');
+  return ui;
 }

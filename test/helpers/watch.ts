@@ -4,7 +4,7 @@ import type { JobView } from '../../shared/contract/jobs';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import type { WatchFile, WatchFolder, WatchPresetInput } from '../../shared/contract/watch';
 import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
-import type { Sandbox } from '../../electron/sandbox/server';
+import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import { allJobs, tempDir } from './engine';
 
 /** Quick watcher figures for tests: settle in 0.4 s, rescan every 2 s, give up waiting after 3 s. */
@@ -132,6 +132,22 @@ export function duplicatesOf(jobs: readonly JobView[]): string[] {
   for (const j of jobs)
     seen.set(`${j.source} → ${j.destLang}`, (seen.get(`${j.source} → ${j.destLang}`) ?? 0) + 1);
   return [...seen].filter(([, n]) => n > 1).map(([k, n]) => `${k} ×${n}`);
+}
+
+/**
+ * A sandbox and a watching engine that works its queue, each stopped through `cleanup` (run last first by
+ * the test file's afterEach).
+ */
+export async function watchingSandbox(
+  cleanup: (() => Promise<unknown>)[],
+): Promise<{ sb: Sandbox; api: DubdeskApi }> {
+  const sb = await startSandbox({ pipelineSeconds: 0.2, balance: 100_000 });
+  cleanup.push(() => sb.stop());
+  const host = watchEngine(sb);
+  cleanup.push(() => host.close());
+  const run = running(host);
+  cleanup.push(() => run.stop());
+  return { sb, api: host.api };
 }
 
 /** A `waitFor` condition: exactly `n` jobs, every one completed. */

@@ -1,9 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { tempDir } from '../../helpers/engine';
-import { bearer, raw, serveFor, type Served } from '../../helpers/serve';
+import { bearer, raw, serveFor, type Served, stubRenderer } from '../../helpers/serve';
 
 /**
  * The gate decides on the route the router matched, not on how the path is spelled: the router decodes
@@ -18,10 +15,7 @@ describe('dubdesk serve: a path spelled another way is no way around the token',
 
   beforeAll(async () => {
     sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2 });
-    const ui = tempDir();
-    mkdirSync(join(ui, 'assets'));
-    writeFileSync(join(ui, 'index.html'), '<!doctype html><div id="root"></div>');
-    s = await serveFor(sb, { rendererDir: ui });
+    s = await serveFor(sb, { rendererDir: stubRenderer() });
     ({ port, token } = s.server);
   });
   afterAll(async () => {

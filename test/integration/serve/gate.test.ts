@@ -1,11 +1,8 @@
 import { createServer, connect, type AddressInfo } from 'node:net';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { tempDir } from '../../helpers/engine';
-import { bearer, raw, serveFor, type Served } from '../../helpers/serve';
+import { bearer, raw, serveFor, type Served, stubRenderer } from '../../helpers/serve';
 
 /** Whether a TCP connection to address:port is accepted. */
 function reachable(address: string, port: number): Promise<boolean> {
@@ -32,10 +29,7 @@ describe('dubdesk serve: the gate in front of every route', () => {
 
   beforeAll(async () => {
     sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2 });
-    const ui = tempDir();
-    mkdirSync(join(ui, 'assets'));
-    writeFileSync(join(ui, 'index.html'), '<!doctype html><div id="root"></div>');
-    s = await serveFor(sb, { rendererDir: ui });
+    s = await serveFor(sb, { rendererDir: stubRenderer() });
     ({ port, token } = s.server);
   });
   afterAll(async () => {

@@ -1,25 +1,16 @@
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
 import { audioMp3 } from '../../helpers/media';
-import { addFolder, jobsOf, running, waitFor, watchEngine, allCompleted } from '../../helpers/watch';
+import { addFolder, jobsOf, waitFor, allCompleted, watchingSandbox } from '../../helpers/watch';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-async function setup() {
-  const sb: Sandbox = await startSandbox({ pipelineSeconds: 0.2, balance: 100_000 });
-  cleanup.push(() => sb.stop());
-  const host = watchEngine(sb);
-  cleanup.push(() => host.close());
-  const run = running(host);
-  cleanup.push(() => run.stop());
-  return { sb, api: host.api };
-}
+const setup = () => watchingSandbox(cleanup);
 
 describe('a re-export of a watched file', () => {
   it('is dubbed under the plain names; the older results move to previous/, never beside as (2)', async () => {
