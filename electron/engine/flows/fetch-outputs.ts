@@ -306,7 +306,8 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   } catch (e) {
     // A later output failed: what was moved into place is recorded as done all the same.
     if (moved.length > 0) ctx.store.putOutputs(moved.splice(0));
-    throw e;
+    // A file gone between two steps of a download: its folder was moved or deleted meanwhile.
+    throw (e as NodeJS.ErrnoException)?.code === 'ENOENT' ? local(e, r.out_dir, null) : e;
   }
   // The last records go with the job's completion, in one transaction: nothing happens between the two, so
   // a crash finds exactly what it found before (the moves recorded, recognised on resume).

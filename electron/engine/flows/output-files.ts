@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
 import { PartWriteError } from '../api/download';
 import { ApiError } from '../api/errors';
@@ -15,6 +16,9 @@ const LOCAL_ERRNOS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'E
 export function local(e: unknown, dir: string, needBytes: number | null): unknown {
   if (e instanceof PartWriteError) return new DiskError(e.code, dir, e.remainingBytes ?? needBytes);
   const err = e as NodeJS.ErrnoException;
+  // A folder gone meanwhile: the one that held the missing file, named as the user knows it.
+  if (err?.code === 'ENOENT' && !(e instanceof ApiError))
+    return new DiskError('ENOENT', typeof err.path === 'string' ? dirname(err.path) : dir, needBytes);
   if (err?.code && LOCAL_ERRNOS.has(err.code) && !(e instanceof ApiError))
     return new DiskError(
       err.code === 'EEXIST' || err.code === 'ENOTDIR' ? 'ENOTDIR' : err.code,

@@ -67,6 +67,18 @@ function fromDisk(e: DiskError): JobError {
       retry: 'never',
       waitingCode: 'disk',
     };
+  // The folder was moved or deleted while a result was saved in it: the next try makes it again.
+  if (e.errno === 'ENOENT')
+    return {
+      error: {
+        code: 'disk',
+        message: `${e.dir} is gone: it was moved or deleted while a result was saved in it`,
+        remedy:
+          'Dubdesk makes the folder again and downloads the result again; if it goes on, choose another output folder, then retry.',
+      },
+      retry: 'bounded',
+      waitingCode: 'disk',
+    };
   if (e.errno === 'ENOTDIR')
     return {
       error: {
@@ -182,6 +194,20 @@ export function classify(e: unknown): JobError {
     return { error: { code: 'canceled', message: 'canceled' }, retry: 'interrupted', waitingCode: 'retry' };
   if (err?.code && err.path && ['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM'].includes(err.code))
     return fromDisk(new DiskError(err.code, err.path, null));
-  const what = err instanceof Error ? `${err.code ? `${err.code}: ` : ''}${err.message}` : String(e);
+  if (err?.code === 'ENOENT' && typeof err.path === 'string')
+    return {
+      error: {
+        code: 'not-found',
+        message: `${err.path} is gone: it was moved or deleted while the job used it`,
+        remedy: 'Put it back, then retry the job.',
+      },
+      retry: 'bounded',
+      waitingCode: 'retry',
+    };
+  if (!(err instanceof Error))
+    return { error: { code: 'internal', message: String(e) }, retry: 'bounded', waitingCode: 'retry' };
+  // Node's own file errors begin with their code ("EISDIR: illegal operation…"): said once.
+  const said = !err.code || err.message.startsWith(`${err.code}:`);
+  const what = said ? err.message : `${err.code}: ${err.message}`;
   return { error: { code: 'internal', message: what }, retry: 'bounded', waitingCode: 'retry' };
 }
