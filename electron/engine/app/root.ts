@@ -77,8 +77,9 @@ export class DubdeskEngine {
       logger.warn({ err: e }, 'the queue database could not be backed up');
     });
     this.store = new JobStore(this.db);
+    // A job that failed needs the user: it stands out from the steps of a job's life.
     this.store.onHistory = (jobId, from, to, event, reason) =>
-      logger.info({ jobId, from, to, event }, reason ? `${event}: ${reason}` : event);
+      (to === 'failed' ? warn : info)({ jobId, from, to, event }, reason ? `${event}: ${reason}` : event);
 
     const wake = () => this.runner.wake();
     const scheduleTotals = () => this.totals.schedule();

@@ -129,6 +129,11 @@ describe('disk full while downloading', () => {
     expect(job.state).toBe('failed');
     expect(job.error).toEqual({ code: contractCode, message: message(out), remedy });
     expect(job.creditsCharged).toBe(4);
+    // The failure stands out in the job's log: a warning, where its steps before it are information.
+    const lines = (await api.jobLog({ id })).lines;
+    expect(lines.filter((l) => l.message.includes(message(out))).map((l) => l.level)).toEqual(['warn']);
+    const steps = lines.filter((l) => !l.message.includes(message(out)));
+    expect([...new Set(steps.map((l) => l.level))]).toEqual(['info']);
   });
 });
 
