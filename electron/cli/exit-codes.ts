@@ -3,9 +3,9 @@ import type { ErrorCode } from '../../shared/contract/errors';
 /** The CLI's exit codes; scripts rely on them (`dubdesk --help` and docs/cli.md list them). */
 export const ExitCode = {
   Ok: 0,
-  /** Some job failed, or some input was skipped. */
+  /** Some job failed, or some inputs were skipped while the rest went ahead. */
   Failed: 1,
-  /** Usage or validation error: nothing was queued. */
+  /** Usage or validation error, or every input was skipped: nothing was queued. */
   Usage: 2,
   /** The API key is missing or was rejected. */
   Auth: 3,
@@ -25,8 +25,8 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 /** What each code means, as `dubdesk --help` lists them. */
 const MEANINGS: Record<ExitCode, string> = {
   0: 'everything asked for is done',
-  1: 'some job failed, or some input was skipped (the summary names each one)',
-  2: 'usage or validation error: nothing was queued',
+  1: 'some job failed, or some inputs were skipped while the rest went ahead (the summary names each one)',
+  2: 'usage or validation error, or every input was skipped: nothing was queued',
   3: 'the API key is missing or was rejected',
   4: 'not enough credits',
   5: 'the service cannot be reached (the jobs stay queued)',

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,14 @@ import { videoMp4 } from '../../helpers/media';
 
 const CLI_DOC = fileURLToPath(new URL('../../../docs/cli.md', import.meta.url));
 const HINT = 'Check the network and the service address (--base-url or DUBDESK_BASE_URL)';
+
+/** docs/cli.md's table of exit codes: each code with what it means, in the order listed. */
+function documentedCodes(): Map<number, string> {
+  const text = readFileSync(CLI_DOC, 'utf8');
+  const section = text.slice(text.indexOf('## Exit codes'));
+  const rows = section.slice(0, section.indexOf('\n#')).matchAll(/^\| (\d+) \| (.*) \|$/gm);
+  return new Map([...rows].map((m) => [Number(m[1]), m[2] ?? '']));
+}
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -33,6 +41,27 @@ describe('exit codes', () => {
     expect(summary).toContain(
       `\n  skipped: ${missing}: no such file. Check the path (quote names with spaces).\n`,
     );
+  });
+
+  it('2: an add that skips every input queues nothing, as docs/cli.md and --help say', async () => {
+    const work = tempDir('dubdesk-exit-');
+    const env = envFor(sb, join(work, 'home'));
+    const notes = join(work, 'notes.txt');
+    writeFileSync(notes, 'not a video\n');
+    const r = await runCli(
+      ['add', join(work, 'missing.mp4'), notes, '--to', 'es', '--out', 'out'],
+      env,
+      work,
+    );
+    expect(r.code, r.stderr).toBe(ExitCode.Usage);
+    expect(r.stderr.match(/^skipped: /gm)).toHaveLength(2);
+    expect(r.stderr).toContain('dubdesk: nothing to add.');
+    // The row of the code it exits with is the one that speaks of every input skipped; 1 is for some of them.
+    const rows = documentedCodes();
+    expect(rows.get(ExitCode.Usage)).toMatch(/every input .*skipped.*nothing was queued/);
+    expect(rows.get(ExitCode.Failed)).toMatch(/some inputs were skipped while the rest/);
+    const help = (await runCli(['--help'], { ...process.env, DUBDESK_HOME: tempDir() })).stdout;
+    expect(help).toMatch(new RegExp(`^ +${ExitCode.Usage} +.*every input .*skipped`, 'm'));
   });
 
   it('7: run --until-done on a paused queue with jobs left; status says the queue is paused, and why', async () => {
@@ -120,11 +149,6 @@ describe('exit codes', () => {
   });
 
   it('docs/cli.md lists exactly the codes the CLI uses', () => {
-    const text = readFileSync(CLI_DOC, 'utf8');
-    const section = text.slice(text.indexOf('## Exit codes'));
-    const listed = [...section.slice(0, section.indexOf('\n#')).matchAll(/^\| (\d+) \|/gm)].map((m) =>
-      Number(m[1]),
-    );
-    expect(listed).toEqual(Object.values(ExitCode));
+    expect([...documentedCodes().keys()]).toEqual(Object.values(ExitCode));
   });
 });
