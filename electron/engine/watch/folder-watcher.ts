@@ -76,6 +76,9 @@ export class FolderWatcher {
   /** The database's change mark when `jobSignature` was last compared: not again until it moves. */
   jobsLookedAt = '';
   busy = { availability: false, scan: false, take: false, outcomes: false };
+  /** Failures in a row of each kind of work, and when it may run again (its backoff). */
+  readonly failures = { availability: 0, scan: 0, take: 0, outcomes: 0 };
+  readonly retryAt = { availability: 0, scan: 0, take: 0, outcomes: 0 };
   private fsw: FSWatcher | null = null;
   private shape: string;
   private poll: PollDecision = { polled: false, reason: null };

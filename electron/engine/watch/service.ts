@@ -4,6 +4,7 @@ import type { WatchFolderRow } from '../db/watch';
 import type { WatchBeat } from '../db/watch-store/heartbeat';
 import { changeMark } from '../db/change-mark';
 import { onForeignWrites } from '../queue/foreign-writes';
+import { backoffDelay } from '../queue/backoff';
 import { IDLE_HEARTBEAT_MS, IDLE_STALE_MS, loopTurns, pidAlive } from '../queue/idle';
 import { settleOutcomes } from './after';
 import { discover } from './discover';
@@ -29,6 +30,10 @@ export function watcherAlive(beat: WatchBeat | null, now: number): boolean {
   );
 }
 const DUE_BATCH = 500;
+/** The longest wait before work that failed in a folder is tried again. */
+const RETRY_CAP_MS = 60_000;
+
+type WorkKind = keyof FolderWatcher['busy'];
 const READY_BATCH = 2000;
 
 /**
@@ -109,26 +114,48 @@ export class WatchService {
     }
   }
 
-  /** Runs `work` beside the loop, at most one per folder and kind. */
-  private beside(
-    folder: FolderWatcher,
-    kind: keyof FolderWatcher['busy'],
-    work: () => Promise<unknown>,
-  ): void {
-    if (folder.busy[kind] || this.stopped) return;
+  /** Whether `kind` of work may start in `folder` now: none running, and past the backoff of a failure. */
+  private mayRun(folder: FolderWatcher, kind: WorkKind): boolean {
+    return !folder.busy[kind] && !this.stopped && Date.now() >= folder.retryAt[kind];
+  }
+
+  /**
+   * Runs `work` beside the loop, at most one per folder and kind. A failure is logged with the folder and
+   * tried again after a backoff: not at once, where a cause that stays (a damaged record) would spin the loop.
+   */
+  private beside(folder: FolderWatcher, kind: WorkKind, work: () => Promise<unknown>): void {
+    if (!this.mayRun(folder, kind)) return;
     folder.busy[kind] = true;
     const counts = kind !== 'availability';
     if (counts) this.working++;
-    const p = work()
-      .catch((e: unknown) =>
-        this.env.warn({ folder: folder.row.path, error: (e as Error).message }, `watcher ${kind} failed`),
-      )
+    let failed = false;
+    // A step that throws before its first await (reading its rows) rejects like any other: a busy flag left
+    // set would stop that kind of work in this folder for good.
+    const p = new Promise((resolve) => resolve(work()))
+      .then(() => {
+        folder.failures[kind] = 0;
+      })
+      .catch((e: unknown) => {
+        failed = true;
+        const n = ++folder.failures[kind];
+        const at = Date.now() + backoffDelay(n, { baseMs: this.env.timing.tickMs, capMs: RETRY_CAP_MS });
+        folder.retryAt[kind] = at;
+        this.env.warn(
+          {
+            folder: folder.row.path,
+            error: (e as Error).message,
+            failures: n,
+            retryAt: new Date(at).toISOString(),
+          },
+          `watcher ${kind} failed`,
+        );
+      })
       .finally(() => {
         folder.busy[kind] = false;
         if (counts) this.working--;
         this.inflight.delete(p);
         // An availability check that changed nothing leaves the loop asleep (it wakes itself otherwise).
-        if (counts) this.wakeUp();
+        if (counts && !failed) this.wakeUp();
       });
     this.inflight.add(p);
   }
@@ -159,7 +186,7 @@ export class WatchService {
       const paths = [...f.pending];
       f.pending.clear();
       for (const p of paths) await discover(this.env, f.row, f.matcher, p);
-      const caughtUp = f.busy.scan ? null : f.caughtUp;
+      const caughtUp = this.mayRun(f, 'scan') ? f.caughtUp : null;
       if (caughtUp) {
         f.caughtUp = null;
         busy = true;
@@ -176,7 +203,7 @@ export class WatchService {
         });
       }
       await this.checkDue(f);
-      if (!f.busy.take && this.env.watch.hasStatus(f.row.id, 'ready'))
+      if (this.mayRun(f, 'take') && this.env.watch.hasStatus(f.row.id, 'ready'))
         this.beside(f, 'take', () =>
           takeReady(this.env, f.row, this.env.watch.withStatus(f.row.id, 'ready', READY_BATCH)),
         );
@@ -202,7 +229,7 @@ export class WatchService {
       f.jobsLookedAt = mark;
       return;
     }
-    if (f.busy.outcomes) return; // looked at again next turn
+    if (!this.mayRun(f, 'outcomes')) return; // looked at again next turn
     f.jobsLookedAt = mark;
     // The first look after a start or a scan is not news: the faces' view of the folder is already fresh.
     if (f.jobSignature !== '') this.env.folderChanged(f.row.id);
