@@ -1,3 +1,5 @@
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { errorFromFailure, errorFromResponse } from './classify';
@@ -19,6 +21,8 @@ async function sizeOf(path: string): Promise<number> {
 export interface Downloaded {
   bytes: number;
   contentType: string | null;
+  /** SHA-256 of the whole file, hex: of the bytes as they were written (and of the part it resumed). */
+  sha256: string;
   /**
    * The file's first bytes (up to HEAD_BYTES), kept as they were written when this transfer wrote the file
    * from its start; null when it appended to an earlier part (the start is on disk, not here).
@@ -128,6 +132,8 @@ export class Downloads {
   ): Promise<Downloaded> {
     const target = httpUrl(url, 'the output link');
     const have = fresh ? 0 : await sizeOf(part);
+    // What a resume keeps is hashed before the request, so the rest is hashed as it arrives.
+    const kept = have > 0 ? await hashOf(part, have, signal) : null;
     const response = await this.transport.open(target, url, {
       method: 'GET',
       headers: have > 0 ? { range: `bytes=${have}-` } : undefined,
@@ -163,7 +169,7 @@ export class Downloads {
     }
     if (plan.action === 'complete') {
       stream.destroy();
-      return { bytes: have, contentType, head: null };
+      return { bytes: have, contentType, head: null, sha256: (kept ?? createHash('sha256')).digest('hex') };
     }
     if (plan.action === 'restart') {
       stream.destroy();
@@ -185,6 +191,7 @@ export class Downloads {
     }
     let written = append ? have : 0;
     const start = written;
+    const hash = append && kept ? kept : createHash('sha256');
     let received = 0;
     const heads: Buffer[] = [];
     let headBytes = 0;
@@ -216,6 +223,7 @@ export class Downloads {
       for await (const chunk of held()) {
         try {
           await out.write(chunk);
+          hash.update(chunk);
         } catch (e) {
           stream.destroy();
           await out.close().catch(() => {});
@@ -269,6 +277,19 @@ export class Downloads {
         { bytes: received, progressed: bytes > have },
       );
     }
-    return { bytes, contentType, head: append ? null : Buffer.concat(heads) };
+    return {
+      bytes,
+      contentType,
+      head: append ? null : Buffer.concat(heads),
+      sha256: hash.digest('hex'),
+    };
   }
+}
+
+/** A hash of the first `bytes` of `path`, to be continued with what follows them. */
+async function hashOf(path: string, bytes: number, signal?: AbortSignal): Promise<Hash> {
+  const hash = createHash('sha256');
+  const stream = createReadStream(path, { start: 0, end: bytes - 1, highWaterMark: 1024 * 1024, signal });
+  for await (const chunk of stream) hash.update(chunk as Buffer);
+  return hash;
 }

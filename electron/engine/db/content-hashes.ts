@@ -23,6 +23,11 @@ export class ContentHashes {
     );
   }
 
+  /** The hash of a file written just now, known without reading it (hashed as its bytes were written). */
+  remember(path: string, size: number, mtimeMs: number, hash: string): void {
+    this.put.run(path, size, Math.round(mtimeMs), hash);
+  }
+
   /** The hash of `path` as it is now (`size` and `mtimeMs` as just read); read only when not known. */
   async of(path: string, size: number, mtimeMs: number): Promise<string> {
     const mtime = Math.round(mtimeMs);

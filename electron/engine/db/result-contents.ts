@@ -8,12 +8,13 @@ import { ContentHashes } from './content-hashes';
 
 /**
  * Dubdesk's results by content: a copy of a result (`cp out/s6.de.mp4 in/`) is a new file (a new inode),
- * so `own_files` does not know it, but its bytes are the result's. Recorded once a result is on disk.
+ * so `own_files` does not know it, but its bytes are the result's. Recorded once a result is on disk, with
+ * the hash taken as it downloaded (the file is not read again), also as the file's known content.
  */
-export async function recordResultContent(db: Database.Database, path: string): Promise<void> {
+export async function recordResultContent(db: Database.Database, path: string, hash: string): Promise<void> {
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) return;
-  const hash = await new ContentHashes(db).of(path, info.size, info.mtimeMs);
+  new ContentHashes(db).remember(path, info.size, info.mtimeMs, hash);
   statement(db, `UPDATE outputs SET content_hash = ? WHERE path = ?`).run(hash, path);
 }
 

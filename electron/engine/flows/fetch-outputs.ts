@@ -265,7 +265,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       await rename(`${path}.part`, `${renamed}.part`);
       path = renamed;
     }
-    const twin = await identicalOutput([...known.values()], `${path}.part`, result.bytes);
+    const twin = await identicalOutput([...known.values()], result.sha256, result.bytes);
     if (twin) {
       // The same bytes under two output types (`translated` is often the MP4 itself): keep one file.
       await rm(`${path}.part`, { force: true });
@@ -285,7 +285,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       moved.push(settled);
       known.set(type, settled);
     }
-    await recordResultContent(ctx.store.db, final);
+    await recordResultContent(ctx.store.db, final, result.sha256);
   };
 
   let first = true;

@@ -45,15 +45,13 @@ async function sha256(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** One of the job's finished outputs with the same length and content as `part`, if there is one. */
+/** One of the job's finished outputs with the same length and content (`sha256`, hex), if there is one. */
 export async function identicalOutput(
   outputs: readonly OutputRow[],
-  part: string,
+  mine: string,
   bytes: number,
 ): Promise<OutputRow | null> {
   const same = outputs.filter((o) => o.done === 1 && o.bytes === bytes);
-  if (same.length === 0) return null;
-  const mine = await sha256(part);
   for (const o of same) if ((await sha256(o.path).catch(() => null)) === mine) return o;
   return null;
 }

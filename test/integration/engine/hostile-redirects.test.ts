@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -145,7 +146,12 @@ describe('downloads from pre-signed links', () => {
     const clients = createServiceClients({ baseUrl: front.url, legacyUrl: front.url, apiKey: KEY });
     const part = join(tempDir(), 'out.mp4.part');
     const got = await clients.downloads.toPart(`${front.url}/obj?X-Amz-Signature=abc`, part);
-    expect(got).toEqual({ bytes: payload.length, contentType: 'video/mp4', head: payload.subarray(0, 64) });
+    expect(got).toEqual({
+      bytes: payload.length,
+      contentType: 'video/mp4',
+      head: payload.subarray(0, 64),
+      sha256: createHash('sha256').update(payload).digest('hex'),
+    });
     expect((await readFile(part)).equals(payload)).toBe(true);
     expect(storage.seen).toHaveLength(1);
     for (const s of [...front.seen, ...storage.seen]) {
