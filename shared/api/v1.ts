@@ -32,6 +32,11 @@ export const DubV1 = z.object({
   createdAt: z.string(),
 });
 export type DubV1 = z.infer<typeof DubV1>;
+
+/** Of a dub whatever else it says: completed, and what it measured (what the service charged for). */
+export const CompletedV1 = z
+  .object({ externalStatusId: z.literal(5), measuredDuration: MeasuredSeconds.nullable() })
+  .transform((d) => d.measuredDuration);
 export const DubListV1 = z.array(DubV1);
 export type DubListV1 = z.infer<typeof DubListV1>;
 /** The list as it arrives: each dub is checked on its own, so one bad dub spoils only itself. */

@@ -37,6 +37,11 @@ export const DubV2 = z.object({
 });
 export type DubV2 = z.infer<typeof DubV2>;
 
+/** Of a dub whatever else it says: completed, and what it measured (what the service charged for). */
+export const CompletedV2 = z
+  .object({ external_status_id: z.literal(5), measured_duration: MeasuredSeconds.nullable() })
+  .transform((d) => d.measured_duration);
+
 export const Pagination = z.object({
   page: z.number().int(),
   page_size: z.number().int(),

@@ -5,6 +5,11 @@ import { cleanServiceText } from '../../../shared/text';
 export interface RefusedDub {
   id: string;
   problem: string;
+  /**
+   * What it measured, when the item still says the dub completed (the service charged it) with a sane
+   * duration or none: the charge is the service's whatever else is broken.
+   */
+  completed?: { measuredDuration: number | null };
 }
 
 /**
@@ -14,6 +19,8 @@ export interface RefusedDub {
 export function checkItems<S extends z.ZodType>(
   schema: S,
   items: readonly unknown[],
+  /** Reads a completed dub's measured duration from an item that broke `schema` (fails otherwise). */
+  completed?: z.ZodType<number | null>,
 ): { items: z.infer<S>[]; refused: RefusedDub[] } {
   const ok: z.infer<S>[] = [];
   const refused: RefusedDub[] = [];
@@ -27,7 +34,13 @@ export function checkItems<S extends z.ZodType>(
     if (typeof id !== 'string') continue; // nobody's: nothing to tell
     const issue = parsed.error.issues[0];
     const path = (issue?.path ?? []).map(String).join('.').slice(0, 100);
-    refused.push({ id, problem: cleanServiceText(`${path} ${issue?.message ?? ''}`.trim(), 300) });
+    const problem = cleanServiceText(`${path} ${issue?.message ?? ''}`.trim(), 300);
+    const charged = completed?.safeParse(item);
+    refused.push({
+      id,
+      problem,
+      ...(charged?.success ? { completed: { measuredDuration: charged.data } } : {}),
+    });
   }
   return { items: ok, refused };
 }

@@ -1,5 +1,6 @@
 import {
   DubPageV1,
+  CompletedV1,
   DubV1,
   type DubListV1,
   InitDubV1Response,
@@ -37,7 +38,7 @@ export class V1Client {
   /** Every dub; one that breaks the schema is left out of `dubs` and named in `refused`. */
   async list(signal?: AbortSignal): Promise<{ dubs: DubListV1; refused: RefusedDub[] }> {
     const raw = await this.http.json(DubPageV1, this.root('dubs'), { signal });
-    const { items, refused } = checkItems(DubV1, raw);
+    const { items, refused } = checkItems(DubV1, raw, CompletedV1);
     return { dubs: items, refused };
   }
 

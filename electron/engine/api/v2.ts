@@ -1,4 +1,11 @@
-import { DubPageV2, DubV2, ProfileV2, V2_MAX_PAGE_SIZE, type DubListV2 } from '../../../shared/api/v2';
+import {
+  CompletedV2,
+  DubPageV2,
+  DubV2,
+  ProfileV2,
+  V2_MAX_PAGE_SIZE,
+  type DubListV2,
+} from '../../../shared/api/v2';
 import { checkItems, type RefusedDub } from './list-items';
 import type { SourceReads } from './body-stream';
 import { multipartFileBody, type SourceIdentity } from './file-body';
@@ -87,7 +94,7 @@ export class V2Client {
       searchParams: { page, page_size: pageSize },
       signal,
     });
-    const { items, refused } = checkItems(DubV2, raw.dubs);
+    const { items, refused } = checkItems(DubV2, raw.dubs, CompletedV2);
     return { dubs: items, pagination: raw.pagination, refused };
   }
 

@@ -6,6 +6,7 @@ import type { Clients } from './context';
 import { assertLanguage, describeRemoteError } from './fetch-outputs';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { SeenDubs } from './seen-dubs';
+import type { RefusedDub } from '../api/list-items';
 
 /** Pages of the v2 list one poll reads at most (10,000 dubs). */
 const POLL_MAX_PAGES = 100;
@@ -40,7 +41,7 @@ export async function pollOnce(
   for (const j of tracked) byApi[j.api].push(j);
   const statuses = new Map<string, RemoteStatus>();
   /** Dubs whose list item broke its schema: what was wrong, for their job's error. */
-  const refused = new Map<string, string>();
+  const refused = new Map<string, RefusedDub>();
   seen?.prune();
 
   if (byApi.v2.length) {
@@ -52,7 +53,7 @@ export async function pollOnce(
       for (const r of list.refused)
         if (wanted.has(r.id)) {
           found++;
-          refused.set(r.id, r.problem);
+          refused.set(r.id, r);
         }
       for (const d of list.dubs) {
         if (!wanted.has(d.id)) continue;
@@ -71,7 +72,7 @@ export async function pollOnce(
   }
   if (byApi.v1.length) {
     const list = await clients.v1.list(signal);
-    for (const r of list.refused) refused.set(r.id, r.problem);
+    for (const r of list.refused) refused.set(r.id, r);
     for (const d of list.dubs) {
       statuses.set(d.id, {
         status: d.externalStatusId,
@@ -108,9 +109,10 @@ export async function pollOnce(
           type: 'fail',
           error: {
             code: 'service',
-            message: `the service's answer for dub ${job.remote_id ?? ''} is not a dub Dubdesk can accept: ${broken}`,
+            message: `the service's answer for dub ${job.remote_id ?? ''} is not a dub Dubdesk can accept: ${broken.problem}`,
             remedy: 'Report it to the service; check the charge for this dub in your account there.',
           },
+          ...(broken.completed ? { completedAtService: broken.completed } : {}),
         },
       });
       continue;
@@ -131,17 +133,10 @@ export async function pollOnce(
       });
       if (found !== 'gone') continue;
       event = { type: 'remote-missing' };
-    } else if (remote.destLang.toLowerCase() !== job.dest_lang.toLowerCase()) {
-      // Another language than asked (v1 and legacy lists say it here; v2 details say it again at download).
-      try {
-        assertLanguage(remote.destLang, job.dest_lang, job.remote_id ?? '');
-        continue;
-      } catch (e) {
-        if (!(e instanceof DubdeskError)) throw e;
-        event = { type: 'fail', error: e.toJSON() };
-      }
     } else if (remote.status === ExternalStatus.Completed) {
-      event = { type: 'remote-completed', measuredDuration: remote.measuredDuration };
+      event =
+        (await otherLanguage(clients, job, remote, signal)) ??
+        ({ type: 'remote-completed', measuredDuration: remote.measuredDuration } as const);
     } else if (remote.status === ExternalStatus.Failed) {
       event = { type: 'remote-failed', message: describeRemoteError(remote.error) };
     } else {
@@ -158,6 +153,35 @@ export async function pollOnce(
     events.push({ job, event });
   }
   return { changed: events.length ? store.tx(applyAll, store, events) : [], failure };
+}
+
+/**
+ * A completed dub in another language than asked (the lists say it; v2 details say it again at download)
+ * fails its job, charged: the service charges what it completes, in whatever language. It is looked at once
+ * the dub ends, not while it is being made, so that the charge is known. The legacy list has no measured
+ * duration: the details are asked for it.
+ */
+async function otherLanguage(
+  clients: Clients,
+  job: JobRow,
+  remote: RemoteStatus,
+  signal: AbortSignal,
+): Promise<LifeEvent | null> {
+  try {
+    assertLanguage(remote.destLang, job.dest_lang, job.remote_id ?? '');
+    return null;
+  } catch (e) {
+    if (!(e instanceof DubdeskError)) throw e;
+    const measuredDuration =
+      remote.measuredDuration ??
+      (job.remote_id
+        ? await clients.v2.get(job.remote_id, signal).then(
+            (d) => d.measured_duration,
+            () => null,
+          )
+        : null);
+    return { type: 'fail', error: e.toJSON(), completedAtService: { measuredDuration } };
+  }
 }
 
 /** What one poll learned, in one commit (each change is still its own savepoint: one lost leaves the rest). */

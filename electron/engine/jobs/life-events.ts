@@ -37,7 +37,15 @@ export type LifeEvent =
   | { type: 'wait'; waiting: Omit<Waiting, 'retryAt' | 'attempt'>; runAt: number; attempts: number }
   /** The whole queue stops for this (a rejected key, no credits): the job waits without counting attempts. */
   | { type: 'halt'; waiting: Omit<Waiting, 'retryAt' | 'attempt'> }
-  | { type: 'fail'; error: ContractError }
+  | {
+      type: 'fail';
+      error: ContractError;
+      /**
+       * The dub completed at the service all the same (made in another language, a broken answer): it was
+       * charged, and what it measured is the charge (null: the service did not say).
+       */
+      completedAtService?: { measuredDuration: number | null };
+    }
   /** The worker stopped between two HTTP steps (shutdown, queue paused): back to where it waits. */
   | { type: 'interrupted' }
   /** The worker stopped between two HTTP steps because the user paused this job. */

@@ -237,16 +237,22 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
   },
   fail: {
     from: [...LIVE, 'paused'],
-    apply: (_r, e) => ({
-      to: 'failed',
-      patch: {
+    apply: (r, e) => {
+      const failed = {
         error: e.error.message,
         error_code: e.error.code,
         error_remedy: e.error.remedy ?? null,
         ...noWait,
-      },
-      reason: e.error.message,
-    }),
+      };
+      if (!e.completedAtService) return { to: 'failed', patch: failed, reason: e.error.message };
+      const measured = e.completedAtService.measuredDuration;
+      const credits = measured === null ? null : creditsFor(measured, r.studio === 1);
+      return {
+        to: 'failed',
+        patch: { ...failed, remote_status: 5, measured_duration: measured, credits_charged: credits },
+        reason: `${e.error.message}; the service charged ${credits === null ? 'its credits (see your account there)' : `${credits} cr`} for it`,
+      };
+    },
   },
   interrupted: {
     from: LIVE,

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 describe('a dub in another language than the one asked', () => {
-  it('is never saved under the asked language: the job fails naming both', async () => {
+  it('is never saved under the asked language: the job fails naming both, charged as the service did', async () => {
     service = await fakeService({ dub: { dest_lang: 'zh' } });
     const host = openDubdesk({
       home: tempDir(),
@@ -30,12 +30,16 @@ describe('a dub in another language than the one asked', () => {
     expect(job.error?.message).toMatch(/\bzh\b.*\bes\b/);
     expect(await readdir(out)).toEqual([]);
     expect(service.downloads()).toEqual([]);
+    // The service completed it, so charged it (3.2 s measured: 4 credits): in the job and the header.
+    expect(job.creditsCharged).toBe(4);
+    expect(job.history.at(-1)?.reason).toMatch(/; the service charged 4 cr for it$/);
+    expect((await host.api.totals()).creditsCharged).toBe(4);
     await host.close();
   });
 });
 
 describe.each(['v1', 'legacy'] as const)('over %s, a list item in another language', (api) => {
-  it('fails the job naming both languages, and nothing is saved', async () => {
+  it('fails the job naming both languages once the service completes it, with its charge; nothing is saved', async () => {
     const sb = await startSandbox({ pipelineSeconds: 1.5, balance: 10_000 });
     try {
       const host = engineFor(sb);
@@ -59,6 +63,12 @@ describe.each(['v1', 'legacy'] as const)('over %s, a list item in another langua
       expect(job.state).toBe('failed');
       expect(job.error?.message).toMatch(/\bfr\b.*\bes\b/);
       expect(await readdir(out)).toEqual([]);
+      // The service charges what it completes, in whatever language (the legacy list says no length: the
+      // dub's details are asked for it).
+      expect(sb.state.ledger).toHaveLength(1);
+      const charged = sb.state.ledger[0]?.seconds;
+      expect(job.creditsCharged).toBe(charged);
+      expect((await host.api.totals()).creditsCharged).toBe(charged);
       await host.close();
     } finally {
       await sb.stop();

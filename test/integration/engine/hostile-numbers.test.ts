@@ -82,7 +82,28 @@ describe('numbers the service sends that no dub can have', () => {
     expect(failed).toHaveLength(1);
     expect(failed[0]?.error?.message).toMatch(/measured_duration the service sent 1e\+300 s/);
     expect(failed[0]?.error?.message).not.toMatch(/gave up/);
+    // Its charge is the broken figure itself: unknown, and the job says where to look.
+    expect(failed[0]?.creditsCharged).toBeNull();
+    expect(failed[0]?.error?.remedy).toMatch(/check the charge for this dub in your account there/);
     expect(jobs.filter((j) => j.state === 'completed')).toHaveLength(1);
+    await host.close();
+  });
+
+  it('a completed dub whose list item is broken elsewhere fails its job, charged what it measured', async () => {
+    service = await fakeService({ dub: { external_status_id: 2, measured_duration: null } });
+    const host = engineAt(tempDir(), service.url);
+    const { added } = await host.api.add({ inputs: [videoMp4(2, 'one.mp4')], to: ['es'], outDir: tempDir() });
+    const run = host.run(quickRun());
+    await expect.poll(() => service?.dubs.size ?? 0, { timeout: 20_000 }).toBe(1);
+    for (const d of service.dubs.values())
+      Object.assign(d, { external_status_id: 5, measured_duration: 3.2, progress_percentage: 150 });
+    expect(await run).toBe('done');
+    const job = await everyReadWorks(host, added[0] ?? 0);
+    expect(job.state).toBe('failed');
+    expect(job.error?.message).toMatch(/not a dub Dubdesk can accept: progress_percentage/);
+    expect(job.creditsCharged).toBe(4);
+    expect(job.history.at(-1)?.reason).toMatch(/; the service charged 4 cr for it$/);
+    expect((await host.api.totals()).creditsCharged).toBe(4);
     await host.close();
   });
 
