@@ -1,11 +1,10 @@
-import { constants, type Stats } from 'node:fs';
+import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { watch, type FSWatcher } from 'chokidar';
+import { dirname } from 'node:path';
+import { subscribe, type AsyncSubscription, type Event } from '@parcel/watcher';
 import type { WatchFolderRow } from '../db/watch';
 import { outRootOf, type WatchEnv } from './env';
-import type { Seen } from './file-check';
-import { IgnoreMatcher } from './ignore';
-import type { Found } from './scan';
+import { IgnoreMatcher, inside } from './ignore';
 import { pollDecision, type PollDecision } from './volume';
 
 /** Resolves to `fallback` when `p` takes longer than `ms` (a hung network mount must not hang the watcher). */
@@ -42,11 +41,7 @@ async function unavailableBecause(path: string): Promise<string | null> {
   }
 }
 
-/** A regular file's stats as a full scan's look would read them; anything else is `other`. */
-const seenOf = (s: Stats): Seen =>
-  s.isFile() ? { kind: 'file', size: s.size, mtimeMs: Math.round(s.mtimeMs) } : { kind: 'other' };
-
-/** The settings a change of which means a new chokidar watcher. */
+/** The settings a change of which means a new watcher. */
 const shapeOf = (row: WatchFolderRow) =>
   JSON.stringify([
     row.path,
@@ -58,7 +53,8 @@ const shapeOf = (row: WatchFolderRow) =>
   ]);
 
 /**
- * One watched folder in the watching process: its chokidar watcher (events become paths to look at), its
+ * One watched folder in the watching process: its file-system events (`@parcel/watcher`: one native watch
+ * per folder tree, events become paths to look at) or, for a polled folder, a full scan every poll; its
  * availability (checked on a timer and on watcher errors: a folder that went away is unwatched, nothing is
  * forgotten, and it is watched again, with a full scan, once it is back), and when it is due a full scan.
  */
@@ -66,8 +62,6 @@ export class FolderWatcher {
   matcher: IgnoreMatcher;
   /** Paths events named since the last tick. */
   readonly pending = new Set<string>();
-  /** What the watcher's first walk found, once it is over: the catch-up reconciles it (then null). */
-  caughtUp: Found | null = null;
   available = false;
   nextAvailabilityAt = 0;
   nextScanAt = Number.POSITIVE_INFINITY;
@@ -76,7 +70,8 @@ export class FolderWatcher {
   /** The database's change mark when `jobSignature` was last compared: not again until it moves. */
   jobsLookedAt = '';
   busy = { availability: false, scan: false, take: false, outcomes: false };
-  private fsw: FSWatcher | null = null;
+  /** The live subscription (or the promise of it): replaced or dropped when watching stops. */
+  private events: Promise<AsyncSubscription | null> | null = null;
   private shape: string;
   private poll: PollDecision = { polled: false, reason: null };
   private closed = false;
@@ -154,10 +149,10 @@ export class FolderWatcher {
     );
     if (this.closed) return false;
     this.setState('starting', null);
-    // The catch-up with whatever arrived while nobody was looking is the watcher's own first walk (it
-    // stats every file to watch them): no second walk beside it.
-    this.nextScanAt = Number.POSITIVE_INFINITY;
-    this.startWatcher();
+    // The catch-up with whatever arrived while nobody was looking is a full scan, once events are heard
+    // (so nothing made between the walk and the watch is missed). A polled folder's scans are its poll.
+    this.nextScanAt = this.poll.polled ? 0 : Number.POSITIVE_INFINITY;
+    if (!this.poll.polled) this.startWatcher();
     this.available = true;
     // Files another process (or this one, before the folder went away) was settling or about to hash.
     this.env.watch.recheckSettling(this.row.id, Date.now());
@@ -170,8 +165,8 @@ export class FolderWatcher {
    * again on a timer; one watched through events only when asked, or when its watcher reports an error.
    */
   scanned(): void {
-    const { rescanMs, eventRescanMs } = this.env.timing;
-    this.nextScanAt = Date.now() + (this.poll.polled ? rescanMs : eventRescanMs);
+    const { pollMs, eventRescanMs } = this.env.timing;
+    this.nextScanAt = Date.now() + (this.poll.polled ? pollMs : eventRescanMs);
     if (this.available && this.row.status !== 'watching') this.setState('watching', null);
   }
 
@@ -193,55 +188,60 @@ export class FolderWatcher {
   }
 
   private startWatcher(): void {
-    const { timing } = this.env;
     const root = this.row.path;
-    let initial: Found | null = new Map();
-    const fsw = watch(root, {
-      persistent: false,
-      // As a full scan: a symlinked folder is not walked into (a symlinked file is looked at by its target).
-      followSymlinks: false,
-      ignorePermissionErrors: true,
-      ...(this.row.preset.recursive ? {} : { depth: 0 }),
-      backend: this.poll.polled ? 'polling' : 'auto',
-      pollingInterval: timing.pollMs,
-      pollingBinaryInterval: timing.pollMs,
-      ignored: (p: string, stats?: { isDirectory(): boolean }) =>
-        this.matcher.ignored(p, stats ? (stats.isDirectory() ? 'dir' : 'file') : undefined),
-    });
-    const seen = (p: string) => {
-      this.pending.add(p);
+    const recursive = this.row.preset.recursive;
+    const outRoot = outRootOf(this.row);
+    const onEvents = (err: Error | null, events: Event[]) => {
+      if (this.events !== started) return;
+      if (err) {
+        this.env.warn({ folder: root, error: err.message }, 'watcher error');
+        this.nextAvailabilityAt = 0;
+        this.nextScanAt = 0;
+      }
+      for (const { path } of events) {
+        // The folder itself removed or moved away: its availability says what now.
+        if (path === root) this.nextAvailabilityAt = 0;
+        else if ((recursive || dirname(path) === root) && !this.matcher.ignored(path)) this.pending.add(path);
+      }
       this.wake();
     };
-    fsw.on('add', (p: string, stats?: Stats) => {
-      if (!initial) return seen(p);
-      initial.set(p, stats && !stats.isSymbolicLink() ? seenOf(stats) : null);
-    });
-    fsw.on('ready', () => {
-      this.caughtUp = initial;
-      initial = null; // handed over: not kept for the watcher's life
-      this.wake();
-    });
-    fsw.on('change', seen);
-    fsw.on('unlink', seen);
-    fsw.on('unlinkDir', (p) => {
-      if (p === root) this.nextAvailabilityAt = 0;
-      this.wake();
-    });
-    fsw.on('error', (e) => {
-      this.env.warn({ folder: root, error: String(e) }, 'watcher error');
-      this.nextAvailabilityAt = 0;
-      this.nextScanAt = 0;
-      this.wake();
-    });
-    this.fsw = fsw;
+    // Not even watched: the results folder inside the folder, and subfolders of a folder that is not
+    // recursive (their events would be dropped anyway).
+    const ignore = [
+      ...(inside(root, outRoot) && outRoot !== root ? [outRoot] : []),
+      ...(recursive ? [] : ['*/**']),
+    ];
+    const started: Promise<AsyncSubscription | null> = subscribe(root, onEvents, { ignore }).then(
+      (sub) => {
+        if (this.events !== started) {
+          void sub.unsubscribe().catch(() => {});
+          return null;
+        }
+        this.nextScanAt = 0;
+        this.wake();
+        return sub;
+      },
+      (e: unknown) => {
+        if (this.events !== started) return null;
+        // No events to be had (the system's limit on watches reached, say): the folder is polled instead.
+        const why = `file-system events failed: ${(e as Error).message}`;
+        this.env.warn({ folder: root }, why);
+        this.poll = { polled: true, reason: why };
+        this.setState('starting', null);
+        this.nextScanAt = 0;
+        this.wake();
+        return null;
+      },
+    );
+    this.events = started;
   }
 
   private async stopWatcher(): Promise<void> {
-    const fsw = this.fsw;
-    this.fsw = null;
+    const events = this.events;
+    this.events = null;
     this.pending.clear();
-    this.caughtUp = null;
-    if (fsw) await fsw.close().catch(() => {});
+    const sub = await events;
+    await sub?.unsubscribe().catch(() => {});
   }
 
   async close(): Promise<void> {

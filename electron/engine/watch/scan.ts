@@ -15,8 +15,7 @@ const STATS_AT_ONCE = 64;
 
 /**
  * What a folder holds, path by path: what each is, or null where it is still to be looked at (a symlink,
- * whose target decides). Filled by a full scan's walk, or by the folder's watcher as it starts (its first
- * walk stats every file anyway).
+ * whose target decides). Filled by a full scan's walk.
  */
 export type Found = Map<string, Seen | null>;
 

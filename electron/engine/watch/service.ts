@@ -9,7 +9,7 @@ import { settleOutcomes } from './after';
 import { discover } from './discover';
 import type { WatchEnv } from './env';
 import { FolderWatcher } from './folder-watcher';
-import { fullScan, reconcile } from './scan';
+import { fullScan } from './scan';
 import { check, hashAndMark } from './settle';
 import { takeReady } from './take';
 
@@ -159,15 +159,7 @@ export class WatchService {
       const paths = [...f.pending];
       f.pending.clear();
       for (const p of paths) await discover(this.env, f.row, f.matcher, p);
-      const caughtUp = f.busy.scan ? null : f.caughtUp;
-      if (caughtUp) {
-        f.caughtUp = null;
-        busy = true;
-        this.beside(f, 'scan', async () => {
-          await reconcile(this.env, f.row, f.matcher, caughtUp, () => this.stopped);
-          this.scanned(f);
-        });
-      } else if (Date.now() >= f.nextScanAt) {
+      if (Date.now() >= f.nextScanAt) {
         busy = true;
         this.beside(f, 'scan', async () => {
           const ok = await fullScan(this.env, f.row, f.matcher, () => this.stopped);

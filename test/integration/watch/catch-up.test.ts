@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 describe('a restart over a big watched folder', () => {
-  it('stats each unchanged file once (the watcher’s own first walk is the catch-up) and opens none', async () => {
+  it('stats each unchanged file once (one walk, once events are heard) and opens none', async () => {
     const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
     cleanup.push(() => sb.stop());
     const home = tempDir();
@@ -65,7 +65,6 @@ describe('a restart over a big watched folder', () => {
       (f) => f.status === 'watching' && f.lastScanAt !== null,
     );
     expect(calls.opens(), 'files opened (hashed, probed) by the catch-up').toBe(0);
-    // Before, the watcher walked and stat'ed every file as it started and a full scan stat'ed each again.
     expect(calls.stats() / FILES, 'stats per file (its folders and checks besides)').toBeLessThan(1.5);
     const files = await host.api.listWatchFiles({ id: folder.id, offset: 0, limit: 1 });
     expect(files.total).toBe(FILES);
@@ -74,7 +73,7 @@ describe('a restart over a big watched folder', () => {
   it('a folder watched through file-system events is not scanned again on a timer; a polled one is', async () => {
     const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
     cleanup.push(() => sb.stop());
-    const host = watchEngine(sb, tempDir(), { rescanMs: 300, eventRescanMs: Number.POSITIVE_INFINITY });
+    const host = watchEngine(sb, tempDir(), { pollMs: 300, eventRescanMs: Number.POSITIVE_INFINITY });
     cleanup.push(() => host.close());
     await host.api.pauseQueue();
     const evented = await addFolder(host.api, tempDir('dubdesk-watch-'));
