@@ -1,10 +1,12 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { subscribe, type AsyncSubscription, type Event } from '@parcel/watcher';
+import { basename } from 'node:path';
 import type { WatchFolderRow } from '../db/watch';
 import { outRootOf, type WatchEnv } from './env';
-import { IgnoreMatcher, inside } from './ignore';
+import { IgnoreMatcher } from './ignore';
+import { fullScan, reconcilePaths } from './scan';
+import { FolderSnapshots } from './snapshots';
+import { TreeWatch } from './tree-watch';
 import { pollDecision, type PollDecision } from './volume';
 
 /** Resolves to `fallback` when `p` takes longer than `ms` (a hung network mount must not hang the watcher). */
@@ -65,13 +67,20 @@ export class FolderWatcher {
   available = false;
   nextAvailabilityAt = 0;
   nextScanAt = Number.POSITIVE_INFINITY;
-  /** The folder's jobs as last seen (count and newest change): outcomes are looked at when it moves. */
+  /**
+   * The folder's jobs (count and newest change) when its outcomes were last recorded, kept in its row
+   * across restarts: outcomes are looked at when it moves.
+   */
   jobSignature = '';
   /** The database's change mark when `jobSignature` was last compared: not again until it moves. */
   jobsLookedAt = '';
   busy = { availability: false, scan: false, take: false, outcomes: false };
-  /** The live subscription (or the promise of it): replaced or dropped when watching stops. */
-  private events: Promise<AsyncSubscription | null> | null = null;
+  /** Events are heard: the folder's catch-up is to run. */
+  catchUpDue = false;
+  /** A full scan was asked for since the last one started: another follows it. */
+  scanAgain = false;
+  private tree: TreeWatch | null = null;
+  private readonly snapshots: FolderSnapshots;
   private shape: string;
   private poll: PollDecision = { polled: false, reason: null };
   private closed = false;
@@ -84,6 +93,8 @@ export class FolderWatcher {
   ) {
     this.matcher = this.matcherOf(row);
     this.shape = shapeOf(row);
+    this.jobSignature = row.outcomes_signature;
+    this.snapshots = new FolderSnapshots(env.snapshotDir, env.watch);
   }
 
   private matcherOf(row: WatchFolderRow): IgnoreMatcher {
@@ -149,8 +160,8 @@ export class FolderWatcher {
     );
     if (this.closed) return false;
     this.setState('starting', null);
-    // The catch-up with whatever arrived while nobody was looking is a full scan, once events are heard
-    // (so nothing made between the walk and the watch is missed). A polled folder's scans are its poll.
+    // The catch-up with whatever arrived while nobody was looking runs once events are heard (so nothing
+    // made between it and the watch is missed). A polled folder's scans are its poll.
     this.nextScanAt = this.poll.polled ? 0 : Number.POSITIVE_INFINITY;
     if (!this.poll.polled) this.startWatcher();
     this.available = true;
@@ -166,7 +177,7 @@ export class FolderWatcher {
    */
   scanned(): void {
     const { pollMs, eventRescanMs } = this.env.timing;
-    this.nextScanAt = Date.now() + (this.poll.polled ? pollMs : eventRescanMs);
+    this.nextScanAt = this.scanAgain ? 0 : Date.now() + (this.poll.polled ? pollMs : eventRescanMs);
     if (this.available && this.row.status !== 'watching') this.setState('watching', null);
   }
 
@@ -189,40 +200,36 @@ export class FolderWatcher {
 
   private startWatcher(): void {
     const root = this.row.path;
-    const recursive = this.row.preset.recursive;
-    const outRoot = outRootOf(this.row);
-    const onEvents = (err: Error | null, events: Event[]) => {
-      if (this.events !== started) return;
-      if (err) {
-        this.env.warn({ folder: root, error: err.message }, 'watcher error');
-        this.nextAvailabilityAt = 0;
-        this.nextScanAt = 0;
-      }
-      for (const { path } of events) {
-        // The folder itself removed or moved away: its availability says what now.
-        if (path === root) this.nextAvailabilityAt = 0;
-        else if ((recursive || dirname(path) === root) && !this.matcher.ignored(path)) this.pending.add(path);
-      }
-      this.wake();
-    };
-    // Not even watched: the results folder inside the folder, and subfolders of a folder that is not
-    // recursive (their events would be dropped anyway).
-    const ignore = [
-      ...(inside(root, outRoot) && outRoot !== root ? [outRoot] : []),
-      ...(recursive ? [] : ['*/**']),
-    ];
-    const started: Promise<AsyncSubscription | null> = subscribe(root, onEvents, { ignore }).then(
-      (sub) => {
-        if (this.events !== started) {
-          void sub.unsubscribe().catch(() => {});
-          return null;
-        }
-        this.nextScanAt = 0;
+    const tree = new TreeWatch({
+      root,
+      recursive: this.row.preset.recursive,
+      outRoot: outRootOf(this.row),
+      ignored: (p) => this.matcher.ignored(p),
+      seen: (paths) => {
+        for (const p of paths) this.pending.add(p);
         this.wake();
-        return sub;
+      },
+      rootGone: () => {
+        this.nextAvailabilityAt = 0;
+        this.wake();
+      },
+      lost: (e) => {
+        this.env.warn({ folder: root, error: e.message }, 'watcher error');
+        this.nextAvailabilityAt = 0;
+        this.scanSoon();
+      },
+      rescan: () => this.scanSoon(),
+    });
+    this.tree = tree;
+    tree.start().then(
+      () => {
+        if (this.tree !== tree) return;
+        this.catchUpDue = true;
+        this.wake();
       },
       (e: unknown) => {
-        if (this.events !== started) return null;
+        if (this.tree !== tree) return;
+        this.tree = null;
         // No events to be had (the system's limit on watches reached, say): the folder is polled instead.
         const why = `file-system events failed: ${(e as Error).message}`;
         this.env.warn({ folder: root }, why);
@@ -230,18 +237,55 @@ export class FolderWatcher {
         this.setState('starting', null);
         this.nextScanAt = 0;
         this.wake();
-        return null;
       },
     );
-    this.events = started;
+  }
+
+  /**
+   * Catches the database up with the folder once its events are heard: what changed since its snapshot
+   * (a restart over 50,000 unchanged files looks at none of them), or, without one, a walk of every file.
+   * A new snapshot, taken first, counts once this is over. False when the folder could not be read.
+   */
+  async catchUp(stopped: () => boolean): Promise<boolean> {
+    const tree = this.tree;
+    if (!tree) return fullScan(this.env, this.row, this.matcher, stopped);
+    const snaps = this.snapshots;
+    const fresh = snaps.fresh(this.row, this.shape);
+    const wrote = await tree.snapshot(fresh).then(
+      () => true,
+      () => false,
+    );
+    const since = wrote ? snaps.usable(this.row, this.shape) : null;
+    const changed = since ? await tree.changedSince(since).catch(() => null) : null;
+    const ok = changed
+      ? (await reconcilePaths(this.env, this.row, this.matcher, changed, stopped), true)
+      : await fullScan(this.env, this.row, this.matcher, stopped);
+    if (!ok || stopped() || this.tree !== tree || !wrote) {
+      snaps.drop(this.row.id, this.row.snapshot);
+      return ok;
+    }
+    snaps.commit(this.row, fresh);
+    this.row = { ...this.row, snapshot: basename(fresh) };
+    return true;
   }
 
   private async stopWatcher(): Promise<void> {
-    const events = this.events;
-    this.events = null;
+    const tree = this.tree;
+    this.tree = null;
+    this.catchUpDue = false;
     this.pending.clear();
-    const sub = await events;
-    await sub?.unsubscribe().catch(() => {});
+    await tree?.stop();
+  }
+
+  /** A full scan as soon as none runs (after the one running, if one is). */
+  scanSoon(): void {
+    this.scanAgain = true;
+    this.nextScanAt = 0;
+    this.wake();
+  }
+
+  dropSnapshots(): void {
+    this.snapshots.drop(this.row.id);
   }
 
   async close(): Promise<void> {
