@@ -9,7 +9,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 const nodeOnlyPackages = [
   'better-sqlite3',
   'got',
-  'chokidar',
+  '@parcel/watcher',
   'busboy',
   'commander',
   'music-metadata',

@@ -33,7 +33,7 @@ await esbuild.build({
   platform: 'node',
   target: 'node22.22',
   // Native code stays a real package, resolved from node_modules at run time.
-  external: ['better-sqlite3', '@napi-rs/keyring'],
+  external: ['better-sqlite3', '@napi-rs/keyring', '@parcel/watcher'],
   // CommonJS dependencies call require(); an ES module has none of its own.
   banner: {
     js: "import { createRequire as __dubdeskRequire } from 'node:module'; const require = __dubdeskRequire(import.meta.url);",

@@ -33,7 +33,7 @@ function watchFromEnv(): EngineOptions['watch'] {
   const rescan = Number(process.env.DUBDESK_WATCH_RESCAN_MS);
   return {
     ...(Number.isFinite(settle) && settle > 0 ? { settleMs: settle } : {}),
-    ...(Number.isFinite(rescan) && rescan > 0 ? { rescanMs: rescan, eventRescanMs: rescan } : {}),
+    ...(Number.isFinite(rescan) && rescan > 0 ? { pollMs: rescan, eventRescanMs: rescan } : {}),
   };
 }
 

@@ -13,7 +13,7 @@ const node = {
   sourcemap: true,
   logLevel: 'warning',
 };
-export const NATIVE = ['better-sqlite3', '@napi-rs/keyring'];
+export const NATIVE = ['better-sqlite3', '@napi-rs/keyring', '@parcel/watcher'];
 
 await build({
   ...node,

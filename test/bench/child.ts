@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
-const NATIVE = ['better-sqlite3', '@napi-rs/keyring'];
+const NATIVE = ['better-sqlite3', '@napi-rs/keyring', '@parcel/watcher'];
 /** Inside the project, so the bundles find the native modules in its node_modules as the app does. */
 const outDir = new URL('../../node_modules/.cache/dubdesk-bench/', import.meta.url).pathname;
 mkdirSync(outDir, { recursive: true });

@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import { openDatabase } from '../../electron/engine/db/open';
 import { openDubdesk } from '../../electron/engine/index';
 import { seedQueue } from '../helpers/seed';
+import { WatchStore } from '../../electron/engine/db/watch';
 
+const TWO_WEEKS_MS = 14 * 86_400_000;
 const LANGS = ['es', 'fr'] as const;
 /** One file in this many keeps its jobs open: 5,000 of 100,000. */
 const OPEN_EVERY = 20;
@@ -75,7 +77,9 @@ export async function buildIdleHome(
             writeFileSync(path, `not really a video ${f}/${d}/${i}\n`);
             const s = statSync(path);
             const hash = `${f}-${d}-${i}`.padEnd(64, '0');
-            file.run(ids[f], path, s.size, Math.round(s.mtimeMs), hash, now, now, now, now, now);
+            // Taken over the last two weeks, as months of use leave them (not all in the last hour).
+            const at = now - ((((f * 40 + d) * 500 + i) * 7919) % TWO_WEEKS_MS);
+            file.run(ids[f], path, s.size, Math.round(s.mtimeMs), hash, at, at, at, at, at);
           }
         }
       }
@@ -95,16 +99,16 @@ export async function buildIdleHome(
         watch_folder_id: 'f.folder_id',
         state: `CASE WHEN ${open} THEN 'queued' ELSE 'completed' END`,
         step: `CASE WHEN ${open} THEN 'submit' ELSE 'done' END`,
-        completed_at: `CASE WHEN ${open} THEN NULL ELSE @now END`,
+        completed_at: `CASE WHEN ${open} THEN NULL ELSE f.taken_at END`,
         credits_charged: `CASE WHEN ${open} THEN NULL ELSE 30 END`,
-        created_at: '@now',
-        updated_at: '@now',
+        created_at: 'f.taken_at',
+        updated_at: 'f.taken_at',
       };
       db.prepare(
         `INSERT INTO jobs (${columns.join(', ')})
          SELECT ${columns.map((c) => override[c] ?? `t.${c}`).join(', ')}
          FROM watch_files f, json_each(@langs) l, jobs t WHERE t.id = @template ORDER BY f.id, l.key`,
-      ).run({ now, template, langs: JSON.stringify(LANGS) });
+      ).run({ template, langs: JSON.stringify(LANGS) });
       db.prepare(`DELETE FROM jobs WHERE id = ?`).run(template);
       db.exec(`
         INSERT INTO job_history (job_id, at, from_state, to_state, event, reason)
@@ -114,14 +118,44 @@ export async function buildIdleHome(
           JOIN watch_files f ON f.folder_id = j.watch_folder_id AND f.path = j.source AND f.current = 1;
         UPDATE watch_files SET outcome = 'done', credits = 60 WHERE id % ${OPEN_EVERY} != 0;
       `);
+      // As the session that dubbed them left it: every outcome recorded, with the folder's jobs as then.
+      const watch = new WatchStore(db);
+      for (const id of ids) watch.outcomesRecorded(id, watch.jobSignature(id));
     })();
   } finally {
     db.close();
   }
+  await watchOnce(home, ids);
   const files = opts.folders * opts.filesPerFolder;
   const removeFiles = () => {
     for (const root of roots) rmSync(root, { recursive: true, force: true });
     if (trees !== work) rmSync(trees, { recursive: true, force: true });
   };
   return { home, roots, jobs: files * LANGS.length, files, removeFiles };
+}
+
+/**
+ * A session that watched the folders, as the one before a restart did: each folder's catch-up (a walk of
+ * every file, the first time) leaves the snapshot a restart asks what changed since. The queue is paused
+ * meanwhile, so nothing else runs, and resumed after.
+ */
+async function watchOnce(home: string, ids: readonly number[]): Promise<void> {
+  const host = openDubdesk({ home, face: 'cli', service: { baseUrl: 'http://127.0.0.1:9', apiKey: 'x' } });
+  await host.api.pauseQueue();
+  const started = Date.now();
+  const stop = new AbortController();
+  const run = host.run({ untilDone: false, concurrency: 2, pollIntervalMs: 1000, signal: stop.signal });
+  for (;;) {
+    const { folders } = await host.api.listWatchFolders();
+    const caughtUp = folders.filter(
+      (f) =>
+        ids.includes(f.id) && f.status === 'watching' && f.lastScanAt && Date.parse(f.lastScanAt) >= started,
+    );
+    if (caughtUp.length === ids.length) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  stop.abort();
+  await run;
+  await host.api.resumeQueue();
+  await host.close();
 }

@@ -63,12 +63,14 @@ syncBuiltinESMExports();
 const { openDubdesk, keepWorking } = await import('../../electron/engine/index');
 const { startServer } = await import('../../electron/web/index');
 const { loopTurns } = await import('../../electron/engine/queue/idle');
+const loadedMs = performance.now() - t0;
 
 const host = openDubdesk({
   home: arg.home,
   face: 'web',
   service: { baseUrl: arg.baseUrl, apiKey: arg.apiKey },
 });
+const openedMs = performance.now() - t0;
 const server = await startServer({ engine: host, port: 0, rendererDir: null });
 const worker = keepWorking(host, { retryMs: 30_000 });
 const want = arg.roots.length;
@@ -87,9 +89,10 @@ await new Promise<void>((resolve) => {
   void host.api.listWatchFolders().then(({ folders }) => folders.forEach(saw));
 });
 const readyMs = performance.now() - t0;
+const phases = { loadedMs, openedMs };
 const opensAtReady = sourceOpens;
 await catchUpProfile('catch-up');
-process.stdout.write(`${JSON.stringify({ phase: 'ready', readyMs, opensAtReady })}\n`);
+process.stdout.write(`${JSON.stringify({ phase: 'ready', readyMs, opensAtReady, phases })}\n`);
 
 const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 const told = async (word: string) => {

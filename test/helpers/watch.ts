@@ -7,11 +7,10 @@ import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import { allJobs, tempDir } from './engine';
 
-/** Quick watcher figures for tests: settle in 0.4 s, rescan every 2 s, give up waiting after 3 s. */
+/** Quick watcher figures for tests: settle in 0.4 s, poll every 0.1 s, rescan every 2 s, give up waiting after 3 s. */
 export const TEST_TIMING = {
   settleMs: 400,
   maxWaitMs: 3000,
-  rescanMs: 2000,
   eventRescanMs: 2000,
   pollMs: 100,
   tickMs: 50,

@@ -86,8 +86,8 @@ describe('the layering lint rules', () => {
     await allows('electron/engine/watch/x.ts', '../queue/backoff');
     await allows('electron/engine/watch/x.ts', '../media/probe');
     await allows('electron/engine/app/x.ts', '../watch/service');
-    await allows('electron/engine/watch/x.ts', 'chokidar');
-    await bites('shared/x.ts', 'chokidar');
+    await allows('electron/engine/watch/x.ts', '@parcel/watcher');
+    await bites('shared/x.ts', '@parcel/watcher');
   });
 
   it('keep the web face its own: the CLI starts it through its entry, nobody else reaches in', async () => {

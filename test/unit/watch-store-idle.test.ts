@@ -41,4 +41,55 @@ describe('an idle watcher over big folders', () => {
       expect(readsAllFiles(plan), `${sql}\n${plan.join('\n')}`).toBe(false);
     watch.db.close();
   });
+
+  it("a folder view's credits of the last hour walk the hour's taken files, not all of them", () => {
+    const { watch, ran, plans } = recordingWatch(tempDir());
+    const now = Date.now();
+    const folder = bigFolder(watch, now - 86_400_000);
+    ran.length = 0;
+    expect(watch.creditsSince(folder, now - 3_600_000)).toBe(0);
+    const [first] = plans();
+    if (!first) throw new Error('nothing ran');
+    const { sql, plan } = first;
+    // By (folder, status) it read each of the folder's taken files for every view of the folder.
+    expect(plan.join('\n'), sql).toMatch(/INDEX watch_files_taken \(folder_id=\? AND taken_at>\?\)/);
+    watch.db.close();
+  });
+
+  it("a folder's status counts are read again only after a write that can change them", () => {
+    const { watch, ran } = recordingWatch(tempDir());
+    const now = Date.now();
+    const folder = bigFolder(watch, now);
+    const counted = () => ran.filter((r) => /GROUP BY shown/.test(r.sql)).length;
+    expect(watch.counts(folder).done).toBe(2000);
+    expect(counted()).toBe(1);
+    watch.counts(folder);
+    // The folder's own row (its state, its last scan, the heartbeat) says nothing of its files' statuses.
+    watch.setFolderState(folder, { status: 'watching', message: null, polled: false, pollReason: null });
+    watch.scanned(folder, now);
+    watch.activity(folder, now);
+    watch.heartbeat('me', now);
+    expect(watch.counts(folder).done).toBe(2000);
+    expect(counted(), 'counted again without a change to its files or jobs').toBe(1);
+    const row = watch.withStatus(folder, 'taken', 1)[0];
+    if (!row) throw new Error('no taken file');
+    watch.update(row.id, row.rev, { status: 'attention' }, now);
+    expect(watch.counts(folder).attention).toBe(1);
+    expect(counted()).toBe(2);
+    watch.db.close();
+  });
 });
+
+/** A folder of 2,000 files taken at `takenAt`. */
+function bigFolder(watch: WatchStore, takenAt: number): number {
+  const folder = watch.insertFolder(tempDir(), WatchPresetSchema.parse({ to: ['es'] }), takenAt);
+  const taken = watch.db.prepare(
+    `INSERT INTO watch_files (folder_id, path, status, size, mtime_ms, changed_at, wait_since, first_seen_at,
+       taken_at, updated_at, credits) VALUES (?, ?, 'taken', 1, 1, ?, ?, ?, ?, ?, 10)`,
+  );
+  watch.db.transaction(() => {
+    for (let i = 0; i < 2000; i++)
+      taken.run(folder, `/w/${i}.mp4`, takenAt, takenAt, takenAt, takenAt, takenAt);
+  })();
+  return folder;
+}

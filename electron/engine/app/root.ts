@@ -3,7 +3,7 @@ import { DubdeskError } from '../../../shared/contract/errors';
 import { implementApi, type ImplementOptions } from '../../../shared/contract/implement';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import { JobStore } from '../db/jobs';
-import { backUp } from '../db/backup';
+import { backUp, StartupBackup } from '../db/backup';
 import { openDatabase, type Db } from '../db/open';
 import { WatchStore } from '../db/watch';
 import { prepareHome, privateFile } from '../home/home';
@@ -28,6 +28,9 @@ import { SettingsService } from './settings/settings-service';
 import { TotalsService } from './totals/totals-service';
 import { WatchFolders } from './watch/watch-folders-service';
 
+/** The start-up backup waits this long for the start's own work (opening, watched folders' catch-up). */
+const BACKUP_AFTER_MS = 5000;
+
 /**
  * The engine behind the contract: every face (CLI, desktop, web) gets `api` and nothing else, plus `run`
  * for whoever works the queue in this process. This root opens what the capabilities share (the data
@@ -37,8 +40,8 @@ import { WatchFolders } from './watch/watch-folders-service';
 export class DubdeskEngine {
   readonly api: DubdeskApi;
   private readonly db: Db;
-  /** The start-up backup of the queue database, awaited before the database closes. */
-  private readonly backup: Promise<unknown>;
+  /** The start-up backup of the queue database, taken (or finished) before the database closes. */
+  private readonly backup: StartupBackup;
   private readonly store: JobStore;
   private readonly services: ServiceManager;
   private readonly log: EngineLog;
@@ -73,9 +76,13 @@ export class DubdeskEngine {
     const info = (fields: Record<string, unknown>, message: string) => logger.info(fields, message);
     const warn = (fields: Record<string, unknown>, message: string) => logger.warn(fields, message);
     this.db = openDatabase(privateFile(join(options.home, 'dubdesk.db')));
-    this.backup = backUp(this.db, join(options.home, 'dubdesk.db')).catch((e: unknown) => {
-      logger.warn({ err: e }, 'the queue database could not be backed up');
-    });
+    this.backup = new StartupBackup(
+      () =>
+        backUp(this.db, join(options.home, 'dubdesk.db')).catch((e: unknown) => {
+          logger.warn({ err: e }, 'the queue database could not be backed up');
+        }),
+      BACKUP_AFTER_MS,
+    );
     this.store = new JobStore(this.db);
     // A job that failed needs the user: it stands out from the steps of a job's life.
     this.store.onHistory = (jobId, from, to, event, reason) =>
@@ -126,6 +133,7 @@ export class DubdeskEngine {
     this.watch = new WatchFolders({
       store,
       watch: new WatchStore(db),
+      home: options.home,
       ...(options.watch ? { timing: options.watch } : {}),
       cwd: options.cwd ?? null,
       emit: (body) => hub.emit(body),
@@ -261,7 +269,7 @@ export class DubdeskEngine {
     this.totals.close();
     this.hub.clear();
     await this.services.close();
-    await this.backup;
+    await this.backup.now();
     this.log.logger.info('engine closed');
     this.log.close();
     this.db.close();

@@ -110,3 +110,28 @@ export function restoreNewestBackup(
   copyFileSync(good, dbFile);
   return { restoredFrom: good, damagedKeptAs: kept };
 }
+
+/**
+ * The start-up backup, taken once the start's own work is over (`delayMs` in) or at close if that comes
+ * first: copying a 100,000-job database took a third of a second of the event loop, which a restart's
+ * catch-up of its watched folders was waiting behind.
+ */
+export class StartupBackup {
+  private readonly timer: NodeJS.Timeout;
+  private taken: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly take: () => Promise<unknown>,
+    delayMs: number,
+  ) {
+    this.timer = setTimeout(() => void this.now(), delayMs);
+    this.timer.unref?.();
+  }
+
+  /** Takes it now, if not taken yet; resolves when it is done. */
+  now(): Promise<unknown> {
+    clearTimeout(this.timer);
+    this.taken ??= this.take();
+    return this.taken;
+  }
+}

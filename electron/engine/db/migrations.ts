@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { historyCountMigration } from './history-count-migration';
 import { scaleMigration } from './scale-migration';
+import { watchRestartMigration } from './watch-migration';
 
 /** Each entry moves the schema one version up; never edit one that has shipped, add a new one. */
 const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
@@ -249,6 +250,8 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       CREATE INDEX outputs_content ON outputs (content_hash) WHERE content_hash IS NOT NULL;
     `);
   },
+  // 13: what a restart need not look through again (watch-migration.ts).
+  watchRestartMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,5 +1,6 @@
 import type { WatchFileStatus, WatchPreset } from '../../../shared/contract/watch';
 import type { Db } from './open';
+import { StoredCounts } from './watch-store/stored-counts';
 import { WatchFiles } from './watch-store/files';
 import { WatchFolders } from './watch-store/folders';
 import { WatchHeartbeat, type WatchBeat } from './watch-store/heartbeat';
@@ -41,6 +42,7 @@ export class WatchStore {
   readonly links: WatchLinks;
   readonly views: WatchViews;
   readonly beat: WatchHeartbeat;
+  private readonly counted: StoredCounts;
 
   constructor(readonly db: Db) {
     this.folderRows = new WatchFolders(db);
@@ -48,6 +50,7 @@ export class WatchStore {
     this.links = new WatchLinks(db);
     this.views = new WatchViews(db, this.fileRows);
     this.beat = new WatchHeartbeat(db);
+    this.counted = new StoredCounts(db, this.views);
   }
 
   // ---- folders
@@ -78,6 +81,15 @@ export class WatchStore {
   }
   scanned(id: number, now: number): void {
     this.folderRows.scanned(id, now);
+  }
+  outcomesRecorded(id: number, signature: string): void {
+    this.folderRows.outcomesRecorded(id, signature);
+  }
+  setSnapshot(id: number, name: string | null): void {
+    this.folderRows.setSnapshot(id, name);
+  }
+  hasProblems(id: number): boolean {
+    return this.folderRows.hasProblems(id);
   }
   askRescan(id: number): void {
     this.folderRows.askRescan(id);
@@ -169,7 +181,7 @@ export class WatchStore {
     return this.views.view(fileId);
   }
   counts(folderId: number): Record<WatchFileStatus, number> {
-    return this.views.counts(folderId);
+    return this.counted.get(folderId);
   }
   settled(folderId: number): (WatchFileRow & { now_outcome: Outcome })[] {
     return this.views.settled(folderId);

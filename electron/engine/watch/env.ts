@@ -10,14 +10,14 @@ export interface WatchTiming {
   settleMs: number;
   /** After this long waiting (still growing, unreadable, not media), a file needs attention. */
   maxWaitMs: number;
-  /** A polled folder is scanned fully this often (its poll covers the files its last scan found). */
-  rescanMs: number;
   /**
    * A folder watched through events is scanned fully this often: never by default (its watcher started
    * with a walk of every file, and reports errors and lost events); tests shorten it to see scans come.
    */
   eventRescanMs: number;
-  /** The polling interval of polled folders (network shares, removable drives). */
+  /**
+   * How often a polled folder (network share, removable drive) is walked: every file stat'ed, none opened.
+   */
   pollMs: number;
   /** The watcher's loop while it has work (events to look at, files settling soon, hashes, scans). */
   tickMs: number;
@@ -36,9 +36,8 @@ export interface WatchTiming {
 export const DEFAULT_WATCH_TIMING: WatchTiming = {
   settleMs: 3000,
   maxWaitMs: 15 * 60_000,
-  rescanMs: 5 * 60_000,
   eventRescanMs: Number.POSITIVE_INFINITY,
-  pollMs: 1000,
+  pollMs: 5000,
   tickMs: 250,
   idleMs: 10_000,
   folderSyncMs: 1000,
@@ -58,6 +57,8 @@ export interface WatchEnv {
   store: JobStore;
   watch: WatchStore;
   timing: WatchTiming;
+  /** Where the folders' snapshots go (watch/snapshots.ts). */
+  snapshotDir: string;
   plan(paths: readonly string[], preset: WatchPreset, folderId: number): Promise<PlannedFiles>;
   /** The balance now; null when the service cannot be asked. */
   balance(): Promise<number | null>;

@@ -1,11 +1,12 @@
-import { constants, type Stats } from 'node:fs';
+import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { watch, type FSWatcher } from 'chokidar';
+import { basename } from 'node:path';
 import type { WatchFolderRow } from '../db/watch';
 import { outRootOf, type WatchEnv } from './env';
-import type { Seen } from './file-check';
 import { IgnoreMatcher } from './ignore';
-import type { Found } from './scan';
+import { fullScan, reconcilePaths } from './scan';
+import { FolderSnapshots } from './snapshots';
+import { TreeWatch } from './tree-watch';
 import { pollDecision, type PollDecision } from './volume';
 
 /** Resolves to `fallback` when `p` takes longer than `ms` (a hung network mount must not hang the watcher). */
@@ -42,11 +43,7 @@ async function unavailableBecause(path: string): Promise<string | null> {
   }
 }
 
-/** A regular file's stats as a full scan's look would read them; anything else is `other`. */
-const seenOf = (s: Stats): Seen =>
-  s.isFile() ? { kind: 'file', size: s.size, mtimeMs: Math.round(s.mtimeMs) } : { kind: 'other' };
-
-/** The settings a change of which means a new chokidar watcher. */
+/** The settings a change of which means a new watcher. */
 const shapeOf = (row: WatchFolderRow) =>
   JSON.stringify([
     row.path,
@@ -58,7 +55,8 @@ const shapeOf = (row: WatchFolderRow) =>
   ]);
 
 /**
- * One watched folder in the watching process: its chokidar watcher (events become paths to look at), its
+ * One watched folder in the watching process: its file-system events (`@parcel/watcher`: one native watch
+ * per folder tree, events become paths to look at) or, for a polled folder, a full scan every poll; its
  * availability (checked on a timer and on watcher errors: a folder that went away is unwatched, nothing is
  * forgotten, and it is watched again, with a full scan, once it is back), and when it is due a full scan.
  */
@@ -66,12 +64,13 @@ export class FolderWatcher {
   matcher: IgnoreMatcher;
   /** Paths events named since the last tick. */
   readonly pending = new Set<string>();
-  /** What the watcher's first walk found, once it is over: the catch-up reconciles it (then null). */
-  caughtUp: Found | null = null;
   available = false;
   nextAvailabilityAt = 0;
   nextScanAt = Number.POSITIVE_INFINITY;
-  /** The folder's jobs as last seen (count and newest change): outcomes are looked at when it moves. */
+  /**
+   * The folder's jobs (count and newest change) when its outcomes were last recorded, kept in its row
+   * across restarts: outcomes are looked at when it moves.
+   */
   jobSignature = '';
   /** The database's change mark when `jobSignature` was last compared: not again until it moves. */
   jobsLookedAt = '';
@@ -79,7 +78,12 @@ export class FolderWatcher {
   /** Failures in a row of each kind of work, and when it may run again (its backoff). */
   readonly failures = { availability: 0, scan: 0, take: 0, outcomes: 0 };
   readonly retryAt = { availability: 0, scan: 0, take: 0, outcomes: 0 };
-  private fsw: FSWatcher | null = null;
+  /** Events are heard: the folder's catch-up is to run. */
+  catchUpDue = false;
+  /** A full scan was asked for since the last one started: another follows it. */
+  scanAgain = false;
+  private tree: TreeWatch | null = null;
+  private readonly snapshots: FolderSnapshots;
   private shape: string;
   private poll: PollDecision = { polled: false, reason: null };
   private closed = false;
@@ -92,6 +96,8 @@ export class FolderWatcher {
   ) {
     this.matcher = this.matcherOf(row);
     this.shape = shapeOf(row);
+    this.jobSignature = row.outcomes_signature;
+    this.snapshots = new FolderSnapshots(env.snapshotDir, env.watch);
   }
 
   private matcherOf(row: WatchFolderRow): IgnoreMatcher {
@@ -157,10 +163,10 @@ export class FolderWatcher {
     );
     if (this.closed) return false;
     this.setState('starting', null);
-    // The catch-up with whatever arrived while nobody was looking is the watcher's own first walk (it
-    // stats every file to watch them): no second walk beside it.
-    this.nextScanAt = Number.POSITIVE_INFINITY;
-    this.startWatcher();
+    // The catch-up with whatever arrived while nobody was looking runs once events are heard (so nothing
+    // made between it and the watch is missed). A polled folder's scans are its poll.
+    this.nextScanAt = this.poll.polled ? 0 : Number.POSITIVE_INFINITY;
+    if (!this.poll.polled) this.startWatcher();
     this.available = true;
     // Files another process (or this one, before the folder went away) was settling or about to hash.
     this.env.watch.recheckSettling(this.row.id, Date.now());
@@ -173,8 +179,8 @@ export class FolderWatcher {
    * again on a timer; one watched through events only when asked, or when its watcher reports an error.
    */
   scanned(): void {
-    const { rescanMs, eventRescanMs } = this.env.timing;
-    this.nextScanAt = Date.now() + (this.poll.polled ? rescanMs : eventRescanMs);
+    const { pollMs, eventRescanMs } = this.env.timing;
+    this.nextScanAt = this.scanAgain ? 0 : Date.now() + (this.poll.polled ? pollMs : eventRescanMs);
     if (this.available && this.row.status !== 'watching') this.setState('watching', null);
   }
 
@@ -196,55 +202,93 @@ export class FolderWatcher {
   }
 
   private startWatcher(): void {
-    const { timing } = this.env;
     const root = this.row.path;
-    let initial: Found | null = new Map();
-    const fsw = watch(root, {
-      persistent: false,
-      // As a full scan: a symlinked folder is not walked into (a symlinked file is looked at by its target).
-      followSymlinks: false,
-      ignorePermissionErrors: true,
-      ...(this.row.preset.recursive ? {} : { depth: 0 }),
-      backend: this.poll.polled ? 'polling' : 'auto',
-      pollingInterval: timing.pollMs,
-      pollingBinaryInterval: timing.pollMs,
-      ignored: (p: string, stats?: { isDirectory(): boolean }) =>
-        this.matcher.ignored(p, stats ? (stats.isDirectory() ? 'dir' : 'file') : undefined),
+    const tree = new TreeWatch({
+      root,
+      recursive: this.row.preset.recursive,
+      outRoot: outRootOf(this.row),
+      ignored: (p) => this.matcher.ignored(p),
+      seen: (paths) => {
+        for (const p of paths) this.pending.add(p);
+        this.wake();
+      },
+      rootGone: () => {
+        this.nextAvailabilityAt = 0;
+        this.wake();
+      },
+      lost: (e) => {
+        this.env.warn({ folder: root, error: e.message }, 'watcher error');
+        this.nextAvailabilityAt = 0;
+        this.scanSoon();
+      },
+      rescan: () => this.scanSoon(),
     });
-    const seen = (p: string) => {
-      this.pending.add(p);
-      this.wake();
-    };
-    fsw.on('add', (p: string, stats?: Stats) => {
-      if (!initial) return seen(p);
-      initial.set(p, stats && !stats.isSymbolicLink() ? seenOf(stats) : null);
-    });
-    fsw.on('ready', () => {
-      this.caughtUp = initial;
-      initial = null; // handed over: not kept for the watcher's life
-      this.wake();
-    });
-    fsw.on('change', seen);
-    fsw.on('unlink', seen);
-    fsw.on('unlinkDir', (p) => {
-      if (p === root) this.nextAvailabilityAt = 0;
-      this.wake();
-    });
-    fsw.on('error', (e) => {
-      this.env.warn({ folder: root, error: String(e) }, 'watcher error');
-      this.nextAvailabilityAt = 0;
-      this.nextScanAt = 0;
-      this.wake();
-    });
-    this.fsw = fsw;
+    this.tree = tree;
+    tree.start().then(
+      () => {
+        if (this.tree !== tree) return;
+        this.catchUpDue = true;
+        this.wake();
+      },
+      (e: unknown) => {
+        if (this.tree !== tree) return;
+        this.tree = null;
+        // No events to be had (the system's limit on watches reached, say): the folder is polled instead.
+        const why = `file-system events failed: ${(e as Error).message}`;
+        this.env.warn({ folder: root }, why);
+        this.poll = { polled: true, reason: why };
+        this.setState('starting', null);
+        this.nextScanAt = 0;
+        this.wake();
+      },
+    );
+  }
+
+  /**
+   * Catches the database up with the folder once its events are heard: what changed since its snapshot
+   * (a restart over 50,000 unchanged files looks at none of them), or, without one, a walk of every file.
+   * A new snapshot, taken first, counts once this is over. False when the folder could not be read.
+   */
+  async catchUp(stopped: () => boolean): Promise<boolean> {
+    const tree = this.tree;
+    if (!tree) return fullScan(this.env, this.row, this.matcher, stopped);
+    const snaps = this.snapshots;
+    const fresh = snaps.fresh(this.row, this.shape);
+    const wrote = await tree.snapshot(fresh).then(
+      () => true,
+      () => false,
+    );
+    const since = wrote ? snaps.usable(this.row, this.shape) : null;
+    const changed = since ? await tree.changedSince(since).catch(() => null) : null;
+    const ok = changed
+      ? (await reconcilePaths(this.env, this.row, this.matcher, changed, stopped), true)
+      : await fullScan(this.env, this.row, this.matcher, stopped);
+    if (!ok || stopped() || this.tree !== tree || !wrote) {
+      snaps.drop(this.row.id, this.row.snapshot);
+      return ok;
+    }
+    snaps.commit(this.row, fresh);
+    this.row = { ...this.row, snapshot: basename(fresh) };
+    return true;
   }
 
   private async stopWatcher(): Promise<void> {
-    const fsw = this.fsw;
-    this.fsw = null;
+    const tree = this.tree;
+    this.tree = null;
+    this.catchUpDue = false;
     this.pending.clear();
-    this.caughtUp = null;
-    if (fsw) await fsw.close().catch(() => {});
+    await tree?.stop();
+  }
+
+  /** A full scan as soon as none runs (after the one running, if one is). */
+  scanSoon(): void {
+    this.scanAgain = true;
+    this.nextScanAt = 0;
+    this.wake();
+  }
+
+  dropSnapshots(): void {
+    this.snapshots.drop(this.row.id);
   }
 
   async close(): Promise<void> {

@@ -51,7 +51,7 @@ function outputNamePattern(languages: readonly string[]): RegExp {
   return new RegExp(`\\.(?:${tags})(?: \\(service format\\))?(?: \\(\\d+\\))?\\.[a-z0-9]+$`, 'i');
 }
 
-const inside = (parent: string, child: string) => {
+export const inside = (parent: string, child: string) => {
   const rel = relative(parent, child);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 };

@@ -15,8 +15,7 @@ const STATS_AT_ONCE = 64;
 
 /**
  * What a folder holds, path by path: what each is, or null where it is still to be looked at (a symlink,
- * whose target decides). Filled by a full scan's walk, or by the folder's watcher as it starts (its first
- * walk stats every file anyway).
+ * whose target decides). Filled by a full scan's walk.
  */
 export type Found = Map<string, Seen | null>;
 
@@ -68,6 +67,42 @@ export async function reconcile(
       // Not taken and no longer there: its check forgets it.
       const fresh = env.watch.file(row.id);
       if (fresh) env.watch.update(fresh.id, fresh.rev, { status: 'settling', next_check_at: now }, now);
+    }
+  }
+  env.watch.setGone(gone, true);
+  env.watch.setGone(back, false);
+  if (gone.length || back.length) env.folderChanged(folder.id);
+}
+
+/**
+ * Catches the database up with some paths of a folder (what changed since its snapshot): each is looked at
+ * as an event would, and a taken file among them that is gone, or back, is marked so.
+ */
+export async function reconcilePaths(
+  env: WatchEnv,
+  folder: WatchFolderRow,
+  matcher: IgnoreMatcher,
+  paths: readonly string[],
+  stopped: () => boolean,
+): Promise<void> {
+  const gone: number[] = [];
+  const back: number[] = [];
+  for (let i = 0; i < paths.length && !stopped(); i += STATS_AT_ONCE) {
+    const chunk = paths.slice(i, i + STATS_AT_ONCE);
+    const looks = await Promise.all(chunk.map((p) => look(p)));
+    for (const [k, path] of chunk.entries()) {
+      if (stopped()) return;
+      const seen = looks[k] ?? { kind: 'missing' };
+      const row = env.watch.current(folder.id, path);
+      if (row && (row.status === 'taken' || row.status === 'duplicate')) {
+        if (seen.kind === 'missing' && !row.moved_to && !row.gone) gone.push(row.id);
+        if (seen.kind === 'file' && row.gone) back.push(row.id);
+      } else if (row && row.status !== 'output' && seen.kind === 'missing') {
+        // Not taken and no longer there: its check forgets it.
+        env.watch.update(row.id, row.rev, { status: 'settling', next_check_at: Date.now() }, Date.now());
+        continue;
+      }
+      await discover(env, folder, matcher, path, Date.now(), seen);
     }
   }
   env.watch.setGone(gone, true);

@@ -10,7 +10,7 @@ import { settleOutcomes } from './after';
 import { discover } from './discover';
 import type { WatchEnv } from './env';
 import { FolderWatcher } from './folder-watcher';
-import { fullScan, reconcile } from './scan';
+import { fullScan } from './scan';
 import { check, hashAndMark } from './settle';
 import { takeReady } from './take';
 
@@ -186,15 +186,21 @@ export class WatchService {
       const paths = [...f.pending];
       f.pending.clear();
       for (const p of paths) await discover(this.env, f.row, f.matcher, p);
-      const caughtUp = this.mayRun(f, 'scan') ? f.caughtUp : null;
-      if (caughtUp) {
-        f.caughtUp = null;
+      if (f.catchUpDue && this.mayRun(f, 'scan')) {
+        f.catchUpDue = false;
+        f.scanAgain = false;
         busy = true;
         this.beside(f, 'scan', async () => {
-          await reconcile(this.env, f.row, f.matcher, caughtUp, () => this.stopped);
-          this.scanned(f);
+          try {
+            if (await f.catchUp(() => this.stopped)) this.scanned(f);
+            else f.nextAvailabilityAt = 0;
+          } catch (e) {
+            f.catchUpDue = true; // again after the backoff
+            throw e;
+          }
         });
-      } else if (Date.now() >= f.nextScanAt) {
+      } else if (Date.now() >= f.nextScanAt && this.mayRun(f, 'scan')) {
+        f.scanAgain = false;
         busy = true;
         this.beside(f, 'scan', async () => {
           const ok = await fullScan(this.env, f.row, f.matcher, () => this.stopped);
@@ -218,8 +224,11 @@ export class WatchService {
     if (this.stopped) return;
     this.env.watch.scanned(f.row.id, Date.now());
     f.scanned();
-    f.jobSignature = ''; // outcomes are looked at again after every scan (a move that failed)
-    f.jobsLookedAt = '';
+    // A scan may find an original whose move failed back in place: outcomes are looked at again then.
+    if (this.env.watch.hasProblems(f.row.id)) {
+      f.jobSignature = '';
+      f.jobsLookedAt = '';
+    }
   }
 
   /** When the folder's jobs changed since last looked at: outcomes are recorded (and originals moved). */
@@ -237,6 +246,10 @@ export class WatchService {
       try {
         await settleOutcomes(this.env, f.row);
         f.jobSignature = signature;
+        if (f.row.outcomes_signature !== signature && !this.stopped) {
+          this.env.watch.outcomesRecorded(f.row.id, signature);
+          f.row = { ...f.row, outcomes_signature: signature };
+        }
       } catch (e) {
         f.jobsLookedAt = '';
         throw e;
@@ -312,6 +325,8 @@ export class WatchService {
       if (!active.has(id)) {
         this.folders.delete(id);
         await f.close();
+        // Removed, not paused: its snapshot is of no use to anyone.
+        if (!rows.some((r) => r.id === id)) f.dropSnapshots();
         this.env.folderChanged(id);
       }
     }
@@ -323,7 +338,7 @@ export class WatchService {
       }
       const rescan = row.rescan_asked !== f.row.rescan_asked;
       await f.configure(row);
-      if (rescan) f.nextScanAt = 0;
+      if (rescan) f.scanSoon();
     }
   }
 }

@@ -39,6 +39,16 @@ function asarFiles(file: string): { path: string; unpacked: boolean }[] {
   return out;
 }
 
+/** What the package's node_modules may hold: the native modules and what the watcher's JS loads. */
+const RUNTIME_MODULES = [
+  'better-sqlite3',
+  '@napi-rs/keyring',
+  '@parcel/watcher',
+  'detect-libc',
+  'picomatch',
+  'is-glob',
+  'is-extglob',
+];
 const platformFlag = { linux: '--linux', darwin: '--mac', win32: '--win' } as Record<string, string>;
 
 /** Electron's fuse wire as its binary carries it: sentinel, version 1, length, each fuse at Electron's default. */
@@ -167,15 +177,17 @@ describe('the packaged app', () => {
         ),
     );
     expect(
-      [...modules].every((m) => m === 'better-sqlite3' || m.startsWith('@napi-rs/keyring')),
+      [...modules].every((m) => RUNTIME_MODULES.some((r) => m === r || m.startsWith(`${r}-`))),
       [...modules].join(),
     ).toBe(true);
     expect(modules).toContain('better-sqlite3');
     expect(modules).toContain('@napi-rs/keyring');
+    expect(modules).toContain('@parcel/watcher');
     for (const dev of Object.keys(pkg.devDependencies)) expect(modules, dev).not.toContain(dev);
     const native = files.filter((f) => f.path.endsWith('.node'));
     expect(native.some((f) => f.path.includes(`better-sqlite3/prebuilds/`))).toBe(true);
     expect(native.some((f) => f.path.includes('@napi-rs/keyring-'))).toBe(true);
+    expect(native.some((f) => f.path.includes('@parcel/watcher-'))).toBe(true);
     for (const f of native) {
       expect(f.unpacked, f.path).toBe(true);
       expect(existsSync(join(resources, 'app.asar.unpacked', f.path)), f.path).toBe(true);
@@ -217,14 +229,19 @@ describe('the installer configuration', () => {
   it('unpacks every native module, needs no rebuild, and keeps node_modules to the native ones', () => {
     const unpack = config.asarUnpack as string[];
     expect(unpack).toEqual(
-      expect.arrayContaining(['**/*.node', 'node_modules/better-sqlite3/**', 'node_modules/@napi-rs/**']),
+      expect.arrayContaining([
+        '**/*.node',
+        'node_modules/better-sqlite3/**',
+        'node_modules/@napi-rs/**',
+        'node_modules/@parcel/**',
+      ]),
     );
     expect(config.npmRebuild).toBe(false);
     const filesConfig = config.files as string[];
     expect(filesConfig).toContain('!node_modules/**');
     // Every runtime dependency that is not native is bundled by esbuild, so none is needed in the package.
     const build = readFileSync(join(root, 'electron/main/build.mjs'), 'utf8');
-    expect(build).toMatch(/NATIVE = \['better-sqlite3', '@napi-rs\/keyring'\]/);
+    expect(build).toMatch(/NATIVE = \['better-sqlite3', '@napi-rs\/keyring', '@parcel\/watcher'\]/);
   });
 });
 

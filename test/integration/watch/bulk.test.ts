@@ -42,7 +42,7 @@ describe('many files at once', () => {
     async () => {
       const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 10_000_000 });
       cleanup.push(() => sb.stop());
-      const host = watchEngine(sb, tempDir(), { settleMs: 1000, rescanMs: 5000 });
+      const host = watchEngine(sb, tempDir(), { settleMs: 1000, pollMs: 5000 });
       cleanup.push(() => host.close());
       const { api } = host;
       await api.pauseQueue(); // the watcher alone is measured: nothing is uploaded

@@ -46,7 +46,7 @@ describe('an idle engine is idle', () => {
     // A folder's jobs counted: its answer changes only with a write.
     const jobCounts = countStatements('FROM jobs WHERE watch_folder_id');
     cleanup.push(async () => jobCounts.undo());
-    const host = watchEngine(sb, home, { rescanMs: 600_000, eventRescanMs: 600_000 });
+    const host = watchEngine(sb, home, { pollMs: 600_000, eventRescanMs: 600_000 });
     cleanup.push(() => host.close());
     const dir = tempDir('dubdesk-watch-');
     await copyFile(audioMp3(1, 'idle-a.mp3'), join(dir, 'a.mp3'));
@@ -109,7 +109,7 @@ describe('an idle engine is idle', () => {
   it('with several folders, its presence checks share one wake-up, and one that finds nothing wakes nothing', async () => {
     const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
     cleanup.push(() => sb.stop());
-    const host = watchEngine(sb, tempDir(), { rescanMs: 600_000, eventRescanMs: 600_000 });
+    const host = watchEngine(sb, tempDir(), { pollMs: 600_000, eventRescanMs: 600_000 });
     cleanup.push(() => host.close());
     await host.api.pauseQueue();
     const dirs = [tempDir('dubdesk-watch-'), tempDir('dubdesk-watch-'), tempDir('dubdesk-watch-')];

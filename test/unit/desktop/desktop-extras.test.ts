@@ -2,7 +2,7 @@
  * Help > Copy Diagnostics and Check for Updates in the whole desktop app, `electron` mocked (the real shell,
  * preload and engine, the engine's process run in this one).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FaceBridge } from '../../../shared/face';
@@ -61,13 +61,18 @@ afterAll(async () => {
 describe('Help > Copy Diagnostics', () => {
   it('copies the doctor’s lines and the log’s tail, the key left out, and says it did', async () => {
     expect(helpMenu().map((i) => i.label)).toContain('Copy Diagnostics');
+    // The engine backs its database up once its start is over (a few seconds in).
+    await vi.waitFor(
+      () => expect(readdirSync(join(home, 'backups')).some((n) => n.endsWith('.db'))).toBe(true),
+      { timeout: 30_000, interval: 200 },
+    );
     click('Copy Diagnostics');
     await vi.waitFor(() => expect(fake.clipboard).toHaveLength(1), { timeout: 30_000 });
     const report = fake.clipboard[0] ?? '';
     expect(report).toMatch(/^✓ Runtime: Node\.js /m);
     expect(report).toContain(`✓ Data folder: ${home} (writable`);
     expect(report).toContain('✓ Queue database:');
-    // The engine backs its database up at start: the report names that copy.
+    // The report names that copy.
     expect(report).toMatch(new RegExp(`^✓ Last backup: ${join(home, 'backups')}`, 'm'));
     expect(report).toContain(
       `lines of ${join(home, 'logs', 'dubdesk.log')}:\n{"msg":"calling with apikey=[redacted]"}`,

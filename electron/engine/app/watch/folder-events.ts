@@ -12,13 +12,15 @@ export interface FolderEventsDeps {
 }
 
 /**
- * The throttled `watch-folder` events: at most one per folder every 300 ms, and only when its view
- * changed since the faces were last told; one `watch-folder-removed` per folder removed.
+ * The throttled `watch-folder` events: a change is told at the end of the turn when none was told in the
+ * last 300 ms, else when they are over; at most one per folder per 300 ms, and only when its view changed
+ * since the faces were last told; one `watch-folder-removed` per folder removed.
  */
 export class FolderEvents {
   private readonly dirty = new Set<number>();
   private readonly emitted = new Map<number, string>();
   private timer: NodeJS.Timeout | null = null;
+  private flushedAt = Number.NEGATIVE_INFINITY;
   private closed = false;
 
   constructor(private readonly deps: FolderEventsDeps) {}
@@ -27,7 +29,8 @@ export class FolderEvents {
     if (this.closed) return;
     this.dirty.add(id);
     if (this.timer || !this.deps.hasListeners()) return;
-    this.timer = setTimeout(() => this.flush(), EMIT_EVERY_MS);
+    const wait = Math.max(0, this.flushedAt + EMIT_EVERY_MS - Date.now());
+    this.timer = setTimeout(() => this.flush(), wait);
     this.timer.unref?.();
   }
 
@@ -45,6 +48,7 @@ export class FolderEvents {
   private flush(): void {
     this.timer = null;
     if (this.closed) return;
+    this.flushedAt = Date.now();
     const ids = [...this.dirty];
     this.dirty.clear();
     for (const id of ids) {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { DubdeskError } from '../../../../shared/contract/errors';
 import type { EngineEventBody } from '../../../../shared/contract/events';
 import type { DubdeskHandlers } from '../../../../shared/contract/methods';
@@ -33,6 +34,8 @@ type WatchHandlers = Pick<
 export interface WatchDeps {
   store: JobStore;
   watch: WatchStore;
+  /** The data folder: the folders' snapshots go in it. */
+  home: string;
   timing?: Partial<WatchTiming>;
   /** Where relative paths start: the CLI's working folder; null for a face that has none. */
   cwd: string | null;
@@ -67,6 +70,7 @@ export class WatchFolders {
       store: deps.store,
       watch: deps.watch,
       timing: { ...DEFAULT_WATCH_TIMING, ...deps.timing },
+      snapshotDir: join(deps.home, 'watch-snapshots'),
       plan: deps.plan,
       balance: deps.balance,
       jobsChanged: deps.jobsChanged,

@@ -1,7 +1,10 @@
 import type { Db } from '../open';
 import { vacuumSome } from '../vacuum';
 
-/** Finished jobs of the live list, as the `jobs_aging` index names them (SQLite uses it only so). */
+/**
+ * Finished jobs of the live list, as the `jobs_aging` index names them; named by it too: by itself SQLite
+ * takes `jobs_live_state` for the states and walks every finished job.
+ */
 const AGING = `cleared_at IS NULL AND archived_at IS NULL AND state IN ('completed', 'failed', 'canceled')`;
 
 /** Finished jobs leaving the live list for the history once they are older than the setting. */
@@ -10,10 +13,10 @@ export class JobAging {
 
   constructor(private readonly db: Db) {
     this.q = {
-      oldest: db.prepare(`SELECT min(updated_at) AS t FROM jobs WHERE ${AGING}`),
+      oldest: db.prepare(`SELECT min(updated_at) AS t FROM jobs INDEXED BY jobs_aging WHERE ${AGING}`),
       archive: db.prepare(
         `UPDATE jobs SET archived_at = @now WHERE id IN (
-           SELECT id FROM jobs WHERE ${AGING} AND updated_at < @before ORDER BY updated_at LIMIT @limit)`,
+           SELECT id FROM jobs INDEXED BY jobs_aging WHERE ${AGING} AND updated_at < @before ORDER BY updated_at LIMIT @limit)`,
       ),
     };
   }

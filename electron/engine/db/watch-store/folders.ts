@@ -19,6 +19,12 @@ export class WatchFolders {
            poll_reason = @poll_reason WHERE id = @id`,
       ),
       activity: db.prepare(`UPDATE watch_folders SET last_activity_at = ? WHERE id = ?`),
+      outcomesSignature: db.prepare(`UPDATE watch_folders SET outcomes_signature = ? WHERE id = ?`),
+      snapshot: db.prepare(`UPDATE watch_folders SET snapshot = ? WHERE id = ?`),
+      hasProblems: db.prepare(
+        `SELECT 1 FROM watch_files WHERE folder_id = ? AND problem IS NOT NULL
+           AND status IN ('taken', 'duplicate') LIMIT 1`,
+      ),
       scanned: db.prepare(`UPDATE watch_folders SET last_scan_at = ? WHERE id = ?`),
       askRescan: db.prepare(
         `UPDATE watch_folders SET rescan_asked = rescan_asked + 1, revision = revision + 1 WHERE id = ?`,
@@ -87,6 +93,21 @@ export class WatchFolders {
 
   scanned(id: number, now: number): void {
     this.q.scanned.run(now, id);
+  }
+
+  /** The folder's jobs (`WatchLinks.jobSignature`) when every outcome they make was recorded. */
+  outcomesRecorded(id: number, signature: string): void {
+    this.q.outcomesSignature.run(signature, id);
+  }
+
+  /** The file name of the folder's snapshot as of its last catch-up. */
+  setSnapshot(id: number, name: string | null): void {
+    this.q.snapshot.run(name, id);
+  }
+
+  /** Whether a taken file carries a problem (its original could not be moved): outcomes are looked at again. */
+  hasProblems(id: number): boolean {
+    return this.q.hasProblems.get(id) !== undefined;
   }
 
   /** `rescan_asked` only grows: the watching process rescans when it differs from the count it saw. */

@@ -39,6 +39,11 @@ export const WatchFolderRow = z.object({
   last_scan_at: z.number().int().nullable(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
+  outcomes_signature: z.string(),
+  snapshot: z.string().nullable(),
+  counts_version: z.number().int(),
+  counts: z.string().nullable(),
+  counts_at: z.number().int(),
 });
 export type WatchFolderRow = z.infer<typeof WatchFolderRow>;
 
