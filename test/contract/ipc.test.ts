@@ -12,7 +12,7 @@ import { engineChild, fake } from '../helpers/electron-fake';
 import { tempDir } from '../helpers/engine';
 import { contractSuite } from './suite';
 
-vi.mock('electron', async () => (await import('../helpers/electron-fake')).electronModule());
+vi.mock('electron', async () => (await import('../helpers/electron-module')).electronModule());
 
 contractSuite('IPC (Electron)', async (sb, { apiKey }) => {
   const { ipcMain } = await import('electron');

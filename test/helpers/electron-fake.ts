@@ -2,10 +2,9 @@
  * A stand-in for the `electron` module (its binary cannot be installed here), faithful where the shell's
  * correctness depends on it: IPC values pass through structured clone as Electron sends them, the context
  * bridge copies values and keeps only the message of an Error, the utility process gets clones too.
- * Tests mock `electron` with `electronModule()` and inspect `fake`.
+ * Tests mock `electron` with `electronModule()` (electron-module.ts) and inspect `fake`.
  */
 import { EventEmitter } from 'node:events';
-import { vi } from 'vitest';
 import type { EnginePort } from '../../electron/main/engine-process';
 import type { FromEngine, ToEngine } from '../../electron/main/engine-protocol';
 
@@ -130,7 +129,7 @@ export class FakeBrowserWindow extends EventEmitter {
 }
 
 /** Values crossing the context bridge: data is copied, functions are proxied, an Error keeps its message only. */
-function acrossBridge(value: unknown): unknown {
+export function acrossBridge(value: unknown): unknown {
   if (typeof value === 'function') {
     return (...args: unknown[]) => {
       const out = (value as Listener)(...args.map(acrossBridge));
@@ -241,7 +240,7 @@ export const fake = {
   },
 };
 
-const ipcRenderer = {
+export const ipcRenderer = {
   async invoke(channel: string, arg: unknown) {
     const page = fake.page;
     if (!page) throw new Error('no page');
@@ -321,134 +320,5 @@ export function engineChild() {
     postMessage: (m: ToEngine) => (real ? real.postMessage(m) : void queued.push(m)),
     on: (event: string, fn: Listener) => (real ? real.on(event, fn) : void listeners.push([event, fn])),
     kill: () => real?.kill() ?? false,
-  };
-}
-
-class FakeTray {
-  readonly record: (typeof fake.trays)[number];
-  constructor(readonly image: unknown) {
-    this.record = { tooltip: '', menu: null, emitter: new EventEmitter() };
-    fake.trays.push(this.record);
-  }
-  setToolTip(t: string) {
-    this.record.tooltip = t;
-  }
-  setContextMenu(m: { template: Record<string, unknown>[] }) {
-    this.record.menu = m;
-  }
-  on(e: string, fn: Listener) {
-    this.record.emitter.on(e, fn);
-  }
-  destroy() {}
-}
-
-class FakeNotification {
-  readonly record: (typeof fake.notifications)[number];
-  static isSupported = () => true;
-  constructor(o: { title: string; body: string }) {
-    this.record = { title: o.title, body: o.body, shown: false, emitter: new EventEmitter() };
-    fake.notifications.push(this.record);
-  }
-  on(e: string, fn: Listener) {
-    this.record.emitter.on(e, fn);
-  }
-  show() {
-    this.record.shown = true;
-  }
-}
-
-export function electronModule(): Record<string, unknown> {
-  const app = Object.assign(new EventEmitter(), {
-    requestSingleInstanceLock: vi.fn(() => true),
-    quit: vi.fn(() => {
-      let prevented = false;
-      app.emit('before-quit', { preventDefault: () => (prevented = true) });
-      if (!prevented) app.emit('will-quit');
-    }),
-    exit: vi.fn(),
-    whenReady: () => Promise.resolve(),
-    getVersion: () => '0.1.0',
-    getName: () => 'Dubdesk',
-    isPackaged: false,
-    paths: new Map<string, string>([['appData', '/tmp/appdata']]),
-    getPath(name: string) {
-      return this.paths.get(name) ?? `/tmp/${name}`;
-    },
-    setPath(name: string, value: string) {
-      this.paths.set(name, value);
-    },
-    setBadgeCount: vi.fn((n: number) => {
-      fake.badge.push(n);
-      return true;
-    }),
-  });
-  fake.app = app as unknown as typeof fake.app;
-  return {
-    app,
-    BrowserWindow: FakeBrowserWindow,
-    ipcMain: fake.ipcMain,
-    ipcRenderer,
-    contextBridge: {
-      exposeInMainWorld: (key: string, api: unknown) => {
-        fake.exposed[key] = acrossBridge(api);
-      },
-    },
-    webUtils: { getPathForFile: (f: { path?: string }) => f.path ?? '' },
-    protocol: {
-      registerSchemesAsPrivileged: (schemes: typeof fake.privileged) => fake.privileged.push(...schemes),
-      handle: (scheme: string, fn: (req: Request) => Promise<Response>) => fake.protocols.set(scheme, fn),
-    },
-    session: {
-      defaultSession: {
-        setPermissionRequestHandler: (fn: Listener) => (fake.session.permissionRequest = fn),
-        setPermissionCheckHandler: (fn: Listener) => (fake.session.permissionCheck = fn),
-        setDevicePermissionHandler: (fn: Listener) => (fake.session.devicePermission = fn),
-        on: (e: string, fn: Listener) => fake.session.emitter.on(e, fn),
-        webRequest: {
-          onBeforeRequest: (filter: { urls: string[] }, fn: Listener) =>
-            (fake.session.beforeRequest = { filter, fn }),
-        },
-      },
-    },
-    shell: {
-      showItemInFolder: (p: string) => void fake.shell.shown.push(p),
-      openPath: async (p: string) => {
-        fake.shell.opened.push(p);
-        return '';
-      },
-      openExternal: async (u: string) => void fake.shell.external.push(u),
-    },
-    dialog: {
-      showOpenDialog: vi.fn(async () => structuredClone(fake.dialog.openResult)),
-      showMessageBox: vi.fn(async (_w: unknown, o: Record<string, unknown>) => {
-        fake.dialog.messageBoxes.push(o);
-        return fake.dialog.messageResponse;
-      }),
-      showErrorBox: (title: string, body: string) => void fake.dialog.errors.push([title, body]),
-    },
-    clipboard: { writeText: (text: string) => void fake.clipboard.push(text) },
-    Menu: {
-      buildFromTemplate: (template: unknown) => ({ template }),
-      setApplicationMenu: (m: unknown) => void fake.menus.push(m),
-    },
-    Tray: FakeTray,
-    Notification: FakeNotification,
-    nativeImage: { createFromPath: (p: string) => ({ path: p }) },
-    nativeTheme: { shouldUseDarkColors: false },
-    powerSaveBlocker: {
-      start: (type: string) => {
-        fake.blockers.started.push(type);
-        const id = fake.blockers.next++;
-        fake.blockers.active.add(id);
-        return id;
-      },
-      stop: (id: number) => fake.blockers.active.delete(id),
-    },
-    powerMonitor: fake.powerMonitor,
-    screen: {
-      getPrimaryDisplay: () => fake.displays[0],
-      getAllDisplays: () => fake.displays,
-    },
-    utilityProcess: { fork: () => engineChild() },
   };
 }

@@ -12,7 +12,7 @@ import { RENDERER_URL } from '../../../electron/main/trust';
 import { fake, FakeBrowserWindow, FakeWebContents, type FakePage } from '../../helpers/electron-fake';
 import { DIST, startApp } from './start-app';
 
-vi.mock('electron', async () => (await import('../../helpers/electron-fake')).electronModule());
+vi.mock('electron', async () => (await import('../../helpers/electron-module')).electronModule());
 
 let desktop: DesktopApp;
 let bridge: FaceBridge;

@@ -13,7 +13,7 @@ import { tempDir } from '../../helpers/engine';
 import { videoMp4 } from '../../helpers/media';
 import { startApp } from './start-app';
 
-vi.mock('electron', async () => (await import('../../helpers/electron-fake')).electronModule());
+vi.mock('electron', async () => (await import('../../helpers/electron-module')).electronModule());
 
 let desktop: DesktopApp;
 let bridge: FaceBridge;

@@ -17,7 +17,7 @@ import { engineChild, fake } from '../../helpers/electron-fake';
 import { tempDir } from '../../helpers/engine';
 import { videoMp4 } from '../../helpers/media';
 
-vi.mock('electron', async () => (await import('../../helpers/electron-fake')).electronModule());
+vi.mock('electron', async () => (await import('../../helpers/electron-module')).electronModule());
 
 const KEY = 'sk-desktop-secret-7f3a9c2e41';
 const WRONG = 'sk-wrong-key-0d9e8b7a';

@@ -12,7 +12,7 @@ import { RENDERER_URL } from '../../../electron/main/trust';
 import { engineChild, fake, FakeBrowserWindow } from '../../helpers/electron-fake';
 import { tempDir } from '../../helpers/engine';
 
-vi.mock('electron', async () => (await import('../../helpers/electron-fake')).electronModule());
+vi.mock('electron', async () => (await import('../../helpers/electron-module')).electronModule());
 
 let desktop: DesktopApp;
 let bridge: FaceBridge;
