@@ -16,43 +16,9 @@ afterEach(async () => {
 
 describe('a restart over a big watched folder', () => {
   it('stats each unchanged file once (one walk, once events are heard) and opens none', async () => {
-    const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
-    cleanup.push(() => sb.stop());
-    const home = tempDir();
-    const dir = tempDir('dubdesk-watch-');
     // The folder as a previous session left it: 2,000 files, each taken, none changed since.
-    const first = watchEngine(sb, home);
-    const folder = await addFolder(first.api, dir, { recursive: true });
-    await first.close();
     const FILES = 2000;
-    const db = openDatabase(join(home, 'dubdesk.db'));
-    const now = Date.now();
-    const insert = db.prepare(
-      `INSERT INTO watch_files (folder_id, path, status, size, mtime_ms, hash, changed_at, wait_since,
-         first_seen_at, taken_at, updated_at) VALUES (?, ?, 'taken', ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    db.transaction(() => {
-      for (let i = 0; i < FILES; i++) {
-        const sub = join(dir, `shoot-${i % 10}`);
-        fs.mkdirSync(sub, { recursive: true });
-        const path = join(sub, `clip-${i}.mp4`);
-        fs.writeFileSync(path, `clip ${i}\n`);
-        const s = fs.statSync(path);
-        insert.run(
-          folder.id,
-          path,
-          s.size,
-          Math.round(s.mtimeMs),
-          `${i}`.padEnd(64, '0'),
-          now,
-          now,
-          now,
-          now,
-          now,
-        );
-      }
-    })();
-    db.close();
+    const { sb, home, dir, folder } = await takenFolder(FILES);
 
     const calls = countFileCalls((p) => p.startsWith(dir));
     cleanup.push(calls.undo);
@@ -145,15 +111,7 @@ describe('a restart over a big watched folder', () => {
   });
 
   it('a restart asks the snapshot what changed: new, changed and removed files found, no other stat', async () => {
-    const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
-    cleanup.push(() => sb.stop());
-    const home = tempDir();
-    const dir = tempDir('dubdesk-watch-');
-    const first = watchEngine(sb, home);
-    const folder = await addFolder(first.api, dir, { recursive: true });
-    await first.close();
-    const FILES = 500;
-    const paths = takenFiles(home, folder.id, dir, FILES);
+    const { sb, home, dir, folder, paths } = await takenFolder(500);
     // A session that watched the folder: its catch-up walks every file once and keeps a snapshot.
     const before = watchEngine(sb, home);
     await before.api.pauseQueue();
@@ -198,7 +156,22 @@ describe('a restart over a big watched folder', () => {
   });
 });
 
-/** `count` files in subfolders of `dir`, recorded as taken by the folder (as a previous session left them). */
+/**
+ * A recursive watched folder with `count` files in subfolders, each recorded as taken (as a previous
+ * session left them), and the sandbox its engines use.
+ */
+async function takenFolder(count: number) {
+  const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
+  cleanup.push(() => sb.stop());
+  const home = tempDir();
+  const dir = tempDir('dubdesk-watch-');
+  const first = watchEngine(sb, home);
+  const folder = await addFolder(first.api, dir, { recursive: true });
+  await first.close();
+  const paths = takenFiles(home, folder.id, dir, count);
+  return { sb, home, dir, folder, paths };
+}
+
 function takenFiles(home: string, folderId: number, dir: string, count: number): string[] {
   const db = openDatabase(join(home, 'dubdesk.db'));
   const now = Date.now();
