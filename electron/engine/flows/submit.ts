@@ -4,6 +4,7 @@ import { DubdeskError } from '../../../shared/contract/errors';
 import { presignedExpiry } from '../../../shared/presigned';
 import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
+import { CREATE_ANSWERED, CREATE_SENT } from '../db/jobs';
 import { DiskError } from '../jobs/errors';
 import { assertSourceFile } from '../media/source-file';
 import { makeFolder } from '../files/make-folder';
@@ -78,6 +79,7 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
   if (job.row.create_pending) {
     const found = await findCreated(ctx, job, fields);
     if (found) return adopt(job, found.id, found.external_status_id);
+    if (job.row.create_pending === CREATE_ANSWERED) throw notFoundAfterYes(job);
     job.record({ create_pending: 0 });
   }
   const plan = oncePlan(ctx, job);
@@ -90,7 +92,7 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
   const expect = await sourceBeforeUpload(ctx, job);
   // Recorded before the request leaves: if the answer is lost, the next attempt looks for the dub first.
   job.record({
-    create_pending: 1,
+    create_pending: CREATE_SENT,
     create_attempted_at: Date.now(),
     made_from: job.row.source_kind === 'file' ? 'upload' : null,
     donor_remote_id: null,
@@ -110,7 +112,9 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
           )
         : await v2.createFromUrl(job.row.source, fields, ctx.signal);
   } catch (e) {
-    if (e instanceof ApiError && e.kind === 'backend' && e.remoteId) {
+    if (e instanceof ApiError && e.answeredUnread) {
+      job.record({ create_pending: CREATE_ANSWERED }); // the dub exists: looked for next time, never made again
+    } else if (e instanceof ApiError && e.kind === 'backend' && e.remoteId) {
       // The service made this dub but could not dispatch it: never adopt it, create another later.
       const abandoned = [...(JSON.parse(job.row.abandoned_remote_ids) as string[]), e.remoteId];
       job.record({ create_pending: 0, abandoned_remote_ids: JSON.stringify(abandoned) });
@@ -123,6 +127,19 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
     throw e;
   }
   adopt(job, dub.id, dub.external_status_id);
+}
+
+/** A create the service said yes to, whose dub the lookup cannot find: another one would be paid for too. */
+function notFoundAfterYes(job: LeasedJob): DubdeskError {
+  const r = job.row;
+  return new DubdeskError(
+    'service',
+    `the service took the dub of ${r.source_name} into ${r.dest_lang}, but its answer could not be read and that dub is not in its list; Dubdesk made no other, so as not to pay twice`,
+    {
+      remedy:
+        'Check the dubs in your account on the service. Retrying this job only looks for that dub again; to have a new one made, clear this job and add the file again.',
+    },
+  );
 }
 
 /** Newest first, the dub our lost create made: same name, language and hint, made after the attempt, nobody's yet. */

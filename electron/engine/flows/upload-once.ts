@@ -1,7 +1,7 @@
 import type { DubV2 } from '../../../shared/api/v2';
 import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
-import type { JobRow } from '../db/jobs';
+import { CREATE_ANSWERED, CREATE_SENT, type JobRow } from '../db/jobs';
 import type { LeasedJob, StepContext } from './context';
 
 /**
@@ -85,7 +85,7 @@ export async function createFromCopy(
   job.checkpoint();
   // Recorded before the request leaves: a lost answer is looked for (same name and language) first.
   job.record({
-    create_pending: 1,
+    create_pending: CREATE_SENT,
     create_attempted_at: Date.now(),
     made_from: 'link',
     donor_remote_id: original.donor,
@@ -93,6 +93,10 @@ export async function createFromCopy(
   try {
     return await ctx.clients.v2.createFromUrl(original.url, fields, ctx.signal);
   } catch (e) {
+    if (e instanceof ApiError && e.answeredUnread) {
+      job.record({ create_pending: CREATE_ANSWERED }); // the dub exists: looked for next time, never made again
+      throw e;
+    }
     if (e instanceof ApiError && e.kind === 'bad-request') {
       // Refused outright (an expired or unreachable link, a service that takes no links): nothing was made.
       job.record({ create_pending: 0, made_from: null, donor_remote_id: null });
