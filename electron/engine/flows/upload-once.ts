@@ -1,8 +1,9 @@
 import type { DubV2 } from '../../../shared/api/v2';
 import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
-import { CREATE_ANSWERED, CREATE_SENT, type JobRow } from '../db/jobs';
+import { CREATE_SENT, type JobRow } from '../db/jobs';
 import type { LeasedJob, StepContext } from './context';
+import { findAnswered } from './lookup';
 
 /**
  * Upload once, dub many: what a v2 file job taking part does now.
@@ -93,10 +94,7 @@ export async function createFromCopy(
   try {
     return await ctx.clients.v2.createFromUrl(original.url, fields, ctx.signal);
   } catch (e) {
-    if (e instanceof ApiError && e.answeredUnread) {
-      job.record({ create_pending: CREATE_ANSWERED }); // the dub exists: looked for next time, never made again
-      throw e;
-    }
+    if (e instanceof ApiError && e.answeredUnread) return findAnswered(ctx, job, fields, e);
     if (e instanceof ApiError && e.kind === 'bad-request') {
       // Refused outright (an expired or unreachable link, a service that takes no links): nothing was made.
       job.record({ create_pending: 0, made_from: null, donor_remote_id: null });
