@@ -5,6 +5,8 @@ import { cleanServiceText } from '../../../shared/text';
 export interface RefusedDub {
   id: string;
   problem: string;
+  /** The item as it came: a lookup may still recognise its own dub in it. */
+  item: unknown;
 }
 
 /**
@@ -27,7 +29,7 @@ export function checkItems<S extends z.ZodType>(
     if (typeof id !== 'string') continue; // nobody's: nothing to tell
     const issue = parsed.error.issues[0];
     const path = (issue?.path ?? []).map(String).join('.').slice(0, 100);
-    refused.push({ id, problem: cleanServiceText(`${path} ${issue?.message ?? ''}`.trim(), 300) });
+    refused.push({ id, problem: cleanServiceText(`${path} ${issue?.message ?? ''}`.trim(), 300), item });
   }
   return { items: ok, refused };
 }

@@ -1,5 +1,5 @@
 import { ExternalStatus } from '../../../shared/api/common';
-import type { DubV2 } from '../../../shared/api/v2';
+import { DubV2Identity } from '../../../shared/api/v2';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
@@ -14,15 +14,37 @@ const CLOCK_SKEW_MS = 2 * 60_000;
  */
 export const LOOKUP_MAX_PAGES = 10;
 
-/** Newest first, the dub our lost create made: same name, language and hint, made after the attempt, nobody's yet. */
+/** The dub a lookup took for its create's: its status, or null when its list item is one Dubdesk refuses. */
+export interface Found {
+  id: string;
+  status: number | null;
+}
+
+/**
+ * Newest first, the dub our lost create made: same name, language and hint, made after the attempt, nobody's
+ * yet. A list item that breaks the dub schema but still says who it is counts too: a dub the service made
+ * is paid for however it is listed, so it is taken (and its job fails at the next poll, naming the fault)
+ * rather than made again.
+ */
 export async function findCreated(
   ctx: StepContext,
   job: LeasedJob,
   fields: CreateV2Fields,
-): Promise<DubV2 | null> {
+): Promise<Found | null> {
   const since = (job.row.create_attempted_at ?? 0) - CLOCK_SKEW_MS;
   const taken = ctx.store.remoteIdsOwnedByOthers(job.row.id);
   const abandoned = new Set(JSON.parse(job.row.abandoned_remote_ids) as string[]);
+  const ours = (d: DubV2Identity) =>
+    !taken.has(d.id) &&
+    !abandoned.has(d.id) &&
+    d.external_status_id !== ExternalStatus.Failed &&
+    d.name === fields.name &&
+    d.dest_lang === fields.dest_lang &&
+    Date.parse(d.created_at) >= since &&
+    // The duration hint tells two same-named files apart; a service may round what it echoes back.
+    (fields.duration === undefined ||
+      typeof d.duration !== 'number' ||
+      Math.abs(d.duration - fields.duration) < 1);
   for (let page = 1; ; page++) {
     // Each page is an HTTP call of its own: a stop asked (the first Ctrl+C, a pause) takes effect here.
     if (page > 1) job.checkpoint();
@@ -32,15 +54,15 @@ export async function findCreated(
         `the service lists more than ${LOOKUP_MAX_PAGES * 100} dubs newer than this job's lost create; Dubdesk stopped looking rather than risk paying twice`,
       );
     const list = await ctx.clients.v2.list(page, 100, ctx.signal);
-    for (const d of list.dubs) {
-      const created = Date.parse(d.created_at);
-      if (created < since) return null;
-      if (taken.has(d.id) || abandoned.has(d.id) || d.external_status_id === ExternalStatus.Failed) continue;
-      // The duration hint tells two same-named files apart; a service may round what it echoes back.
-      const sameHint = fields.duration === undefined || Math.abs(d.duration - fields.duration) < 1;
-      if (d.name === fields.name && d.dest_lang === fields.dest_lang && sameHint) return d;
-    }
-    if (page >= list.pagination.total_pages || list.dubs.length === 0) return null;
+    const older = list.dubs.findIndex((d) => Date.parse(d.created_at) < since);
+    const mine = list.dubs.slice(0, older === -1 ? undefined : older).find(ours);
+    if (mine) return { id: mine.id, status: mine.external_status_id };
+    const refused = list.refused
+      .map((r) => DubV2Identity.safeParse(r.item))
+      .find((p) => p.success && ours(p.data));
+    if (refused?.data) return { id: refused.data.id, status: null };
+    if (older !== -1 || page >= list.pagination.total_pages) return null;
+    if (list.dubs.length + list.refused.length === 0) return null;
   }
 }
 
@@ -54,7 +76,7 @@ export async function findAnswered(
   job: LeasedJob,
   fields: CreateV2Fields,
   unread: ApiError | null,
-): Promise<DubV2> {
+): Promise<Found> {
   job.record({ create_pending: CREATE_ANSWERED });
   const found = await findCreated(ctx, job, fields);
   if (found) return found;

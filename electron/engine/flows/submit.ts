@@ -72,18 +72,18 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
   const fields = v2Fields(job);
   if (job.row.create_pending === CREATE_ANSWERED) {
     const found = await findAnswered(ctx, job, fields, null);
-    return adopt(job, found.id, found.external_status_id);
+    return adopt(job, found.id, found.status);
   }
   if (job.row.create_pending) {
     const found = await findCreated(ctx, job, fields);
-    if (found) return adopt(job, found.id, found.external_status_id);
+    if (found) return adopt(job, found.id, found.status);
     job.record({ create_pending: 0 });
   }
   const plan = oncePlan(ctx, job);
   if (plan?.kind === 'wait') return awaitFirstUpload(job, plan.message);
   if (plan?.kind === 'link') {
     const made = await createFromCopy(ctx, job, fields, plan.donors);
-    if (made) return adopt(job, made.id, made.external_status_id);
+    if (made) return adopt(job, made.id, made.status);
     job.checkpoint();
   }
   const expect = await sourceBeforeUpload(ctx, job);
@@ -111,7 +111,7 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
   } catch (e) {
     if (e instanceof ApiError && e.answeredUnread) {
       const found = await findAnswered(ctx, job, fields, e);
-      return adopt(job, found.id, found.external_status_id);
+      return adopt(job, found.id, found.status);
     }
     if (e instanceof ApiError && e.kind === 'backend' && e.remoteId) {
       // The service made this dub but could not dispatch it: never adopt it, create another later.

@@ -3,7 +3,7 @@ import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
 import { CREATE_SENT, type JobRow } from '../db/jobs';
 import type { LeasedJob, StepContext } from './context';
-import { findAnswered } from './lookup';
+import { findAnswered, type Found } from './lookup';
 
 /**
  * Upload once, dub many: what a v2 file job taking part does now.
@@ -80,7 +80,7 @@ export async function createFromCopy(
   job: LeasedJob,
   fields: CreateV2Fields,
   donors: readonly JobRow[],
-): Promise<DubV2 | null> {
+): Promise<Found | null> {
   const original = await freshOriginal(ctx, donors);
   if (!original) return null;
   job.checkpoint();
@@ -92,7 +92,8 @@ export async function createFromCopy(
     donor_remote_id: original.donor,
   });
   try {
-    return await ctx.clients.v2.createFromUrl(original.url, fields, ctx.signal);
+    const dub = await ctx.clients.v2.createFromUrl(original.url, fields, ctx.signal);
+    return { id: dub.id, status: dub.external_status_id };
   } catch (e) {
     if (e instanceof ApiError && e.answeredUnread) return findAnswered(ctx, job, fields, e);
     if (e instanceof ApiError && e.kind === 'bad-request') {

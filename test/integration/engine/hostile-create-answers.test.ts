@@ -125,14 +125,22 @@ describe.each(['v2', 'v1', 'legacy'] as const)('a %s create answered 2xx but bro
   });
 });
 
-describe('a v2 create answered 2xx but broken, whose dub the list does not show readably either', () => {
+/** How the list shows a dub whose create answer was broken, and what the job's failure then says. */
+const LISTED: [string, Spoil, RegExp][] = [
+  [
+    'in a shape Dubdesk refuses',
+    edit((o) => {
+      for (const d of o.dubs as Json[]) d.progress_percentage = 150;
+    }),
+    /progress_percentage/,
+  ],
+  ['not at all', edit((o) => (o.dubs = [])), /could not be read.* not in its list/],
+];
+
+describe.each(LISTED)('a v2 create answered 2xx but broken, its dub listed %s', (_how, listed, said) => {
   it.each(Object.keys(SPOILS))(
-    '%s: the job fails naming the file and the account, and no second dub is made',
+    '%s: one dub; the job fails naming the file, the fault and the account',
     async (spoil) => {
-      // The service's dub itself is out of shape: every list shows it broken, so the lookup cannot find it.
-      const listed = edit((o) => {
-        for (const d of o.dubs as Json[]) d.progress_percentage = 150;
-      });
       const proxy = await spoiling('v2', spoil, (path) => (LIST_V2.test(path) ? listed : undefined));
       const host = engineAt(proxy);
       const name = `pay-once-hidden-${++n}.mp4`;
@@ -144,6 +152,7 @@ describe('a v2 create answered 2xx but broken, whose dub the list does not show 
       expect(madeOf(name).dubs).toHaveLength(1);
       expect(job.state).toBe('failed');
       expect(job.error?.message).toContain(name);
+      expect(job.error?.message).toMatch(said);
       expect(job.error?.remedy).toMatch(/account/);
     },
   );
