@@ -42,6 +42,13 @@ export const CompletedV2 = z
   .object({ external_status_id: z.literal(5), measured_duration: MeasuredSeconds.nullable() })
   .transform((d) => d.measured_duration);
 
+/** Who a listed dub is, read from an item that breaks `DubV2` elsewhere: enough to tell it is one's own. */
+export const DubV2Identity = DubV2.pick({ id: true, name: true, dest_lang: true, created_at: true }).extend({
+  duration: z.unknown(),
+  external_status_id: z.unknown(),
+});
+export type DubV2Identity = z.infer<typeof DubV2Identity>;
+
 export const Pagination = z.object({
   page: z.number().int(),
   page_size: z.number().int(),

@@ -135,6 +135,22 @@ export class ApiError extends Error {
     this.retry = this.progressed && (kind === 'timeout' || kind === 'truncated') ? 'wait' : RETRY[kind];
   }
 
+  /**
+   * The service answered 2xx, so it did what it was asked (a create made its dub), but the answer could not be
+   * read: cut short, stalled, oversized, not JSON or not in shape. `status` holds that 2xx.
+   */
+  get answeredUnread(): boolean {
+    return this.status !== null && this.status >= 200 && this.status < 300;
+  }
+
+  /** The same failure, heard after the answer's status line: `status`. */
+  after(status: number): ApiError {
+    return new ApiError(this.kind, this.message, status, this.remoteId, {
+      ...(this.bytes !== null ? { bytes: this.bytes } : {}),
+      progressed: this.progressed,
+    });
+  }
+
   /** Worth trying again later by itself (`retry` is not `never`); `retry` tells how often. */
   get transient(): boolean {
     return this.retry !== 'never';

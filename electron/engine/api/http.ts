@@ -115,10 +115,13 @@ export class Http {
     const declared = contentLength(res.headers['content-length']);
     if (declared !== null && declared > cap) {
       res.body.destroy();
-      throw tooBig(cap, url);
+      throw tooBig(cap, url).after(status);
     }
-    const { body, over } = await readCapped(res.body, cap, url);
-    if (over) throw tooBig(cap, url);
+    // From here on the service has said yes: a body that cannot be read still carries that 2xx.
+    const { body, over } = await readCapped(res.body, cap, url).catch((e: unknown) => {
+      throw e instanceof ApiError ? e.after(status) : e;
+    });
+    if (over) throw tooBig(cap, url).after(status);
     return { status, headers: res.headers, body: utf8(body) };
   }
 

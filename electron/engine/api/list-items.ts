@@ -10,6 +10,8 @@ export interface RefusedDub {
    * duration or none: the charge is the service's whatever else is broken.
    */
   completed?: { measuredDuration: number | null };
+  /** The item as it came: a lookup may still recognise its own dub in it. */
+  item: unknown;
 }
 
 /**
@@ -39,6 +41,7 @@ export function checkItems<S extends z.ZodType>(
     refused.push({
       id,
       problem,
+      item,
       ...(charged?.success ? { completed: { measuredDuration: charged.data } } : {}),
     });
   }

@@ -20,6 +20,8 @@ import { JobWrites } from './job-store/writes';
 import type { Db } from './open';
 
 export {
+  CREATE_ANSWERED,
+  CREATE_SENT,
   HistoryRow,
   JobRow,
   LeaseLostError,

@@ -4,21 +4,16 @@ import { DubdeskError } from '../../../shared/contract/errors';
 import { presignedExpiry } from '../../../shared/presigned';
 import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
+import { CREATE_ANSWERED, CREATE_SENT } from '../db/jobs';
 import { DiskError } from '../jobs/errors';
 import { assertSourceFile } from '../media/source-file';
 import { makeFolder } from '../files/make-folder';
 import type { LeasedJob, StepContext } from './context';
 import { takeCopy } from './copy-results';
+import { findAnswered, findCreated } from './lookup';
 import { sourceBeforeUpload } from './source-check';
 import { createFromCopy, FIRST_UPLOAD_RECHECK_MS, planUploadOnce, type OncePlan } from './upload-once';
 
-/** How far back (local clock vs the service's) a dub may be dated and still be the one our create made. */
-const CLOCK_SKEW_MS = 2 * 60_000;
-/**
- * Pages of the list read when looking for a lost create's dub: 1,000 dubs made since the attempt. A service
- * that lists more (or never stops paging) gets no further requests: the job fails instead of paying twice.
- */
-export const LOOKUP_MAX_PAGES = 10;
 /** An upload URL this close to expiry is not worth starting a transfer on. */
 const UPLOAD_URL_MARGIN_MS = 60_000;
 
@@ -75,22 +70,26 @@ function v2Fields(job: LeasedJob): CreateV2Fields {
 
 async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
   const fields = v2Fields(job);
+  if (job.row.create_pending === CREATE_ANSWERED) {
+    const found = await findAnswered(ctx, job, fields, null);
+    return adopt(job, found.id, found.status);
+  }
   if (job.row.create_pending) {
     const found = await findCreated(ctx, job, fields);
-    if (found) return adopt(job, found.id, found.external_status_id);
+    if (found) return adopt(job, found.id, found.status);
     job.record({ create_pending: 0 });
   }
   const plan = oncePlan(ctx, job);
   if (plan?.kind === 'wait') return awaitFirstUpload(job, plan.message);
   if (plan?.kind === 'link') {
     const made = await createFromCopy(ctx, job, fields, plan.donors);
-    if (made) return adopt(job, made.id, made.external_status_id);
+    if (made) return adopt(job, made.id, made.status);
     job.checkpoint();
   }
   const expect = await sourceBeforeUpload(ctx, job);
   // Recorded before the request leaves: if the answer is lost, the next attempt looks for the dub first.
   job.record({
-    create_pending: 1,
+    create_pending: CREATE_SENT,
     create_attempted_at: Date.now(),
     made_from: job.row.source_kind === 'file' ? 'upload' : null,
     donor_remote_id: null,
@@ -110,6 +109,10 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
           )
         : await v2.createFromUrl(job.row.source, fields, ctx.signal);
   } catch (e) {
+    if (e instanceof ApiError && e.answeredUnread) {
+      const found = await findAnswered(ctx, job, fields, e);
+      return adopt(job, found.id, found.status);
+    }
     if (e instanceof ApiError && e.kind === 'backend' && e.remoteId) {
       // The service made this dub but could not dispatch it: never adopt it, create another later.
       const abandoned = [...(JSON.parse(job.row.abandoned_remote_ids) as string[]), e.remoteId];
@@ -123,32 +126,6 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
     throw e;
   }
   adopt(job, dub.id, dub.external_status_id);
-}
-
-/** Newest first, the dub our lost create made: same name, language and hint, made after the attempt, nobody's yet. */
-async function findCreated(ctx: StepContext, job: LeasedJob, fields: CreateV2Fields): Promise<DubV2 | null> {
-  const since = (job.row.create_attempted_at ?? 0) - CLOCK_SKEW_MS;
-  const taken = ctx.store.remoteIdsOwnedByOthers(job.row.id);
-  const abandoned = new Set(JSON.parse(job.row.abandoned_remote_ids) as string[]);
-  for (let page = 1; ; page++) {
-    // Each page is an HTTP call of its own: a stop asked (the first Ctrl+C, a pause) takes effect here.
-    if (page > 1) job.checkpoint();
-    if (page > LOOKUP_MAX_PAGES)
-      throw new ApiError(
-        'protocol',
-        `the service lists more than ${LOOKUP_MAX_PAGES * 100} dubs newer than this job's lost create; Dubdesk stopped looking rather than risk paying twice`,
-      );
-    const list = await ctx.clients.v2.list(page, 100, ctx.signal);
-    for (const d of list.dubs) {
-      const created = Date.parse(d.created_at);
-      if (created < since) return null;
-      if (taken.has(d.id) || abandoned.has(d.id) || d.external_status_id === ExternalStatus.Failed) continue;
-      // The duration hint tells two same-named files apart; a service may round what it echoes back.
-      const sameHint = fields.duration === undefined || Math.abs(d.duration - fields.duration) < 1;
-      if (d.name === fields.name && d.dest_lang === fields.dest_lang && sameHint) return d;
-    }
-    if (page >= list.pagination.total_pages || list.dubs.length === 0) return null;
-  }
 }
 
 function uploadExpiry(url: string): number {

@@ -109,7 +109,7 @@ export async function pollOnce(
           type: 'fail',
           error: {
             code: 'service',
-            message: `the service's answer for dub ${job.remote_id ?? ''} is not a dub Dubdesk can accept: ${broken.problem}`,
+            message: `the service's answer for dub ${job.remote_id ?? ''} (${job.source_name} into ${job.dest_lang}) is not a dub Dubdesk can accept: ${broken.problem}`,
             remedy: 'Report it to the service; check the charge for this dub in your account there.',
           },
           ...(broken.completed ? { completedAtService: broken.completed } : {}),

@@ -1,8 +1,9 @@
 import type { DubV2 } from '../../../shared/api/v2';
 import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
-import type { JobRow } from '../db/jobs';
+import { CREATE_SENT, type JobRow } from '../db/jobs';
 import type { LeasedJob, StepContext } from './context';
+import { findAnswered, type Found } from './lookup';
 
 /**
  * Upload once, dub many: what a v2 file job taking part does now.
@@ -79,20 +80,22 @@ export async function createFromCopy(
   job: LeasedJob,
   fields: CreateV2Fields,
   donors: readonly JobRow[],
-): Promise<DubV2 | null> {
+): Promise<Found | null> {
   const original = await freshOriginal(ctx, donors);
   if (!original) return null;
   job.checkpoint();
   // Recorded before the request leaves: a lost answer is looked for (same name and language) first.
   job.record({
-    create_pending: 1,
+    create_pending: CREATE_SENT,
     create_attempted_at: Date.now(),
     made_from: 'link',
     donor_remote_id: original.donor,
   });
   try {
-    return await ctx.clients.v2.createFromUrl(original.url, fields, ctx.signal);
+    const dub = await ctx.clients.v2.createFromUrl(original.url, fields, ctx.signal);
+    return { id: dub.id, status: dub.external_status_id };
   } catch (e) {
+    if (e instanceof ApiError && e.answeredUnread) return findAnswered(ctx, job, fields, e);
     if (e instanceof ApiError && e.kind === 'bad-request') {
       // Refused outright (an expired or unreachable link, a service that takes no links): nothing was made.
       job.record({ create_pending: 0, made_from: null, donor_remote_id: null });

@@ -75,3 +75,36 @@ describe('the lookup for a dub whose create answer was lost', () => {
     await host.close();
   });
 });
+
+describe('the lookup for a lost create whose dub the list shows in a shape Dubdesk refuses', () => {
+  it('takes that dub as its own (the job then fails naming the fault) and never creates another', async () => {
+    let creates = 0;
+    const broken = () => ({ ...DUB_V2, name: 'odd.mp4', duration: 1, progress_percentage: 150 });
+    const svc = await server(async (req, res, seen) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname === '/api/v2/me') return json(res, 200, PROFILE_V2);
+      if (url.pathname === '/api/langs')
+        return json(res, 200, [{ code: 'es', name: 'Spanish', emoji: '', flagUrl: '' }]);
+      if (url.pathname === '/api/v2/dubs' && req.method === 'POST') {
+        await readBody(req, seen);
+        // The first create makes the dub and its answer is lost; another would be refused (a test's end).
+        if (creates++ === 0) return void req.socket.destroy();
+        return json(res, 400, { error: 'a second dub of the same file' });
+      }
+      if (url.pathname === '/api/v2/dubs') {
+        const dubs = creates ? [{ ...broken(), created_at: new Date().toISOString() }] : [];
+        return json(res, 200, { dubs, pagination: { page: 1, page_size: 100, total: 1, total_pages: 1 } });
+      }
+      json(res, 404, { error: 'no' });
+    });
+    const host = engineAt(svc.url);
+    const { added } = await host.api.add({ inputs: [videoMp4(1, 'odd.mp4')], to: ['es'], outDir: tempDir() });
+    expect(await host.run({ untilDone: true, concurrency: 1, pollIntervalMs: 20 })).toBe('done');
+    const job = await host.api.getJob({ id: added[0] ?? 0 });
+    await host.close();
+    expect(creates).toBe(1);
+    expect(job.state).toBe('failed');
+    expect(job.remoteId).toBe(DUB_V2.id);
+    expect(job.error?.message).toMatch(/progress_percentage/);
+  });
+});

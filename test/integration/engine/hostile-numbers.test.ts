@@ -52,6 +52,8 @@ describe('numbers the service sends that no dub can have', () => {
       expect(job.state).toBe('failed');
       expect(job.error?.message).toMatch(said);
       expect(job.creditsCharged === null || job.creditsCharged >= 0).toBe(true);
+      // The create was answered (the dub exists): none is made again for an answer that cannot be read.
+      expect(service.dubs.size).toBe(1);
       await host.close();
       // A later session (status, run, cancel --all) reads the same rows.
       const again = engineAt(home, service.url);

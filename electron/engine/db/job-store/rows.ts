@@ -18,6 +18,15 @@ export const INSANE_FIGURES_SQL = `SELECT id FROM jobs WHERE
     OR NOT (credits_charged BETWEEN 0 AND ${2 * MAX_MEASURED_SECONDS})))
   ORDER BY id LIMIT 20`;
 
+/**
+ * `create_pending`, what a job knows of a v2 create it sent (0: none under way).
+ * - SENT: no answer was read: it may be lost, so the dub may exist. Looked for first; made again if absent.
+ * - ANSWERED: the service answered 2xx but the answer could not be read: the dub exists (and will be
+ *   charged). Looked for; never made again, whatever the lookup finds.
+ */
+export const CREATE_SENT = 1;
+export const CREATE_ANSWERED = 2;
+
 /** A row of `jobs` exactly as stored; parsed on the way out because the database is a file on disk. */
 export const JobRow = z.object({
   id: z.number().int(),
