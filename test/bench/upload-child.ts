@@ -1,7 +1,7 @@
 /**
  * Uploads by the engine, in a process that runs nothing else: the whole engine (add, then run, one job at a
  * time) sends a small warm-up file, then each of `files`, to the bench sandbox. Prints one line of JSON:
- * `{ jobs: [{ uploadMs, uploadCpuMs, jobCpuMs }], firstJobRssBytes }`, one entry per file of `files`:
+ * `{ jobs: [{ uploadMs, uploadCpuMs, jobCpuMs }], rssBytes }`, one entry per file of `files`:
  * - `uploadMs` and `uploadCpuMs`: the request that carries the file (v2 create, or the pre-signed PUT), from
  *   its start to its status line, as curl's `time_total` counts its one request; its CPU is the process's
  *   (the file's reads in libuv's pool included), as `time` counts curl's. With `--expose-gc`, the garbage
@@ -9,8 +9,8 @@
  *   in whatever the engine does next and be counted as that;
  * - `jobCpuMs`: the process's CPU from the job's `uploading` to the service's answer, with the init and
  *   start calls of v1 around the PUT and the engine's own records: less `uploadCpuMs`, the engine's overhead;
- * - `firstJobRssBytes`: the process's peak resident memory (`getrusage`) once the first of `files` is sent
- *   and its dub created (a process sending one file is measured as before; later files do not count).
+ * - `rssBytes`: the process's peak resident memory (`getrusage`: this process alone, not the sandbox) once
+ *   every one of `files` is sent and its dub created.
  */
 import { subscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -43,7 +43,7 @@ const measured = new Set(files.map((f) => basename(f)));
 const runs: JobRun[] = [];
 /** The job being sent (one at a time), from its `uploading` on. */
 let current: { id: number; cpu: number; requestAt: number; requestCpu: number; run: JobRun } | null = null;
-let firstJobRssBytes = 0;
+let rssBytes = 0;
 
 // The engine's transport says when the one request carrying a file starts and when it is answered.
 subscribe('dubdesk:file-request', (message) => {
@@ -73,8 +73,10 @@ host.api.subscribe((e) => {
     current.run.jobCpuMs = cpuMs() - current.cpu;
     runs.push(current.run);
     current = null;
-    if (runs.length === 1) firstJobRssBytes = process.resourceUsage().maxRSS * 1024;
-    if (runs.length === files.length) stop.abort();
+    if (runs.length === files.length) {
+      rssBytes = process.resourceUsage().maxRSS * 1024;
+      stop.abort();
+    }
   }
   if (e.job.state === 'failed') {
     process.stderr.write(`upload failed: ${e.job.error?.message}\n`);
@@ -97,4 +99,4 @@ if (runs.length !== files.length || runs.some((r) => !r.uploadMs)) {
   process.stderr.write(`${runs.length} of ${files.length} uploads seen, each with its request\n`);
   process.exit(1);
 }
-process.stdout.write(`${JSON.stringify({ jobs: runs, firstJobRssBytes })}\n`);
+process.stdout.write(`${JSON.stringify({ jobs: runs, rssBytes })}\n`);
