@@ -253,23 +253,38 @@ export class FolderWatcher {
     const tree = this.tree;
     if (!tree) return fullScan(this.env, this.row, this.matcher, stopped);
     const snaps = this.snapshots;
-    const fresh = snaps.fresh(this.row, this.shape);
-    const wrote = await tree.snapshot(fresh).then(
-      () => true,
-      () => false,
-    );
-    const since = wrote ? snaps.usable(this.row, this.shape) : null;
+    const fresh = await this.snapshotNow(tree);
+    const since = snaps.usable(this.row, this.shape);
     const changed = since ? await tree.changedSince(since).catch(() => null) : null;
     const ok = changed
       ? (await reconcilePaths(this.env, this.row, this.matcher, changed, stopped), true)
       : await fullScan(this.env, this.row, this.matcher, stopped);
-    if (!ok || stopped() || this.tree !== tree || !wrote) {
-      snaps.drop(this.row.id, this.row.snapshot);
-      return ok;
+    try {
+      if (!ok || stopped() || this.tree !== tree || !fresh) snaps.drop(this.row.id, this.row.snapshot);
+      else {
+        snaps.commit(this.row, fresh);
+        this.row = { ...this.row, snapshot: basename(fresh) };
+      }
+    } catch (e) {
+      // The catch-up itself is done: the next restart walks the folder (or uses the older snapshot).
+      this.env.warn(
+        { folder: this.row.path, error: (e as Error).message },
+        'the folder snapshot was not kept',
+      );
     }
-    snaps.commit(this.row, fresh);
-    this.row = { ...this.row, snapshot: basename(fresh) };
-    return true;
+    return ok;
+  }
+
+  /** A new snapshot of the tree (it counts once committed); null when it cannot be written (disk full). */
+  private async snapshotNow(tree: TreeWatch): Promise<string | null> {
+    try {
+      const file = this.snapshots.fresh(this.row, this.shape);
+      await tree.snapshot(file);
+      return file;
+    } catch (e) {
+      this.env.warn({ folder: this.row.path, error: (e as Error).message }, 'no folder snapshot written');
+      return null;
+    }
   }
 
   private async stopWatcher(): Promise<void> {

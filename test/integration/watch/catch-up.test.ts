@@ -154,6 +154,23 @@ describe('a restart over a big watched folder', () => {
     expect(at(paths[2] ?? '').map((f) => f.gone)).toEqual([true]);
     expect(at(paths[3] ?? '').map((f) => f.gone)).toEqual([false]);
   });
+
+  it('a data folder where no snapshot can be written: the folder is still watched, walked whole', async () => {
+    const { sb, home, folder } = await takenFolder(20);
+    // Where the snapshots go is a file: nothing can be written there.
+    fs.writeFileSync(join(home, 'watch-snapshots'), 'not a folder\n');
+    const host = watchEngine(sb, home);
+    cleanup.push(() => host.close());
+    await host.api.pauseQueue();
+    const run = running(host);
+    cleanup.push(() => run.stop());
+    const since = Date.now();
+    await waitFor(
+      'watched, caught up',
+      () => folderOf(host.api, folder.id),
+      (f) => f.status === 'watching' && f.lastScanAt !== null && Date.parse(f.lastScanAt) >= since,
+    );
+  });
 });
 
 /**
