@@ -87,6 +87,8 @@ export class FolderWatcher {
   private shape: string;
   private poll: PollDecision = { polled: false, reason: null };
   private closed = false;
+  /** The watched folder itself went away (its watch with it), even if one is back there already. */
+  private rootLost = false;
   private probe: Promise<string | null> | null = null;
 
   constructor(
@@ -150,12 +152,20 @@ export class FolderWatcher {
       if (!this.available && this.row.status === 'unavailable' && this.row.status_message === why)
         return false;
       this.available = false;
+      this.rootLost = false;
       await this.stopWatcher();
       this.setState('unavailable', why);
       this.env.warn({ folder: this.row.path }, why);
       return true;
     }
-    if (this.available) return false;
+    if (this.available && !this.rootLost) return false;
+    if (this.rootLost) {
+      // Removed and made again at once: the watch followed the old folder; the new one gets its own.
+      this.rootLost = false;
+      this.available = false;
+      await this.stopWatcher();
+      if (this.closed) return false;
+    }
     this.poll = await within(
       pollDecision(this.row.path, this.row.preset.polling),
       timing.availabilityTimeoutMs,
@@ -213,6 +223,7 @@ export class FolderWatcher {
         this.wake();
       },
       rootGone: () => {
+        this.rootLost = true;
         this.nextAvailabilityAt = 0;
         this.wake();
       },

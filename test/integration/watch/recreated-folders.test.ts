@@ -65,3 +65,34 @@ describe('a subfolder deleted and made again at once', () => {
     );
   });
 });
+
+describe('the watched folder removed and made again at once', () => {
+  it('files made in the new folder are found, then and later', async () => {
+    const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
+    cleanup.push(() => sb.stop());
+    const host = watchEngine(sb, tempDir(), { eventRescanMs: Number.POSITIVE_INFINITY });
+    cleanup.push(() => host.close());
+    await host.api.pauseQueue();
+    const dir = join(tempDir('dubdesk-watch-'), 'inbox');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(join(dir, 'before.mp4'), 'before\n');
+    const folder = await addFolder(host.api, dir, { recursive: true });
+    const run = running(host);
+    cleanup.push(() => run.stop());
+    const paths = async () => (await filesOf(host.api, folder.id)).map((f) => f.path);
+    await waitFor('the first file', paths, (p) => p.includes(join(dir, 'before.mp4')));
+
+    // Emptied by a script: gone and back before anyone looks whether it is there.
+    execFileSync('sh', ['-c', 'rm -rf "$1" && mkdir "$1"', 'sh', dir]);
+    fs.writeFileSync(join(dir, 'first.mp4'), 'first\n');
+    await waitFor(
+      'the file made in the new folder',
+      paths,
+      (p) => p.includes(join(dir, 'first.mp4')),
+      10_000,
+    );
+    fs.writeFileSync(join(dir, 'later.mp4'), 'later\n');
+    await waitFor('the file made later', paths, (p) => p.includes(join(dir, 'later.mp4')), 10_000);
+    expect((await folderOf(host.api, folder.id)).status).toBe('watching');
+  });
+});
