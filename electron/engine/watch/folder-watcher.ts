@@ -257,7 +257,8 @@ export class FolderWatcher {
 
   /**
    * Catches the database up with the folder once its events are heard: what changed since its snapshot
-   * (a restart over 50,000 unchanged files looks at none of them), or, without one, a walk of every file.
+   * (a restart over 50,000 unchanged files looks at none of them, but those whose mtime a tool set), or,
+   * without one, a walk of every file.
    * A new snapshot, taken first, counts once this is over. False when the folder could not be read.
    */
   async catchUp(stopped: () => boolean): Promise<boolean> {
@@ -270,7 +271,9 @@ export class FolderWatcher {
       () => false,
     );
     const since = wrote ? snaps.usable(this.row, this.shape) : null;
-    const changed = since ? await tree.changedSince(since).catch(() => null) : null;
+    const diff = since ? await tree.changedSince(since).catch(() => null) : null;
+    // The snapshot compares mtimes only: a file whose mtime a tool set may have other content, same mtime.
+    const changed = diff && [...new Set([...diff, ...this.env.watch.toolStamped(this.row.id)])];
     const ok = changed
       ? (await reconcilePaths(this.env, this.row, this.matcher, changed, stopped), true)
       : await fullScan(this.env, this.row, this.matcher, stopped);
