@@ -138,6 +138,9 @@ export class WatchStore {
   present(folderId: number): PresentRow[] {
     return this.fileRows.present(folderId);
   }
+  toolStamped(folderId: number): string[] {
+    return this.fileRows.toolStamped(folderId);
+  }
   setGone(ids: readonly number[], gone: boolean): void {
     this.fileRows.setGone(ids, gone);
   }

@@ -87,6 +87,8 @@ export class FolderWatcher {
   private shape: string;
   private poll: PollDecision = { polled: false, reason: null };
   private closed = false;
+  /** The watched folder itself went away (its watch with it), even if one is back there already. */
+  private rootLost = false;
   private probe: Promise<string | null> | null = null;
 
   constructor(
@@ -150,12 +152,20 @@ export class FolderWatcher {
       if (!this.available && this.row.status === 'unavailable' && this.row.status_message === why)
         return false;
       this.available = false;
+      this.rootLost = false;
       await this.stopWatcher();
       this.setState('unavailable', why);
       this.env.warn({ folder: this.row.path }, why);
       return true;
     }
-    if (this.available) return false;
+    if (this.available && !this.rootLost) return false;
+    if (this.rootLost) {
+      // Removed and made again at once: the watch followed the old folder; the new one gets its own.
+      this.rootLost = false;
+      this.available = false;
+      await this.stopWatcher();
+      if (this.closed) return false;
+    }
     this.poll = await within(
       pollDecision(this.row.path, this.row.preset.polling),
       timing.availabilityTimeoutMs,
@@ -213,6 +223,7 @@ export class FolderWatcher {
         this.wake();
       },
       rootGone: () => {
+        this.rootLost = true;
         this.nextAvailabilityAt = 0;
         this.wake();
       },
@@ -246,7 +257,8 @@ export class FolderWatcher {
 
   /**
    * Catches the database up with the folder once its events are heard: what changed since its snapshot
-   * (a restart over 50,000 unchanged files looks at none of them), or, without one, a walk of every file.
+   * (a restart over 50,000 unchanged files looks at none of them, but those whose mtime a tool set), or,
+   * without one, a walk of every file.
    * A new snapshot, taken first, counts once this is over. False when the folder could not be read.
    */
   async catchUp(stopped: () => boolean): Promise<boolean> {
@@ -255,7 +267,9 @@ export class FolderWatcher {
     const snaps = this.snapshots;
     const fresh = await this.snapshotNow(tree);
     const since = snaps.usable(this.row, this.shape);
-    const changed = since ? await tree.changedSince(since).catch(() => null) : null;
+    const diff = since ? await tree.changedSince(since).catch(() => null) : null;
+    // The snapshot compares mtimes only: a file whose mtime a tool set may have other content, same mtime.
+    const changed = diff && [...new Set([...diff, ...this.env.watch.toolStamped(this.row.id)])];
     const ok = changed
       ? (await reconcilePaths(this.env, this.row, this.matcher, changed, stopped), true)
       : await fullScan(this.env, this.row, this.matcher, stopped);

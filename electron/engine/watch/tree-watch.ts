@@ -40,7 +40,8 @@ export interface TreeWatchOptions {
 export class TreeWatch {
   private sub: AsyncSubscription | null = null;
   private closed = false;
-  private created: string[] = [];
+  /** Paths made (or changed) since the last look: a folder among them means a renewal. */
+  private created = new Set<string>();
   private renewing: Promise<void> | null = null;
 
   constructor(private readonly o: TreeWatchOptions) {}
@@ -85,11 +86,13 @@ export class TreeWatch {
       if (this.closed || (sub && this.sub !== sub)) return;
       if (err) this.o.lost(err);
       if (events.some((e) => e.path === this.o.root)) this.o.rootGone();
+      // A folder removed and made again at once comes as an `update` of it (the backend merges the two),
+      // and its new subfolders may be unwatched and unreported: a stat tells whether it is a folder.
       if (this.o.recursive)
-        for (const e of events) if (e.type === 'create' && e.path !== this.o.root) this.created.push(e.path);
+        for (const e of events) if (e.type !== 'delete' && e.path !== this.o.root) this.created.add(e.path);
       const paths = this.relevant(events);
       if (paths.length) this.o.seen(paths);
-      if (this.created.length) this.renewSoon();
+      if (this.created.size) this.renewSoon();
     };
     sub = await subscribe(this.o.root, onEvents, this.options);
     return sub;
@@ -107,12 +110,13 @@ export class TreeWatch {
       .catch((e: unknown) => this.o.lost(e as Error))
       .finally(() => {
         this.renewing = null;
-        if (this.created.length && !this.closed) this.renewSoon();
+        if (this.created.size && !this.closed) this.renewSoon();
       });
   }
 
   private async renewIfNewFolders(): Promise<void> {
-    const paths = this.created.splice(0);
+    const paths = [...this.created];
+    this.created.clear();
     const isDir = await Promise.all(
       paths.map((p) =>
         stat(p).then(

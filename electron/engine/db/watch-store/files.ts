@@ -44,6 +44,10 @@ export class WatchFiles {
         `SELECT id, path, status, size, mtime_ms, moved_to, gone FROM watch_files
            WHERE folder_id = ? AND current = 1`,
       ),
+      toolStamped: db.prepare(
+        `SELECT path FROM watch_files WHERE folder_id = ? AND current = 1 AND status != 'output'
+           AND mtime_ms % 1000 = 0`,
+      ),
       // Any job's result, not only this folder's: a folder watching another one's output folder would
       // dub its dubs (and pay for them). `reprocess` still takes one on purpose.
       ownOutput: db.prepare(`SELECT 1 FROM outputs WHERE path = ? LIMIT 1`),
@@ -139,6 +143,15 @@ export class WatchFiles {
   /** Current rows, for a full scan to tell unchanged files, and paths it no longer finds, in one query. */
   present(folderId: number): PresentRow[] {
     return this.q.present.all(folderId).map((r) => PresentRow.parse(r));
+  }
+
+  /**
+   * Current files whose mtime is a whole second: set by a tool (tar, unzip, `touch -d`, a copy of such a
+   * file), which may set the same one again on other content, where a snapshot of paths and mtimes sees
+   * no change.
+   */
+  toolStamped(folderId: number): string[] {
+    return (this.q.toolStamped.all(folderId) as { path: string }[]).map((r) => r.path);
   }
 
   setGone(ids: readonly number[], gone: boolean): void {
