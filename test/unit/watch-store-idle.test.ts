@@ -3,6 +3,7 @@ import { WatchPresetSchema } from '../../shared/contract/watch';
 import { WatchStore } from '../../electron/engine/db/watch';
 import { tempDir } from '../helpers/engine';
 import { recordingDb } from '../helpers/recording-db';
+import { seedQueue } from '../helpers/seed';
 
 /** A watch store whose statements are recorded, to be explained afterwards. */
 function recordingWatch(home: string) {
@@ -76,6 +77,25 @@ describe('an idle watcher over big folders', () => {
     watch.update(row.id, row.rev, { status: 'attention' }, now);
     expect(watch.counts(folder).attention).toBe(1);
     expect(counted()).toBe(2);
+    watch.db.close();
+  });
+
+  it("a folder's stored counts follow its jobs: a linked job failing, then removed", () => {
+    const home = tempDir();
+    seedQueue(home, 1, ['es']);
+    const { watch } = recordingWatch(home);
+    const now = Date.now();
+    const folder = bigFolder(watch, now);
+    const row = watch.withStatus(folder, 'taken', 1)[0];
+    const jobId = watch.db.prepare(`SELECT id FROM jobs LIMIT 1`).pluck().get() as number;
+    if (!row) throw new Error('no taken file');
+    watch.link(row.id, jobId, true);
+    expect(watch.counts(folder)).toMatchObject({ queued: 1, done: 1999 });
+    watch.db.prepare(`UPDATE jobs SET state = 'failed' WHERE id = ?`).run(jobId);
+    expect(watch.counts(folder)).toMatchObject({ failed: 1, queued: 0 });
+    // Removed (as `dubdesk remove` does with a failed job): the file's recorded outcome speaks again.
+    watch.db.prepare(`DELETE FROM jobs WHERE id = ?`).run(jobId);
+    expect(watch.counts(folder)).toMatchObject({ failed: 0, done: 2000 });
     watch.db.close();
   });
 });

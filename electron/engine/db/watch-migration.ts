@@ -39,5 +39,9 @@ export function watchRestartMigration(db: Database.Database): void {
       UPDATE watch_folders SET counts_version = counts_version + 1 WHERE id IN (
         SELECT f.folder_id FROM watch_file_jobs l JOIN watch_files f ON f.id = l.file_id WHERE l.job_id = NEW.id);
     END;
+    CREATE TRIGGER watch_counts_job_delete AFTER DELETE ON jobs BEGIN
+      UPDATE watch_folders SET counts_version = counts_version + 1 WHERE id IN (
+        SELECT f.folder_id FROM watch_file_jobs l JOIN watch_files f ON f.id = l.file_id WHERE l.job_id = OLD.id);
+    END;
   `);
 }
