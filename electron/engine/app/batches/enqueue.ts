@@ -1,7 +1,7 @@
-import type { JobStore, NewJob } from '../../db/jobs';
+import { INSERT_ROWS, type JobStore, type NewJob } from '../../db/jobs';
 import type { Db } from '../../db/open';
 import { carrierOf, completedDubsOf } from '../../db/same-content';
-import { enqueueUnlessLive, transition } from '../../jobs/life';
+import { enqueueManyUnlessLive, transition } from '../../jobs/life';
 import { TimeSlices } from '../time-slices';
 import type { Sorted } from './against-queue';
 
@@ -26,7 +26,7 @@ export async function enqueueBatch(
   slices = new TimeSlices(),
 ): Promise<Enqueued> {
   const out: Enqueued = { added: [], retried: [], queuedMeanwhile: [] };
-  await writeInSlices(db, slices, sorted.failed, ({ id, job }) => {
+  await writeInSlices(db, slices, sorted.failed, 1, ([{ id, job }]) => {
     if (store.get(id)?.state !== 'failed') {
       out.queuedMeanwhile.push(id);
       return;
@@ -42,13 +42,16 @@ export async function enqueueBatch(
     out.retried.push(id);
   });
   const now = Date.now();
-  await writeInSlices(db, slices, sorted.fresh, (job) => {
-    const id = enqueueUnlessLive(store, again ? job : payOnce(db, job), now, false);
-    if (id !== null) out.added.push(id);
-    else {
-      const live = store.live(job.source, job.dest_lang);
-      if (live) out.queuedMeanwhile.push(live.id);
-    }
+  await writeInSlices(db, slices, sorted.fresh, INSERT_ROWS, (jobs) => {
+    const ids = enqueueManyUnlessLive(store, again ? jobs : jobs.map((j) => payOnce(db, j)), now, false);
+    ids.forEach((id, i) => {
+      if (id !== null) out.added.push(id);
+      else {
+        const job = jobs[i] as NewJob;
+        const live = store.live(job.source, job.dest_lang);
+        if (live) out.queuedMeanwhile.push(live.id);
+      }
+    });
   });
   return out;
 }
@@ -65,19 +68,25 @@ function payOnce(db: Db, job: NewJob): NewJob {
   return paid ? { ...job, reuse_results: 1 } : job;
 }
 
-/** `write` for each item, in write transactions of one time slice each, the event loop's turn between. */
+/**
+ * `write` for each run of up to `size` items, in write transactions of one time slice each, the event
+ * loop's turn between.
+ */
 async function writeInSlices<T>(
   db: Db,
   slices: TimeSlices,
   items: readonly T[],
-  write: (item: T) => void,
+  size: number,
+  write: (run: [T, ...T[]]) => void,
 ): Promise<void> {
   let i = 0;
   while (i < items.length) {
     if (slices.due) await slices.breathe();
     db.transaction(() => {
-      do write(items[i++] as T);
-      while (i < items.length && !slices.due);
+      do {
+        write(items.slice(i, i + size) as [T, ...T[]]);
+        i += size;
+      } while (i < items.length && !slices.due);
     }).immediate();
   }
 }
