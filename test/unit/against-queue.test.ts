@@ -4,6 +4,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { sortAgainstQueue } from '../../electron/engine/app/batches/against-queue';
 import { enqueueBatch } from '../../electron/engine/app/batches/enqueue';
+import { refuseResultCopies } from '../../electron/engine/app/batches/result-copies';
 import { TimeSlices } from '../../electron/engine/app/time-slices';
 import { JobStore, type NewJob } from '../../electron/engine/db/jobs';
 import { openDatabase } from '../../electron/engine/db/open';
@@ -91,5 +92,17 @@ describe('a batch against the queue', () => {
     expect(writing.turns).toBeGreaterThan(2);
     expect(writing.result.added).toHaveLength(400);
     expect(store.db.prepare(`SELECT count(*) AS n FROM jobs`).get()).toEqual({ n: 400 });
+  });
+
+  it('asks once per file, not once per language, whether it is a copy of a result', () => {
+    const { store, ran } = countingStore();
+    const jobs = batch(3, ['es', 'fr', 'de', 'it', 'pt']);
+    const asked: string[] = [];
+    ran.n = 0;
+    const planned = { files: [], jobs, refused: [] };
+    refuseResultCopies(store.db, planned, (path) => (asked.push(path), false));
+    expect(asked).toEqual(['/v/clip-0.mp4', '/v/clip-1.mp4', '/v/clip-2.mp4']);
+    expect(ran.n).toBe(3);
+    expect(planned.jobs).toHaveLength(15);
   });
 });

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { ContractError } from '../../../../shared/contract/errors';
 import { copyOfResult, resultWithContent } from '../../db/result-contents';
 import type { Planned } from './plan';
 
@@ -12,17 +13,20 @@ export function refuseResultCopies(
   planned: Planned,
   isResultItself: (path: string) => boolean,
 ): void {
-  const refused = new Map<string, ReturnType<typeof copyOfResult>>();
+  // Asked once per file: a file's jobs (one per language) share its answer.
+  const decided = new Map<string, ContractError | null>();
+  const refusal = (source: string, hash: string) => {
+    if (isResultItself(source)) return null;
+    const result = resultWithContent(db, hash);
+    return result ? copyOfResult(source, result, 'add it with --again ("Dub again")') : null;
+  };
   planned.jobs = planned.jobs.filter((job) => {
     if (job.source_kind !== 'file' || !job.source_hash) return true;
-    const known = refused.get(job.source);
-    if (known) return false;
-    if (isResultItself(job.source)) return true;
-    const result = resultWithContent(db, job.source_hash);
-    if (!result) return true;
-    refused.set(job.source, copyOfResult(job.source, result, 'add it with --again ("Dub again")'));
-    return false;
+    let error = decided.get(job.source);
+    if (error === undefined) decided.set(job.source, (error = refusal(job.source, job.source_hash)));
+    return error === null;
   });
+  const refused = [...decided].filter((d): d is [string, ContractError] => d[1] !== null);
   for (const [input, error] of refused) {
     planned.refused.push({ input, error });
     for (const f of planned.files) if (f.input === input) f.problem = error;
