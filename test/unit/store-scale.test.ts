@@ -133,7 +133,9 @@ describe('the queue at scale: lists and totals never read the whole history', ()
     const { store, ran, plans } = recordingStore(home);
     ran.length = 0;
     const found = store.page({ search: 'VIEW WITH' }, 0, 500);
+    store.sourcesPage({ search: 'VIEW WITH' }, 0, 100);
     expect(plans().some((p) => p.plan.some((d) => d.includes('VIRTUAL TABLE')))).toBe(true);
+    for (const p of plans()) expect(readsAllJobs(p), `${p.sql}\n${p.plan.join('\n')}`).toBe(false);
     const brute = store.db
       .prepare(`SELECT id FROM jobs WHERE source_name LIKE '%view with%' ORDER BY id`)
       .pluck()
