@@ -105,4 +105,32 @@ describe('a batch against the queue', () => {
     expect(ran.n).toBe(3);
     expect(planned.jobs).toHaveLength(15);
   });
+
+  it('writes a batch with a few statements per 50 jobs, not several per job', async () => {
+    const { store, ran } = countingStore();
+    // Content 0 is being dubbed already, content 1 was dubbed: their jobs here are paid for once.
+    enqueueUnlessLive(
+      store,
+      newJob('/elsewhere/take-0.mp4', { source_hash: batch(1)[0]?.source_hash }),
+      1,
+      false,
+    );
+    const done = enqueueUnlessLive(
+      store,
+      newJob('/elsewhere/take-1.mp4', { source_hash: batch(2)[2]?.source_hash }),
+      1,
+      false,
+    );
+    store.write(done ?? 0, 'user', { state: 'completed', step: 'done' }, 1);
+    const sorted = { fresh: batch(500), queued: [], failed: [], done: [], queuedJobs: [], copyOf: new Map() };
+    ran.n = 0;
+    const { added } = await enqueueBatch(store.db, store, sorted, false, new TimeSlices(1e9));
+    expect(added).toHaveLength(1000);
+    expect(ran.n).toBeLessThanOrEqual((1000 / 50) * 4);
+    const reused = store.db
+      .prepare(`SELECT source FROM jobs WHERE reuse_results = 1 ORDER BY id`)
+      .pluck()
+      .all();
+    expect(reused).toEqual(['/v/clip-0.mp4', '/v/clip-1.mp4']); // Spanish only: what was paid
+  });
 });

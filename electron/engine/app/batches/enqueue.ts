@@ -1,6 +1,6 @@
 import { INSERT_ROWS, type JobStore, type NewJob } from '../../db/jobs';
 import type { Db } from '../../db/open';
-import { carrierOf, completedDubsOf } from '../../db/same-content';
+import { dubKeyOf, paidDubs } from '../../db/same-content';
 import { enqueueManyUnlessLive, transition } from '../../jobs/life';
 import { TimeSlices } from '../time-slices';
 import type { Sorted } from './against-queue';
@@ -43,7 +43,7 @@ export async function enqueueBatch(
   });
   const now = Date.now();
   await writeInSlices(db, slices, sorted.fresh, INSERT_ROWS, (jobs) => {
-    const ids = enqueueManyUnlessLive(store, again ? jobs : jobs.map((j) => payOnce(db, j)), now, false);
+    const ids = enqueueManyUnlessLive(store, again ? jobs : payOnce(db, jobs), now, false);
     ids.forEach((id, i) => {
       if (id !== null) out.added.push(id);
       else {
@@ -61,11 +61,18 @@ export async function enqueueBatch(
  * double click, a second face, a watched folder) may have queued the same content under another name
  * meanwhile. Checked again in the insert's own write transaction, so that content is paid for once.
  */
-function payOnce(db: Db, job: NewJob): NewJob {
-  if (job.reuse_results || !job.source_hash) return job;
-  const key = { ...job, source_hash: job.source_hash };
-  const paid = carrierOf(db, key, 0) ?? completedDubsOf(db, key).next().value;
-  return paid ? { ...job, reuse_results: 1 } : job;
+function payOnce(db: Db, jobs: readonly NewJob[]): NewJob[] {
+  const keys = jobs.map((j) =>
+    !j.reuse_results && j.source_hash ? { ...j, source_hash: j.source_hash } : null,
+  );
+  const paid = paidDubs(
+    db,
+    keys.filter((k) => k !== null),
+  );
+  return jobs.map((j, i) => {
+    const key = keys[i];
+    return key && paid.has(dubKeyOf(key)) ? { ...j, reuse_results: 1 } : j;
+  });
 }
 
 /**
