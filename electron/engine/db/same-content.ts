@@ -46,7 +46,7 @@ export const dubKeyOf = (k: DubKey): string =>
 /**
  * Which of these dubs are paid for already (`dubKeyOf` each): one a job is making or waits to make (not a
  * copy: `carrierOf`), or one completed (`completedDubsOf`). One query for many jobs (a slice of an add), not
- * two per job.
+ * two per job; by content (`+state`: through the states it read every queued or completed job).
  */
 export function paidDubs(db: Db, keys: readonly DubKey[]): Set<string> {
   const hashes = [...new Set(keys.flatMap((k) => (k.source_hash ? [k.source_hash] : [])))];
@@ -54,8 +54,8 @@ export function paidDubs(db: Db, keys: readonly DubKey[]): Set<string> {
   const rows = statement(
     db,
     `SELECT DISTINCT source_hash, dest_lang, source_lang, studio FROM jobs
-      WHERE source_hash IN (SELECT value FROM json_each(?)) AND (state = 'completed' OR (reuse_results = 0
-        AND state IN ('queued', 'uploading', 'submitted', 'processing', 'downloading', 'paused')))`,
+      WHERE source_hash IN (SELECT value FROM json_each(?)) AND (+state = 'completed' OR (reuse_results = 0
+        AND +state IN ('queued', 'uploading', 'submitted', 'processing', 'downloading', 'paused')))`,
   ).all(JSON.stringify(hashes)) as DubKey[];
   return new Set(rows.map(dubKeyOf));
 }
