@@ -1,0 +1,38 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ContentHashes } from '../../electron/engine/db/content-hashes';
+import { openDatabase } from '../../electron/engine/db/open';
+import { tempDir } from '../helpers/engine';
+
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+describe('a file’s content hash', () => {
+  it('is the SHA-256 of all its bytes, empty, small or larger than one read; read once while unchanged', async () => {
+    const dir = tempDir();
+    const hashes = new ContentHashes(openDatabase(join(dir, 'q.db')));
+    for (const [name, bytes] of [
+      ['empty', Buffer.alloc(0)],
+      ['small', randomBytes(1000)],
+      ['large', randomBytes(2.5 * 1024 * 1024 + 7)],
+    ] as const) {
+      const path = join(dir, name);
+      writeFileSync(path, bytes);
+      const { size, mtimeMs } = statSync(path);
+      expect(await hashes.of(path, size, mtimeMs), name).toBe(sha(bytes));
+      writeFileSync(path, Buffer.from('changed behind the same size and time'));
+      // Same size and time as recorded: the recorded hash, the file is not read again.
+      expect(await hashes.of(path, size, mtimeMs), name).toBe(sha(bytes));
+    }
+  });
+
+  it('reads a file that grew since it was looked at to its end', async () => {
+    const dir = tempDir();
+    const hashes = new ContentHashes(openDatabase(join(dir, 'q.db')));
+    const path = join(dir, 'growing');
+    const bytes = randomBytes(5000);
+    writeFileSync(path, bytes);
+    expect(await hashes.of(path, 100, 1)).toBe(sha(bytes));
+  });
+});
