@@ -94,15 +94,15 @@ describe('a batch against the queue', () => {
     expect(store.db.prepare(`SELECT count(*) AS n FROM jobs`).get()).toEqual({ n: 400 });
   });
 
-  it('asks once per file, not once per language, whether it is a copy of a result', () => {
+  it('asks once for the whole batch, not once per file or language, whether a file is a copy of a result', () => {
     const { store, ran } = countingStore();
     const jobs = batch(3, ['es', 'fr', 'de', 'it', 'pt']);
-    const asked: string[] = [];
+    const asked: string[][] = [];
     ran.n = 0;
     const planned = { files: [], jobs, refused: [] };
-    refuseResultCopies(store.db, planned, (path) => (asked.push(path), false));
-    expect(asked).toEqual(['/v/clip-0.mp4', '/v/clip-1.mp4', '/v/clip-2.mp4']);
-    expect(ran.n).toBe(3);
+    refuseResultCopies(store.db, planned, (paths) => (asked.push([...paths]), new Set()));
+    expect(asked).toEqual([['/v/clip-0.mp4', '/v/clip-1.mp4', '/v/clip-2.mp4']]);
+    expect(ran.n).toBe(1);
     expect(planned.jobs).toHaveLength(15);
   });
 

@@ -17,7 +17,7 @@ export async function recordResultContent(db: Database.Database, path: string): 
   statement(db, `UPDATE outputs SET content_hash = ? WHERE path = ?`).run(hash, path);
 }
 
-const Found = z.object({ path: z.string() }).optional();
+const Found = z.object({ hash: z.string(), path: z.string() });
 
 /**
  * The result (its path now) whose content is `hash`, if Dubdesk saved one. Not when that content was taken
@@ -25,14 +25,22 @@ const Found = z.object({ path: z.string() }).optional();
  * source then, and paying once for a source's content is the job of the usual checks (copies, duplicates).
  */
 export function resultWithContent(db: Database.Database, hash: string): string | null {
-  const row = Found.parse(
+  return resultsWithContents(db, [hash]).get(hash) ?? null;
+}
+
+/** `resultWithContent` for many contents in one query: content -> the first result recorded with it. */
+export function resultsWithContents(db: Database.Database, hashes: readonly string[]): Map<string, string> {
+  if (hashes.length === 0) return new Map();
+  const rows = Found.array().parse(
     statement(
       db,
-      `SELECT path FROM outputs WHERE content_hash = @hash AND done = 1
-         AND NOT EXISTS (SELECT 1 FROM jobs WHERE source_hash = @hash) LIMIT 1`,
-    ).get({ hash }),
+      `SELECT content_hash AS hash, path, min(rowid) FROM outputs
+         WHERE content_hash IN (SELECT value FROM json_each(?)) AND done = 1
+           AND NOT EXISTS (SELECT 1 FROM jobs WHERE source_hash = outputs.content_hash)
+         GROUP BY content_hash`,
+    ).all(JSON.stringify(hashes)),
   );
-  return row?.path ?? null;
+  return new Map(rows.map((r) => [r.hash, r.path]));
 }
 
 /** What a copy of a result is told, in a watched folder and at `add` alike; `how`: the way to dub it anyway. */

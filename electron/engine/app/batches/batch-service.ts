@@ -93,8 +93,7 @@ export class BatchService {
     });
     await checkOutputFolders(planned.jobs, args.outDir !== undefined, create);
     await this.identify(planned.jobs);
-    if (!again)
-      refuseResultCopies(this.deps.db, planned, (p) => this.deps.store.recordedOutputs([p]).size > 0);
+    if (!again) refuseResultCopies(this.deps.db, planned, (paths) => this.deps.store.recordedOutputs(paths));
     return planned;
   }
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ContractError } from '../../../../shared/contract/errors';
-import { copyOfResult, resultWithContent } from '../../db/result-contents';
+import { copyOfResult, resultsWithContents } from '../../db/result-contents';
 import type { Planned } from './plan';
 
 /**
@@ -11,22 +11,23 @@ import type { Planned } from './plan';
 export function refuseResultCopies(
   db: Database.Database,
   planned: Planned,
-  isResultItself: (path: string) => boolean,
+  resultsThemselves: (paths: readonly string[]) => Set<string>,
 ): void {
-  // Asked once per file: a file's jobs (one per language) share its answer.
-  const decided = new Map<string, ContractError | null>();
-  const refusal = (source: string, hash: string) => {
-    if (isResultItself(source)) return null;
-    const result = resultWithContent(db, hash);
-    return result ? copyOfResult(source, result, 'add it with --again ("Dub again")') : null;
-  };
-  planned.jobs = planned.jobs.filter((job) => {
-    if (job.source_kind !== 'file' || !job.source_hash) return true;
-    let error = decided.get(job.source);
-    if (error === undefined) decided.set(job.source, (error = refusal(job.source, job.source_hash)));
-    return error === null;
-  });
-  const refused = [...decided].filter((d): d is [string, ContractError] => d[1] !== null);
+  // Asked once for the batch: its files' jobs (one per language) share their answer.
+  const hashes = new Map<string, string>();
+  for (const job of planned.jobs)
+    if (job.source_kind === 'file' && job.source_hash) hashes.set(job.source, job.source_hash);
+  const itself = resultsThemselves([...hashes.keys()]);
+  const results = resultsWithContents(
+    db,
+    [...hashes].flatMap(([path, hash]) => (itself.has(path) ? [] : [hash])),
+  );
+  const refused = new Map<string, ContractError>();
+  for (const [path, hash] of hashes) {
+    const result = itself.has(path) ? undefined : results.get(hash);
+    if (result) refused.set(path, copyOfResult(path, result, 'add it with --again ("Dub again")'));
+  }
+  planned.jobs = planned.jobs.filter((job) => !refused.has(job.source));
   for (const [input, error] of refused) {
     planned.refused.push({ input, error });
     for (const f of planned.files) if (f.input === input) f.problem = error;
