@@ -4,18 +4,41 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { z } from 'zod';
 import type { ContractError } from '../../../shared/contract/errors';
-import { ContentHashes } from './content-hashes';
+import { ContentHashes, hashFile } from './content-hashes';
+import { fileIdFrom } from './own-files';
 
 /**
- * Dubdesk's results by content: a copy of a result (`cp out/s6.de.mp4 in/`) is a new file (a new inode),
- * so `own_files` does not know it, but its bytes are the result's. Recorded once a result is on disk.
+ * A result just saved, from one look at it and in one transaction: Dubdesk's own file by device and inode
+ * (`own_files`: known under any path), and its content (`outputs.content_hash`): a copy of a result
+ * (`cp out/s6.de.mp4 in/`) is a new file (a new inode), so `own_files` does not know it, but its bytes are
+ * the result's. (Recorded apart, the two stat'ed the file twice and committed three times.)
  */
-export async function recordResultContent(db: Database.Database, path: string): Promise<void> {
-  const info = await stat(path).catch(() => null);
+export async function recordResult(db: Database.Database, path: string): Promise<void> {
+  const info = await stat(path, { bigint: true }).catch(() => null);
   if (!info?.isFile()) return;
-  const hash = await new ContentHashes(db).of(path, info.size, info.mtimeMs);
-  statement(db, `UPDATE outputs SET content_hash = ? WHERE path = ?`).run(hash, path);
+  const size = Number(info.size);
+  // The time as a plain stat gives it (what every other look at a file records): milliseconds and fraction.
+  const mtimeMs = Number(info.mtimeNs / 1_000_000n) + Number(info.mtimeNs % 1_000_000n) / 1e6;
+  const hashes = new ContentHashes(db);
+  const hash = hashes.known(path, size, mtimeMs) ?? (await hashFile(path, size));
+  let record = recorders.get(db);
+  if (!record) {
+    const own = statement(db, `INSERT OR REPLACE INTO own_files (file_id, path) VALUES (?, ?)`);
+    const content = statement(db, `UPDATE outputs SET content_hash = ? WHERE path = ?`);
+    record = db.transaction((fileId: string, p: string, s: number, m: number, h: string) => {
+      own.run(fileId, p);
+      hashes.remember(p, s, m, h);
+      content.run(h, p);
+    });
+    recorders.set(db, record);
+  }
+  record.immediate(fileIdFrom(info), path, size, mtimeMs, hash);
 }
+
+const recorders = new WeakMap<
+  Database.Database,
+  Database.Transaction<(fileId: string, path: string, size: number, mtimeMs: number, hash: string) => void>
+>();
 
 const Found = z.object({ hash: z.string(), path: z.string() });
 
