@@ -94,16 +94,26 @@ describe('a batch against the queue', () => {
     expect(store.db.prepare(`SELECT count(*) AS n FROM jobs`).get()).toEqual({ n: 400 });
   });
 
-  it('asks once for the whole batch, not once per file or language, whether a file is a copy of a result', () => {
+  it('asks a thousand files at a time, not once per file or language, whether a file is a copy of a result', async () => {
     const { store, ran } = countingStore();
     const jobs = batch(3, ['es', 'fr', 'de', 'it', 'pt']);
     const asked: string[][] = [];
     ran.n = 0;
     const planned = { files: [], jobs, refused: [] };
-    refuseResultCopies(store.db, planned, (paths) => (asked.push([...paths]), new Set()));
+    await refuseResultCopies(store.db, planned, (paths) => (asked.push([...paths]), new Set()));
     expect(asked).toEqual([['/v/clip-0.mp4', '/v/clip-1.mp4', '/v/clip-2.mp4']]);
     expect(ran.n).toBe(1);
     expect(planned.jobs).toHaveLength(15);
+  });
+
+  it('gives the event loop its turns while it asks whether a big batch holds copies of results', async () => {
+    const { store } = countingStore();
+    const planned = { files: [], jobs: batch(2500, ['es']), refused: [] };
+    const asking = await turnsDuring(async () => {
+      await refuseResultCopies(store.db, planned, () => new Set(), new TimeSlices(0));
+    });
+    expect(asking.turns).toBeGreaterThan(1);
+    expect(planned.jobs).toHaveLength(2500);
   });
 
   it('writes a batch with a few statements per 50 jobs, not several per job', async () => {

@@ -93,7 +93,8 @@ export class BatchService {
     });
     await checkOutputFolders(planned.jobs, args.outDir !== undefined, create);
     await this.identify(planned.jobs);
-    if (!again) refuseResultCopies(this.deps.db, planned, (paths) => this.deps.store.recordedOutputs(paths));
+    if (!again)
+      await refuseResultCopies(this.deps.db, planned, (paths) => this.deps.store.recordedOutputs(paths));
     return planned;
   }
 

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ContractError } from '../../../../shared/contract/errors';
 import { copyOfResult, resultsWithContents } from '../../db/result-contents';
+import { lookInChunks, TimeSlices } from '../time-slices';
 import type { Planned } from './plan';
 
 /**
@@ -8,19 +9,23 @@ import type { Planned } from './plan';
  * unless dubbed again on purpose (`--again`): a result is never taken as a new source by accident. A result
  * named itself (`add out/s6.de.mp4`) is a dub of a dub asked for by name, and stays allowed.
  */
-export function refuseResultCopies(
+export async function refuseResultCopies(
   db: Database.Database,
   planned: Planned,
   resultsThemselves: (paths: readonly string[]) => Set<string>,
-): void {
-  // Asked once for the batch: its files' jobs (one per language) share their answer.
+  slices = new TimeSlices(),
+): Promise<void> {
+  // Asked per thousand files, not per file: its jobs (one per language) share the answer.
   const hashes = new Map<string, string>();
   for (const job of planned.jobs)
     if (job.source_kind === 'file' && job.source_hash) hashes.set(job.source, job.source_hash);
-  const itself = resultsThemselves([...hashes.keys()]);
-  const results = resultsWithContents(
-    db,
-    [...hashes].flatMap(([path, hash]) => (itself.has(path) ? [] : [hash])),
+  const itself = new Set(await lookInChunks([...hashes.keys()], slices, (c) => [...resultsThemselves(c)]));
+  const results = new Map(
+    await lookInChunks(
+      [...hashes].flatMap(([path, hash]) => (itself.has(path) ? [] : [hash])),
+      slices,
+      (c) => [...resultsWithContents(db, c)],
+    ),
   );
   const refused = new Map<string, ContractError>();
   for (const [path, hash] of hashes) {
