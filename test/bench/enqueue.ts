@@ -2,7 +2,7 @@
  * 2,000 real files x 5 languages through the contract's `add` (probing included), the longest event-loop
  * block meanwhile, and a fresh process opening the resulting 10,000-job home to answer the first page.
  */
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openDubdesk } from '../../electron/engine/index';
@@ -15,16 +15,27 @@ const FILES = 2000;
 const LANGS = ['es', 'fr', 'de', 'it', 'pt'];
 const RUNS = 3;
 
+/**
+ * Each file its own content, as a user's are: byte copies of two clips were 2 sources to dub and 9,990
+ * copies of them, and the check that each dub is not paid for already never found work to do. An MP3 gets
+ * an ID3v1 tag with its number, an MP4 a `free` box: both are still the media they were.
+ */
 function makeFiles(dir: string): string {
   const media = join(dir, 'media');
   mkdirSync(media, { recursive: true });
   const kinds = [
-    [videoMp4(3), 'mp4'],
-    [audioMp3(2.5), 'mp3'],
+    [readFileSync(videoMp4(3)), 'mp4'],
+    [readFileSync(audioMp3(2.5)), 'mp3'],
   ] as const;
   for (let i = 0; i < FILES; i++) {
-    const [src, ext] = kinds[i % kinds.length] ?? kinds[0];
-    copyFileSync(src, join(media, `clip-${String(i).padStart(4, '0')}.${ext}`));
+    const [clip, ext] = kinds[i % kinds.length] ?? kinds[0];
+    const tail = Buffer.alloc(128);
+    if (ext === 'mp3') tail.write(`TAGclip ${i}`, 0, 'latin1');
+    else {
+      tail.writeUInt32BE(tail.length, 0);
+      tail.write(`freeclip ${i}`, 4, 'latin1');
+    }
+    writeFileSync(join(media, `clip-${String(i).padStart(4, '0')}.${ext}`), Buffer.concat([clip, tail]));
   }
   return media;
 }
@@ -56,6 +67,8 @@ export async function enqueueFigures(work: string): Promise<Figure[]> {
       stallMs.push(loop.max / 1e6);
       idleMs.push((await idle.finish()).maxMs);
       if (r.added.length !== FILES * LANGS.length) throw new Error(`added ${r.added.length} jobs`);
+      // Every job a dub of its own (at least a credit each), none a copy of another's.
+      if (r.credits < FILES * LANGS.length) throw new Error(`${r.credits} credits: copies, not dubs`);
       await host.close();
     }
   } finally {

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDubdesk } from '../../electron/engine/index';
+import { bareJobs } from './bare-client';
 
 const { baseUrl, apiKey, source, jobs, batches, root } = JSON.parse(process.argv[2] ?? '{}') as {
   baseUrl: string;
@@ -20,17 +21,23 @@ const work = mkdtempSync(join(root ?? tmpdir(), 'dubdesk-bench-overhead-'));
 const host = openDubdesk({ home: join(work, 'home'), face: 'cli', service: { baseUrl, apiKey } });
 const clip = readFileSync(source);
 const perBatch: { cpuMs: number; userMs: number; wallMs: number }[] = [];
+/** The same work by a bare client (see bare-client.ts), a batch after each of the engine's. */
+const bare: { cpuMs: number; userMs: number }[] = [];
+/** `jobs` files in a new folder, each its own content (an ID3v1 tag with its number), as a user's are. */
+const makeMedia = (name: string) => {
+  const media = join(work, name);
+  mkdirSync(media);
+  for (let i = 0; i < jobs; i++) {
+    const tag = Buffer.alloc(128);
+    tag.write(`TAGoverhead ${name}-${i}`, 0, 'latin1');
+    writeFileSync(join(media, `o-${i}.mp3`), Buffer.concat([clip, tag]));
+  }
+  return media;
+};
 try {
   for (let b = 0; b < batches; b++) {
-    const media = join(work, `media-${b}`);
-    mkdirSync(media);
-    // Each file its own content (an ID3v1 tag with its number), as a user's are: byte copies of one file
-    // would be dubbed once and linked, and the figure would measure copies, not dubs.
-    for (let i = 0; i < jobs; i++) {
-      const tag = Buffer.alloc(128);
-      tag.write(`TAGoverhead ${b}-${i}`, 0, 'latin1');
-      writeFileSync(join(media, `o-${i}.mp3`), Buffer.concat([clip, tag]));
-    }
+    // Byte copies of one file would be dubbed once and linked: the figure would measure copies, not dubs.
+    const media = makeMedia(`media-${b}`);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const added = await host.api.add({
@@ -46,9 +53,18 @@ try {
     if (outcome !== 'done' || done !== added.added.length * (b + 1))
       throw new Error(`batch ${b}: ${outcome}, ${done} completed`);
     perBatch.push({ cpuMs: (cpu.user + cpu.system) / 1000, userMs: cpu.user / 1000, wallMs });
+
+    const bareMedia = makeMedia(`bare-${b}`);
+    const files = Array.from({ length: jobs }, (_, i) => join(bareMedia, `o-${i}.mp3`));
+    const outDir = join(work, `bare-out-${b}`);
+    mkdirSync(outDir);
+    const bare0 = process.cpuUsage();
+    await bareJobs({ baseUrl, apiKey, files, lang: 'es', outDir, concurrency: 4 });
+    const bareCpu = process.cpuUsage(bare0);
+    bare.push({ cpuMs: (bareCpu.user + bareCpu.system) / 1000, userMs: bareCpu.user / 1000 });
   }
 } finally {
   await host.close();
   rmSync(work, { recursive: true, force: true });
 }
-process.stdout.write(`${JSON.stringify({ jobs, perBatch })}\n`);
+process.stdout.write(`${JSON.stringify({ jobs, perBatch, bare })}\n`);

@@ -4,6 +4,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { sortAgainstQueue } from '../../electron/engine/app/batches/against-queue';
 import { enqueueBatch } from '../../electron/engine/app/batches/enqueue';
+import { refuseResultCopies } from '../../electron/engine/app/batches/result-copies';
 import { TimeSlices } from '../../electron/engine/app/time-slices';
 import { JobStore, type NewJob } from '../../electron/engine/db/jobs';
 import { openDatabase } from '../../electron/engine/db/open';
@@ -91,5 +92,55 @@ describe('a batch against the queue', () => {
     expect(writing.turns).toBeGreaterThan(2);
     expect(writing.result.added).toHaveLength(400);
     expect(store.db.prepare(`SELECT count(*) AS n FROM jobs`).get()).toEqual({ n: 400 });
+  });
+
+  it('asks a thousand files at a time, not once per file or language, whether a file is a copy of a result', async () => {
+    const { store, ran } = countingStore();
+    const jobs = batch(3, ['es', 'fr', 'de', 'it', 'pt']);
+    const asked: string[][] = [];
+    ran.n = 0;
+    const planned = { files: [], jobs, refused: [] };
+    await refuseResultCopies(store.db, planned, (paths) => (asked.push([...paths]), new Set()));
+    expect(asked).toEqual([['/v/clip-0.mp4', '/v/clip-1.mp4', '/v/clip-2.mp4']]);
+    expect(ran.n).toBe(1);
+    expect(planned.jobs).toHaveLength(15);
+  });
+
+  it('gives the event loop its turns while it asks whether a big batch holds copies of results', async () => {
+    const { store } = countingStore();
+    const planned = { files: [], jobs: batch(2500, ['es']), refused: [] };
+    const asking = await turnsDuring(async () => {
+      await refuseResultCopies(store.db, planned, () => new Set(), new TimeSlices(0));
+    });
+    expect(asking.turns).toBeGreaterThan(1);
+    expect(planned.jobs).toHaveLength(2500);
+  });
+
+  it('writes a batch with a few statements per 50 jobs, not several per job', async () => {
+    const { store, ran } = countingStore();
+    // Content 0 is being dubbed already, content 1 was dubbed: their jobs here are paid for once.
+    enqueueUnlessLive(
+      store,
+      newJob('/elsewhere/take-0.mp4', { source_hash: batch(1)[0]?.source_hash }),
+      1,
+      false,
+    );
+    const done = enqueueUnlessLive(
+      store,
+      newJob('/elsewhere/take-1.mp4', { source_hash: batch(2)[2]?.source_hash }),
+      1,
+      false,
+    );
+    store.write(done ?? 0, 'user', { state: 'completed', step: 'done' }, 1);
+    const sorted = { fresh: batch(500), queued: [], failed: [], done: [], queuedJobs: [], copyOf: new Map() };
+    ran.n = 0;
+    const { added } = await enqueueBatch(store.db, store, sorted, false, new TimeSlices(1e9));
+    expect(added).toHaveLength(1000);
+    expect(ran.n).toBeLessThanOrEqual((1000 / 50) * 4);
+    const reused = store.db
+      .prepare(`SELECT source FROM jobs WHERE reuse_results = 1 ORDER BY id`)
+      .pluck()
+      .all();
+    expect(reused).toEqual(['/v/clip-0.mp4', '/v/clip-1.mp4']); // Spanish only: what was paid
   });
 });

@@ -7,6 +7,9 @@ import { openDatabase } from '../../electron/engine/db/open';
 import { tempDir } from '../helpers/engine';
 import { recordingDb } from '../helpers/recording-db';
 import { seedQueue } from '../helpers/seed';
+import { sortAgainstQueue } from '../../electron/engine/app/batches/against-queue';
+import { enqueueBatch } from '../../electron/engine/app/batches/enqueue';
+import { newJob } from '../helpers/new-job';
 
 const LANGS = ['es', 'fr', 'de', 'it', 'pt'];
 
@@ -147,7 +150,9 @@ describe('the queue at scale: lists and totals never read the whole history', ()
     const { store, ran, plans } = recordingStore(home);
     ran.length = 0;
     const found = store.page({ search: 'VIEW WITH' }, 0, 500);
+    store.sourcesPage({ search: 'VIEW WITH' }, 0, 100);
     expect(plans().some((p) => p.plan.some((d) => d.includes('VIRTUAL TABLE')))).toBe(true);
+    for (const p of plans()) expect(readsAllJobs(p), `${p.sql}\n${p.plan.join('\n')}`).toBe(false);
     const brute = store.db
       .prepare(`SELECT id FROM jobs WHERE source_name LIKE '%view with%' ORDER BY id`)
       .pluck()
@@ -157,6 +162,30 @@ describe('the queue at scale: lists and totals never read the whole history', ()
     expect(brute.length).toBeGreaterThan(0);
     // Two letters: below the trigram's reach, still answered (from the rows).
     expect(store.page({ search: '05' }, 0, 500).total).toBeGreaterThan(0);
+    store.db.close();
+  });
+});
+
+describe('adding a batch to a large queue', () => {
+  it('looks jobs up by source and by content, never through every job of a state', async () => {
+    const home = tempDir();
+    seedQueue(home, 40, LANGS);
+    const { store, ran, plans } = recordingStore(home);
+    const jobs = ['es', 'fr'].flatMap((dest_lang) =>
+      [0, 1, 2].map((i) =>
+        newJob(`/v/new-${i}.mp4`, { dest_lang, source_hash: String(i).padStart(64, 'f') }),
+      ),
+    );
+    ran.length = 0;
+    const sorted = await sortAgainstQueue(store, jobs, false);
+    await enqueueBatch(store.db, store, sorted, false);
+    const lookups = plans().filter((p) => /^\s*SELECT/i.test(p.sql) && /\bFROM jobs\b/.test(p.sql));
+    expect(lookups.length).toBeGreaterThan(2);
+    for (const { sql, plan } of lookups)
+      for (const step of plan.filter((d) => /\bjobs\b/.test(d)))
+        expect(step, sql).toMatch(
+          /USING (COVERING )?INDEX jobs_(source|source_hash|live_source_lang|completed_source_lang) |INTEGER PRIMARY KEY/,
+        );
     store.db.close();
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { JobStore, LeaseLostError, type NewJob } from '../../electron/engine/db/jobs';
 import { SCHEMA_VERSION } from '../../electron/engine/db/migrations';
 import { openDatabase } from '../../electron/engine/db/open';
-import { enqueue, transition } from '../../electron/engine/jobs/life';
+import { enqueue, enqueueManyUnlessLive, transition } from '../../electron/engine/jobs/life';
 import { tempDir } from '../helpers/engine';
 import { newJob } from '../helpers/new-job';
 
@@ -147,6 +147,37 @@ describe('the job database', () => {
         .get(1)
         ?.map((o) => o.path),
     ).toEqual(['/o/renamed', '/o/translated_mp4', '/o/poster']);
+  });
+
+  it('queues many jobs in a few statements: each gets its id in order, its history, and null where a live job is there already', () => {
+    const s = store();
+    const before = enqueue(s, job('/a.mp4', 'fr'), null);
+    const jobs = Array.from({ length: 130 }, (_, i) => job(`/m${i % 65}.mp4`, i < 65 ? 'es' : 'de'));
+    // Already live: one in the queue before, one twice in the same batch (the second is the duplicate).
+    jobs.splice(70, 0, job('/a.mp4', 'fr'), job('/m3.mp4', 'es'));
+    const ids = s.tx(() => enqueueManyUnlessLive(s, jobs, 1000, false));
+    expect(ids).toHaveLength(jobs.length);
+    expect(ids[70]).toBeNull();
+    expect(ids[71]).toBeNull();
+    const added = ids.filter((id): id is number => id !== null);
+    expect(added).toHaveLength(130);
+    expect(added).toEqual([...added].sort((a, b) => a - b));
+    expect(added[0]).toBeGreaterThan(before);
+    jobs.forEach((j, i) => {
+      const id = ids[i];
+      if (id === null || id === undefined) return;
+      expect(s.get(id)).toMatchObject({
+        source: j.source,
+        dest_lang: j.dest_lang,
+        state: 'queued',
+        created_at: 1000,
+      });
+      expect(s.history(id)).toEqual([
+        { at: 1000, from_state: null, to_state: 'queued', event: 'added', reason: null },
+      ]);
+    });
+    expect(s.countsByState().queued).toBe(131);
+    s.db.close();
   });
 
   it('refuses to let anything but the job life write the state', () => {

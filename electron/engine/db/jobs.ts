@@ -33,6 +33,7 @@ export {
   type RecordPatch,
   type WriteGuard,
 } from './job-store/rows';
+export { INSERT_ROWS } from './job-store/writes';
 
 /**
  * Every query on the job tables, one part per concern (`job-store/`): reads, lists, leases, writes,
@@ -193,6 +194,9 @@ export class JobStore {
   insertUnlessLive(job: NewJob, now: number): number | null {
     return this.writes.insertUnlessLive(job, now);
   }
+  insertManyUnlessLive(jobs: readonly NewJob[], now: number): (number | null)[] {
+    return this.writes.insertManyUnlessLive(jobs, now);
+  }
   wakeFirstUploadWaiters(source: string): void {
     this.writes.wakeFirstUploadWaiters(source);
   }
@@ -237,6 +241,17 @@ export class JobStore {
     notify?: boolean,
   ): void {
     this.jobHistory.appendHistory(id, at, from, to, event, reason, notify);
+  }
+  appendHistoryMany(
+    ids: readonly number[],
+    at: number,
+    from: JobState | null,
+    to: JobState,
+    event: string,
+    reason: string | null,
+    notify?: boolean,
+  ): void {
+    this.jobHistory.appendHistoryMany(ids, at, from, to, event, reason, notify);
   }
   history(id: number): HistoryRow[] {
     return this.jobHistory.history(id);

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { historyCountMigration } from './history-count-migration';
 import { scaleMigration } from './scale-migration';
+import { searchMigration } from './search-migration';
 import { watchRestartMigration } from './watch-migration';
 
 /** Each entry moves the schema one version up; never edit one that has shipped, add a new one. */
@@ -250,7 +251,9 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       CREATE INDEX outputs_content ON outputs (content_hash) WHERE content_hash IS NOT NULL;
     `);
   },
-  // 13: what a restart need not look through again (watch-migration.ts).
+  // 13: the search index per source, not per job.
+  searchMigration,
+  // 14: what a restart need not look through again (watch-migration.ts).
   watchRestartMigration,
 ];
 
@@ -258,20 +261,23 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export class NewerDatabaseError extends Error {}
 
-/** Brings the schema to SCHEMA_VERSION in one transaction; refuses a database from a newer Dubdesk. */
-export function migrate(db: Database.Database, file: string): void {
+/**
+ * Brings the schema to SCHEMA_VERSION (`to`: an older one, for the tests of an upgrade) in one transaction;
+ * refuses a database from a newer Dubdesk.
+ */
+export function migrate(db: Database.Database, file: string, to = SCHEMA_VERSION): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new NewerDatabaseError(
       `${file} was written by a newer version of Dubdesk (schema ${current}, this one knows ${SCHEMA_VERSION}). Update Dubdesk, or use another --home.`,
     );
   }
-  if (current === SCHEMA_VERSION) return;
+  if (current >= to) return;
   db.transaction(() => {
     // Read again under the write lock: another process opening the same new home at the same instant may
     // have migrated it while this one waited (else: "table jobs already exists").
     const now = db.pragma('user_version', { simple: true }) as number;
-    for (let v = now; v < SCHEMA_VERSION; v++) MIGRATIONS[v]?.(db);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    for (let v = now; v < to; v++) MIGRATIONS[v]?.(db);
+    db.pragma(`user_version = ${Math.max(now, to)}`);
   }).immediate();
 }

@@ -1,5 +1,6 @@
 import { statement } from './statements';
 import type Database from 'better-sqlite3';
+import type { BigIntStats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 
 /**
@@ -9,8 +10,10 @@ import { stat } from 'node:fs/promises';
  */
 export async function fileIdOf(path: string): Promise<string | null> {
   const info = await stat(path, { bigint: true }).catch(() => null);
-  return info?.isFile() ? `${info.dev}:${info.ino}` : null;
+  return info?.isFile() ? fileIdFrom(info) : null;
 }
+
+export const fileIdFrom = (info: BigIntStats): string => `${info.dev}:${info.ino}`;
 
 export async function recordOwnFile(db: Database.Database, path: string): Promise<void> {
   const id = await fileIdOf(path);

@@ -4,21 +4,43 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { z } from 'zod';
 import type { ContractError } from '../../../shared/contract/errors';
-import { ContentHashes } from './content-hashes';
+import { ContentHashes, hashFile } from './content-hashes';
+import { fileIdFrom } from './own-files';
 
 /**
- * Dubdesk's results by content: a copy of a result (`cp out/s6.de.mp4 in/`) is a new file (a new inode),
- * so `own_files` does not know it, but its bytes are the result's. Recorded once a result is on disk, with
- * the hash taken as it downloaded (the file is not read again), also as the file's known content.
+ * A result just saved, from one look at it and in one transaction: Dubdesk's own file by device and inode
+ * (`own_files`: known under any path), and its content (`outputs.content_hash`): a copy of a result
+ * (`cp out/s6.de.mp4 in/`) is a new file (a new inode), so `own_files` does not know it, but its bytes are
+ * the result's. `hash`: taken as it downloaded (then the file is not read again).
  */
-export async function recordResultContent(db: Database.Database, path: string, hash: string): Promise<void> {
-  const info = await stat(path).catch(() => null);
+export async function recordResult(db: Database.Database, path: string, hash?: string): Promise<void> {
+  const info = await stat(path, { bigint: true }).catch(() => null);
   if (!info?.isFile()) return;
-  new ContentHashes(db).remember(path, info.size, info.mtimeMs, hash);
-  statement(db, `UPDATE outputs SET content_hash = ? WHERE path = ?`).run(hash, path);
+  const size = Number(info.size);
+  // The time as a plain stat gives it (what every other look at a file records): milliseconds and fraction.
+  const mtimeMs = Number(info.mtimeNs / 1_000_000n) + Number(info.mtimeNs % 1_000_000n) / 1e6;
+  const hashes = new ContentHashes(db);
+  const content = hash ?? hashes.known(path, size, mtimeMs) ?? (await hashFile(path, size));
+  let record = recorders.get(db);
+  if (!record) {
+    const own = statement(db, `INSERT OR REPLACE INTO own_files (file_id, path) VALUES (?, ?)`);
+    const outputs = statement(db, `UPDATE outputs SET content_hash = ? WHERE path = ?`);
+    record = db.transaction((fileId: string, p: string, s: number, m: number, h: string) => {
+      own.run(fileId, p);
+      hashes.remember(p, s, m, h);
+      outputs.run(h, p);
+    });
+    recorders.set(db, record);
+  }
+  record.immediate(fileIdFrom(info), path, size, mtimeMs, content);
 }
 
-const Found = z.object({ path: z.string() }).optional();
+const recorders = new WeakMap<
+  Database.Database,
+  Database.Transaction<(fileId: string, path: string, size: number, mtimeMs: number, hash: string) => void>
+>();
+
+const Found = z.object({ hash: z.string(), path: z.string() });
 
 /**
  * The result (its path now) whose content is `hash`, if Dubdesk saved one. Not when that content was taken
@@ -26,14 +48,22 @@ const Found = z.object({ path: z.string() }).optional();
  * source then, and paying once for a source's content is the job of the usual checks (copies, duplicates).
  */
 export function resultWithContent(db: Database.Database, hash: string): string | null {
-  const row = Found.parse(
+  return resultsWithContents(db, [hash]).get(hash) ?? null;
+}
+
+/** `resultWithContent` for many contents in one query: content -> the first result recorded with it. */
+export function resultsWithContents(db: Database.Database, hashes: readonly string[]): Map<string, string> {
+  if (hashes.length === 0) return new Map();
+  const rows = Found.array().parse(
     statement(
       db,
-      `SELECT path FROM outputs WHERE content_hash = @hash AND done = 1
-         AND NOT EXISTS (SELECT 1 FROM jobs WHERE source_hash = @hash) LIMIT 1`,
-    ).get({ hash }),
+      `SELECT content_hash AS hash, path, min(rowid) FROM outputs
+         WHERE content_hash IN (SELECT value FROM json_each(?)) AND done = 1
+           AND NOT EXISTS (SELECT 1 FROM jobs WHERE source_hash = outputs.content_hash)
+         GROUP BY content_hash`,
+    ).all(JSON.stringify(hashes)),
   );
-  return row?.path ?? null;
+  return new Map(rows.map((r) => [r.hash, r.path]));
 }
 
 /** What a copy of a result is told, in a watched folder and at `add` alike; `how`: the way to dub it anyway. */

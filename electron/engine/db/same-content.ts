@@ -39,6 +39,27 @@ export function carrierOf(db: Db, key: DubKey, id: number): JobRow | null {
   return row ? JobRow.parse(row) : null;
 }
 
+/** A dub as one string: what `paidDubs` answers. */
+export const dubKeyOf = (k: DubKey): string =>
+  `${k.source_hash}\u0000${k.dest_lang}\u0000${k.source_lang}\u0000${k.studio}`;
+
+/**
+ * Which of these dubs are paid for already (`dubKeyOf` each): one a job is making or waits to make (not a
+ * copy: `carrierOf`), or one completed (`completedDubsOf`). One query for many jobs (a slice of an add), not
+ * two per job; by content (`+state`: through the states it read every queued or completed job).
+ */
+export function paidDubs(db: Db, keys: readonly DubKey[]): Set<string> {
+  const hashes = [...new Set(keys.flatMap((k) => (k.source_hash ? [k.source_hash] : [])))];
+  if (hashes.length === 0) return new Set();
+  const rows = statement(
+    db,
+    `SELECT DISTINCT source_hash, dest_lang, source_lang, studio FROM jobs
+      WHERE source_hash IN (SELECT value FROM json_each(?)) AND (+state = 'completed' OR (reuse_results = 0
+        AND +state IN ('queued', 'uploading', 'submitted', 'processing', 'downloading', 'paused')))`,
+  ).all(JSON.stringify(hashes)) as DubKey[];
+  return new Set(rows.map(dubKeyOf));
+}
+
 /** Copies waiting for this content's dub look again now (it completed, failed or was canceled). */
 export function wakeCopyWaiters(db: Db, key: DubKey): void {
   if (!key.source_hash) return;

@@ -7,8 +7,7 @@ import { OutputSelectionSchema, type OutputSelection } from '../../../shared/con
 import { serviceValueText } from '../../../shared/text';
 import { ApiError } from '../api/errors';
 import type { OutputRow } from '../db/jobs';
-import { recordOwnFile } from '../db/own-files';
-import { recordResultContent } from '../db/result-contents';
+import { recordResult } from '../db/result-contents';
 import { KeyLock } from '../outputs/key-lock';
 import { makeFolder } from '../files/make-folder';
 import {
@@ -277,7 +276,6 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     const final = await settle(`${path}.part`, path).catch((e: unknown) => {
       throw local(e, dirname(path ?? r.out_dir), null);
     });
-    await recordOwnFile(ctx.store.db, final);
     const settled: OutputRow = { job_id: r.id, type, path: final, bytes: result.bytes, done: 1 };
     // Moved under another name (the wanted one was taken meanwhile): a resume would not find it, record now.
     if (final !== path) put(settled);
@@ -285,7 +283,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       moved.push(settled);
       known.set(type, settled);
     }
-    await recordResultContent(ctx.store.db, final, result.sha256);
+    await recordResult(ctx.store.db, final, result.sha256);
   };
 
   let first = true;

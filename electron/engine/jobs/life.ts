@@ -134,6 +134,26 @@ export function enqueueUnlessLive(store: JobStore, job: NewJob, now: number, not
   return id;
 }
 
+/** `enqueueUnlessLive` for many jobs, in a few statements (a big add): each job's id, or null. */
+export function enqueueManyUnlessLive(
+  store: JobStore,
+  jobs: readonly NewJob[],
+  now: number,
+  notify: boolean,
+): (number | null)[] {
+  const ids = store.insertManyUnlessLive(jobs, now);
+  store.appendHistoryMany(
+    ids.filter((id) => id !== null),
+    now,
+    null,
+    'queued',
+    'added',
+    null,
+    notify,
+  );
+  return ids;
+}
+
 /**
  * Jobs waiting out a network backoff become due now (the machine woke up, the network is back): their wait
  * is over, their state and history stay as they are.

@@ -7,6 +7,7 @@ import { parseFile } from 'music-metadata';
 import { DubdeskError, type ErrorCode } from '../../../shared/contract/errors';
 import { mp3Duration, wavDuration } from './header-duration';
 import { mp4MovieDuration, type ReadAt } from './mp4-duration';
+import { mapInTurns } from '../files/in-turns';
 
 /** Bad input: the message names the file, the remedy says what to do. Never a stack trace for the user. */
 export class InputError extends DubdeskError {
@@ -155,20 +156,12 @@ export async function probeFile(path: string): Promise<ProbedFile> {
  * so keeping the thread pool's queue full (not four or eight at a time) is what makes 2,000 files quick.
  */
 export async function probeMany(paths: readonly string[], limit = 32): Promise<(ProbedFile | InputError)[]> {
-  const out = new Array<ProbedFile | InputError>(paths.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < paths.length) {
-      const i = next++;
-      const p = paths[i] ?? '';
-      out[i] = await probeFile(p).catch((e: unknown) => {
-        if (e instanceof InputError) return e;
-        throw e;
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, paths.length) }, worker));
-  return out;
+  return mapInTurns(paths, limit, (p) =>
+    probeFile(p).catch((e: unknown) => {
+      if (e instanceof InputError) return e;
+      throw e;
+    }),
+  );
 }
 
 /** file-type's names for a few formats differ from what services expect in a MIME type field. */

@@ -2,7 +2,7 @@ import type { DoneBefore } from '../../../../shared/contract/batches';
 import { creditsFor } from '../../../../shared/credits';
 import { existsSync } from 'node:fs';
 import type { JobRow, JobStore, NewJob } from '../../db/jobs';
-import { TimeSlices } from '../time-slices';
+import { lookInChunks, TimeSlices } from '../time-slices';
 
 /** Where each planned job stands against the queue: new, already queued, failed before, or already dubbed. */
 export interface Sorted {
@@ -47,10 +47,12 @@ export async function sortAgainstQueue(
     out.copyOf.set(reused, of);
     out.fresh.push(reused);
   };
-  // A few queries for the whole batch, not a few per job: 100,000 jobs are 20,000 sources.
+  // A few queries per thousand sources, not a few per job: 100,000 jobs are 20,000 sources.
   const sources = [...new Set(jobs.map((j) => j.source))];
   const key = (source: string, lang: string) => `${lang}\u0000${source}`;
-  const live = new Map(store.liveOf(sources).map((r) => [key(r.source, r.dest_lang), r]));
+  const live = new Map(
+    (await lookInChunks(sources, slices, (c) => store.liveOf(c))).map((r) => [key(r.source, r.dest_lang), r]),
+  );
   const completed = new Map<string, JobRow[]>();
   const remember = (k: string, r: JobRow) => {
     const list = completed.get(k);
@@ -63,12 +65,14 @@ export async function sortAgainstQueue(
   /** The dubs being made now, and the name of the file each is made of. */
   const carried = new Map<string, string>();
   if (!again) {
-    for (const r of store.completedOf(sources)) remember(key(r.source, r.dest_lang), r);
+    for (const r of await lookInChunks(sources, slices, (c) => store.completedOf(c)))
+      remember(key(r.source, r.dest_lang), r);
     // The same content under another name (a copy, a file moved): the same source, already paid for.
     const hashes = [...new Set(jobs.flatMap((j) => (j.source_hash ? [j.source_hash] : [])))];
-    for (const r of store.completedOfHashes(hashes))
+    for (const r of await lookInChunks(hashes, slices, (c) => store.completedOfHashes(c)))
       if (r.source_hash) remember(key(`#${r.source_hash}`, r.dest_lang), r);
-    for (const c of store.carriersOfHashes(hashes)) carried.set(dubKey(c, c.source_hash), c.source_name);
+    for (const c of await lookInChunks(hashes, slices, (h) => store.carriersOfHashes(h)))
+      carried.set(dubKey(c, c.source_hash), c.source_name);
   }
   for (const job of jobs) {
     if (slices.due) await slices.breathe();

@@ -3,6 +3,7 @@ import { DubdeskError } from '../../../../shared/contract/errors';
 import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/methods';
 import type { WatchPreset } from '../../../../shared/contract/watch';
 import { ContentHashes } from '../../db/content-hashes';
+import { mapInTurns } from '../../files/in-turns';
 import type { JobStore, NewJob } from '../../db/jobs';
 import type { Db } from '../../db/open';
 import type { PlannedFiles } from '../../watch/env';
@@ -38,6 +39,9 @@ export interface BatchDeps {
 
 type BatchHandlers = Pick<DubdeskHandlers, 'estimate' | 'add'>;
 
+/** Files read and hashed at once: small ones are a few trips to the thread pool each, large ones share the disk. */
+const HASHES_AT_ONCE = 8;
+
 /**
  * A batch does not fit when the service's balance cannot pay for what the queue has committed (queued, not
  * yet charged; copies and completed jobs commit nothing) and the batch. An unknown balance refuses nothing.
@@ -54,18 +58,23 @@ export class BatchService {
     this.hashes = new ContentHashes(deps.db);
   }
 
-  /** Each file's content, the source's identity (read once per path, size and modification time). */
+  /**
+   * Each file's content, the source's identity (read once per path, size and modification time), a few
+   * files at a time.
+   */
   private async identify(jobs: NewJob[]): Promise<void> {
-    const known = new Map<string, string>();
-    for (const job of jobs) {
-      if (job.source_kind !== 'file' || job.source_bytes === null || job.source_mtime === null) continue;
-      let hash = known.get(job.source);
-      if (hash === undefined) {
-        hash = await this.hashes.of(job.source, job.source_bytes, job.source_mtime);
-        known.set(job.source, hash);
-      }
-      job.source_hash = hash;
-    }
+    const files = new Map<string, { size: number; mtime: number }>();
+    for (const job of jobs)
+      if (job.source_kind === 'file' && job.source_bytes !== null && job.source_mtime !== null)
+        if (!files.has(job.source))
+          files.set(job.source, { size: job.source_bytes, mtime: job.source_mtime });
+    const hashes = new Map<string, string>();
+    await mapInTurns([...files], HASHES_AT_ONCE, async ([path, { size, mtime }]) => {
+      hashes.set(path, await this.hashes.of(path, size, mtime));
+    });
+    for (const job of jobs)
+      if (job.source_kind === 'file' && job.source_bytes !== null && job.source_mtime !== null)
+        job.source_hash = hashes.get(job.source) ?? null;
   }
 
   private serviceId(): string {
@@ -85,7 +94,7 @@ export class BatchService {
     await checkOutputFolders(planned.jobs, args.outDir !== undefined, create);
     await this.identify(planned.jobs);
     if (!again)
-      refuseResultCopies(this.deps.db, planned, (p) => this.deps.store.recordedOutputs([p]).size > 0);
+      await refuseResultCopies(this.deps.db, planned, (paths) => this.deps.store.recordedOutputs(paths));
     return planned;
   }
 

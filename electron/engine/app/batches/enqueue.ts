@@ -1,7 +1,7 @@
-import type { JobStore, NewJob } from '../../db/jobs';
+import { INSERT_ROWS, type JobStore, type NewJob } from '../../db/jobs';
 import type { Db } from '../../db/open';
-import { carrierOf, completedDubsOf } from '../../db/same-content';
-import { enqueueUnlessLive, transition } from '../../jobs/life';
+import { dubKeyOf, paidDubs } from '../../db/same-content';
+import { enqueueManyUnlessLive, transition } from '../../jobs/life';
 import { TimeSlices } from '../time-slices';
 import type { Sorted } from './against-queue';
 
@@ -26,7 +26,7 @@ export async function enqueueBatch(
   slices = new TimeSlices(),
 ): Promise<Enqueued> {
   const out: Enqueued = { added: [], retried: [], queuedMeanwhile: [] };
-  await writeInSlices(db, slices, sorted.failed, ({ id, job }) => {
+  await writeInSlices(db, slices, sorted.failed, 1, ([{ id, job }]) => {
     if (store.get(id)?.state !== 'failed') {
       out.queuedMeanwhile.push(id);
       return;
@@ -42,13 +42,16 @@ export async function enqueueBatch(
     out.retried.push(id);
   });
   const now = Date.now();
-  await writeInSlices(db, slices, sorted.fresh, (job) => {
-    const id = enqueueUnlessLive(store, again ? job : payOnce(db, job), now, false);
-    if (id !== null) out.added.push(id);
-    else {
-      const live = store.live(job.source, job.dest_lang);
-      if (live) out.queuedMeanwhile.push(live.id);
-    }
+  await writeInSlices(db, slices, sorted.fresh, INSERT_ROWS, (jobs) => {
+    const ids = enqueueManyUnlessLive(store, again ? jobs : payOnce(db, jobs), now, false);
+    ids.forEach((id, i) => {
+      if (id !== null) out.added.push(id);
+      else {
+        const job = jobs[i] as NewJob;
+        const live = store.live(job.source, job.dest_lang);
+        if (live) out.queuedMeanwhile.push(live.id);
+      }
+    });
   });
   return out;
 }
@@ -58,26 +61,39 @@ export async function enqueueBatch(
  * double click, a second face, a watched folder) may have queued the same content under another name
  * meanwhile. Checked again in the insert's own write transaction, so that content is paid for once.
  */
-function payOnce(db: Db, job: NewJob): NewJob {
-  if (job.reuse_results || !job.source_hash) return job;
-  const key = { ...job, source_hash: job.source_hash };
-  const paid = carrierOf(db, key, 0) ?? completedDubsOf(db, key).next().value;
-  return paid ? { ...job, reuse_results: 1 } : job;
+function payOnce(db: Db, jobs: readonly NewJob[]): NewJob[] {
+  const keys = jobs.map((j) =>
+    !j.reuse_results && j.source_hash ? { ...j, source_hash: j.source_hash } : null,
+  );
+  const paid = paidDubs(
+    db,
+    keys.filter((k) => k !== null),
+  );
+  return jobs.map((j, i) => {
+    const key = keys[i];
+    return key && paid.has(dubKeyOf(key)) ? { ...j, reuse_results: 1 } : j;
+  });
 }
 
-/** `write` for each item, in write transactions of one time slice each, the event loop's turn between. */
+/**
+ * `write` for each run of up to `size` items, in write transactions of one time slice each, the event
+ * loop's turn between.
+ */
 async function writeInSlices<T>(
   db: Db,
   slices: TimeSlices,
   items: readonly T[],
-  write: (item: T) => void,
+  size: number,
+  write: (run: [T, ...T[]]) => void,
 ): Promise<void> {
   let i = 0;
   while (i < items.length) {
     if (slices.due) await slices.breathe();
     db.transaction(() => {
-      do write(items[i++] as T);
-      while (i < items.length && !slices.due);
+      do {
+        write(items.slice(i, i + size) as [T, ...T[]]);
+        i += size;
+      } while (i < items.length && !slices.due);
     }).immediate();
   }
 }

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import { copyOfResult, resultWithContent } from '../../db/result-contents';
+import type { ContractError } from '../../../../shared/contract/errors';
+import { copyOfResult, resultsWithContents } from '../../db/result-contents';
+import { lookInChunks, TimeSlices } from '../time-slices';
 import type { Planned } from './plan';
 
 /**
@@ -7,22 +9,30 @@ import type { Planned } from './plan';
  * unless dubbed again on purpose (`--again`): a result is never taken as a new source by accident. A result
  * named itself (`add out/s6.de.mp4`) is a dub of a dub asked for by name, and stays allowed.
  */
-export function refuseResultCopies(
+export async function refuseResultCopies(
   db: Database.Database,
   planned: Planned,
-  isResultItself: (path: string) => boolean,
-): void {
-  const refused = new Map<string, ReturnType<typeof copyOfResult>>();
-  planned.jobs = planned.jobs.filter((job) => {
-    if (job.source_kind !== 'file' || !job.source_hash) return true;
-    const known = refused.get(job.source);
-    if (known) return false;
-    if (isResultItself(job.source)) return true;
-    const result = resultWithContent(db, job.source_hash);
-    if (!result) return true;
-    refused.set(job.source, copyOfResult(job.source, result, 'add it with --again ("Dub again")'));
-    return false;
-  });
+  resultsThemselves: (paths: readonly string[]) => Set<string>,
+  slices = new TimeSlices(),
+): Promise<void> {
+  // Asked per thousand files, not per file: its jobs (one per language) share the answer.
+  const hashes = new Map<string, string>();
+  for (const job of planned.jobs)
+    if (job.source_kind === 'file' && job.source_hash) hashes.set(job.source, job.source_hash);
+  const itself = new Set(await lookInChunks([...hashes.keys()], slices, (c) => [...resultsThemselves(c)]));
+  const results = new Map(
+    await lookInChunks(
+      [...hashes].flatMap(([path, hash]) => (itself.has(path) ? [] : [hash])),
+      slices,
+      (c) => [...resultsWithContents(db, c)],
+    ),
+  );
+  const refused = new Map<string, ContractError>();
+  for (const [path, hash] of hashes) {
+    const result = itself.has(path) ? undefined : results.get(hash);
+    if (result) refused.set(path, copyOfResult(path, result, 'add it with --again ("Dub again")'));
+  }
+  planned.jobs = planned.jobs.filter((job) => !refused.has(job.source));
   for (const [input, error] of refused) {
     planned.refused.push({ input, error });
     for (const f of planned.files) if (f.input === input) f.problem = error;

@@ -8,6 +8,8 @@ export const PAST = 'cleared_at IS NOT NULL OR archived_at IS NOT NULL';
 /** The trigram index answers searches of three characters or more; shorter ones read the list's rows. */
 const TRIGRAM = 3;
 
+const MATCHES = `(source_name LIKE @search ESCAPE '\\' OR source LIKE @search ESCAPE '\\')`;
+
 /** A filter as SQL: the WHERE clause and its named parameters. Cleared and aged jobs are in the history only. */
 export function where(filter: JobFilter): { sql: string; params: Record<string, unknown> } {
   const parts: string[] = [filter.history ? `(${PAST})` : LIVE];
@@ -25,9 +27,12 @@ export function where(filter: JobFilter): { sql: string; params: Record<string, 
     params.search = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     parts.push(
       [...text].length >= TRIGRAM
-        ? `id IN (SELECT rowid FROM job_search WHERE source_name LIKE @search ESCAPE '\\'
-            UNION SELECT rowid FROM job_search WHERE source LIKE @search ESCAPE '\\')`
-        : `(source_name LIKE @search ESCAPE '\\' OR source LIKE @search ESCAPE '\\')`,
+        ? // The sources whose name or path matches, then each job's own name and path.
+          `source IN (SELECT source FROM search_sources WHERE id IN (
+              SELECT rowid FROM source_search WHERE source_name LIKE @search ESCAPE '\\'
+              UNION SELECT rowid FROM source_search WHERE source LIKE @search ESCAPE '\\'))
+            AND ${MATCHES}`
+        : MATCHES,
     );
   }
   if (filter.source !== undefined) {

@@ -21,6 +21,10 @@ export class JobHistory {
       insert: db.prepare(
         `INSERT INTO job_history (job_id, at, from_state, to_state, event, reason) VALUES (?, ?, ?, ?, ?, ?)`,
       ),
+      insertMany: db.prepare(
+        `INSERT INTO job_history (job_id, at, from_state, to_state, event, reason)
+           SELECT value, @at, @from, @to, @event, @reason FROM json_each(@ids)`,
+      ),
       list: db.prepare(
         `SELECT at, from_state, to_state, event, reason FROM job_history WHERE job_id = ? ORDER BY id`,
       ),
@@ -39,6 +43,21 @@ export class JobHistory {
   ): void {
     this.q.insert.run(id, at, from, to, event, reason);
     if (notify) this.onHistory?.(id, from, to, event, reason);
+  }
+
+  /** The same entry for many jobs, in one statement. */
+  appendHistoryMany(
+    ids: readonly number[],
+    at: number,
+    from: JobState | null,
+    to: JobState,
+    event: string,
+    reason: string | null,
+    notify = true,
+  ): void {
+    if (ids.length === 0) return;
+    this.q.insertMany.run({ ids: JSON.stringify(ids), at, from, to, event, reason });
+    if (notify) for (const id of ids) this.onHistory?.(id, from, to, event, reason);
   }
 
   history(id: number): HistoryRow[] {

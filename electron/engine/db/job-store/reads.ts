@@ -18,6 +18,8 @@ export class JobReads {
   private readonly q;
 
   constructor(db: Db) {
+    // `+state`: a batch's lookups go by source or content; by state they read every completed (or queued)
+    // job of the history, which is what SQLite's planner chose, not knowing how few the batch names.
     this.q = {
       get: db.prepare(`SELECT * FROM jobs WHERE id = ?`),
       live: db.prepare(
@@ -25,18 +27,18 @@ export class JobReads {
       ),
       completed: db.prepare(`SELECT * FROM jobs WHERE source = ? AND dest_lang = ? AND state = 'completed'`),
       liveOf: db.prepare(
-        `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(?)) AND state NOT IN ('completed', 'canceled')`,
+        `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(?)) AND +state NOT IN ('completed', 'canceled')`,
       ),
       completedOf: db.prepare(
-        `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(?)) AND state = 'completed' ORDER BY id DESC`,
+        `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(?)) AND +state = 'completed' ORDER BY id DESC`,
       ),
       completedOfHashes: db.prepare(
-        `SELECT * FROM jobs WHERE source_hash IN (SELECT value FROM json_each(?)) AND state = 'completed' ORDER BY id DESC`,
+        `SELECT * FROM jobs WHERE source_hash IN (SELECT value FROM json_each(?)) AND +state = 'completed' ORDER BY id DESC`,
       ),
       carriersOfHashes: db.prepare(
         `SELECT source_hash, dest_lang, source_lang, studio, source_name, MIN(id) FROM jobs
           WHERE source_hash IN (SELECT value FROM json_each(?)) AND reuse_results = 0
-            AND state IN ('queued', 'uploading', 'submitted', 'processing', 'downloading', 'paused')
+            AND +state IN ('queued', 'uploading', 'submitted', 'processing', 'downloading', 'paused')
           GROUP BY source_hash, dest_lang, source_lang, studio`,
       ),
       sameSource: db.prepare(`SELECT * FROM jobs WHERE source = ? AND id != ?`),

@@ -11,12 +11,46 @@ import {
   type WriteGuard,
 } from './rows';
 
+/** What a new job is given; every other column takes its default. */
+const NEW_COLUMNS = [
+  'source',
+  'source_kind',
+  'source_name',
+  'source_type',
+  'source_bytes',
+  'source_mtime',
+  'source_hash',
+  'reuse_results',
+  'duration',
+  'dest_lang',
+  'source_lang',
+  'api',
+  'studio',
+  'out_dir',
+  'outputs_wanted',
+  'naming',
+  'service',
+  'watch_folder_id',
+  'upload_once',
+] as const satisfies readonly (keyof NewJob)[];
+const INTO = `INTO jobs (${NEW_COLUMNS.join(', ')}, state, step, created_at, updated_at)`;
+
 /** A new job, queued at its first step. */
-const INSERT_JOB = `
-        INSERT INTO jobs (source, source_kind, source_name, source_type, source_bytes, source_mtime, source_hash, reuse_results, duration, dest_lang,
-          source_lang, api, studio, out_dir, outputs_wanted, naming, service, watch_folder_id, upload_once, state, step, created_at, updated_at)
-        VALUES (@source, @source_kind, @source_name, @source_type, @source_bytes, @source_mtime, @source_hash, @reuse_results, @duration, @dest_lang,
-          @source_lang, @api, @studio, @out_dir, @outputs_wanted, @naming, @service, @watch_folder_id, @upload_once, 'queued', 'submit', @now, @now)`;
+const INSERT_JOB = `INSERT ${INTO} VALUES (${NEW_COLUMNS.map((c) => `@${c}`).join(', ')}, 'queued', 'submit', @now, @now)`;
+
+/**
+ * Rows a multi-row insert takes. One statement per job made SQLite copy every page the insert touched (the
+ * jobs row, its indexes, the aggregates and the search index the triggers keep) into a statement journal,
+ * for each job: a table with triggers gets one per statement. 50 rows share it: 950 parameters.
+ */
+export const INSERT_ROWS = 50;
+const row = `(${NEW_COLUMNS.map(() => '?').join(', ')}, 'queued', 'submit', ?, ?)`;
+
+interface InsertedRow {
+  id: number;
+  source: string;
+  dest_lang: string;
+}
 
 /** Every write of a job row. State changes go through `jobs/life.ts`, which calls `write` and `insert`. */
 export class JobWrites {
@@ -27,6 +61,7 @@ export class JobWrites {
     this.q = {
       insert: db.prepare(INSERT_JOB),
       insertUnlessLive: db.prepare(`${INSERT_JOB} ON CONFLICT DO NOTHING`),
+      insertRows: new Map<number, ReturnType<Db['prepare']>>(),
       wakeFirstUpload: db.prepare(
         `UPDATE jobs SET next_run_at = 0 WHERE source = ? AND state = 'queued' AND waiting_code = 'first-upload' AND next_run_at > 0`,
       ),
@@ -49,6 +84,45 @@ export class JobWrites {
   insertUnlessLive(job: NewJob, now: number): number | null {
     const r = this.q.insertUnlessLive.run({ source_hash: null, reuse_results: 0, ...job, now });
     return r.changes === 0 ? null : Number(r.lastInsertRowid);
+  }
+
+  /**
+   * `insertUnlessLive` for many jobs, in statements of up to `INSERT_ROWS` rows: each job's id, in order,
+   * or null where a live job of its source and language is there (from before, or earlier in `jobs`).
+   */
+  insertManyUnlessLive(jobs: readonly NewJob[], now: number): (number | null)[] {
+    const ids: (number | null)[] = [];
+    for (let start = 0; start < jobs.length; start += INSERT_ROWS) {
+      const chunk = jobs.slice(start, start + INSERT_ROWS);
+      const params: unknown[] = [];
+      for (const job of chunk) {
+        const full: Record<string, unknown> = { source_hash: null, reuse_results: 0, ...job };
+        for (const c of NEW_COLUMNS) params.push(full[c]);
+        params.push(now, now);
+      }
+      // RETURNING's order is not promised: each id goes to the first job of its source and language.
+      const inserted = new Map<string, number>();
+      for (const r of this.rowsStatement(chunk.length).all(params) as InsertedRow[])
+        inserted.set(`${r.dest_lang}\u0000${r.source}`, r.id);
+      for (const job of chunk) {
+        const key = `${job.dest_lang}\u0000${job.source}`;
+        ids.push(inserted.get(key) ?? null);
+        inserted.delete(key);
+      }
+    }
+    return ids;
+  }
+
+  private rowsStatement(rows: number): ReturnType<Db['prepare']> {
+    let stmt = this.q.insertRows.get(rows);
+    if (!stmt) {
+      const values = Array.from({ length: rows }, () => row).join(', ');
+      stmt = this.db.prepare(
+        `INSERT ${INTO} VALUES ${values} ON CONFLICT DO NOTHING RETURNING id, source, dest_lang`,
+      );
+      this.q.insertRows.set(rows, stmt);
+    }
+    return stmt;
   }
 
   /** Jobs of a source waiting for its first upload look again now; only `jobs/life.ts` calls it. */
