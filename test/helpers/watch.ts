@@ -20,6 +20,16 @@ export const TEST_TIMING = {
   availabilityTimeoutMs: 2000,
 };
 
+/**
+ * An engine with the quick watcher but, as by default, no timed full scans of folders watched through
+ * events (what they miss stays missed), its queue paused: what the watcher alone finds is what is seen.
+ */
+export async function eventsOnlyEngine(sb: Sandbox): Promise<DubdeskHost> {
+  const host = watchEngine(sb, tempDir(), { eventRescanMs: Number.POSITIVE_INFINITY });
+  await host.api.pauseQueue();
+  return host;
+}
+
 /** An engine on `home` with the quick watcher. */
 export function watchEngine(
   sb: Sandbox,

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../../electron/engine/db/open';
 import { WatchStore } from '../../../electron/engine/db/watch';
 import { loopTurns } from '../../../electron/engine/queue/idle';
-import { startSandbox } from '../../../electron/sandbox/server';
+import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
 import { countFileCalls } from '../../helpers/fs-calls';
 import { addFolder, filesOf, folderOf, running, waitFor, watchEngine } from '../../helpers/watch';
@@ -89,16 +89,7 @@ describe('a restart over a big watched folder', () => {
     await first.close();
 
     settled.mockClear();
-    const host = watchEngine(sb, home);
-    cleanup.push(() => host.close());
-    const run = running(host);
-    cleanup.push(() => run.stop());
-    const since = Date.now();
-    await waitFor(
-      'the folder watched again, its catch-up done',
-      () => folderOf(host.api, folder.id),
-      (f) => f.status === 'watching' && f.lastScanAt !== null && Date.parse(f.lastScanAt) >= since,
-    );
+    await restarted(sb, home, folder.id);
     // The turn after the scan is where outcomes were looked through again.
     const turns = loopTurns.watcher;
     await waitFor(
@@ -130,17 +121,7 @@ describe('a restart over a big watched folder', () => {
     fs.rmSync(paths[2] ?? '');
     const calls = countFileCalls((p) => p.startsWith(dir));
     cleanup.push(calls.undo);
-    const host = watchEngine(sb, home);
-    cleanup.push(() => host.close());
-    await host.api.pauseQueue();
-    const run = running(host);
-    cleanup.push(() => run.stop());
-    const since = Date.now();
-    await waitFor(
-      'watched again, caught up',
-      () => folderOf(host.api, folder.id),
-      (f) => f.status === 'watching' && f.lastScanAt !== null && Date.parse(f.lastScanAt) >= since,
-    );
+    const host = await restarted(sb, home, folder.id);
     // Without the snapshot every file was stat'ed again (500 here, 50,000 in the idle bench).
     expect(calls.stats(), 'stats at the restart').toBeLessThan(20);
     const files = await filesOf(host.api, folder.id);
@@ -159,19 +140,25 @@ describe('a restart over a big watched folder', () => {
     const { sb, home, folder } = await takenFolder(20);
     // Where the snapshots go is a file: nothing can be written there.
     fs.writeFileSync(join(home, 'watch-snapshots'), 'not a folder\n');
-    const host = watchEngine(sb, home);
-    cleanup.push(() => host.close());
-    await host.api.pauseQueue();
-    const run = running(host);
-    cleanup.push(() => run.stop());
-    const since = Date.now();
-    await waitFor(
-      'watched, caught up',
-      () => folderOf(host.api, folder.id),
-      (f) => f.status === 'watching' && f.lastScanAt !== null && Date.parse(f.lastScanAt) >= since,
-    );
+    await restarted(sb, home, folder.id);
   });
 });
+
+/** An engine started again on `home`, its queue paused, once the folder is watched and caught up by it. */
+async function restarted(sb: Sandbox, home: string, folderId: number) {
+  const host = watchEngine(sb, home);
+  cleanup.push(() => host.close());
+  await host.api.pauseQueue();
+  const run = running(host);
+  cleanup.push(() => run.stop());
+  const since = Date.now();
+  await waitFor(
+    'watched again, caught up',
+    () => folderOf(host.api, folderId),
+    (f) => f.status === 'watching' && f.lastScanAt !== null && Date.parse(f.lastScanAt) >= since,
+  );
+  return host;
+}
 
 /**
  * A recursive watched folder with `count` files in subfolders, each recorded as taken (as a previous

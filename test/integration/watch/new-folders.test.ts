@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
-import { addFolder, filesOf, folderOf, running, waitFor, watchEngine } from '../../helpers/watch';
+import { addFolder, eventsOnlyEngine, filesOf, folderOf, running, waitFor } from '../../helpers/watch';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -18,10 +18,8 @@ describe('folders made inside a watched folder', () => {
   it('a tree moved in, and folders made with mkdir -p: every file in them is found, then and later', async () => {
     const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
     cleanup.push(() => sb.stop());
-    // As by default: a folder watched through events is never walked again on a timer.
-    const host = watchEngine(sb, tempDir(), { eventRescanMs: Number.POSITIVE_INFINITY });
+    const host = await eventsOnlyEngine(sb);
     cleanup.push(() => host.close());
-    await host.api.pauseQueue();
     const dir = tempDir('dubdesk-watch-');
     const folder = await addFolder(host.api, dir, { recursive: true });
     const run = running(host);

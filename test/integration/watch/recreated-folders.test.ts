@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
-import { addFolder, filesOf, folderOf, running, waitFor, watchEngine } from '../../helpers/watch';
+import { addFolder, eventsOnlyEngine, filesOf, folderOf, running, waitFor } from '../../helpers/watch';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -15,10 +15,8 @@ describe('a subfolder deleted and made again at once', () => {
   it('files made later deep in the new folders are found, and the removed ones are no longer there', async () => {
     const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
     cleanup.push(() => sb.stop());
-    // As by default: a folder watched through events is never walked again on a timer.
-    const host = watchEngine(sb, tempDir(), { eventRescanMs: Number.POSITIVE_INFINITY });
+    const host = await eventsOnlyEngine(sb);
     cleanup.push(() => host.close());
-    await host.api.pauseQueue();
     const dir = tempDir('dubdesk-watch-');
     const ROUNDS = 8;
     for (let i = 0; i < ROUNDS; i++) {
@@ -70,9 +68,8 @@ describe('the watched folder removed and made again at once', () => {
   it('files made in the new folder are found, then and later', async () => {
     const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
     cleanup.push(() => sb.stop());
-    const host = watchEngine(sb, tempDir(), { eventRescanMs: Number.POSITIVE_INFINITY });
+    const host = await eventsOnlyEngine(sb);
     cleanup.push(() => host.close());
-    await host.api.pauseQueue();
     const dir = join(tempDir('dubdesk-watch-'), 'inbox');
     fs.mkdirSync(dir);
     fs.writeFileSync(join(dir, 'before.mp4'), 'before\n');
