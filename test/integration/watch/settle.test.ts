@@ -30,6 +30,23 @@ async function setup(settleMs?: number): Promise<{ sb: Sandbox; host: ReturnType
   return { sb, host };
 }
 
+/** A folder watched by an engine whose queue is paused: only the watcher is under test, nothing is sent. */
+async function pausedWatching(settleMs: number) {
+  const { host } = await setup(settleMs);
+  const { api } = host;
+  await api.pauseQueue();
+  const dir = tempDir('dubdesk-watch-');
+  const folder = await addFolder(api, dir);
+  const run = running(host);
+  cleanup.push(() => run.stop());
+  await waitFor(
+    'the folder to be watched',
+    () => folderOf(api, folder.id),
+    (f) => f.status === 'watching',
+  );
+  return { api, dir, folder };
+}
+
 describe('a watched folder takes files once they stop growing', () => {
   // A copy that stalls half-way for longer than the settle time: the container says it is not whole (MP4
   // boxes; a Matroska/WebM segment size), so it waits; whole, it is taken once.
@@ -50,18 +67,7 @@ describe('a watched folder takes files once they stop growing', () => {
   ])(
     'a $name that stalls half-way waits as not whole; whole, it is taken once',
     async ({ name, media, says, seconds }) => {
-      const { host } = await setup(300);
-      const { api } = host;
-      await api.pauseQueue(); // only the watcher is under test: nothing is sent
-      const dir = tempDir('dubdesk-watch-');
-      const folder = await addFolder(api, dir);
-      const run = running(host);
-      cleanup.push(() => run.stop());
-      await waitFor(
-        'the folder to be watched',
-        () => folderOf(api, folder.id),
-        (f) => f.status === 'watching',
-      );
+      const { api, dir, folder } = await pausedWatching(300);
       const whole = await readFile(media());
       const dest = join(dir, name);
       await writeFile(dest, whole.subarray(0, whole.length / 2));
@@ -89,18 +95,7 @@ describe('a watched folder takes files once they stop growing', () => {
   );
 
   it('queues a file written slowly in chunks once, after its last write', async () => {
-    const { host } = await setup(1500);
-    const { api } = host;
-    await api.pauseQueue(); // only the watcher is under test: nothing is sent
-    const dir = tempDir('dubdesk-watch-');
-    const folder = await addFolder(api, dir);
-    const run = running(host);
-    cleanup.push(() => run.stop());
-    await waitFor(
-      'the folder to be watched',
-      () => folderOf(api, folder.id),
-      (f) => f.status === 'watching',
-    );
+    const { api, dir, folder } = await pausedWatching(1500);
 
     const told: WatchFolder[] = [];
     api.subscribe((e) => {
