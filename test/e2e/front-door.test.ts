@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../helpers/axe';
 import { closeBrowser, launch, PATIENT, screenshot } from '../helpers/browser-app';
 import { servedByCli, shown } from '../helpers/serve-cli';
 import { tempDir } from '../helpers/engine';
@@ -34,6 +35,8 @@ describe('`npx dubdesk serve --sandbox` as a person meets it: the browser it ope
     await tab.goto(`${served.origin}/`);
     await expect.poll(() => shown(tab), PATIENT).toBe('the app');
     await screenshot(tab, 'front-door-second-tab');
+    await tab.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(tab, 'front-door-second-tab-dark');
     await tab.close();
   });
 
@@ -58,6 +61,7 @@ describe('`npx dubdesk serve --sandbox` as a person meets it: the browser it ope
       const tab = await otherBrowser(served.printed, scheme);
       await expect.poll(() => shown(tab), PATIENT).toMatch(/^This address was used already/);
       expect(await tab.getByText('npx dubdesk serve --link').count()).toBe(1);
+      expect(await seriousViolations(tab)).toEqual([]);
       await screenshot(tab, `front-door-used-link-${scheme}`);
       await tab.context().close();
     }

@@ -11,7 +11,7 @@ const TITLE: Record<Why, string> = {
 
 const WHY: Record<Why, string> = {
   'used-link':
-    'Each address `dubdesk serve` gives signs one browser in, once, within minutes. This browser has no session of this Dubdesk, so it needs a new address.',
+    'Each address that `dubdesk serve` prints signs in one browser, once, for a few minutes. This browser has no session of this Dubdesk yet, so it needs a new address.',
   'no-link': 'This page needs the address `dubdesk serve` prints: its one-time code signs this browser in.',
   ended: 'This tab’s session ended with it. Nothing in the queue is lost.',
 };
