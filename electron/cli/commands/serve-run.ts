@@ -58,7 +58,12 @@ export async function serve(flags: ServeFlags, cmd: Command): Promise<void> {
   // The first line on stdout is the address, for people and for scripts (which trade its code for the
   // token at POST /session). The browser gets an address of its own: each code works once.
   process.stdout.write(`${server.newAddress(PRINTED_CODE_TTL_MS)}\n`);
-  const withdraw = await announceServer(session.host.home, server);
+  const withdraw = await announceServer(session.host.home, server).catch((e: Error) => {
+    say(
+      `\`dubdesk serve --link\` will not find this serve (${e.message}); Enter here still gives a new address.`,
+    );
+    return async () => {};
+  });
   const enter = process.stdin.isTTY ? ' or press Enter here' : '';
   say(
     `Dubdesk is served at ${server.origin} to this machine only. Open the address above: it works once, within ${PRINTED_CODE_TTL_MS / 60_000} minutes, and the browser it opens in stays signed in (every tab). For a new address: \`dubdesk serve --link\`${enter}. Ctrl+C stops.`,
