@@ -22,6 +22,7 @@ import type { EngineClient } from './engine-client';
 import { startEngine, type EngineStartOptions } from './engine-start';
 import { registerFaceIpc } from './face-ipc';
 import { registerContractIpc } from './ipc';
+import { settleIdentity } from './launch-env';
 import { LaunchFiles } from './launch-files';
 import { MainWindow } from './main-window';
 import { mediaProtocolHandler } from './media-protocol';
@@ -91,13 +92,9 @@ function registerProtocols(rendererDir: string, api: DubdeskApi): void {
   protocol.handle(MEDIA_SCHEME, mediaProtocolHandler(api));
 }
 
-/** A second launch, the dock and the last window closed. */
+/** The dock and the last window closed; files from launches go to the page from now on. */
 function handleAppEvents(win: MainWindow, launch: LaunchFiles, addFiles: (paths: string[]) => void): void {
-  app.on('second-instance', (_event, argv, workingDirectory) => {
-    win.show();
-    addFiles(launch.secondLaunch(argv, workingDirectory));
-  });
-  launch.handOverEarly();
+  launch.handOver(addFiles, win.show);
   app.on('activate', win.show);
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
@@ -109,13 +106,14 @@ function handleAppEvents(win: MainWindow, launch: LaunchFiles, addFiles: (paths:
  * engine could not open its queue).
  */
 export async function startDubdesk(opts: StartOptions): Promise<DesktopApp | null> {
+  const home = settleIdentity(app, opts.home, process.env, process.platform);
   const launch = new LaunchFiles(opts.argv ?? process.argv);
-  if (!app.requestSingleInstanceLock()) {
+  // A second launch hands its files over with its lock request, as its own command line named them.
+  if (!app.requestSingleInstanceLock({ files: launch.named })) {
     app.quit();
     return null;
   }
-  const home = opts.home ?? process.env.DUBDESK_HOME ?? join(app.getPath('appData'), 'Dubdesk');
-  app.setPath('userData', home);
+  launch.listenForSecondLaunches();
   await app.whenReady();
   secureSession(session.defaultSession);
   app.on('web-contents-created', (_event, contents) => lockDown(contents));
@@ -135,7 +133,6 @@ export async function startDubdesk(opts: StartOptions): Promise<DesktopApp | nul
     shellEvents.send({ type: 'open-files', paths });
     win.show();
   };
-  launch.deliverTo(addFiles);
 
   let parts: DesktopParts | null = null;
   const partsNow = () => parts as DesktopParts;

@@ -212,6 +212,8 @@ export const fake = {
   },
   displays: [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
   badge: [] as number[],
+  /** Each single-instance lock asked for: the user-data folder it was scoped to, and what was handed over. */
+  lock: [] as { userData: string; additionalData: unknown }[],
   /** What was put on the clipboard, in order. */
   clipboard: [] as string[],
   /** Runs the engine's process side in this process, over a structured-clone port. */
