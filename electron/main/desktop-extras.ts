@@ -4,7 +4,8 @@
  */
 import type { App, BrowserWindow, Clipboard, Dialog, IpcMain, IpcMainInvokeEvent } from 'electron';
 import { autoUpdater } from 'electron-updater';
-import { FACE, settle } from './channels';
+import { FACE } from './channels';
+import { settle } from './settle';
 import { copyDiagnostics, type DiagnosticsSource } from './copy-diagnostics';
 import { UNTRUSTED, type Trust } from './ipc';
 import type { MenuActions } from './menu';
