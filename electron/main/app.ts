@@ -28,11 +28,12 @@ import { MainWindow } from './main-window';
 import { mediaProtocolHandler } from './media-protocol';
 import { MEDIA_SCHEME } from './media-url';
 import { wakeOnResume } from './power';
-import { quitAfterUploads, stopGentlyOnQuit } from './quit';
+import { quitAfterUploads, stopGentlyOnQuit, stopOnSessionEnd } from './quit';
 import { secureSession } from './session';
 import { ShellEvents } from './shell-events';
 import { newShellState } from './shell-state';
 import { APP_SCHEME, isTrustedSender, type SenderLike } from './trust';
+import { trayHostPresent } from './tray-host';
 import { lockDown } from './window';
 
 export { QUIT_GRACE_MS } from './quit';
@@ -60,6 +61,8 @@ export interface StartOptions extends EngineStartOptions {
   home?: string;
   /** The command line (files named on it are added); `process.argv` by default. */
   argv?: readonly string[];
+  /** Whether a tray icon can be seen; asked of the session bus on Linux by default (tray-host.ts). */
+  trayShown?: () => Promise<boolean>;
 }
 
 export interface DesktopApp {
@@ -125,7 +128,11 @@ export async function startDubdesk(opts: StartOptions): Promise<DesktopApp | nul
 
   const state = newShellState();
   const icons = join(opts.distDir, 'icons');
-  const win = new MainWindow({ home, distDir: opts.distDir, icons, state });
+  let trayAnswer: Promise<boolean> | null = null;
+  const trayShown = () => (trayAnswer ??= (opts.trayShown ?? (() => trayHostPresent(process.platform)))());
+  let endSession = () => {};
+  const onSessionEnd = () => endSession();
+  const win = new MainWindow({ home, distDir: opts.distDir, icons, state, trayShown, onSessionEnd });
   const { shellEvents, trusted } = registerIpc(api, win.alive);
   const extras = startDesktopExtras({ app, ipcMain, dialog, clipboard, engine, trusted, window: win.alive });
   const addFiles = (paths: string[]) => {
@@ -155,5 +162,6 @@ export async function startDubdesk(opts: StartOptions): Promise<DesktopApp | nul
   parts.setMenu();
   handleAppEvents(win, launch, addFiles);
   stopGentlyOnQuit(engine, state, parts);
+  endSession = stopOnSessionEnd(engine, state, parts);
   return { engine, window: win.alive, shellEvents, home };
 }

@@ -101,6 +101,9 @@ export class FakeBrowserWindow extends EventEmitter {
   restore() {
     this.minimized = false;
   }
+  minimize() {
+    this.minimized = true;
+  }
   maximize() {
     this.maximized = true;
   }

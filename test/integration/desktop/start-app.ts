@@ -23,6 +23,8 @@ export interface StartAppOptions {
   argv?: string[];
   /** Runs once the app has started starting (the lock is taken), before its engine is up. */
   whileStarting?: () => void;
+  /** Whether a tray icon can be seen (a desktop with a tray host by default). */
+  trayShown?: boolean;
 }
 
 export async function startApp(o: StartAppOptions = {}): Promise<StartedApp> {
@@ -42,6 +44,7 @@ export async function startApp(o: StartAppOptions = {}): Promise<StartedApp> {
     rendererDir,
     home: o.home ?? tempDir(),
     argv: o.argv ?? ['/opt/dubdesk/dubdesk'],
+    trayShown: async () => o.trayShown ?? true,
     forkEngine: () => engineChild() as unknown as EngineChild,
     engine: {
       keyStore: 'file',
