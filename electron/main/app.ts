@@ -121,7 +121,10 @@ export async function startDubdesk(opts: StartOptions): Promise<DesktopApp | nul
   secureSession(session.defaultSession);
   app.on('web-contents-created', (_event, contents) => lockDown(contents));
 
-  const engine = await startEngine(opts, home);
+  const engine = await startEngine(
+    { ...opts, resolveProxy: opts.resolveProxy ?? ((url) => session.defaultSession.resolveProxy(url)) },
+    home,
+  );
   if (!engine) return null;
   const api = engine.api;
   registerProtocols(opts.rendererDir, api);

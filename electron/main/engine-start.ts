@@ -4,14 +4,19 @@ import { EngineClient, type EngineChild } from './engine-client';
 import { EngineOutput, remedyFor } from './engine-output';
 import type { EngineInit } from './engine-protocol';
 import { shellLogFile } from './shell-log';
+import { systemProxyEnv } from './system-proxy';
+
+const direct = async () => 'DIRECT';
 
 export interface EngineStartOptions {
   /** Where engine.cjs is (dist/electron). */
   distDir: string;
   /** Test knobs and session overrides for the engine. */
   engine?: Partial<Omit<EngineInit, 'home' | 'appVersion'>>;
-  /** Starts the engine's process (tests run it in-process). */
-  forkEngine?: (entry: string) => EngineChild;
+  /** Starts the engine's process with its environment (tests run it in-process). */
+  forkEngine?: (entry: string, env: NodeJS.ProcessEnv) => EngineChild;
+  /** The system's proxy for a URL, as a PAC answer (the session's resolveProxy). */
+  resolveProxy?: (url: string) => Promise<string>;
 }
 
 /** What the environment says about the service for this session (DUBDESK_* variables). */
@@ -60,14 +65,16 @@ export async function startEngine(opts: EngineStartOptions, home: string): Promi
   };
   const fork =
     opts.forkEngine ??
-    ((entry: string) =>
+    ((entry: string, env: NodeJS.ProcessEnv) =>
       utilityProcess.fork(entry, [], {
         serviceName: 'Dubdesk engine',
         stdio: 'pipe',
+        env,
       }) as unknown as EngineChild);
+  const env = { ...process.env, ...(await systemProxyEnv(opts.resolveProxy ?? direct, process.env)) };
   const logFile = shellLogFile(home);
   const output = new EngineOutput(logFile);
-  const engine = new EngineClient(() => output.follow(fork(join(opts.distDir, 'engine.cjs'))), init);
+  const engine = new EngineClient(() => output.follow(fork(join(opts.distDir, 'engine.cjs'), env)), init);
   try {
     await engine.start();
   } catch (e) {

@@ -192,6 +192,8 @@ export const fake = {
     devicePermission: null as Listener | null,
     beforeRequest: null as { filter: { urls: string[] }; fn: Listener } | null,
     emitter: new EventEmitter(),
+    /** The system's proxy for a URL, as Chromium's PAC answer. */
+    proxyFor: (_url: string) => 'DIRECT',
   },
   menus: [] as unknown[],
   trays: [] as {

@@ -91,6 +91,7 @@ export function electronModule(): Record<string, unknown> {
         setPermissionCheckHandler: (fn: Listener) => (fake.session.permissionCheck = fn),
         setDevicePermissionHandler: (fn: Listener) => (fake.session.devicePermission = fn),
         on: (e: string, fn: Listener) => fake.session.emitter.on(e, fn),
+        resolveProxy: async (url: string) => fake.session.proxyFor(url),
         webRequest: {
           onBeforeRequest: (filter: { urls: string[] }, fn: Listener) =>
             (fake.session.beforeRequest = { filter, fn }),

@@ -17,6 +17,7 @@ import { tempDir } from '../../helpers/engine';
 
 type Mocked = ReturnType<typeof electronModule> & { app: Record<string, ReturnType<typeof vi.fn>> };
 const forks: ReturnType<typeof forkBuiltEngine>[] = [];
+const envs: NodeJS.ProcessEnv[] = [];
 
 /** Loads `app`'s main.cjs as Electron would, on a fresh mocked module and data folder. */
 function launch(app: string, adjust: (electron: Mocked) => void = () => {}) {
@@ -24,9 +25,10 @@ function launch(app: string, adjust: (electron: Mocked) => void = () => {}) {
   FakeBrowserWindow.all = [];
   const electron = electronModule() as Mocked;
   electron.utilityProcess = {
-    fork: (entry: string) => {
-      const child = forkBuiltEngine(entry);
+    fork: (entry: string, _args: string[], options: { env?: NodeJS.ProcessEnv }) => {
+      const child = forkBuiltEngine(entry, options.env);
       forks.push(child);
+      envs.push(options.env ?? {});
       return child;
     },
   };
@@ -51,14 +53,17 @@ afterEach(() => {
 });
 
 describe('the built shell bundle', () => {
-  it('opens its window on the engine, and quitting stops the engine first', async () => {
+  it('opens its window on the engine (given the system’s proxy), and quitting stops the engine first', async () => {
     const app = appFolder();
+    fake.session.proxyFor = () => 'PROXY proxy.corp.example:3128; DIRECT';
     const { electron, home } = launch(app);
     await vi.waitFor(() => expect(FakeBrowserWindow.all).toHaveLength(1), { timeout: 30_000 });
     expect(fake.dialog.errors).toEqual([]);
     expect(fake.lock.at(-1)?.userData).toBe(home);
     const preload = (FakeBrowserWindow.all[0]?.options.webPreferences as { preload: string }).preload;
     expect(preload).toBe(join(app, 'dist', 'preload.cjs'));
+    expect(envs.at(-1)?.HTTPS_PROXY).toBe('http://proxy.corp.example:3128');
+    fake.session.proxyFor = () => 'DIRECT';
     const engine = forks.at(-1);
     (electron.app.quit as unknown as () => void)();
     await vi.waitFor(() => expect(engine?.child.exitCode).toBe(0), { timeout: 15_000 });
