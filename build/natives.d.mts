@@ -20,3 +20,5 @@ export declare function assertNatives(
 ): void;
 /** Fetches and unpacks a target's platform packages into node_modules; returns what it installed. */
 export declare function installNatives(platform: string, arch: string): string[];
+/** Unpacks an npm tarball's `package/` folder (already gunzipped) into `into`. */
+export declare function untar(tar: Buffer, into: string): void;

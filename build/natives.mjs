@@ -17,9 +17,11 @@ import {
   readSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -142,6 +144,36 @@ function versionOf(pkg) {
 }
 
 /**
+ * Unpacks an npm tarball's `package/` folder into `into` (regular files and folders; a pax header may carry
+ * a long name). Node has no tar reader, and the `tar` on a Windows runner's PATH may read `C:` as a host.
+ */
+export function untar(tar, into) {
+  let longName = null;
+  for (let at = 0; at + 512 <= tar.length;) {
+    const header = tar.subarray(at, at + 512);
+    if (header.every((b) => b === 0)) break;
+    const text = (from, to) => header.toString('utf8', from, to).replace(/\0.*$/s, '');
+    const size = Number.parseInt(text(124, 136).trim() || '0', 8);
+    const type = String.fromCharCode(header[156] || 48);
+    const body = tar.subarray(at + 512, at + 512 + size);
+    const prefix = text(345, 500);
+    const name = longName ?? (prefix ? `${prefix}/${text(0, 100)}` : text(0, 100));
+    longName = null;
+    if (type === 'x') longName = /(?:^|\n)\d+ path=([^\n]+)\n/.exec(body.toString('utf8'))?.[1] ?? null;
+    const inside = name.split('/').slice(1).join('/');
+    const path = join(into, inside);
+    if (inside && !inside.split('/').includes('..')) {
+      if (type === '5') mkdirSync(path, { recursive: true });
+      else if (type === '0' || type === '7') {
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, body, { mode: Number.parseInt(text(100, 108).trim() || '644', 8) & 0o755 });
+      }
+    }
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+}
+
+/**
  * Puts a target's platform packages beside this machine's, as npm would have installed them there, without
  * touching package.json, the lock or this machine's own (an `npm install --cpu=…` would prune those): each
  * is fetched with `npm pack` (checked against the registry's integrity) and unpacked into node_modules.
@@ -167,9 +199,7 @@ export function installNatives(platform, arch) {
         .trim()
         .split('\n')
         .at(-1);
-      const into = join(ROOT, 'node_modules', pkg);
-      mkdirSync(into, { recursive: true });
-      execFileSync('tar', ['-xzf', join(work, packed), '-C', into, '--strip-components=1']);
+      untar(gunzipSync(readFileSync(join(work, packed))), join(ROOT, 'node_modules', pkg));
       return spec;
     });
   } finally {

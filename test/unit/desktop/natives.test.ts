@@ -4,12 +4,14 @@
  * for its system and processor, and no other target's. The trees are made of real binaries: better-sqlite3
  * ships a prebuild for each of the eight targets, which stand in for the watcher's and keyring's.
  */
-import { copyFileSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import afterPack, { resourcesOf } from '../../../build/after-pack.mjs';
-import { assertNatives, binaryTarget, nativeProblems, nativesFor } from '../../../build/natives.mjs';
+import { assertNatives, binaryTarget, nativeProblems, nativesFor, untar } from '../../../build/natives.mjs';
 import { tempDir } from '../../helpers/engine';
 
 const root = join(__dirname, '../../..');
@@ -130,5 +132,22 @@ describe('the afterPack hook', () => {
       /darwin arm64 package lacks/,
     );
     await expect(afterPack(context(packed(tree('darwin', 'arm64')), 'darwin', 3))).resolves.toBeUndefined();
+  });
+});
+
+describe('installing another processor’s packages', () => {
+  it('unpacks an npm tarball’s package folder, binaries and all, without a tar program', () => {
+    const made = tempDir('dubdesk-tarball-');
+    mkdirSync(join(made, 'package', 'lib'), { recursive: true });
+    writeFileSync(join(made, 'package', 'package.json'), '{"name":"@parcel/watcher-darwin-x64"}');
+    copyFileSync(prebuild('darwin-x64'), join(made, 'package', 'watcher.node'));
+    writeFileSync(join(made, 'package', 'lib', 'index.js'), 'module.exports = 1;');
+    execFileSync('tar', ['-czf', join(made, 'p.tgz'), '-C', made, 'package']);
+    const into = join(tempDir('dubdesk-modules-'), '@parcel', 'watcher-darwin-x64');
+    untar(gunzipSync(readFileSync(join(made, 'p.tgz'))), into);
+    expect(readFileSync(join(into, 'package.json'), 'utf8')).toContain('watcher-darwin-x64');
+    expect(readFileSync(join(into, 'watcher.node')).equals(readFileSync(prebuild('darwin-x64')))).toBe(true);
+    expect(readFileSync(join(into, 'lib', 'index.js'), 'utf8')).toBe('module.exports = 1;');
+    expect(statSync(join(into, 'watcher.node')).isFile()).toBe(true);
   });
 });
