@@ -2,7 +2,7 @@
  * What the app sets about itself before anything else: its data folder (absolute, whatever DUBDESK_HOME
  * says), its Windows identity, and the folders its tools are found in when started from Finder.
  */
-import { delimiter, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { App } from 'electron';
 
 /** electron-builder's appId: the Start-menu shortcut's AppUserModelID, which toasts and pinned icons use. */
@@ -22,9 +22,9 @@ export const MAC_TOOL_FOLDERS = ['/opt/homebrew/bin', '/usr/local/bin'];
 
 /** PATH with the macOS tool folders added at its end (where missing); other systems' PATH as it is. */
 export function withToolFolders(path: string | undefined, platform: NodeJS.Platform): string {
-  const have = (path ?? '').split(delimiter).filter(Boolean);
-  if (platform !== 'darwin') return have.join(delimiter);
-  return [...have, ...MAC_TOOL_FOLDERS.filter((f) => !have.includes(f))].join(delimiter);
+  if (platform !== 'darwin') return path ?? '';
+  const have = (path ?? '').split(':').filter(Boolean);
+  return [...have, ...MAC_TOOL_FOLDERS.filter((f) => !have.includes(f))].join(':');
 }
 
 /**

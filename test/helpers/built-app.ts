@@ -5,7 +5,7 @@
  * package built for another processor lacks its native parts).
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineChild } from '../../electron/main/engine-client';
 import type { FromEngine, ToEngine } from '../../electron/main/engine-protocol';
@@ -32,7 +32,7 @@ export const ELECTRON_GLOBAL = '__dubdeskElectron';
 /** An app folder: the bundles in dist/electron, node_modules linked but for `without`. */
 export function appFolder(without: readonly string[] = []): string {
   const app = tempDir('dubdesk-app-');
-  execFileSync('cp', ['-r', builtBundles(), join(app, 'dist')]);
+  cpSync(builtBundles(), join(app, 'dist'), { recursive: true });
   const modules = join(app, 'node_modules');
   const link = (scope: string) => {
     mkdirSync(join(modules, scope), { recursive: true });

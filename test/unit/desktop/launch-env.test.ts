@@ -33,7 +33,7 @@ describe('before the lock', () => {
   it('uses Dubdesk in the app-data folder by default', () => {
     const app = fakeApp();
     expect(settleIdentity(app, undefined, { DUBDESK_HOME: '' }, 'darwin')).toBe(
-      '/Users/me/Library/Application Support/Dubdesk',
+      join('/Users/me/Library/Application Support', 'Dubdesk'),
     );
   });
 

@@ -142,7 +142,8 @@ describe('installing another processor’s packages', () => {
     writeFileSync(join(made, 'package', 'package.json'), '{"name":"@parcel/watcher-darwin-x64"}');
     copyFileSync(prebuild('darwin-x64'), join(made, 'package', 'watcher.node'));
     writeFileSync(join(made, 'package', 'lib', 'index.js'), 'module.exports = 1;');
-    execFileSync('tar', ['-czf', join(made, 'p.tgz'), '-C', made, 'package']);
+    // Relative names: a Windows runner's GNU tar would read `C:` as a host.
+    execFileSync('tar', ['-czf', 'p.tgz', 'package'], { cwd: made });
     const into = join(tempDir('dubdesk-modules-'), '@parcel', 'watcher-darwin-x64');
     untar(gunzipSync(readFileSync(join(made, 'p.tgz'))), into);
     expect(readFileSync(join(into, 'package.json'), 'utf8')).toContain('watcher-darwin-x64');
