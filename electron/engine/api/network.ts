@@ -19,23 +19,23 @@ const systemStore: TrustStore = () =>
   typeof tls.getCACertificates === 'function' ? tls.getCACertificates('system') : [];
 let trustStore = systemStore;
 let trusted: { ca: string[]; context: SecureContext } | null = null;
-const agents = new Map<string, Agents>();
+const agents = new Map<string, { http: HttpAgent; https: () => HttpsAgent }>();
 
 export interface Agents {
   http: HttpAgent;
-  https: HttpsAgent;
+  https?: HttpsAgent;
 }
 
 /** Where the system's certificates come from (tests give a stand-in store); forgets the agents made so far. */
 export function useTrustStore(store: TrustStore | null): void {
   trustStore = store ?? systemStore;
   trusted = null;
-  for (const a of agents.values()) {
-    a.http.destroy();
-    a.https.destroy();
-  }
+  for (const destroy of made.splice(0)) destroy();
   agents.clear();
 }
+
+/** How to close every agent made so far. */
+const made: (() => void)[] = [];
 
 /** The PEM certificates in a file; none when it cannot be read. */
 function certificatesIn(file: string | undefined): string[] {
@@ -77,19 +77,30 @@ export function proxyFor(scheme: 'http' | 'https', host: string): string {
 export function agentsFor(target: URL, reuse: boolean): Agents {
   const proxies = { http: proxyFor('http', target.host), https: proxyFor('https', target.host) };
   const key = `${proxies.http} ${proxies.https} ${reuse}`;
-  let made = agents.get(key);
-  if (!made) {
-    const { ca, context } = trust();
-    const options = { keepAlive: reuse, secureContext: context };
-    made = {
-      http: proxies.http
-        ? new HttpProxyAgent({ proxy: proxies.http, keepAlive: reuse })
-        : new HttpAgent({ keepAlive: reuse }),
-      https: proxies.https
-        ? new HttpsProxyAgent({ ...options, proxy: proxies.https, proxyRequestOptions: { ca } })
-        : new HttpsAgent(options),
+  let pair = agents.get(key);
+  if (!pair) {
+    const http = proxies.http
+      ? new HttpProxyAgent({ proxy: proxies.http, keepAlive: reuse })
+      : new HttpAgent({ keepAlive: reuse });
+    made.push(() => http.destroy());
+    // Reading the system's store takes a while (hundreds of certificates): only once HTTPS is asked for.
+    let https: HttpsAgent | null = null;
+    const httpsAgent = () => {
+      if (!https) {
+        const { ca, context } = trust();
+        const options = { keepAlive: reuse, secureContext: context };
+        const agent = proxies.https
+          ? new HttpsProxyAgent({ ...options, proxy: proxies.https, proxyRequestOptions: { ca } })
+          : new HttpsAgent(options);
+        made.push(() => agent.destroy());
+        https = agent;
+      }
+      return https;
     };
-    agents.set(key, made);
+    pair = { http, https: httpsAgent };
+    agents.set(key, pair);
   }
-  return made;
+  // got reads every agent it is given: an http:// request (the built-in sandbox) gets no HTTPS agent, so it
+  // never reads the store; a redirect from it to https:// takes got's own agent.
+  return target.protocol === 'https:' ? { http: pair.http, https: pair.https() } : { http: pair.http };
 }

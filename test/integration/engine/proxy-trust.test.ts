@@ -84,6 +84,24 @@ describe('behind a company proxy with TLS inspection', () => {
     expect(proxy.tunnels).toEqual([]);
   });
 
+  it('reads the system store only for HTTPS: plain HTTP to the built-in sandbox pays nothing for it', async () => {
+    let reads = 0;
+    useTrustStore(() => {
+      reads++;
+      return [TEST_ROOT];
+    });
+    await createServiceClients({
+      baseUrl: sb.baseUrl,
+      legacyUrl: sb.legacyUrl,
+      apiKey: sb.account.apiKey,
+    }).v2.me();
+    expect(reads).toBe(0);
+    env({ HTTPS_PROXY: proxy.url });
+    await clients().v2.me();
+    await clients().v2.me();
+    expect(reads).toBe(1);
+  });
+
   it('never sends loopback through the proxy (the built-in sandbox)', () => {
     env({ HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url });
     expect(proxyFor('http', '127.0.0.1:4000')).toBe('');
