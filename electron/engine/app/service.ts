@@ -63,7 +63,8 @@ export class ServiceManager {
     private readonly clientOptions: Pick<ServiceOptions, 'limits' | 'partFiles' | 'sourceReads'> = {},
   ) {}
 
-  private resolve(): {
+  /** What the settings come to: the stored ones (or `stored`, ones about to be stored) under the session's. */
+  private resolve(stored: StoredService = readStoredService(this.home)): {
     mode: ServiceMode;
     configured: boolean;
     baseUrl: string | null;
@@ -73,7 +74,6 @@ export class ServiceManager {
     /** The address set now that the stored key was not entered for (the one to name). */
     keyNotFor: string | null;
   } {
-    const stored = readStoredService(this.home);
     const baseUrl = this.overrides.baseUrl || stored.baseUrl || null;
     const legacyUrl = this.overrides.legacyUrl || stored.legacyUrl || null;
     // A stored key goes only to the addresses it was entered for: pointing the service elsewhere (a
@@ -247,8 +247,9 @@ export class ServiceManager {
       next.mode = 'service';
     // Choosing the service without a key would leave every face with nothing to talk to (the sandbox no
     // longer stands in, and nothing can be sent): refused before anything is written. (Taking a key away
-    // is another matter: the faces then ask for one.)
-    const keyAfter = patch.apiKey !== undefined ? patch.apiKey : this.resolve().apiKey;
+    // is another matter: the faces then ask for one.) The settings after this save decide: an address
+    // changed back to the one the key was entered for brings the key back.
+    const keyAfter = patch.apiKey !== undefined ? patch.apiKey : this.resolve(next).apiKey;
     if (patch.mode === 'service' && !keyAfter)
       throw new DubdeskError('bad-request', 'the dubbing service needs your API key', {
         remedy: 'Paste your API key, or keep the built-in sandbox.',

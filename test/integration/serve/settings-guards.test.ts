@@ -104,3 +104,37 @@ describe('a stored key and a changed address', () => {
     }
   });
 });
+
+describe('back to the address the key was entered for, in one save', () => {
+  it('takes mode and address changed together: the check reads the settings after the save', async () => {
+    const sandbox = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2 });
+    const host = openDubdesk({ home: tempDir(), face: 'web' });
+    try {
+      await host.api.setSettings({
+        service: {
+          mode: 'service',
+          apiKey: sandbox.account.apiKey,
+          baseUrl: sandbox.baseUrl,
+          allowFileKeyStore: true,
+        },
+      });
+      // Pointed elsewhere (the key is not sent there), then the built-in sandbox for a while.
+      await host.api.setSettings({ service: { baseUrl: 'http://127.0.0.1:1' } });
+      await host.api.setSettings({ service: { mode: 'sandbox' } });
+      // One save: the service again, at the address the key was entered for.
+      const settings = await host.api.setSettings({
+        service: { mode: 'service', baseUrl: sandbox.baseUrl },
+      });
+      expect(settings.service).toMatchObject({ mode: 'service', apiKeySet: true, keyEnteredFor: null });
+      expect((await host.api.account()).balance).toBeGreaterThan(0);
+      // The other way round is still refused: the service at an address the key was not entered for.
+      await host.api.setSettings({ service: { mode: 'sandbox' } });
+      await expect(
+        host.api.setSettings({ service: { mode: 'service', baseUrl: 'http://127.0.0.1:1' } }),
+      ).rejects.toMatchObject({ code: 'bad-request', field: 'service.apiKey' });
+    } finally {
+      await host.close();
+      await sandbox.stop();
+    }
+  });
+});
