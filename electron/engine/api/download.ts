@@ -198,7 +198,12 @@ export class Downloads {
     // Each chunk is on disk before the next is read: when the line drops, every byte received is kept
     // (and counts as progress), and a disk error (ENOSPC…) is the disk's, never the service's.
     const held = holdWhileOpening(stream);
-    // The floor: a window that brought less than the minimum ends the transfer (see HttpLimits).
+    const out = await this.files.open(part, append).catch((e: NodeJS.ErrnoException) => {
+      stream.destroy();
+      throw new PartWriteError(e, expected === null ? null : expected - written);
+    });
+    // The floor: a window that brought less than the minimum ends the transfer (see HttpLimits). Set once
+    // the part file is open: a folder that refuses it leaves no timer to hold the process.
     let stop: ApiError | null = null;
     let windowStart = received;
     const floor = setInterval(() => {
@@ -215,10 +220,6 @@ export class Downloads {
       );
       stream.destroy(stop);
     }, this.limits.progressWindowMs);
-    const out = await this.files.open(part, append).catch((e: NodeJS.ErrnoException) => {
-      stream.destroy();
-      throw new PartWriteError(e, expected === null ? null : expected - written);
-    });
     try {
       for await (const chunk of held()) {
         try {
