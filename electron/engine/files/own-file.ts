@@ -68,13 +68,19 @@ export async function entryAt(path: string): Promise<Stats | null> {
 /**
  * A folder on the file's path that is a symbolic link someone else made: another user who can write beside
  * an output folder could swap it for a link into a folder of theirs (or one only the user can read) and
- * have Dubdesk serve what is there, or write there. A link the user (or the administrator) made, `~/Videos` pointing at a second disk, is
- * followed, as Linux's `protected_symlinks` follows links in shared folders only for their owner.
+ * have Dubdesk serve what is there, or write there. A link the user (or the administrator) made,
+ * `~/Videos` pointing at a second disk, is followed, as Linux's `protected_symlinks` follows links in
+ * shared folders only for their owner.
  */
-export async function foreignLinkOnPath(path: string): Promise<string | null> {
+export function foreignLinkOnPath(path: string): Promise<string | null> {
+  return foreignLinkFrom(dirname(path));
+}
+
+/** `folder` or a folder above it, when one is a link another user made. */
+async function foreignLinkFrom(start: string): Promise<string | null> {
   const uid = process.getuid?.();
   if (uid === undefined) return null; // Windows: links need the right to make them; no owner to compare
-  let folder = dirname(path);
+  let folder = start;
   for (;;) {
     const st = await lstat(folder).catch(() => null);
     if (st?.isSymbolicLink() && st.uid !== uid && st.uid !== 0) return folder;
@@ -92,11 +98,11 @@ async function stillThere(fh: FileHandle, path: string): Promise<FileIdentity> {
   throw new NameTakenError(path, entry ? whatIs(entry) : 'it went away while it was opened');
 }
 
-/** Refused when a folder on the way is another user's link (it may lead anywhere they chose). */
-async function notThroughForeignLink(path: string): Promise<void> {
-  const foreign = await foreignLinkOnPath(resolve(path));
+/** Refused when `folder`, or one above it, is another user's link (it may lead anywhere they chose). */
+export async function notThroughForeignLink(folder: string): Promise<void> {
+  const foreign = await foreignLinkFrom(resolve(folder));
   if (foreign !== null)
-    throw new NameTakenError(path, `reached through ${foreign}, a link another user made`);
+    throw new NameTakenError(folder, `reached through ${foreign}, a link another user made`);
 }
 
 /**
@@ -104,7 +110,7 @@ async function notThroughForeignLink(path: string): Promise<void> {
  * folder reached through another user's link (a `es/` put there as a link to one of theirs).
  */
 export async function createOwnFile(path: string): Promise<{ fh: FileHandle; identity: FileIdentity }> {
-  await notThroughForeignLink(path);
+  await notThroughForeignLink(dirname(path));
   if (NO_FOLLOW === 0) {
     const entry = await entryAt(path);
     if (entry) throw new NameTakenError(path, whatIs(entry));
@@ -117,7 +123,7 @@ export async function createOwnFile(path: string): Promise<{ fh: FileHandle; ide
   });
   const identity = await stillThere(fh, path);
   // A folder swapped for a link while the file was made: the file made goes, nothing is written in it.
-  await notThroughForeignLink(path).catch(async (e: unknown) => {
+  await notThroughForeignLink(dirname(path)).catch(async (e: unknown) => {
     await fh.close();
     await unlink(path).catch(() => {});
     throw e;
