@@ -7,6 +7,7 @@ import { CODE_FRAGMENT_KEY } from '../../shared/serve-protocol';
 import { contractErrors } from './errors';
 import { eventRoutes, type EventStreams } from './events';
 import { guardRequests } from './guard';
+import { bodyIdleLimit, headersDeadline, IDLE_TIMEOUTS, type IdleTimeouts } from './idle-limits';
 import { LOOPBACK } from './loopback';
 import { mediaRoutes } from './media';
 import { resultsZipRoute } from './results-zip';
@@ -49,6 +50,8 @@ export interface ServeOptions {
   folders?: FolderEnv;
   /** The clock one-time codes expire by (tests move it). */
   clock?: () => number;
+  /** How long a request's headers, and its body, may stall (default: IDLE_TIMEOUTS). */
+  idleTimeouts?: Partial<IdleTimeouts>;
 }
 
 export interface DubdeskServer {
@@ -96,7 +99,9 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   const codes = new SessionCodes(opts.clock);
   const stagingRoot = join(home, 'staging');
   const uploading = new Set<string>();
+  const idle = { ...IDLE_TIMEOUTS, ...opts.idleTimeouts };
   const app = Fastify({
+    http: headersDeadline(idle),
     logger: loggerOptions(opts.log),
     bodyLimit: METHOD_BODY_LIMIT,
     trustProxy: false,
@@ -106,6 +111,7 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   // Contract bodies are JSON only: a text/plain POST is what a cross-site form could send without asking.
   app.removeContentTypeParser('text/plain');
 
+  bodyIdleLimit(app, idle.bodyMs);
   guardRequests(app, { token, mediaTokens, downloadTokens, port: () => port });
   contractErrors(app);
   sessionRoute(app, codes, token);
