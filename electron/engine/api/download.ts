@@ -15,6 +15,7 @@ import { ApiError, redact } from './errors';
 import { DEFAULT_LIMITS, withLimits, type HttpLimits } from './limits';
 import { httpUrl, isHttp, redirectTarget } from './links';
 import { planDownload } from './ranges';
+import type { Secrets } from './scrub';
 import { readCapped, timeoutsFor, Transport, utf8, type ProgressListener } from './transport';
 
 const mib = (bytes: number) => `${Math.ceil(bytes / 1024 / 1024)} MiB`;
@@ -125,6 +126,8 @@ export class Downloads {
   constructor(
     limits?: Partial<HttpLimits>,
     private readonly files: PartFiles = diskPartFiles,
+    /** Keys to scrub from storage's error answers. */
+    private readonly secrets: Secrets = () => [],
   ) {
     this.limits = withLimits(DEFAULT_LIMITS, limits);
     this.transport = new Transport(timeoutsFor('download', this.limits), { 'user-agent': 'Dubdesk' });
@@ -185,7 +188,7 @@ export class Downloads {
       const { body } = await readCapped(stream, this.limits.maxErrorBodyBytes, url).catch(() => ({
         body: Buffer.alloc(0),
       }));
-      throw errorFromResponse(status, utf8(body), url);
+      throw errorFromResponse(status, utf8(body), url, this.secrets());
     }
     if (plan.action === 'complete') {
       stream.destroy();

@@ -60,7 +60,10 @@ export class ServiceManager {
     private readonly keys: KeyStore,
     private readonly overrides: ServiceOverrides,
     private readonly startSandbox: SandboxStarter | null,
-    private readonly clientOptions: Pick<ServiceOptions, 'limits' | 'partFiles' | 'sourceReads'> = {},
+    private readonly clientOptions: Pick<
+      ServiceOptions,
+      'limits' | 'partFiles' | 'sourceReads' | 'secrets'
+    > = {},
   ) {}
 
   /** What the settings come to: the stored ones (or `stored`, ones about to be stored) under the session's. */
