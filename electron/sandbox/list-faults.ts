@@ -49,7 +49,7 @@ export async function brokenList(faults: Faults, ctx: Ctx, shape: 'v2' | 'array'
   const fault = faults.listFault;
   if (fault === 'none') return false;
   const page = Number(ctx.url.searchParams.get('page') ?? 1) || 1;
-  const pagination = `"pagination":{"page":${page},"page_size":100,"total":1e17,"total_pages":1e15}`;
+  const pagination = `"pagination":{"page":${page},"page_size":100,"total":1e15,"total_pages":1e15}`;
   const { res } = ctx;
   switch (fault) {
     case 'error':

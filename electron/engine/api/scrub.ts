@@ -18,13 +18,21 @@ export type Secrets = () => readonly string[];
 
 const lowerPercents = (s: string) => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
 
+/** Forms by key: every string of every answer is looked at, the few keys' forms are made once. */
+const formsByKey = new Map<string, string[]>();
+
 /** The ways a key is written inside a text: raw, JSON-escaped (also with `\/`), URL-encoded (both cases, `+`). */
 function formsOf(key: string): string[] {
+  const known = formsByKey.get(key);
+  if (known) return known;
+  if (formsByKey.size > 100) formsByKey.clear();
   const json = JSON.stringify(key).slice(1, -1);
   const url = encodeURIComponent(key);
   const forms = [key, json, json.replace(/\//g, '\\/'), url, lowerPercents(url), url.replace(/%20/g, '+')];
   // Longest first: a form that holds another is replaced whole.
-  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+  const sorted = [...new Set(forms)].sort((a, b) => b.length - a.length);
+  formsByKey.set(key, sorted);
+  return sorted;
 }
 
 /** `\"`, `\\`, `\/`, `\uXXXX` and the other JSON escapes read as the characters they stand for. */

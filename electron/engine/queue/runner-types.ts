@@ -29,8 +29,11 @@ export interface RunOptions {
 
 export const valueOf = (v: number | (() => number)): number => (typeof v === 'function' ? v() : v);
 
-/** Why a run returned: all done, stopped by the user, halted by the service, or the queue is paused. */
-export type RunOutcome = 'done' | 'aborted' | 'auth' | 'credits' | 'paused';
+/**
+ * Why a run returned: all done, stopped by the user, halted by the service (a rejected key, no credits, its
+ * lists failing every poll the failure budget allows), or the queue is paused.
+ */
+export type RunOutcome = 'done' | 'aborted' | 'auth' | 'credits' | 'paused' | 'unreachable';
 
 export type QueuePause = NonNullable<QueueTotals['paused']>;
 

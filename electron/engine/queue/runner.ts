@@ -7,8 +7,8 @@ import { SeenDubs } from '../flows/seen-dubs';
 import { pollOnce } from '../flows/track';
 import { StopAtStep, classify, type JobError } from '../jobs/errors';
 import { endNetworkWaits, type LifeEvent } from '../jobs/life';
-import { backoffDelay } from './backoff';
 import { FailurePolicy } from './failure-policy';
+import { PollBudget } from './poll-budget';
 import { onForeignWrites } from './foreign-writes';
 import { IDLE_HEARTBEAT_MS, IDLE_LOOK_MS, loopTurns } from './idle';
 import { HEARTBEAT_MS, QueueLock } from './lock';
@@ -79,7 +79,7 @@ export class Runner {
     let pollAt = 0;
     let pollInterval = pollMs();
     let polling: Promise<void> | null = null;
-    let pollFailures = 0;
+    const polls = new PollBudget(this.env);
     let heartbeatAt = Date.now();
     let creditsEvery = CREDITS_RECHECK_MS;
     let creditsCheckAt = Date.now() + creditsEvery;
@@ -111,29 +111,32 @@ export class Runner {
         const service = this.env.service();
         const { paused, due, tracking } = store.read(lookAround, store, service, this.env.queuePause);
         if (paused?.reason === 'auth' && opts.untilDone && this.active.size === 0 && !polling) return 'auth';
+        // The service's lists failed all the budget allows: a run that should finish starts nothing more.
+        const givenUp = opts.untilDone && polls.spent;
+        if (givenUp && this.active.size === 0 && !polling) return 'unreachable';
         const concurrency = valueOf(opts.concurrency);
         // One read tells whether anything is due at each step; a claim (a write transaction) only then.
-        const isDue = (t: number | null) => t !== null && t <= now && !draining();
+        const isDue = (t: number | null) => t !== null && t <= now && !draining() && !givenUp;
         if (!paused && isDue(due.submit)) this.claim('submit', concurrency, service, signal, opts.drain);
         if ((!paused || paused.reason === 'credits') && isDue(due.fetch))
           this.claim('fetch', concurrency, service, signal, opts.drain);
 
         // The service has no pause: dubs it started go on and are charged, so a pause (by the user or out of
         // credits) stops new work, never the polls that record their end. Only a rejected key stops them.
-        const mayPoll = paused?.reason !== 'auth' && !draining();
+        const mayPoll = paused?.reason !== 'auth' && !draining() && !givenUp;
         if (tracking > 0 && mayPoll && !polling && Date.now() >= pollAt) {
           polling = pollOnce(store, this.env.clients(), service, signal, this.seen)
             .then(({ changed, failure }) => {
               for (const row of changed) this.hooks.changed(row);
               if (failure) throw failure;
               this.hooks.connectivity(null);
-              pollFailures = 0;
+              polls.succeeded();
               const base = pollMs();
               const slowest = Math.max(base, Math.min(base * 6, 30_000));
               pollInterval = changed.length ? base : Math.min(pollInterval * 1.5, slowest);
               pollAt = Date.now() + pollInterval;
             })
-            .catch((e: unknown) => this.pollFailed(classify(e), ++pollFailures, service))
+            .catch((e: unknown) => this.pollFailed(classify(e), polls, service))
             .then((retryAt) => {
               if (typeof retryAt === 'number') pollAt = retryAt;
             })
@@ -189,14 +192,19 @@ export class Runner {
     }
   }
 
-  /** A failed poll: offline marks the tracked jobs as waiting; a rejected key halts the queue. */
-  private pollFailed(err: JobError, failures: number, service: string): number {
+  /**
+   * A failed poll: offline marks the tracked jobs as waiting for the network, a list that keeps failing
+   * says so on them, a rejected key halts the queue. Returns when to poll again.
+   */
+  private pollFailed(err: JobError, polls: PollBudget, service: string): number {
     if (err.retry === 'halt-auth') this.env.setQueuePause({ reason: 'auth', message: err.error.message });
     if (err.error.code === 'offline') {
       this.hooks.connectivity(err.error.message);
       markTrackedOffline(this.env.store, service, this.hooks);
     }
-    return Date.now() + backoffDelay(failures, this.env.backoff);
+    const { retryAt, problem } = polls.failed(err);
+    if (problem) markTrackedOffline(this.env.store, service, this.hooks, { code: 'retry', message: problem });
+    return retryAt;
   }
 
   private sleep(ms: number): Promise<void> {
