@@ -229,6 +229,7 @@ export class DubdeskEngine {
         },
         connectivity: (offline) => this.totals.connectivity(offline),
         resumed: (n) => this.totals.resumed(n),
+        storage: (full) => this.totals.storageFull(full),
       },
     );
   }

@@ -71,6 +71,7 @@ describe('a list of dubs that keeps failing', () => {
       expect((await jobOf(env))?.state).toBe('completed');
       expect(startedDubs(sb).filter((d) => d.name === name)).toHaveLength(1);
     },
+    180_000,
   );
 
   it('full of other dubs, 1e15 pages of them: the job is followed through its details and completes', async () => {
@@ -88,5 +89,5 @@ describe('a list of dubs that keeps failing', () => {
     } finally {
       sb.setFaults({ listFault: 'none' });
     }
-  });
+  }, 120_000);
 });

@@ -116,5 +116,5 @@ describe('the API key quoted back by the service', () => {
     }
     // Every file the data folder holds: the database (and its WAL), backups, logs.
     for (const file of filesUnder(home)) expectNoKey(file, readFileSync(file));
-  });
+  }, 240_000);
 });
