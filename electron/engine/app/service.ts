@@ -76,6 +76,8 @@ export class ServiceManager {
     keyEnteredFor: string | null;
     /** The address set now that the stored key was not entered for (the one to name). */
     keyNotFor: string | null;
+    /** The origins the stored key was entered for. */
+    keyOrigins: string[];
   } {
     const baseUrl = this.overrides.baseUrl || stored.baseUrl || null;
     const legacyUrl = this.overrides.legacyUrl || stored.legacyUrl || null;
@@ -105,7 +107,16 @@ export class ServiceManager {
       storedKey ||
       baseUrl,
     );
-    return { mode, configured, baseUrl, legacyUrl, apiKey, keyEnteredFor, keyNotFor };
+    return {
+      mode,
+      configured,
+      baseUrl,
+      legacyUrl,
+      apiKey,
+      keyEnteredFor,
+      keyNotFor,
+      keyOrigins: storedKey ? bound : [],
+    };
   }
 
   mode(): ServiceMode {
@@ -129,6 +140,7 @@ export class ServiceManager {
       apiKeySet: Boolean(r.apiKey),
       apiKeyHint: r.apiKey ? `…${r.apiKey.slice(-4)}` : null,
       keyEnteredFor: r.mode === 'service' ? r.keyEnteredFor : null,
+      ...(r.keyOrigins.length ? { keyOrigins: r.keyOrigins } : {}),
       keyStore: fromEnv ? 'env' : r.apiKey ? this.keys.kind : null,
       keyStorage: this.keys.storage?.() ?? {
         store: this.keys.kind,

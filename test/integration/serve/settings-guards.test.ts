@@ -5,6 +5,7 @@ import { openDubdesk } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
 import { bearer, raw, serveFor, type Served } from '../../helpers/serve';
+import { needsKeyAgain } from '../../../renderer/src/components/ServiceSettings';
 
 describe('dubdesk serve: settings that would point Dubdesk at the wrong place', () => {
   let sb: Sandbox;
@@ -126,6 +127,14 @@ describe('back to the address the key was entered for, in one save', () => {
         service: { mode: 'service', baseUrl: sandbox.baseUrl },
       });
       expect(settings.service).toMatchObject({ mode: 'service', apiKeySet: true, keyEnteredFor: null });
+      // The page lets that save through too: the form knows where the key was entered for.
+      await host.api.setSettings({ service: { mode: 'sandbox' } });
+      const form = (baseUrl: string) =>
+        ({ mode: 'service', apiKey: '', baseUrl, legacyUrl: '', allowFileKeyStore: false }) as const;
+      const inSandbox = await host.api.getSettings();
+      expect(needsKeyAgain(form(sandbox.baseUrl), inSandbox)).toBe(false);
+      expect(needsKeyAgain(form('https://elsewhere.example'), inSandbox)).toBe(true);
+      await host.api.setSettings({ service: { mode: 'service', baseUrl: sandbox.baseUrl } });
       expect((await host.api.account()).balance).toBeGreaterThan(0);
       // The other way round is still refused: the service at an address the key was not entered for.
       await host.api.setSettings({ service: { mode: 'sandbox' } });
