@@ -15,6 +15,7 @@ import { ApiError, redact } from './errors';
 import { DEFAULT_LIMITS, withLimits, type HttpLimits } from './limits';
 import { httpUrl, isHttp, redirectTarget } from './links';
 import { planDownload } from './ranges';
+import { RateCap } from './rate-cap';
 import type { Secrets } from './scrub';
 import { readCapped, timeoutsFor, Transport, utf8, type ProgressListener } from './transport';
 
@@ -128,6 +129,8 @@ export class Downloads {
     private readonly files: PartFiles = diskPartFiles,
     /** Keys to scrub from storage's error answers. */
     private readonly secrets: Secrets = () => [],
+    /** The downlink's cap, shared by every download at once. */
+    private readonly cap: RateCap = new RateCap(),
   ) {
     this.limits = withLimits(DEFAULT_LIMITS, limits);
     this.transport = new Transport(timeoutsFor('download', this.limits), { 'user-agent': 'Dubdesk' });
@@ -256,6 +259,8 @@ export class Downloads {
     }, this.limits.progressWindowMs);
     try {
       for await (const chunk of held()) {
+        // Capped, the body is read no faster than the rate: the socket fills and TCP slows the sender.
+        if (this.cap.capped) await this.cap.take(chunk.length);
         try {
           await out.write(chunk);
           hash.update(chunk);
