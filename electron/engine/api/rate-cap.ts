@@ -1,11 +1,7 @@
 import { TokenBucket } from 'limiter';
+import { MIN_RATE_BYTES } from '../../../shared/rates';
 
-/**
- * The lowest cap taken. A capped download stops reading its socket while it waits for its share, and a
- * socket left unread for the idle limit (a minute) is taken for a dead line: with 16 transfers sharing the
- * cap, one 64 KiB read must still get its share within seconds.
- */
-export const MIN_RATE_BYTES = 64 * 1024;
+export { MIN_RATE_BYTES };
 
 interface Bucket {
   tokens: TokenBucket;

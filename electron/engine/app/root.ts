@@ -27,6 +27,14 @@ import { ServiceManager } from './service';
 import { SettingsService } from './settings/settings-service';
 import { TotalsService } from './totals/totals-service';
 import { WatchFolders } from './watch/watch-folders-service';
+import { uncapped } from '../api/rate-cap';
+import { QueueOrderService } from './steering/order-service';
+import { PresetsService } from './steering/presets-service';
+import { RunSettings } from './steering/run-settings';
+import { SpendingService } from './steering/spending-service';
+import { systemExecutor } from './when-done/executor';
+import { WhenDoneService } from './when-done/when-done-service';
+import { liveJobs } from './when-done/live-jobs';
 
 /** The start-up backup waits this long for the start's own work (opening, watched folders' catch-up). */
 const BACKUP_AFTER_MS = 5000;
@@ -54,11 +62,15 @@ export class DubdeskEngine {
   private readonly events: JobEvents;
   private readonly watch: WatchFolders;
   private readonly aging: HistoryAging;
+  /** The caps on uploads and downloads, the sending window: the settings', or a run's own. */
+  private readonly runSettings: RunSettings;
+  private readonly whenDone: WhenDoneService;
   private closed = false;
 
   constructor(options: EngineOptions) {
     prepareHome(options.home, 'logs');
     const keyStore: KeyStore = options.keyStore ?? new FileKeyStore(options.home);
+    const caps = uncapped();
     // Every key Dubdesk knows is scrubbed from the log, and from what the service says as it arrives.
     const secrets = new LogSecrets(keyStore, options.service?.apiKey);
     this.services = new ServiceManager(
@@ -71,6 +83,7 @@ export class DubdeskEngine {
         ...(options.partFiles ? { partFiles: options.partFiles } : {}),
         ...(options.sourceReads ? { sourceReads: options.sourceReads } : {}),
         secrets: () => secrets.values(),
+        caps,
       },
     );
     this.log = new EngineLog(options.home, () => secrets.values());
@@ -86,6 +99,7 @@ export class DubdeskEngine {
       BACKUP_AFTER_MS,
     );
     this.store = new JobStore(this.db);
+    this.runSettings = new RunSettings(this.store, caps);
     // A job that failed needs the user: it stands out from the steps of a job's life.
     this.store.onHistory = (jobId, from, to, event, reason) =>
       (to === 'failed' ? warn : info)({ jobId, from, to, event }, reason ? `${event}: ${reason}` : event);
@@ -121,7 +135,12 @@ export class DubdeskEngine {
       totals: this.totals,
       watch: { jobChanged: (row) => this.watch.jobChanged(row), jobsChanged: () => this.watch.jobsChanged() },
     });
+    const spending = new SpendingService({
+      store,
+      monthlyBudget: () => this.runSettings.current().monthlyBudget,
+    });
     const batches = new BatchService({
+      budget: () => spending.budget(),
       db,
       store,
       services,
@@ -181,10 +200,26 @@ export class DubdeskEngine {
       hub,
       info,
       wake: () => {
+        this.runSettings.settingsChanged();
         wake();
         this.aging.settingsChanged();
       },
       scheduleTotals,
+    });
+    const order = new QueueOrderService({ store, listChanged: () => this.events.listChanged(), wake, info });
+    const presets = new PresetsService({ store, emit: (b) => hub.emit(b), cwd: options.cwd ?? null, warn });
+    this.whenDone = new WhenDoneService({
+      executor: options.whenDoneExecutor ?? systemExecutor(),
+      jobs: () => liveJobs(this.api),
+      totals: async () => this.totals.totals(),
+      changed: (state) => hub.emit({ type: 'when-done', state }),
+      notify: (summary) => hub.emit({ type: 'batch-done', tally: summary.tally }),
+      log: (message) => logger.info({}, message),
+      listen: (openJobs) =>
+        hub.subscribe((e) => {
+          if (e.type === 'totals') openJobs(e.totals.left);
+        }),
+      ...(options.whenDoneCountdownMs !== undefined ? { countdownMs: options.whenDoneCountdownMs } : {}),
     });
     const impl: ImplementOptions = options.checkOutputs ? { checkOutputs: true } : {};
     this.api = implementApi(
@@ -195,6 +230,10 @@ export class DubdeskEngine {
         ...queue.handlers(),
         ...this.totals.handlers(),
         ...this.watch.handlers(),
+        ...order.handlers(),
+        ...presets.handlers(),
+        ...spending.handlers(),
+        ...this.whenDone.handlers(),
       },
       (listener) => hub.subscribe(listener),
       impl,
@@ -227,6 +266,7 @@ export class DubdeskEngine {
         balance: async () => (await this.account.accountNow()).balance,
         backoff: options.backoff ?? DEFAULT_BACKOFF,
         maxServiceAttempts: options.maxServiceAttempts ?? 8,
+        sendWindow: () => this.runSettings.current().sendWindow,
       },
       {
         changed: (row) => this.events.changed(row),
@@ -252,6 +292,7 @@ export class DubdeskEngine {
       'run started',
     );
     this.totals.schedule();
+    this.runSettings.forRun(opts);
     // The runner takes the queue lock before its first await: only the process that holds it watches.
     const running = this.runner.run(opts);
     if (watching && this.runner.isRunning) this.watch.startWatching();
@@ -260,6 +301,7 @@ export class DubdeskEngine {
       this.log.logger.info({ outcome }, 'run ended');
       return outcome;
     } finally {
+      this.runSettings.forRun(null);
       await this.watch.stopWatching();
       this.totals.schedule();
     }
@@ -276,6 +318,7 @@ export class DubdeskEngine {
     await this.watch.close();
     await this.aging.close();
     this.totals.close();
+    this.whenDone.dispose();
     this.hub.clear();
     await this.services.close();
     await this.backup.now();

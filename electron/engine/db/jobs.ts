@@ -1,5 +1,8 @@
 import type { JobFilter, JobState } from '../../../shared/contract/jobs';
 import { JobAging } from './job-store/aging';
+import { JobCharges } from './job-store/charges';
+import { JobOrder } from './job-store/order';
+import { PresetTable } from './presets';
 import { JobHistory, type HistoryListener } from './job-store/history';
 import { JobLeases } from './job-store/leases';
 import { JobLists } from './job-store/lists';
@@ -50,6 +53,11 @@ export class JobStore {
   readonly settings: SettingsTable;
   readonly transactions: Transactions;
   readonly aging: JobAging;
+  /** The queue's order, which users change. */
+  readonly order: JobOrder;
+  /** What the service charged, job by job; batches. */
+  readonly charges: JobCharges;
+  readonly presets: PresetTable;
 
   constructor(readonly db: Db) {
     this.transactions = new Transactions(db);
@@ -61,6 +69,9 @@ export class JobStore {
     this.jobHistory = new JobHistory(db);
     this.settings = new SettingsTable(db);
     this.aging = new JobAging(db);
+    this.order = new JobOrder(db);
+    this.charges = new JobCharges(db);
+    this.presets = new PresetTable(db);
   }
 
   /** Sees every history entry as it is written (the engine logs them). */

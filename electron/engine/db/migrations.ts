@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { historyCountMigration } from './history-count-migration';
+import { queueOrderMigration } from './queue-order-migration';
 import { scaleMigration } from './scale-migration';
 import { searchMigration } from './search-migration';
 import { watchRestartMigration } from './watch-migration';
@@ -255,6 +256,8 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   searchMigration,
   // 14: what a restart need not look through again (watch-migration.ts).
   watchRestartMigration,
+  // 15: the queue's order, charges' dates, batches and named presets (queue-order-migration.ts).
+  queueOrderMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

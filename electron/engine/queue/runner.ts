@@ -1,6 +1,5 @@
 import { LeaseLostError, type JobRow } from '../db/jobs';
-import type { StepContext } from '../flows/context';
-import { LeasedJob } from '../flows/context';
+import { LeasedJob, type StepContext } from '../flows/context';
 import { fetchOutputs } from '../flows/fetch-outputs';
 import { submit } from '../flows/submit';
 import { SeenDubs } from '../flows/seen-dubs';
@@ -10,6 +9,7 @@ import { endNetworkWaits, type LifeEvent } from '../jobs/life';
 import { isDiskFull } from '../files/disk-space';
 import { FailurePolicy } from './failure-policy';
 import { againOnceThereIsRoom } from './room';
+import { windowOpensAt } from './send-window';
 import { PollBudget } from './poll-budget';
 import { onForeignWrites } from './foreign-writes';
 import { IDLE_HEARTBEAT_MS, IDLE_LOOK_MS, loopTurns } from './idle';
@@ -148,7 +148,10 @@ export class Runner {
         const concurrency = valueOf(opts.concurrency);
         // One read tells whether anything is due at each step; a claim (a write transaction) only then.
         const isDue = (t: number | null) => t !== null && t <= now && !draining() && !givenUp;
-        if (!paused && isDue(due.submit)) this.claim('submit', concurrency, service, signal, opts.drain);
+        // Outside the sending window nothing new starts; what was sent goes on (polls, downloads).
+        const opensAt = windowOpensAt(this.env.sendWindow?.() ?? null, now);
+        const sends = !paused && opensAt === null;
+        if (sends && isDue(due.submit)) this.claim('submit', concurrency, service, signal, opts.drain);
         if ((!paused || paused.reason === 'credits') && isDue(due.fetch))
           this.claim('fetch', concurrency, service, signal, opts.drain);
 
@@ -194,7 +197,7 @@ export class Runner {
 
         const idle = this.active.size === 0 && !polling;
         const withRoom = {
-          submit: this.hasRoom('submit', concurrency),
+          submit: opensAt === null && this.hasRoom('submit', concurrency),
           fetch: this.hasRoom('fetch', concurrency),
         };
         const after = store.read(lookAfter, store, service, opts.untilDone && idle, paused, withRoom);
@@ -211,6 +214,7 @@ export class Runner {
           wasIdle ? (opts.idleLookMs ?? IDLE_LOOK_MS) : 1000,
           ...(nextDue !== null ? [nextDue - Date.now()] : []),
           ...(tracking ? [pollAt - Date.now()] : []),
+          ...(opensAt !== null ? [opensAt - Date.now()] : []),
         ];
         await this.sleep(Math.max(10, Math.min(...candidates)));
       }

@@ -22,6 +22,8 @@ import { withShares } from './file-shares';
 import { planBatch } from './plan';
 import { uploadOnceSavings } from './upload-once';
 import { relocateJobs } from '../queue/relocate';
+import type { Spending } from '../../../../shared/contract/spending';
+import { budgetCheck, refuseOverBudget } from './budget';
 
 export interface BatchDeps {
   db: Db;
@@ -35,6 +37,8 @@ export interface BatchDeps {
   /** New jobs are there: the worker takes them now. */
   wake(): void;
   scheduleTotals(): void;
+  /** The monthly budget as it stands (null: none). */
+  budget(): Spending['budget'];
 }
 
 type BatchHandlers = Pick<DubdeskHandlers, 'estimate' | 'add'>;
@@ -160,6 +164,7 @@ export class BatchService {
       balance,
       balanceAfter: balance === null ? null : balance - committed - credits,
       overBalance: queued.length > 0 && overBalance(balance, committed, credits),
+      ...budgetCheck(this.deps.budget(), queued.length > 0 ? credits : 0),
       alreadyDone: sorted.done,
       alreadyQueued: sorted.queued,
       uploadOnce: uploadOnceSavings(store, queued),
@@ -181,6 +186,7 @@ export class BatchService {
         `this batch needs about ${credits} credits (1 credit = 1 second${args.studio ? ', studio quality counts double' : ''})${committed ? `, with ${committed} already queued and not yet charged` : ''}; the balance is ${balance}`,
         { remedy: 'Add credits, dub fewer files or languages, or add it anyway.' },
       );
+    if (queued.length && !args.force) refuseOverBudget(this.deps.budget(), credits);
     // A failed job added again into another folder takes the results it saved along: never split.
     await relocateJobs(
       store,

@@ -1,3 +1,4 @@
+import { smallFirst } from '../../db/job-store/due';
 import { INSERT_ROWS, type JobStore, type NewJob } from '../../db/jobs';
 import type { Db } from '../../db/open';
 import { dubKeyOf, paidDubs } from '../../db/same-content';
@@ -42,7 +43,8 @@ export async function enqueueBatch(
     out.retried.push(id);
   });
   const now = Date.now();
-  await writeInSlices(db, slices, sorted.fresh, INSERT_ROWS, (jobs) => {
+  // Queued in this order (the queue's order from then on): small files first, a batch's worth at a time.
+  await writeInSlices(db, slices, smallFirst(sorted.fresh), INSERT_ROWS, (jobs) => {
     const ids = enqueueManyUnlessLive(store, again ? jobs : payOnce(db, jobs), now, false);
     ids.forEach((id, i) => {
       if (id !== null) out.added.push(id);

@@ -1,5 +1,6 @@
 import { drainedSummary, type BatchSummary } from '../../../../shared/contract/batch-summary';
 import { isTerminal, type JobView } from '../../../../shared/contract/jobs';
+import type { DubdeskHandlers } from '../../../../shared/contract/methods';
 import type { QueueTotals } from '../../../../shared/contract/queue';
 import {
   actsOnComputer,
@@ -22,6 +23,8 @@ export interface WhenDoneDeps {
   /** A batch drained with `notify` chosen: faces tell the user, once. */
   notify(summary: BatchSummary): void;
   log(message: string): void;
+  /** Hears each count of open jobs from now on; returns the function that stops it. */
+  listen?(openJobs: (open: number) => void): () => void;
   /** How long sleep and shut down count down (tests shorten it). */
   countdownMs?: number;
   now?: () => Date;
@@ -44,7 +47,17 @@ export class WhenDoneService {
   /** The highest job id when the batch began: jobs above it were added during the batch. */
   private firstNewId = 0;
 
+  private stopListening: (() => void) | null = null;
+
   constructor(private readonly deps: WhenDoneDeps) {}
+
+  handlers(): Pick<DubdeskHandlers, 'whenDone' | 'setWhenDone' | 'cancelWhenDone'> {
+    return {
+      whenDone: () => this.state,
+      setWhenDone: (choice) => this.set(choice),
+      cancelWhenDone: () => this.cancel(),
+    };
+  }
 
   get state(): WhenDoneState {
     const c = this.countdown;
@@ -57,6 +70,7 @@ export class WhenDoneService {
 
   set(choice: WhenDone): WhenDoneState {
     this.choice = choice;
+    this.listenWhileChosen();
     if (this.countdown && this.countdown.action !== choice.action) this.stopCountdown('canceled');
     this.deps.changed(this.state);
     return this.state;
@@ -67,6 +81,7 @@ export class WhenDoneService {
     if (this.countdown) {
       this.stopCountdown('canceled');
       this.choice = { action: 'nothing' };
+      this.listenWhileChosen();
     }
     this.deps.changed(this.state);
     return this.state;
@@ -88,6 +103,21 @@ export class WhenDoneService {
   dispose(): void {
     if (this.countdown) clearTimeout(this.countdown.timer);
     this.countdown = null;
+    this.stopListening?.();
+    this.stopListening = null;
+  }
+
+  /** The queue is followed only while something is to be done when it drains. */
+  private listenWhileChosen(): void {
+    if (!this.deps.listen) return;
+    if (this.choice.action === 'nothing' && !this.countdown) {
+      this.stopListening?.();
+      this.stopListening = null;
+      this.watch = NO_BATCH;
+    } else if (!this.stopListening) {
+      this.stopListening = this.deps.listen((open) => void this.openJobs(open));
+      void this.deps.totals().then((t) => this.openJobs(t.left));
+    }
   }
 
   private async remember(): Promise<void> {
@@ -147,6 +177,7 @@ export class WhenDoneService {
     }
     // Once done, the choice goes back to nothing: a computer woken later does not sleep again by itself.
     this.choice = { action: 'nothing' };
+    this.listenWhileChosen();
     try {
       await (action === 'sleep' ? this.deps.executor.sleep() : this.deps.executor.shutDown());
       this.done(action, action === 'sleep' ? 'slept' : 'shut down');

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { Db } from '../open';
+
+/** A charged job as the spending report reads it. */
+export const ChargeRow = z.object({
+  id: z.number().int(),
+  charged_at: z.number().int(),
+  source: z.string(),
+  source_name: z.string(),
+  source_kind: z.enum(['file', 'url']),
+  dest_lang: z.string(),
+  studio: z.number().int(),
+  credits_charged: z.number(),
+  duration: z.number().nullable(),
+  batch_id: z.number().int().nullable(),
+  folder: z.string().nullable(),
+});
+export type ChargeRow = z.infer<typeof ChargeRow>;
+
+/**
+ * What the service charged: every job with a charge recorded (cleared and aged ones too: the money was
+ * spent), except copies, whose files were linked at no charge. The watched folder a job came from is its
+ * folder. Oldest first.
+ */
+export class JobCharges {
+  private readonly q;
+
+  constructor(db: Db) {
+    this.q = {
+      since: db.prepare(
+        `SELECT j.id, j.charged_at, j.source, j.source_name, j.source_kind, j.dest_lang, j.studio,
+            j.credits_charged, j.duration, j.batch_id, w.path AS folder
+          FROM jobs j INDEXED BY jobs_charged LEFT JOIN watch_folders w ON w.id = j.watch_folder_id
+          WHERE j.credits_charged IS NOT NULL AND j.reuse_results = 0 AND j.charged_at >= ?
+          ORDER BY j.charged_at, j.id`,
+      ),
+      newBatch: db.prepare(`INSERT INTO batches (created_at) VALUES (?)`),
+      tag: db.prepare(`UPDATE jobs SET batch_id = @batch WHERE id IN (SELECT value FROM json_each(@ids))`),
+    };
+  }
+
+  since(from: number): ChargeRow[] {
+    return this.q.since.all(from).map((r) => ChargeRow.parse(r));
+  }
+
+  /** Marks `ids` as one batch (what one add queued); returns its number. */
+  tagBatch(ids: readonly number[], at: number): number | null {
+    if (ids.length === 0) return null;
+    const batch = Number(this.q.newBatch.run(at).lastInsertRowid);
+    this.q.tag.run({ batch, ids: JSON.stringify(ids) });
+    return batch;
+  }
+}
