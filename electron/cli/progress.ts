@@ -142,6 +142,8 @@ export interface Progress {
   /** A message of the command's own (Ctrl+C's), shown above the live region rather than over it. */
   say(line: string): void;
   stop(): void;
+  /** A job as it is now, learnt other than by an event (read again after another process's commit). */
+  update(job: JobView): void;
 }
 
 const plainSay = (line: string) => process.stderr.write(`${line}\n`);
@@ -170,8 +172,10 @@ export function followProgress(
   inScope: (id: number) => boolean,
   /** The queue's pause when the run began (the totals' events tell its changes). */
   initialHeld: QueueHeld = null,
+  /** Where the lines go: standard error for a run, standard output for `status --watch`. */
+  out: NodeJS.WriteStream = process.stderr,
 ): Progress {
-  if (mode === 'silent') return { say: plainSay, stop: () => {} };
+  if (mode === 'silent') return { say: plainSay, stop: () => {}, update: () => {} };
   const jobs = new Map(initial.map((j) => [j.id, j]));
   const reported = new Set(initial.filter((j) => isTerminal(j.state)).map((j) => j.id));
   let held: QueueHeld = initialHeld;
@@ -187,33 +191,34 @@ export function followProgress(
 
   if (mode === 'plain') {
     const last = new Map<number, string>();
-    if (held) process.stderr.write(`${heldLine(held)}\n`);
-    const unsubscribe = api.subscribe((e: EngineEvent) => {
-      if (heard(e)) process.stderr.write(`${heldLine(held)}\n`);
-      const full = storage(e);
-      if (full) process.stderr.write(`${full}\n`);
-      if (e.type !== 'job' || !inScope(e.job.id)) return;
-      const j = e.job;
+    if (held) out.write(`${heldLine(held)}\n`);
+    const onJob = (j: JobView) => {
       const line = isTerminal(j.state)
         ? finishedLine(j)
         : `  ${describeJob(j)}: ${waitingText(j, Date.now()) ?? stateWords(j, held)}`;
       if (last.get(j.id) === line) return;
       last.set(j.id, line);
-      process.stderr.write(`${line}\n`);
+      out.write(`${line}\n`);
+    };
+    const unsubscribe = api.subscribe((e: EngineEvent) => {
+      if (heard(e)) out.write(`${heldLine(held)}\n`);
+      const full = storage(e);
+      if (full) out.write(`${full}\n`);
+      if (e.type === 'job' && inScope(e.job.id)) onJob(e.job);
     });
-    return { say: plainSay, stop: unsubscribe };
+    return { say: (line) => out.write(`${line}\n`), stop: unsubscribe, update: onJob };
   }
 
-  const log = createLogUpdate(process.stderr);
+  const log = createLogUpdate(out);
   // One column short of the edge: a line that fills the last column wraps on some terminals.
-  const columns = () => Math.max(20, (process.stderr.columns ?? 80) - 1);
+  const columns = () => Math.max(20, (out.columns ?? 80) - 1);
   let dirty = true;
   const render = () => {
     if (!dirty) return;
     dirty = false;
     const now = Date.now();
     const width = columns();
-    const room = Math.max(1, Math.min(12, (process.stderr.rows ?? 24) - 3));
+    const room = Math.max(1, Math.min(12, (out.rows ?? 24) - 3));
     const all = [...jobs.values()];
     const open = all
       .filter((j) => !isTerminal(j.state))
@@ -240,30 +245,32 @@ export function followProgress(
     log(lines.join('\n'));
   };
   const timer = setInterval(render, 150);
-  const unsubscribe = api.subscribe((e: EngineEvent) => {
-    if (heard(e)) dirty = true;
-    const full = storage(e);
-    if (full) {
-      log.clear();
-      process.stderr.write(`${full}\n`);
-      dirty = true;
-    }
-    if (e.type !== 'job' || !inScope(e.job.id)) return;
-    const j = e.job;
+  const onJob = (j: JobView) => {
     jobs.set(j.id, j);
     dirty = true;
     if (isTerminal(j.state) && !reported.has(j.id)) {
       reported.add(j.id);
       log.clear();
-      process.stderr.write(`${finishedFitted(j, columns())}\n`);
+      out.write(`${finishedFitted(j, columns())}\n`);
       render();
     } else if (!isTerminal(j.state)) reported.delete(j.id);
+  };
+  const unsubscribe = api.subscribe((e: EngineEvent) => {
+    if (heard(e)) dirty = true;
+    const full = storage(e);
+    if (full) {
+      log.clear();
+      out.write(`${full}\n`);
+      dirty = true;
+    }
+    if (e.type === 'job' && inScope(e.job.id)) onJob(e.job);
   });
   render();
   return {
+    update: onJob,
     say: (line) => {
       log.clear();
-      process.stderr.write(`${line.replace(/^\n+/, '')}\n`);
+      out.write(`${line.replace(/^\n+/, '')}\n`);
       dirty = true;
       render();
     },

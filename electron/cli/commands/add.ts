@@ -13,9 +13,10 @@ import { readingLine } from '../reading';
 import { languageList, outputSelection } from '../options';
 import { catchInterrupts } from '../interrupts';
 import { addRunOptions, runQueue, type RunFlags, type RunResult } from './run';
+import { batchRequest } from './batch-options';
 
-interface AddFlags {
-  to: string[];
+export interface AddFlags {
+  to?: string[];
   from: string;
   studio: boolean;
   api: ApiGeneration;
@@ -27,6 +28,8 @@ interface AddFlags {
   /** Absent: auto (on for big files going to several languages). */
   uploadOnce?: boolean;
   json?: boolean;
+  /** A named preset: its options, then the flags given beside it. */
+  preset?: string;
 }
 
 interface Added {
@@ -96,20 +99,9 @@ function report(r: AddResult, flags: AddFlags): string[] {
 }
 
 /** Queues the batch. Refused inputs are reported; the valid rest of the batch goes ahead. */
-async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): Promise<Added> {
-  const r = await session.api.add({
-    inputs,
-    to: flags.to,
-    from: flags.from,
-    studio: flags.studio,
-    api: flags.api,
-    outputs: flags.outputs,
-    naming: flags.naming,
-    force: flags.force,
-    again: flags.again,
-    uploadOnce: flags.uploadOnce ?? 'auto',
-    ...(flags.out ? { outDir: flags.out } : {}),
-  });
+async function addJobs(session: CliSession, inputs: string[], flags: AddFlags, cmd: Command): Promise<Added> {
+  const options = await batchRequest(session.api, flags, cmd);
+  const r = await session.api.add({ inputs, ...options, force: flags.force, again: flags.again });
   const skipped = report(r, flags);
   const ids = [...r.added, ...r.retried, ...r.alreadyQueued];
   if (ids.length === 0 && r.alreadyDone.length === 0) {
@@ -120,9 +112,19 @@ async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): 
 }
 
 function addJobOptions(cmd: Command): Command {
+  return batchOptionFlags(
+    cmd.argument('<sources...>', 'video or audio files, folders of them, or http(s) URLs (v2 only)'),
+  )
+    .option('--preset <name>', 'start from a named preset (`dubdesk preset list`); flags given beside it win')
+    .option('--force', 'queue even if the estimate exceeds the credit balance or the monthly budget', false)
+    .option('--again', 'dub again what was already dubbed with the same settings (charged again)', false)
+    .option('--json', 'print what was queued (and, for dub, what the run did) as JSON on stdout', false);
+}
+
+/** The options of a batch, as `add`, `dub` and `preset save` take them. */
+export function batchOptionFlags(cmd: Command): Command {
   return cmd
-    .argument('<sources...>', 'video or audio files, folders of them, or http(s) URLs (v2 only)')
-    .requiredOption('--to <langs>', 'target languages, comma-separated (e.g. es,fr,de)', languageList)
+    .option('--to <langs>', 'target languages, comma-separated (e.g. es,fr,de)', languageList)
     .option('--from <lang>', 'source language, or auto to detect it', 'auto')
     .option('--studio', 'studio quality (costs 2x credits)', false)
     .addOption(
@@ -140,14 +142,11 @@ function addJobOptions(cmd: Command): Command {
         .choices(['suffix', 'folders'])
         .default('suffix'),
     )
-    .option('--force', 'queue even if the estimate exceeds the credit balance', false)
-    .option('--again', 'dub again what was already dubbed with the same settings (charged again)', false)
     .option(
       '--upload-once',
       "v2: upload each file once, make the other languages from the service's copy (default: auto, for files over 50 MB going to several languages)",
     )
-    .option('--no-upload-once', 'upload each file once per language')
-    .option('--json', 'print what was queued (and, for dub, what the run did) as JSON on stdout', false);
+    .option('--no-upload-once', 'upload each file once per language');
 }
 
 export function registerAddCommands(program: Command): void {
@@ -156,7 +155,7 @@ export function registerAddCommands(program: Command): void {
   ).action(async (inputs: string[], flags: AddFlags, cmd: Command) => {
     if (!flags.json) process.stderr.write(readingLine(inputs));
     process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
-      const added = await addJobs(s, inputs, flags);
+      const added = await addJobs(s, inputs, flags, cmd);
       if (flags.json) printJson(AddJson.parse(addJson(added)));
       return added.code;
     });
@@ -171,7 +170,7 @@ export function registerAddCommands(program: Command): void {
       const caught = catchInterrupts();
       let added: Added;
       try {
-        added = await addJobs(s, inputs, flags);
+        added = await addJobs(s, inputs, flags, cmd);
       } catch (e) {
         caught.dispose();
         throw e;

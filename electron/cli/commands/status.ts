@@ -13,6 +13,7 @@ import { printCredits, printJobs, printPaused, say, STARTED_DUBS_GO_ON } from '.
 import { StatusJson } from '../json-shapes';
 import { nothingToMove, reportCompleted } from './retry-report';
 import { jobId, positiveInt } from '../options';
+import { watchUntilInterrupted } from './status-watch-command';
 
 function states(raw: string): JobState[] {
   const list = raw
@@ -30,6 +31,7 @@ function states(raw: string): JobState[] {
 const ids = (raw: string, previous: number[] = []) => [...previous, jobId(raw)];
 
 interface StatusFlags {
+  watch: boolean;
   json: boolean;
   state?: JobState[];
   failed: boolean;
@@ -145,6 +147,7 @@ export function registerStatusCommands(program: Command): void {
     .option('--limit <n>', 'show the last N jobs', positiveInt, 50)
     .option('--all', 'show every job', false)
     .option('--verbose', 'say what to do about each error', false)
+    .option('--watch', 'keep showing the queue as it moves, worked here or elsewhere (Ctrl+C stops)', false)
     .option(
       '--json',
       'print the queue and every matching job as JSON on stdout (see docs/cli-json.md)',
@@ -152,6 +155,7 @@ export function registerStatusCommands(program: Command): void {
     )
     .action(async (flags: StatusFlags, cmd: Command) => {
       const limitGiven = cmd.getOptionValueSource('limit') === 'cli';
+      if (flags.watch) return watchUntilInterrupted(cmd);
       await withSession(cmd, { needsService: false }, ({ api }) => printStatus(api, flags, limitGiven));
     });
 
