@@ -19,6 +19,7 @@ export class BalanceCache {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly listeners = new Set<() => void>();
+  private readonly forgetting = new Set<() => void>();
 
   /** `ask` reads the balance from the service (and calls `heard` with it); false when it cannot now. */
   constructor(private readonly ask: () => Promise<unknown> | false) {}
@@ -46,11 +47,17 @@ export class BalanceCache {
     this.refreshIfDue();
   }
 
+  /** Runs `listener` when the balance is forgotten (another service or key). */
+  onForget(listener: () => void): void {
+    this.forgetting.add(listener);
+  }
+
   /** Another service (or key) has another balance: the old one must not show, the new one is asked. */
   forget(): void {
     this.current = null;
     this.readAt = 0;
     this.askedAt = 0;
+    for (const l of this.forgetting) l();
   }
 
   /** Asks when it is wanted and the last ask is far enough behind; else comes back when it will be. */
