@@ -198,7 +198,7 @@ describe('what the screens derive', () => {
       overBalance: false,
       alreadyDone: [{ jobId: 1, source: '/a.mp4', destLang: 'es', outputs: [] }],
       alreadyQueued: [],
-      uploadOnce: { enabled: false, bytesSaved: 0 },
+      uploadOnce: { enabled: false, bytesSaved: 0, files: 0, outOf: 1 },
     };
     expect(estimateTotals(estimate, false)).toEqual({
       goodFiles: 2,

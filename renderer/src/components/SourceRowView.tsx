@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { JobView, SourceRow } from '../../../shared/contract/jobs';
-import { formatClock } from '../format';
+import { formatLength } from '../format';
 import { rowDone } from '../store/derived';
 import { JobChip } from './JobChip';
 import { JobProblem, problemGroups } from './JobProblem';
@@ -84,7 +84,7 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
         </span>
       </div>
       <div role="gridcell" className="cell-duration num">
-        {row.durationSeconds !== null ? formatClock(row.durationSeconds) : '—'}
+        {row.durationSeconds !== null ? formatLength(row.durationSeconds) : '—'}
       </div>
       <div role="gridcell" className="cell-chips">
         {done && (
