@@ -94,7 +94,7 @@ export const JobViewSchema = z.object({
   studio: z.boolean(),
   state: JobStateSchema,
   remoteId: z.string().nullable(),
-  /** 0..100 for the current phase: upload, remote processing, or download. */
+  /** 0..100 for the whole job (shared/progress.ts), never back while unfinished; `state` names the phase. */
   progress: z.number(),
   waiting: WaitingSchema.nullable(),
   error: ContractErrorSchema.nullable(),
