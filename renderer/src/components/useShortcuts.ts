@@ -10,8 +10,7 @@ export function useShortcuts(store: AppStore): void {
       const s = store.getState();
       if (key === 'o') {
         e.preventDefault();
-        if (!s.addOpen) s.startDraft();
-        s.setAddOpen(true);
+        s.openAddSheet();
       } else if (key === 'f' && !s.addOpen) {
         e.preventDefault();
         s.setScreen('queue');

@@ -98,8 +98,12 @@ export interface AddDraftSlice {
   estimateError: ContractError | null;
   adding: boolean;
   addError: ContractError | null;
-  /** A fresh draft from the settings' defaults (languages, outputs, folder). */
+  /** A fresh draft from the settings' defaults (languages, outputs, folder): "Start over". */
   startDraft(): void;
+  /** Opens the sheet on the draft kept from before (files picked, files sent), else on a fresh one. */
+  openAddSheet(): void;
+  /** Closes the sheet and keeps its draft (Escape, Cancel, ✕): nothing picked or sent is thrown away. */
+  closeAddSheet(): void;
   addInputs(paths: readonly string[]): void;
   removeInput(path: string): void;
   setPreset(patch: Partial<PresetDraft>): void;
