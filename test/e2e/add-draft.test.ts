@@ -20,8 +20,7 @@ async function pickLanguage(page: Page, name: string, code: string): Promise<voi
 }
 
 const sheetOf = (page: Page) => page.getByRole('dialog', { name: 'Add to queue' });
-const fileLine = (page: Page, name: string) =>
-  sheetOf(page).getByRole('listitem').filter({ hasText: name });
+const fileLine = (page: Page, name: string) => sheetOf(page).getByRole('listitem').filter({ hasText: name });
 
 describe('the Add sheet keeps its draft', () => {
   const e2e = appInBrowser({ sandbox: { pipelineSeconds: 1 }, work: false }, { ready: addButtonShown });
@@ -92,7 +91,9 @@ describe('the Add sheet keeps its draft', () => {
     const during = e2e.view.troubles.requests.splice(before);
     expect(during.filter((r) => !r.endsWith('net::ERR_ABORTED'))).toEqual([]);
     await page.keyboard.press('Control+o');
-    await expect.poll(() => sheet.getByRole('textbox', { name: 'Save to' }).inputValue(), PATIENT).toBe(chosen);
+    await expect
+      .poll(() => sheet.getByRole('textbox', { name: 'Save to' }).inputValue(), PATIENT)
+      .toBe(chosen);
     expect((await e2e.app.host.api.getSettings()).lastOutDir).toBe(chosen);
     await page.keyboard.press('Escape');
   });

@@ -26,12 +26,7 @@ export function Header() {
         </span>
         Dubdesk
       </div>
-      <button
-        type="button"
-        className="primary"
-        onClick={openAddSheet}
-        aria-keyshortcuts="Control+O Meta+O"
-      >
+      <button type="button" className="primary" onClick={openAddSheet} aria-keyshortcuts="Control+O Meta+O">
         + Add files
       </button>
       {paused ? (

@@ -114,3 +114,16 @@ export function previewKind(job: Pick<JobView, 'state' | 'outputs'>): 'video' | 
   if (!dub) return null;
   return AUDIO_EXT.test(dub.path) ? 'audio' : 'video';
 }
+
+/**
+ * Whether this data folder was used before, by any face (jobs, live or in the history, or watched
+ * folders): then nothing is a first run, even with no service chosen yet. Null until both are known.
+ */
+export function queueUsed(
+  totals: Pick<QueueTotals, 'total' | 'history'> | null,
+  folders: readonly unknown[] | null,
+): boolean | null {
+  if (totals && totals.total + totals.history > 0) return true;
+  if (folders && folders.length > 0) return true;
+  return totals && folders ? false : null;
+}
