@@ -1,7 +1,7 @@
 /**
- * The Add sheet keeps what the user put in it (issue 31.10, 31.11): Escape, Cancel or ✕ close it without
- * throwing away the files already sent from the browser, and "+ Add files" brings them back; "Start over"
- * is the way to clear it. "Save to" is remembered for this face (in the settings, so a reload keeps it).
+ * The Add sheet keeps what the user put in it (issue 31.10, 31.11): Escape or ✕ close it without throwing
+ * away the files already sent from the browser, and "+ Add files" brings them back; "Start over" and Cancel
+ * are the ways to clear it. "Save to" is remembered for this face (in the settings, so a reload keeps it).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,13 +51,20 @@ describe('the Add sheet keeps its draft', () => {
     await screenshot(page, 'add-sheet-kept-draft');
     expect(await seriousViolations(page)).toEqual([]);
 
-    // Cancel keeps it too; Start over is what empties it.
-    await sheet.getByRole('button', { name: 'Cancel' }).click();
+    // ✕ keeps it too; Start over empties it, and so does Cancel.
+    await sheet.getByRole('button', { name: 'Close' }).click();
     await page.keyboard.press('Control+o');
     await fileLine(page, 'draft-one.mp4').waitFor(PATIENT);
     await sheet.getByRole('button', { name: 'Start over' }).click();
     await expect.poll(() => sheet.getByRole('listitem').count(), PATIENT).toBe(0);
     expect(await sheet.getByRole('button', { name: /Remove Korean/ }).count()).toBe(0);
+    await page.setInputFiles('[data-testid=file-input]', videoMp4(3, 'draft-one.mp4'));
+    await fileLine(page, 'draft-one.mp4').waitFor(PATIENT);
+    await sheet.getByRole('button', { name: 'Cancel' }).click();
+    await sheet.waitFor({ state: 'hidden' });
+    await page.keyboard.press('Control+o');
+    await sheet.getByRole('button', { name: 'Add and start' }).waitFor();
+    expect(await sheet.getByRole('listitem').count()).toBe(0);
     await page.keyboard.press('Escape');
     await sheet.waitFor({ state: 'hidden' });
   });

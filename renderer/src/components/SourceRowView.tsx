@@ -10,6 +10,10 @@ interface Props {
   index: number;
   selected: boolean;
   cursor: boolean;
+  /** In the cursor's row: the chip or button the arrows are on; null elsewhere or on the row itself. */
+  activeItem: number | null;
+  /** A chip or button got the focus (a click, the job panel giving it back): the arrows go on from it. */
+  onItemFocus: (index: number, item: number) => void;
   openJobId: number | null;
   onSelect: (index: number, mode: 'only' | 'toggle' | 'range') => void;
   onOpenJob: (id: number) => void;
@@ -46,11 +50,22 @@ export function estimateRowHeight(row: SourceRow | null): number {
   return px;
 }
 
+/** The id of a row's item (its chips, then its Retry buttons): what the grid's active descendant names. */
+export const itemId = (index: number, item: number) => `row-${index}-item-${item}`;
+
+/** How many items the arrows go through in a row: one chip per language, then one Retry per failure. */
+export function rowItemCount(row: SourceRow): number {
+  if (rowDone(row)) return row.jobs.length;
+  return row.jobs.length + problemGroups(row.jobs).filter((g) => g.jobs[0]?.state === 'failed').length;
+}
+
 /** A source and one chip per language; problems in words underneath; one quiet line once all are done. */
 export const SourceRowView = memo(function SourceRowView(props: Props) {
   const { row, index, selected, cursor, openJobId, onSelect, onOpenJob, onRetry } = props;
+  const { activeItem, onItemFocus } = props;
   const done = rowDone(row);
   const problems = done ? [] : problemGroups(row.jobs);
+  let retries = row.jobs.length;
   return (
     <div
       role="row"
@@ -92,15 +107,39 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
             <span aria-hidden="true">✓ </span>all done
           </span>
         )}
-        {row.jobs.map((j) => (
-          <JobChip key={j.id} job={j} open={openJobId === j.id} onOpen={onOpenJob} />
+        {row.jobs.map((j, k) => (
+          <JobChip
+            key={j.id}
+            job={j}
+            open={openJobId === j.id}
+            onOpen={onOpenJob}
+            id={itemId(index, k)}
+            active={activeItem === k}
+            onFocus={() => onItemFocus(index, k)}
+          />
         ))}
       </div>
       {problems.length > 0 && (
         <div role="gridcell" className="cell-problems">
-          {problems.map((g) => (
-            <JobProblem key={g.key} group={g} onRetry={onRetry} />
-          ))}
+          {problems.map((g) => {
+            const item = g.jobs[0]?.state === 'failed' ? retries++ : null;
+            return (
+              <JobProblem
+                key={g.key}
+                group={g}
+                onRetry={onRetry}
+                retry={
+                  item === null
+                    ? null
+                    : {
+                        id: itemId(index, item),
+                        active: activeItem === item,
+                        onFocus: () => onItemFocus(index, item),
+                      }
+                }
+              />
+            );
+          })}
         </div>
       )}
     </div>

@@ -114,7 +114,14 @@ export function AddSheet() {
                 Start over
               </button>
             )}
-            <button type="button" onClick={closeAddSheet}>
+            {/* Cancel is the one way out that means it: the draft goes. Escape and ✕ keep it. */}
+            <button
+              type="button"
+              onClick={() => {
+                startDraft();
+                closeAddSheet();
+              }}
+            >
               Cancel
             </button>
             <button

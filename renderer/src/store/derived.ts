@@ -68,6 +68,15 @@ export function rowDone(row: SourceRow): boolean {
   return row.jobs.length > 0 && row.jobs.every((j) => j.state === 'completed');
 }
 
+/**
+ * A chip's few words for why its job waits: "waiting to retry" only when a retry is scheduled; waiting for
+ * another job (the first language's upload, the dub a copy takes its files from) says so in the engine's words.
+ */
+export function chipWaitWords(w: NonNullable<JobView['waiting']>): string {
+  if (w.code === 'first-upload') return w.message;
+  return w.retryAt ? 'waiting to retry' : w.message;
+}
+
 /** "retrying in 30 s (attempt 2)", or the waiting message when no retry is scheduled. */
 export function waitingWords(job: JobView, now: number): string | null {
   const w = job.waiting;
