@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 const SLOW_INTEGRATION = ['test/integration/cli/chaos.test.ts', 'test/integration/desktop/packaging.test.ts'];
 /**
  * A contract file that waits on the service's real pace (a dub's pipeline, the balance read again at most
- * every 5 s): it runs with the integration tier's four workers instead of holding up the fast tier.
+ * every 2 s): it runs with the integration tier's four workers instead of holding up the fast tier.
  */
 const SLOW_CONTRACT = ['test/contract/numbers.test.ts'];
 

@@ -185,7 +185,10 @@ export const SourceRowSchema = z.object({
   sourceKind: z.enum(['file', 'url']),
   sourceName: z.string(),
   durationSeconds: z.number().nullable(),
+  /** The jobs of the source as it is now (its newest content). */
   jobs: z.array(JobViewSchema),
+  /** Jobs of earlier versions of the file (other content at the same path), shown apart from `jobs`. */
+  earlier: z.array(JobViewSchema),
 });
 export type SourceRow = z.infer<typeof SourceRowSchema>;
 

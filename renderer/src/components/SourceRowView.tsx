@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import type { JobView, SourceRow } from '../../../shared/contract/jobs';
 import { formatLength } from '../format';
-import { rowDone } from '../store/derived';
+import { languageName } from '../../../shared/languages';
+import { rowDone, stateWords } from '../store/derived';
 import { JobChip } from './JobChip';
 import { JobProblem, problemGroups } from './JobProblem';
 
@@ -44,10 +45,26 @@ export function estimateRowHeight(row: SourceRow | null): number {
   let px = estimates.get(row);
   if (px === undefined) {
     const problems = rowDone(row) ? 0 : problemGroups(row.jobs).length;
-    px = Math.max(ROW_PX, LINES_PX + problems * PROBLEM_LINE_PX);
+    const lines = problems + (row.earlier.length > 0 ? 1 : 0);
+    px = Math.max(ROW_PX, LINES_PX + lines * PROBLEM_LINE_PX);
     estimates.set(row, px);
   }
   return px;
+}
+
+/**
+ * The jobs of a file's earlier content, in a line under its chips: "Earlier version: Spanish and French
+ * done; its results are in previous/".
+ */
+function earlierWords(jobs: readonly JobView[]): string {
+  const byState = new Map<string, string[]>();
+  for (const j of jobs) {
+    const words = stateWords(j.state);
+    byState.set(words, [...(byState.get(words) ?? []), languageName(j.destLang)]);
+  }
+  const parts = [...byState].map(([words, langs]) => `${langs.join(', ')} ${words}`);
+  const done = jobs.some((j) => j.state === 'completed');
+  return `Earlier version: ${parts.join('; ')}${done ? '; its results are in previous/' : ''}`;
 }
 
 /** The id of a row's item (its chips, then its Retry buttons): what the grid's active descendant names. */
@@ -119,8 +136,9 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
           />
         ))}
       </div>
-      {problems.length > 0 && (
+      {(problems.length > 0 || row.earlier.length > 0) && (
         <div role="gridcell" className="cell-problems">
+          {row.earlier.length > 0 && <p className="earlier-version">{earlierWords(row.earlier)}</p>}
           {problems.map((g) => {
             const item = g.jobs[0]?.state === 'failed' ? retries++ : null;
             return (

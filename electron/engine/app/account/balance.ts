@@ -1,5 +1,8 @@
-/** After a job ended (charged, failed or canceled), the balance is asked again, but at most this often. */
-const AFTER_CHANGE_MS = 5000;
+/**
+ * After a job ended (charged, failed or canceled), the balance is asked again, but at most this often. Until
+ * it is, the charge stays in "committed" (CreditAnchor): a done job counted there should not last long.
+ */
+const AFTER_CHANGE_MS = 2000;
 /** Otherwise a shown balance is asked again when it is older than this (and someone looks at it). */
 const IDLE_REFRESH_MS = 60_000;
 

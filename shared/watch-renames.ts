@@ -1,0 +1,20 @@
+import type { WatchFile } from './contract/watch';
+
+const sameJobs = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
+/**
+ * The file `f` was renamed from: its original is gone, and `f` shares that file's dubs as they are (a copy
+ * beside the rename has copy jobs of its own). A rename keeps its results' names (watch/renames.ts).
+ */
+export function renamedFrom(f: WatchFile, all: readonly WatchFile[]): WatchFile | null {
+  if (f.status !== 'duplicate' || !f.duplicateOf || f.gone) return null;
+  const original = all.find((x) => x.path === f.duplicateOf && x.id !== f.id);
+  return original?.gone && sameJobs(original.jobIds, f.jobIds) ? original : null;
+}
+
+/** The name a gone file lives on under, when it was renamed in its folder. */
+export function renamedTo(f: WatchFile, all: readonly WatchFile[]): WatchFile | null {
+  if (!f.gone) return null;
+  return all.find((x) => renamedFrom(x, all)?.id === f.id) ?? null;
+}
