@@ -58,7 +58,8 @@ export class CreditAnchor {
 
   /** The service answered `balance` for `account` to the read `sent`. False: an older read, ignored. */
   heard(sent: ReadSent, account: string, balance: number): boolean {
-    const prev = this.anchor ?? this.stored();
+    const stored = this.stored();
+    const prev = this.anchor ?? stored;
     const same = prev !== null && prev.service === sent.service && prev.account === account;
     if (same && prev.sentAt > sent.sentAt) return false;
     const fall = same ? prev.balance - balance - (sent.ledger - prev.ledger) + prev.unrecorded : 0;
@@ -71,7 +72,11 @@ export class CreditAnchor {
       unrecorded,
       sentAt: sent.sentAt,
     };
-    this.store.setSetting(KEY, JSON.stringify(this.anchor));
+    // Kept for a restart while the service holds dubs it may charge unseen (and as the first base). With
+    // none there, any earlier read is as good a base (the sums carry on from it): an idle engine's reads
+    // write nothing.
+    const ownBase = stored?.service === sent.service && stored.account === account;
+    if (sent.atService > 0 || !ownBase) this.store.setSetting(KEY, JSON.stringify(this.anchor));
     return true;
   }
 
