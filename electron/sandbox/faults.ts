@@ -1,4 +1,4 @@
-import { FaultSettings } from './options';
+import { FaultSettings, NO_FAULTS, type FaultPatch } from './options';
 
 /** mulberry32: tiny, fast and seedable, so a failing run can be replayed with the same --seed. */
 export function mulberry32(seed: number): () => number {
@@ -28,8 +28,8 @@ export class Faults {
     rateRefuseSourceUrl: 0,
   };
 
-  constructor(initial: Partial<FaultSettings>, seed: number) {
-    this.settings = FaultSettings.parse(initial);
+  constructor(initial: FaultPatch, seed: number) {
+    this.settings = FaultSettings.parse({ ...NO_FAULTS, ...initial });
     this.random = mulberry32(seed);
   }
 
@@ -37,7 +37,8 @@ export class Faults {
     return { ...this.settings };
   }
 
-  set(patch: Partial<FaultSettings>): FaultSettings {
+  /** Changes the faults `patch` names, and only those. */
+  set(patch: FaultPatch): FaultSettings {
     this.settings = FaultSettings.parse({ ...this.settings, ...patch });
     return this.get();
   }

@@ -30,7 +30,7 @@ export interface Served {
 /** `dubdesk serve` in this process: an engine on a fresh home talking to `sb`, fastify on 127.0.0.1:0. */
 export async function serveFor(
   sb: Sandbox,
-  opts: { apiKey?: string; home?: string } & Partial<Omit<ServeOptions, 'engine' | 'port' | 'log'>> = {},
+  opts: { apiKey?: string; home?: string } & Partial<Omit<ServeOptions, 'engine' | 'log'>> = {},
 ): Promise<Served> {
   const { apiKey = sb.account.apiKey, home = tempDir(), ...serveOpts } = opts;
   const host = openDubdesk({

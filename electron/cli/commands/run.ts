@@ -10,7 +10,7 @@ import { ExitCode } from '../exit-codes';
 import { catchInterrupts, type CaughtInterrupts } from '../interrupts';
 import { printJson, printable } from '../format';
 import { RunJson } from '../json-shapes';
-import { printPausedJobs, printQueueLine, printSummary, tally } from '../run-summary';
+import { printJobsElsewhere, printPausedJobs, printQueueLine, printSummary, tally } from '../run-summary';
 import { positiveInt, positiveSeconds } from '../options';
 
 export interface RunFlags {
@@ -48,6 +48,9 @@ async function reachable(api: DubdeskApi): Promise<void> {
     }
   }
 }
+
+const countElsewhere = (jobs: readonly JobView[]) =>
+  jobs.filter((j) => j.waiting?.code === 'other-service').length;
 
 const OUTCOME_EXIT: Partial<Record<RunOutcome, ExitCode>> = {
   auth: ExitCode.Auth,
@@ -125,12 +128,23 @@ export async function runQueue(
     );
   if (outcome === 'paused') process.stderr.write('dubdesk: the queue is paused; `dubdesk resume` goes on.\n');
   if (leftPaused) printPausedJobs(after);
+  // Jobs of another service or account wait for it: `--until-done` is not done while they are open.
+  const leftElsewhere =
+    flags.untilDone &&
+    outcome === 'done' &&
+    (flags.json ? countElsewhere(after) : printJobsElsewhere(after)) > 0;
   const failed = after.some(
     (j) => j.state === 'failed' && (!!scope || before.find((b) => b.id === j.id)?.state !== 'failed'),
   );
   const code =
     OUTCOME_EXIT[outcome] ??
-    (leftPaused ? ExitCode.Paused : failed || skipped.length ? ExitCode.Failed : ExitCode.Ok);
+    (leftPaused
+      ? ExitCode.Paused
+      : leftElsewhere
+        ? ExitCode.Elsewhere
+        : failed || skipped.length
+          ? ExitCode.Failed
+          : ExitCode.Ok);
   return { code, json: { outcome, exitCode: code, tally: t.counts, queue: totals, jobs: after } };
 }
 

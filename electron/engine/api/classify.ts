@@ -63,6 +63,26 @@ function codeOf(e: unknown): string {
   return typeof code === 'string' ? code : '';
 }
 
+/** TLS verdicts on a certificate nobody in the trust store vouches for. */
+const UNTRUSTED =
+  /^(?:UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_UNTRUSTED)$/;
+
+/**
+ * What a company network does to a request, said plainly: a certificate the system does not trust (a
+ * TLS-inspecting proxy whose root is not installed), or a proxy that refuses the tunnel (hpagent's error).
+ */
+function trustFailure(code: string, what: string, host: string): string | null {
+  if (UNTRUSTED.test(code))
+    return (
+      `cannot reach ${host}: its certificate is not trusted here (${code}). Behind a company proxy that ` +
+      `inspects TLS, install the proxy's root certificate in the system's store, or name its file in NODE_EXTRA_CA_CERTS`
+    );
+  const refused = /^Bad response: (\d{3})$/.exec(what);
+  if (refused)
+    return `cannot reach ${host}: the proxy refused the connection (HTTP ${refused[1]}${refused[1] === '407' ? ': it wants a login, which Dubdesk takes in the proxy URL, http://user:password@proxy:port' : ''})`;
+  return null;
+}
+
 /**
  * A request that failed without a complete answer, as an ApiError. `answered` says whether the status line
  * had arrived: before it, the network is to blame (wait); after it, the service sent a broken answer.
@@ -109,6 +129,8 @@ export function errorFromFailure(
       null,
       details,
     );
+  const untrusted = trustFailure(code, what, hostOf(url));
+  if (untrusted) return new ApiError('network', untrusted);
   // got's own codes say little (ERR_GOT_REQUEST_ERROR); its message says what happened.
   const why = code && !code.startsWith('ERR_') ? code : what;
   if (answered) {

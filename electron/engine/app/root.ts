@@ -7,7 +7,7 @@ import { backUp, StartupBackup } from '../db/backup';
 import { openDatabase, type Db } from '../db/open';
 import { WatchStore } from '../db/watch';
 import { prepareHome, privateFile } from '../home/home';
-import { FileKeyStore } from '../keys/key-store';
+import { FileKeyStore, type KeyStore } from '../keys/key-store';
 import { EngineLog } from '../log/log';
 import { DEFAULT_BACKOFF } from '../queue/backoff';
 import { Runner, type RunOptions, type RunOutcome } from '../queue/runner';
@@ -58,7 +58,7 @@ export class DubdeskEngine {
 
   constructor(options: EngineOptions) {
     prepareHome(options.home, 'logs');
-    const keyStore = options.keyStore ?? new FileKeyStore(options.home);
+    const keyStore: KeyStore = options.keyStore ?? new FileKeyStore(options.home);
     this.services = new ServiceManager(
       options.home,
       keyStore,
@@ -199,6 +199,12 @@ export class DubdeskEngine {
     );
     this.aging.start();
     logger.info({ face: options.face, home: options.home }, 'engine opened');
+    // The faces say why in one plain sentence; the system's own words are kept here for whoever digs.
+    if (keyStore.osDetail)
+      logger.warn(
+        { detail: keyStore.osDetail },
+        `no system credential store: ${keyStore.storage?.().osUnavailable ?? 'it did not answer'}`,
+      );
   }
 
   /** The worker: it tells the job events, the meters and the totals what it does. */

@@ -225,9 +225,8 @@ export function ServiceSettings(props: {
           )}
           {needsConsent && !form.allowFileKeyStore && (
             <p className="hint warn" id="key-file-why">
-              This system has no credential store
-              {storage?.osUnavailable ? ` (${storage.osUnavailable})` : ''}: the key is saved only in
-              service.json, and only if you agree above.
+              This system has no credential store{storage?.osUnavailable ? `: ${storage.osUnavailable}` : ''}.
+              The key is saved only in service.json, and only if you agree above.
             </p>
           )}
           <ErrorText error={errorFor(error, 'service.apiKey')} />
