@@ -12,7 +12,7 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-export type FaultKind = Exclude<keyof FaultSettings, 'latencyMs'>;
+export type FaultKind = Exclude<keyof FaultSettings, 'latencyMs' | 'listFault'>;
 
 export class Faults {
   private settings: FaultSettings;
@@ -26,6 +26,7 @@ export class Faults {
     rateTruncate: 0,
     rateExpireLink: 0,
     rateRefuseSourceUrl: 0,
+    rateQuoteKey: 0,
   };
 
   constructor(initial: FaultPatch, seed: number) {
@@ -54,5 +55,9 @@ export class Faults {
 
   get latencyMs(): number {
     return this.settings.latencyMs;
+  }
+
+  get listFault(): FaultSettings['listFault'] {
+    return this.settings.listFault;
   }
 }

@@ -18,6 +18,17 @@ const FAULT_FIELDS = {
   rateExpireLink: rate,
   /** Share of v2 creates from a `source_url` refused with 400 as unreachable (before anything is fetched). */
   rateRefuseSourceUrl: rate,
+  /**
+   * Share of error answers and failed dubs whose message quotes the caller's API key back (raw, and in a
+   * failed dub's message JSON-escaped and URL-encoded too), as a careless service does.
+   */
+  rateQuoteKey: rate,
+  /**
+   * How every list of dubs (v2, v1 and legacy) breaks: `error` answers 500; `huge` sends 100 MB; `deep` nests
+   * 200,000 arrays; `others` lists only other dubs (v2: full pages and 1e15 of them; v1 and legacy: none of
+   * the caller's). Details (`GET /api/v2/dubs/{id}`) still answer.
+   */
+  listFault: z.enum(['none', 'error', 'huge', 'deep', 'others']),
   /** Extra delay before every answer, in milliseconds. */
   latencyMs: z.number().int().min(0).max(600_000),
 };
@@ -36,6 +47,8 @@ export const NO_FAULTS: FaultSettings = {
   rateTruncate: 0,
   rateExpireLink: 0,
   rateRefuseSourceUrl: 0,
+  rateQuoteKey: 0,
+  listFault: 'none',
   latencyMs: 0,
 };
 export type FaultSettings = z.infer<typeof FaultSettings>;

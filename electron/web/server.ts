@@ -7,6 +7,7 @@ import { CODE_FRAGMENT_KEY } from '../../shared/serve-protocol';
 import { contractErrors } from './errors';
 import { eventRoutes, type EventStreams } from './events';
 import { guardRequests } from './guard';
+import { bodyIdleLimit, headersDeadline, IDLE_TIMEOUTS, type IdleTimeouts } from './idle-limits';
 import { LOOPBACK } from './loopback';
 import { mediaRoutes } from './media';
 import { resultsZipRoute } from './results-zip';
@@ -56,6 +57,8 @@ export interface ServeOptions {
   folders?: FolderEnv;
   /** The clock one-time codes expire by (tests move it). */
   clock?: () => number;
+  /** How long a request's headers, and its body, may stall (default: IDLE_TIMEOUTS). */
+  idleTimeouts?: Partial<IdleTimeouts>;
 }
 
 export interface DubdeskServer {
@@ -105,7 +108,9 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   const sessions = new BrowserSessions(() => port);
   const stagingRoot = join(home, 'staging');
   const uploading = new Set<string>();
+  const idle = { ...IDLE_TIMEOUTS, ...opts.idleTimeouts };
   const app = Fastify({
+    http: headersDeadline(idle),
     logger: loggerOptions(opts.log),
     bodyLimit: METHOD_BODY_LIMIT,
     trustProxy: false,
@@ -114,6 +119,7 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   // Contract bodies are JSON only: a text/plain POST is what a cross-site form could send without asking.
   app.removeContentTypeParser('text/plain');
 
+  bodyIdleLimit(app, idle.bodyMs);
   guardRequests(app, { token, sessions, mediaTokens, downloadTokens, port: () => port });
   contractErrors(app);
   sessionRoutes(app, codes, token, sessions, () => newAddress(PRINTED_CODE_TTL_MS));

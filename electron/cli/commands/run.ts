@@ -58,6 +58,7 @@ const OUTCOME_EXIT: Partial<Record<RunOutcome, ExitCode>> = {
   aborted: ExitCode.Interrupted,
   // `--until-done` returned with work left: not done, so not 0.
   paused: ExitCode.Paused,
+  unreachable: ExitCode.Offline,
 };
 
 export interface RunResult {
@@ -127,6 +128,12 @@ export async function runQueue(
       'dubdesk: out of credits; the queue is paused. Add credits, then `dubdesk run` again.\n',
     );
   if (outcome === 'paused') process.stderr.write('dubdesk: the queue is paused; `dubdesk resume` goes on.\n');
+  if (outcome === 'unreachable') {
+    const said = after.find((j) => j.waiting?.code === 'retry')?.waiting?.message;
+    process.stderr.write(
+      `dubdesk: ${said ? printable(said) : "the service's list of dubs keeps failing"}; the jobs stay as they are, and the next \`dubdesk run\` follows them again.\n`,
+    );
+  }
   if (leftPaused) printPausedJobs(after);
   // Jobs of another service or account wait for it: `--until-done` is not done while they are open.
   const leftElsewhere =

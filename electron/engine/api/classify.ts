@@ -3,6 +3,8 @@ import { cleanServiceText } from '../../../shared/text';
 import { MaxRedirectsError, RequestError, TimeoutError } from 'got';
 import { ApiError, kindForStatus, redact, type ApiErrorDetails } from './errors';
 import { FileChangedError, FileStalledError } from './file-body';
+import { nestsDeeper } from './json-depth';
+import { scrubValue } from './scrub';
 
 /**
  * A limit the transport keeps itself, or got's timeout of that phase: `request`, the whole call; `response`,
@@ -146,12 +148,21 @@ export function errorFromFailure(
   return new ApiError('network', `cannot reach ${where} (${why})`);
 }
 
-/** A non-2xx answer as an ApiError, with the service's own `{ error }` message when it sent one, cleaned. */
-export function errorFromResponse(status: number, text: string, url: string): ApiError {
+/**
+ * A non-2xx answer as an ApiError, with the service's own `{ error }` message when it sent one, scrubbed of
+ * `keys` and cleaned.
+ */
+export function errorFromResponse(
+  status: number,
+  text: string,
+  url: string,
+  keys: readonly string[] = [],
+): ApiError {
   let message = '';
   let remoteId: string | null = null;
   try {
-    const parsed = ErrorBody.safeParse(JSON.parse(text));
+    if (nestsDeeper(text)) throw new Error('nested too deep');
+    const parsed = ErrorBody.safeParse(scrubValue(JSON.parse(text), keys));
     if (parsed.success) {
       message = cleanServiceText(parsed.data.error);
       const id = parsed.data.id === undefined ? '' : cleanServiceText(parsed.data.id, 200);

@@ -59,6 +59,8 @@ export class DubdeskEngine {
   constructor(options: EngineOptions) {
     prepareHome(options.home, 'logs');
     const keyStore: KeyStore = options.keyStore ?? new FileKeyStore(options.home);
+    // Every key Dubdesk knows is scrubbed from the log, and from what the service says as it arrives.
+    const secrets = new LogSecrets(keyStore, options.service?.apiKey);
     this.services = new ServiceManager(
       options.home,
       keyStore,
@@ -68,9 +70,9 @@ export class DubdeskEngine {
         ...(options.limits ? { limits: options.limits } : {}),
         ...(options.partFiles ? { partFiles: options.partFiles } : {}),
         ...(options.sourceReads ? { sourceReads: options.sourceReads } : {}),
+        secrets: () => secrets.values(),
       },
     );
-    const secrets = new LogSecrets(keyStore, options.service?.apiKey);
     this.log = new EngineLog(options.home, () => secrets.values());
     const logger = this.log.logger;
     const info = (fields: Record<string, unknown>, message: string) => logger.info(fields, message);
@@ -233,6 +235,7 @@ export class DubdeskEngine {
         },
         connectivity: (offline) => this.totals.connectivity(offline),
         resumed: (n) => this.totals.resumed(n),
+        storage: (full) => this.totals.storageFull(full),
       },
     );
   }
