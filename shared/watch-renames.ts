@@ -18,3 +18,15 @@ export function renamedTo(f: WatchFile, all: readonly WatchFile[]): WatchFile | 
   if (!f.gone) return null;
   return all.find((x) => renamedFrom(x, all)?.id === f.id) ?? null;
 }
+
+/**
+ * The version that replaced `f` at its path, when the file was changed in place: `f`'s results went to
+ * `previous/`, and only the file now there can be dubbed again.
+ */
+export function newerVersion(f: WatchFile, all: readonly WatchFile[]): WatchFile | null {
+  return all.find((x) => x.path === f.path && x.version > f.version) ?? null;
+}
+
+/** What became of an earlier version: "earlier version, replaced: its results are in previous/". */
+export const earlierVersionWords = (f: WatchFile): string =>
+  `earlier version, replaced${f.status === 'done' ? ': its results are in previous/' : ''}`;

@@ -64,6 +64,19 @@ describe('a watched file’s versions and renames', () => {
       .poll(async () => fileRow('draft cut.mp3').textContent(), LONG)
       .toMatch(/gone: renamed to final cut\.mp3/);
     expect(await fileRow('draft cut.mp3').getByRole('button').count()).toBe(0);
+    // The two versions of talk.mp3 are told apart: the earlier one's results went to previous/, and only the
+    // file now there can be dubbed again.
+    const talk = fileRow('talk.mp3');
+    expect(await talk.count()).toBe(2);
+    const earlier = talk.filter({ hasText: /earlier version/ });
+    expect(await earlier.textContent()).toMatch(/earlier version, replaced: its results are in previous\//);
+    expect(await earlier.getByRole('button').count()).toBe(0);
+    expect(
+      await talk
+        .filter({ hasText: /✓ done/ })
+        .getByRole('button', { name: 'Dub again' })
+        .count(),
+    ).toBe(1);
     expect((await allJobs(e2e.app.host.api)).length).toBe(6);
     await screenshot(page, 'watch-files-renamed');
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -1,7 +1,10 @@
-/** The words for a rename in a watched folder (issue 31.12), the same in the Files dialog and `watch --files`. */
+/**
+ * The words for a rename and for a new version in a watched folder (issue 31.12), the same in the Files
+ * dialog and `watch --files`.
+ */
 import { describe, expect, it } from 'vitest';
 import type { WatchFile } from '../../shared/contract/watch';
-import { renamedFrom, renamedTo } from '../../shared/watch-renames';
+import { earlierVersionWords, newerVersion, renamedFrom, renamedTo } from '../../shared/watch-renames';
 
 const file = (id: number, name: string, over: Partial<WatchFile>): WatchFile => ({
   id,
@@ -40,5 +43,21 @@ describe('a rename in a watched folder', () => {
     expect(renamedFrom(copy, [draft, copy])).toBeNull();
     expect(renamedTo(draft, [draft, copy])).toBeNull();
     expect(renamedFrom(final, [{ ...draft, gone: false }, final])).toBeNull();
+  });
+});
+
+describe('a file changed in place', () => {
+  const first = file(1, 'talk.mp3', { jobIds: [1, 2] });
+  const second = file(2, 'talk.mp3', { version: 2, jobIds: [3, 4] });
+
+  it('its earlier version is told apart from the file now there, which is no earlier version', () => {
+    expect(newerVersion(first, [second, first])?.id).toBe(2);
+    expect(newerVersion(second, [second, first])).toBeNull();
+    expect(newerVersion(first, [first, file(3, 'other.mp3', { version: 2 })])).toBeNull();
+  });
+
+  it('says where its results went, when it has any', () => {
+    expect(earlierVersionWords(first)).toBe('earlier version, replaced: its results are in previous/');
+    expect(earlierVersionWords({ ...first, status: 'failed' })).toBe('earlier version, replaced');
   });
 });

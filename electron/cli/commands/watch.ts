@@ -9,7 +9,7 @@ import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
 import { formatDuration, printJson, printable, table } from '../format';
-import { renamedFrom, renamedTo } from '../../../shared/watch-renames';
+import { earlierVersionWords, newerVersion, renamedFrom, renamedTo } from '../../../shared/watch-renames';
 import {
   WatchApproveJson,
   WatchFilesJson,
@@ -169,6 +169,7 @@ async function printFiles(api: DubdeskApi, folder: WatchFolder, json: boolean): 
     else if (f.status === 'duplicate')
       note =
         'the same content as a file already dubbed with this preset: its results are copied here, at no charge';
+    if (newerVersion(f, files)) note = earlierVersionWords(f);
     if (f.movedTo) note = `moved to ${f.movedTo}`;
     if (f.gone)
       note = to ? `no longer there: renamed to ${to.name}` : `no longer there${note ? `; ${note}` : ''}`;

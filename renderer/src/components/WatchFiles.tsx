@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { WatchFile } from '../../../shared/contract/watch';
-import { renamedFrom, renamedTo } from '../../../shared/watch-renames';
+import { earlierVersionWords, newerVersion, renamedFrom, renamedTo } from '../../../shared/watch-renames';
 import { baseName, formatAgo, formatEta, withoutPathPrefix } from '../format';
 import { useApp } from '../store';
 import { Dialog } from './Dialog';
@@ -29,8 +29,12 @@ function checksAgain(file: WatchFile, now: number): string | null {
   return left > 0 ? `checks again in ${formatEta(left)}` : 'checking again';
 }
 
-/** A file's status in words: a rename says so on both names, a file no longer there says it is gone. */
+/**
+ * A file's status in words: a rename says so on both names, a file no longer there says it is gone, a version
+ * replaced by a newer one says where its results went.
+ */
 function statusWords(f: WatchFile, all: readonly WatchFile[]): string {
+  if (newerVersion(f, all)) return `${STATUS_WORDS[f.status] ?? f.status} · ${earlierVersionWords(f)}`;
   const from = renamedFrom(f, all);
   if (from) return `= renamed from ${baseName(from.path)}: its results keep their names`;
   if (f.gone) {
@@ -80,7 +84,7 @@ export function WatchFiles() {
           </thead>
           <tbody>
             {view.files.map((f) => (
-              <tr key={f.path}>
+              <tr key={f.id}>
                 <td className="file-name" title={f.path}>
                   {baseName(f.path)}
                   {f.problem && (
@@ -96,15 +100,17 @@ export function WatchFiles() {
                 </td>
                 <td className="num">{formatAgo(f.firstSeenAt, now)}</td>
                 <td>
-                  {!f.gone && ['done', 'failed', 'attention', 'duplicate'].includes(f.status) && (
-                    <button
-                      type="button"
-                      className="small"
-                      onClick={() => void reprocess(f.folderId, f.path)}
-                    >
-                      Dub again
-                    </button>
-                  )}
+                  {!f.gone &&
+                    !newerVersion(f, view.files) &&
+                    ['done', 'failed', 'attention', 'duplicate'].includes(f.status) && (
+                      <button
+                        type="button"
+                        className="small"
+                        onClick={() => void reprocess(f.folderId, f.path)}
+                      >
+                        Dub again
+                      </button>
+                    )}
                 </td>
               </tr>
             ))}
