@@ -19,10 +19,11 @@ export function Banners() {
     <div className="banners">
       {unchosen && (
         <div className="banner banner-info" role="status">
-          <span aria-hidden="true">ⓘ</span>
+          <span aria-hidden="true">ℹ</span>
           <p>
             No service is chosen in this app yet: it uses the built-in sandbox. The queue below was made
-            before (with the command line?); jobs made on another service finish once you choose it.
+            earlier, by the command line or another Dubdesk; jobs made on another service finish once you
+            choose it.
           </p>
           <button type="button" onClick={() => setScreen('settings')}>
             Choose the service
