@@ -144,7 +144,7 @@ export function batchOptionFlags(cmd: Command): Command {
     )
     .option(
       '--upload-once',
-      "v2: upload each file once, make the other languages from the service's copy (default: auto, for files over 50 MB going to several languages)",
+      "v2: upload each file once, make the other languages from the service's copy (default: auto, for files of 50 MiB or more going to several languages)",
     )
     .option('--no-upload-once', 'upload each file once per language');
 }

@@ -138,6 +138,7 @@ export class DubdeskEngine {
     const spending = new SpendingService({
       store,
       monthlyBudget: () => this.runSettings.current().monthlyBudget,
+      service: serviceId,
     });
     const batches = new BatchService({
       budget: () => spending.budget(),

@@ -4,6 +4,7 @@ import { queueOrderMigration } from './queue-order-migration';
 import { scaleMigration } from './scale-migration';
 import { searchMigration } from './search-migration';
 import { watchRestartMigration } from './watch-migration';
+import { ledgerMigration } from './ledger-migration';
 
 /** Each entry moves the schema one version up; never edit one that has shipped, add a new one. */
 const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
@@ -256,7 +257,9 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   searchMigration,
   // 14: what a restart need not look through again (watch-migration.ts).
   watchRestartMigration,
-  // 15: the queue's order, charges' dates, batches and named presets (queue-order-migration.ts).
+  // 15: the credits the queue recorded as charged, per service (ledger-migration.ts).
+  ledgerMigration,
+  // 16: the queue's order, charges' dates, batches and named presets (queue-order-migration.ts).
   queueOrderMigration,
 ];
 

@@ -9,6 +9,8 @@ export interface SpendingDeps {
   store: JobStore;
   /** The monthly budget from the settings (credits), or null. */
   monthlyBudget(): number | null;
+  /** The service in use: its account's charges are the ones reported. */
+  service(): string;
   now?: () => Date;
 }
 
@@ -55,7 +57,9 @@ export class SpendingService {
     const credits = this.deps.monthlyBudget();
     if (credits === null) return null;
     const from = monthStart(this.deps.now?.() ?? new Date());
-    const spentThisMonth = this.deps.store.charges.since(from).reduce((n, r) => n + r.credits_charged, 0);
+    const spentThisMonth = this.deps.store.charges
+      .since(from, this.deps.service())
+      .reduce((n, r) => n + r.credits_charged, 0);
     return { credits, spentThisMonth, committed: this.deps.store.creditSums().committed };
   }
 
@@ -68,7 +72,10 @@ export class SpendingService {
             remedy: 'Give a day such as 2026-11-01.',
             field: 'since',
           });
-        return { rows: this.deps.store.charges.since(from).map(spendRow), budget: this.budget() };
+        return {
+          rows: this.deps.store.charges.since(from, this.deps.service()).map(spendRow),
+          budget: this.budget(),
+        };
       },
     };
   }

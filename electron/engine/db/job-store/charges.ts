@@ -18,7 +18,7 @@ export const ChargeRow = z.object({
 export type ChargeRow = z.infer<typeof ChargeRow>;
 
 /**
- * What the service charged: every job with a charge recorded (cleared and aged ones too: the money was
+ * What the service in use charged: every job of its with a charge recorded (cleared and aged ones too: the money was
  * spent), except copies, whose files were linked at no charge. The watched folder a job came from is its
  * folder. Oldest first.
  */
@@ -31,7 +31,7 @@ export class JobCharges {
         `SELECT j.id, j.charged_at, j.source, j.source_name, j.source_kind, j.dest_lang, j.studio,
             j.credits_charged, j.duration, j.batch_id, w.path AS folder
           FROM jobs j INDEXED BY jobs_charged LEFT JOIN watch_folders w ON w.id = j.watch_folder_id
-          WHERE j.credits_charged IS NOT NULL AND j.reuse_results = 0 AND j.charged_at >= ?
+          WHERE j.credits_charged IS NOT NULL AND j.reuse_results = 0 AND j.charged_at >= ? AND j.service IN (?, '')
           ORDER BY j.charged_at, j.id`,
       ),
       newBatch: db.prepare(`INSERT INTO batches (created_at) VALUES (?)`),
@@ -39,8 +39,9 @@ export class JobCharges {
     };
   }
 
-  since(from: number): ChargeRow[] {
-    return this.q.since.all(from).map((r) => ChargeRow.parse(r));
+  /** Charges of `service`'s account (the one in use) recorded at or after `from`. */
+  since(from: number, service: string): ChargeRow[] {
+    return this.q.since.all(from, service).map((r) => ChargeRow.parse(r));
   }
 
   /** Marks `ids` as one batch (what one add queued); returns its number. */
