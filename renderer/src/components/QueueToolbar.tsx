@@ -5,6 +5,7 @@ import { useApp } from '../store';
 import { selectionActions } from '../store/selection';
 import { DownloadAll } from './DownloadAll';
 import type { BulkAction } from '../store/types';
+import { MoveButtons } from './MoveButtons';
 
 const SEARCH_DELAY_MS = 250;
 
@@ -58,6 +59,7 @@ export function QueueToolbar() {
           {action('pause', 'Pause')}
           {action('resume', 'Resume')}
           {action('cancel', 'Cancel…')}
+          <MoveButtons />
           <DownloadAll />
           {actions.length === 0 && <span className="hint">All done: nothing to retry, pause or cancel.</span>}
           <button type="button" className="link" onClick={clearSelection}>

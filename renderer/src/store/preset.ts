@@ -1,6 +1,7 @@
 import type { Language } from '../../../shared/contract/account';
 import type { BatchRequestInput } from '../../../shared/contract/batches';
 import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
+import type { PresetOptions, PresetOptionsInput } from '../../../shared/contract/presets';
 import type { Settings } from '../../../shared/contract/settings';
 
 /** What a batch (the Add sheet) and a watched folder both choose: where to, how, and what comes back. */
@@ -59,4 +60,25 @@ export function batchRequest(
     uploadOnce: preset.uploadOnce,
     ...(preset.outDir.trim() ? { outDir: preset.outDir.trim() } : {}),
   };
+}
+
+/** A named preset's options as the form's draft (what the preset does not say keeps the draft's). */
+export function draftOfPreset(options: PresetOptions, draft: PresetDraft): PresetDraft {
+  return {
+    ...draft,
+    to: options.to,
+    from: options.from,
+    studio: options.studio,
+    api: options.api,
+    outputs: options.outputs,
+    outDir: options.outDir ?? '',
+    naming: options.naming,
+    uploadOnce: options.uploadOnce,
+  };
+}
+
+/** The form's draft as a named preset's options. */
+export function presetOptionsOf(draft: PresetDraft): PresetOptionsInput {
+  const { inputs: _inputs, ...options } = batchRequest([], draft, []);
+  return { ...options, to: [...draft.to] };
 }
