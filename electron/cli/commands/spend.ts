@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { plural } from '../../../shared/format';
 import {
   chargedSince,
@@ -15,10 +15,19 @@ import { printable, printJson, table } from '../format';
 import { sinceDate } from '../options';
 
 interface SpendFlags {
+  budget?: number | null;
   by: SpendGroup;
   since?: string;
   csv: boolean;
   json: boolean;
+}
+
+function budgetValue(raw: string): number | null {
+  if (raw.trim().toLowerCase() === 'none') return null;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidArgumentError('expected a whole number of credits, or none');
+  return n;
 }
 
 function budgetLine(budget: Spending['budget']): string | null {
@@ -77,8 +86,10 @@ export function registerSpendCommand(program: Command): void {
     .option('--since <date>', 'only charges from this day on (e.g. 2026-11-01, local time)', sinceDate)
     .addOption(new Option('--csv', 'print CSV (a header, then one line per row) on stdout').conflicts('json'))
     .option('--json', 'print JSON on stdout', false)
+    .option('--budget <credits>', 'set the monthly budget (none: no budget)', budgetValue)
     .action(async (flags: SpendFlags, cmd: Command) => {
       await withSession(cmd, { needsService: false, quiet: flags.json || flags.csv }, async ({ api }) => {
+        if (flags.budget !== undefined) await api.setSettings({ monthlyBudget: flags.budget });
         print(await api.spending({ since: null }), { ...flags, csv: flags.csv ?? false });
       });
     });

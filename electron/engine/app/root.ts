@@ -162,6 +162,7 @@ export class DubdeskEngine {
       hasListeners: () => hub.size > 0,
       plan: (paths, preset, folderId) => batches.planForFolder(paths, preset, folderId),
       balance: () => this.account.balanceOrNull().catch(() => null),
+      budget: () => spending.budget(),
       checkPreset: (preset, folder) => batches.checkPreset(preset, folder),
       jobsChanged: (added, changed) => {
         for (const row of changed) this.events.changed(row);
