@@ -103,8 +103,14 @@ describe('the queue at scale: lists and totals never read the whole history', ()
       else if (i % 7 === 0) store.write(id, 'user', { duration: 12.5, studio: 1 }, now);
     });
     // The user's order moves rows of the list: each source's place follows its first job's.
-    store.order.move(ids.filter((_, i) => i % 4 === 1), 'top');
-    store.order.move(ids.filter((_, i) => i % 11 === 2), { before: ids[30] ?? 0 });
+    store.order.move(
+      ids.filter((_, i) => i % 4 === 1),
+      'top',
+    );
+    store.order.move(
+      ids.filter((_, i) => i % 11 === 2),
+      { before: ids[30] ?? 0 },
+    );
     store.remove(ids.filter((_, i) => i % 6 === 0 || i % 5 === 0)); // clears completed, deletes failed
     const source = store.get(ids[1] ?? 0)?.source ?? '';
     store.remove([ids[1] ?? 0]); // a queued job: not removable, nothing changes
