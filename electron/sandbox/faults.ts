@@ -12,7 +12,10 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-export type FaultKind = Exclude<keyof FaultSettings, 'latencyMs'>;
+/** The faults drawn at a rate; the other settings (latency, the clock, names, held answers) always apply. */
+export type FaultKind = {
+  [K in keyof FaultSettings]: K extends `rate${string}` ? K : never;
+}[keyof FaultSettings];
 
 export class Faults {
   private settings: FaultSettings;
@@ -27,6 +30,12 @@ export class Faults {
     rateExpireLink: 0,
     rateRefuseSourceUrl: 0,
   };
+  /** Answers held by `holdCreates`, released when it is set back to false. */
+  private readonly holding: (() => void)[] = [];
+  /** How many answers were ever held (the fault really happened), and how many are held now. */
+  readonly held = { total: 0, now: 0 };
+  /** Told whenever the settings change (the clock follows `clockSkewSeconds`). */
+  onChange: (settings: FaultSettings) => void = () => {};
 
   constructor(initial: Partial<FaultSettings>, seed: number) {
     this.settings = FaultSettings.parse(initial);
@@ -39,6 +48,8 @@ export class Faults {
 
   set(patch: Partial<FaultSettings>): FaultSettings {
     this.settings = FaultSettings.parse({ ...this.settings, ...patch });
+    if (!this.settings.holdCreates) this.releaseHeld();
+    this.onChange(this.get());
     return this.get();
   }
 
@@ -53,5 +64,23 @@ export class Faults {
 
   get latencyMs(): number {
     return this.settings.latencyMs;
+  }
+
+  /** Resolves at once, or (with `holdCreates`) once the answer is released. */
+  hold(): Promise<void> {
+    if (!this.settings.holdCreates) return Promise.resolve();
+    this.held.total++;
+    this.held.now++;
+    return new Promise((resolve) =>
+      this.holding.push(() => {
+        this.held.now--;
+        resolve();
+      }),
+    );
+  }
+
+  /** Lets every held answer go (also at stop, so the server can close). */
+  releaseHeld(): void {
+    for (const release of this.holding.splice(0)) release();
   }
 }

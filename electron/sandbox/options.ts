@@ -17,6 +17,23 @@ export const FaultSettings = z.object({
   rateRefuseSourceUrl: z.number().min(0).max(1).default(0),
   /** Extra delay before every answer, in milliseconds. */
   latencyMs: z.number().int().min(0).max(600_000).default(0),
+  /**
+   * The service's clock runs this far from the machine's (negative: behind): its `created_at` times and its
+   * `Date` header. Links are signed and checked on the same clock, so they keep working.
+   */
+  clockSkewSeconds: z.number().min(-864_000).max(864_000).default(0),
+  /**
+   * How `created_at` is written: `iso` (UTC with `Z`), `naive` (no offset, as Python's `isoformat()` of a
+   * naive datetime writes it: `2026-11-27T19:43:06.123456`), or `unparseable` (not a date a parser reads).
+   */
+  timestamps: z.enum(['iso', 'naive', 'unparseable']).default('iso'),
+  /** Names are stored in this Unicode form (macOS sends `Café` decomposed, NFD; a service may keep NFC). */
+  normalizeNames: z.enum(['none', 'NFC']).default('none'),
+  /**
+   * The calls that commit a dub to a charge (v2 create, v1 and legacy start) do their work and save it, then
+   * hold their answer until this is set back to false: a cancel can arrive while the answer is in flight.
+   */
+  holdCreates: z.boolean().default(false),
 });
 export type FaultSettings = z.infer<typeof FaultSettings>;
 

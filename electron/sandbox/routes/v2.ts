@@ -90,7 +90,7 @@ async function create(svc: SandboxService, ctx: Ctx): Promise<void> {
     const dub = svc.state.newDub({
       ownerId: account.id,
       generation: 'v2',
-      name,
+      name: svc.storedName(name),
       type,
       sourceLang,
       destLang: fields.dest_lang,
@@ -104,7 +104,8 @@ async function create(svc: SandboxService, ctx: Ctx): Promise<void> {
       throw new HttpError(502, 'Processing backend unavailable', { id: dub.id });
     }
     svc.pipeline.enqueue(dub);
-    sendJson(ctx, 201, dubV2(dub, svc.link));
+    await svc.heldAnswer(ctx);
+    sendJson(ctx, 201, dubV2(dub, svc.link, svc.stamp));
   } catch (e) {
     if (!(e instanceof HttpError && e.status === 502)) await rm(uploadPath, { force: true });
     throw e;
