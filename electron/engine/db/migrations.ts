@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { historyCountMigration } from './history-count-migration';
+import { payOnceMigration } from './pay-once-migration';
 import { scaleMigration } from './scale-migration';
 import { searchMigration } from './search-migration';
 import { watchRestartMigration } from './watch-migration';
@@ -255,6 +256,8 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   searchMigration,
   // 14: what a restart need not look through again (watch-migration.ts).
   watchRestartMigration,
+  // 15: paying once in the real world: a skewed clock, a restored database (pay-once-migration.ts).
+  payOnceMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

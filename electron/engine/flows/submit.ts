@@ -10,6 +10,7 @@ import { assertSourceFile } from '../media/source-file';
 import { makeFolder } from '../files/make-folder';
 import type { LeasedJob, StepContext } from './context';
 import { takeCopy } from './copy-results';
+import { takeMark } from './create-mark';
 import { findAnswered, findCreated } from './lookup';
 import { sourceBeforeUpload } from './source-check';
 import { createFromCopy, FIRST_UPLOAD_RECHECK_MS, planUploadOnce, type OncePlan } from './upload-once';
@@ -87,10 +88,13 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
     job.checkpoint();
   }
   const expect = await sourceBeforeUpload(ctx, job);
+  // The mark and the create are one step: a pause asked meanwhile takes effect once the create is answered.
+  const mark = await takeMark(ctx);
   // Recorded before the request leaves: if the answer is lost, the next attempt looks for the dub first.
   job.record({
     create_pending: CREATE_SENT,
     create_attempted_at: Date.now(),
+    create_mark: JSON.stringify(mark),
     made_from: job.row.source_kind === 'file' ? 'upload' : null,
     donor_remote_id: null,
   });

@@ -3,6 +3,7 @@ import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
 import { CREATE_SENT, type JobRow } from '../db/jobs';
 import type { LeasedJob, StepContext } from './context';
+import { takeMark } from './create-mark';
 import { findAnswered, type Found } from './lookup';
 
 /**
@@ -83,11 +84,13 @@ export async function createFromCopy(
 ): Promise<Found | null> {
   const original = await freshOriginal(ctx, donors);
   if (!original) return null;
+  const mark = await takeMark(ctx);
   job.checkpoint();
   // Recorded before the request leaves: a lost answer is looked for (same name and language) first.
   job.record({
     create_pending: CREATE_SENT,
     create_attempted_at: Date.now(),
+    create_mark: JSON.stringify(mark),
     made_from: 'link',
     donor_remote_id: original.donor,
   });

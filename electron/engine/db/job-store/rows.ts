@@ -56,6 +56,8 @@ export const JobRow = z.object({
   uploaded: z.number().int(),
   create_pending: z.number().int(),
   create_attempted_at: z.number().int().nullable(),
+  /** The service's newest dub just before the last v2 create was sent (JSON, see flows/create-mark.ts). */
+  create_mark: z.string().nullable(),
   abandoned_remote_ids: z.string(),
   remote_status: z.number().int().nullable(),
   progress: z.number(),

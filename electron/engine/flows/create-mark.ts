@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import type { JobRow } from '../db/jobs';
+import type { StepContext } from './context';
+
+/**
+ * Where a v2 create stood among the service's dubs, taken just before it was sent: the newest dub listed
+ * then (its id and `created_at` as written) and the service's clock (its `Date` header). A dub listed
+ * before that one was made after it: a lost answer's dub is looked for there, on the service's terms, not
+ * by this machine's clock, which may be minutes off the service's or in another time zone.
+ */
+export const CreateMark = z.object({
+  /** Null: the account had no dub at all, so any dub listed later was made since. */
+  newestId: z.string().nullable(),
+  newestAt: z.string().nullable(),
+  serviceAt: z.number().nullable(),
+});
+export type CreateMark = z.infer<typeof CreateMark>;
+
+/** One small list call (the newest dub only): asked before every v2 create. */
+export async function takeMark(ctx: StepContext): Promise<CreateMark> {
+  const page = await ctx.clients.v2.list(1, 1, ctx.signal);
+  const newestId = page.order[0] ?? null;
+  const item = page.dubs.find((d) => d.id === newestId) ?? page.refused.find((r) => r.id === newestId)?.item;
+  const at = (item as { created_at?: unknown } | undefined)?.created_at;
+  return { newestId, newestAt: typeof at === 'string' ? at.slice(0, 100) : null, serviceAt: page.serviceNow };
+}
+
+/** The mark a job's last create was sent with, or null (a create sent before marks were kept). */
+export function markOf(row: Pick<JobRow, 'create_mark'>): CreateMark | null {
+  if (!row.create_mark) return null;
+  try {
+    const parsed = CreateMark.safeParse(JSON.parse(row.create_mark));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
