@@ -4,7 +4,7 @@ import { implementApi, type ImplementOptions } from '../../../shared/contract/im
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import { JobStore } from '../db/jobs';
 import { backUp, StartupBackup } from '../db/backup';
-import { openDatabase, type Db } from '../db/open';
+import { assertNotLost, openDatabase, type Db } from '../db/open';
 import { WatchStore } from '../db/watch';
 import { prepareHome, privateFile } from '../home/home';
 import { FileKeyStore } from '../keys/key-store';
@@ -75,6 +75,8 @@ export class DubdeskEngine {
     const logger = this.log.logger;
     const info = (fields: Record<string, unknown>, message: string) => logger.info(fields, message);
     const warn = (fields: Record<string, unknown>, message: string) => logger.warn(fields, message);
+    // Before the file is made: a missing one beside backups is damage, not a new queue.
+    assertNotLost(join(options.home, 'dubdesk.db'));
     this.db = openDatabase(privateFile(join(options.home, 'dubdesk.db')));
     this.backup = new StartupBackup(
       () =>
