@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CreateV2Fields } from '../api/v2';
 import type { JobRow } from '../db/jobs';
 import type { StepContext } from './context';
 
@@ -34,4 +35,17 @@ export function markOf(row: Pick<JobRow, 'create_mark'>): CreateMark | null {
   } catch {
     return null;
   }
+}
+
+export const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The fields of a job's v2 create: what is sent, and what a lost answer's dub is recognised by. */
+export function createFields(r: JobRow): CreateV2Fields {
+  return {
+    dest_lang: r.dest_lang,
+    source_lang: r.source_lang,
+    name: r.source_name,
+    ...(r.duration !== null ? { duration: round3(r.duration) } : {}),
+    is_studio_quality: r.studio === 1,
+  };
 }

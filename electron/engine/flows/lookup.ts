@@ -4,8 +4,8 @@ import { DubdeskError } from '../../../shared/contract/errors';
 import { ApiError } from '../api/errors';
 import { serviceTime } from '../api/service-time';
 import type { CreateV2Fields, DubPageOfV2 } from '../api/v2';
-import { CREATE_ANSWERED } from '../db/jobs';
-import type { LeasedJob, StepContext } from './context';
+import { CREATE_ANSWERED, type JobRow, type JobStore } from '../db/jobs';
+import type { Clients, LeasedJob, StepContext } from './context';
 import { markOf, type CreateMark } from './create-mark';
 
 /**
@@ -25,13 +25,22 @@ export interface Found {
   status: number | null;
 }
 
+/** What a lookup reads with, for a worker's job or the poller's canceled one. */
+export interface LookupEnv {
+  store: JobStore;
+  clients: Clients;
+  signal: AbortSignal;
+  /** Between two pages: stops the look when asked to. */
+  checkpoint: () => void;
+}
+
 /** A listed dub that looks like the create's (name, language, duration hint), and when it was made. */
 interface Lookalike extends Found {
   at: number | null;
 }
 
 /** What the list says of a lost create: its dub, none, or dubs Dubdesk cannot tell from it. */
-type Verdict = { kind: 'found'; found: Found } | { kind: 'none' } | { kind: 'unsure'; ids: string[] };
+export type Verdict = { kind: 'found'; found: Found } | { kind: 'none' } | { kind: 'unsure'; ids: string[] };
 
 /** Names as the service may store them: macOS sends `Café` decomposed (NFD), a service may keep it NFC. */
 const sameName = (a: string, b: string) => a.normalize('NFC') === b.normalize('NFC');
@@ -58,10 +67,10 @@ function itemsOf(list: DubPageOfV2): { id: string; identity: DubV2Identity | nul
  * sent). Without the mark in the list (deleted since, or a create sent before marks were kept), each is
  * placed by the time the service wrote on it, read on the service's own clock.
  */
-async function lookUp(ctx: StepContext, job: LeasedJob, fields: CreateV2Fields): Promise<Verdict> {
-  const mark = markOf(job.row);
-  const taken = ctx.store.remoteIdsOwnedByOthers(job.row.id);
-  const abandoned = new Set(JSON.parse(job.row.abandoned_remote_ids) as string[]);
+export async function lookUp(env: LookupEnv, row: JobRow, fields: CreateV2Fields): Promise<Verdict> {
+  const mark = markOf(row);
+  const taken = env.store.remoteIdsOwnedByOthers(row.id);
+  const abandoned = new Set(JSON.parse(row.abandoned_remote_ids) as string[]);
   const ours = (d: DubV2Identity) =>
     !taken.has(d.id) &&
     !abandoned.has(d.id) &&
@@ -79,14 +88,14 @@ async function lookUp(ctx: StepContext, job: LeasedJob, fields: CreateV2Fields):
   let markSeen = false;
   pages: for (let page = 1; ; page++) {
     // Each page is an HTTP call of its own: a stop asked (the first Ctrl+C, a pause) takes effect here.
-    if (page > 1) job.checkpoint();
+    if (page > 1) env.checkpoint();
     if (page > LOOKUP_MAX_PAGES)
       throw new ApiError(
         'protocol',
         `the service lists more than ${LOOKUP_MAX_PAGES * 100} dubs newer than this job's lost create; Dubdesk stopped looking rather than risk paying twice`,
       );
-    const list = await ctx.clients.v2.list(page, 100, ctx.signal);
-    since ??= sinceOf(mark, markAt, job.row.create_attempted_at, list.serviceNow);
+    const list = await env.clients.v2.list(page, 100, env.signal);
+    since ??= sinceOf(mark, markAt, row.create_attempted_at, list.serviceNow);
     for (const { id, identity, status } of itemsOf(list)) {
       if (mark?.newestId === id) {
         markSeen = true;
@@ -135,13 +144,16 @@ function sinceOf(
 const CHECK_ACCOUNT =
   'Check the dubs in your account on the service. Retrying this job only looks for that dub again; to have a new one made, clear this job and add the file again.';
 
-function unsure(job: LeasedJob, ids: readonly string[]): DubdeskError {
+/** Why a lookup could not tell: the dubs that look like the create's, for the user to check. */
+export function unsureWhy(row: Pick<JobRow, 'source_name' | 'dest_lang'>, ids: readonly string[]): string {
   const listed = ids.slice(0, 5).join(', ') + (ids.length > 5 ? `, and ${ids.length - 5} more` : '');
-  return new DubdeskError(
-    'service',
-    `the answer to the create of ${job.row.source_name} into ${job.row.dest_lang} was lost, and Dubdesk cannot tell which of the service's dubs is the one it made (${listed}); it made no other, so as not to pay twice`,
-    { remedy: CHECK_ACCOUNT },
-  );
+  return `the answer to the create of ${row.source_name} into ${row.dest_lang} was lost, and Dubdesk cannot tell which of the service's dubs is the one it made (${listed})`;
+}
+
+function unsure(job: LeasedJob, ids: readonly string[]): DubdeskError {
+  return new DubdeskError('service', `${unsureWhy(job.row, ids)}; it made no other, so as not to pay twice`, {
+    remedy: CHECK_ACCOUNT,
+  });
 }
 
 /**
@@ -154,7 +166,8 @@ export async function findCreated(
   job: LeasedJob,
   fields: CreateV2Fields,
 ): Promise<Found | null> {
-  const verdict = await lookUp(ctx, job, fields);
+  const env = { ...ctx, checkpoint: () => job.checkpoint() };
+  const verdict = await lookUp(env, job.row, fields);
   if (verdict.kind === 'unsure') throw unsure(job, verdict.ids);
   return verdict.kind === 'found' ? verdict.found : null;
 }

@@ -3,22 +3,20 @@ import type { DubV2 } from '../../../shared/api/v2';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { presignedExpiry } from '../../../shared/presigned';
 import { ApiError } from '../api/errors';
-import type { CreateV2Fields } from '../api/v2';
-import { CREATE_ANSWERED, CREATE_SENT } from '../db/jobs';
+import { CREATE_ANSWERED, CREATE_SENT, LeaseLostError } from '../db/jobs';
 import { DiskError } from '../jobs/errors';
 import { assertSourceFile } from '../media/source-file';
 import { makeFolder } from '../files/make-folder';
 import type { LeasedJob, StepContext } from './context';
+import { madeAfterCancel } from './after-cancel';
 import { takeCopy } from './copy-results';
-import { takeMark } from './create-mark';
+import { createFields, round3, takeMark } from './create-mark';
 import { findAnswered, findCreated } from './lookup';
 import { sourceBeforeUpload } from './source-check';
 import { createFromCopy, FIRST_UPLOAD_RECHECK_MS, planUploadOnce, type OncePlan } from './upload-once';
 
 /** An upload URL this close to expiry is not worth starting a transfer on. */
 const UPLOAD_URL_MARGIN_MS = 60_000;
-
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Queued -> submitted: create the remote dub exactly once, whatever crashed or got lost before. */
 export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
@@ -55,22 +53,17 @@ function waitForFirstUpload(ctx: StepContext, job: LeasedJob): boolean {
 }
 
 function adopt(job: LeasedJob, remoteId: string, status: number | null): void {
-  job.end({ type: 'created', remoteId, status });
-}
-
-function v2Fields(job: LeasedJob): CreateV2Fields {
-  const r = job.row;
-  return {
-    dest_lang: r.dest_lang,
-    source_lang: r.source_lang,
-    name: r.source_name,
-    ...(r.duration !== null ? { duration: round3(r.duration) } : {}),
-    is_studio_quality: r.studio === 1,
-  };
+  try {
+    job.end({ type: 'created', remoteId, status });
+  } catch (e) {
+    // Canceled while the create was under way, its answer came all the same: the canceled job holds the dub.
+    if (e instanceof LeaseLostError) madeAfterCancel(job.store, job.row.id, remoteId, status);
+    throw e;
+  }
 }
 
 async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
-  const fields = v2Fields(job);
+  const fields = createFields(job.row);
   if (job.row.create_pending === CREATE_ANSWERED) {
     const found = await findAnswered(ctx, job, fields, null);
     return adopt(job, found.id, found.status);
@@ -205,19 +198,30 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
       job.record({ uploaded: 1 });
       job.checkpoint();
     }
+    // The start commits the dub to a charge: a cancel while it is under way finds out what it did.
+    job.record({ create_pending: CREATE_SENT });
     try {
       if (isLegacy && legacy) await legacy.start(id, ctx.signal);
       else await v1.start(id, ctx.signal);
     } catch (e) {
       if (e instanceof ApiError && e.kind === 'conflict') return adopt(job, id, null); // already running: ours
       if (e instanceof ApiError && e.kind === 'not-uploaded') {
-        job.record({ uploaded: 0 });
+        job.record({ uploaded: 0, create_pending: 0 });
         continue;
       }
       if (e instanceof ApiError && e.kind === 'not-found') {
-        job.record({ remote_id: null, upload_url: null, upload_expires_at: null, uploaded: 0 });
+        job.record({
+          remote_id: null,
+          upload_url: null,
+          upload_expires_at: null,
+          uploaded: 0,
+          create_pending: 0,
+        });
         continue;
       }
+      // Refused outright (no credits, a bad request): nothing was started.
+      if (e instanceof ApiError && e.status !== null && e.status >= 400 && e.status < 500)
+        job.record({ create_pending: 0 });
       throw e;
     }
     return adopt(job, id, ExternalStatus.InQueue);

@@ -7,6 +7,7 @@ import { assertLanguage, describeRemoteError } from './fetch-outputs';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { SeenDubs } from './seen-dubs';
 import type { RefusedDub } from '../api/list-items';
+import { settleCanceledCreates } from './after-cancel';
 
 /** Pages of the v2 list one poll reads at most (10,000 dubs). */
 const POLL_MAX_PAGES = 100;
@@ -33,6 +34,8 @@ export async function pollOnce(
   service: string,
   signal: AbortSignal,
   seen?: SeenDubs,
+  /** Jobs a worker of this process still holds (a canceled create still being torn down). */
+  busy: (id: number) => boolean = () => false,
 ): Promise<{ changed: JobRow[]; failure: unknown }> {
   const followed = store.followed(service);
   const tracked = [...store.tracking(service), ...followed];
@@ -152,7 +155,13 @@ export async function pollOnce(
     }
     events.push({ job, event });
   }
-  return { changed: events.length ? store.tx(applyAll, store, events) : [], failure };
+  const changed = events.length ? store.tx(applyAll, store, events) : [];
+  // Canceled while their create was under way: did the service make the dub? Then it is followed too.
+  const settled = await settleCanceledCreates(store, clients, service, signal, busy).catch((e: unknown) => {
+    failure ??= e;
+    return [];
+  });
+  return { changed: [...changed, ...settled], failure };
 }
 
 /**
@@ -172,14 +181,7 @@ async function otherLanguage(
     return null;
   } catch (e) {
     if (!(e instanceof DubdeskError)) throw e;
-    const measuredDuration =
-      remote.measuredDuration ??
-      (job.remote_id
-        ? await clients.v2.get(job.remote_id, signal).then(
-            (d) => d.measured_duration,
-            () => null,
-          )
-        : null);
+    const measuredDuration = remote.measuredDuration ?? (await measuredOf(clients, job, signal));
     return { type: 'fail', error: e.toJSON(), completedAtService: { measuredDuration } };
   }
 }
@@ -214,7 +216,11 @@ async function followedEvent(
       ? { type: 'followed-dub-ended', outcome: 'missing', measuredDuration: null }
       : null;
   if (remote.status === ExternalStatus.Completed)
-    return { type: 'followed-dub-ended', outcome: 'completed', measuredDuration: remote.measuredDuration };
+    return {
+      type: 'followed-dub-ended',
+      outcome: 'completed',
+      measuredDuration: remote.measuredDuration ?? (await measuredOf(clients, job, signal)),
+    };
   if (remote.status === ExternalStatus.Failed)
     return {
       type: 'followed-dub-ended',
@@ -223,6 +229,15 @@ async function followedEvent(
       message: describeRemoteError(remote.error),
     };
   return null;
+}
+
+/** What a completed dub measured, from its details: the legacy list does not say (null if unknown). */
+async function measuredOf(clients: Clients, job: JobRow, signal: AbortSignal): Promise<number | null> {
+  if (!job.remote_id) return null;
+  return clients.v2.get(job.remote_id, signal).then(
+    (d) => d.measured_duration,
+    () => null,
+  );
 }
 
 /** A tracked dub missing from its list: ask v2 details before declaring it gone. */

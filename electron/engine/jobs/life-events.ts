@@ -61,6 +61,12 @@ export type LifeEvent =
       measuredDuration: number | null;
       message?: string;
     }
+  /**
+   * A job canceled while its create (v2) or start (v1, legacy) was under way: what became of it. With the
+   * dub the service made (`remoteId`), the job is followed like one canceled after its dub started;
+   * without, nothing was made. `unsure`: the list could not tell (said in the history).
+   */
+  | { type: 'made-after-cancel'; remoteId: string | null; status: number | null; unsure?: string }
   | { type: 'retry' }
   | { type: 'pause' }
   | { type: 'resume' };

@@ -122,7 +122,9 @@ export class Runner {
         // credits) stops new work, never the polls that record their end. Only a rejected key stops them.
         const mayPoll = paused?.reason !== 'auth' && !draining();
         if (tracking > 0 && mayPoll && !polling && Date.now() >= pollAt) {
-          polling = pollOnce(store, this.env.clients(), service, signal, this.seen)
+          polling = pollOnce(store, this.env.clients(), service, signal, this.seen, (id) =>
+            this.active.has(id),
+          )
             .then(({ changed, failure }) => {
               for (const row of changed) this.hooks.changed(row);
               if (failure) throw failure;
