@@ -1,3 +1,4 @@
+import { resultStem } from '../outputs/result-stem';
 import { rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, parse } from 'node:path';
 import { ExternalStatus, OUTPUT_TYPES, type OutputLink, type OutputType } from '../../../shared/api/common';
@@ -116,7 +117,9 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   await makeFolder(r.out_dir).catch((e: unknown) => {
     throw local(e, r.out_dir, null);
   });
-  const stem = r.source_kind === 'file' ? parse(r.source_name).name : sanitizeName(parse(dub.name).name);
+  const stem = resultStem(
+    r.source_kind === 'file' ? parse(r.source_name).name : sanitizeName(parse(dub.name).name),
+  );
   const existing = new Map(ctx.store.outputs(r.id).map((o) => [o.type, o]));
   const planned = new Set([...existing.values()].map((o) => o.path));
   const place = (type: OutputType, ext: string) =>
