@@ -30,7 +30,7 @@ export async function guard(
     if (spent + credits > limit)
       return {
         code: 'credits',
-        message: `${files} would cost about ${credits} credits; with the ${spent} this folder queued in the last hour that is over its limit of ${limit} per hour`,
+        message: `${files} would cost about ${credits} credits; with the ${spent} this folder spent in the last hour that is over its limit of ${limit} per hour`,
         remedy,
       };
   }
