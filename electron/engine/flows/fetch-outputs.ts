@@ -26,7 +26,7 @@ import type { Db } from '../db/open';
 import { movePreviousVersions } from './previous-version';
 import { USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
-import { head, identicalOutput, local, outputByteCap, sourceOutputs } from './output-files';
+import { head, identicalOutput, sameBytesAt, local, outputByteCap, sourceOutputs } from './output-files';
 
 /** Fresh links after an expired one: at most this many times per output and attempt. */
 const MAX_LINK_REFRESHES = 3;
@@ -272,6 +272,19 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       // The same bytes under two output types (`translated` is often the MP4 itself): keep one file.
       await rm(`${path}.part`, { force: true });
       put({ job_id: r.id, type, path: twin.path, bytes: twin.bytes, done: 1 });
+      return;
+    }
+    // This very result already beside the source under its plain name, nobody's record (written before the
+    // queue database was restored): the same bytes are taken where they are, never kept twice as `(2)`.
+    const plain = place(type, sniffed.format);
+    if (
+      path !== plain &&
+      !recordedForAnother(ctx.store.db, plain, r.id) &&
+      (await sameBytesAt(plain, result.bytes, result.sha256))
+    ) {
+      await rm(`${path}.part`, { force: true });
+      put({ job_id: r.id, type, path: plain, bytes: result.bytes, done: 1 });
+      await recordResult(ctx.store.db, plain, result.sha256);
       return;
     }
     // Recorded before the move, so a crash during it is recognised on the next run.

@@ -12,6 +12,7 @@ import { madeAfterCancel } from './after-cancel';
 import { takeCopy } from './copy-results';
 import { createFields, round3, takeMark } from './create-mark';
 import { findAnswered, findCreated } from './lookup';
+import { takeRestored } from './restored-dubs';
 import { sourceBeforeUpload } from './source-check';
 import { createFromCopy, FIRST_UPLOAD_RECHECK_MS, planUploadOnce, type OncePlan } from './upload-once';
 
@@ -25,6 +26,8 @@ export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
   // Decided before the job moves, with no await in between: two workers never both carry one file.
   if (!job.row.create_pending && waitForFirstUpload(ctx, job)) return;
   job.apply({ type: 'begin-upload' });
+  // A dub made before the queue database was restored: taken, never made again.
+  if (!job.row.create_pending && takeRestored(ctx.store, job)) return;
   if (job.row.source_kind === 'file') await assertSourceFile(job.row.source);
   // Checked again before anything is paid for: since the add, a file may have taken the folder's place.
   await makeFolder(job.row.out_dir).catch((e: NodeJS.ErrnoException) => {

@@ -131,7 +131,7 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
         ...noWait,
         ...noError,
       },
-      reason: createdReason(r, e.remoteId),
+      reason: e.note ?? createdReason(r, e.remoteId),
     }),
   },
   'remote-progress': {

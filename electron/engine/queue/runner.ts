@@ -5,6 +5,8 @@ import { fetchOutputs } from '../flows/fetch-outputs';
 import { submit } from '../flows/submit';
 import { SeenDubs } from '../flows/seen-dubs';
 import { pollOnce } from '../flows/track';
+import { askAfterRestore } from '../flows/restored-dubs';
+import { restorePending } from '../db/restored-dubs';
 import { StopAtStep, classify, type JobError } from '../jobs/errors';
 import { endNetworkWaits, type LifeEvent } from '../jobs/life';
 import { backoffDelay } from './backoff';
@@ -38,6 +40,9 @@ export class Runner {
   private running = false;
   private readonly seen = new SeenDubs();
   private pollSoon = false;
+  private asking: Promise<unknown> | null = null;
+  private askAgainAt = 0;
+  private askFailures = 0;
   private readonly failures: FailurePolicy;
 
   constructor(
@@ -114,7 +119,11 @@ export class Runner {
         const concurrency = valueOf(opts.concurrency);
         // One read tells whether anything is due at each step; a claim (a write transaction) only then.
         const isDue = (t: number | null) => t !== null && t <= now && !draining();
-        if (!paused && isDue(due.submit)) this.claim('submit', concurrency, service, signal, opts.drain);
+        // After a restore, nothing is created before the service has said which dubs it made meanwhile.
+        const held = restorePending(store.db) !== null;
+        if (held && !draining()) this.askService(signal);
+        if (!paused && !held && isDue(due.submit))
+          this.claim('submit', concurrency, service, signal, opts.drain);
         if ((!paused || paused.reason === 'credits') && isDue(due.fetch))
           this.claim('fetch', concurrency, service, signal, opts.drain);
 
@@ -157,9 +166,9 @@ export class Runner {
             .catch(() => {});
         }
 
-        const idle = this.active.size === 0 && !polling;
+        const idle = this.active.size === 0 && !polling && !this.asking;
         const withRoom = {
-          submit: this.hasRoom('submit', concurrency),
+          submit: !held && this.hasRoom('submit', concurrency),
           fetch: this.hasRoom('fetch', concurrency),
         };
         const after = store.read(lookAfter, store, service, opts.untilDone && idle, paused, withRoom);
@@ -176,6 +185,7 @@ export class Runner {
           wasIdle ? (opts.idleLookMs ?? IDLE_LOOK_MS) : 1000,
           ...(nextDue !== null ? [nextDue - Date.now()] : []),
           ...(tracking ? [pollAt - Date.now()] : []),
+          ...(held && !this.asking ? [this.askAgainAt - Date.now()] : []),
         ];
         await this.sleep(Math.max(10, Math.min(...candidates)));
       }
@@ -189,6 +199,22 @@ export class Runner {
       lock.release();
       this.running = false;
     }
+  }
+
+  /** The service asked after a restore (see flows/restored-dubs.ts), again after a backoff if it failed. */
+  private askService(signal: AbortSignal): void {
+    if (this.asking || Date.now() < this.askAgainAt) return;
+    this.asking = askAfterRestore(this.env.store, this.env.clients(), signal)
+      .then(() => (this.askFailures = 0))
+      .catch((e: unknown) => {
+        const err = classify(e);
+        if (err.error.code === 'offline') this.hooks.connectivity(err.error.message);
+        this.askAgainAt = Date.now() + backoffDelay(++this.askFailures, this.env.backoff);
+      })
+      .then(() => {
+        this.asking = null;
+        this.wakeUp();
+      });
   }
 
   /** A failed poll: offline marks the tracked jobs as waiting; a rejected key halts the queue. */
