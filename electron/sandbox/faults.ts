@@ -1,4 +1,4 @@
-import { FaultSettings } from './options';
+import { FaultSettings, NO_FAULTS, type FaultPatch } from './options';
 
 /** mulberry32: tiny, fast and seedable, so a failing run can be replayed with the same --seed. */
 export function mulberry32(seed: number): () => number {
@@ -29,6 +29,7 @@ export class Faults {
     rateTruncate: 0,
     rateExpireLink: 0,
     rateRefuseSourceUrl: 0,
+    rateQuoteKey: 0,
   };
   /** Answers held by `holdCreates`, released when it is set back to false. */
   private readonly holding: (() => void)[] = [];
@@ -37,8 +38,8 @@ export class Faults {
   /** Told whenever the settings change (the clock follows `clockSkewSeconds`). */
   onChange: (settings: FaultSettings) => void = () => {};
 
-  constructor(initial: Partial<FaultSettings>, seed: number) {
-    this.settings = FaultSettings.parse(initial);
+  constructor(initial: FaultPatch, seed: number) {
+    this.settings = FaultSettings.parse({ ...NO_FAULTS, ...initial });
     this.random = mulberry32(seed);
   }
 
@@ -46,7 +47,8 @@ export class Faults {
     return { ...this.settings };
   }
 
-  set(patch: Partial<FaultSettings>): FaultSettings {
+  /** Changes the faults `patch` names, and only those. */
+  set(patch: FaultPatch): FaultSettings {
     this.settings = FaultSettings.parse({ ...this.settings, ...patch });
     if (!this.settings.holdCreates) this.releaseHeld();
     this.onChange(this.get());
@@ -82,5 +84,9 @@ export class Faults {
   /** Lets every held answer go (also at stop, so the server can close). */
   releaseHeld(): void {
     for (const release of this.holding.splice(0)) release();
+  }
+
+  get listFault(): FaultSettings['listFault'] {
+    return this.settings.listFault;
   }
 }

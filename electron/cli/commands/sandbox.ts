@@ -85,6 +85,17 @@ export function registerSandboxCommand(program: Command): void {
       number(0, 1),
       0,
     )
+    .option(
+      '--fault-quote-key <rate>',
+      'share of error answers and failed dubs whose message quotes the caller’s API key',
+      number(0, 1),
+      0,
+    )
+    .addOption(
+      new Option('--fault-list <how>', 'how every list of dubs breaks')
+        .choices(['none', 'error', 'huge', 'deep', 'others'])
+        .default('none'),
+    )
     .option('--latency <ms>', 'delay before every API answer', number(0, 60_000, true), 0)
     .option(
       '--clock-skew <seconds>',
@@ -133,6 +144,8 @@ export function registerSandboxCommand(program: Command): void {
         faultTruncate: number;
         faultExpireLink: number;
         faultRefuseSourceUrl: number;
+        faultQuoteKey: number;
+        faultList: 'none' | 'error' | 'huge' | 'deep' | 'others';
         latency: number;
         clockSkew: number;
         timestamps: 'iso' | 'naive' | 'unparseable';
@@ -163,6 +176,8 @@ export function registerSandboxCommand(program: Command): void {
             rateTruncate: o.faultTruncate,
             rateExpireLink: o.faultExpireLink,
             rateRefuseSourceUrl: o.faultRefuseSourceUrl,
+            rateQuoteKey: o.faultQuoteKey,
+            listFault: o.faultList,
             latencyMs: o.latency,
             clockSkewSeconds: o.clockSkew,
             timestamps: o.timestamps,

@@ -13,6 +13,7 @@ import { Http, parseJson, type ProgressListener } from './http';
 import { headerTime } from './service-time';
 import type { HttpLimits } from './limits';
 import { serviceEndpoint } from './links';
+import type { Secrets } from './scrub';
 
 export interface DubPageOfV2 extends DubListV2 {
   refused: RefusedDub[];
@@ -38,12 +39,13 @@ export class V2Client {
   constructor(
     baseUrl: string,
     apiKey: string,
-    options: { limits?: Partial<HttpLimits>; reads?: SourceReads | undefined } = {},
+    options: { limits?: Partial<HttpLimits>; reads?: SourceReads | undefined; secrets?: Secrets } = {},
   ) {
     this.http = new Http({
       auth: { header: 'apikey', key: apiKey },
       limits: options.limits ?? {},
       reads: options.reads,
+      secrets: options.secrets,
     });
     this.root = (path) => serviceEndpoint(baseUrl, `api/v2/${path}`);
   }

@@ -7,7 +7,7 @@ import { backUp, StartupBackup } from '../db/backup';
 import { assertNotLost, openDatabase, type Db } from '../db/open';
 import { WatchStore } from '../db/watch';
 import { prepareHome, privateFile } from '../home/home';
-import { FileKeyStore } from '../keys/key-store';
+import { FileKeyStore, type KeyStore } from '../keys/key-store';
 import { EngineLog } from '../log/log';
 import { DEFAULT_BACKOFF } from '../queue/backoff';
 import { Runner, type RunOptions, type RunOutcome } from '../queue/runner';
@@ -62,7 +62,9 @@ export class DubdeskEngine {
 
   constructor(options: EngineOptions) {
     prepareHome(options.home, 'logs');
-    const keyStore = options.keyStore ?? new FileKeyStore(options.home);
+    const keyStore: KeyStore = options.keyStore ?? new FileKeyStore(options.home);
+    // Every key Dubdesk knows is scrubbed from the log, and from what the service says as it arrives.
+    const secrets = new LogSecrets(keyStore, options.service?.apiKey);
     this.services = new ServiceManager(
       options.home,
       keyStore,
@@ -72,9 +74,9 @@ export class DubdeskEngine {
         ...(options.limits ? { limits: options.limits } : {}),
         ...(options.partFiles ? { partFiles: options.partFiles } : {}),
         ...(options.sourceReads ? { sourceReads: options.sourceReads } : {}),
+        secrets: () => secrets.values(),
       },
     );
-    const secrets = new LogSecrets(keyStore, options.service?.apiKey);
     this.log = new EngineLog(options.home, () => secrets.values());
     const logger = this.log.logger;
     const info = (fields: Record<string, unknown>, message: string) => logger.info(fields, message);
@@ -206,6 +208,12 @@ export class DubdeskEngine {
     this.aging.start();
     this.presence = announce(options.home, options.face);
     logger.info({ face: options.face, home: options.home }, 'engine opened');
+    // The faces say why in one plain sentence; the system's own words are kept here for whoever digs.
+    if (keyStore.osDetail)
+      logger.warn(
+        { detail: keyStore.osDetail },
+        `no system credential store: ${keyStore.storage?.().osUnavailable ?? 'it did not answer'}`,
+      );
   }
 
   /** The worker: it tells the job events, the meters and the totals what it does. */
@@ -234,6 +242,7 @@ export class DubdeskEngine {
         },
         connectivity: (offline) => this.totals.connectivity(offline),
         resumed: (n) => this.totals.resumed(n),
+        storage: (full) => this.totals.storageFull(full),
       },
     );
   }

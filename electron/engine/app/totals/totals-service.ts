@@ -34,6 +34,7 @@ type TotalsHandlers = Pick<DubdeskHandlers, 'totals' | 'pauseQueue' | 'resumeQue
 export class TotalsService {
   private readonly pace = new JobPace();
   private offline: string | null = null;
+  private storage: string | null = null;
   private resumedAfterCrash = 0;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -62,6 +63,14 @@ export class TotalsService {
     if (offline === this.offline) return;
     this.offline = offline;
     this.deps.warn({ offline }, offline ? 'service unreachable' : 'service reachable again');
+    this.schedule();
+  }
+
+  /** The disk under the data folder is full (what to free, where), or has room again (null). */
+  storageFull(full: string | null): void {
+    if (full === this.storage) return;
+    this.storage = full;
+    this.deps.warn({ full }, full ?? 'the data folder has room again');
     this.schedule();
   }
 
@@ -102,6 +111,7 @@ export class TotalsService {
       balance,
       creditsShort: balance === null ? null : Math.max(0, sums.committed - balance),
       offline: this.offline,
+      storageFull: this.storage,
       paused: this.deps.pause.get(),
       running: this.deps.isRunning() || QueueLock.held(this.deps.db),
       resumedAfterCrash: this.resumedAfterCrash,
