@@ -17,6 +17,11 @@ export type FaultKind = {
   [K in keyof FaultSettings]: K extends `rate${string}` ? K : never;
 }[keyof FaultSettings];
 
+/** The answers a test can hold: of the calls that commit a dub to a charge, and of the v2 lists of dubs. */
+type Held = 'creates' | 'lists';
+const HELD_KINDS: readonly Held[] = ['creates', 'lists'];
+const HOLD_SETTING = { creates: 'holdCreates', lists: 'holdLists' } as const;
+
 export class Faults {
   private settings: FaultSettings;
   private readonly random: () => number;
@@ -31,10 +36,13 @@ export class Faults {
     rateRefuseSourceUrl: 0,
     rateQuoteKey: 0,
   };
-  /** Answers held by `holdCreates`, released when it is set back to false. */
-  private readonly holding: (() => void)[] = [];
-  /** How many answers were ever held (the fault really happened), and how many are held now. */
-  readonly held = { total: 0, now: 0 };
+  /** Answers held by `holdCreates` and `holdLists`, each released when its setting goes back to false. */
+  private readonly holding: Record<Held, (() => void)[]> = { creates: [], lists: [] };
+  /** How many answers of each kind were ever held (the fault really happened), and how many are held now. */
+  readonly held: Record<Held, { total: number; now: number }> = {
+    creates: { total: 0, now: 0 },
+    lists: { total: 0, now: 0 },
+  };
   /** Told whenever the settings change (the clock follows `clockSkewSeconds`). */
   onChange: (settings: FaultSettings) => void = () => {};
 
@@ -50,7 +58,8 @@ export class Faults {
   /** Changes the faults `patch` names, and only those. */
   set(patch: FaultPatch): FaultSettings {
     this.settings = FaultSettings.parse({ ...this.settings, ...patch });
-    if (!this.settings.holdCreates) this.releaseHeld();
+    if (!this.settings.holdCreates) this.releaseHeld('creates');
+    if (!this.settings.holdLists) this.releaseHeld('lists');
     this.onChange(this.get());
     return this.get();
   }
@@ -68,22 +77,23 @@ export class Faults {
     return this.settings.latencyMs;
   }
 
-  /** Resolves at once, or (with `holdCreates`) once the answer is released. */
-  hold(): Promise<void> {
-    if (!this.settings.holdCreates) return Promise.resolve();
-    this.held.total++;
-    this.held.now++;
+  /** Resolves at once, or (with `holdCreates` or `holdLists`, as `kind` says) once the answer is released. */
+  hold(kind: Held): Promise<void> {
+    if (!this.settings[HOLD_SETTING[kind]]) return Promise.resolve();
+    const count = this.held[kind];
+    count.total++;
+    count.now++;
     return new Promise((resolve) =>
-      this.holding.push(() => {
-        this.held.now--;
+      this.holding[kind].push(() => {
+        count.now--;
         resolve();
       }),
     );
   }
 
-  /** Lets every held answer go (also at stop, so the server can close). */
-  releaseHeld(): void {
-    for (const release of this.holding.splice(0)) release();
+  /** Lets the held answers of `kind` go, or every held answer (at stop, so the server can close). */
+  releaseHeld(kind?: Held): void {
+    for (const k of kind ? [kind] : HELD_KINDS) for (const release of this.holding[k].splice(0)) release();
   }
 
   get listFault(): FaultSettings['listFault'] {

@@ -48,6 +48,11 @@ const FAULT_FIELDS = {
    * hold their answer until this is set back to false: a cancel can arrive while the answer is in flight.
    */
   holdCreates: z.boolean(),
+  /**
+   * Lists of v2 dubs (`GET /api/v2/dubs`) hold their answer until this is set back to false, then answer with
+   * what the service has then: a pause can arrive while a client waits for one.
+   */
+  holdLists: z.boolean(),
 };
 
 /** Every fault's setting; an unknown name is refused (a typo must not pass for "no fault"). */
@@ -71,6 +76,7 @@ export const NO_FAULTS: FaultSettings = {
   timestamps: 'iso',
   normalizeNames: 'none',
   holdCreates: false,
+  holdLists: false,
 };
 export type FaultSettings = z.infer<typeof FaultSettings>;
 

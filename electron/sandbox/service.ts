@@ -50,7 +50,7 @@ export class SandboxService {
    */
   async heldAnswer(ctx: Pick<Ctx, 'durable'>): Promise<void> {
     await ctx.durable();
-    await this.faults.hold();
+    await this.faults.hold('creates');
   }
 
   uploadPath(name: string): string {

@@ -10,7 +10,7 @@ import { makeFolder } from '../files/make-folder';
 import type { LeasedJob, StepContext } from './context';
 import { madeAfterCancel } from './after-cancel';
 import { takeCopy } from './copy-results';
-import { createFields, round3, takeMark } from './create-mark';
+import { createFields, round3, takeMark, type CreateMark } from './create-mark';
 import { findAnswered, findCreated } from './lookup';
 import { takeRestored } from './restored-dubs';
 import { sourceBeforeUpload } from './source-check';
@@ -25,6 +25,10 @@ export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
   if (job.row.reuse_results && !job.row.create_pending) return takeCopy(ctx, job);
   // Decided before the job moves, with no await in between: two workers never both carry one file.
   if (!job.row.create_pending && waitForFirstUpload(ctx, job)) return;
+  // Where a v2 create will stand among the service's dubs (see create-mark.ts), noted before the step
+  // begins: a pause asked meanwhile stops it here, before anything is sent.
+  const mark = job.row.api === 'v2' && !job.row.create_pending ? await takeMark(ctx) : undefined;
+  job.checkpoint();
   job.apply({ type: 'begin-upload' });
   // A dub made before the queue database was restored: taken, never made again.
   if (!job.row.create_pending && takeRestored(ctx.store, job)) return;
@@ -33,7 +37,7 @@ export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
   await makeFolder(job.row.out_dir).catch((e: NodeJS.ErrnoException) => {
     throw new DiskError(e.code === 'EEXIST' ? 'ENOTDIR' : (e.code ?? 'EIO'), job.row.out_dir, null);
   });
-  if (job.row.api === 'v2') return submitV2(ctx, job);
+  if (job.row.api === 'v2') return submitV2(ctx, job, mark);
   return submitThreeStep(ctx, job);
 }
 
@@ -65,7 +69,13 @@ function adopt(job: LeasedJob, remoteId: string, status: number | null): void {
   }
 }
 
-async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
+/** `early`: the mark taken before the step began (undefined: none taken yet). */
+async function submitV2(
+  ctx: StepContext,
+  job: LeasedJob,
+  early: CreateMark | null | undefined,
+): Promise<void> {
+  let mark = early;
   const fields = createFields(job.row);
   if (job.row.create_pending === CREATE_ANSWERED) {
     const found = await findAnswered(ctx, job, fields, null);
@@ -79,18 +89,21 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
   const plan = oncePlan(ctx, job);
   if (plan?.kind === 'wait') return awaitFirstUpload(job, plan.message);
   if (plan?.kind === 'link') {
-    const made = await createFromCopy(ctx, job, fields, plan.donors);
+    if (mark === undefined) mark = await takeMark(ctx);
+    const made = await createFromCopy(ctx, job, fields, plan.donors, mark);
     if (made) return adopt(job, made.id, made.status);
     job.checkpoint();
   }
   const expect = await sourceBeforeUpload(ctx, job);
-  // The mark and the create are one step: a pause asked meanwhile takes effect once the create is answered.
-  const mark = await takeMark(ctx);
+  // A lost answer looked for and not found: where the new create stands is noted now.
+  if (mark === undefined) mark = await takeMark(ctx);
+  // The last moment a pause stops the create: from here nothing is awaited until the request leaves.
+  job.checkpoint();
   // Recorded before the request leaves: if the answer is lost, the next attempt looks for the dub first.
   job.record({
     create_pending: CREATE_SENT,
     create_attempted_at: Date.now(),
-    create_mark: JSON.stringify(mark),
+    create_mark: mark && JSON.stringify(mark),
     made_from: job.row.source_kind === 'file' ? 'upload' : null,
     donor_remote_id: null,
   });

@@ -3,7 +3,7 @@ import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
 import { CREATE_SENT, type JobRow } from '../db/jobs';
 import type { LeasedJob, StepContext } from './context';
-import { takeMark } from './create-mark';
+import type { CreateMark } from './create-mark';
 import { findAnswered, type Found } from './lookup';
 
 /**
@@ -81,16 +81,17 @@ export async function createFromCopy(
   job: LeasedJob,
   fields: CreateV2Fields,
   donors: readonly JobRow[],
+  /** Where the create stands among the service's dubs (see create-mark.ts); null: the list was unreadable. */
+  mark: CreateMark | null,
 ): Promise<Found | null> {
   const original = await freshOriginal(ctx, donors);
   if (!original) return null;
-  const mark = await takeMark(ctx);
   job.checkpoint();
   // Recorded before the request leaves: a lost answer is looked for (same name and language) first.
   job.record({
     create_pending: CREATE_SENT,
     create_attempted_at: Date.now(),
-    create_mark: JSON.stringify(mark),
+    create_mark: mark && JSON.stringify(mark),
     made_from: 'link',
     donor_remote_id: original.donor,
   });

@@ -155,6 +155,7 @@ export function v2Routes(svc: SandboxService): Route[] {
     route('GET', '/api/v2/dubs', 'api', async (ctx) => {
       const account = svc.authenticate(ctx.req, 'v2');
       if (await brokenList(svc.faults, ctx, 'v2')) return;
+      await svc.faults.hold('lists');
       const page = pageParam(ctx, 'page', 1);
       // Above the maximum the page is clamped to 100 (and says so in `pagination.page_size`), not refused.
       const pageSize = Math.min(V2_MAX_PAGE_SIZE, pageParam(ctx, 'page_size', V2_DEFAULT_PAGE_SIZE));

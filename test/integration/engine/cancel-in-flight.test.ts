@@ -38,7 +38,7 @@ describe.each<ApiGeneration>(['v2', 'v1', 'legacy'])('%s: a cancel while the cre
     cleanup.push(() => run.stop());
 
     // The service made (or started) the dub; its answer is held.
-    await vi.waitFor(() => expect(sb.faults.held.now).toBe(1), HEARD);
+    await vi.waitFor(() => expect(sb.faults.held.creates.now).toBe(1), HEARD);
     const canceled = await host.api.cancelJobs({ ids: [id] });
     expect(canceled.changed).toEqual([id]);
     // `cancel` says the service may still charge for it.
