@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiError, type ApiErrorKind } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
 import type { JobRow } from '../db/jobs';
 import type { StepContext } from './context';
@@ -17,9 +18,28 @@ export const CreateMark = z.object({
 });
 export type CreateMark = z.infer<typeof CreateMark>;
 
-/** One small list call (the newest dub only): asked before every v2 create. */
-export async function takeMark(ctx: StepContext): Promise<CreateMark> {
-  const page = await ctx.clients.v2.list(1, 1, ctx.signal);
+/** Failures that say the service's list is broken (not the line, the key or a stop): see `takeMark`. */
+const BROKEN_LIST: ReadonlySet<ApiErrorKind> = new Set([
+  'server',
+  'backend',
+  'too-big',
+  'protocol',
+  'truncated',
+  'timeout',
+]);
+
+/**
+ * One small list call (the newest dub only): asked before every v2 create. Null when the service cannot
+ * give its list (a 5xx, an answer too big, nested too deep or out of shape): the create goes without a mark,
+ * and a lost answer's dub is then placed by the service's own clock, its `Date` header when it is looked
+ * for (see lookup.ts), or the job fails naming the account check.
+ */
+export async function takeMark(ctx: StepContext): Promise<CreateMark | null> {
+  const page = await ctx.clients.v2.list(1, 1, ctx.signal).catch((e: unknown) => {
+    if (e instanceof ApiError && BROKEN_LIST.has(e.kind)) return null;
+    throw e;
+  });
+  if (!page) return null;
   const newestId = page.order[0] ?? null;
   const item = page.dubs.find((d) => d.id === newestId) ?? page.refused.find((r) => r.id === newestId)?.item;
   const at = (item as { created_at?: unknown } | undefined)?.created_at;

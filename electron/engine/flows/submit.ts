@@ -69,7 +69,7 @@ function adopt(job: LeasedJob, remoteId: string, status: number | null): void {
   }
 }
 
-/** `early`: the mark taken before the step began (undefined: none taken yet). */
+/** `early`: the mark taken before the step began (undefined: none taken yet; null: the list was unreadable). */
 async function submitV2(
   ctx: StepContext,
   job: LeasedJob,

@@ -8,7 +8,7 @@ import { openDubdesk } from '../../../electron/engine/index';
 import type { FaultSettings } from '../../../electron/sandbox/options';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, startCli } from '../../helpers/cli';
-import { quickRun, tempDir } from '../../helpers/engine';
+import { engineFor as patientEngineFor, quickRun, tempDir } from '../../helpers/engine';
 import { videoMp4 } from '../../helpers/media';
 
 const sandboxes: Sandbox[] = [];
@@ -79,6 +79,25 @@ describe('a lost v2 create, looked up on a service that differs from this machin
     expect(`${job.state} ${job.error?.message ?? ''}`).toBe('completed ');
     expect(made.dubs.map((d) => d.id)).toEqual([job.remoteId]);
     expect(made.charges.map((c) => c.dubId)).toEqual([job.remoteId]);
+  });
+
+  it('a list it cannot give before the create (500), its clock 10 minutes behind: placed by its Date, charged once', async () => {
+    const sb = await losingAnswers({ listFault: 'error', clockSkewSeconds: -600 });
+    // Patient retries: the look for the lost answer's dub waits for the list to come back.
+    const host = patientEngineFor(sb);
+    const name = `no-mark-${++n}.mp4`;
+    const { added } = await host.api.add({ inputs: [videoMp4(2, name)], to: ['es'], outDir: tempDir() });
+    const run = host.run(quickRun(1));
+    // The create went without a mark (the list answered 500), and its answer was lost.
+    await vi.waitFor(() => expect(madeOf(sb, name).dubs).toHaveLength(1), WAIT);
+    sb.setFaults({ listFault: 'none', rateLostResponse: 0 });
+    expect(await run).toBe('done');
+    const job = await host.api.getJob({ id: added[0] ?? 0 });
+    await host.close();
+    const made = madeOf(sb, name);
+    expect(made.dubs.map((d) => d.id)).toEqual([job.remoteId]);
+    expect(job.state).toBe('completed');
+    expect(made.charges).toHaveLength(1);
   });
 
   it('times written without an offset, read by a user east of UTC (TZ=Asia/Tokyo): charged once', async () => {
