@@ -81,14 +81,37 @@ describe('a lost v2 create, looked up on a service that differs from this machin
     expect(made.charges.map((c) => c.dubId)).toEqual([job.remoteId]);
   });
 
-  it('a list it cannot give before the create (500), its clock 10 minutes behind: placed by its Date, charged once', async () => {
+  it('times written without an offset, read by a user east of UTC (TZ=Asia/Tokyo): charged once', async () => {
+    const sb = await losingAnswers({ timestamps: 'naive' });
+    const name = `naive-tokyo-${++n}.mp4`;
+    const env = { ...envFor(sb, tempDir()), TZ: 'Asia/Tokyo' };
+    const cli = startCli(['dub', videoMp4(2, name), '--to', 'es', '--out', tempDir()], env);
+    // Done, or a second dub made (then the run is stopped: it would go on paying until it gives up).
+    let exited = false;
+    void cli.done.then(() => (exited = true));
+    await vi.waitFor(() => expect(exited || madeOf(sb, name).dubs.length > 1).toBe(true), WAIT);
+    cli.child.kill('SIGKILL');
+    const r = await cli.done;
+    const made = madeOf(sb, name);
+    expect(made.dubs).toHaveLength(1);
+    expect(`${r.code} ${r.stderr}`).toMatch(/^0 /);
+    expect(made.charges).toHaveLength(1);
+  });
+});
+
+/**
+ * The list answered 500 just before the create, so the create went without a mark: its lost answer's dub
+ * is placed by the times the service writes, against its own clock (its `Date` header), never this
+ * machine's. The list comes back once the dub is made, and the job looks for it again.
+ */
+describe("a lost v2 create sent while the list failed (no mark): placed on the service's clock", () => {
+  it('its clock 10 minutes behind: the dub is found, charged once', async () => {
     const sb = await losingAnswers({ listFault: 'error', clockSkewSeconds: -600 });
     // Patient retries: the look for the lost answer's dub waits for the list to come back.
     const host = patientEngineFor(sb);
     const name = `no-mark-${++n}.mp4`;
     const { added } = await host.api.add({ inputs: [videoMp4(2, name)], to: ['es'], outDir: tempDir() });
     const run = host.run(quickRun(1));
-    // The create went without a mark (the list answered 500), and its answer was lost.
     await vi.waitFor(() => expect(madeOf(sb, name).dubs).toHaveLength(1), WAIT);
     sb.setFaults({ listFault: 'none', rateLostResponse: 0 });
     expect(await run).toBe('done');
@@ -100,14 +123,32 @@ describe('a lost v2 create, looked up on a service that differs from this machin
     expect(made.charges).toHaveLength(1);
   });
 
-  it('times written without an offset, read by a user east of UTC (TZ=Asia/Tokyo): charged once', async () => {
-    const sb = await losingAnswers({ timestamps: 'naive' });
-    const name = `naive-tokyo-${++n}.mp4`;
+  it('times it writes that do not parse: the job fails naming the account check, no second dub', async () => {
+    const sb = await losingAnswers({ listFault: 'error', timestamps: 'unparseable' });
+    const host = patientEngineFor(sb);
+    const name = `no-mark-unparseable-${++n}.mp4`;
+    const { added } = await host.api.add({ inputs: [videoMp4(2, name)], to: ['es'], outDir: tempDir() });
+    const run = host.run(quickRun(1));
+    await vi.waitFor(() => expect(madeOf(sb, name).dubs).toHaveLength(1), WAIT);
+    sb.setFaults({ listFault: 'none', rateLostResponse: 0 });
+    expect(await run).toBe('done');
+    const job = await host.api.getJob({ id: added[0] ?? 0 });
+    await host.close();
+    expect(job.state).toBe('failed');
+    expect(job.error?.message).toMatch(/cannot tell which of the service's dubs is the one it made/);
+    expect(job.error?.remedy).toMatch(/Check the dubs in your account/);
+    expect(madeOf(sb, name).dubs).toHaveLength(1);
+  });
+
+  it('times written without an offset, read east of UTC (TZ=Asia/Tokyo): the dub is found, charged once', async () => {
+    const sb = await losingAnswers({ listFault: 'error', timestamps: 'naive' });
+    const name = `no-mark-tokyo-${++n}.mp4`;
     const env = { ...envFor(sb, tempDir()), TZ: 'Asia/Tokyo' };
     const cli = startCli(['dub', videoMp4(2, name), '--to', 'es', '--out', tempDir()], env);
-    // Done, or a second dub made (then the run is stopped: it would go on paying until it gives up).
     let exited = false;
     void cli.done.then(() => (exited = true));
+    await vi.waitFor(() => expect(exited || madeOf(sb, name).dubs.length > 0).toBe(true), WAIT);
+    sb.setFaults({ listFault: 'none', rateLostResponse: 0 });
     await vi.waitFor(() => expect(exited || madeOf(sb, name).dubs.length > 1).toBe(true), WAIT);
     cli.child.kill('SIGKILL');
     const r = await cli.done;
