@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli } from '../../helpers/cli';
-import { allJobs, engineFor, tempDir } from '../../helpers/engine';
+import { allJobs, engineFor, quickRun, tempDir } from '../../helpers/engine';
 import { videoMp4 } from '../../helpers/media';
 
 let sb: Sandbox;
@@ -16,23 +16,32 @@ beforeAll(async () => {
   sb = await startSandbox({ pipelineSeconds: 0.3 });
 });
 afterAll(() => sb.stop());
+let n = 0;
 
-/** A home whose queue holds one job and a backup of it (the second start makes one). */
-async function homeWithABackup(): Promise<string> {
+/** A home whose queue holds one job, dubbed, and a backup of it (the second start makes one). */
+async function homeWithABackup(source: string, outDir: string): Promise<string> {
   const home = tempDir();
   const first = engineFor(sb, home);
-  await first.api.add({ inputs: [videoMp4(1, 'kept.mp4')], to: ['es'], outDir: tempDir() });
+  await first.api.add({ inputs: [source], to: ['es'], outDir });
+  expect(await first.run(quickRun(1))).toBe('done');
   await first.close();
   await engineFor(sb, home).close();
   return home;
 }
 
+/** The dubs the service made of `name`. */
+const dubsOf = (name: string) => [...sb.state.dubs.values()].filter((d) => d.name === name);
+
 describe.each([
   ['emptied to 0 bytes', (db: string) => truncateSync(db, 0), /is empty \(0 bytes\)/],
   ['gone', (db: string) => rmSync(db), /is missing/],
 ])('a queue database %s beside its backups', (_how, damage, said) => {
-  it('is named as damage with the backup to restore, by status and doctor; restore-db brings the queue back', async () => {
-    const home = await homeWithABackup();
+  it('is named as damage with the backup to restore, by status, doctor and dub; restore-db brings the queue back', async () => {
+    const name = `kept-${++n}.mp4`;
+    const source = videoMp4(1, name);
+    const outDir = tempDir();
+    const home = await homeWithABackup(source, outDir);
+    expect(dubsOf(name)).toHaveLength(1);
     const db = join(home, 'dubdesk.db');
     for (const ext of ['-wal', '-shm']) rmSync(`${db}${ext}`, { force: true });
     damage(db);
@@ -49,13 +58,24 @@ describe.each([
     expect(doctor.code).not.toBe(0);
     expect(doctor.stdout).toMatch(new RegExp(`^✗ Queue database: .*${said.source}`, 'm'));
 
+    // Dubbing the file again from a queue taken for empty would pay for it twice: nothing is sent.
+    const dub = await runCli(['dub', source, '--to', 'es', '--out', outDir], env);
+    expect(dub.code).not.toBe(0);
+    expect(dub.stderr).toMatch(said);
+    expect(dub.stderr).toContain('dubdesk restore-db');
+    expect(dubsOf(name)).toHaveLength(1);
+
     const restored = await runCli(['restore-db'], env);
     expect(restored.code, restored.stderr).toBe(0);
     const after = engineFor(sb, home);
     try {
-      expect((await allJobs(after.api)).map((j) => j.sourceName)).toEqual(['kept.mp4']);
+      expect((await allJobs(after.api)).map((j) => j.sourceName)).toEqual([name]);
     } finally {
       await after.close();
     }
+    // The restored queue knows the file is dubbed: asked again, it names the results, pays nothing.
+    const again = await runCli(['dub', source, '--to', 'es', '--out', outDir], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(dubsOf(name)).toHaveLength(1);
   });
 });

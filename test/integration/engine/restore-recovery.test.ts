@@ -63,6 +63,18 @@ async function dubbedThenRestored(
   outDir: string,
   damage: Damage,
 ) {
+  const home = await dubbedThenDamaged(sb, files, api, outDir, damage);
+  return { home, restored: await restoreDatabase(home) };
+}
+
+/** The same home, damaged and not yet restored. */
+async function dubbedThenDamaged(
+  sb: Sandbox,
+  files: string[],
+  api: ApiGeneration,
+  outDir: string,
+  damage: Damage,
+): Promise<string> {
   const home = tempDir();
   await engineFor(sb, home).close(); // its close backs up the empty queue
   const before = new Set(readdirSync(join(home, 'backups')));
@@ -75,7 +87,7 @@ async function dubbedThenRestored(
   const db = join(home, 'dubdesk.db');
   for (const ext of ['-wal', '-shm']) rmSync(`${db}${ext}`, { force: true });
   damage(db);
-  return { home, restored: await restoreDatabase(home) };
+  return home;
 }
 
 /** The dubs the service made and started of these names, and what it charged for them. */
@@ -154,6 +166,21 @@ describe('restore-db', () => {
       jobs: 0,
       unreadable: expect.stringMatching(/not a database|could not/),
     });
+  });
+
+  it('`dubdesk restore-db` says what it put back, what it could not read, and the dubs the service made since', async () => {
+    const sb = await sandbox();
+    const files = threeFiles('said-cli');
+    const home = await dubbedThenDamaged(sb, files, 'v2', tempDir(), junk);
+    const r = await runCli(['restore-db'], envFor(sb, home));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Restored the queue from .*backups/m);
+    expect(r.stdout).toMatch(/^The damaged database is kept as /m);
+    expect(r.stdout).toMatch(/^Nothing more could be read from the damaged file\.$/m);
+    expect(r.stdout).toMatch(/^Not recovered from it: file is not a database\.$/m);
+    expect(r.stdout).toMatch(
+      /^The service lists 3 dubs the restored queue does not know \(said-cli-\d\.mp4 → es, said-cli-\d\.mp4 → es, said-cli-\d\.mp4 → es\)/m,
+    );
   });
 
   it('two files of the same name and length made since the backup: neither takes a dub it cannot tell is its own, none is paid again', async () => {
