@@ -45,6 +45,26 @@ function streamSeconds(s: ProbedStream): number {
   return Math.max(Number.isFinite(own) ? own : 0, Number.isFinite(counted) ? counted : 0);
 }
 
+/** Where the last packet ends (its time plus its own length): how long a file plays that says nothing. */
+async function lastPacketEnd(path: string, pool: ProcessPool): Promise<number> {
+  const { stdout } = await pool.run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'packet=pts_time,duration_time',
+    '-of',
+    'csv=p=0',
+    path,
+  ]);
+  let end = 0;
+  for (const line of stdout.split('\n')) {
+    const [at = '', length = ''] = line.split(',');
+    const t = Number(at) + (Number(length) || 0);
+    if (Number.isFinite(t) && t > end) end = t;
+  }
+  return end;
+}
+
 /**
  * The server's own measurement: ffprobe when installed, else a header parser. Throws on unreadable media.
  * The container's duration, unless a stream runs longer by over a second: then the longest
@@ -65,11 +85,12 @@ export async function probeMedia(path: string, pool: ProcessPool, useFfmpeg = tr
       format?: { duration?: string };
       streams?: ProbedStream[];
     };
-    const container = Number(parsed.format?.duration);
+    const said = Number(parsed.format?.duration);
     const kinds = new Set((parsed.streams ?? []).map((s) => s.codec_type));
-    if (!Number.isFinite(container) || container <= 0 || (!kinds.has('video') && !kinds.has('audio'))) {
-      throw new Error('no playable audio or video stream');
-    }
+    if (!kinds.has('video') && !kinds.has('audio')) throw new Error('no playable audio or video stream');
+    // A file that says no length (a WebM written through a pipe): read to its last packet, as a service would.
+    const container = Number.isFinite(said) && said > 0 ? said : await lastPacketEnd(path, pool);
+    if (container <= 0) throw new Error('no playable audio or video stream');
     const longest = Math.max(0, ...(parsed.streams ?? []).map(streamSeconds));
     const duration = longest > container + LONGER_SLACK_S ? longest : container;
     return { duration, hasVideo: kinds.has('video'), hasAudio: kinds.has('audio') };

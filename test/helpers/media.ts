@@ -117,3 +117,28 @@ export function lyingMp4(seconds: number, name: string, boxes: readonly Duration
   renameSync(part, path);
   return path;
 }
+
+/**
+ * A real `seconds`-long WebM that does not say how long it is, as a browser's recorder or any writer
+ * through a pipe leaves it: no duration in its header, none per stream, no index (ffprobe says N/A).
+ */
+export function lengthlessWebm(seconds: number, name: string): string {
+  const made = folderFor('lengthless', seconds, name);
+  const path = join(made, name);
+  if (existsSync(path)) return path;
+  // The sources end by themselves: a length given as an output option would be written in the header.
+  const args = [
+    ...['-f', 'lavfi', '-i', `testsrc=size=160x120:rate=10:duration=${seconds}`],
+    ...['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`],
+    ...['-c:v', 'libvpx', '-deadline', 'realtime', '-c:a', 'libopus'],
+    ...['-metadata', `comment=${name}`],
+  ];
+  // Through a pipe, the muxer cannot go back to write the length: exactly what makes such files.
+  const bytes = execFileSync('ffmpeg', ['-v', 'error', ...args, '-f', 'webm', 'pipe:1'], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const part = join(made, `.${process.pid}.${name}`);
+  writeFileSync(part, bytes);
+  renameSync(part, path);
+  return path;
+}

@@ -30,7 +30,8 @@ export interface ProbedFile {
   /** From the file's bytes, not its extension. */
   mime: string;
   kind: 'video' | 'audio';
-  durationSeconds: number;
+  /** Null only when asked for (`lengthUnknown: 'allow'`): real media whose length it does not say. */
+  durationSeconds: number | null;
   /** With `bytes`, tells an unchanged file from a new export under the same name. */
   mtimeMs: number;
 }
@@ -120,8 +121,17 @@ async function openForProbe(path: string): Promise<FileHandle> {
   });
 }
 
+/**
+ * What to make of real media whose length cannot be read (a WebM recorded in a browser or written through a
+ * pipe says none): refused (damaged or still being written, as far as anyone can tell), or allowed with an
+ * unknown length (a watched file, settled, that then waits for approval: its cost is unknown).
+ */
+export interface ProbeOptions {
+  lengthUnknown?: 'refuse' | 'allow';
+}
+
 /** Type from the bytes and duration from the header: one open and, for the common formats, one read. */
-export async function probeFile(path: string): Promise<ProbedFile> {
+export async function probeFile(path: string, opts: ProbeOptions = {}): Promise<ProbedFile> {
   const fh = await openForProbe(path);
   try {
     const info = await fh.stat();
@@ -150,7 +160,7 @@ export async function probeFile(path: string): Promise<ProbedFile> {
       );
     }
     const duration = await durationOf(path, type.mime, fh, first, info.size);
-    if (duration === null) {
+    if (duration === null && opts.lengthUnknown !== 'allow') {
       throw new InputError(
         path,
         'not-media',
@@ -176,9 +186,13 @@ export async function probeFile(path: string): Promise<ProbedFile> {
  * Probes many files, in the order given, up to `limit` at once: each probe is a few short file operations,
  * so keeping the thread pool's queue full (not four or eight at a time) is what makes 2,000 files quick.
  */
-export async function probeMany(paths: readonly string[], limit = 32): Promise<(ProbedFile | InputError)[]> {
+export async function probeMany(
+  paths: readonly string[],
+  limit = 32,
+  opts: ProbeOptions = {},
+): Promise<(ProbedFile | InputError)[]> {
   return mapInTurns(paths, limit, (p) =>
-    probeFile(p).catch((e: unknown) => {
+    probeFile(p, opts).catch((e: unknown) => {
       if (e instanceof InputError) return e;
       throw e;
     }),

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WatchFile } from '../../../shared/contract/watch';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
-import { lyingMp4 } from '../../helpers/media';
+import { lengthlessWebm, lyingMp4 } from '../../helpers/media';
 import { addFolder, filesOf, jobsOf, running, waitFor, watchEngine } from '../../helpers/watch';
 
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -76,5 +76,34 @@ describe('the hourly credit limit of a watched folder', () => {
     expect(second?.status).toBe('awaiting-approval');
     expect(second?.problem?.message).toContain(`with the ${charged[0]} this folder spent in the last hour`);
     expect(sb.state.ledger).toHaveLength(1);
+  });
+
+  it('a file that does not say its length waits for approval, never taken as free; approved, it is charged once', async () => {
+    const { sb, api } = await setup();
+    const dir = tempDir('dubdesk-watch-');
+    const folder = await addFolder(api, dir, { to: ['es'], creditLimit: 10 });
+    await copyFile(lengthlessWebm(12, 'lengthless-1.webm'), join(dir, 'recording.webm'));
+    const [file] = await waitFor(
+      'the file judged',
+      () => filesOf(api, folder.id),
+      (f) => f.length === 1 && f.every(judged),
+    );
+    expect(file?.status).toBe('awaiting-approval');
+    expect(file?.credits).toBeNull();
+    expect(file?.problem?.message).toMatch(/recording\.webm does not say how long it is/);
+    expect(await jobsOf(api, folder.id)).toEqual([]);
+    expect(sb.state.ledger).toEqual([]);
+
+    // Approved: dubbed and charged what the service measured, once.
+    expect(await api.approveWatchFolder({ id: folder.id })).toMatchObject({ queued: 1, unknownLength: 1 });
+    const [job] = await waitFor(
+      'the approved file charged',
+      () => jobsOf(api, folder.id),
+      (j) => j.length === 1 && (j[0]?.creditsCharged ?? 0) > 0,
+    );
+    const charged = job?.creditsCharged ?? 0;
+    expect(charged).toBeGreaterThanOrEqual(12);
+    // One dub, one charge: 0 extra.
+    expect(sb.state.ledger.map((c) => c.seconds)).toEqual([charged]);
   });
 });

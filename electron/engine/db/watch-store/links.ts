@@ -29,7 +29,8 @@ export class WatchLinks {
            WHERE f.folder_id = ? AND f.status = 'taken' AND f.approved = 0 AND f.forced = 0 AND f.taken_at > ?`,
       ),
       awaiting: db.prepare(
-        `SELECT count(*) AS n, coalesce(sum(credits), 0) AS credits FROM watch_files
+        `SELECT count(*) AS n, coalesce(sum(credits), 0) AS credits,
+             coalesce(sum(credits IS NULL), 0) AS unknown FROM watch_files
            WHERE folder_id = ? AND status = 'awaiting-approval'`,
       ),
       jobSignature: db.prepare(
@@ -77,9 +78,10 @@ export class WatchLinks {
     return (this.q.windowCredits.get(folderId, since) as { n: number }).n;
   }
 
-  awaiting(folderId: number): { files: number; credits: number } {
-    const r = this.q.awaiting.get(folderId) as { n: number; credits: number };
-    return { files: r.n, credits: r.credits };
+  /** Files awaiting approval, what they would cost, and how many of them do not say their length. */
+  awaiting(folderId: number): { files: number; credits: number; unknownLength: number } {
+    const r = this.q.awaiting.get(folderId) as { n: number; credits: number; unknown: number };
+    return { files: r.n, credits: r.credits, unknownLength: r.unknown };
   }
 
   /** Changes when any job of the folder changes: the watching process looks closer only then. */
