@@ -4,7 +4,7 @@
  * was paid for. Result names are shortened before anything is sent, the same way every time, by UTF-8
  * bytes, never inside a character or a grapheme.
  */
-import { copyFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
@@ -20,9 +20,8 @@ afterAll(() => sb.stop());
 const bytes = (s: string) => Buffer.byteLength(s);
 
 /** Adds `names` (made as 1 s videos) to `es`, into one folder, and works the queue; what came of it. */
-async function dub(names: string[]) {
+async function dub(names: string[], outDir = tempDir()) {
   const host = engineFor(sb);
-  const outDir = tempDir();
   // Each a video of its own, copied to its long name (the fixture cache's own names would be too long).
   const dir = tempDir();
   const files = names.map((n, i) => {
@@ -77,5 +76,23 @@ describe('a source name near 255 bytes', () => {
     // Dubbed again (as another folder of the same files would be): the same names.
     const again = await dub([`${long}-1.mp4`, `${long}-2.mp4`]);
     expect(again.written.sort()).toEqual(first.written.sort());
+  });
+
+  it('its results beside other files of the same names: numbered (2), still within the limit', async () => {
+    const name = `${'c'.repeat(245)}.mp4`;
+    const first = await dub([name]);
+    // Files of the user's own under exactly those names, where the next dub of it writes.
+    const outDir = tempDir();
+    for (const f of first.written) writeFileSync(join(outDir, f), `not a result: ${f}`);
+    const second = await dub([name], outDir);
+    expect(second.jobs.map((j) => `${j.state} ${j.error?.message ?? ''}`)).toEqual(['completed ']);
+    expect(second.charged).toHaveLength(1);
+    const results = second.jobs[0]?.outputs.map((o) => basename(o.path)) ?? [];
+    expect(results.length).toBeGreaterThanOrEqual(2);
+    for (const r of results) {
+      expect(r).toMatch(/ \(2\)\.[a-z0-9]+$/);
+      expect(bytes(`${r}.part`)).toBeLessThanOrEqual(255);
+    }
+    expect(second.written.sort()).toEqual([...first.written, ...results].sort());
   });
 });
