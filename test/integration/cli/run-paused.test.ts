@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { ExitCode } from '../../../electron/cli/exit-codes';
+import { stateWords } from '../../../shared/state-words';
 import { envFor, runCli, startCli } from '../../helpers/cli';
 import { tempDir } from '../../helpers/engine';
 import { videoMp4 } from '../../helpers/media';
@@ -47,7 +48,8 @@ describe('dubdesk run, paused mid-run', () => {
       /^ {2}the queue is paused: nothing new starts; dubs already started are followed until the service ends them$/m,
     );
     expect(r.stderr).toMatch(/: done at the service, download paused \(the queue is paused\)\n/);
-    expect(r.stderr).not.toMatch(/: queued\n[^]*the queue is paused\n[^]*: queued\n/);
+    const waiting = stateWords('queued');
+    expect(r.stderr).not.toMatch(new RegExp(`: ${waiting}\\n[^]*the queue is paused\\n[^]*: ${waiting}\\n`));
     // The summary too.
     expect(r.stderr).toMatch(/This run: 0 completed, 0 failed, 4 still open \(the queue is paused\)\./);
     expect(r.stderr).toContain(`Credits charged: ${charged}`);
