@@ -46,12 +46,16 @@ export async function watchStatus(api: DubdeskApi, stop: AbortSignal): Promise<v
     if (e.type === 'jobs-changed') readAgain();
     if (e.type === 'job') known.set(e.job.id, shownOf(e.job));
   });
+  // Nothing else may hold the process: the engine's watch of the data folder does not (it never keeps a
+  // command alive that is done).
+  const alive = setInterval(() => {}, 60_000);
   try {
     await new Promise<void>((resolve) => {
       if (stop.aborted) resolve();
       stop.addEventListener('abort', () => resolve(), { once: true });
     });
   } finally {
+    clearInterval(alive);
     unsubscribe();
     await reading.catch(() => {});
     progress.stop();

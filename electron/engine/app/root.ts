@@ -32,6 +32,7 @@ import { WatchFolders } from './watch/watch-folders-service';
 import { uncapped } from '../api/rate-cap';
 import { QueueOrderService } from './steering/order-service';
 import { PresetsService } from './steering/presets-service';
+import { followOtherProcesses } from './steering/other-processes';
 import { RunSettings } from './steering/run-settings';
 import { SpendingService } from './steering/spending-service';
 import { systemExecutor } from './when-done/executor';
@@ -67,6 +68,7 @@ export class DubdeskEngine {
   /** The caps on uploads and downloads, the sending window: the settings', or a run's own. */
   private readonly runSettings: RunSettings;
   private readonly whenDone: WhenDoneService;
+  private readonly stopOthers: () => void;
   private closed = false;
   /** Tells another Dubdesk (`restore-db`) that this one has the data folder open, until it closes. */
   private readonly presence: () => void;
@@ -246,6 +248,11 @@ export class DubdeskEngine {
       (listener) => hub.subscribe(listener),
       impl,
     );
+    // Another process's commits reach this one's faces (status --watch, the window beside a CLI run).
+    this.stopOthers = followOtherProcesses(this.db, () => {
+      this.events.listChanged();
+      this.totals.schedule();
+    });
     this.aging.start();
     this.presence = announce(options.home, options.face);
     logger.info({ face: options.face, home: options.home }, 'engine opened');
@@ -343,6 +350,7 @@ export class DubdeskEngine {
     await this.aging.close();
     this.totals.close();
     this.whenDone.dispose();
+    this.stopOthers();
     this.hub.clear();
     await this.services.close();
     await this.backup.now();

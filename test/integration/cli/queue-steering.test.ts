@@ -7,7 +7,7 @@ import { BatchSummarySchema } from '../../../shared/contract/batch-summary';
 import { JobViewSchema } from '../../../shared/contract/jobs';
 import { PresetSchema } from '../../../shared/contract/presets';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { envFor, runCli } from '../../helpers/cli';
+import { envFor, runCli, startCli } from '../../helpers/cli';
 import { tempDir } from '../../helpers/engine';
 import { videoMp4 } from '../../helpers/media';
 
@@ -158,6 +158,25 @@ describe('steering the queue from the command line', () => {
     expect(JSON.parse(byLanguage.stdout)).toMatchObject({ by: 'language', total: ledger });
     const bad = await runCli(['spend', '--since', 'yesterday'], env);
     expect(bad.code).toBe(2);
+  });
+
+  it('status --watch, piped, writes a line per change of a queue another process works', async () => {
+    const home = tempDir();
+    const env = envFor(sb, home);
+    const files = [sourceOf('watched a.mp4', 1), sourceOf('watched b.mp4', 2)];
+    expect((await runCli(['add', ...files, '--to', 'es', '--out', join(home, 'out')], env)).code).toBe(0);
+    const watching = startCli(['status', '--watch'], env);
+    let out = '';
+    watching.child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    await expect.poll(() => out.includes('watched b.mp4'), { timeout: 30_000 }).toBe(true);
+    const run = await runCli(['run', '--until-done', '--poll-interval', '0.1'], env);
+    expect(run.code, run.stderr).toBe(0);
+    await expect
+      .poll(() => (out.match(/^✓ #\d+ watched [ab]\.mp4 → es/gm) ?? []).length, { timeout: 30_000 })
+      .toBe(2);
+    expect(out).toMatch(/watched a\.mp4 → es: uploading|watched a\.mp4 → es: in the service queue|dubbing/);
+    watching.child.kill('SIGINT');
+    expect((await watching.done).code).toBe(0);
   });
 
   it('a 2.5 MiB upload under --max-upload-rate 1MiB takes at least 2 s to arrive', async () => {
