@@ -1,4 +1,3 @@
-import { smallFirst } from '../../db/job-store/due';
 import { INSERT_ROWS, type JobStore, type NewJob } from '../../db/jobs';
 import type { Db } from '../../db/open';
 import { dubKeyOf, paidDubs } from '../../db/same-content';
@@ -45,8 +44,7 @@ export async function enqueueBatch(
     out.retried.push(id);
   });
   const now = Date.now();
-  // Queued in this order (the queue's order from then on): small files first, a batch's worth at a time.
-  await writeInSlices(db, slices, smallFirst(sorted.fresh), INSERT_ROWS, (jobs) => {
+  await writeInSlices(db, slices, sorted.fresh, INSERT_ROWS, (jobs) => {
     const ids = enqueueManyUnlessLive(store, again ? jobs : payOnce(db, jobs), now, false);
     ids.forEach((id, i) => {
       if (id !== null) out.added.push(id);
@@ -57,6 +55,8 @@ export async function enqueueBatch(
       }
     });
   });
+  // The queue's order from now on: small files first, a batch's worth at a time (ids keep the batch's order).
+  store.order.smallFirst(out.added);
   return out;
 }
 

@@ -3,7 +3,7 @@ import { NOT_WORKABLE } from './rows';
 
 /**
  * How far ahead of the queue's order an upload may jump for being small, within one batch: a batch is
- * queued smallest first in runs of this many files (`smallFirst`), so the first result comes back after the
+ * queued smallest first in runs of this many jobs (`JobOrder.smallFirst`), so the first result comes back after the
  * smallest file's upload, and a large file waits for at most this many smaller ones. The queue's order
  * (`queue_order`), which the user may change, is what the worker then follows.
  */
@@ -49,21 +49,6 @@ export function dueQuery(step: 'submit' | 'fetch'): string {
   return `
     SELECT d.id, ${OFF_LINK} AS off_link FROM (${due}) d JOIN jobs j ON j.id = d.id
     ORDER BY off_link DESC, d.queue_order, d.id LIMIT ${MAX_CONCURRENCY}`;
-}
-
-/**
- * A batch's new jobs in the order they are queued: smallest source first within each run of
- * SMALL_FIRST_WINDOW jobs, a file's languages together (the sort is stable).
- */
-export function smallFirst<J extends { source_bytes: number | null }>(jobs: readonly J[]): J[] {
-  const out: J[] = [];
-  for (let at = 0; at < jobs.length; at += SMALL_FIRST_WINDOW)
-    out.push(
-      ...jobs
-        .slice(at, at + SMALL_FIRST_WINDOW)
-        .sort((a, b) => (a.source_bytes ?? Infinity) - (b.source_bytes ?? Infinity)),
-    );
-  return out;
 }
 
 /** The soonest due job of one step: the index's order, first row (a constant step, as in `dueQuery`). */

@@ -1,5 +1,6 @@
 import type { MoveResult, MoveTarget } from '../../../../shared/contract/queue';
 import type { Db } from '../open';
+import { SMALL_FIRST_WINDOW } from './due';
 
 /**
  * A job that may still move in the queue's order: it has not begun to send its file (no lease, nothing
@@ -22,6 +23,7 @@ export class JobOrder {
       first: db.prepare(`SELECT coalesce(min(queue_order), 0) AS o FROM jobs`).pluck(),
       last: db.prepare(`SELECT coalesce(max(queue_order), 0) AS o FROM jobs`).pluck(),
       set: db.prepare(`UPDATE jobs SET queue_order = ? WHERE id = ?`),
+      sized: db.prepare(`SELECT id, queue_order AS o, source_bytes AS bytes FROM jobs WHERE id = ?`),
       makeRoom: db.prepare(
         `UPDATE jobs SET queue_order = queue_order + @n
           WHERE queue_order >= @at AND id NOT IN (SELECT value FROM json_each(@moving))`,
@@ -47,6 +49,32 @@ export class JobOrder {
       .immediate();
   }
 
+  /**
+   * A batch just queued takes its places in the order smallest source first, in runs of SMALL_FIRST_WINDOW
+   * jobs (a file's languages together, equal sizes as they came): the first result comes back early, and a
+   * large file waits for a bounded number of smaller ones. Its jobs swap the places they hold; ids stay.
+   */
+  smallFirst(ids: readonly number[]): void {
+    if (ids.length < 2) return;
+    this.db
+      .transaction(() => {
+        const rows = ids.flatMap((id) => {
+          const row = this.q.sized.get(id) as Sized | undefined;
+          return row ? [row] : [];
+        });
+        for (let at = 0; at < rows.length; at += SMALL_FIRST_WINDOW) {
+          const run = rows.slice(at, at + SMALL_FIRST_WINDOW);
+          const places = run.map((r) => r.o).sort((a, b) => a - b);
+          const sorted = [...run].sort((a, b) => (a.bytes ?? Infinity) - (b.bytes ?? Infinity) || a.o - b.o);
+          sorted.forEach((r, i) => {
+            const place = places[i];
+            if (place !== undefined && place !== r.o) this.q.set.run(place, r.id);
+          });
+        }
+      })
+      .immediate();
+  }
+
   /** Where the first moved job goes; makes room before `before` when moving there. */
   private startOf(moving: readonly Order[], to: MoveTarget): number {
     if (to === 'top') return (this.q.first.get() as number) - moving.length;
@@ -55,6 +83,12 @@ export class JobOrder {
     this.q.makeRoom.run({ n: moving.length, at: target.o, moving: JSON.stringify(moving.map((r) => r.id)) });
     return target.o;
   }
+}
+
+interface Sized {
+  id: number;
+  o: number;
+  bytes: number | null;
 }
 
 interface Order {
