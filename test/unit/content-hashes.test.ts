@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { ContentHashes } from '../../electron/engine/db/content-hashes';
 import { JobStore } from '../../electron/engine/db/jobs';
 import { fileIdOf } from '../../electron/engine/db/own-files';
-import { recordResult, resultWithContent } from '../../electron/engine/db/result-contents';
 import { enqueue } from '../../electron/engine/jobs/life';
 import { newJob } from '../helpers/new-job';
 import { openDatabase } from '../../electron/engine/db/open';
@@ -49,14 +48,14 @@ describe('a file’s content hash', () => {
     writeFileSync(path, bytes);
     const id = enqueue(store, newJob('/in/talk.mp4'), null);
     store.putOutput({ job_id: id, type: 'translated_mp4', path, bytes: bytes.length, done: 1 });
-    await recordResult(store.db, path);
+    await store.results.recordResult(path);
     expect(
       store.db
         .prepare(`SELECT path FROM own_files WHERE file_id = ?`)
         .pluck()
         .get(await fileIdOf(path)),
     ).toBe(path);
-    expect(resultWithContent(store.db, sha(bytes))).toBe(path);
+    expect(store.results.resultWithContent(sha(bytes))).toBe(path);
     const { size, mtimeMs } = statSync(path);
     expect(new ContentHashes(store.db).known(path, size, mtimeMs)).toBe(sha(bytes));
   });

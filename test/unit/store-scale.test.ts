@@ -178,7 +178,7 @@ describe('adding a batch to a large queue', () => {
     );
     ran.length = 0;
     const sorted = await sortAgainstQueue(store, jobs, false);
-    await enqueueBatch(store.db, store, sorted, false);
+    await enqueueBatch(store, sorted, false);
     const lookups = plans().filter((p) => /^\s*SELECT/i.test(p.sql) && /\bFROM jobs\b/.test(p.sql));
     expect(lookups.length).toBeGreaterThan(2);
     for (const { sql, plan } of lookups)

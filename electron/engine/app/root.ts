@@ -2,10 +2,9 @@ import { join } from 'node:path';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { implementApi, type ImplementOptions } from '../../../shared/contract/implement';
 import type { DubdeskApi } from '../../../shared/contract/methods';
-import { JobStore } from '../db/jobs';
-import { backUp, StartupBackup } from '../db/backup';
-import { openDatabase, type Db } from '../db/open';
-import { WatchStore } from '../db/watch';
+import { StartupBackup } from '../db/backup';
+import type { Changes } from '../db/changes';
+import { QueueDatabase } from '../db/queue-database';
 import { prepareHome, privateFile } from '../home/home';
 import { FileKeyStore } from '../keys/key-store';
 import { EngineLog } from '../log/log';
@@ -18,13 +17,14 @@ import { EventHub } from './event-hub';
 import { HistoryAging } from './history/history-aging';
 import { JobEvents } from './job-events';
 import { LogSecrets } from './log-secrets';
-import { BULK, type EngineOptions } from './options';
+import type { EngineOptions } from './options';
 import { JobViews } from './queue/job-views';
 import { TransferMeters } from './queue/meters';
 import { QueuePauseSetting } from './queue/pause';
 import { QueueService } from './queue/queue-service';
 import { ServiceManager } from './service';
 import { SettingsService } from './settings/settings-service';
+import { ServiceReach } from './totals/reach';
 import { TotalsService } from './totals/totals-service';
 import { WatchFolders } from './watch/watch-folders-service';
 
@@ -33,30 +33,29 @@ const BACKUP_AFTER_MS = 5000;
 
 /**
  * The engine behind the contract: every face (CLI, desktop, web) gets `api` and nothing else, plus `run`
- * for whoever works the queue in this process. This root opens what the capabilities share (the data
- * folder, the database, the service, the log, the event hub, the worker) and composes one service per
- * capability: account and balance, batches, the queue, totals and ETA, settings, watched folders.
+ * for whoever works the queue in this process. The constructor builds each part after the parts it needs,
+ * in the order written, and nothing is handed a part that does not exist yet: what a part learns later
+ * (a job changed, another process wrote) comes from the database's change feed, which the parts that react
+ * to changes subscribe to last, once everything is built.
  */
 export class DubdeskEngine {
   readonly api: DubdeskApi;
-  private readonly db: Db;
+  private readonly db: QueueDatabase;
   /** The start-up backup of the queue database, taken (or finished) before the database closes. */
   private readonly backup: StartupBackup;
-  private readonly store: JobStore;
   private readonly services: ServiceManager;
   private readonly log: EngineLog;
   private readonly hub = new EventHub();
-  private readonly meters = new TransferMeters();
   private readonly runner: Runner;
-  private readonly account: AccountService;
-  private readonly pause: QueuePauseSetting;
   private readonly totals: TotalsService;
   private readonly events: JobEvents;
   private readonly watch: WatchFolders;
   private readonly aging: HistoryAging;
+  private readonly unsubscribe: () => void;
   private closed = false;
 
   constructor(options: EngineOptions) {
+    // 1. The data folder, the service, the log, the database.
     prepareHome(options.home, 'logs');
     const keyStore = options.keyStore ?? new FileKeyStore(options.home);
     this.services = new ServiceManager(
@@ -70,165 +69,126 @@ export class DubdeskEngine {
         ...(options.sourceReads ? { sourceReads: options.sourceReads } : {}),
       },
     );
+    const services = this.services;
     const secrets = new LogSecrets(keyStore, options.service?.apiKey);
     this.log = new EngineLog(options.home, () => secrets.values());
     const logger = this.log.logger;
     const info = (fields: Record<string, unknown>, message: string) => logger.info(fields, message);
     const warn = (fields: Record<string, unknown>, message: string) => logger.warn(fields, message);
-    this.db = openDatabase(privateFile(join(options.home, 'dubdesk.db')));
+    const db = (this.db = new QueueDatabase(privateFile(join(options.home, 'dubdesk.db'))));
+    db.changes.failed = (err) => logger.error({ err }, 'a change listener failed');
     this.backup = new StartupBackup(
       () =>
-        backUp(this.db, join(options.home, 'dubdesk.db')).catch((e: unknown) => {
+        db.backUp().catch((e: unknown) => {
           logger.warn({ err: e }, 'the queue database could not be backed up');
         }),
       BACKUP_AFTER_MS,
     );
-    this.store = new JobStore(this.db);
-    // A job that failed needs the user: it stands out from the steps of a job's life.
-    this.store.onHistory = (jobId, from, to, event, reason) =>
-      (to === 'failed' ? warn : info)({ jobId, from, to, event }, reason ? `${event}: ${reason}` : event);
-
-    const wake = () => this.runner.wake();
-    const scheduleTotals = () => this.totals.schedule();
-    const { db, store, hub, meters, services } = this;
+    const store = db.jobs;
     const serviceId = () => services.current()?.id ?? services.serviceId();
-    this.account = new AccountService({ services, store, reachable: () => this.totals.reachable() });
-    this.pause = new QueuePauseSetting(store, (p) => {
-      logger.info({ pause: p }, p ? `queue paused: ${p.message}` : 'queue resumed');
-      wake();
-      scheduleTotals();
-    });
-    this.runner = this.newRunner(options);
+
+    // 2. What the queue's state is made of: reach of the service, the account, the pause, the meters.
+    const reach = new ServiceReach(warn);
+    const account = new AccountService({ services, store, reach });
+    const pause = new QueuePauseSetting(store, info);
+    const meters = new TransferMeters();
+    const views = new JobViews(store, meters, serviceId, () => pause.get()?.reason === 'user');
+    this.events = new JobEvents({ store, hub: this.hub, meters, views, balance: account.balance });
+
+    // 3. The worker, then what reads it.
+    this.runner = new Runner(
+      {
+        store,
+        lock: db.lock,
+        lookForOthers: () => db.lookForOthers(),
+        home: options.home,
+        clients: () => {
+          const active = services.current();
+          if (!active) throw new DubdeskError('config', 'the service changed; it is being opened again');
+          return active.clients;
+        },
+        service: serviceId,
+        queuePause: () => pause.get(),
+        setQueuePause: (p) => pause.set(p),
+        balance: async () => (await account.accountNow()).balance,
+        backoff: options.backoff ?? DEFAULT_BACKOFF,
+        maxServiceAttempts: options.maxServiceAttempts ?? 8,
+      },
+      {
+        progress: (id, t, n) => this.events.progress(id, t, n),
+        connectivity: (offline) => reach.connectivity(offline),
+        resumed: (n) => reach.resumedJobs(n),
+      },
+    );
     this.totals = new TotalsService({
-      db,
       store,
-      hub,
+      lock: db.lock,
+      hub: this.hub,
       meters,
-      account: this.account,
-      pause: this.pause,
-      isRunning: () => this.runner.isRunning,
-      warn,
+      account,
+      pause,
+      reach,
+      runner: this.runner,
     });
-    const views = new JobViews(store, meters, serviceId, () => this.pause.get()?.reason === 'user');
-    this.events = new JobEvents({
-      store,
-      hub,
-      meters,
-      views,
-      balance: this.account.balance,
-      totals: this.totals,
-      watch: { jobChanged: (row) => this.watch.jobChanged(row), jobsChanged: () => this.watch.jobsChanged() },
-    });
-    const batches = new BatchService({
-      db,
-      store,
-      services,
-      account: this.account,
-      events: this.events,
-      cwd: options.cwd ?? null,
-      info,
-      wake,
-      scheduleTotals,
-    });
+
+    // 4. One service per capability.
+    const batches = new BatchService({ store, services, account, cwd: options.cwd ?? null, info });
     this.watch = new WatchFolders({
       store,
-      watch: new WatchStore(db),
+      watch: db.watch,
       home: options.home,
       ...(options.watch ? { timing: options.watch } : {}),
       cwd: options.cwd ?? null,
-      emit: (body) => hub.emit(body),
-      hasListeners: () => hub.size > 0,
+      emit: (body) => this.hub.emit(body),
+      hasListeners: () => this.hub.size > 0,
       plan: (paths, preset, folderId) => batches.planForFolder(paths, preset, folderId),
-      balance: () => this.account.balanceOrNull().catch(() => null),
+      balance: () => account.balanceOrNull().catch(() => null),
       checkPreset: (preset, folder) => batches.checkPreset(preset, folder),
-      jobsChanged: (added, changed) => {
-        for (const row of changed) this.events.changed(row);
-        if (added.length > BULK) hub.emit({ type: 'jobs-changed', removed: [] });
-        else for (const id of added) this.events.emitJob(id);
-        if (added.length) wake();
-        scheduleTotals();
-      },
       info,
       warn,
     });
-    const queue = new QueueService({
-      store,
-      views,
-      events: this.events,
-      log: this.log,
-      abortJob: (id) => this.runner.abortJob(id),
-      wake,
-      scheduleTotals,
-    });
-    this.aging = new HistoryAging({
-      store,
-      moved: (jobs) => {
-        info({ jobs }, 'finished jobs moved to the history');
-        hub.emit({ type: 'jobs-changed', removed: [] });
-        scheduleTotals();
-      },
-      warn,
-    });
+    const runner = this.runner;
+    const queue = new QueueService({ store, views, log: this.log, abortJob: (id) => runner.abortJob(id) });
+    this.aging = new HistoryAging({ store, info, warn });
     const settings = new SettingsService({
       options,
       store,
       services,
-      account: this.account,
-      pause: this.pause,
+      account,
+      pause,
       secrets,
-      hub,
+      hub: this.hub,
       info,
-      wake: () => {
-        wake();
-        this.aging.settingsChanged();
-      },
-      scheduleTotals,
+      listChanged: () => this.events.listChanged(),
     });
+
+    // 5. Everything exists: the parts that react to commits listen, in this order, and the contract opens.
+    const listeners: ((c: Changes) => void)[] = [
+      (c) => logHistory(c, info, warn),
+      (c) => this.events.heard(c),
+      (c) => this.totals.heard(c),
+      (c) => this.watch.heard(c),
+      (c) => settings.heard(c),
+      (c) => this.aging.heard(c),
+    ];
+    const stops = listeners.map((l) => db.changes.subscribe(l));
+    this.unsubscribe = () => stops.forEach((stop) => stop());
+    db.listenForOthers();
     const impl: ImplementOptions = options.checkOutputs ? { checkOutputs: true } : {};
     this.api = implementApi(
       {
         ...settings.handlers(),
-        ...this.account.handlers(),
+        ...account.handlers(),
         ...batches.handlers(),
         ...queue.handlers(),
         ...this.totals.handlers(),
         ...this.watch.handlers(),
       },
-      (listener) => hub.subscribe(listener),
+      (listener) => this.hub.subscribe(listener),
       impl,
     );
     this.aging.start();
     logger.info({ face: options.face, home: options.home }, 'engine opened');
-  }
-
-  /** The worker: it tells the job events, the meters and the totals what it does. */
-  private newRunner(options: EngineOptions): Runner {
-    return new Runner(
-      {
-        db: this.db,
-        store: this.store,
-        home: options.home,
-        clients: () => {
-          const active = this.services.current();
-          if (!active) throw new DubdeskError('config', 'the service changed; it is being opened again');
-          return active.clients;
-        },
-        service: () => this.services.current()?.id ?? this.services.serviceId(),
-        queuePause: () => this.pause.get(),
-        setQueuePause: (p) => this.pause.set(p),
-        balance: async () => (await this.account.accountNow()).balance,
-        backoff: options.backoff ?? DEFAULT_BACKOFF,
-        maxServiceAttempts: options.maxServiceAttempts ?? 8,
-      },
-      {
-        changed: (row) => this.events.changed(row),
-        progress: (id, t, n) => {
-          if (this.meters.update(id, t, n)) this.events.emitJob(id);
-        },
-        connectivity: (offline) => this.totals.connectivity(offline),
-        resumed: (n) => this.totals.resumed(n),
-      },
-    );
   }
 
   /**
@@ -267,6 +227,8 @@ export class DubdeskEngine {
     await this.watch.close();
     await this.aging.close();
     this.totals.close();
+    this.events.close();
+    this.unsubscribe();
     this.hub.clear();
     await this.services.close();
     await this.backup.now();
@@ -274,4 +236,14 @@ export class DubdeskEngine {
     this.log.close();
     this.db.close();
   }
+}
+
+/** Each job's history entry, in the log: a job that failed needs the user, so it stands out as a warning. */
+function logHistory(
+  changes: Changes,
+  info: (fields: Record<string, unknown>, message: string) => void,
+  warn: (fields: Record<string, unknown>, message: string) => void,
+): void {
+  for (const { jobId, from, to, event, reason } of changes.history)
+    (to === 'failed' ? warn : info)({ jobId, from, to, event }, reason ? `${event}: ${reason}` : event);
 }

@@ -1,8 +1,7 @@
-import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
-import { statement } from './statements';
+import type { Db } from './types';
 
 /** The most read at once: a large file goes through one buffer of this size. */
 const CHUNK = 1024 * 1024;
@@ -15,13 +14,12 @@ const Cached = z.object({ size: z.number().int(), mtime_ms: z.number().int(), ha
  * `touch` does not make it new, and a copy under another name is the same source.
  */
 export class ContentHashes {
-  private readonly get: Database.Statement<[string]>;
-  private readonly put: Database.Statement<[string, number, number, string]>;
+  private readonly get;
+  private readonly put;
 
-  constructor(db: Database.Database) {
-    this.get = statement(db, `SELECT size, mtime_ms, hash FROM content_hashes WHERE path = ?`);
-    this.put = statement(
-      db,
+  constructor(db: Db) {
+    this.get = db.prepare<[string]>(`SELECT size, mtime_ms, hash FROM content_hashes WHERE path = ?`);
+    this.put = db.prepare<[string, number, number, string]>(
       `INSERT OR REPLACE INTO content_hashes (path, size, mtime_ms, hash) VALUES (?, ?, ?, ?)`,
     );
   }

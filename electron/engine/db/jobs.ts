@@ -1,10 +1,13 @@
 import type { JobFilter, JobState } from '../../../shared/contract/jobs';
 import { JobAging } from './job-store/aging';
-import { JobHistory, type HistoryListener } from './job-store/history';
+import { JobHistory } from './job-store/history';
 import { JobLeases } from './job-store/leases';
 import { JobLists } from './job-store/lists';
 import { JobOutputs } from './job-store/outputs';
 import { JobReads, type DubOfContent } from './job-store/reads';
+import { SameContent } from './job-store/same-content';
+import { ContentHashes } from './content-hashes';
+import { OwnResults } from './own-results';
 import type {
   AnyPatch,
   HistoryRow,
@@ -15,9 +18,10 @@ import type {
   WriteGuard,
 } from './job-store/rows';
 import { SettingsTable } from './job-store/settings';
-import { Transactions } from './job-store/transactions';
 import { JobWrites } from './job-store/writes';
-import type { Db } from './open';
+import type { ChangeFeed } from './changes';
+import { transactionsOf, type Transactions } from './transactions';
+import type { Db } from './types';
 
 export {
   CREATE_ANSWERED,
@@ -50,25 +54,30 @@ export class JobStore {
   readonly settings: SettingsTable;
   readonly transactions: Transactions;
   readonly aging: JobAging;
+  readonly sameContent: SameContent;
+  /** What each file is (its SHA-256), kept by path, size and modification time. */
+  readonly hashes: ContentHashes;
+  /** Dubdesk's own results, by file id and by content. */
+  readonly results: OwnResults;
 
   constructor(readonly db: Db) {
-    this.transactions = new Transactions(db);
+    this.transactions = transactionsOf(db);
     this.reads = new JobReads(db);
     this.lists = new JobLists(db);
     this.leases = new JobLeases(db, this.reads);
     this.writes = new JobWrites(db);
-    this.jobOutputs = new JobOutputs(db, this.transactions);
+    this.jobOutputs = new JobOutputs(db);
     this.jobHistory = new JobHistory(db);
     this.settings = new SettingsTable(db);
     this.aging = new JobAging(db);
+    this.sameContent = new SameContent(db);
+    this.hashes = new ContentHashes(db);
+    this.results = new OwnResults(db, this.hashes);
   }
 
-  /** Sees every history entry as it is written (the engine logs them). */
-  get onHistory(): HistoryListener | null {
-    return this.jobHistory.onHistory;
-  }
-  set onHistory(listener: HistoryListener | null) {
-    this.jobHistory.onHistory = listener;
+  /** Every commit on this database, told once it committed: by this process, or by another one. */
+  get changes(): ChangeFeed {
+    return this.transactions.feed;
   }
 
   // ---- transactions
@@ -203,8 +212,8 @@ export class JobStore {
   record(id: number, guard: WriteGuard, patch: RecordPatch, now?: number): void {
     this.writes.record(id, guard, patch, now);
   }
-  write(id: number, guard: WriteGuard, patch: AnyPatch, now: number): void {
-    this.writes.write(id, guard, patch, now);
+  write(id: number, guard: WriteGuard, patch: AnyPatch, now: number, after?: JobRow): void {
+    this.writes.write(id, guard, patch, now, after);
   }
   remove(ids: readonly number[], now?: number): number[] {
     return this.writes.remove(ids, now);

@@ -7,7 +7,9 @@ import { checkWhole, damagedDatabase, isDamage } from './damage';
 import { migrate } from './migrations';
 import { convertToIncrementalVacuum, preferIncrementalVacuum } from './vacuum';
 
-export type Db = Database.Database;
+import type { Db } from './types';
+
+export type { Db };
 
 /**
  * Opens (and migrates) the queue database. A damaged file is named with the way back (the newest good

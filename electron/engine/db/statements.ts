@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { Db } from './open';
+import type { Db } from './types';
 
 /** Statements prepared once per database: preparing one costs more than running it, per job and per file. */
 const prepared = new WeakMap<Db, Map<string, Statement>>();

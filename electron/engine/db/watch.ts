@@ -1,5 +1,5 @@
 import type { WatchFileStatus, WatchPreset } from '../../../shared/contract/watch';
-import type { Db } from './open';
+import type { Db } from './types';
 import { StoredCounts } from './watch-store/stored-counts';
 import { WatchFiles } from './watch-store/files';
 import { WatchFolders } from './watch-store/folders';

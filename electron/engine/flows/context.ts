@@ -26,7 +26,6 @@ export class LeasedJob {
     private readonly store: JobStore,
     public row: JobRow,
     readonly token: string,
-    private readonly onChange: (row: JobRow) => void,
     private readonly stopping: () => boolean,
     /** What the worker does when the step succeeded (take a pause asked meanwhile, give the claim back). */
     private readonly finish: (job: LeasedJob) => void,
@@ -38,7 +37,6 @@ export class LeasedJob {
   /** `also` is written in the same transaction as the change (it is rolled back with it). */
   apply(event: LifeEvent, also?: () => void): void {
     this.row = transition(this.store, this.row.id, { token: this.token }, event, Date.now(), also);
-    this.onChange(this.row);
   }
 
   /**

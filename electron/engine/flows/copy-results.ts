@@ -4,8 +4,6 @@ import type { OutputType } from '../../../shared/api/common';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { languageName } from '../../../shared/languages';
 import type { JobRow, OutputRow } from '../db/jobs';
-import { recordOwnFile } from '../db/own-files';
-import { carrierOf, completedDubsOf } from '../db/same-content';
 import { makeFolder } from '../files/make-folder';
 import { NO_HARD_LINKS, freeName, freeVariant, outputPath, settle } from '../outputs/naming';
 import { FIRST_UPLOAD_RECHECK_MS } from './upload-once';
@@ -20,7 +18,7 @@ async function stillThere(o: OutputRow): Promise<boolean> {
 
 /** The newest completed dub of this content whose results are all still on disk, with them. */
 async function donorOf(ctx: StepContext, r: JobRow): Promise<{ donor: JobRow; outputs: OutputRow[] } | null> {
-  for (const donor of completedDubsOf(ctx.store.db, r)) {
+  for (const donor of ctx.store.sameContent.completedDubsOf(r)) {
     if (donor.id === r.id) continue;
     const outputs = ctx.store.outputs(donor.id).filter((o) => o.done === 1);
     if (outputs.length === 0) continue;
@@ -52,7 +50,7 @@ export async function takeCopy(ctx: StepContext, job: LeasedJob): Promise<void> 
   const r = job.row;
   const found = await donorOf(ctx, r);
   if (!found) {
-    const carrier = carrierOf(ctx.store.db, r, r.id);
+    const carrier = ctx.store.sameContent.carrierOf(r, r.id);
     if (carrier) {
       job.apply({
         type: 'await-first-upload',
@@ -106,7 +104,7 @@ export async function takeCopy(ctx: StepContext, job: LeasedJob): Promise<void> 
         target = await linkOrCopy(o.path, free).catch((e: unknown) => {
           throw local(e, dirname(free), o.bytes);
         });
-        await recordOwnFile(ctx.store.db, target);
+        await ctx.store.results.recordOwnFile(target);
       }
       made.set(o.path, target);
     }

@@ -7,7 +7,6 @@ import { OutputSelectionSchema, type OutputSelection } from '../../../shared/con
 import { serviceValueText } from '../../../shared/text';
 import { ApiError } from '../api/errors';
 import type { OutputRow } from '../db/jobs';
-import { recordResult } from '../db/result-contents';
 import { KeyLock } from '../outputs/key-lock';
 import { makeFolder } from '../files/make-folder';
 import {
@@ -283,7 +282,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       moved.push(settled);
       known.set(type, settled);
     }
-    await recordResult(ctx.store.db, final, result.sha256);
+    await ctx.store.results.recordResult(final, result.sha256);
   };
 
   let first = true;

@@ -3,7 +3,6 @@ import { rename, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { JobRow, JobStore } from '../db/jobs';
-import { recordOwnFile } from '../db/own-files';
 import { makeFolder } from '../files/make-folder';
 import { KeyLock } from '../outputs/key-lock';
 import { PER_SOURCE_OUTPUTS, freeVariant, withVariant } from '../outputs/naming';
@@ -79,6 +78,6 @@ async function moveTogether(store: JobStore, paths: readonly string[]): Promise<
     const moved = join(dirname(aside(p)), withVariant(basename(p), n));
     await rename(p, moved);
     update.run(moved, p);
-    await recordOwnFile(store.db, moved);
+    await store.results.recordOwnFile(moved);
   }
 }

@@ -1,22 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { z } from 'zod';
 import { DubdeskError } from '../../../shared/contract/errors';
-import type { Db } from '../db/open';
+import type { LockRow, LockStore } from '../db/lock-store';
 import { IDLE_STALE_MS, pidAlive } from './idle';
 
 /** A holder that has not said it is alive for this long is gone (hung, or on a machine we cannot ask). */
 const STALE_MS = 30_000;
 export const HEARTBEAT_MS = 5_000;
-
-const LockRow = z.object({
-  owner: z.string(),
-  pid: z.number().int(),
-  host: z.string(),
-  heartbeat_at: z.number().int(),
-  started_at: z.number().int(),
-});
-type LockRow = z.infer<typeof LockRow>;
 
 /**
  * On this machine the holder's pid says whether it lives (killed: no need to wait for the heartbeat), so
@@ -34,54 +24,35 @@ function stale(row: LockRow, now: number): boolean {
  */
 export class QueueLock {
   private constructor(
-    private readonly db: Db,
+    private readonly store: LockStore,
     readonly owner: string,
   ) {}
 
-  static acquire(db: Db, home: string, now = Date.now()): QueueLock {
+  static acquire(store: LockStore, home: string, now = Date.now()): QueueLock {
     const owner = randomUUID();
-    db.transaction(() => {
-      const found = db
-        .prepare(`SELECT owner, pid, host, heartbeat_at, started_at FROM runner_lock WHERE id = 1`)
-        .get();
-      const row = found ? LockRow.safeParse(found) : null;
-      if (row?.success && !stale(row.data, now)) {
+    store.take({ owner, pid: process.pid, host: hostname() }, now, (holder) => {
+      if (holder && !stale(holder, now))
         throw new DubdeskError(
           'busy',
-          `another Dubdesk (pid ${row.data.pid} on ${row.data.host}) is already working this queue in ${home}`,
-          {
-            remedy: 'Let it finish, or stop it first.',
-          },
+          `another Dubdesk (pid ${holder.pid} on ${holder.host}) is already working this queue in ${home}`,
+          { remedy: 'Let it finish, or stop it first.' },
         );
-      }
-      db.prepare(
-        `INSERT INTO runner_lock (id, owner, pid, host, heartbeat_at, started_at) VALUES (1, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, pid = excluded.pid, host = excluded.host,
-           heartbeat_at = excluded.heartbeat_at, started_at = excluded.started_at`,
-      ).run(owner, process.pid, hostname(), now, now);
-    }).immediate();
-    return new QueueLock(db, owner);
+    });
+    return new QueueLock(store, owner);
   }
 
   /** False when someone took the lock over (we were silent too long): the worker must stop at once. */
   heartbeat(now = Date.now()): boolean {
-    return (
-      this.db
-        .prepare(`UPDATE runner_lock SET heartbeat_at = ? WHERE id = 1 AND owner = ?`)
-        .run(now, this.owner).changes === 1
-    );
+    return this.store.renew(this.owner, now);
   }
 
   release(): void {
-    this.db.prepare(`DELETE FROM runner_lock WHERE id = 1 AND owner = ?`).run(this.owner);
+    this.store.release(this.owner);
   }
 
   /** Whether some live process works this queue now (for the queue's status). */
-  static held(db: Db, now = Date.now()): boolean {
-    const found = db
-      .prepare(`SELECT owner, pid, host, heartbeat_at, started_at FROM runner_lock WHERE id = 1`)
-      .get();
-    const row = found ? LockRow.safeParse(found) : null;
-    return Boolean(row?.success && !stale(row.data, now));
+  static held(store: LockStore, now = Date.now()): boolean {
+    const holder = store.holder();
+    return holder !== null && !stale(holder, now);
   }
 }

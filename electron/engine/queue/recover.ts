@@ -11,7 +11,7 @@ export function recoverLeftJobs(store: JobStore, hooks: RunnerHooks): void {
   store.resetLeases();
   for (const row of store.page({ states: ['uploading'] }, 0, 100_000).rows) {
     try {
-      hooks.changed(transition(store, row.id, 'user', { type: 'interrupted' }));
+      transition(store, row.id, 'user', { type: 'interrupted' });
     } catch {
       /* moved meanwhile */
     }
@@ -20,15 +20,14 @@ export function recoverLeftJobs(store: JobStore, hooks: RunnerHooks): void {
 }
 
 /** The service is out of reach: every tracked job shows it is waiting for the network. */
-export function markTrackedOffline(store: JobStore, service: string, hooks: RunnerHooks): void {
+export function markTrackedOffline(store: JobStore, service: string): void {
   for (const job of store.tracking(service)) {
     if (job.waiting_code === 'offline') continue;
     try {
-      const row = transition(store, job.id, 'tracked', {
+      transition(store, job.id, 'tracked', {
         type: 'halt',
         waiting: { code: 'offline', message: 'waiting for the network' },
       });
-      hooks.changed(row);
     } catch {
       /* changed meanwhile */
     }

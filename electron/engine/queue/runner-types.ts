@@ -1,6 +1,6 @@
 import type { QueueTotals } from '../../../shared/contract/queue';
-import type { Db } from '../db/open';
-import type { JobRow, JobStore } from '../db/jobs';
+import type { JobStore } from '../db/jobs';
+import type { LockStore } from '../db/lock-store';
 import type { Clients } from '../flows/context';
 import type { BackoffPolicy } from './backoff';
 
@@ -35,7 +35,6 @@ export type RunOutcome = 'done' | 'aborted' | 'auth' | 'credits' | 'paused';
 export type QueuePause = NonNullable<QueueTotals['paused']>;
 
 export interface RunnerHooks {
-  changed(row: JobRow): void;
   progress(jobId: number, transferred: number, total: number | null): void;
   /** The service became unreachable (a reason) or reachable again (null). */
   connectivity(offline: string | null): void;
@@ -45,8 +44,10 @@ export interface RunnerHooks {
 
 /** What the runner needs from its engine; the service may change while it runs (new key, sandbox). */
 export interface RunnerEnv {
-  db: Db;
   store: JobStore;
+  lock: LockStore;
+  /** Looks whether another process committed (where the data folder cannot be watched, the loop's turns do). */
+  lookForOthers(): void;
   home: string;
   clients(): Clients;
   /** Jobs belong to the service that made them; only those of the current one are worked. */

@@ -1,4 +1,6 @@
 import { LeaseLostError, type JobRow } from '../db/jobs';
+import type { Changes } from '../db/changes';
+import { settingChanged } from '../db/changes';
 import type { StepContext } from '../flows/context';
 import { LeasedJob } from '../flows/context';
 import { fetchOutputs } from '../flows/fetch-outputs';
@@ -9,7 +11,6 @@ import { StopAtStep, classify, type JobError } from '../jobs/errors';
 import { endNetworkWaits, type LifeEvent } from '../jobs/life';
 import { backoffDelay } from './backoff';
 import { FailurePolicy } from './failure-policy';
-import { onForeignWrites } from './foreign-writes';
 import { IDLE_HEARTBEAT_MS, IDLE_LOOK_MS, loopTurns } from './idle';
 import { HEARTBEAT_MS, QueueLock } from './lock';
 import { lookAfter, lookAround } from './looks';
@@ -23,6 +24,10 @@ type Step = 'submit' | 'fetch';
 const CREDITS_RECHECK_MS = 60_000;
 /** Out of credits for long: the balance is asked at most this seldom. */
 const CREDITS_RECHECK_CAP_MS = 15 * 60_000;
+
+/** Whether a commit is one the worker must look at now rather than when its sleep ends. */
+const wakes = (c: Changes): boolean =>
+  c.due || settingChanged(c, 'queue.pause') || settingChanged(c, 'app.settings');
 
 /**
  * The scheduler: holds the queue lock, claims due jobs under tokens, runs their step, turns every failure
@@ -67,7 +72,7 @@ export class Runner {
 
   async run(opts: RunOptions): Promise<RunOutcome> {
     const { store } = this.env;
-    const lock = QueueLock.acquire(this.env.db, this.env.home);
+    const lock = QueueLock.acquire(this.env.lock, this.env.home);
     this.running = true;
     const signal = opts.signal ?? new AbortController().signal;
     recoverLeftJobs(store, this.hooks);
@@ -86,15 +91,17 @@ export class Runner {
     // Nothing running, tracked or due at the last turn: the heartbeat is renewed seldom (see `idle.ts`).
     let wasIdle = false;
     const onAbort = () => this.wakeUp();
-    // Asleep while idle, it wakes when another process adds, retries or changes something.
-    const stopForeign = onForeignWrites(this.env.db, () => {
-      if (wasIdle) this.wakeUp();
+    // Asleep, it wakes when a job may be due sooner (added, retried, resumed; here or in another process),
+    // or when the settings it works by moved (the pause, the concurrency).
+    const stopListening = store.changes.subscribe((c) => {
+      if (wakes(c)) this.wakeUp();
     });
     signal.addEventListener('abort', onAbort);
     opts.drain?.addEventListener('abort', onAbort);
     try {
       for (;;) {
         loopTurns.runner++;
+        this.env.lookForOthers();
         if (signal.aborted) return 'aborted';
         if (draining() && this.active.size === 0 && !polling) return 'aborted';
         const now = Date.now();
@@ -124,7 +131,6 @@ export class Runner {
         if (tracking > 0 && mayPoll && !polling && Date.now() >= pollAt) {
           polling = pollOnce(store, this.env.clients(), service, signal, this.seen)
             .then(({ changed, failure }) => {
-              for (const row of changed) this.hooks.changed(row);
               if (failure) throw failure;
               this.hooks.connectivity(null);
               pollFailures = 0;
@@ -178,7 +184,7 @@ export class Runner {
         await this.sleep(Math.max(10, Math.min(...candidates)));
       }
     } finally {
-      stopForeign();
+      stopListening();
       signal.removeEventListener('abort', onAbort);
       opts.drain?.removeEventListener('abort', onAbort);
       for (const a of this.active.values()) a.controller.abort();
@@ -194,7 +200,7 @@ export class Runner {
     if (err.retry === 'halt-auth') this.env.setQueuePause({ reason: 'auth', message: err.error.message });
     if (err.error.code === 'offline') {
       this.hooks.connectivity(err.error.message);
-      markTrackedOffline(this.env.store, service, this.hooks);
+      markTrackedOffline(this.env.store, service);
     }
     return Date.now() + backoffDelay(failures, this.env.backoff);
   }
@@ -252,14 +258,7 @@ export class Runner {
     const signal = AbortSignal.any([controller.signal, runSignal]);
     const stopping = () =>
       signal.aborted || drain?.aborted === true || this.env.queuePause()?.reason === 'user';
-    const job = new LeasedJob(
-      store,
-      row,
-      token,
-      (r) => this.hooks.changed(r),
-      stopping,
-      (j) => this.finishStep(j, token),
-    );
+    const job = new LeasedJob(store, row, token, stopping, (j) => this.finishStep(j, token));
     const ctx: StepContext = {
       store,
       clients: this.env.clients(),

@@ -44,7 +44,6 @@ export async function settleOutcomes(env: WatchEnv, folder: WatchFolderRow): Pro
       env.info({ from: locationOf(row), to: movedTo, outcome }, `moved the original to ${target}/`);
       env.watch.activity(folder.id, now);
     }
-    env.folderChanged(folder.id);
   }
   return moved;
 }

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { dirname, join, parse, relative } from 'node:path';
 import { creditsFor } from '../../../shared/credits';
 import type { JobRow, NewJob } from '../db/jobs';
-import { carrierOf, completedDubsOf } from '../db/same-content';
 import type { WatchFolderRow } from '../db/watch';
 import { outRootOf, type WatchEnv } from './env';
 
@@ -46,9 +45,9 @@ export function wantsCopy(env: WatchEnv, cover: Cover, names: ResultNames): bool
 export function twinOf(env: WatchEnv, job: NewJob): JobRow | null {
   if (job.reuse_results || !job.source_hash) return null;
   const key = { ...job, source_hash: job.source_hash };
-  const twin = carrierOf(env.store.db, key, 0);
+  const twin = env.store.sameContent.carrierOf(key, 0);
   if (twin) return sameNames(twin, job) ? null : twin;
-  for (const done of completedDubsOf(env.store.db, key))
+  for (const done of env.store.sameContent.completedDubsOf(key))
     if (done.watch_folder_id !== job.watch_folder_id)
       return wantsCopy(env, { jobId: done.id, fileId: null }, job) ? done : null;
   return null;

@@ -1,4 +1,3 @@
-import { ownFilesAmong } from '../db/own-files';
 import type { WatchFileRow, WatchFolderRow } from '../db/watch';
 import type { WatchEnv } from './env';
 import { look, type Seen } from './file-check';
@@ -41,7 +40,7 @@ export async function discover(
   const identity = { size: seen.size, mtime_ms: seen.mtimeMs };
   const same = row && row.size === seen.size && row.mtime_ms === seen.mtimeMs;
   if (row && (row.status === 'output' || (same && !row.moved_to))) return;
-  if (env.watch.isOwnOutput(path) || (await ownFilesAmong(env.store.db, [path])).size > 0) {
+  if (env.watch.isOwnOutput(path) || (await env.store.results.ownFilesAmong([path])).size > 0) {
     if (!row)
       env.watch.insertFile({
         folder_id: folder.id,
@@ -84,21 +83,18 @@ export async function discover(
     );
   } else {
     // Taken: a new version of the path (its hash tells later whether only the mtime moved).
-    env.watch.db
-      .transaction(() => {
-        if (!env.watch.update(row.id, row.rev, { current: 0 }, now)) return;
-        env.watch.insertFile({
-          folder_id: folder.id,
-          path,
-          version: row.version + 1,
-          status: 'settling',
-          ...identity,
-          next_check_at: settleAt,
-          now,
-        });
-      })
-      .immediate();
+    env.store.tx(() => {
+      if (!env.watch.update(row.id, row.rev, { current: 0 }, now)) return;
+      env.watch.insertFile({
+        folder_id: folder.id,
+        path,
+        version: row.version + 1,
+        status: 'settling',
+        ...identity,
+        next_check_at: settleAt,
+        now,
+      });
+    });
   }
   env.watch.activity(folder.id, now);
-  env.folderChanged(folder.id);
 }

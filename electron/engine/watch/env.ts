@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ContractError } from '../../../shared/contract/errors';
 import type { WatchPreset } from '../../../shared/contract/watch';
-import type { JobRow, JobStore, NewJob } from '../db/jobs';
+import type { JobStore, NewJob } from '../db/jobs';
 import type { WatchFolderRow, WatchStore } from '../db/watch';
 
 /** How patient the watcher is; tests shorten every figure. */
@@ -62,10 +62,6 @@ export interface WatchEnv {
   plan(paths: readonly string[], preset: WatchPreset, folderId: number): Promise<PlannedFiles>;
   /** The balance now; null when the service cannot be asked. */
   balance(): Promise<number | null>;
-  /** Jobs the watcher queued, and jobs it canceled (superseded by a newer version of their file). */
-  jobsChanged(added: readonly number[], changed: readonly JobRow[]): void;
-  /** A folder's view may have changed: faces hear of it (throttled). */
-  folderChanged(id: number): void;
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
 }

@@ -208,7 +208,6 @@ export class FolderWatcher {
       polled: this.poll.polled,
       pollReason: this.poll.reason,
     });
-    this.env.folderChanged(this.row.id);
   }
 
   private startWatcher(): void {

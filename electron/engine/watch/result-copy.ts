@@ -1,6 +1,16 @@
+import { basename } from 'node:path';
+import type { ContractError } from '../../../shared/contract/errors';
 import type { WatchFileRow } from '../db/watch';
-import { copyOfResult, resultWithContent } from '../db/result-contents';
 import type { WatchEnv } from './env';
+
+/** What a copy of a result is told, in a watched folder and at `add` alike; `how`: the way to dub it anyway. */
+export function copyOfResult(path: string, result: string, how: string): ContractError {
+  return {
+    code: 'conflict',
+    message: `${path} is a copy of Dubdesk's result ${basename(result)}; not dubbed`,
+    remedy: `To dub it on purpose (charged), ${how}.`,
+  };
+}
 
 /**
  * A file whose content is one of Dubdesk's results (`cp out/s6.de.mp4 in/`): its results are never taken
@@ -9,7 +19,7 @@ import type { WatchEnv } from './env';
  */
 export function setAsideResultCopy(env: WatchEnv, row: WatchFileRow, now: number): boolean {
   if (row.forced || !row.hash) return false;
-  const result = resultWithContent(env.store.db, row.hash);
+  const result = env.store.results.resultWithContent(row.hash);
   if (!result) return false;
   const problem = copyOfResult(
     row.path,

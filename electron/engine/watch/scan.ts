@@ -71,7 +71,6 @@ export async function reconcile(
   }
   env.watch.setGone(gone, true);
   env.watch.setGone(back, false);
-  if (gone.length || back.length) env.folderChanged(folder.id);
 }
 
 /**
@@ -107,7 +106,6 @@ export async function reconcilePaths(
   }
   env.watch.setGone(gone, true);
   env.watch.setGone(back, false);
-  if (gone.length || back.length) env.folderChanged(folder.id);
 }
 
 /**

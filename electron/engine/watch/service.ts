@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { WatchFolderRow } from '../db/watch';
 import type { WatchBeat } from '../db/watch-store/heartbeat';
-import { changeMark } from '../db/change-mark';
-import { onForeignWrites } from '../queue/foreign-writes';
+import type { Changes } from '../db/changes';
 import { backoffDelay } from '../queue/backoff';
 import { IDLE_HEARTBEAT_MS, IDLE_STALE_MS, loopTurns, pidAlive } from '../queue/idle';
 import { settleOutcomes } from './after';
@@ -62,16 +61,15 @@ export class WatchService {
   private stopped = false;
   /** The last tick found nothing to do: the loop sleeps until its next deadline, or an event. */
   private idle = false;
-  private stopForeign: () => void = () => {};
+  private stopListening: () => void = () => {};
+  /** Moves with every commit to the jobs or the folders (this process's or another's). */
+  private commits = 0;
 
   constructor(private readonly env: WatchEnv) {}
 
   start(): void {
     if (this.running) return;
-    // Another process changed the folder table (a `dubdesk watch add`): look now, not at the next deadline.
-    this.stopForeign = onForeignWrites(this.env.store.db, () => {
-      if (this.idle) this.wake();
-    });
+    this.stopListening = this.env.store.changes.subscribe((c) => this.heard(c));
     this.running = this.loop();
   }
 
@@ -85,7 +83,7 @@ export class WatchService {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    this.stopForeign();
+    this.stopListening();
     this.controller.abort();
     this.wakeUp();
     await this.running;
@@ -93,6 +91,15 @@ export class WatchService {
     await Promise.allSettled([...this.folders.values()].map((f) => f.close()));
     this.folders.clear();
     this.env.watch.dropHeartbeat(this.owner);
+  }
+
+  /**
+   * A commit: the folders' jobs may have moved (their outcomes are looked at again); a folder table a user
+   * changed, or another process's change while nothing is under way here, is looked at now.
+   */
+  private heard(c: Changes): void {
+    if (c.jobs.size || c.removed.length || c.allJobs || c.folders.size || c.allFolders) this.commits++;
+    if (c.foreign ? this.idle : c.folderTable) this.wake();
   }
 
   private async loop(): Promise<void> {
@@ -174,7 +181,7 @@ export class WatchService {
     let busy = this.working > 0 || this.inflightHashes > 0 || this.hashQueue.length > 0;
     // Checks due within a tick run together: folders checked in one turn stay on one wake-up, not one each.
     const soon = Date.now() + this.env.timing.tickMs;
-    const mark = changeMark(this.env.store.db);
+    const mark = String(this.commits);
     for (const f of this.folders.values()) {
       if (this.stopped) return 0;
       if (soon >= f.nextAvailabilityAt)
@@ -240,8 +247,6 @@ export class WatchService {
     }
     if (!this.mayRun(f, 'outcomes')) return; // looked at again next turn
     f.jobsLookedAt = mark;
-    // The first look after a start or a scan is not news: the faces' view of the folder is already fresh.
-    if (f.jobSignature !== '') this.env.folderChanged(f.row.id);
     this.beside(f, 'outcomes', async () => {
       try {
         await settleOutcomes(this.env, f.row);
@@ -327,7 +332,6 @@ export class WatchService {
         await f.close();
         // Removed, not paused: its snapshot is of no use to anyone.
         if (!rows.some((r) => r.id === id)) f.dropSnapshots();
-        this.env.folderChanged(id);
       }
     }
     for (const row of active.values()) {

@@ -55,7 +55,6 @@ export function waitAgain(
       now,
     );
   }
-  env.folderChanged(row.folder_id);
 }
 
 /**
@@ -63,16 +62,13 @@ export function waitAgain(
  * of a taken path gives the path back to the version that was taken.
  */
 export function forget(env: WatchEnv, row: WatchFileRow, now: number): void {
-  env.watch.db
-    .transaction(() => {
-      if (!env.watch.deleteFile(row.id, row.rev)) return;
-      if (row.version > 1) {
-        const previous = env.watch.previousVersion(row.folder_id, row.path);
-        if (previous) env.watch.update(previous.id, previous.rev, { current: 1 }, now);
-      }
-    })
-    .immediate();
-  env.folderChanged(row.folder_id);
+  env.store.tx(() => {
+    if (!env.watch.deleteFile(row.id, row.rev)) return;
+    if (row.version > 1) {
+      const previous = env.watch.previousVersion(row.folder_id, row.path);
+      if (previous) env.watch.update(previous.id, previous.rev, { current: 1 }, now);
+    }
+  });
 }
 
 /**

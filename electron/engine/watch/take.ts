@@ -112,7 +112,6 @@ export async function takeReady(
       { folder: folder.path, files: result.taken, duplicates: result.duplicates, jobs: result.jobIds.length },
       'watched files queued',
     );
-  env.folderChanged(folder.id);
   return result;
 }
 
@@ -129,17 +128,10 @@ function touchedOnly(env: WatchEnv, folder: WatchFolderRow, row: WatchFileRow, n
     previous.moved_to
   )
     return false;
-  env.watch.db
-    .transaction(() => {
-      if (!env.watch.deleteFile(row.id, row.rev)) return;
-      env.watch.update(
-        previous.id,
-        previous.rev,
-        { current: 1, size: row.size, mtime_ms: row.mtime_ms },
-        now,
-      );
-    })
-    .immediate();
+  env.store.tx(() => {
+    if (!env.watch.deleteFile(row.id, row.rev)) return;
+    env.watch.update(previous.id, previous.rev, { current: 1, size: row.size, mtime_ms: row.mtime_ms }, now);
+  });
   return true;
 }
 
@@ -181,28 +173,26 @@ function markDuplicate(
 ): boolean {
   const original = [...covered.values()].find((c) => c.fileId !== null)?.fileId ?? null;
   const duration = original === null ? null : (env.watch.file(original)?.duration ?? null);
-  return env.watch.db
-    .transaction(() => {
-      const ok = env.watch.update(
-        row.id,
-        row.rev,
-        {
-          status: 'duplicate',
-          duplicate_of: original,
-          taken_at: now,
-          credits: 0,
-          duration,
-          preset_version: folder.preset_version,
-          problem: null,
-          next_check_at: null,
-          outcome: null,
-        },
-        now,
-      );
-      if (ok) for (const c of covered.values()) env.watch.link(row.id, c.jobId, false);
-      return ok;
-    })
-    .immediate();
+  return env.store.tx(() => {
+    const ok = env.watch.update(
+      row.id,
+      row.rev,
+      {
+        status: 'duplicate',
+        duplicate_of: original,
+        taken_at: now,
+        credits: 0,
+        duration,
+        preset_version: folder.preset_version,
+        problem: null,
+        next_check_at: null,
+        outcome: null,
+      },
+      now,
+    );
+    if (ok) for (const c of covered.values()) env.watch.link(row.id, c.jobId, false);
+    return ok;
+  });
 }
 
 /** Whether a job of an earlier version never started: nothing was uploaded, nothing made, nobody holds it. */
@@ -294,52 +284,49 @@ function commit(env: WatchEnv, folder: WatchFolderRow, p: Planned, now: number):
   const { store, watch } = env;
   const canceled: JobRow[] = [];
   try {
-    const ids = store.db
-      .transaction(() => {
-        // Content another job is dubbing right now (an identical file taken a moment before): copied.
-        const twins: JobRow[] = [];
-        const jobs = p.jobs.map((j) => {
-          const twin = p.row.forced ? null : twinOf(env, j);
-          if (twin) twins.push(twin);
-          return twin ? { ...j, reuse_results: 1 } : j;
-        });
-        const copies = jobs.length > 0 && p.adopt.length === 0 && jobs.every((j) => j.reuse_results);
-        const original = copies ? originalOf(env, p, twins) : null;
-        const ok = watch.update(
-          p.row.id,
-          p.row.rev,
-          {
-            status: copies ? 'duplicate' : 'taken',
-            taken_at: now,
-            credits: creditsOfJobs(jobs),
-            duration: p.duration,
-            preset_version: folder.preset_version,
-            problem: null,
-            next_check_at: null,
-            duplicate_of: original,
-            outcome: null,
-            attempts: 0,
-          },
-          now,
-        );
-        if (!ok) return null;
-        for (const id of p.supersede) canceled.push(transition(store, id, 'user', { type: 'cancel' }));
-        const reason = `found in the watched folder ${folder.path}`;
-        const added = jobs.map((j) => enqueue(store, j, reason, now));
-        // A reprocess shows its new jobs, not the ones before.
-        if (p.row.forced) watch.unlinkAll(p.row.id);
-        for (const id of [...added, ...p.adopt]) watch.link(p.row.id, id, true);
-        for (const c of p.shared) watch.link(p.row.id, c.jobId, false);
-        return added;
-      })
-      .immediate();
+    const ids = store.tx(() => {
+      // Content another job is dubbing right now (an identical file taken a moment before): copied.
+      const twins: JobRow[] = [];
+      const jobs = p.jobs.map((j) => {
+        const twin = p.row.forced ? null : twinOf(env, j);
+        if (twin) twins.push(twin);
+        return twin ? { ...j, reuse_results: 1 } : j;
+      });
+      const copies = jobs.length > 0 && p.adopt.length === 0 && jobs.every((j) => j.reuse_results);
+      const original = copies ? originalOf(env, p, twins) : null;
+      const ok = watch.update(
+        p.row.id,
+        p.row.rev,
+        {
+          status: copies ? 'duplicate' : 'taken',
+          taken_at: now,
+          credits: creditsOfJobs(jobs),
+          duration: p.duration,
+          preset_version: folder.preset_version,
+          problem: null,
+          next_check_at: null,
+          duplicate_of: original,
+          outcome: null,
+          attempts: 0,
+        },
+        now,
+      );
+      if (!ok) return null;
+      for (const id of p.supersede) canceled.push(transition(store, id, 'user', { type: 'cancel' }));
+      const reason = `found in the watched folder ${folder.path}`;
+      const added = jobs.map((j) => enqueue(store, j, reason, now));
+      // A reprocess shows its new jobs, not the ones before.
+      if (p.row.forced) watch.unlinkAll(p.row.id);
+      for (const id of [...added, ...p.adopt]) watch.link(p.row.id, id, true);
+      for (const c of p.shared) watch.link(p.row.id, c.jobId, false);
+      return added;
+    });
     if (ids === null) return null;
     if (canceled.length)
       env.info(
         { path: p.row.path, jobs: canceled.map((r) => r.id) },
         'superseded by a newer version of the file',
       );
-    env.jobsChanged(ids, canceled);
     return ids;
   } catch (e) {
     // Another job of the same path and language appeared meanwhile (a manual add): look again later.

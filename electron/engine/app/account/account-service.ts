@@ -7,6 +7,7 @@ import { targetLanguages } from '../../api/langs';
 import type { JobStore } from '../../db/jobs';
 import { asContractError, ensureService } from '../contract-error';
 import type { ServiceManager } from '../service';
+import type { ServiceReach } from '../totals/reach';
 import { BalanceCache } from './balance';
 import { ApiError } from '../../api/errors';
 
@@ -49,7 +50,7 @@ export interface AccountDeps {
   /** The language list is cached in the queue's database. */
   store: JobStore;
   /** The service answered: whatever said it was unreachable is over. */
-  reachable(): void;
+  reach: Pick<ServiceReach, 'answered'>;
 }
 
 type AccountHandlers = Pick<DubdeskHandlers, 'account' | 'testKey' | 'languages'>;
@@ -67,7 +68,7 @@ export class AccountService {
     try {
       const me = await active.clients.v2.me();
       this.balance.heard(me.seconds);
-      this.deps.reachable();
+      this.deps.reach.answered();
       return accountOf(active.mode, active.baseUrl, me);
     } catch (e) {
       throw asContractError(e);

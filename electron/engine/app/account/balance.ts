@@ -48,9 +48,11 @@ export class BalanceCache {
 
   /** Another service (or key) has another balance: the old one must not show, the new one is asked. */
   forget(): void {
+    const shown = this.current !== null;
     this.current = null;
     this.readAt = 0;
     this.askedAt = 0;
+    if (shown) for (const l of this.listeners) l();
   }
 
   /** Asks when it is wanted and the last ask is far enough behind; else comes back when it will be. */

@@ -1,6 +1,5 @@
 import { INSERT_ROWS, type JobStore, type NewJob } from '../../db/jobs';
-import type { Db } from '../../db/open';
-import { dubKeyOf, paidDubs } from '../../db/same-content';
+import { dubKeyOf } from '../../db/job-store/same-content';
 import { enqueueManyUnlessLive, transition } from '../../jobs/life';
 import { TimeSlices } from '../time-slices';
 import type { Sorted } from './against-queue';
@@ -19,14 +18,13 @@ export interface Enqueued {
  * batch again after a crash loses nothing.
  */
 export async function enqueueBatch(
-  db: Db,
   store: JobStore,
   sorted: Sorted,
   again: boolean,
   slices = new TimeSlices(),
 ): Promise<Enqueued> {
   const out: Enqueued = { added: [], retried: [], queuedMeanwhile: [] };
-  await writeInSlices(db, slices, sorted.failed, 1, ([{ id, job }]) => {
+  await writeInSlices(store, slices, sorted.failed, 1, ([{ id, job }]) => {
     if (store.get(id)?.state !== 'failed') {
       out.queuedMeanwhile.push(id);
       return;
@@ -42,8 +40,8 @@ export async function enqueueBatch(
     out.retried.push(id);
   });
   const now = Date.now();
-  await writeInSlices(db, slices, sorted.fresh, INSERT_ROWS, (jobs) => {
-    const ids = enqueueManyUnlessLive(store, again ? jobs : payOnce(db, jobs), now, false);
+  await writeInSlices(store, slices, sorted.fresh, INSERT_ROWS, (jobs) => {
+    const ids = enqueueManyUnlessLive(store, again ? jobs : payOnce(store, jobs), now, false);
     ids.forEach((id, i) => {
       if (id !== null) out.added.push(id);
       else {
@@ -61,14 +59,11 @@ export async function enqueueBatch(
  * double click, a second face, a watched folder) may have queued the same content under another name
  * meanwhile. Checked again in the insert's own write transaction, so that content is paid for once.
  */
-function payOnce(db: Db, jobs: readonly NewJob[]): NewJob[] {
+function payOnce(store: JobStore, jobs: readonly NewJob[]): NewJob[] {
   const keys = jobs.map((j) =>
     !j.reuse_results && j.source_hash ? { ...j, source_hash: j.source_hash } : null,
   );
-  const paid = paidDubs(
-    db,
-    keys.filter((k) => k !== null),
-  );
+  const paid = store.sameContent.paidDubs(keys.filter((k) => k !== null));
   return jobs.map((j, i) => {
     const key = keys[i];
     return key && paid.has(dubKeyOf(key)) ? { ...j, reuse_results: 1 } : j;
@@ -80,7 +75,7 @@ function payOnce(db: Db, jobs: readonly NewJob[]): NewJob[] {
  * loop's turn between.
  */
 async function writeInSlices<T>(
-  db: Db,
+  store: JobStore,
   slices: TimeSlices,
   items: readonly T[],
   size: number,
@@ -89,11 +84,11 @@ async function writeInSlices<T>(
   let i = 0;
   while (i < items.length) {
     if (slices.due) await slices.breathe();
-    db.transaction(() => {
+    store.tx(() => {
       do {
         write(items.slice(i, i + size) as [T, ...T[]]);
         i += size;
       } while (i < items.length && !slices.due);
-    }).immediate();
+    });
   }
 }

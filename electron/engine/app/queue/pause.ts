@@ -2,7 +2,7 @@ import { QueuePauseSchema } from '../../../../shared/contract/queue';
 import type { JobStore } from '../../db/jobs';
 import type { QueuePause } from '../../queue/runner';
 
-const PAUSE_KEY = 'queue.pause';
+export const PAUSE_KEY = 'queue.pause';
 
 /**
  * Whether the whole queue is paused, and why (the user, or a key the service refused). Kept in the
@@ -11,8 +11,7 @@ const PAUSE_KEY = 'queue.pause';
 export class QueuePauseSetting {
   constructor(
     private readonly store: JobStore,
-    /** It changed: tell the log, the worker and the faces. */
-    private readonly changed: (pause: QueuePause | null) => void,
+    private readonly info: (fields: Record<string, unknown>, message: string) => void,
   ) {}
 
   get(): QueuePause | null {
@@ -31,6 +30,6 @@ export class QueuePauseSetting {
     const next = pause ? JSON.stringify(pause) : null;
     if (before === next) return;
     this.store.setSetting(PAUSE_KEY, next);
-    this.changed(pause);
+    this.info({ pause }, pause ? `queue paused: ${pause.message}` : 'queue resumed');
   }
 }

@@ -3,8 +3,6 @@ import type { ActionResult, JobView, SourceRow } from '../../../../shared/contra
 import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/methods';
 import type { JobRow, JobStore } from '../../db/jobs';
 import type { EngineLog } from '../../log/log';
-import type { JobEvents } from '../job-events';
-import { BULK } from '../options';
 import { checkOutputFolder } from '../batches/checks';
 import { absolutePath } from '../paths';
 import { applyAction, type Action } from './actions';
@@ -15,13 +13,9 @@ import { toDetail } from './views';
 export interface QueueDeps {
   store: JobStore;
   views: JobViews;
-  events: JobEvents;
   log: Pick<EngineLog, 'jobLines' | 'logger'>;
   /** Stops the transfer of a job this process works. */
   abortJob(id: number): void;
-  /** Something changed the worker should act on now. */
-  wake(): void;
-  scheduleTotals(): void;
 }
 
 type QueueHandlers = Pick<
@@ -58,15 +52,11 @@ export class QueueService {
    * charge (`moved`), or, gone from disk, it is skipped with the way to dub it again.
    */
   private async retryInto(sel: MethodArgs<'retryJobs'>, raw: string): Promise<ActionResult> {
-    const { store, events } = this.deps;
+    const { store } = this.deps;
     const outDir = absolutePath(raw, null, 'outDir');
     const ids = sel.ids ?? store.select(sel.filter ?? {});
     const completed = ids.filter((id) => store.get(id)?.state === 'completed');
     const done = await moveCompletedResults(store, completed, outDir);
-    for (const id of done.moved) {
-      const row = store.get(id);
-      if (row) events.changed(row);
-    }
     const rest = ids.filter((id) => !completed.includes(id));
     // Only failed and canceled jobs are retried: a retry that will be refused leaves the disk as it was.
     const retried = rest.filter((id) => {
@@ -88,9 +78,8 @@ export class QueueService {
   }
 
   private act(action: Action, sel: MethodArgs<'retryJobs'>) {
-    const { store, events } = this.deps;
+    const { store } = this.deps;
     const ids = sel.ids ?? store.select(sel.filter ?? {});
-    const bulk = ids.length > BULK;
     const startedAtService: number[] = [];
     const result = applyAction(store, ids, action, (row) => {
       if (action === 'cancel') {
@@ -100,14 +89,9 @@ export class QueueService {
         if (row.step === 'track' && row.remote_id !== null && row.credits_charged === null && !ended)
           startedAtService.push(row.id);
       }
-      if (!bulk) events.changed(row);
     });
-    if (bulk || result.removed.length) events.listChanged(result.removed);
-    if (result.changed.length) {
+    if (result.changed.length)
       this.deps.log.logger.info({ action, jobs: result.changed.length }, `user: ${action}`);
-      this.deps.wake();
-      this.deps.scheduleTotals();
-    }
     return {
       changed: result.changed,
       skipped: result.skipped,

@@ -9,7 +9,8 @@ import {
 } from '../../../../shared/contract/settings';
 import type { JobStore } from '../../db/jobs';
 
-const KEY = 'app.settings';
+export const APP_SETTINGS_KEY = 'app.settings';
+const KEY = APP_SETTINGS_KEY;
 const Lang = z.string().min(1).max(16);
 
 /** The settings kept in the queue's database (the service's are in `service.json` and the key store). */

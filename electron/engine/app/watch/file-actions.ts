@@ -12,12 +12,10 @@ export interface FileActionContext {
   env: WatchEnv;
   folder: WatchFolderRow;
   info(fields: Record<string, unknown>, message: string): void;
-  /** The folder's files changed: the watching process and the faces are told. */
-  changed(): void;
 }
 
 /** Releases the files awaiting approval: queued here and now (or by the watching process, if first). */
-export async function approveFolder({ env, folder, info, changed }: FileActionContext) {
+export async function approveFolder({ env, folder, info }: FileActionContext) {
   const { watch } = env;
   const now = Date.now();
   const released: WatchFileRow[] = [];
@@ -31,7 +29,6 @@ export async function approveFolder({ env, folder, info, changed }: FileActionCo
   }
   info({ folder: folder.path, files: released.length, credits }, 'watched files approved');
   const taken = released.length ? await takeReady(env, folder, released) : null;
-  changed();
   return { queued: released.length, jobIds: taken?.jobIds ?? [], credits };
 }
 
@@ -83,7 +80,6 @@ export async function reprocessFile(ctx: FileActionContext, given: string): Prom
       throw new DubdeskError('conflict', `${row.path} changed meanwhile; try again`);
     await tryNow(env, folder, row.id);
   }
-  ctx.changed();
   const after = watch.file(row.id) ?? watch.byLocation(folder.id, given);
   if (!after) throw new DubdeskError('not-found', `${given} is no longer there`);
   return fileOf(env, after, folder);

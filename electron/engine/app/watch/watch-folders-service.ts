@@ -8,7 +8,8 @@ import {
   type WatchFolder,
   type WatchPreset,
 } from '../../../../shared/contract/watch';
-import type { JobRow, JobStore } from '../../db/jobs';
+import type { Changes } from '../../db/changes';
+import type { JobStore } from '../../db/jobs';
 import type { WatchFolderRow, WatchStore } from '../../db/watch';
 import { DEFAULT_WATCH_TIMING, type PlannedFiles, type WatchEnv, type WatchTiming } from '../../watch/env';
 import { WatchService } from '../../watch/service';
@@ -45,7 +46,6 @@ export interface WatchDeps {
   balance(): Promise<number | null>;
   /** Checks a folder's preset can be used (languages, generation, output folder); throws a contract error. */
   checkPreset(preset: WatchPreset, folder: string): Promise<void>;
-  jobsChanged(added: readonly number[], changed: readonly JobRow[]): void;
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
 }
@@ -73,8 +73,6 @@ export class WatchFolders {
       snapshotDir: join(deps.home, 'watch-snapshots'),
       plan: deps.plan,
       balance: deps.balance,
-      jobsChanged: deps.jobsChanged,
-      folderChanged: (id) => this.folderChanged(id),
       info: deps.info,
       warn: deps.warn,
     };
@@ -107,18 +105,16 @@ export class WatchFolders {
     this.events.close();
   }
 
-  /** A job changed: its folder's counts may have. */
-  jobChanged(row: JobRow): void {
-    if (row.watch_folder_id !== null) this.folderChanged(row.watch_folder_id);
-  }
-
-  /** Many jobs changed at once (bulk actions): every folder's counts may have. */
-  jobsChanged(): void {
-    this.events.allChanged();
-  }
-
-  folderChanged(id: number): void {
-    this.events.changed(id);
+  /**
+   * A commit (the feed's subscriber): the folders it named, or all of them, may show otherwise (their rows,
+   * files, or the jobs their counts are made of); a change to the folder table is the watcher's to read.
+   */
+  heard(changes: Changes): void {
+    if (changes.folderTable) this.service?.wake();
+    if (changes.allFolders || changes.allJobs || changes.removed.length) return this.events.allChanged();
+    for (const id of changes.folders) this.events.changed(id);
+    for (const row of changes.jobs.values())
+      if (row?.watch_folder_id != null) this.events.changed(row.watch_folder_id);
   }
 
   private view(row: WatchFolderRow): WatchFolder {
@@ -129,12 +125,6 @@ export class WatchFolders {
     const row = this.deps.watch.folder(id);
     if (!row) throw notFound(id);
     return row;
-  }
-
-  /** A change the watching process must act on: told now when it is this one, else it reads the table. */
-  private changedFolder(id: number): void {
-    this.service?.wake();
-    this.folderChanged(id);
   }
 
   handlers(): WatchHandlers {
@@ -149,7 +139,6 @@ export class WatchFolders {
         await this.deps.checkPreset(preset, path);
         const id = watch.insertFolder(path, preset, Date.now());
         this.deps.info({ id, path }, 'watched folder added');
-        this.changedFolder(id);
         return this.view(this.folder(id));
       },
 
@@ -188,7 +177,6 @@ export class WatchFolders {
           Date.now(),
         );
         this.deps.info({ id, presetVersion, paused }, 'watched folder changed');
-        this.changedFolder(id);
         return this.view(this.folder(id));
       },
 
@@ -196,7 +184,6 @@ export class WatchFolders {
         const row = this.folder(id);
         watch.removeFolder(id);
         this.deps.info({ id, path: row.path }, 'watched folder removed');
-        this.changedFolder(id);
         return { id };
       },
 
@@ -217,13 +204,12 @@ export class WatchFolders {
       rescanWatchFolder: ({ id }) => {
         this.folder(id);
         watch.askRescan(id);
-        this.changedFolder(id);
         return this.view(this.folder(id));
       },
     };
   }
 
   private actionContext(folder: WatchFolderRow): FileActionContext {
-    return { env: this.env, folder, info: this.deps.info, changed: () => this.changedFolder(folder.id) };
+    return { env: this.env, folder, info: this.deps.info };
   }
 }

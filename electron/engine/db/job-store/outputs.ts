@@ -1,6 +1,6 @@
-import type { Db } from '../open';
+import type { Db } from '../types';
 import { OutputRow } from './rows';
-import type { Transactions } from './transactions';
+import { transactionsOf, type Transactions } from '../transactions';
 
 /**
  * Rows read with `rowid AS seq` and no ORDER BY (see `dueQuery` for why hot queries avoid one), put back
@@ -13,11 +13,10 @@ function inRecordOrder(rows: unknown[]): unknown[] {
 /** The files each job writes: recorded before they are written, marked done once whole on disk. */
 export class JobOutputs {
   private readonly q;
+  private readonly t: Transactions;
 
-  constructor(
-    db: Db,
-    private readonly transactions: Transactions,
-  ) {
+  constructor(db: Db) {
+    this.t = transactionsOf(db);
     this.q = {
       outputs: db.prepare(`SELECT rowid AS seq, * FROM outputs WHERE job_id = ?`),
       outputsOf: db.prepare(
@@ -59,20 +58,24 @@ export class JobOutputs {
   }
 
   putOutput(row: OutputRow): void {
-    this.q.put.run(row);
+    this.putOutputs([row]);
   }
 
-  /** Several output records in one commit (one alone needs no transaction of its own). */
+  /** Several output records in one commit. */
   putOutputs(rows: readonly OutputRow[]): void {
-    if (rows.length === 1 && rows[0]) this.putOutput(rows[0]);
-    else if (rows.length > 1) this.transactions.tx(this.putEach, rows);
+    if (rows.length) this.t.write(() => this.putEach(rows));
   }
 
-  private readonly putEach = (rows: readonly OutputRow[]): void => {
-    for (const r of rows) this.q.put.run(r);
-  };
+  private putEach(rows: readonly OutputRow[]): void {
+    for (const r of rows) {
+      this.q.put.run(r);
+      this.t.changes.jobTouched(r.job_id);
+    }
+  }
 
   clearPendingOutputs(jobId: number): void {
-    this.q.clearPending.run(jobId);
+    this.t.write(() => {
+      if (this.q.clearPending.run(jobId).changes) this.t.changes.jobTouched(jobId);
+    });
   }
 }

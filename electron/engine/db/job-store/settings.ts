@@ -1,10 +1,13 @@
-import type { Db } from '../open';
+import { transactionsOf, type Transactions } from '../transactions';
+import type { Db } from '../types';
 
 /** The app's settings: one key-value table beside the queue (what the application layer's settings read and write). */
 export class SettingsTable {
   private readonly q;
+  private readonly t: Transactions;
 
   constructor(db: Db) {
+    this.t = transactionsOf(db);
     this.q = {
       get: db.prepare(`SELECT value FROM settings WHERE key = ?`),
       put: db.prepare(
@@ -20,7 +23,10 @@ export class SettingsTable {
 
   /** Null deletes the key. */
   setSetting(key: string, value: string | null): void {
-    if (value === null) this.q.delete.run(key);
-    else this.q.put.run(key, value);
+    this.t.write(() => {
+      if (value === null) this.q.delete.run(key);
+      else this.q.put.run(key, value);
+      this.t.changes.setting(key);
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import type { Db } from '../open';
+import type { Db } from '../types';
 
 const Beat = z.object({ at: z.number(), pid: z.number().int().optional(), host: z.string().optional() });
 export type WatchBeat = z.infer<typeof Beat>;

@@ -1,5 +1,5 @@
 import { WATCH_FILE_STATUSES, type WatchFileStatus } from '../../../../shared/contract/watch';
-import type { Db } from '../open';
+import type { Db } from '../types';
 import type { WatchFiles } from './files';
 import { Outcome, ViewRow, WatchFileRow, type FilesFilter, type WatchFileViewRow } from './rows';
 
