@@ -101,6 +101,18 @@ const ENGINE_LEVELS = [
   // `dubdesk doctor` and Copy Diagnostics: looks at what the application layer opens, before and without it.
   ['doctor'],
 ];
+/**
+ * The queue database's connection stays in `db/`: every statement and every write transaction is a store's
+ * (one change feed hears every commit), so the modules that hold the connection are db/'s alone.
+ */
+const dbConnection = no(
+  'Only electron/engine/db/ holds the database connection: call a store (docs/architecture.md).',
+  '**/db/open',
+  '**/db/types',
+  '**/db/transactions',
+  '**/db/change-marks',
+  '**/db/foreign-commits',
+);
 const engineLayers = ENGINE_LEVELS.flatMap((folders, level) => {
   const higher = ENGINE_LEVELS.slice(level + 1).flat();
   const same = level === 1 ? folders : [];
@@ -111,6 +123,7 @@ const engineLayers = ENGINE_LEVELS.flatMap((folders, level) => {
         notRenderer,
         noSandbox,
         noFaces,
+        ...(folder === 'db' ? [] : [dbConnection]),
         ...(higher.length
           ? [
               no(
@@ -136,10 +149,24 @@ const engineLayers = ENGINE_LEVELS.flatMap((folders, level) => {
             ]
           : []),
       ],
-      ['electron'],
+      ['electron', ...(folder === 'db' ? [] : ['better-sqlite3'])],
     ),
   );
 });
+
+/** A transaction run deferred: one that reads, then writes after another process wrote, fails at once. */
+const immediateOnly = {
+  selector: "CallExpression[callee.type='CallExpression'][callee.callee.property.name='transaction']",
+  message:
+    'Run it with .immediate(): a deferred transaction that reads, then writes after another process wrote, fails with SQLITE_BUSY instead of waiting.',
+};
+/** SQL outside db/: a statement or a transaction the stores would not know of, and no change feed would hear. */
+const sqlInDbOnly = {
+  selector:
+    "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(prepare|exec|transaction|pragma)$/]",
+  message:
+    'SQL and transactions live in electron/engine/db/ (one store method per operation; its commits reach the change feed). A regular expression: use string.match(re).',
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'release/', 'coverage/', 'test/.tmp/', 'docs/'] },
@@ -216,17 +243,10 @@ export default tseslint.config(
   // the engine: its entry file, then each folder at its level
   layer(['electron/engine/*.ts'], [notRenderer, notTests, noSandbox, noFaces], ['electron']),
   ...engineLayers,
+  { files: ['electron/engine/db/**/*.ts'], rules: { 'no-restricted-syntax': ['error', immediateOnly] } },
   {
     files: ['electron/engine/**/*.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.type='CallExpression'][callee.callee.property.name='transaction']",
-          message:
-            'Run it with .immediate(): a deferred transaction that reads, then writes after another process wrote, fails with SQLITE_BUSY instead of waiting.',
-        },
-      ],
-    },
+    ignores: ['electron/engine/db/**'],
+    rules: { 'no-restricted-syntax': ['error', sqlInDbOnly] },
   },
 );

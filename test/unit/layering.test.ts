@@ -12,6 +12,11 @@ async function violations(file: string, from: string): Promise<string[]> {
     .filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports')
     .map((m) => m.message);
 }
+/** The messages of `no-restricted-syntax` for `code` linted as if it were `file`. */
+async function syntaxViolations(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\n`, { filePath: `${root}${file}` });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+}
 const bites = async (file: string, from: string) =>
   expect(await violations(file, from), `${file} <- ${from}`).toHaveLength(1);
 const allows = async (file: string, from: string) =>
@@ -107,5 +112,41 @@ describe('the layering lint rules', () => {
     await bites('electron/sandbox/x.ts', '../engine/index');
     await bites('electron/sandbox/routes/x.ts', '../../engine/api/errors');
     await allows('electron/sandbox/x.ts', '../../shared/credits');
+  });
+
+  it('keep the database connection, every statement and every transaction in engine/db', async () => {
+    for (const file of [
+      'electron/engine/flows/x.ts',
+      'electron/engine/app/x.ts',
+      'electron/engine/watch/x.ts',
+    ]) {
+      await bites(file, file.split('/').length === 4 ? '../db/open' : '../../db/open');
+      await bites(file, '../db/transactions');
+      await bites(file, 'better-sqlite3');
+      await allows(file, '../db/jobs');
+    }
+    await allows('electron/engine/db/x.ts', './open');
+    await allows('electron/engine/db/job-store/x.ts', 'better-sqlite3');
+    const sql = [
+      "export const a = (db: { prepare(s: string): unknown }) => db.prepare('SELECT 1');",
+      "export const b = (db: { exec(s: string): unknown }) => db.exec('DELETE FROM jobs');",
+      'export const c = (db: { transaction(f: () => void): unknown }) => db.transaction(() => {});',
+      "export const d = (db: { pragma(s: string): unknown }) => db.pragma('data_version');",
+      "export const e = /x/.exec('x');",
+    ].join('\n');
+    for (const file of [
+      'electron/engine/flows/x.ts',
+      'electron/engine/app/queue/x.ts',
+      'electron/engine/x.ts',
+    ])
+      expect(await syntaxViolations(file, sql), file).toHaveLength(5);
+    expect(await syntaxViolations('electron/engine/db/x.ts', sql)).toEqual([]);
+    expect(await syntaxViolations('electron/engine/flows/x.ts', "export const m = 'x'.match(/x/);")).toEqual(
+      [],
+    );
+    // In db/, a transaction still runs IMMEDIATE.
+    const deferred =
+      'export const f = (db: { transaction(f: () => void): () => void }) => db.transaction(() => {})();';
+    expect(await syntaxViolations('electron/engine/db/x.ts', deferred)).toHaveLength(1);
   });
 });

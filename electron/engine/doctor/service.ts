@@ -21,8 +21,9 @@ const STORE_FIX: Partial<Record<NodeJS.Platform, string>> = {
 /** "no system credential store answered (the system's own words)": why the key store said, once. */
 function whyMissing(why: string): string {
   // The store's name may hold its own parentheses: "a Secret Service (GNOME Keyring, KWallet)".
-  const cause =
-    /^no system credential store answered: this system needs [^()]*(?:\([^()]*\))? \((.*)\)$/s.exec(why)?.[1];
+  const cause = why.match(
+    /^no system credential store answered: this system needs [^()]*(?:\([^()]*\))? \((.*)\)$/s,
+  )?.[1];
   return cause ? `no system credential store answered (${cause})` : why;
 }
 

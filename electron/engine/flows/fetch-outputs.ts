@@ -19,8 +19,6 @@ import {
   settle,
   withVariant,
 } from '../outputs/naming';
-import { statement } from '../db/statements';
-import type { Db } from '../db/open';
 import { movePreviousVersions } from './previous-version';
 import { USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
@@ -72,19 +70,6 @@ export function assertLanguage(made: string, asked: string, remoteId: string): v
     'service',
     `the service made dub ${serviceValueText(remoteId)} in ${serviceValueText(made)}, not ${asked} as asked; Dubdesk did not save it`,
     { remedy: 'Tell the service; retrying fetches the same dub, so cancel the job and dub it again.' },
-  );
-}
-
-/** Whether another job downloading now has claimed `path` for one of its results. */
-function recordedForAnother(db: Db, path: string, id: number): boolean {
-  // Only a claim still being downloaded: a finished result is on the disk (or was deleted, and its name is
-  // free again), and a failed or canceled job's claim is nobody's.
-  return (
-    statement(
-      db,
-      `SELECT 1 FROM outputs o JOIN jobs j ON j.id = o.job_id
-        WHERE o.path = ? AND o.job_id <> ? AND o.done = 0 AND j.state = 'downloading' LIMIT 1`,
-    ).get(path, id) !== undefined
   );
 }
 
@@ -152,7 +137,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       const n = await freeVariant(
         ownTypes.map((t) => place(t, USUAL_FORMAT[t])),
         (p) => planned.has(p),
-        (p) => recordedForAnother(ctx.store.db, p, r.id),
+        (p) => ctx.store.jobOutputs.claimedByAnother(p, r.id),
       );
       for (const t of ownTypes) {
         if (known.has(t)) continue;

@@ -1,7 +1,5 @@
-import { statement } from '../db/statements';
 import { rename, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { z } from 'zod';
 import type { JobRow, JobStore } from '../db/jobs';
 import { makeFolder } from '../files/make-folder';
 import { KeyLock } from '../outputs/key-lock';
@@ -13,14 +11,6 @@ export const PREVIOUS_FOLDER = 'previous';
 
 /** Whether a result lies in a `previous/` folder: moved aside, no longer anybody's current result. */
 export const isMovedAside = (path: string): boolean => basename(dirname(path)) === PREVIOUS_FOLDER;
-
-const EarlierResult = z.object({
-  job_id: z.number(),
-  type: z.string(),
-  path: z.string(),
-  dest_lang: z.string(),
-  source_hash: z.string().nullable(),
-});
 
 /** The jobs of one source and folder move their predecessors' files one at a time (see KeyLock). */
 const moving = new KeyLock();
@@ -39,14 +29,8 @@ const moving = new KeyLock();
 export async function movePreviousVersions(store: JobStore, r: JobRow): Promise<void> {
   if (r.source_kind !== 'file') return;
   await moving.run(`${r.source}\0${r.out_dir}`, async () => {
-    const earlier = statement(
-      store.db,
-      `SELECT o.job_id, o.type, o.path, j.dest_lang, j.source_hash FROM outputs o JOIN jobs j ON j.id = o.job_id
-        WHERE j.source = ? AND j.out_dir = ? AND j.source_kind = 'file' AND j.id < ? AND o.done = 1
-        ORDER BY o.job_id`,
-    )
-      .all(r.source, r.out_dir, r.id)
-      .map((row) => EarlierResult.parse(row))
+    const earlier = store.jobOutputs
+      .earlierResults(r)
       .filter((o) => !isMovedAside(o.path))
       .filter((o) =>
         o.source_hash !== null && r.source_hash !== null && o.source_hash !== r.source_hash
@@ -73,11 +57,10 @@ async function moveTogether(store: JobStore, paths: readonly string[]): Promise<
   const aside = (p: string) => join(dirname(p), PREVIOUS_FOLDER, basename(p));
   for (const folder of new Set(present.map((p) => dirname(aside(p))))) await makeFolder(folder);
   const n = await freeVariant(present.map(aside), () => false);
-  const update = statement(store.db, `UPDATE outputs SET path = ? WHERE path = ?`);
   for (const p of present) {
     const moved = join(dirname(aside(p)), withVariant(basename(p), n));
     await rename(p, moved);
-    update.run(moved, p);
+    store.jobOutputs.moved(p, moved);
     await store.results.recordOwnFile(moved);
   }
 }

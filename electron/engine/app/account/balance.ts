@@ -35,7 +35,7 @@ export class BalanceCache {
     if (moved) for (const l of this.listeners) l();
   }
 
-  /** Runs `listener` whenever the balance read from the service changed. */
+  /** Runs `listener` whenever the balance read from the service changed, or was forgotten. */
   onChange(listener: () => void): void {
     this.listeners.add(listener);
   }
@@ -48,11 +48,11 @@ export class BalanceCache {
 
   /** Another service (or key) has another balance: the old one must not show, the new one is asked. */
   forget(): void {
-    const shown = this.current !== null;
     this.current = null;
     this.readAt = 0;
     this.askedAt = 0;
-    if (shown) for (const l of this.listeners) l();
+    // Told even when none was known: whoever shows it asks the new service.
+    for (const l of this.listeners) l();
   }
 
   /** Asks when it is wanted and the last ask is far enough behind; else comes back when it will be. */

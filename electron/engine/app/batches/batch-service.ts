@@ -69,7 +69,7 @@ export class BatchService {
   }
 
   /** `create`: the output folders are made now (adding), not only checked (estimating). */
-  private async prepare(args: MethodArgs<'estimate'>, create = false, again = false) {
+  private async planned(args: MethodArgs<'estimate'>, create = false, again = false) {
     const active = await ensureService(this.deps.services);
     if (args.api === 'legacy' && !active.legacyUrl) throw legacyNeedsUrl();
     checkLanguages(args, (await this.deps.account.liveCodes()).codes);
@@ -129,7 +129,7 @@ export class BatchService {
 
   private async estimate(args: MethodArgs<'estimate'>): Promise<Estimate> {
     const { store, account } = this.deps;
-    const planned = await this.prepare(args);
+    const planned = await this.planned(args);
     const sorted = await sortAgainstQueue(store, planned.jobs, false);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
     const paid = toBePaid(store, sorted);
@@ -154,7 +154,7 @@ export class BatchService {
 
   private async add(args: MethodArgs<'add'>): Promise<AddResult> {
     const { store, account } = this.deps;
-    const planned = await this.prepare(args, true, args.again);
+    const planned = await this.planned(args, true, args.again);
     const sorted = await sortAgainstQueue(store, planned.jobs, args.again);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
     const { credits, unknown } = creditsOf(toBePaid(store, sorted));

@@ -17,14 +17,6 @@ const exists = (path: string) =>
     () => false,
   );
 
-/** Whether another job records the same file (an output shared by the languages of one source). */
-function shared(store: JobStore, o: OutputRow): boolean {
-  return (
-    store.db.prepare(`SELECT 1 FROM outputs WHERE path = ? AND job_id <> ? LIMIT 1`).get(o.path, o.job_id) !==
-    undefined
-  );
-}
-
 /** Moves one file (a copy where another job keeps it, or across devices); the record follows it. */
 async function moveOutput(store: JobStore, o: OutputRow, to: string): Promise<void> {
   const outDir = dirname(to);
@@ -42,7 +34,7 @@ async function moveOutput(store: JobStore, o: OutputRow, to: string): Promise<vo
     store.putOutput({ ...o, path: to, bytes: null, done: 0 });
     return;
   }
-  if (shared(store, o)) await copyFile(from, to);
+  if (store.jobOutputs.sharedByAnother(o)) await copyFile(from, to);
   else
     await rename(from, to).catch(async (e: NodeJS.ErrnoException) => {
       if (e.code !== 'EXDEV') throw e;
