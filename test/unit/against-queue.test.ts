@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { storeOn } from '../helpers/store';
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { sortAgainstQueue } from '../../electron/engine/app/batches/against-queu
 import { enqueueBatch } from '../../electron/engine/app/batches/enqueue';
 import { refuseResultCopies } from '../../electron/engine/app/batches/result-copies';
 import { TimeSlices } from '../../electron/engine/app/time-slices';
-import { JobStore, type NewJob } from '../../electron/engine/db/jobs';
+import { type NewJob } from '../../electron/engine/db/jobs';
 import { openDatabase } from '../../electron/engine/db/open';
 import { enqueueUnlessLive } from '../../electron/engine/jobs/life';
 import { tempDir } from '../helpers/engine';
@@ -28,7 +29,7 @@ function countingStore() {
     }
     return st;
   };
-  return { store: new JobStore(db), ran };
+  return { store: storeOn(db), ran };
 }
 
 /** `files` sources of distinct content, each to `langs`. */
@@ -128,7 +129,7 @@ describe('a batch against the queue', () => {
       1,
       false,
     );
-    store.write(done ?? 0, 'user', { state: 'completed', step: 'done' }, 1);
+    store.writes.write(done ?? 0, 'user', { state: 'completed', step: 'done' }, 1);
     const sorted = { fresh: batch(500), queued: [], failed: [], done: [], queuedJobs: [], copyOf: new Map() };
     ran.n = 0;
     const { added } = await enqueueBatch(store, sorted, false, new TimeSlices(1e9));

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { storeAt } from '../helpers/store';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContentHashes } from '../../electron/engine/db/content-hashes';
-import { JobStore } from '../../electron/engine/db/jobs';
 import { fileIdOf } from '../../electron/engine/db/own-files';
 import { enqueue } from '../../electron/engine/jobs/life';
 import { newJob } from '../helpers/new-job';
@@ -42,12 +42,12 @@ describe('a file’s content hash', () => {
 
   it('a result saved is recorded as Dubdesk’s own file and by its content, its hash kept for the next look', async () => {
     const dir = tempDir();
-    const store = new JobStore(openDatabase(join(dir, 'q.db')));
+    const store = storeAt(join(dir, 'q.db'));
     const path = join(dir, 'talk.es.mp4');
     const bytes = randomBytes(3000);
     writeFileSync(path, bytes);
     const id = enqueue(store, newJob('/in/talk.mp4'), null);
-    store.putOutput({ job_id: id, type: 'translated_mp4', path, bytes: bytes.length, done: 1 });
+    store.outputs.put({ job_id: id, type: 'translated_mp4', path, bytes: bytes.length, done: 1 });
     await store.results.recordResult(path);
     expect(
       store.db

@@ -18,20 +18,19 @@ export interface JobEventsDeps {
 }
 
 /**
- * What the faces hear of jobs, from the change feed: each changed job's view (`job`), sent at the end of the
- * turn in which it changed, however many commits that took (a bulk cancel is one commit per job); when more
- * than BULK changed in that turn, some left the list or another process changed them: `jobs-changed` (list
- * again). A job that stops transferring drops its meter, and one the service charged has the balance read
- * again.
+ * What the faces hear of jobs, from the change feed: each changed job's view (`job`), as it commits; once
+ * more than BULK changed in one turn of the event loop (a bulk cancel is a commit per job, a big add one per
+ * slice), some left the list, or another process changed them: `jobs-changed` (list again) instead. A job
+ * that stops transferring drops its meter, and one the service charged has the balance read again.
  */
 export class JobEvents {
   private listTimer: NodeJS.Timeout | null = null;
   private listedAt = Number.NEGATIVE_INFINITY;
   private removed: number[] = [];
-  /** Jobs changed in this turn, with their rows when the commits had them. */
-  private changed = new Map<number, JobRow | null>();
-  private listAll = false;
-  private flushing = false;
+  /** Job events sent in this turn; past BULK, the turn ends with a list instead. */
+  private sentThisTurn = 0;
+  private overflow = false;
+  private turnWatched = false;
   private closed = false;
 
   constructor(private readonly deps: JobEventsDeps) {}
@@ -40,33 +39,34 @@ export class JobEvents {
   heard(changes: Changes): void {
     for (const row of changes.jobs.values()) if (row) this.rowChanged(row);
     if (changes.allJobs || changes.removed.length) this.listChanged(changes.removed);
-    if (this.deps.hub.size === 0 || this.closed) return;
-    for (const [id, row] of changes.jobs) this.changed.set(id, row);
-    if (this.changed.size > BULK) this.listAll = true;
-    if (this.flushing) return;
-    this.flushing = true;
-    setImmediate(() => this.flush());
-  }
-
-  private flush(): void {
-    this.flushing = false;
-    const changed = this.changed;
-    this.changed = new Map();
-    if (this.listAll) {
-      this.listAll = false;
-      return this.listChanged();
+    if (this.deps.hub.size === 0 || this.closed || changes.jobs.size === 0) return;
+    if (!this.turnWatched) {
+      this.turnWatched = true;
+      setImmediate(() => this.turnEnded());
     }
-    if (this.closed || this.deps.hub.size === 0) return;
-    for (const [id, row] of changed) {
-      const now = row ?? this.deps.store.get(id);
+    if (this.overflow || this.sentThisTurn + changes.jobs.size > BULK) {
+      this.overflow = true;
+      return;
+    }
+    this.sentThisTurn += changes.jobs.size;
+    for (const [id, row] of changes.jobs) {
+      const now = row ?? this.deps.store.reads.get(id);
       if (now) this.deps.hub.emit({ type: 'job', job: this.deps.views.view(now) });
     }
+  }
+
+  private turnEnded(): void {
+    this.turnWatched = false;
+    this.sentThisTurn = 0;
+    if (!this.overflow) return;
+    this.overflow = false;
+    this.listChanged();
   }
 
   /** A transfer moved: its job's view is sent when its meter says an event is due (four a second at most). */
   progress(id: number, transferred: number, total: number | null): void {
     if (!this.deps.meters.update(id, transferred, total) || this.deps.hub.size === 0) return;
-    const row = this.deps.store.get(id);
+    const row = this.deps.store.reads.get(id);
     if (row) this.deps.hub.emit({ type: 'job', job: this.deps.views.view(row) });
   }
 

@@ -58,6 +58,7 @@ export class PendingChanges {
   private allJobs = false;
   private due = false;
   private folders = new Set<number>();
+  private allFolders = false;
   private folderTable = false;
   private settings = new Set<string>();
   private lock = false;
@@ -99,6 +100,11 @@ export class PendingChanges {
     if (byUser) this.folderTable = true;
   }
 
+  /** Every folder's view may have changed (a watching process started or stopped). */
+  someFolders(): void {
+    this.allFolders = true;
+  }
+
   setting(key: string): void {
     if (SHARED_SETTINGS.includes(key)) this.settings.add(key);
   }
@@ -115,7 +121,7 @@ export class PendingChanges {
   areas(): Area[] {
     const areas: Area[] = [];
     if (this.jobs.size || this.removed.length || this.allJobs) areas.push('jobs');
-    if (this.folders.size) areas.push('folders');
+    if (this.folders.size || this.allFolders) areas.push('folders');
     if (this.settings.size) areas.push('settings');
     if (this.lock) areas.push('lock');
     return areas;
@@ -133,7 +139,7 @@ export class PendingChanges {
       allJobs: this.allJobs,
       due: this.due,
       folders: this.folders,
-      allFolders: false,
+      allFolders: this.allFolders,
       folderTable: this.folderTable,
       settings: this.settings,
       lock: this.lock,
@@ -151,6 +157,7 @@ export class PendingChanges {
     this.allJobs = false;
     this.due = false;
     this.folders = new Set();
+    this.allFolders = false;
     this.folderTable = false;
     this.settings = new Set();
     this.lock = false;

@@ -54,7 +54,7 @@ export class LeasedJob {
   }
 
   record(patch: RecordPatch): void {
-    this.store.record(this.row.id, { token: this.token }, patch);
+    this.store.writes.record(this.row.id, { token: this.token }, patch);
     this.row = { ...this.row, ...patch };
   }
 
@@ -67,7 +67,7 @@ export class LeasedJob {
   /** The run stopping or the queue paused (the runner's view), or this job paused: read in one transaction. */
   private static stopAsked(job: LeasedJob): 'stop' | 'pause' | null {
     if (job.stopping()) return 'stop';
-    return job.store.pauseRequested(job.row.id) ? 'pause' : null;
+    return job.store.leases.pauseRequested(job.row.id) ? 'pause' : null;
   }
 }
 

@@ -20,7 +20,7 @@ async function stillThere(o: OutputRow): Promise<boolean> {
 async function donorOf(ctx: StepContext, r: JobRow): Promise<{ donor: JobRow; outputs: OutputRow[] } | null> {
   for (const donor of ctx.store.sameContent.completedDubsOf(r)) {
     if (donor.id === r.id) continue;
-    const outputs = ctx.store.outputs(donor.id).filter((o) => o.done === 1);
+    const outputs = ctx.store.outputs.of(donor.id).filter((o) => o.done === 1);
     if (outputs.length === 0) continue;
     if ((await Promise.all(outputs.map(stillThere))).every(Boolean)) return { donor, outputs };
   }
@@ -69,7 +69,7 @@ export async function takeCopy(ctx: StepContext, job: LeasedJob): Promise<void> 
   const { donor, outputs } = found;
   const stem = parse(r.source_name).name;
   const wanted = outputs.map((o) => o.type as OutputType);
-  const existing = new Map(ctx.store.outputs(r.id).map((o) => [o.type, o]));
+  const existing = new Map(ctx.store.outputs.of(r.id).map((o) => [o.type, o]));
   const planned = new Set([...existing.values()].map((o) => o.path));
   /** One file per donor file: two output types of the donor that share a file share it here too. */
   const made = new Map<string, string>();
@@ -100,7 +100,7 @@ export async function takeCopy(ctx: StepContext, job: LeasedJob): Promise<void> 
         );
         planned.add(free);
         // Recorded before the file appears: a crash leaves a name this job knows, not a stray file.
-        ctx.store.putOutput({ job_id: r.id, type: o.type, path: free, bytes: null, done: 0 });
+        ctx.store.outputs.put({ job_id: r.id, type: o.type, path: free, bytes: null, done: 0 });
         target = await linkOrCopy(o.path, free).catch((e: unknown) => {
           throw local(e, dirname(free), o.bytes);
         });
@@ -113,7 +113,7 @@ export async function takeCopy(ctx: StepContext, job: LeasedJob): Promise<void> 
   const main = outputs[0]?.path ?? donor.source_name;
   job.end(
     { type: 'copied', from: basename(main), fromJob: donor.id, measuredDuration: donor.measured_duration },
-    () => ctx.store.putOutputs(rows),
+    () => ctx.store.outputs.putMany(rows),
   );
 }
 

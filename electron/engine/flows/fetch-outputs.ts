@@ -101,7 +101,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     throw local(e, r.out_dir, null);
   });
   const stem = r.source_kind === 'file' ? parse(r.source_name).name : sanitizeName(parse(dub.name).name);
-  const existing = new Map(ctx.store.outputs(r.id).map((o) => [o.type, o]));
+  const existing = new Map(ctx.store.outputs.of(r.id).map((o) => [o.type, o]));
   const planned = new Set([...existing.values()].map((o) => o.path));
   const place = (type: OutputType, ext: string) =>
     join(r.out_dir, outputPath(r.naming, stem, r.dest_lang, type, ext, wanted));
@@ -112,7 +112,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   /** This job's outputs as recorded, or about to be: what an identical download is compared with. */
   const known = new Map(existing);
   const put = (row: OutputRow) => {
-    ctx.store.putOutputs([...moved.splice(0), row]);
+    ctx.store.outputs.putMany([...moved.splice(0), row]);
     known.set(row.type, row);
   };
 
@@ -137,7 +137,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       const n = await freeVariant(
         ownTypes.map((t) => place(t, USUAL_FORMAT[t])),
         (p) => planned.has(p),
-        (p) => ctx.store.jobOutputs.claimedByAnother(p, r.id),
+        (p) => ctx.store.outputs.claimedByAnother(p, r.id),
       );
       for (const t of ownTypes) {
         if (known.has(t)) continue;
@@ -287,7 +287,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     }
   } catch (e) {
     // A later output failed: what was moved into place is recorded as done all the same.
-    if (moved.length > 0) ctx.store.putOutputs(moved.splice(0));
+    if (moved.length > 0) ctx.store.outputs.putMany(moved.splice(0));
     // A file gone between two steps of a download: its folder was moved or deleted meanwhile.
     throw (e as NodeJS.ErrnoException)?.code === 'ENOENT' ? local(e, r.out_dir, null) : e;
   }
@@ -295,11 +295,11 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   // a crash finds exactly what it found before (the moves recorded, recognised on resume).
   try {
     job.end({ type: 'downloaded', measuredDuration: dub.measured_duration }, () =>
-      ctx.store.putOutputs(moved),
+      ctx.store.outputs.putMany(moved),
     );
   } catch (e) {
     // The job was taken meanwhile (canceled…): the files are in place all the same, and recorded so.
-    ctx.store.putOutputs(moved);
+    ctx.store.outputs.putMany(moved);
     throw e;
   }
 }

@@ -32,7 +32,7 @@ export async function findCreated(
   fields: CreateV2Fields,
 ): Promise<Found | null> {
   const since = (job.row.create_attempted_at ?? 0) - CLOCK_SKEW_MS;
-  const taken = ctx.store.remoteIdsOwnedByOthers(job.row.id);
+  const taken = ctx.store.reads.remoteIdsOwnedByOthers(job.row.id);
   const abandoned = new Set(JSON.parse(job.row.abandoned_remote_ids) as string[]);
   const ours = (d: DubV2Identity) =>
     !taken.has(d.id) &&

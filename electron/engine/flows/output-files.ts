@@ -63,7 +63,7 @@ export async function identicalOutput(
  * `previous/` (an earlier dub's, or a twin of one): this job's results stand beside each other.
  */
 export function sourceOutputs(store: JobStore, r: JobRow, type: OutputType): OutputRow[] {
-  return store.jobOutputs.ofSource(r, type).filter((o) => !isMovedAside(o.path));
+  return store.outputs.ofSource(r, type).filter((o) => !isMovedAside(o.path));
 }
 
 const MIB = 1024 * 1024;

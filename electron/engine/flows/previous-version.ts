@@ -29,7 +29,7 @@ const moving = new KeyLock();
 export async function movePreviousVersions(store: JobStore, r: JobRow): Promise<void> {
   if (r.source_kind !== 'file') return;
   await moving.run(`${r.source}\0${r.out_dir}`, async () => {
-    const earlier = store.jobOutputs
+    const earlier = store.outputs
       .earlierResults(r)
       .filter((o) => !isMovedAside(o.path))
       .filter((o) =>
@@ -60,7 +60,7 @@ async function moveTogether(store: JobStore, paths: readonly string[]): Promise<
   for (const p of present) {
     const moved = join(dirname(aside(p)), withVariant(basename(p), n));
     await rename(p, moved);
-    store.jobOutputs.moved(p, moved);
+    store.outputs.moved(p, moved);
     await store.results.recordOwnFile(moved);
   }
 }

@@ -39,7 +39,7 @@ export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
 function oncePlan(ctx: StepContext, job: LeasedJob): OncePlan | null {
   const r = job.row;
   if (r.api !== 'v2' || r.source_kind !== 'file' || !r.upload_once || r.link_refused) return null;
-  return planUploadOnce(r, ctx.store.sameSource(r));
+  return planUploadOnce(r, ctx.store.reads.sameSource(r));
 }
 
 function awaitFirstUpload(job: LeasedJob, message: string): void {

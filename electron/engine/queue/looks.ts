@@ -8,9 +8,12 @@ import type { QueuePause } from './runner-types';
 export function lookAround(store: JobStore, service: string, queuePause: () => QueuePause | null) {
   return {
     paused: queuePause(),
-    due: { submit: store.nextDueAt(service, 'submit'), fetch: store.nextDueAt(service, 'fetch') },
+    due: {
+      submit: store.leases.nextDueAt(service, 'submit'),
+      fetch: store.leases.nextDueAt(service, 'fetch'),
+    },
     // Canceled and paused jobs' dubs the service may still charge are polled too (never waited for: see lookAfter).
-    tracking: store.trackingCount(service) + store.followedCount(service),
+    tracking: store.leases.trackingCount(service) + store.leases.followedCount(service),
   };
 }
 
@@ -26,11 +29,11 @@ export function lookAfter(
   paused: QueuePause | null,
   withRoom: { submit: boolean; fetch: boolean },
 ) {
-  const due = (step: 'submit' | 'fetch') => (withRoom[step] ? store.nextDueAt(service, step) : null);
+  const due = (step: 'submit' | 'fetch') => (withRoom[step] ? store.leases.nextDueAt(service, step) : null);
   const [submit, fetch] = [due('submit'), due('fetch')];
   return {
     nextDue: submit === null ? fetch : fetch === null ? submit : Math.min(submit, fetch),
-    unfinished: idleUntilDone ? store.unfinishedCount(service) : null,
+    unfinished: idleUntilDone ? store.leases.unfinishedCount(service) : null,
     /**
      * Asked only when paused: out of credits, the dubs the service is still making or Dubdesk still
      * downloading; paused by the user, the dubs the service is still making (downloads wait for resume).
@@ -38,9 +41,9 @@ export function lookAfter(
     inFlight: !idleUntilDone
       ? null
       : paused?.reason === 'credits'
-        ? store.trackingCount(service) + store.liveInStep('fetch', service)
+        ? store.leases.trackingCount(service) + store.leases.liveInStep('fetch', service)
         : paused?.reason === 'user'
-          ? store.trackingCount(service)
+          ? store.leases.trackingCount(service)
           : null,
   };
 }

@@ -7,9 +7,9 @@ import type { RunnerHooks } from './runner-types';
  * mid-upload back in the queue (they resume from what was recorded). Their number is the crash banner's.
  */
 export function recoverLeftJobs(store: JobStore, hooks: RunnerHooks): void {
-  const leased = store.leasedCount();
-  store.resetLeases();
-  for (const row of store.page({ states: ['uploading'] }, 0, 100_000).rows) {
+  const leased = store.leases.leasedCount();
+  store.leases.resetLeases();
+  for (const row of store.lists.page({ states: ['uploading'] }, 0, 100_000).rows) {
     try {
       transition(store, row.id, 'user', { type: 'interrupted' });
     } catch {
@@ -21,7 +21,7 @@ export function recoverLeftJobs(store: JobStore, hooks: RunnerHooks): void {
 
 /** The service is out of reach: every tracked job shows it is waiting for the network. */
 export function markTrackedOffline(store: JobStore, service: string): void {
-  for (const job of store.tracking(service)) {
+  for (const job of store.leases.tracking(service)) {
     if (job.waiting_code === 'offline') continue;
     try {
       transition(store, job.id, 'tracked', {

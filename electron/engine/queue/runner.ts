@@ -228,7 +228,7 @@ export class Runner {
     drain: AbortSignal | undefined,
   ): void {
     const offLinkRunning = [...this.active.values()].filter((a) => a.offLink).length;
-    for (const { row, token, offLink } of this.env.store.claim(
+    for (const { row, token, offLink } of this.env.store.leases.claim(
       step,
       concurrency - this.onLinkRunning(step),
       service,
@@ -269,7 +269,7 @@ export class Runner {
     };
     // A cancel or retry from another process takes the token away: notice it and stop the transfer.
     const watch = setInterval(() => {
-      if (!store.holds(row.id, token)) controller.abort();
+      if (!store.leases.holds(row.id, token)) controller.abort();
     }, 1000);
     const work = step === 'submit' ? submit(ctx, job) : fetchOutputs(ctx, job);
     let released = false;
@@ -286,7 +286,7 @@ export class Runner {
       .catch((e: unknown) => this.failed(job, e, signal))
       .finally(() => {
         clearInterval(watch);
-        if (!released) store.release(row.id, token);
+        if (!released) store.leases.release(row.id, token);
         this.active.delete(row.id);
         this.wakeUp();
       });
@@ -295,8 +295,8 @@ export class Runner {
 
   /** After a step that succeeded: a pause asked meanwhile takes effect, and the claim is given back. */
   private readonly finishStep = (job: LeasedJob, token: string): void => {
-    if (this.env.store.pauseRequested(job.row.id)) this.apply(job, { type: 'paused-at-step' });
-    this.env.store.release(job.row.id, token);
+    if (this.env.store.leases.pauseRequested(job.row.id)) this.apply(job, { type: 'paused-at-step' });
+    this.env.store.leases.release(job.row.id, token);
   };
 
   /**
@@ -328,7 +328,7 @@ export class Runner {
     if (e instanceof LeaseLostError) return;
     const err = classify(e);
     const pauseAsked =
-      (e instanceof StopAtStep && e.why === 'pause') || this.env.store.pauseRequested(job.row.id);
+      (e instanceof StopAtStep && e.why === 'pause') || this.env.store.leases.pauseRequested(job.row.id);
     if (err.retry === 'interrupted' || signal.aborted) {
       return this.apply(job, { type: pauseAsked ? 'paused-at-step' : 'interrupted' });
     }

@@ -18,7 +18,7 @@ const dirFor = (outcome: Outcome) =>
  */
 export async function settleOutcomes(env: WatchEnv, folder: WatchFolderRow): Promise<number> {
   let moved = 0;
-  for (const row of env.watch.settled(folder.id)) {
+  for (const row of env.watch.views.settled(folder.id)) {
     const outcome = row.now_outcome;
     const target = folder.preset.after === 'move' ? dirFor(outcome) : null;
     let movedTo: string | null | undefined;
@@ -28,12 +28,12 @@ export async function settleOutcomes(env: WatchEnv, folder: WatchFolderRow): Pro
       } catch (e) {
         const message = `could not move ${locationOf(row)} to ${target}/: ${(e as Error).message}`;
         env.warn({ path: row.path }, message);
-        env.watch.update(row.id, row.rev, { problem: { code: 'disk', message } }, Date.now());
+        env.watch.files.update(row.id, row.rev, { problem: { code: 'disk', message } }, Date.now());
         continue;
       }
     }
     const now = Date.now();
-    env.watch.update(
+    env.watch.files.update(
       row.id,
       row.rev,
       { outcome, ...(movedTo ? { moved_to: movedTo, gone: 0 } : {}), problem: null },
@@ -42,7 +42,7 @@ export async function settleOutcomes(env: WatchEnv, folder: WatchFolderRow): Pro
     if (movedTo) {
       moved++;
       env.info({ from: locationOf(row), to: movedTo, outcome }, `moved the original to ${target}/`);
-      env.watch.activity(folder.id, now);
+      env.watch.folders.activity(folder.id, now);
     }
   }
   return moved;

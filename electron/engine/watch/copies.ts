@@ -28,10 +28,10 @@ const sameNames = (a: ResultNames, b: ResultNames) =>
  * already carry these names, or are gone (a "Dub again" makes them anew, on purpose).
  */
 export function wantsCopy(env: WatchEnv, cover: Cover, names: ResultNames): boolean {
-  const dub = env.store.get(cover.jobId);
+  const dub = env.store.reads.get(cover.jobId);
   if (!dub || sameNames(dub, names)) return false;
   if (dub.state !== 'completed') return true;
-  const outputs = env.store.outputs(dub.id).filter((o) => o.done === 1);
+  const outputs = env.store.outputs.of(dub.id).filter((o) => o.done === 1);
   return outputs.length > 0 && outputs.every((o) => existsSync(o.path));
 }
 

@@ -29,20 +29,20 @@ export async function discover(
 ): Promise<void> {
   if (matcher.ignored(path, 'file')) return;
   const seen = looked ?? (await look(path));
-  const row = env.watch.current(folder.id, path);
+  const row = env.watch.files.current(folder.id, path);
   if (seen.kind !== 'file') {
     // Gone or not a regular file: a pending row is looked at now (its check forgets it).
     if (row && (row.status === 'settling' || row.status === 'waiting'))
-      env.watch.update(row.id, row.rev, { next_check_at: now }, now);
+      env.watch.files.update(row.id, row.rev, { next_check_at: now }, now);
     return;
   }
   const settleAt = now + env.timing.settleMs;
   const identity = { size: seen.size, mtime_ms: seen.mtimeMs };
   const same = row && row.size === seen.size && row.mtime_ms === seen.mtimeMs;
   if (row && (row.status === 'output' || (same && !row.moved_to))) return;
-  if (env.watch.isOwnOutput(path) || (await env.store.results.ownFilesAmong([path])).size > 0) {
+  if (env.watch.files.isOwnOutput(path) || (await env.store.results.ownFilesAmong([path])).size > 0) {
     if (!row)
-      env.watch.insertFile({
+      env.watch.files.insert({
         folder_id: folder.id,
         path,
         version: 1,
@@ -55,7 +55,7 @@ export async function discover(
     return;
   }
   if (!row) {
-    env.watch.insertFile({
+    env.watch.files.insert({
       folder_id: folder.id,
       path,
       version: 1,
@@ -66,7 +66,7 @@ export async function discover(
     });
   } else if (PENDING.has(row.status)) {
     const fresh = row.status === 'attention' || row.status === 'awaiting-approval';
-    env.watch.update(
+    env.watch.files.update(
       row.id,
       row.rev,
       {
@@ -84,8 +84,8 @@ export async function discover(
   } else {
     // Taken: a new version of the path (its hash tells later whether only the mtime moved).
     env.store.tx(() => {
-      if (!env.watch.update(row.id, row.rev, { current: 0 }, now)) return;
-      env.watch.insertFile({
+      if (!env.watch.files.update(row.id, row.rev, { current: 0 }, now)) return;
+      env.watch.files.insert({
         folder_id: folder.id,
         path,
         version: row.version + 1,
@@ -96,5 +96,5 @@ export async function discover(
       });
     });
   }
-  env.watch.activity(folder.id, now);
+  env.watch.folders.activity(folder.id, now);
 }

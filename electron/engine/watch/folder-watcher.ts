@@ -179,7 +179,7 @@ export class FolderWatcher {
     if (!this.poll.polled) this.startWatcher();
     this.available = true;
     // Files another process (or this one, before the folder went away) was settling or about to hash.
-    this.env.watch.recheckSettling(this.row.id, Date.now());
+    this.env.watch.files.recheckSettling(this.row.id, Date.now());
     this.env.info({ folder: this.row.path, polled: this.poll.polled }, 'watching folder');
     return true;
   }
@@ -202,7 +202,7 @@ export class FolderWatcher {
       polled: this.poll.polled ? 1 : 0,
       poll_reason: this.poll.reason,
     };
-    this.env.watch.setFolderState(this.row.id, {
+    this.env.watch.folders.setState(this.row.id, {
       status,
       message,
       polled: this.poll.polled,
@@ -268,7 +268,7 @@ export class FolderWatcher {
     const since = snaps.usable(this.row, this.shape);
     const diff = since ? await tree.changedSince(since).catch(() => null) : null;
     // The snapshot compares mtimes only: a file whose mtime a tool set may have other content, same mtime.
-    const changed = diff && [...new Set([...diff, ...this.env.watch.toolStamped(this.row.id)])];
+    const changed = diff && [...new Set([...diff, ...this.env.watch.files.toolStamped(this.row.id)])];
     const ok = changed
       ? (await reconcilePaths(this.env, this.row, this.matcher, changed, stopped), true)
       : await fullScan(this.env, this.row, this.matcher, stopped);

@@ -17,7 +17,7 @@ export async function guard(
   const credits = batch.reduce((n, p) => n + p.credits, 0);
   const files = `${batch.length} file${batch.length === 1 ? '' : 's'}`;
   const remedy = 'Approve the folder to queue them, or raise its credit limit.';
-  const waiting = env.watch.awaiting(folder.id);
+  const waiting = env.watch.links.awaiting(folder.id);
   if (waiting.files > 0)
     return {
       code: 'credits',
@@ -26,7 +26,7 @@ export async function guard(
     };
   const limit = folder.preset.creditLimit;
   if (limit !== null) {
-    const spent = env.watch.creditsSince(folder.id, Date.now() - HOUR_MS);
+    const spent = env.watch.links.creditsSince(folder.id, Date.now() - HOUR_MS);
     if (spent + credits > limit)
       return {
         code: 'credits',

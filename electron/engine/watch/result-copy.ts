@@ -26,7 +26,7 @@ export function setAsideResultCopy(env: WatchEnv, row: WatchFileRow, now: number
     result,
     `reprocess it (dubdesk watch --reprocess "${row.path}", or Dub again in the Watch screen)`,
   );
-  if (env.watch.update(row.id, row.rev, { status: 'attention', problem, next_check_at: null }, now))
+  if (env.watch.files.update(row.id, row.rev, { status: 'attention', problem, next_check_at: null }, now))
     env.info({ path: row.path, result }, 'a copy of a result was not taken');
   return true;
 }

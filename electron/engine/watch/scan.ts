@@ -32,7 +32,7 @@ export async function reconcile(
   found: Found,
   stopped: () => boolean,
 ): Promise<void> {
-  const rows = new Map(env.watch.present(folder.id).map((r) => [r.path, r]));
+  const rows = new Map(env.watch.files.present(folder.id).map((r) => [r.path, r]));
   const toLook: string[] = [];
   const changed: [string, Seen][] = [];
   for (const [path, seen] of found) {
@@ -65,12 +65,12 @@ export async function reconcile(
       if (here && row.gone) back.push(row.id);
     } else if (!here && row.status !== 'output') {
       // Not taken and no longer there: its check forgets it.
-      const fresh = env.watch.file(row.id);
-      if (fresh) env.watch.update(fresh.id, fresh.rev, { status: 'settling', next_check_at: now }, now);
+      const fresh = env.watch.files.get(row.id);
+      if (fresh) env.watch.files.update(fresh.id, fresh.rev, { status: 'settling', next_check_at: now }, now);
     }
   }
-  env.watch.setGone(gone, true);
-  env.watch.setGone(back, false);
+  env.watch.files.setGone(gone, true);
+  env.watch.files.setGone(back, false);
 }
 
 /**
@@ -92,20 +92,25 @@ export async function reconcilePaths(
     for (const [k, path] of chunk.entries()) {
       if (stopped()) return;
       const seen = looks[k] ?? { kind: 'missing' };
-      const row = env.watch.current(folder.id, path);
+      const row = env.watch.files.current(folder.id, path);
       if (row && (row.status === 'taken' || row.status === 'duplicate')) {
         if (seen.kind === 'missing' && !row.moved_to && !row.gone) gone.push(row.id);
         if (seen.kind === 'file' && row.gone) back.push(row.id);
       } else if (row && row.status !== 'output' && seen.kind === 'missing') {
         // Not taken and no longer there: its check forgets it.
-        env.watch.update(row.id, row.rev, { status: 'settling', next_check_at: Date.now() }, Date.now());
+        env.watch.files.update(
+          row.id,
+          row.rev,
+          { status: 'settling', next_check_at: Date.now() },
+          Date.now(),
+        );
         continue;
       }
       await discover(env, folder, matcher, path, Date.now(), seen);
     }
   }
-  env.watch.setGone(gone, true);
-  env.watch.setGone(back, false);
+  env.watch.files.setGone(gone, true);
+  env.watch.files.setGone(back, false);
 }
 
 /**

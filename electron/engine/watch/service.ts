@@ -90,7 +90,7 @@ export class WatchService {
     await Promise.allSettled([...this.inflight]);
     await Promise.allSettled([...this.folders.values()].map((f) => f.close()));
     this.folders.clear();
-    this.env.watch.dropHeartbeat(this.owner);
+    this.env.watch.beat.dropHeartbeat(this.owner);
   }
 
   /**
@@ -172,7 +172,7 @@ export class WatchService {
     const now = Date.now();
     if (now - this.heartbeatAt >= (this.idle ? IDLE_HEARTBEAT_MS : HEARTBEAT_MS)) {
       this.heartbeatAt = now;
-      this.env.watch.heartbeat(this.owner, now);
+      this.env.watch.beat.heartbeat(this.owner, now);
     }
     if (now >= this.folderSyncAt) {
       this.folderSyncAt = now + this.env.timing.folderSyncMs;
@@ -216,9 +216,9 @@ export class WatchService {
         });
       }
       await this.checkDue(f);
-      if (this.mayRun(f, 'take') && this.env.watch.hasStatus(f.row.id, 'ready'))
+      if (this.mayRun(f, 'take') && this.env.watch.files.hasStatus(f.row.id, 'ready'))
         this.beside(f, 'take', () =>
-          takeReady(this.env, f.row, this.env.watch.withStatus(f.row.id, 'ready', READY_BATCH)),
+          takeReady(this.env, f.row, this.env.watch.files.withStatus(f.row.id, 'ready', READY_BATCH)),
         );
       // The folder's jobs are counted again only after a write (a folder of 10,000 dubbed files has 20,000).
       if (f.jobsLookedAt !== mark) this.lookAtOutcomes(f, mark);
@@ -229,10 +229,10 @@ export class WatchService {
 
   private scanned(f: FolderWatcher): void {
     if (this.stopped) return;
-    this.env.watch.scanned(f.row.id, Date.now());
+    this.env.watch.folders.scanned(f.row.id, Date.now());
     f.scanned();
     // A scan may find an original whose move failed back in place: outcomes are looked at again then.
-    if (this.env.watch.hasProblems(f.row.id)) {
+    if (this.env.watch.folders.hasProblems(f.row.id)) {
       f.jobSignature = '';
       f.jobsLookedAt = '';
     }
@@ -240,7 +240,7 @@ export class WatchService {
 
   /** When the folder's jobs changed since last looked at: outcomes are recorded (and originals moved). */
   private lookAtOutcomes(f: FolderWatcher, mark: string): void {
-    const signature = this.env.watch.jobSignature(f.row.id);
+    const signature = this.env.watch.links.jobSignature(f.row.id);
     if (signature === f.jobSignature) {
       f.jobsLookedAt = mark;
       return;
@@ -252,7 +252,7 @@ export class WatchService {
         await settleOutcomes(this.env, f.row);
         f.jobSignature = signature;
         if (f.row.outcomes_signature !== signature && !this.stopped) {
-          this.env.watch.outcomesRecorded(f.row.id, signature);
+          this.env.watch.folders.outcomesRecorded(f.row.id, signature);
           f.row = { ...f.row, outcomes_signature: signature };
         }
       } catch (e) {
@@ -276,14 +276,14 @@ export class WatchService {
     for (const f of this.folders.values()) {
       at = Math.min(at, f.nextAvailabilityAt);
       if (!f.available) continue;
-      at = Math.min(at, f.nextScanAt, this.env.watch.nextCheckAt(f.row.id) ?? Infinity);
+      at = Math.min(at, f.nextScanAt, this.env.watch.files.nextCheckAt(f.row.id) ?? Infinity);
     }
     return Math.max(tickMs, at - now);
   }
 
   /** Settling and waiting files whose time has come; stable ones join the hash queue. */
   private async checkDue(f: FolderWatcher): Promise<void> {
-    for (const row of this.env.watch.due(f.row.id, Date.now(), DUE_BATCH)) {
+    for (const row of this.env.watch.files.due(f.row.id, Date.now(), DUE_BATCH)) {
       if (this.stopped) return;
       if (this.hashing.has(row.id)) continue;
       if (await check(this.env, f.row, row)) {
@@ -298,7 +298,7 @@ export class WatchService {
     while (this.hashQueue.length && this.inflightHashes < limit && !this.stopped) {
       const next = this.hashQueue.shift();
       if (!next) break;
-      const row = this.env.watch.file(next.fileId);
+      const row = this.env.watch.files.get(next.fileId);
       if (!row || !next.folder.available) {
         this.hashing.delete(next.fileId);
         continue;
@@ -321,7 +321,7 @@ export class WatchService {
 
   /** The folder table as it is now: new folders are watched, removed and paused ones are not. */
   private async syncFolders(): Promise<void> {
-    const rows = this.env.watch.folders();
+    const rows = this.env.watch.folders.all();
     const revisions = rows.map((r) => `${r.id}:${r.revision}`).join(',');
     if (revisions === this.revisions) return;
     this.revisions = revisions;

@@ -31,7 +31,7 @@ export function waitAgain(
 ): void {
   const attempts = row.attempts + 1;
   if (escalate && now - row.wait_since >= env.timing.maxWaitMs) {
-    env.watch.update(
+    env.watch.files.update(
       row.id,
       row.rev,
       {
@@ -48,7 +48,7 @@ export function waitAgain(
     env.warn({ path: row.path, problem: problem.message }, 'watched file needs attention');
   } else {
     const delay = Math.min(env.timing.settleMs * 2 ** Math.min(attempts, 20), BACKOFF_CAP_MS);
-    env.watch.update(
+    env.watch.files.update(
       row.id,
       row.rev,
       { status: 'waiting', attempts, problem, next_check_at: now + Math.max(delay, env.timing.settleMs) },
@@ -63,10 +63,10 @@ export function waitAgain(
  */
 export function forget(env: WatchEnv, row: WatchFileRow, now: number): void {
   env.store.tx(() => {
-    if (!env.watch.deleteFile(row.id, row.rev)) return;
+    if (!env.watch.files.delete(row.id, row.rev)) return;
     if (row.version > 1) {
-      const previous = env.watch.previousVersion(row.folder_id, row.path);
-      if (previous) env.watch.update(previous.id, previous.rev, { current: 1 }, now);
+      const previous = env.watch.files.previousVersion(row.folder_id, row.path);
+      if (previous) env.watch.files.update(previous.id, previous.rev, { current: 1 }, now);
     }
   });
 }
@@ -105,7 +105,7 @@ export async function check(
       );
       return false;
     }
-    env.watch.update(
+    env.watch.files.update(
       row.id,
       row.rev,
       {
@@ -121,7 +121,7 @@ export async function check(
     return false;
   }
   if (now - row.changed_at < settleMs) {
-    env.watch.update(row.id, row.rev, { next_check_at: row.changed_at + settleMs }, now);
+    env.watch.files.update(row.id, row.rev, { next_check_at: row.changed_at + settleMs }, now);
     return false;
   }
   if (seen.size === 0) {
@@ -154,17 +154,22 @@ export async function check(
   }
   // A format whose end cannot be read from it: a longer quiet period instead.
   if (whole.whole === 'unknown' && now - row.changed_at < uncheckedQuietMs(settleMs)) {
-    env.watch.update(row.id, row.rev, { next_check_at: row.changed_at + uncheckedQuietMs(settleMs) }, now);
+    env.watch.files.update(
+      row.id,
+      row.rev,
+      { next_check_at: row.changed_at + uncheckedQuietMs(settleMs) },
+      now,
+    );
     return false;
   }
   // Hashed before and unchanged since (it waited for an earlier version): straight back to planning.
   if (row.hash && row.preset_version === folder.preset_version) {
-    env.watch.update(row.id, row.rev, { status: 'ready', next_check_at: null }, now);
+    env.watch.files.update(row.id, row.rev, { status: 'ready', next_check_at: null }, now);
     return false;
   }
   // Not due again while it is hashed; should the hash never finish (this process stops), the next watcher
   // of the folder looks at every settling file at once.
-  return env.watch.update(row.id, row.rev, { next_check_at: now + Math.max(settleMs, 60_000) }, now);
+  return env.watch.files.update(row.id, row.rev, { next_check_at: now + Math.max(settleMs, 60_000) }, now);
 }
 
 /** Hashes a stable file; `ready` if it did not change meanwhile, settling again if it did. */
@@ -176,7 +181,7 @@ export async function hashAndMark(
 ): Promise<void> {
   const hashed = await hashFile(row.path, signal);
   const now = Date.now();
-  const fresh = env.watch.file(row.id);
+  const fresh = env.watch.files.get(row.id);
   if (!fresh || fresh.rev !== row.rev) return; // someone moved it on meanwhile
   if ('code' in hashed) {
     if (hashed.code === 'not-found' || hashed.code === 'not-media') forget(env, fresh, now);
@@ -187,7 +192,7 @@ export async function hashAndMark(
   const after = await look(row.path);
   const still = after.kind === 'file' && after.size === hashed.size && after.mtimeMs === hashed.mtimeMs;
   if (!still || hashed.size !== fresh.size || hashed.mtimeMs !== fresh.mtime_ms) {
-    env.watch.update(
+    env.watch.files.update(
       fresh.id,
       fresh.rev,
       {
@@ -201,7 +206,7 @@ export async function hashAndMark(
     );
     return;
   }
-  env.watch.update(
+  env.watch.files.update(
     fresh.id,
     fresh.rev,
     { status: 'ready', hash: hashed.hash, preset_version: folder.preset_version, next_check_at: null },

@@ -38,7 +38,7 @@ export class FolderSnapshots {
   /** `file` is now the folder's snapshot; the folder's others go. */
   commit(row: WatchFolderRow, file: string): void {
     const name = file.slice(this.dir.length + 1);
-    this.watch.setSnapshot(row.id, name);
+    this.watch.folders.setSnapshot(row.id, name);
     this.drop(row.id, name);
   }
 

@@ -80,7 +80,7 @@ export async function takeReady(
   const now = Date.now();
   for (const p of planned) {
     if (hold && gated.includes(p)) {
-      const ok = env.watch.update(
+      const ok = env.watch.files.update(
         p.row.id,
         p.row.rev,
         {
@@ -120,7 +120,7 @@ export async function takeReady(
  * the version before, still in place. The path goes back to that version; nothing is queued.
  */
 function touchedOnly(env: WatchEnv, folder: WatchFolderRow, row: WatchFileRow, now: number): boolean {
-  const previous = env.watch.previousVersion(folder.id, row.path);
+  const previous = env.watch.files.previousVersion(folder.id, row.path);
   if (
     !previous ||
     previous.hash !== row.hash ||
@@ -129,8 +129,13 @@ function touchedOnly(env: WatchEnv, folder: WatchFolderRow, row: WatchFileRow, n
   )
     return false;
   env.store.tx(() => {
-    if (!env.watch.deleteFile(row.id, row.rev)) return;
-    env.watch.update(previous.id, previous.rev, { current: 1, size: row.size, mtime_ms: row.mtime_ms }, now);
+    if (!env.watch.files.delete(row.id, row.rev)) return;
+    env.watch.files.update(
+      previous.id,
+      previous.rev,
+      { current: 1, size: row.size, mtime_ms: row.mtime_ms },
+      now,
+    );
   });
   return true;
 }
@@ -138,9 +143,9 @@ function touchedOnly(env: WatchEnv, folder: WatchFolderRow, row: WatchFileRow, n
 /** The languages already dubbed (or being dubbed) from this content with this preset version. */
 function coverage(env: WatchEnv, folder: WatchFolderRow, row: WatchFileRow): Map<string, Cover> {
   const covered = new Map<string, Cover>();
-  const same = env.watch.sameContent(folder.id, row.hash ?? '', folder.preset_version, row.id);
+  const same = env.watch.files.sameContent(folder.id, row.hash ?? '', folder.preset_version, row.id);
   const rank = (state: string) => (state === 'completed' ? 0 : 1);
-  const linked = env.watch
+  const linked = env.watch.links
     .linkedJobs(same.map((s) => s.id))
     .filter((j) => j.state !== 'failed' && j.state !== 'canceled')
     .sort((a, b) => rank(a.state) - rank(b.state));
@@ -150,7 +155,7 @@ function coverage(env: WatchEnv, folder: WatchFolderRow, row: WatchFileRow): Map
   const studio = folder.preset.studio ? 1 : 0;
   for (const lang of folder.preset.to) {
     if (covered.has(lang)) continue;
-    const done = env.store
+    const done = env.store.reads
       .completed(row.path, lang)
       .find(
         (r) =>
@@ -172,9 +177,9 @@ function markDuplicate(
   now: number,
 ): boolean {
   const original = [...covered.values()].find((c) => c.fileId !== null)?.fileId ?? null;
-  const duration = original === null ? null : (env.watch.file(original)?.duration ?? null);
+  const duration = original === null ? null : (env.watch.files.get(original)?.duration ?? null);
   return env.store.tx(() => {
-    const ok = env.watch.update(
+    const ok = env.watch.files.update(
       row.id,
       row.rev,
       {
@@ -190,7 +195,7 @@ function markDuplicate(
       },
       now,
     );
-    if (ok) for (const c of covered.values()) env.watch.link(row.id, c.jobId, false);
+    if (ok) for (const c of covered.values()) env.watch.links.link(row.id, c.jobId, false);
     return ok;
   });
 }
@@ -217,7 +222,7 @@ async function plan(env: WatchEnv, folder: WatchFolderRow, candidates: Candidate
   const now = Date.now();
   for (const c of candidates) {
     const where = locationOf(c.row);
-    const row = env.watch.file(c.row.id);
+    const row = env.watch.files.get(c.row.id);
     if (!row || row.rev !== c.row.rev) continue;
     const error = refused.get(where);
     const all = bySource.get(where);
@@ -226,7 +231,7 @@ async function plan(env: WatchEnv, folder: WatchFolderRow, candidates: Candidate
       continue;
     }
     if (all.some((j) => j.source_bytes !== row.size || j.source_mtime !== row.mtime_ms)) {
-      env.watch.update(
+      env.watch.files.update(
         row.id,
         row.rev,
         { status: 'settling', changed_at: now, next_check_at: now + env.timing.settleMs, hash: null },
@@ -248,7 +253,7 @@ async function plan(env: WatchEnv, folder: WatchFolderRow, candidates: Candidate
         continue;
       }
       const job: NewJob = cover ? { ...named, reuse_results: 1 } : named;
-      const live = env.store.live(job.source, job.dest_lang);
+      const live = env.store.reads.live(job.source, job.dest_lang);
       if (live && notStarted(live) && live.source_bytes === row.size && live.source_mtime === row.mtime_ms) {
         adopt.push(live.id);
         continue;
@@ -294,7 +299,7 @@ function commit(env: WatchEnv, folder: WatchFolderRow, p: Planned, now: number):
       });
       const copies = jobs.length > 0 && p.adopt.length === 0 && jobs.every((j) => j.reuse_results);
       const original = copies ? originalOf(env, p, twins) : null;
-      const ok = watch.update(
+      const ok = watch.files.update(
         p.row.id,
         p.row.rev,
         {
@@ -316,9 +321,9 @@ function commit(env: WatchEnv, folder: WatchFolderRow, p: Planned, now: number):
       const reason = `found in the watched folder ${folder.path}`;
       const added = jobs.map((j) => enqueue(store, j, reason, now));
       // A reprocess shows its new jobs, not the ones before.
-      if (p.row.forced) watch.unlinkAll(p.row.id);
-      for (const id of [...added, ...p.adopt]) watch.link(p.row.id, id, true);
-      for (const c of p.shared) watch.link(p.row.id, c.jobId, false);
+      if (p.row.forced) watch.links.unlinkAll(p.row.id);
+      for (const id of [...added, ...p.adopt]) watch.links.link(p.row.id, id, true);
+      for (const c of p.shared) watch.links.link(p.row.id, c.jobId, false);
       return added;
     });
     if (ids === null) return null;
@@ -330,7 +335,7 @@ function commit(env: WatchEnv, folder: WatchFolderRow, p: Planned, now: number):
     return ids;
   } catch (e) {
     // Another job of the same path and language appeared meanwhile (a manual add): look again later.
-    const fresh = watch.file(p.row.id);
+    const fresh = watch.files.get(p.row.id);
     if (fresh)
       waitAgain(
         env,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../../electron/engine/db/open';
-import { WatchStore } from '../../../electron/engine/db/watch';
+import { WatchViews } from '../../../electron/engine/db/watch-store/views';
 import { loopTurns } from '../../../electron/engine/queue/idle';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
@@ -75,7 +75,7 @@ describe('a restart over a big watched folder', () => {
     cleanup.push(() => sb.stop());
     const home = tempDir();
     const dir = tempDir('dubdesk-watch-');
-    const settled = vi.spyOn(WatchStore.prototype, 'settled');
+    const settled = vi.spyOn(WatchViews.prototype, 'settled');
     cleanup.push(() => settled.mockRestore());
     const first = watchEngine(sb, home);
     const folder = await addFolder(first.api, dir);

@@ -89,7 +89,7 @@ export class AccountService {
   async liveCodes(): Promise<{ codes: string[]; from: Languages['from'] }> {
     const active = await ensureService(this.deps.services).catch(() => null);
     if (!active) return { codes: LANGUAGES.map((l) => l.code), from: 'fallback' };
-    return targetLanguages(this.deps.store, active.clients.langs);
+    return targetLanguages(this.deps.store.settings, active.clients.langs);
   }
 
   handlers(): AccountHandlers {

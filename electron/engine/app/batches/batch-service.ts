@@ -76,7 +76,7 @@ export class BatchService {
     const planned = await planBatch(args, {
       service: active.id,
       cwd: this.deps.cwd,
-      ownOutputs: (paths) => this.deps.store.recordedOutputs(paths),
+      ownOutputs: (paths) => this.deps.store.outputs.recorded(paths),
     });
     await checkOutputFolders(planned.jobs, args.outDir !== undefined, create);
     await this.identify(planned.jobs);
@@ -135,7 +135,7 @@ export class BatchService {
     const paid = toBePaid(store, sorted);
     const { credits, unknown } = creditsOf(paid);
     const balance = await account.balanceOrNull();
-    const committed = store.creditSums().committed;
+    const committed = store.lists.creditSums().committed;
     return {
       files: withShares(planned.files, sorted, paid),
       languages: args.to,
@@ -160,7 +160,7 @@ export class BatchService {
     const { credits, unknown } = creditsOf(toBePaid(store, sorted));
     const balance = queued.length ? await account.balanceOrNull() : account.balance.value;
     // What the queue already holds is charged before this batch: the Add sheet and the CLI count it too.
-    const committed = store.creditSums().committed;
+    const committed = store.lists.creditSums().committed;
     if (queued.length && !args.force && overBalance(balance, committed, credits))
       throw new DubdeskError(
         'credits',

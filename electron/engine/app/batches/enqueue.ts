@@ -25,12 +25,12 @@ export async function enqueueBatch(
 ): Promise<Enqueued> {
   const out: Enqueued = { added: [], retried: [], queuedMeanwhile: [] };
   await writeInSlices(store, slices, sorted.failed, 1, ([{ id, job }]) => {
-    if (store.get(id)?.state !== 'failed') {
+    if (store.reads.get(id)?.state !== 'failed') {
       out.queuedMeanwhile.push(id);
       return;
     }
     // Adding a failed job again retries it; where its results go may change, what was dubbed may not.
-    store.record(id, 'user', {
+    store.writes.record(id, 'user', {
       outputs_wanted: job.outputs_wanted,
       out_dir: job.out_dir,
       naming: job.naming,
@@ -46,7 +46,7 @@ export async function enqueueBatch(
       if (id !== null) out.added.push(id);
       else {
         const job = jobs[i] as NewJob;
-        const live = store.live(job.source, job.dest_lang);
+        const live = store.reads.live(job.source, job.dest_lang);
         if (live) out.queuedMeanwhile.push(live.id);
       }
     });

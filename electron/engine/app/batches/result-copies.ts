@@ -19,7 +19,7 @@ export async function refuseResultCopies(
   for (const job of planned.jobs)
     if (job.source_kind === 'file' && job.source_hash) hashes.set(job.source, job.source_hash);
   const itself = new Set(
-    await lookInChunks([...hashes.keys()], slices, (c) => [...store.jobOutputs.recordedOutputs(c)]),
+    await lookInChunks([...hashes.keys()], slices, (c) => [...store.outputs.recorded(c)]),
   );
   const results = new Map(
     await lookInChunks(

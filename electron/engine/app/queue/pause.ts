@@ -15,7 +15,7 @@ export class QueuePauseSetting {
   ) {}
 
   get(): QueuePause | null {
-    const raw = this.store.setting(PAUSE_KEY);
+    const raw = this.store.settings.get(PAUSE_KEY);
     if (!raw) return null;
     // The database is a file on disk: a value this version cannot read counts as no pause.
     try {
@@ -26,10 +26,10 @@ export class QueuePauseSetting {
   }
 
   set(pause: QueuePause | null): void {
-    const before = this.store.setting(PAUSE_KEY) ?? null;
+    const before = this.store.settings.get(PAUSE_KEY) ?? null;
     const next = pause ? JSON.stringify(pause) : null;
     if (before === next) return;
-    this.store.setSetting(PAUSE_KEY, next);
+    this.store.settings.set(PAUSE_KEY, next);
     this.info({ pause }, pause ? `queue paused: ${pause.message}` : 'queue resumed');
   }
 }

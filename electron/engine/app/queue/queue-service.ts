@@ -37,9 +37,9 @@ export class QueueService {
 
   /** A job in the queue's list, or why there is none ("already dubbed: job #N" may name a cleared one). */
   private shownJob(id: number): JobRow {
-    const row = this.deps.store.shown(id);
+    const row = this.deps.store.reads.shown(id);
     if (row) return row;
-    if (this.deps.store.get(id))
+    if (this.deps.store.reads.get(id))
       throw new DubdeskError('not-found', `job ${id} was cleared from the list`, {
         remedy: 'Its files stay where they were written; add its source with --again to dub it again.',
       });
@@ -54,13 +54,13 @@ export class QueueService {
   private async retryInto(sel: MethodArgs<'retryJobs'>, raw: string): Promise<ActionResult> {
     const { store } = this.deps;
     const outDir = absolutePath(raw, null, 'outDir');
-    const ids = sel.ids ?? store.select(sel.filter ?? {});
-    const completed = ids.filter((id) => store.get(id)?.state === 'completed');
+    const ids = sel.ids ?? store.lists.select(sel.filter ?? {});
+    const completed = ids.filter((id) => store.reads.get(id)?.state === 'completed');
     const done = await moveCompletedResults(store, completed, outDir);
     const rest = ids.filter((id) => !completed.includes(id));
     // Only failed and canceled jobs are retried: a retry that will be refused leaves the disk as it was.
     const retried = rest.filter((id) => {
-      const state = store.get(id)?.state;
+      const state = store.reads.get(id)?.state;
       return state === 'failed' || state === 'canceled';
     });
     if (retried.length) await checkOutputFolder(outDir, 'outDir', true);
@@ -79,7 +79,7 @@ export class QueueService {
 
   private act(action: Action, sel: MethodArgs<'retryJobs'>) {
     const { store } = this.deps;
-    const ids = sel.ids ?? store.select(sel.filter ?? {});
+    const ids = sel.ids ?? store.lists.select(sel.filter ?? {});
     const startedAtService: number[] = [];
     const result = applyAction(store, ids, action, (row) => {
       if (action === 'cancel') {
@@ -103,11 +103,11 @@ export class QueueService {
     const { store, views } = this.deps;
     return {
       listJobs: ({ filter, offset, limit }) => {
-        const { total, rows } = store.page(filter, offset, limit);
+        const { total, rows } = store.lists.page(filter, offset, limit);
         return { total, offset, jobs: views.views(rows) };
       },
       listSources: ({ filter, offset, limit }) => {
-        const { total, groups } = store.sourcesPage(filter, offset, limit);
+        const { total, groups } = store.lists.sourcesPage(filter, offset, limit);
         const byId = new Map(views.views(groups.flatMap((g) => g.rows)).map((v) => [v.id, v]));
         const sources: SourceRow[] = groups.map((g) => {
           const first = g.rows[0];
@@ -123,7 +123,7 @@ export class QueueService {
       },
       getJob: ({ id }) => {
         const row = this.shownJob(id);
-        return toDetail(views.view(row), row, store.history(id));
+        return toDetail(views.view(row), row, store.history.of(id));
       },
       jobLog: ({ id, limit }) => {
         const row = this.shownJob(id);

@@ -48,7 +48,7 @@ export type AppSettings = z.infer<typeof AppSettings>;
 export function readAppSettings(store: JobStore): AppSettings {
   let raw: unknown = {};
   try {
-    raw = JSON.parse(store.setting(KEY) ?? '{}');
+    raw = JSON.parse(store.settings.get(KEY) ?? '{}');
   } catch {
     /* damaged: defaults */
   }
@@ -66,7 +66,7 @@ export function writeAppSettings(store: JobStore, patch: Omit<SettingsPatch, 'se
     ...(patch.historyAfterDays !== undefined ? { historyAfterDays: patch.historyAfterDays } : {}),
     defaults: { ...now.defaults, ...(patch.defaults as Partial<AppSettings['defaults']> | undefined) },
   };
-  store.setSetting(KEY, JSON.stringify(next));
+  store.settings.set(KEY, JSON.stringify(next));
   return next;
 }
 
@@ -74,7 +74,7 @@ export function writeAppSettings(store: JobStore, patch: Omit<SettingsPatch, 'se
 export function rememberBatch(store: JobStore, languages: readonly string[]): void {
   const now = readAppSettings(store);
   const recent = [...languages, ...now.recentLanguages.filter((l) => !languages.includes(l))].slice(0, 12);
-  store.setSetting(
+  store.settings.set(
     KEY,
     JSON.stringify({ ...now, recentLanguages: recent, lastBatchLanguages: [...languages] }),
   );

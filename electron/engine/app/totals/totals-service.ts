@@ -66,17 +66,17 @@ export class TotalsService {
     const { store, account, meters } = this.deps;
     // The balance is the service's own figure; what the queue will still spend is shown beside it.
     account.balance.refreshIfDue();
-    const counts = { ...emptyCounts(), ...store.countsByState() };
+    const counts = { ...emptyCounts(), ...store.lists.countsByState() };
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     const left = total - counts.completed - counts.failed - counts.canceled;
     const transfers = meters.overall();
-    const sums = store.creditSums();
+    const sums = store.lists.creditSums();
     const concurrency = readAppSettings(store).concurrency;
     const balance = account.balance.value;
     return {
       counts,
       total,
-      history: store.historyCount(),
+      history: store.lists.historyCount(),
       left,
       bytesPerSecond: transfers.bytesPerSecond,
       etaSeconds: this.pace.etaSeconds(left, concurrency, transfers.etaSeconds),

@@ -20,10 +20,10 @@ export async function approveFolder({ env, folder, info }: FileActionContext) {
   const now = Date.now();
   const released: WatchFileRow[] = [];
   let credits = 0;
-  for (const row of watch.withStatus(folder.id, 'awaiting-approval')) {
-    if (watch.update(row.id, row.rev, { status: 'ready', approved: 1, problem: null }, now)) {
+  for (const row of watch.files.withStatus(folder.id, 'awaiting-approval')) {
+    if (watch.files.update(row.id, row.rev, { status: 'ready', approved: 1, problem: null }, now)) {
       credits += row.credits ?? 0;
-      const fresh = watch.file(row.id);
+      const fresh = watch.files.get(row.id);
       if (fresh) released.push(fresh);
     }
   }
@@ -39,7 +39,7 @@ export async function approveFolder({ env, folder, info }: FileActionContext) {
 export async function reprocessFile(ctx: FileActionContext, given: string): Promise<WatchFile> {
   const { env, folder } = ctx;
   const { watch } = env;
-  const row = watch.byLocation(folder.id, given);
+  const row = watch.files.byLocation(folder.id, given);
   if (!row || row.status === 'output')
     throw new DubdeskError('not-found', `${given} is not a file of the watched folder ${folder.path}`, {
       remedy: 'List the folder’s files to see the paths.',
@@ -52,7 +52,7 @@ export async function reprocessFile(ctx: FileActionContext, given: string): Prom
     });
   const now = Date.now();
   if (row.status === 'taken' || row.status === 'duplicate') {
-    const busy = watch
+    const busy = watch.links
       .linkedJobs([row.id])
       .find((j) => j.own === 1 && !['completed', 'failed', 'canceled'].includes(j.state));
     if (busy)
@@ -60,9 +60,9 @@ export async function reprocessFile(ctx: FileActionContext, given: string): Prom
         remedy: 'Wait until its jobs finish, or cancel them first.',
       });
     if (!row.hash) throw new DubdeskError('internal', `${row.path} has no recorded content`);
-    if (!watch.update(row.id, row.rev, { status: 'ready', forced: 1, approved: 1, problem: null }, now))
+    if (!watch.files.update(row.id, row.rev, { status: 'ready', forced: 1, approved: 1, problem: null }, now))
       throw new DubdeskError('conflict', `${row.path} changed meanwhile; try again`);
-    const fresh = watch.file(row.id);
+    const fresh = watch.files.get(row.id);
     if (fresh) await takeReady(env, folder, [fresh]);
   } else {
     const reset = {
@@ -76,29 +76,29 @@ export async function reprocessFile(ctx: FileActionContext, given: string): Prom
       problem: null,
       hash: null,
     };
-    if (!watch.update(row.id, row.rev, reset, now))
+    if (!watch.files.update(row.id, row.rev, reset, now))
       throw new DubdeskError('conflict', `${row.path} changed meanwhile; try again`);
     await tryNow(env, folder, row.id);
   }
-  const after = watch.file(row.id) ?? watch.byLocation(folder.id, given);
+  const after = watch.files.get(row.id) ?? watch.files.byLocation(folder.id, given);
   if (!after) throw new DubdeskError('not-found', `${given} is no longer there`);
   return fileOf(env, after, folder);
 }
 
 /** The settle check, hash and take of one file, here and now (a user asked; no need to wait a tick). */
 async function tryNow(env: WatchEnv, folder: WatchFolderRow, fileId: number): Promise<void> {
-  const row = env.watch.file(fileId);
+  const row = env.watch.files.get(fileId);
   if (!row || !(await check(env, folder, row))) return;
-  const stable = env.watch.file(fileId);
+  const stable = env.watch.files.get(fileId);
   if (!stable) return;
   await hashAndMark(env, folder, stable, new AbortController().signal);
-  const ready = env.watch.file(fileId);
+  const ready = env.watch.files.get(fileId);
   if (ready?.status === 'ready') await takeReady(env, folder, [ready]);
 }
 
 function fileOf(env: WatchEnv, row: WatchFileRow, folder: WatchFolderRow): WatchFile {
-  const view = env.watch.view(row.id);
+  const view = env.watch.views.view(row.id);
   if (!view)
     throw new DubdeskError('not-found', `${row.path} is not a file of the watched folder ${folder.path}`);
-  return fileView(view, folder.path, env.watch.jobIdsOf([row.id]).get(row.id) ?? []);
+  return fileView(view, folder.path, env.watch.links.jobIdsOf([row.id]).get(row.id) ?? []);
 }

@@ -17,9 +17,9 @@ export function folderView(
   watchedHere: boolean,
   now = Date.now(),
 ): WatchFolder {
-  const c = watch.counts(row.id);
-  const awaiting = watch.awaiting(row.id);
-  const alive = watchedHere || watcherAlive(watch.lastBeat(), now);
+  const c = watch.counts.get(row.id);
+  const awaiting = watch.links.awaiting(row.id);
+  const alive = watchedHere || watcherAlive(watch.beat.lastBeat(), now);
   const status = row.paused ? 'paused' : alive ? row.status : 'inactive';
   const message = status === 'inactive' ? INACTIVE_MESSAGE : status === 'paused' ? null : row.status_message;
   return {
@@ -47,7 +47,7 @@ export function folderView(
       awaitingApproval: c['awaiting-approval'],
     },
     awaitingCredits: awaiting.credits,
-    creditsLastHour: watch.creditsSince(row.id, now - HOUR_MS),
+    creditsLastHour: watch.links.creditsSince(row.id, now - HOUR_MS),
     creditsPerHour: 3600 * row.preset.to.length * (row.preset.studio ? 2 : 1),
     createdAt: new Date(row.created_at).toISOString(),
   };

@@ -122,7 +122,7 @@ export class WatchFolders {
   }
 
   private folder(id: number): WatchFolderRow {
-    const row = this.deps.watch.folder(id);
+    const row = this.deps.watch.folders.get(id);
     if (!row) throw notFound(id);
     return row;
   }
@@ -130,14 +130,14 @@ export class WatchFolders {
   handlers(): WatchHandlers {
     const { watch, cwd } = this.deps;
     return {
-      listWatchFolders: () => ({ folders: watch.folders().map((r) => this.view(r)) }),
+      listWatchFolders: () => ({ folders: watch.folders.all().map((r) => this.view(r)) }),
 
       addWatchFolder: async ({ path: raw, preset: given }) => {
         const path = await checkWatchPath(raw, cwd);
         const preset = resolvePreset(given, cwd);
-        await checkOverlap(path, preset.recursive, watch.folders());
+        await checkOverlap(path, preset.recursive, watch.folders.all());
         await this.deps.checkPreset(preset, path);
-        const id = watch.insertFolder(path, preset, Date.now());
+        const id = watch.folders.insert(path, preset, Date.now());
         this.deps.info({ id, path }, 'watched folder added');
         return this.view(this.folder(id));
       },
@@ -157,7 +157,7 @@ export class WatchFolders {
             await checkOverlap(
               row.path,
               true,
-              watch.folders().filter((f) => f.id !== id),
+              watch.folders.all().filter((f) => f.id !== id),
             );
           await this.deps.checkPreset(preset, row.path);
           const before = row.preset;
@@ -167,7 +167,7 @@ export class WatchFolders {
           );
           if (bumped) presetVersion = row.preset_version + 1;
         }
-        watch.updateFolder(
+        watch.folders.update(
           id,
           {
             ...(preset ? { preset } : {}),
@@ -182,15 +182,15 @@ export class WatchFolders {
 
       removeWatchFolder: ({ id }) => {
         const row = this.folder(id);
-        watch.removeFolder(id);
+        watch.folders.remove(id);
         this.deps.info({ id, path: row.path }, 'watched folder removed');
         return { id };
       },
 
       listWatchFiles: ({ id, statuses, search, offset, limit }) => {
         const folder = this.folder(id);
-        const { total, rows } = watch.page(id, { statuses, search }, offset, limit);
-        const jobs = watch.jobIdsOf(rows.map((r) => r.id));
+        const { total, rows } = watch.views.page(id, { statuses, search }, offset, limit);
+        const jobs = watch.links.jobIdsOf(rows.map((r) => r.id));
         return { total, offset, files: rows.map((r) => fileView(r, folder.path, jobs.get(r.id) ?? [])) };
       },
 
@@ -203,7 +203,7 @@ export class WatchFolders {
 
       rescanWatchFolder: ({ id }) => {
         this.folder(id);
-        watch.askRescan(id);
+        watch.folders.askRescan(id);
         return this.view(this.folder(id));
       },
     };

@@ -24,7 +24,7 @@ export class JobHistory {
     };
   }
 
-  appendHistory(
+  append(
     id: number,
     at: number,
     from: JobState | null,
@@ -41,7 +41,7 @@ export class JobHistory {
   }
 
   /** The same entry for many jobs, in one statement. */
-  appendHistoryMany(
+  appendMany(
     ids: readonly number[],
     at: number,
     from: JobState | null,
@@ -57,7 +57,7 @@ export class JobHistory {
     });
   }
 
-  history(id: number): HistoryRow[] {
+  of(id: number): HistoryRow[] {
     return this.q.list.all(id).map((r) => HistoryRow.parse(r));
   }
 }

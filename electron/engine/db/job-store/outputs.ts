@@ -60,12 +60,12 @@ export class JobOutputs {
   }
 
   /** A job's outputs in the order they were first recorded. */
-  outputs(jobId: number): OutputRow[] {
+  of(jobId: number): OutputRow[] {
     return inRecordOrder(this.q.outputs.all(jobId)).map((r) => OutputRow.parse(r));
   }
 
   /** Outputs of many jobs at once, by job id. */
-  outputsOf(ids: readonly number[]): Map<number, OutputRow[]> {
+  ofJobs(ids: readonly number[]): Map<number, OutputRow[]> {
     const out = new Map<number, OutputRow[]>();
     if (ids.length === 0) return out;
     for (const r of inRecordOrder(this.q.outputsOf.all(JSON.stringify(ids)))) {
@@ -78,7 +78,7 @@ export class JobOutputs {
   }
 
   /** Which of these paths are recorded as some job's output file (its results, finished or being written). */
-  recordedOutputs(paths: readonly string[]): Set<string> {
+  recorded(paths: readonly string[]): Set<string> {
     if (paths.length === 0) return new Set();
     const rows = this.q.recorded.all(JSON.stringify(paths)) as { path: string }[];
     return new Set(rows.map((r) => r.path));
@@ -120,12 +120,12 @@ export class JobOutputs {
     });
   }
 
-  putOutput(row: OutputRow): void {
-    this.putOutputs([row]);
+  put(row: OutputRow): void {
+    this.putMany([row]);
   }
 
   /** Several output records in one commit. */
-  putOutputs(rows: readonly OutputRow[]): void {
+  putMany(rows: readonly OutputRow[]): void {
     if (rows.length) this.t.write(() => this.putEach(rows));
   }
 
@@ -136,7 +136,7 @@ export class JobOutputs {
     }
   }
 
-  clearPendingOutputs(jobId: number): void {
+  clearPending(jobId: number): void {
     this.t.write(() => {
       if (this.q.clearPending.run(jobId).changes) this.t.changes.jobTouched(jobId);
     });

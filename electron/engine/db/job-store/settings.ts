@@ -17,12 +17,12 @@ export class SettingsTable {
     };
   }
 
-  setting(key: string): string | undefined {
+  get(key: string): string | undefined {
     return (this.q.get.get(key) as { value: string } | undefined)?.value;
   }
 
   /** Null deletes the key. */
-  setSetting(key: string, value: string | null): void {
+  set(key: string, value: string | null): void {
     this.t.write(() => {
       if (value === null) this.q.delete.run(key);
       else this.q.put.run(key, value);

@@ -63,7 +63,7 @@ export class WatchFiles {
     };
   }
 
-  file(id: number): WatchFileRow | undefined {
+  get(id: number): WatchFileRow | undefined {
     const row = this.q.file.get(id);
     return row ? WatchFileRow.parse(row) : undefined;
   }
@@ -84,7 +84,7 @@ export class WatchFiles {
     return row ? WatchFileRow.parse(row) : undefined;
   }
 
-  insertFile(f: {
+  insert(f: {
     folder_id: number;
     path: string;
     version: number;
@@ -102,7 +102,7 @@ export class WatchFiles {
   }
 
   /** Compare-and-set, like `update`. */
-  deleteFile(id: number, rev: number): boolean {
+  delete(id: number, rev: number): boolean {
     return this.t.write(() => this.wrote(this.q.deleteFile.get(id, rev)));
   }
 

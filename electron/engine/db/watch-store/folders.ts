@@ -4,7 +4,7 @@ import type { Db } from '../types';
 import { WatchFolderRow } from './rows';
 
 /** The watched folders: their presets, what the watching process found, and asked rescans. */
-export class WatchFolders {
+export class WatchFolderRows {
   private readonly q;
   private readonly t: Transactions;
 
@@ -35,16 +35,16 @@ export class WatchFolders {
     };
   }
 
-  folders(): WatchFolderRow[] {
+  all(): WatchFolderRow[] {
     return this.q.folders.all().map((r) => WatchFolderRow.parse(r));
   }
 
-  folder(id: number): WatchFolderRow | undefined {
+  get(id: number): WatchFolderRow | undefined {
     const row = this.q.folder.get(id);
     return row ? WatchFolderRow.parse(row) : undefined;
   }
 
-  insertFolder(path: string, preset: WatchPreset, now: number): number {
+  insert(path: string, preset: WatchPreset, now: number): number {
     return this.t.write(() => {
       const id = Number(this.q.insertFolder.run(path, JSON.stringify(preset), now, now).lastInsertRowid);
       this.t.changes.folder(id, true);
@@ -53,7 +53,7 @@ export class WatchFolders {
   }
 
   /** A user's change: the watching process notices it through `revision`. */
-  updateFolder(
+  update(
     id: number,
     patch: { preset?: WatchPreset; presetVersion?: number; paused?: boolean },
     now: number,
@@ -73,12 +73,12 @@ export class WatchFolders {
     );
   }
 
-  removeFolder(id: number): boolean {
+  remove(id: number): boolean {
     return this.written(id, true, () => this.q.removeFolder.run(id));
   }
 
   /** What the watching process found (not a user's change: no new revision). */
-  setFolderState(
+  setState(
     id: number,
     s: {
       status: WatchFolderRow['status'];
