@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
 
 export default defineConfig(({ command }) => {
   // A build is React's production build whatever NODE_ENV the caller runs under: vite keeps a NODE_ENV it
@@ -7,7 +8,7 @@ export default defineConfig(({ command }) => {
   // stacks on every element: the 10,000-job queue scrolled at a p95 of 19 ms a frame instead of 13).
   if (command === 'build') process.env.NODE_ENV = 'production';
   return {
-    root: new URL('.', import.meta.url).pathname,
+    root: fileURLToPath(new URL('.', import.meta.url)),
     base: './',
     plugins: [react()],
     build: { outDir: '../dist/renderer', emptyOutDir: true },

@@ -16,11 +16,13 @@ export type ShellEvent =
 
 /** The desktop app's updates as Settings shows them: the version running and the one found, if any. */
 export interface UpdateView {
-  status: 'off' | 'idle' | 'checking' | 'up-to-date' | 'downloading' | 'ready' | 'failed';
+  status: 'off' | 'manual' | 'idle' | 'checking' | 'up-to-date' | 'downloading' | 'ready' | 'failed';
   current: string;
   available: string | null;
   percent: number | null;
   error: string | null;
+  /** Why updates are not installed automatically (`manual`): download new versions by hand. */
+  reason?: string | null;
 }
 
 /** The DOM File, described by shape so shared/ needs no DOM types. */

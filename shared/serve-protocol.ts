@@ -14,6 +14,14 @@ export const ReplySchema = z.discriminatedUnion('ok', [
 ]);
 export type Reply = z.infer<typeof ReplySchema>;
 
+/** `GET /session`: whether the browser asking has a live session. */
+export const SessionStateSchema = z.object({ signedIn: z.boolean() });
+
+/** `POST /session/link`: a fresh one-time address for the running server. */
+export const NewLinkSchema = z.object({
+  address: z.string().regex(/^http:\/\/127\.0\.0\.1:\d{1,5}\/#code=[A-Za-z0-9_-]{43}$/),
+});
+
 export const StagedFileSchema = z.object({ path: z.string().min(1) });
 export type StagedFile = z.infer<typeof StagedFileSchema>;
 

@@ -6,6 +6,9 @@ import type { MediaKind } from './face';
  * (renderer/src/bridge/web.ts), so the two cannot drift apart.
  *
  *   POST /session               {code}: the address's one-time code, traded once for the session token
+ *                               (and, for a browser, a session cookie: every tab of that browser then works)
+ *   GET  /session               {signedIn}: whether this browser's session cookie is live (the page asks first)
+ *   POST /session/link          {address}: a fresh one-time address (`serve --link`)  (Authorization: Bearer <token>)
  *   POST /api/<method>          the contract: JSON input in, a Reply out       (Authorization: Bearer <token>)
  *   GET  /api/events            Server-Sent Events of EngineEvents             (Authorization: Bearer <token>)
  *   POST /api/media-token       read-only tokens: one for the preview's <video>/<track>/<img> URLs (?mt=),
@@ -16,9 +19,12 @@ import type { MediaKind } from './face';
  *   GET  /media/<job>/<kind>    a job's own media, with Range                  (?mt=<media token>, or Bearer)
  *   GET  /media/<job>/file/<n>  the job's n-th output file, as a download      (?dt=<download token>, or Bearer)
  *   GET  /...                   the built renderer (no token: the page has to load to trade its code)
+ *
+ * "Authorization: Bearer <token>" is how a script calls; a browser's own page sends its session cookie instead.
  */
 export const ROUTES = {
   session: '/session',
+  newLink: '/session/link',
   method: (name: MethodName) => `/api/${name}`,
   events: '/api/events',
   mediaToken: '/api/media-token',

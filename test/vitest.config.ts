@@ -1,7 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
 
 /** The slow tiers' files that live beside the integration tests they share helpers with. */
-const SLOW_INTEGRATION = ['test/integration/cli/chaos.test.ts', 'test/integration/desktop/packaging.test.ts'];
+const SLOW_INTEGRATION = [
+  'test/integration/cli/chaos.test.ts',
+  'test/integration/desktop/packaging.test.ts',
+  'test/integration/desktop/odd-path.test.ts',
+];
 /**
  * A contract file that waits on the service's real pace (a dub's pipeline, the balance read again at most
  * every 5 s): it runs with the integration tier's four workers instead of holding up the fast tier.
@@ -19,7 +24,7 @@ const tier = (name: string, include: string[], exclude: string[] = []) => ({
 
 export default defineConfig({
   test: {
-    root: new URL('..', import.meta.url).pathname,
+    root: fileURLToPath(new URL('..', import.meta.url)),
     projects: [
       tier('unit', ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], SLOW_CONTRACT),
       tier('integration', ['test/integration/**/*.test.ts', ...SLOW_CONTRACT], SLOW_INTEGRATION),

@@ -4,10 +4,10 @@ const closed = new AbortController();
 export const outputClosed: AbortSignal = closed.signal;
 
 /**
- * A reader that goes away is not an error of ours: what is left to print is dropped, and a command that
- * would go on (a run) is told to stop. The command then ends its own way, closing the engine (its log
- * flushed, the queue's lock given back); `process.exit` here used to crash in the log's exit hook when the
- * log file was still being opened.
+ * A reader that goes away is not an error of ours: what is left to print is dropped, and the command ends
+ * its own way (a listing at once, a batch when its jobs are done), closing the engine (its log flushed, the
+ * queue's lock given back); `process.exit` here used to crash in the log's exit hook when the log file was
+ * still being opened.
  */
 export function endQuietlyOnClosedPipe(): void {
   for (const stream of [process.stdout, process.stderr])

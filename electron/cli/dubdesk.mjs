@@ -13,7 +13,10 @@ if (problem) {
       return m.launch();
     })
     .catch(function (e) {
-      process.stderr.write('dubdesk: cannot start (' + (e && e.message) + '); run `npm install` again.\n');
-      process.exitCode = 1;
+      return import('./load-failure.mjs').then(function (m) {
+        var said = m.explainLoadFailure(e, process.argv.slice(2));
+        process.stderr.write(said.text);
+        process.exitCode = said.code;
+      });
     });
 }

@@ -17,6 +17,8 @@ export const ExitCode = {
   Busy: 6,
   /** `run --until-done` or `dub` stopped with jobs still open because the queue, or those jobs, are paused. */
   Paused: 7,
+  /** `run --until-done` stopped with jobs left that were made on another service or account (only it finishes them). */
+  Elsewhere: 8,
   /** Interrupted (Ctrl+C): every job resumes on the next run. */
   Interrupted: 130,
 } as const;
@@ -32,6 +34,7 @@ const MEANINGS: Record<ExitCode, string> = {
   5: 'the service cannot be reached (the jobs stay queued)',
   6: 'another Dubdesk is working this queue',
   7: '`run --until-done` or `dub` stopped with jobs left because the queue or those jobs are paused (`dubdesk resume` goes on)',
+  8: '`run --until-done` stopped with jobs left that were made on another service or account: switch back to it to finish them',
   130: 'interrupted (Ctrl+C); every job resumes on the next run',
 };
 

@@ -38,16 +38,22 @@ export function handleInterrupts(say: (line: string) => void): Interrupts {
   };
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
-  // Nobody reads what the run says any more (`dubdesk run | head`): it stops like on SIGTERM.
-  if (outputClosed.aborted) onTerm();
-  outputClosed.addEventListener('abort', onTerm);
+  // Nobody reads what the run says any more (`dub … 2>&1 | head -3`): the output is commentary, the dubs
+  // are what was asked for, so the batch goes on to its end; said once, where it still can be (stderr,
+  // when only stdout was closed). Ctrl+C still stops it, and the log has every step.
+  const onClosed = () =>
+    say(
+      'dubdesk: nothing reads this output any more; the batch goes on to its end (`dubdesk status` shows it, Ctrl+C stops it).',
+    );
+  if (outputClosed.aborted) onClosed();
+  else outputClosed.addEventListener('abort', onClosed, { once: true });
   return {
     drain: drain.signal,
     cut: cut.signal,
     dispose: () => {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
-      outputClosed.removeEventListener('abort', onTerm);
+      outputClosed.removeEventListener('abort', onClosed);
     },
   };
 }

@@ -29,7 +29,7 @@ export const AddJson = AddResultSchema.omit({ refused: true })
   .strict();
 export type AddJson = z.infer<typeof AddJson>;
 
-export const RUN_OUTCOMES = ['done', 'aborted', 'auth', 'credits', 'paused'] as const;
+export const RUN_OUTCOMES = ['done', 'aborted', 'auth', 'credits', 'paused', 'unreachable'] as const;
 
 /** What one run did to its jobs (a `dub` batch, or every job for `run`), compared before and after. */
 export const RunTallyJson = z

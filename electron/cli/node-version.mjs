@@ -19,7 +19,7 @@ export function nodeProblem(version) {
         version +
         '.\n' +
         'Install Node.js 22 LTS (https://nodejs.org/, or `nvm install` in this folder: .nvmrc names it),\n' +
-        'then run `npm install` again so that the native modules are built for it.'
+        'then run `npm install` again (in this folder).'
       );
     }
   }

@@ -146,6 +146,18 @@ export interface Progress {
 
 const plainSay = (line: string) => process.stderr.write(`${line}\n`);
 
+/** A line when the totals say the data folder's disk filled up, or has room again; null otherwise. */
+function storageNotices(): (e: EngineEvent) => string | null {
+  let full: string | null = null;
+  return (e) => {
+    if (e.type !== 'totals' || (e.totals.storageFull ?? null) === full) return null;
+    full = e.totals.storageFull ?? null;
+    return full
+      ? `dubdesk: ${printable(full)}; waiting for space (nothing is lost, the queue goes on once there is room)`
+      : 'dubdesk: there is room again; the queue goes on';
+  };
+}
+
 /**
  * Follows the engine's events for the jobs in scope. On a terminal: a bounded live region (the busiest jobs
  * and a totals line, never more lines than fit, each cut to the width so nothing wraps) with finished jobs
@@ -163,6 +175,7 @@ export function followProgress(
   const jobs = new Map(initial.map((j) => [j.id, j]));
   const reported = new Set(initial.filter((j) => isTerminal(j.state)).map((j) => j.id));
   let held: QueueHeld = initialHeld;
+  const storage = storageNotices();
   /** The queue's pause as the totals tell it: true when it changed. */
   const heard = (e: EngineEvent): boolean => {
     if (e.type !== 'totals') return false;
@@ -177,6 +190,8 @@ export function followProgress(
     if (held) process.stderr.write(`${heldLine(held)}\n`);
     const unsubscribe = api.subscribe((e: EngineEvent) => {
       if (heard(e)) process.stderr.write(`${heldLine(held)}\n`);
+      const full = storage(e);
+      if (full) process.stderr.write(`${full}\n`);
       if (e.type !== 'job' || !inScope(e.job.id)) return;
       const j = e.job;
       const line = isTerminal(j.state)
@@ -227,6 +242,12 @@ export function followProgress(
   const timer = setInterval(render, 150);
   const unsubscribe = api.subscribe((e: EngineEvent) => {
     if (heard(e)) dirty = true;
+    const full = storage(e);
+    if (full) {
+      log.clear();
+      process.stderr.write(`${full}\n`);
+      dirty = true;
+    }
     if (e.type !== 'job' || !inScope(e.job.id)) return;
     const j = e.job;
     jobs.set(j.id, j);

@@ -73,3 +73,19 @@ export function printPausedJobs(jobs: readonly JobView[]): void {
       .join(' ')}${ids.length > 10 ? ' …' : ''}); \`dubdesk resume ID…\` goes on.\n`,
   );
 }
+
+/** Jobs made on another service or account: this run cannot move them, so it names them and says why. */
+export function printJobsElsewhere(jobs: readonly JobView[]): number {
+  const elsewhere = jobs.filter((j) => j.waiting?.code === 'other-service');
+  if (elsewhere.length === 0) return 0;
+  const one = elsewhere.length === 1;
+  process.stderr.write(
+    `dubdesk: ${plural(elsewhere.length, 'job')} ${one ? 'was' : 'were'} left open: ${one ? 'it was' : 'they were'} made on another service or account, which this run does not work. Point Dubdesk back at it (--base-url, DUBDESK_BASE_URL or \`dubdesk login\`) to finish ${one ? 'it' : 'them'}, or cancel ${one ? 'it' : 'them'}.\n`,
+  );
+  for (const j of elsewhere.slice(0, 10))
+    process.stderr.write(
+      `  #${j.id} ${printable(j.sourceName)} → ${j.destLang}: ${printable(j.waiting?.message ?? '')}\n`,
+    );
+  if (elsewhere.length > 10) process.stderr.write(`  … and ${elsewhere.length - 10} more\n`);
+  return elsewhere.length;
+}

@@ -7,29 +7,11 @@
  */
 import { constants } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { DubdeskError } from '../../shared/contract/errors';
+import { foreignLinkOnPath } from './files/own-file';
 
 const notServed = (message: string) => new DubdeskError('not-found', message);
-
-/**
- * A folder on the file's path that is a symbolic link someone else made: another user who can write beside
- * an output folder could swap it for a link into a folder of theirs (or one only the user can read) and
- * have that served. A link the user (or the administrator) made, `~/Videos` pointing at a second disk, is
- * followed, as Linux's `protected_symlinks` follows links in shared folders only for their owner.
- */
-async function foreignLinkOnPath(path: string): Promise<string | null> {
-  const uid = process.getuid?.();
-  if (uid === undefined) return null; // Windows: links need the right to make them; no owner to compare
-  let folder = dirname(path);
-  for (;;) {
-    const st = await lstat(folder).catch(() => null);
-    if (st?.isSymbolicLink() && st.uid !== uid && st.uid !== 0) return folder;
-    const up = dirname(folder);
-    if (up === folder) return null;
-    folder = up;
-  }
-}
 
 /**
  * Opens the recorded file for reading. Refused: a file reached through a folder that is another user's

@@ -22,16 +22,18 @@ import type { EngineClient } from './engine-client';
 import { startEngine, type EngineStartOptions } from './engine-start';
 import { registerFaceIpc } from './face-ipc';
 import { registerContractIpc } from './ipc';
+import { settleIdentity } from './launch-env';
 import { LaunchFiles } from './launch-files';
 import { MainWindow } from './main-window';
 import { mediaProtocolHandler } from './media-protocol';
 import { MEDIA_SCHEME } from './media-url';
 import { wakeOnResume } from './power';
-import { quitAfterUploads, stopGentlyOnQuit } from './quit';
+import { quitAfterUploads, stopGentlyOnQuit, stopOnSessionEnd } from './quit';
 import { secureSession } from './session';
 import { ShellEvents } from './shell-events';
 import { newShellState } from './shell-state';
 import { APP_SCHEME, isTrustedSender, type SenderLike } from './trust';
+import { trayHostPresent } from './tray-host';
 import { lockDown } from './window';
 
 export { QUIT_GRACE_MS } from './quit';
@@ -59,6 +61,8 @@ export interface StartOptions extends EngineStartOptions {
   home?: string;
   /** The command line (files named on it are added); `process.argv` by default. */
   argv?: readonly string[];
+  /** Whether a tray icon can be seen; asked of the session bus on Linux by default (tray-host.ts). */
+  trayShown?: () => Promise<boolean>;
 }
 
 export interface DesktopApp {
@@ -91,13 +95,9 @@ function registerProtocols(rendererDir: string, api: DubdeskApi): void {
   protocol.handle(MEDIA_SCHEME, mediaProtocolHandler(api));
 }
 
-/** A second launch, the dock and the last window closed. */
+/** The dock and the last window closed; files from launches go to the page from now on. */
 function handleAppEvents(win: MainWindow, launch: LaunchFiles, addFiles: (paths: string[]) => void): void {
-  app.on('second-instance', (_event, argv, workingDirectory) => {
-    win.show();
-    addFiles(launch.secondLaunch(argv, workingDirectory));
-  });
-  launch.handOverEarly();
+  launch.handOver(addFiles, win.show);
   app.on('activate', win.show);
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
@@ -109,25 +109,33 @@ function handleAppEvents(win: MainWindow, launch: LaunchFiles, addFiles: (paths:
  * engine could not open its queue).
  */
 export async function startDubdesk(opts: StartOptions): Promise<DesktopApp | null> {
+  const home = settleIdentity(app, opts.home, process.env, process.platform);
   const launch = new LaunchFiles(opts.argv ?? process.argv);
-  if (!app.requestSingleInstanceLock()) {
+  // A second launch hands its files over with its lock request, as its own command line named them.
+  if (!app.requestSingleInstanceLock({ files: launch.named })) {
     app.quit();
     return null;
   }
-  const home = opts.home ?? process.env.DUBDESK_HOME ?? join(app.getPath('appData'), 'Dubdesk');
-  app.setPath('userData', home);
+  launch.listenForSecondLaunches();
   await app.whenReady();
   secureSession(session.defaultSession);
   app.on('web-contents-created', (_event, contents) => lockDown(contents));
 
-  const engine = await startEngine(opts, home);
+  const engine = await startEngine(
+    { ...opts, resolveProxy: opts.resolveProxy ?? ((url) => session.defaultSession.resolveProxy(url)) },
+    home,
+  );
   if (!engine) return null;
   const api = engine.api;
   registerProtocols(opts.rendererDir, api);
 
   const state = newShellState();
   const icons = join(opts.distDir, 'icons');
-  const win = new MainWindow({ home, distDir: opts.distDir, icons, state });
+  let trayAnswer: Promise<boolean> | null = null;
+  const trayShown = () => (trayAnswer ??= (opts.trayShown ?? (() => trayHostPresent(process.platform)))());
+  let endSession = () => {};
+  const onSessionEnd = () => endSession();
+  const win = new MainWindow({ home, distDir: opts.distDir, icons, state, trayShown, onSessionEnd });
   const { shellEvents, trusted } = registerIpc(api, win.alive);
   const extras = startDesktopExtras({ app, ipcMain, dialog, clipboard, engine, trusted, window: win.alive });
   const addFiles = (paths: string[]) => {
@@ -135,7 +143,6 @@ export async function startDubdesk(opts: StartOptions): Promise<DesktopApp | nul
     shellEvents.send({ type: 'open-files', paths });
     win.show();
   };
-  launch.deliverTo(addFiles);
 
   let parts: DesktopParts | null = null;
   const partsNow = () => parts as DesktopParts;
@@ -158,5 +165,6 @@ export async function startDubdesk(opts: StartOptions): Promise<DesktopApp | nul
   parts.setMenu();
   handleAppEvents(win, launch, addFiles);
   stopGentlyOnQuit(engine, state, parts);
+  endSession = stopOnSessionEnd(engine, state, parts);
   return { engine, window: win.alive, shellEvents, home };
 }

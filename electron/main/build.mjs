@@ -1,10 +1,14 @@
 // Bundles the desktop shell into dist/electron: the main process, the preload (one CommonJS file, as a
 // sandboxed preload must be) and the engine's utility process. Native modules stay outside the bundles:
 // they load from node_modules (unpacked from the asar in a package).
+// `--out DIR` bundles elsewhere (the tests load bundles built into a folder of their own).
 import { build } from 'esbuild';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 
-const out = 'dist/electron';
+const root = join(import.meta.dirname, '..', '..');
+const out = parseArgs({ options: { out: { type: 'string' } } }).values.out ?? join(root, 'dist', 'electron');
 const node = {
   bundle: true,
   platform: 'node',
@@ -17,13 +21,13 @@ export const NATIVE = ['better-sqlite3', '@napi-rs/keyring', '@parcel/watcher'];
 
 await build({
   ...node,
-  entryPoints: ['electron/main/main.ts'],
+  entryPoints: [join(root, 'electron/main/main.ts')],
   outfile: `${out}/main.cjs`,
   external: ['electron'],
 });
 await build({
   ...node,
-  entryPoints: ['electron/main/engine-main.ts'],
+  entryPoints: [join(root, 'electron/main/engine-main.ts')],
   outfile: `${out}/engine.cjs`,
   external: ['electron', ...NATIVE],
 });
@@ -33,7 +37,7 @@ await build({
   platform: 'browser',
   target: 'chrome130',
   minify: true,
-  entryPoints: ['electron/main/preload.ts'],
+  entryPoints: [join(root, 'electron/main/preload.ts')],
   outfile: `${out}/preload.cjs`,
   external: ['electron'],
 });
@@ -46,4 +50,4 @@ for (const [from, to] of [
   ['build/tray/trayTemplate.png', 'trayTemplate.png'],
   ['build/tray/trayTemplate@2x.png', 'trayTemplate@2x.png'],
 ])
-  if (existsSync(from)) cpSync(from, `${out}/icons/${to}`);
+  if (existsSync(join(root, from))) cpSync(join(root, from), `${out}/icons/${to}`);

@@ -1,8 +1,9 @@
 /**
  * The IPC vocabulary between the preload and the main process. Every answer is a `Reply`: a value, or a
- * contract error as plain data (nothing but structured-clone values cross a process).
+ * contract error as plain data (nothing but structured-clone values cross a process). Schema-free: the
+ * sandboxed preload bundles it, and it loads on every page load.
  */
-import { toContractError, type ContractError } from '../../shared/contract/errors';
+import type { ContractError } from '../../shared/contract/errors';
 import type { MethodName } from '../../shared/contract/methods';
 
 /** One channel per contract method: `ipcRenderer.invoke('dubdesk:<method>', arg)`. */
@@ -26,12 +27,3 @@ export const FACE = {
 } as const;
 
 export type Reply<T = unknown> = { ok: true; value: T } | { ok: false; error: ContractError };
-
-/** Runs `work` and answers with its value or its failure as a contract error. */
-export async function settle<T>(work: () => Promise<T> | T): Promise<Reply<T>> {
-  try {
-    return { ok: true, value: await work() };
-  } catch (e) {
-    return { ok: false, error: toContractError(e) };
-  }
-}

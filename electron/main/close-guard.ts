@@ -1,6 +1,8 @@
 /**
  * Closing the window while work runs asks what to do: keep working in the tray, or stop (every job
  * resumes where it was the next time Dubdesk opens). Nothing is lost either way. The answer can be kept.
+ * Where no tray can be seen (GNOME without the AppIndicator extension), the work goes on in the window,
+ * minimised, never hidden where it could not be found again.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,13 +30,14 @@ export function writePrefs(dir: string, prefs: Prefs): void {
   renameSync(`${file}.tmp`, file);
 }
 
-export function closeMessage(t: QueueTotals): { message: string; detail: string } {
+export function closeMessage(t: QueueTotals, trayShown = true): { message: string; detail: string } {
   const uploading = t.counts.uploading ?? 0;
   const moving = uploading ? ` (${uploading} uploading)` : '';
+  const goesOn = trayShown ? 'In the tray, the work goes on.' : 'Minimised, the work goes on.';
   return {
     message: 'Dubdesk is still working',
     detail:
-      `${t.left} job${t.left === 1 ? '' : 's'} left${moving}. In the tray, the work goes on. ` +
+      `${t.left} job${t.left === 1 ? '' : 's'} left${moving}. ${goesOn} ` +
       'If you stop, every job resumes where it was the next time you open Dubdesk.',
   };
 }
@@ -45,16 +48,17 @@ export async function askOnClose(
   win: BrowserWindow,
   totals: QueueTotals,
   dir: string,
+  trayShown = true,
 ): Promise<CloseChoice> {
   const kept = readPrefs(dir).whenClosedWhileWorking;
   if (kept !== 'ask') return kept;
   const { response, checkboxChecked } = await dialog.showMessageBox(win, {
     type: 'question',
-    buttons: ['Keep Working in the Tray', 'Stop and Quit', 'Cancel'],
+    buttons: [trayShown ? 'Keep Working in the Tray' : 'Keep Working, Minimised', 'Stop and Quit', 'Cancel'],
     defaultId: 0,
     cancelId: 2,
     noLink: true,
-    ...closeMessage(totals),
+    ...closeMessage(totals, trayShown),
     checkboxLabel: 'Do this every time',
   });
   const choice: CloseChoice = response === 0 ? 'tray' : response === 1 ? 'quit' : 'cancel';

@@ -4,10 +4,12 @@
  */
 import type { App, BrowserWindow, Clipboard, Dialog, IpcMain, IpcMainInvokeEvent } from 'electron';
 import { autoUpdater } from 'electron-updater';
-import { FACE, settle } from './channels';
+import { FACE } from './channels';
+import { settle } from './settle';
 import { copyDiagnostics, type DiagnosticsSource } from './copy-diagnostics';
 import { UNTRUSTED, type Trust } from './ipc';
 import type { MenuActions } from './menu';
+import { updateLimits } from './update-limits';
 import { updateMessage, Updates, type Updater } from './updates';
 
 export interface ExtrasDeps {
@@ -20,6 +22,8 @@ export interface ExtrasDeps {
   window: () => BrowserWindow | null;
   /** electron-updater's updater for this system; only asked for in a packaged app. */
   updater?: () => Updater;
+  /** Why this copy cannot install updates (update-limits.ts by default). */
+  updateLimits?: () => Promise<string | null>;
 }
 
 export interface DesktopExtras {
@@ -30,7 +34,11 @@ export interface DesktopExtras {
 export function startDesktopExtras(deps: ExtrasDeps): DesktopExtras {
   const packaged = deps.app.isPackaged;
   const updater = packaged ? (deps.updater ?? (() => autoUpdater))() : null;
-  const updates = new Updates(updater, { packaged, current: deps.app.getVersion() });
+  const updates = new Updates(updater, {
+    packaged,
+    current: deps.app.getVersion(),
+    unavailable: deps.updateLimits ?? (() => updateLimits(process.platform, process.execPath)),
+  });
   updates.start();
   deps.ipcMain.handle(FACE.checkForUpdates, async (event: IpcMainInvokeEvent) =>
     deps.trusted(event) ? settle(() => updates.check()) : UNTRUSTED,

@@ -4,11 +4,12 @@
  */
 import { DubdeskError, type ContractError } from '../../shared/contract/errors';
 import { METHOD_NAMES, type DubdeskApi, type MethodName } from '../../shared/contract/methods';
+import type { PipedOutput } from './engine-output';
 import type { EngineInit, FromEngine, ToEngine } from './engine-protocol';
 import { EventFanout } from './event-fanout';
 
-/** What `utilityProcess.fork` returns, as far as the client uses it. */
-export interface EngineChild {
+/** What `utilityProcess.fork` returns, as far as the client uses it (its pipes, when it has them). */
+export interface EngineChild extends PipedOutput {
   postMessage(message: ToEngine): void;
   on(event: 'message', listener: (message: FromEngine) => void): unknown;
   on(event: 'exit', listener: (code: number) => void): unknown;

@@ -15,7 +15,7 @@ import {
 } from '../engine/index';
 import { startBuiltInSandbox } from '../sandbox/builtin';
 import { startSandbox } from '../sandbox/server';
-import { settle } from './channels';
+import { settle } from './settle';
 import { engineDiagnostics } from './engine-diagnostics';
 import type { EngineInit, FromEngine, ToEngine } from './engine-protocol';
 

@@ -1,15 +1,22 @@
 import { join } from 'node:path';
 import { app, dialog, utilityProcess } from 'electron';
 import { EngineClient, type EngineChild } from './engine-client';
+import { EngineOutput, remedyFor } from './engine-output';
 import type { EngineInit } from './engine-protocol';
+import { shellLogFile } from './shell-log';
+import { systemProxyEnv } from './system-proxy';
+
+const direct = async () => 'DIRECT';
 
 export interface EngineStartOptions {
   /** Where engine.cjs is (dist/electron). */
   distDir: string;
   /** Test knobs and session overrides for the engine. */
   engine?: Partial<Omit<EngineInit, 'home' | 'appVersion'>>;
-  /** Starts the engine's process (tests run it in-process). */
-  forkEngine?: (entry: string) => EngineChild;
+  /** Starts the engine's process with its environment (tests run it in-process). */
+  forkEngine?: (entry: string, env: NodeJS.ProcessEnv) => EngineChild;
+  /** The system's proxy for a URL, as a PAC answer (the session's resolveProxy). */
+  resolveProxy?: (url: string) => Promise<string>;
 }
 
 /** What the environment says about the service for this session (DUBDESK_* variables). */
@@ -25,9 +32,27 @@ function engineInitFromEnv(env: NodeJS.ProcessEnv): Partial<EngineInit> {
   };
 }
 
+/** A failure's message and fix, then what the engine printed last and where the whole of it is. */
+async function failureText(
+  error: { message?: string; remedy?: string },
+  output: EngineOutput,
+  logFile: string,
+): Promise<string> {
+  const said = await output.tail();
+  return [
+    error.message,
+    remedyFor(said) ?? error.remedy,
+    said.length ? `The engine said:\n${said.join('\n')}` : null,
+    `Details are in ${logFile}.`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
 /**
- * The engine in its utility process, opened on `home`. When it cannot open its queue, the user is told
- * why and the app exits (null); should it stop later, the same.
+ * The engine in its utility process, opened on `home`, its output piped to the shell's log. When it cannot
+ * open its queue, the user is told why (with what it printed and the log's path) and the app exits (null);
+ * should it stop later, the same.
  */
 export async function startEngine(opts: EngineStartOptions, home: string): Promise<EngineClient | null> {
   const init: EngineInit = {
@@ -40,26 +65,27 @@ export async function startEngine(opts: EngineStartOptions, home: string): Promi
   };
   const fork =
     opts.forkEngine ??
-    ((entry: string) =>
+    ((entry: string, env: NodeJS.ProcessEnv) =>
       utilityProcess.fork(entry, [], {
         serviceName: 'Dubdesk engine',
-        stdio: 'inherit',
+        stdio: 'pipe',
+        env,
       }) as unknown as EngineChild);
-  const engine = new EngineClient(() => fork(join(opts.distDir, 'engine.cjs')), init);
+  const env = { ...process.env, ...(await systemProxyEnv(opts.resolveProxy ?? direct, process.env)) };
+  const logFile = shellLogFile(home);
+  const output = new EngineOutput(logFile);
+  const engine = new EngineClient(() => output.follow(fork(join(opts.distDir, 'engine.cjs'), env)), init);
   try {
     await engine.start();
   } catch (e) {
-    const err = e as { message?: string; remedy?: string };
-    dialog.showErrorBox(
-      'Dubdesk cannot open its queue',
-      [err.message, err.remedy].filter(Boolean).join('\n\n'),
-    );
+    dialog.showErrorBox('Dubdesk cannot open its queue', await failureText(e as Error, output, logFile));
     app.exit(1);
     return null;
   }
-  engine.onFatal = (error) => {
-    dialog.showErrorBox('Dubdesk’s engine stopped', error.message);
-    app.exit(1);
-  };
+  engine.onFatal = (error) =>
+    void failureText(error, output, logFile).then((text) => {
+      dialog.showErrorBox('Dubdesk’s engine stopped', text);
+      app.exit(1);
+    });
   return engine;
 }

@@ -8,7 +8,8 @@ import type { BrowserWindow, Dialog, IpcMain, IpcMainInvokeEvent, Shell } from '
 import { z } from 'zod';
 import { DubdeskError, badRequest } from '../../shared/contract/errors';
 import type { DubdeskApi } from '../../shared/contract/methods';
-import { FACE, settle } from './channels';
+import { FACE } from './channels';
+import { settle } from './settle';
 import { UNTRUSTED, type Trust } from './ipc';
 
 const PathSchema = z.string().min(1).max(4096);

@@ -6,7 +6,8 @@ import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'ele
 import type { EngineEvent } from '../../shared/contract/events';
 import { invoke } from '../../shared/contract/implement';
 import { METHOD_NAMES, type DubdeskApi, type DubdeskHandlers } from '../../shared/contract/methods';
-import { EVENTS, SUBSCRIBE, methodChannel, settle, type Reply } from './channels';
+import { EVENTS, SUBSCRIBE, methodChannel, type Reply } from './channels';
+import { settle } from './settle';
 import type { SenderLike } from './trust';
 
 export type Trust = (event: SenderLike) => boolean;

@@ -12,12 +12,16 @@ export interface MainWindowOptions {
   distDir: string;
   icons: string;
   state: ShellState;
+  /** Whether the tray icon can be seen (tray-host.ts); without it, "keep working" minimises. */
+  trayShown: () => Promise<boolean>;
+  /** Windows is shutting down or signing out (the window's `session-end`). */
+  onSessionEnd: () => void;
 }
 
 /**
  * The one window: opened where it was last, shown again when asked, and closed the way the platform
- * expects. Closing it while work runs asks first (keep working in the tray, or quit); on macOS it only
- * hides, and the app lives on in the dock.
+ * expects. Closing it while work runs asks first (keep working in the tray, or minimised where there is no
+ * tray to see; or quit); on macOS it only hides, and the app lives on in the dock.
  */
 export class MainWindow {
   private win: BrowserWindow | null = null;
@@ -43,6 +47,10 @@ export class MainWindow {
       ...(process.platform === 'linux' ? { icon: join(this.opts.icons, 'icon.png') } : {}),
     });
     let asking = false;
+    w.on('session-end', () => {
+      saveWindowState(home, boundsOf(w));
+      this.opts.onSessionEnd();
+    });
     w.on('close', (event) => {
       saveWindowState(home, boundsOf(w));
       if (state.phase !== 'running' || process.platform === 'darwin') {
@@ -58,10 +66,13 @@ export class MainWindow {
       event.preventDefault();
       if (asking) return;
       asking = true;
-      void askOnClose(dialog, w, totals, home).then((choice) => {
+      void this.opts.trayShown().then(async (trayShown) => {
+        const choice = await askOnClose(dialog, w, totals, home, trayShown);
         asking = false;
-        if (choice === 'tray') w.hide();
-        else if (choice === 'quit') app.quit();
+        if (choice === 'tray') {
+          if (trayShown) w.hide();
+          else w.minimize();
+        } else if (choice === 'quit') app.quit();
       });
     });
     this.win = w;

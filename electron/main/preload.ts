@@ -5,14 +5,9 @@
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import type { ContractError } from '../../shared/contract/errors';
 import type { EngineEvent, EventListener } from '../../shared/contract/events';
-import { METHOD_NAMES, type DubdeskApi } from '../../shared/contract/methods';
-import {
-  type BrowserFile,
-  type FaceBridge,
-  type MediaKind,
-  type ShellEvent,
-  type UpdateView,
-} from '../../shared/face';
+import { METHOD_NAMES } from '../../shared/contract/method-names';
+import type { DubdeskApi } from '../../shared/contract/methods';
+import type { BrowserFile, FaceBridge, MediaKind, ShellEvent, UpdateView } from '../../shared/face';
 import { EVENTS, FACE, SHELL_EVENTS, SHELL_READY, SUBSCRIBE, methodChannel, type Reply } from './channels';
 import { mediaUrl } from './media-url';
 

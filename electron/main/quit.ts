@@ -24,21 +24,36 @@ export function quitAfterUploads(
 }
 
 /**
- * Quitting stops the engine gently first: the shell's parts let go (sleep, taskbar, tray), the steps in
- * flight get QUIT_GRACE_MS to finish, then the app quits for real.
+ * Stops the engine gently, once: the shell's parts let go (sleep, taskbar, tray) and the steps in flight get
+ * `graceMs` to finish. Null when it is stopping or stopped already.
  */
+function stopEngine(engine: EngineClient, state: ShellState, parts: DesktopParts, graceMs: number) {
+  if (state.phase !== 'running') return null;
+  state.phase = 'stopping';
+  parts.awake.release();
+  parts.taskbar.clear();
+  parts.tray.destroy();
+  return engine.stop(graceMs).finally(() => {
+    state.phase = 'stopped';
+  });
+}
+
+/** Quitting stops the engine gently first (QUIT_GRACE_MS for the steps in flight), then quits for real. */
 export function stopGentlyOnQuit(engine: EngineClient, state: ShellState, parts: DesktopParts): void {
   app.on('before-quit', (event) => {
     if (state.phase === 'stopped') return;
     event.preventDefault();
-    if (state.phase === 'stopping') return;
-    state.phase = 'stopping';
-    parts.awake.release();
-    parts.taskbar.clear();
-    parts.tray.destroy();
-    void engine.stop(QUIT_GRACE_MS).finally(() => {
-      state.phase = 'stopped';
-      app.quit();
-    });
+    void stopEngine(engine, state, parts, QUIT_GRACE_MS)?.then(() => app.quit());
   });
+}
+
+/** What Windows allows an app between "the session ends" and ending it: the engine gets less than that. */
+export const SESSION_END_GRACE_MS = 1500;
+
+/**
+ * Windows shutting down or signing out: `before-quit` is not emitted, the window gets `session-end`, and the
+ * process is ended soon after. The engine stops with a short grace; the queue resumes next time anyway.
+ */
+export function stopOnSessionEnd(engine: EngineClient, state: ShellState, parts: DesktopParts): () => void {
+  return () => void stopEngine(engine, state, parts, SESSION_END_GRACE_MS);
 }

@@ -2,13 +2,23 @@
  * Updates from the GitHub releases (electron-builder's `publish`): checked at start and every 6 hours,
  * downloaded in the background, installed when the app quits. "Check for Updates…" in the menu (and in
  * Settings) checks now and says what it found: the current version and the available one. Off when the app
- * runs unpackaged (`npm start`), where there is nothing to replace.
+ * runs unpackaged (`npm start`), where there is nothing to replace. Where this copy cannot install an update
+ * (an unsigned Mac build, a Linux folder that is neither an AppImage nor an installed package) it never
+ * downloads one: it says so, and where to download new versions by hand.
  */
 import type { AppUpdater, UpdateInfo } from 'electron-updater';
 
 export const CHECK_EVERY_MS = 6 * 60 * 60 * 1000;
 
-export type UpdateStatus = 'off' | 'idle' | 'checking' | 'up-to-date' | 'downloading' | 'ready' | 'failed';
+export type UpdateStatus =
+  'off' | 'manual' | 'idle' | 'checking' | 'up-to-date' | 'downloading' | 'ready' | 'failed';
+
+/** Where new versions are published (electron-builder.yml's `publish`). */
+export const RELEASES_URL = 'https://github.com/dubdesk/dubdesk/releases';
+
+/** Said when the updater finds it has nothing to install on this copy (`checkForUpdates()` answers null). */
+export const CANNOT_INSTALL =
+  'This copy cannot install updates by itself: it is neither an AppImage nor an installed package.';
 
 export interface UpdateState {
   status: UpdateStatus;
@@ -19,6 +29,8 @@ export interface UpdateState {
   percent: number | null;
   /** Why the last check or download failed. */
   error: string | null;
+  /** Why updates are not installed automatically (status `manual`). */
+  reason?: string | null;
 }
 
 /** The part of electron-updater's AppUpdater used here (its events, its two switches, a check). */
@@ -30,6 +42,8 @@ export interface UpdatesOptions {
   current: string;
   /** Repeats a check (setInterval by default); returns how to stop it. */
   every?: (fn: () => void, ms: number) => () => void;
+  /** Why this copy cannot install updates (unsigned on macOS...), or null when it can. */
+  unavailable?: () => Promise<string | null>;
 }
 
 const repeat = (fn: () => void, ms: number) => {
@@ -45,6 +59,7 @@ export class Updates {
   private value: UpdateState;
   private readonly listeners = new Set<(s: UpdateState) => void>();
   private stopTimer: (() => void) | null = null;
+  private settled: Promise<void> | null = null;
 
   constructor(
     private readonly updater: Updater | null,
@@ -89,11 +104,25 @@ export class Updates {
     return () => this.listeners.delete(listener);
   }
 
-  /** At start: one check now, then one every 6 hours. */
+  /** At start: one check now, then one every 6 hours (none where this copy cannot install updates). */
   start(): void {
     if (!this.enabled || this.stopTimer) return;
-    void this.check();
     this.stopTimer = (this.options.every ?? repeat)(() => void this.check(), CHECK_EVERY_MS);
+    void this.check();
+  }
+
+  /** Whether this copy can install updates, asked once. */
+  private ableToInstall(): Promise<void> {
+    this.settled ??= (async () => {
+      const reason = await (this.options.unavailable?.() ?? Promise.resolve(null)).catch(() => null);
+      if (reason) this.manual(reason);
+    })();
+    return this.settled;
+  }
+
+  private manual(reason: string): void {
+    this.stop();
+    this.set({ status: 'manual', reason, available: null, percent: null, error: null });
   }
 
   stop(): void {
@@ -104,10 +133,13 @@ export class Updates {
   /** Checks now (the download, if any, goes on in the background); resolves with what the check found. */
   async check(): Promise<UpdateState> {
     if (!this.updater || !this.enabled) return this.value;
+    await this.ableToInstall();
     // A download under way or finished is not started again by a second check.
-    if (this.value.status === 'downloading' || this.value.status === 'ready') return this.value;
+    if (['manual', 'downloading', 'ready'].includes(this.value.status)) return this.value;
     try {
       const result = await this.updater.checkForUpdates();
+      // The updater is inactive here: the check would say "Checking…" for ever.
+      if (result === null) this.manual(CANNOT_INSTALL);
       // A failed background download is reported by the 'error' event; its promise must not go unhandled.
       result?.downloadPromise?.catch(() => {});
     } catch (e) {
@@ -130,6 +162,11 @@ export function updateMessage(s: UpdateState): { message: string; detail: string
       return {
         message: 'Updates are off',
         detail: `${current} This copy runs unpackaged; updates come to installed copies.`,
+      };
+    case 'manual':
+      return {
+        message: 'Updates are not installed automatically',
+        detail: `${current} ${s.reason ?? ''} Download new versions from ${RELEASES_URL}.`.replace('  ', ' '),
       };
     case 'up-to-date':
       return { message: 'Dubdesk is up to date', detail: current };

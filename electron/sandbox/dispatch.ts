@@ -3,6 +3,7 @@ import { checkAdmin } from './admin-auth';
 import { drainBody } from './body';
 import type { Faults } from './faults';
 import { HttpError } from './http-error';
+import { callerKey, quotingKey } from './key-quote';
 import { dropConnection, sendError, type Ctx, type Route } from './http';
 import type { SandboxState } from './state';
 
@@ -32,7 +33,10 @@ export function createDispatcher(deps: DispatchDeps): (req: IncomingMessage, res
   const { routes, state, faults } = deps;
 
   async function answerError(req: IncomingMessage, res: ServerResponse, e: unknown): Promise<void> {
-    const err = e instanceof HttpError ? e : new HttpError(500, 'Internal server error');
+    let err = e instanceof HttpError ? e : new HttpError(500, 'Internal server error');
+    const key = callerKey(req);
+    if (key && faults.roll('rateQuoteKey'))
+      err = new HttpError(err.status, quotingKey(err.message, key), err.extra);
     if (!(e instanceof HttpError)) console.error('[sandbox]', e);
     // An error answer can report work done (v2 create's 502 names the dub it made): save that first.
     await deps.durable();

@@ -1,4 +1,4 @@
-import { FaultSettings } from './options';
+import { FaultSettings, NO_FAULTS, type FaultPatch } from './options';
 
 /** mulberry32: tiny, fast and seedable, so a failing run can be replayed with the same --seed. */
 export function mulberry32(seed: number): () => number {
@@ -12,7 +12,7 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-export type FaultKind = Exclude<keyof FaultSettings, 'latencyMs'>;
+export type FaultKind = Exclude<keyof FaultSettings, 'latencyMs' | 'listFault'>;
 
 export class Faults {
   private settings: FaultSettings;
@@ -26,10 +26,11 @@ export class Faults {
     rateTruncate: 0,
     rateExpireLink: 0,
     rateRefuseSourceUrl: 0,
+    rateQuoteKey: 0,
   };
 
-  constructor(initial: Partial<FaultSettings>, seed: number) {
-    this.settings = FaultSettings.parse(initial);
+  constructor(initial: FaultPatch, seed: number) {
+    this.settings = FaultSettings.parse({ ...NO_FAULTS, ...initial });
     this.random = mulberry32(seed);
   }
 
@@ -37,7 +38,8 @@ export class Faults {
     return { ...this.settings };
   }
 
-  set(patch: Partial<FaultSettings>): FaultSettings {
+  /** Changes the faults `patch` names, and only those. */
+  set(patch: FaultPatch): FaultSettings {
     this.settings = FaultSettings.parse({ ...this.settings, ...patch });
     return this.get();
   }
@@ -53,5 +55,9 @@ export class Faults {
 
   get latencyMs(): number {
     return this.settings.latencyMs;
+  }
+
+  get listFault(): FaultSettings['listFault'] {
+    return this.settings.listFault;
   }
 }

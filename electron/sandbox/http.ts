@@ -41,7 +41,7 @@ export function sendText(
   }
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Answers once what the handler changed is saved: a client never hears of a change a restart would lose.

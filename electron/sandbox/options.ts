@@ -1,23 +1,56 @@
 import { z } from 'zod';
 
-export const FaultSettings = z.object({
+const rate = z.number().min(0).max(1);
+
+/** Each fault and its range; none is on unless set. */
+const FAULT_FIELDS = {
   /** Share of API calls answered 502 (v2 create's 502 carries the dub id; nothing is dispatched). */
-  rate502: z.number().min(0).max(1).default(0),
+  rate502: rate,
   /** Share of requests whose connection is dropped before any work is done. */
-  rateReset: z.number().min(0).max(1).default(0),
+  rateReset: rate,
   /** Share of mutating calls that do their work, then drop the connection instead of answering. */
-  rateLostResponse: z.number().min(0).max(1).default(0),
+  rateLostResponse: rate,
   /** Share of dubs that end Failed in the pipeline (no charge). */
-  rateDubFailure: z.number().min(0).max(1).default(0),
+  rateDubFailure: rate,
   /** Share of output downloads cut off halfway. */
-  rateTruncate: z.number().min(0).max(1).default(0),
+  rateTruncate: rate,
   /** Share of output downloads refused with 403 as if their link had expired. */
-  rateExpireLink: z.number().min(0).max(1).default(0),
+  rateExpireLink: rate,
   /** Share of v2 creates from a `source_url` refused with 400 as unreachable (before anything is fetched). */
-  rateRefuseSourceUrl: z.number().min(0).max(1).default(0),
+  rateRefuseSourceUrl: rate,
+  /**
+   * Share of error answers and failed dubs whose message quotes the caller's API key back (raw, and in a
+   * failed dub's message JSON-escaped and URL-encoded too), as a careless service does.
+   */
+  rateQuoteKey: rate,
+  /**
+   * How every list of dubs (v2, v1 and legacy) breaks: `error` answers 500; `huge` sends 100 MB; `deep` nests
+   * 200,000 arrays; `others` lists only other dubs (v2: full pages and 1e15 of them; v1 and legacy: none of
+   * the caller's). Details (`GET /api/v2/dubs/{id}`) still answer.
+   */
+  listFault: z.enum(['none', 'error', 'huge', 'deep', 'others']),
   /** Extra delay before every answer, in milliseconds. */
-  latencyMs: z.number().int().min(0).max(600_000).default(0),
-});
+  latencyMs: z.number().int().min(0).max(600_000),
+};
+
+/** Every fault's setting; an unknown name is refused (a typo must not pass for "no fault"). */
+export const FaultSettings = z.strictObject(FAULT_FIELDS);
+/** A change to some faults: only those named change (`PUT /__sandbox/faults`, the options' `faults`). */
+export const FaultPatch = FaultSettings.partial();
+export type FaultPatch = z.infer<typeof FaultPatch>;
+
+export const NO_FAULTS: FaultSettings = {
+  rate502: 0,
+  rateReset: 0,
+  rateLostResponse: 0,
+  rateDubFailure: 0,
+  rateTruncate: 0,
+  rateExpireLink: 0,
+  rateRefuseSourceUrl: 0,
+  rateQuoteKey: 0,
+  listFault: 'none',
+  latencyMs: 0,
+};
 export type FaultSettings = z.infer<typeof FaultSettings>;
 
 export const SandboxUser = z.object({ apiKey: z.string().min(1), seconds: z.number() });
@@ -57,7 +90,7 @@ export const SandboxOptions = z.object({
    */
   ffmpeg: z.boolean().default(true),
   seed: z.number().int().default(1),
-  faults: FaultSettings.partial().default({}),
+  faults: FaultPatch.default({}),
   /** Token the `/__sandbox/*` test controls require in `x-sandbox-admin`; random when absent. */
   adminToken: z.string().min(16).optional(),
   /** Where uploads and artifacts live; a fresh temporary folder when absent (removed on stop). */

@@ -3,6 +3,7 @@ import { ExternalStatus } from '../../shared/api/common';
 import { creditsFor } from '../../shared/credits';
 import { safeFileName } from './content-disposition';
 import type { Faults } from './faults';
+import { quotingKey } from './key-quote';
 import { makeArtifacts, probeMedia } from './media';
 import { PoolClosedError, type ProcessPool } from './process-pool';
 import type { SandboxDub, SandboxState } from './state';
@@ -187,9 +188,10 @@ export class Pipeline {
   }
 
   private fail(dub: SandboxDub, message: string): void {
+    const key = this.state.accounts.get(dub.ownerId)?.apiKey;
     dub.externalStatusId = ExternalStatus.Failed;
     dub.internalStatusId = 9;
-    dub.errorMessage = message;
+    dub.errorMessage = key && this.faults.roll('rateQuoteKey') ? quotingKey(message, key, true) : message;
     this.active.delete(dub);
     this.state.saved(dub);
   }

@@ -13,7 +13,7 @@ import { lockStateDir } from './persist/lock';
 import { loadStateDir, removeOrphanUploads, restoreInto, StatePersister } from './persist/store';
 import { ProcessPool } from './process-pool';
 import type { Route } from './http';
-import { SandboxOptions, type FaultSettings, type SandboxOptionsInput } from './options';
+import { SandboxOptions, type FaultPatch, type FaultSettings, type SandboxOptionsInput } from './options';
 import { Pipeline } from './pipeline';
 import { presenceRoutes } from './routes/presence';
 import { adminRoutes, publicRoutes } from './routes/public';
@@ -45,7 +45,7 @@ export interface Sandbox {
   readonly stateDir: string | null;
   /** The pool every ffprobe/ffmpeg goes through: `size`, and the `peak` of processes at once. */
   readonly media: Pick<ProcessPool, 'size' | 'peak' | 'started'>;
-  setFaults(patch: Partial<FaultSettings>): FaultSettings;
+  setFaults(patch: FaultPatch): FaultSettings;
   /** Moves the sandbox's clock forward: links expire and pipelines advance without waiting. */
   advanceClock(seconds: number): void;
   /**

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DOWNLOAD_TOKEN_PARAM, MEDIA_TOKEN_PARAM } from '../../shared/serve-protocol';
+import type { BrowserSessions } from './browser-sessions';
 import type { MediaTokens } from './media-tokens';
 import { sendError, sendUnauthorized } from './replies';
 import { bearerOf, sameToken } from './token';
@@ -67,6 +68,8 @@ export function canonicalPath(url: string): boolean {
 
 export interface GuardOptions {
   token: string;
+  /** The browsers' session cookies (browser-sessions.ts). */
+  sessions: BrowserSessions;
   /** `?mt=`: the preview's tokens. */
   mediaTokens: MediaTokens;
   /** `?dt=`: the download links' tokens. */
@@ -82,15 +85,32 @@ function queryTokenOf(req: FastifyRequest, param: string): string | undefined {
 }
 
 /**
+ * Whether a request is the browser opening a page in a tab: a top-level GET navigation (Fetch Metadata, which
+ * every current browser sends to 127.0.0.1). Another site may do that much, as any link may: what it opens
+ * is a tab it cannot read (no CORS, COOP) nor frame, of a public page (the renderer) that holds nothing.
+ */
+function isPageNavigation(req: FastifyRequest): boolean {
+  return (
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    req.headers['sec-fetch-mode'] === 'navigate' &&
+    req.headers['sec-fetch-dest'] === 'document'
+  );
+}
+
+/**
  * One gate in front of every route, 404s included:
  * 1. the Host header must name this server (`127.0.0.1:<port>` or `localhost:<port>`): a page of another
  *    site whose name was re-pointed at 127.0.0.1 (DNS rebinding) sends its own name and is refused;
  * 2. a browser request from another origin is refused (Origin, Sec-Fetch-Site), and no CORS header is
- *    ever sent, so no other page can read an answer either;
+ *    ever sent, so no other page can read an answer either. One exception: a tab opened on a public page
+ *    (isPageNavigation) from elsewhere, as the page `serve` opens the browser on (a `file://` page, so
+ *    `cross-site`) or a bookmark does;
  * 3. a path spelled in any but the canonical way (percent-escapes, dot segments) is refused;
- * 4. every route needs the session token unless it is marked otherwise (RouteAuth): the preview's media
- *    takes a media token too, a download a download token (media-tokens.ts); the page and the code exchange (session-codes.ts) need
- *    none: they are how the page gets it.
+ * 4. every route needs the session unless it is marked otherwise (RouteAuth): the token in an
+ *    Authorization header (scripts), or the session cookie of a browser that traded a code, on a request
+ *    its own page made (`Sec-Fetch-Site: same-origin`); the preview's media takes a media token too, a
+ *    download a download token (media-tokens.ts); the page and the code exchange (session-codes.ts) need
+ *    none: they are how a browser gets a session.
  */
 export function guardRequests(app: FastifyInstance, opts: GuardOptions): void {
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -107,12 +127,14 @@ export function guardRequests(app: FastifyInstance, opts: GuardOptions): void {
         },
         421,
       );
+    const auth = req.routeOptions.config.auth ?? 'token';
     const origin = req.headers.origin;
     const site = req.headers['sec-fetch-site'];
     const foreignOrigin = origin !== undefined && !hosts.some((h) => origin === `http://${h}`);
     // `none`: the user opened the address themselves; `same-site` would include other ports of 127.0.0.1.
     const foreignSite = site !== undefined && site !== 'same-origin' && site !== 'none';
-    if (foreignOrigin || foreignSite)
+    const openingPage = auth === 'public' && isPageNavigation(req);
+    if ((foreignOrigin || foreignSite) && !openingPage)
       return sendError(reply, {
         code: 'permission',
         message: 'requests from other sites are refused',
@@ -123,9 +145,9 @@ export function guardRequests(app: FastifyInstance, opts: GuardOptions): void {
         code: 'bad-request',
         message: 'this path is not spelled the way this server serves it (no %-escapes, no . or .. or //)',
       });
-    const auth = req.routeOptions.config.auth ?? 'token';
     if (auth === 'public') return;
     if (sameToken(bearerOf(req.headers.authorization), opts.token)) return;
+    if (site === 'same-origin' && opts.sessions.carried(req)) return;
     if (auth === 'preview' && opts.mediaTokens.use(queryTokenOf(req, MEDIA_TOKEN_PARAM))) return;
     if (auth === 'download' && opts.downloadTokens.use(queryTokenOf(req, DOWNLOAD_TOKEN_PARAM))) return;
     return sendUnauthorized(reply);

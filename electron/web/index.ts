@@ -6,6 +6,7 @@
 export { LOOPBACK } from './loopback';
 export { openBrowser } from './open-browser';
 export { rendererDir } from './renderer-files';
-export { OPENED_CODE_TTL_MS, PRINTED_CODE_TTL_MS } from './session-codes';
+export { announceServer, runningServers, type RunningServer } from './running-servers';
+export { OPENED_CODE_TTL_MS, PRINTED_CODE_TTL_MS, type CodeEnd } from './session-codes';
 export { startServer, type DubdeskServer, type ServeOptions } from './server';
 export { workQueue } from './worker';

@@ -25,6 +25,9 @@ export function packageRoot(from = fileURLToPath(import.meta.url)): string {
  * address); otherwise the error says exactly what to run.
  */
 export function rendererDir(log: (line: string) => void): string {
+  // The tests serve the renderer they built from the sources as they are (dist/ may be older).
+  const given = process.env.DUBDESK_RENDERER_DIR;
+  if (given && existsSync(join(given, 'index.html'))) return given;
   const root = packageRoot();
   const dir = join(root, 'dist', 'renderer');
   if (existsSync(join(dir, 'index.html'))) return dir;

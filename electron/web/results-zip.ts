@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { create as contentDisposition } from 'content-disposition';
 import type { ReadStream } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { basename, isAbsolute, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { z } from 'zod';
@@ -12,6 +11,7 @@ import { ROUTES } from '../../shared/serve-protocol';
 import { openServedFile } from '../engine/served-file';
 import { DOWNLOAD_ROUTE } from './guard';
 import { sendError } from './replies';
+import { zipEntryNames, type ZipSource } from './zip-names';
 
 /** `?jobs=1,2,3`: up to 10,000 job ids. */
 const ZipQuery = z.object({
@@ -25,12 +25,6 @@ const ZipQuery = z.object({
     .regex(/^[^/\\\0]+$/)
     .optional(),
 });
-
-/** The name a result has inside the zip: its place under the job's output folder (`es/Movie.mp4`). */
-function entryName(outDir: string, path: string): string {
-  const rel = relative(outDir, path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(/[\\/]/).join('/') : basename(path);
-}
 
 interface ZipEntry {
   name: string;
@@ -91,19 +85,22 @@ export function resultsZipRoute(app: FastifyInstance, api: DubdeskApi): void {
           remedy: 'Ask for /media/results.zip?jobs=1,2,3',
         });
       // Every id is looked up before any file is opened, so a refused id leaves nothing open.
-      const files: ZipEntry[] = [];
-      const names = new Set<string>();
+      const found: ZipSource[] = [];
+      const mtimes = new Map<string, Date>();
       for (const id of q.data.jobs) {
         const job = await api.getJob({ id });
         for (const o of job.outputs) {
-          const name = entryName(job.outDir, o.path);
-          if (names.has(name)) continue; // the same file listed twice (a source's shared outputs)
-          const mtime = await regularFileTime(o.path);
+          const mtime = mtimes.get(o.path) ?? (await regularFileTime(o.path));
           if (!mtime) continue;
-          names.add(name);
-          files.push({ name, path: o.path, mtime });
+          mtimes.set(o.path, mtime);
+          found.push({ outDir: job.outDir, path: o.path });
         }
       }
+      const files: ZipEntry[] = [...zipEntryNames(found)].map(([path, name]) => ({
+        name,
+        path,
+        mtime: mtimes.get(path) ?? new Date(),
+      }));
       if (files.length === 0)
         throw new DubdeskError('not-found', 'none of these jobs has finished files yet');
       const body = zipStream(files);

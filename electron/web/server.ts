@@ -7,6 +7,7 @@ import { CODE_FRAGMENT_KEY } from '../../shared/serve-protocol';
 import { contractErrors } from './errors';
 import { eventRoutes, type EventStreams } from './events';
 import { guardRequests } from './guard';
+import { bodyIdleLimit, headersDeadline, IDLE_TIMEOUTS, type IdleTimeouts } from './idle-limits';
 import { LOOPBACK } from './loopback';
 import { mediaRoutes } from './media';
 import { resultsZipRoute } from './results-zip';
@@ -18,7 +19,14 @@ import type { FolderEnv } from './downloads-folder';
 import { uploadsFolderRoute } from './uploads-route';
 import { withUploadsFolder } from './uploads-folder';
 import { sweepStaging } from './staging-sweep';
-import { OPENED_CODE_TTL_MS, SessionCodes, sessionRoute } from './session-codes';
+import { BrowserSessions } from './browser-sessions';
+import {
+  OPENED_CODE_TTL_MS,
+  PRINTED_CODE_TTL_MS,
+  SessionCodes,
+  sessionRoutes,
+  type CodeEnd,
+} from './session-codes';
 import { newToken } from './token';
 import { writeRedirectFile } from './redirect-file';
 
@@ -49,6 +57,8 @@ export interface ServeOptions {
   folders?: FolderEnv;
   /** The clock one-time codes expire by (tests move it). */
   clock?: () => number;
+  /** How long a request's headers, and its body, may stall (default: IDLE_TIMEOUTS). */
+  idleTimeouts?: Partial<IdleTimeouts>;
 }
 
 export interface DubdeskServer {
@@ -59,9 +69,9 @@ export interface DubdeskServer {
   /**
    * A private file (redirect-file.ts) that sends the browser to an address with a fresh code, for `ttlMs`;
    * the browser is opened on its path, so no command line holds the code. Deleted once the code is traded,
-   * once it expires, and when serve stops.
+   * once it expires, and when serve stops; `ended` then says which.
    */
-  newRedirectFile(ttlMs: number): Promise<string>;
+  newRedirectFile(ttlMs: number, ended?: (end: CodeEnd) => void): Promise<string>;
   readonly origin: string;
   readonly port: number;
   /** The listening socket's own address. */
@@ -94,21 +104,25 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   const mediaTokens = new MediaTokens();
   const downloadTokens = new MediaTokens();
   const codes = new SessionCodes(opts.clock);
+  let port = 0;
+  const sessions = new BrowserSessions(() => port);
   const stagingRoot = join(home, 'staging');
   const uploading = new Set<string>();
+  const idle = { ...IDLE_TIMEOUTS, ...opts.idleTimeouts };
   const app = Fastify({
+    http: headersDeadline(idle),
     logger: loggerOptions(opts.log),
     bodyLimit: METHOD_BODY_LIMIT,
     trustProxy: false,
     return503OnClosing: true,
   });
-  let port = 0;
   // Contract bodies are JSON only: a text/plain POST is what a cross-site form could send without asking.
   app.removeContentTypeParser('text/plain');
 
-  guardRequests(app, { token, mediaTokens, downloadTokens, port: () => port });
+  bodyIdleLimit(app, idle.bodyMs);
+  guardRequests(app, { token, sessions, mediaTokens, downloadTokens, port: () => port });
   contractErrors(app);
-  sessionRoute(app, codes, token);
+  sessionRoutes(app, codes, token, sessions, () => newAddress(PRINTED_CODE_TTL_MS));
   methodRoutes(app, withUploadsFolder(api, stagingRoot, opts.folders));
   uploadsFolderRoute(app, api, opts.folders);
   mediaTokenRoute(app, mediaTokens, downloadTokens);
@@ -147,11 +161,12 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
   const addressWith = (code: string) => `${origin}/#${CODE_FRAGMENT_KEY}=${code}`;
   const newAddress = (ttlMs: number) => addressWith(codes.mint(ttlMs));
   const redirects = new Set<Promise<unknown>>();
-  const newRedirectFile = async (ttlMs: number) => {
+  const newRedirectFile = async (ttlMs: number, ended?: (end: CodeEnd) => void) => {
     let remove = async () => {};
     let removed = false;
-    const gone = () => {
+    const gone = (end: CodeEnd) => {
       removed = true;
+      ended?.(end);
       const done = remove().catch(() => undefined);
       redirects.add(done);
       void done.finally(() => redirects.delete(done));
@@ -179,6 +194,7 @@ export async function startServer(opts: ServeOptions): Promise<DubdeskServer> {
     close: async () => {
       clearInterval(sweeper);
       codes.clear();
+      sessions.clear();
       await Promise.all(redirects);
       await app.close();
     },

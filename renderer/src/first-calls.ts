@@ -9,16 +9,16 @@
 import { ROUTES } from '../../shared/serve-routes';
 import { sendEarly } from './bridge/early-fetch';
 import { callInit, eventsInit } from './bridge/web-requests';
-import { tokenFromPage } from './bridge/web-token';
+import { pageSession } from './bridge/web-session';
 import { pageRequest } from './store/queue';
 
 function sendFirstCalls(): void {
   if (window.dubdesk) return;
-  const token = tokenFromPage();
-  if (!token) return;
-  const call = (path: string, body: unknown = null) => ({ url: path, init: callInit(token, body) });
+  // Without a session the page shows how to get one (main.tsx), and makes no call.
+  if (pageSession() !== 'signed-in') return;
+  const call = (path: string, body: unknown = null) => ({ url: path, init: callInit(undefined, body) });
   sendEarly([
-    { url: ROUTES.events, init: eventsInit(token) },
+    { url: ROUTES.events, init: eventsInit(undefined) },
     // What connect.ts's refreshAll asks for, the first page of the queue first.
     call(ROUTES.method('listSources'), pageRequest('all', '', 0)),
     call(ROUTES.method('totals')),

@@ -4,23 +4,32 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { getBridge } from './bridge/index';
+import { onSessionEnded, pageSession } from './bridge/web-session';
+import { NeedsLink } from './screens/NeedsLink';
 import { createAppStore } from './store';
 import { connect } from './store/connect';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (root) {
+  const view = createRoot(root);
   try {
-    const bridge = getBridge();
-    const store = createAppStore(bridge);
-    // The first page, totals and settings are asked for now, before React's first render (which takes about
-    // as long as they do), not from an effect after it; nor do they wait for the media token (bridge.ts).
-    connect(store, bridge);
-    createRoot(root).render(
-      <StrictMode>
-        <App bridge={bridge} store={store} />
-      </StrictMode>,
-    );
+    // In a browser without a session of `dubdesk serve`: the page about getting an address, not the app.
+    const session = window.dubdesk ? 'signed-in' : pageSession();
+    if (session !== 'signed-in') view.render(<NeedsLink why={session} />);
+    else {
+      const bridge = getBridge();
+      const store = createAppStore(bridge);
+      // The first page, totals and settings are asked for now, before React's first render (which takes about
+      // as long as they do), not from an effect after it; nor do they wait for the media token (bridge.ts).
+      connect(store, bridge);
+      view.render(
+        <StrictMode>
+          <App bridge={bridge} store={store} />
+        </StrictMode>,
+      );
+      if (!window.dubdesk) onSessionEnded(() => view.render(<NeedsLink why="ended" />));
+    }
   } catch (e) {
     root.textContent = `Dubdesk could not start: ${e instanceof Error ? e.message : String(e)}`;
   }

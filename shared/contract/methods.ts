@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AccountSchema, AppInfoSchema, LanguagesSchema, TestKeyRequestSchema } from './account';
 import { AddRequestSchema, AddResultSchema, BatchRequestSchema, EstimateSchema } from './batches';
 import type { EventListener } from './events';
+import { METHOD_NAMES as NAMES, type MethodName } from './method-names';
 import {
   ActionResultSchema,
   JobDetailSchema,
@@ -106,10 +107,10 @@ export const METHODS = {
   reprocessWatchFile: act(ReprocessWatchFileSchema, WatchFileSchema),
   /** Looks through the whole folder again now (periodic full scans happen anyway). */
   rescanWatchFolder: act(WatchFolderIdSchema, WatchFolderSchema),
-} as const satisfies Record<string, MethodSpec>;
+} as const satisfies Record<MethodName, MethodSpec>;
 
-export type MethodName = keyof typeof METHODS;
-export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
+export type { MethodName };
+export const METHOD_NAMES: MethodName[] = [...NAMES];
 
 export type MethodInput<K extends MethodName> = (typeof METHODS)[K]['input'] extends z.ZodType
   ? z.input<(typeof METHODS)[K]['input']>

@@ -44,6 +44,11 @@ export const SettingsSchema = z.object({
      * now: the user must enter it again for this one. Absent or null otherwise.
      */
     keyEnteredFor: z.string().nullable().optional(),
+    /**
+     * The origins the stored key was entered for (it is sent to these only), whatever the mode: a form going
+     * back to one of them needs no key typed again. Absent when no key is stored.
+     */
+    keyOrigins: z.array(z.string()).optional(),
     /** Where the key is kept: the OS credential store, a file only the user can read, or the environment. */
     keyStore: z.enum(['os', 'file', 'env']).nullable(),
     /** Where a key saved now would go, and whether the user must agree first (absent: the face cannot tell). */

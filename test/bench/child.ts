@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
 
 const NATIVE = ['better-sqlite3', '@napi-rs/keyring', '@parcel/watcher'];
 /** Inside the project, so the bundles find the native modules in its node_modules as the app does. */
-const outDir = new URL('../../node_modules/.cache/dubdesk-bench/', import.meta.url).pathname;
+const outDir = fileURLToPath(new URL('../../node_modules/.cache/dubdesk-bench/', import.meta.url));
 mkdirSync(outDir, { recursive: true });
 const bundles = new Map<string, Promise<string>>();
 
@@ -18,7 +19,7 @@ export function bundled(script: string): Promise<string> {
   if (!out) {
     const outfile = join(outDir, script.replace(/^\.\//, '').replace(/\.ts$/, '.mjs'));
     out = build({
-      entryPoints: [new URL(script, import.meta.url).pathname],
+      entryPoints: [fileURLToPath(new URL(script, import.meta.url))],
       outfile,
       bundle: true,
       platform: 'node',

@@ -15,6 +15,7 @@ import { CLI } from '../helpers/cli';
 import { seedQueue } from '../helpers/seed';
 import { median, ratioOf, round, type Figure } from './figures';
 import { API_KEY, benchSandbox } from './sandbox';
+import { fileURLToPath } from 'node:url';
 
 export interface RunningServe {
   /** The page's address, without a code: each context gets the session token in its tab (see `visit`). */
@@ -167,10 +168,10 @@ export function buildServedRenderer(): Promise<void> {
 
 async function buildRenderer(): Promise<void> {
   await build({
-    configFile: new URL('../../renderer/vite.config.ts', import.meta.url).pathname,
+    configFile: fileURLToPath(new URL('../../renderer/vite.config.ts', import.meta.url)),
     logLevel: 'warn',
   });
-  const assets = new URL('../../dist/renderer/assets/', import.meta.url).pathname;
+  const assets = fileURLToPath(new URL('../../dist/renderer/assets/', import.meta.url));
   for (const f of readdirSync(assets).filter((n) => n.endsWith('.js')))
     if (readFileSync(join(assets, f), 'utf8').includes('jsxDEV'))
       throw new Error(`dist/renderer/assets/${f} is React's development build`);

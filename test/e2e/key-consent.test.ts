@@ -46,6 +46,10 @@ describe('Settings in the browser, with no system credential store', () => {
     await page.getByLabel('Service address').fill(sb.baseUrl);
     const agree = page.getByRole('checkbox', { name: /service\.json/ });
     await agree.waitFor(PATIENT);
+    // Why, in one plain sentence: the system's own words (D-Bus, X11 autolaunch) are in the log.
+    const why = (await page.locator('#key-file-why').textContent()) ?? '';
+    expect(why).toMatch(/no Secret Service \(GNOME Keyring or KWallet\) answered in this session/);
+    expect(why).not.toMatch(/DBus|X11|DBUS_SESSION_BUS_ADDRESS/);
     const save = page.getByRole('button', { name: 'Save settings' });
     expect(await save.isDisabled()).toBe(true);
     expect(keyIn(file)).toBe(false);

@@ -19,7 +19,7 @@ export function electronBinary() {
   if (!name)
     return {
       missing:
-        "Electron's binary was not downloaded (ELECTRON_SKIP_BINARY_DOWNLOAD, or no network at npm install)",
+        "Electron's binary is not installed (Electron 45 no longer downloads it at npm install: run `npx install-electron`)",
     };
   const path = join(pkg, 'dist', name);
   return existsSync(path) ? { path } : { missing: `Electron's binary is missing (${path})` };

@@ -7,7 +7,7 @@ import { electronBinary, ROOT } from './binary.mjs';
 
 const found = electronBinary();
 if ('missing' in found) {
-  const line = `desktop suite (test/electron) skipped: ${found.missing}; where Electron is installed: npm run test:electron`;
+  const line = `desktop suite (test/electron) skipped: ${found.missing}; once it is: npm run test:electron`;
   if (process.env.DUBDESK_REQUIRE_ELECTRON === '1') {
     console.error(line.replace('skipped', 'cannot run'));
     process.exit(1);

@@ -112,7 +112,8 @@ export interface Viewing {
 
 let browser: Promise<Browser> | null = null;
 
-function launch(): Promise<Browser> {
+/** The tests' own Chromium (one per test file); each of its contexts is a fresh profile, another browser. */
+export function launch(): Promise<Browser> {
   browser ??= chromium.launch({
     executablePath: CHROMIUM,
     // Playwright's launch always starts from a fresh, temporary profile (it refuses --user-data-dir).

@@ -101,6 +101,9 @@ export class FakeBrowserWindow extends EventEmitter {
   restore() {
     this.minimized = false;
   }
+  minimize() {
+    this.minimized = true;
+  }
   maximize() {
     this.maximized = true;
   }
@@ -189,6 +192,8 @@ export const fake = {
     devicePermission: null as Listener | null,
     beforeRequest: null as { filter: { urls: string[] }; fn: Listener } | null,
     emitter: new EventEmitter(),
+    /** The system's proxy for a URL, as Chromium's PAC answer. */
+    proxyFor: (_url: string) => 'DIRECT',
   },
   menus: [] as unknown[],
   trays: [] as {
@@ -212,6 +217,8 @@ export const fake = {
   },
   displays: [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
   badge: [] as number[],
+  /** Each single-instance lock asked for: the user-data folder it was scoped to, and what was handed over. */
+  lock: [] as { userData: string; additionalData: unknown }[],
   /** What was put on the clipboard, in order. */
   clipboard: [] as string[],
   /** Runs the engine's process side in this process, over a structured-clone port. */

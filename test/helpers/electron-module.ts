@@ -40,7 +40,13 @@ class FakeNotification {
 
 export function electronModule(): Record<string, unknown> {
   const app = Object.assign(new EventEmitter(), {
-    requestSingleInstanceLock: vi.fn(() => true),
+    /** Electron scopes the lock to the user-data folder as it is when the lock is asked for. */
+    requestSingleInstanceLock: vi.fn((_additionalData?: unknown) => {
+      fake.lock.push({ userData: app.getPath('userData'), additionalData: _additionalData });
+      return fake.lock.length === 1 || fake.lock.at(-1)?.userData !== fake.lock[0]?.userData;
+    }),
+    setAppUserModelId: vi.fn(),
+    getAppPath: () => '/opt/dubdesk/resources/app.asar',
     quit: vi.fn(() => {
       let prevented = false;
       app.emit('before-quit', { preventDefault: () => (prevented = true) });
@@ -85,6 +91,7 @@ export function electronModule(): Record<string, unknown> {
         setPermissionCheckHandler: (fn: Listener) => (fake.session.permissionCheck = fn),
         setDevicePermissionHandler: (fn: Listener) => (fake.session.devicePermission = fn),
         on: (e: string, fn: Listener) => fake.session.emitter.on(e, fn),
+        resolveProxy: async (url: string) => fake.session.proxyFor(url),
         webRequest: {
           onBeforeRequest: (filter: { urls: string[] }, fn: Listener) =>
             (fake.session.beforeRequest = { filter, fn }),

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { build } from 'vite';
 import { tempDir } from './engine';
+import { fileURLToPath } from 'node:url';
 
 let built: Promise<string> | null = null;
 
@@ -16,7 +17,7 @@ export function builtRenderer(): Promise<string> {
     process.env.NODE_ENV = 'production';
     try {
       await build({
-        configFile: new URL('../../renderer/vite.config.ts', import.meta.url).pathname,
+        configFile: fileURLToPath(new URL('../../renderer/vite.config.ts', import.meta.url)),
         mode: 'production',
         logLevel: 'warn',
         build: { outDir, emptyOutDir: true },

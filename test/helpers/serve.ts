@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { request, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
 import { Writable } from 'node:stream';
 import { startServer, type DubdeskServer, type ServeOptions } from '../../electron/web/server';
 import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
@@ -30,7 +30,7 @@ export interface Served {
 /** `dubdesk serve` in this process: an engine on a fresh home talking to `sb`, fastify on 127.0.0.1:0. */
 export async function serveFor(
   sb: Sandbox,
-  opts: { apiKey?: string; home?: string } & Partial<Omit<ServeOptions, 'engine' | 'port' | 'log'>> = {},
+  opts: { apiKey?: string; home?: string } & Partial<Omit<ServeOptions, 'engine' | 'log'>> = {},
 ): Promise<Served> {
   const { apiKey = sb.account.apiKey, home = tempDir(), ...serveOpts } = opts;
   const host = openDubdesk({
@@ -110,6 +110,38 @@ export function raw(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** An upload that sends its first bytes and then waits, as a slow or stalled browser would. */
+export function heldUpload(
+  port: number,
+  token: string,
+  declared: number,
+): { req: ClientRequest; status: Promise<number> } {
+  let req!: ClientRequest;
+  const status = new Promise<number>((resolve) => {
+    req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/staging?name=held.mp4',
+        headers: {
+          host: `127.0.0.1:${port}`,
+          ...bearer(token),
+          'content-type': 'application/octet-stream',
+          'content-length': String(declared),
+        },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', () => resolve(0));
+    req.write(Buffer.alloc(10));
+  });
+  return { req, status };
+}
 
 /** The first line a child writes on stdout (`dubdesk serve` prints its address there first). */
 export function firstLine(child: ChildProcess): Promise<string> {

@@ -101,7 +101,9 @@ describe('no credential store on this system', () => {
     const home = tempDir();
     const store = new SystemKeyStore(home, 'ask', noSecretService, 'linux');
     expect(store.kind).toBe('file');
-    expect(store.osUnavailable).toMatch(/Secret Service.*DBUS_SESSION_BUS_ADDRESS/);
+    // One plain sentence for the user; the system's own words kept for the log.
+    expect(store.osUnavailable).toBe('no Secret Service (GNOME Keyring or KWallet) answered in this session');
+    expect(store.osDetail).toMatch(/DBUS_SESSION_BUS_ADDRESS/);
     expect(store.storage()).toMatchObject({ store: 'file', needsConsent: true });
 
     const host = openDubdesk({ home, face: 'electron', keyStore: store });
@@ -144,7 +146,8 @@ describe('no credential store on this system', () => {
     const keyring = await loadKeyring();
     expect(typeof keyring, String(keyring)).toBe('function');
     const store = await systemKeyStore({ home: tempDir(), fileFallback: 'ask' });
-    if (store.kind === 'file') expect(store.osUnavailable).toMatch(/credential store/);
+    if (store.kind === 'file')
+      expect(store.osUnavailable).toMatch(/Secret Service|Keychain|Credential Manager/);
     else expect(store.osUnavailable).toBeNull();
   });
 
@@ -166,7 +169,9 @@ describe('no credential store on this system', () => {
       store.set(null); // a machine with a keyring: leave it as it was
       return;
     }
-    expect(stderr).toMatch(/No system keychain here: no system credential store answered/);
+    expect(stderr).toMatch(
+      /No system keychain here: (no Secret Service|the Keychain|the Credential Manager)/,
+    );
     expect(stderr).toContain(`Saved to ${join(home, 'service.json')} (readable by you only)`);
     expect(stderr).not.toContain('sk-from-cli');
     expect(store.get()).toBe('sk-from-cli-2468');

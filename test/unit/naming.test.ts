@@ -1,3 +1,4 @@
+import { lstatSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { link, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import {
   sanitizeName,
   settle,
 } from '../../electron/engine/outputs/naming';
+import { identityOf, NameTakenError } from '../../electron/engine/files/own-file';
 import { formatsOf } from '../../electron/engine/outputs/sniff';
 import { OUTPUT_TYPES, type OutputType } from '../../shared/api/common';
 import { tempDir } from '../helpers/engine';
@@ -102,5 +104,28 @@ describe('output names', () => {
     // Moved but not recorded: the size says so. A different file of another size is not ours.
     expect(await alreadySettled(join(dir, 'b.mp4'), 4)).toBe(true);
     expect(await alreadySettled(join(dir, 'a.es.mp4'), 4)).toBe(false);
+  });
+});
+
+describe('settle with the identity of the file written', () => {
+  it('never moves into place a link (or another file) put at the part’s name after it was written', async () => {
+    const dir = tempDir();
+    const away = tempDir();
+    const part = join(dir, 'a.es.mp4.part');
+    writeFileSync(part, 'the download');
+    const written = identityOf(lstatSync(part));
+    // Swapped between the download's end and the move: a link to a file elsewhere, then another plain file
+    // (the file written is kept elsewhere meanwhile, so the new one cannot take its inode number).
+    renameSync(part, join(away, 'kept'));
+    writeFileSync(join(away, 'elsewhere.mp4'), 'not ours');
+    symlinkSync(join(away, 'elsewhere.mp4'), part);
+    await expect(settle(part, join(dir, 'a.es.mp4'), written)).rejects.toBeInstanceOf(NameTakenError);
+    rmSync(part);
+    writeFileSync(part, 'someone else’s');
+    await expect(settle(part, join(dir, 'a.es.mp4'), written)).rejects.toBeInstanceOf(NameTakenError);
+    expect(readdirSync(dir)).toEqual(['a.es.mp4.part']);
+    // The file written itself settles.
+    const own = identityOf(lstatSync(part));
+    expect(await settle(part, join(dir, 'a.es.mp4'), own)).toBe(join(dir, 'a.es.mp4'));
   });
 });

@@ -1,39 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { finishedFitted, finishedLine } from '../../electron/cli/progress';
 import { fits } from '../../electron/cli/fit';
-import type { JobView } from '../../shared/contract/jobs';
-
-const job = (name: string, over: Partial<JobView> = {}): JobView => ({
-  id: 7,
-  source: `/videos/${name}`,
-  sourceKind: 'file',
-  sourceName: name,
-  destLang: 'es',
-  sourceLang: 'auto',
-  api: 'v2',
-  studio: false,
-  state: 'completed',
-  remoteId: 'd1',
-  progress: 100,
-  waiting: null,
-  error: null,
-  durationSeconds: 3,
-  estimatedCredits: 3,
-  measuredDuration: 3,
-  creditsCharged: 3,
-  outDir: '/out',
-  outputs: [
-    { type: 'translated_mp4', path: `/out/${name.replace(/\.mp4$/, '')}.es.mp4`, bytes: 1 },
-    { type: 'translated_subtitle', path: `/out/${name.replace(/\.mp4$/, '')}.es.vtt`, bytes: 1 },
-  ],
-  createdAt: '2026-11-22T00:00:00.000Z',
-  updatedAt: '2026-11-22T00:00:00.000Z',
-  completedAt: '2026-11-22T00:00:00.000Z',
-  bytesPerSecond: null,
-  etaSeconds: null,
-  watchFolderId: null,
-  ...over,
-});
+import { jobView as job } from '../helpers/job-view';
 
 describe('a finished job on one terminal line', () => {
   it('names its files where they fit', () => {

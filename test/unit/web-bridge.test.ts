@@ -20,12 +20,13 @@ function fakeWindow(href: string, extra: Record<string, unknown> = {}) {
 }
 
 /**
- * The server side of the code exchange (POST /session): each code in `codes` is traded once for its
- * token, as `dubdesk serve` does; every exchange is recorded.
+ * The server side of the session routes: each code in `codes` is traded once (POST /session), and sets
+ * the session this fake browser then has (GET /session says so). Every request is recorded.
  */
-function fakeExchange(given: Record<string, string>) {
+function fakeSessions(codes: string[], opts: { signedIn?: boolean } = {}) {
   const sent: string[] = [];
-  const codes = new Map(Object.entries(given));
+  const live = new Set(codes);
+  let signedIn = opts.signedIn ?? false;
   class FakeXhr {
     status = 0;
     responseText = '';
@@ -34,14 +35,21 @@ function fakeExchange(given: Record<string, string>) {
       this.target = `${method} ${url} ${async ? 'async' : 'sync'}`;
     }
     setRequestHeader() {}
-    send(body: string) {
-      sent.push(`${this.target} ${body}`);
-      const { code } = JSON.parse(body) as { code: string };
-      const token = codes.get(code);
-      codes.delete(code);
-      this.status = token ? 200 : 401;
+    send(body: string | null) {
+      sent.push(`${this.target}${body ? ` ${body}` : ''}`);
+      if (this.target.startsWith('GET')) {
+        this.status = 200;
+        this.responseText = JSON.stringify({ ok: true, value: { signedIn } });
+        return;
+      }
+      const { code } = JSON.parse(body ?? '{}') as { code: string };
+      const traded = live.delete(code);
+      if (traded) signedIn = true;
+      this.status = traded ? 200 : 401;
       this.responseText = JSON.stringify(
-        token ? { ok: true, value: { token } } : { ok: false, error: { code: 'auth', message: 'used' } },
+        traded
+          ? { ok: true, value: { token: 'for-scripts' } }
+          : { ok: false, error: { code: 'auth', message: 'used' } },
       );
     }
   }
@@ -55,36 +63,37 @@ describe('the web bridge in a page', () => {
     vi.resetModules();
   });
 
-  it('trades the fragment’s one-time code for the token, keeps it for the tab, and clears the address', async () => {
-    const { tokenFromPage } = await import('../../renderer/src/bridge/web-token');
-    const sent = fakeExchange({ 'code-1': 'abc_DEF-123' });
+  it('trades the fragment’s one-time code for a session once, clears the address, and asks nothing more', async () => {
+    const { pageSession } = await import('../../renderer/src/bridge/web-session');
+    const sent = fakeSessions(['code-1']);
     const page = fakeWindow('http://127.0.0.1:5000/?x=1#code=code-1');
-    expect(tokenFromPage()).toBe('abc_DEF-123');
+    expect(pageSession()).toBe('signed-in');
     expect(sent).toEqual(['POST /session sync {"code":"code-1"}']);
-    expect([...page.stored.values()]).toEqual(['abc_DEF-123']);
+    // The token the exchange answers is for scripts: the page keeps nothing (its cookie is the session).
+    expect([...page.stored.values()]).toEqual([]);
     expect(page.replaced).toEqual(['/?x=1']);
-    // A reload: the address has no code any more; the tab still has the token.
-    (window.location as { hash: string }).hash = '';
-    expect(tokenFromPage()).toBe('abc_DEF-123');
-    expect(page.replaced).toHaveLength(1);
+    expect(pageSession()).toBe('signed-in');
     expect(sent).toHaveLength(1);
   });
 
-  it('keeps the tab’s token when the address brings a used code (history, a second tab)', async () => {
-    const { tokenFromPage } = await import('../../renderer/src/bridge/web-token');
-    fakeExchange({});
+  it('with a used code, asks whether this browser has a session already (another tab, a reload)', async () => {
+    const { pageSession } = await import('../../renderer/src/bridge/web-session');
+    const sent = fakeSessions([], { signedIn: true });
     const page = fakeWindow('http://127.0.0.1:5000/#code=used');
-    expect(tokenFromPage()).toBeNull();
-    page.stored.set('dubdesk.serve-token', 'kept');
-    (window.location as { hash: string }).hash = '#code=used';
-    expect(tokenFromPage()).toBe('kept');
-    expect(page.replaced).toEqual(['/', '/']);
+    expect(pageSession()).toBe('signed-in');
+    expect(sent).toEqual(['POST /session sync {"code":"used"}', 'GET /session sync']);
+    expect(page.replaced).toEqual(['/']);
   });
 
-  it('has no token when the page was opened without one', async () => {
-    const { tokenFromPage } = await import('../../renderer/src/bridge/web-token');
+  it('says the link was used when this browser has no session, and that there was no link without a code', async () => {
+    let { pageSession } = await import('../../renderer/src/bridge/web-session');
+    fakeSessions([]);
+    fakeWindow('http://127.0.0.1:5000/#code=used');
+    expect(pageSession()).toBe('used-link');
+    vi.resetModules();
+    ({ pageSession } = await import('../../renderer/src/bridge/web-session'));
     fakeWindow('http://127.0.0.1:5000/');
-    expect(tokenFromPage()).toBeNull();
+    expect(pageSession()).toBe('no-link');
   });
 
   it('getBridge picks Electron’s window.dubdesk when present', async () => {
@@ -95,7 +104,7 @@ describe('the web bridge in a page', () => {
     await expect(bridgeReady()).resolves.toBeUndefined();
   });
 
-  it('getBridge makes the web client otherwise, once, with the page’s token', async () => {
+  it('getBridge makes the web client otherwise, once, with no token of its own (the cookie goes)', async () => {
     const calls: [string, RequestInit | undefined][] = [];
     vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
       calls.push([url, init]);
@@ -106,7 +115,7 @@ describe('the web bridge in a page', () => {
         }),
       );
     });
-    fakeExchange({ 'page-code': 'page-token' });
+    fakeSessions(['page-code']);
     fakeWindow('http://127.0.0.1:5000/#code=page-code');
     const { getBridge, bridgeReady } = await import('../../renderer/src/bridge/index');
     const bridge = getBridge();
@@ -115,7 +124,7 @@ describe('the web bridge in a page', () => {
     expect(getBridge()).toBe(bridge);
     await bridgeReady();
     expect(calls[0]?.[0]).toBe('/api/media-token');
-    expect(new Headers(calls[0]?.[1]?.headers).get('authorization')).toBe('Bearer page-token');
+    expect(new Headers(calls[0]?.[1]?.headers).get('authorization')).toBeNull();
     expect(bridge.mediaUrl(7, 'subtitles')).toBe(`/media/7/subtitles?mt=${'m'.repeat(43)}`);
     expect(bridge.downloadUrl?.(7, 0)).toContain(`dt=${'d'.repeat(43)}`);
     expect(await bridge.pickFiles()).toBeNull();
@@ -134,13 +143,13 @@ describe('the page’s first calls', () => {
     const sent: string[] = [];
     vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
       sent.push(`${init?.method ?? 'GET'} ${url} ${typeof init?.body === 'string' ? init.body : ''}`);
-      expect(new Headers(init?.headers).get('authorization')).toBe('Bearer page-token');
+      expect(new Headers(init?.headers).get('authorization')).toBeNull();
       if (url === '/api/events') return new Response('');
       return new Response(
         JSON.stringify({ ok: false, error: { code: 'internal', message: 'not in this test' } }),
       );
     });
-    fakeExchange({ 'page-code': 'page-token' });
+    fakeSessions(['page-code']);
     fakeWindow('http://127.0.0.1:5000/#code=page-code');
     await import('../../renderer/src/first-calls');
     const early = [...sent];

@@ -10,7 +10,7 @@ import { ExitCode } from '../exit-codes';
 import { catchInterrupts, type CaughtInterrupts } from '../interrupts';
 import { printJson, printable } from '../format';
 import { RunJson } from '../json-shapes';
-import { printPausedJobs, printQueueLine, printSummary, tally } from '../run-summary';
+import { printJobsElsewhere, printPausedJobs, printQueueLine, printSummary, tally } from '../run-summary';
 import { positiveInt, positiveSeconds } from '../options';
 
 export interface RunFlags {
@@ -49,12 +49,16 @@ async function reachable(api: DubdeskApi): Promise<void> {
   }
 }
 
+const countElsewhere = (jobs: readonly JobView[]) =>
+  jobs.filter((j) => j.waiting?.code === 'other-service').length;
+
 const OUTCOME_EXIT: Partial<Record<RunOutcome, ExitCode>> = {
   auth: ExitCode.Auth,
   credits: ExitCode.Credits,
   aborted: ExitCode.Interrupted,
   // `--until-done` returned with work left: not done, so not 0.
   paused: ExitCode.Paused,
+  unreachable: ExitCode.Offline,
 };
 
 export interface RunResult {
@@ -122,13 +126,30 @@ export async function runQueue(
       'dubdesk: out of credits; the queue is paused. Add credits, then `dubdesk run` again.\n',
     );
   if (outcome === 'paused') process.stderr.write('dubdesk: the queue is paused; `dubdesk resume` goes on.\n');
+  if (outcome === 'unreachable') {
+    const said = after.find((j) => j.waiting?.code === 'retry')?.waiting?.message;
+    process.stderr.write(
+      `dubdesk: ${said ? printable(said) : "the service's list of dubs keeps failing"}; the jobs stay as they are, and the next \`dubdesk run\` follows them again.\n`,
+    );
+  }
   if (leftPaused) printPausedJobs(after);
+  // Jobs of another service or account wait for it: `--until-done` is not done while they are open.
+  const leftElsewhere =
+    flags.untilDone &&
+    outcome === 'done' &&
+    (flags.json ? countElsewhere(after) : printJobsElsewhere(after)) > 0;
   const failed = after.some(
     (j) => j.state === 'failed' && (!!scope || before.find((b) => b.id === j.id)?.state !== 'failed'),
   );
   const code =
     OUTCOME_EXIT[outcome] ??
-    (leftPaused ? ExitCode.Paused : failed || skipped.length ? ExitCode.Failed : ExitCode.Ok);
+    (leftPaused
+      ? ExitCode.Paused
+      : leftElsewhere
+        ? ExitCode.Elsewhere
+        : failed || skipped.length
+          ? ExitCode.Failed
+          : ExitCode.Ok);
   return { code, json: { outcome, exitCode: code, tally: t.counts, queue: totals, jobs: after } };
 }
 

@@ -1,5 +1,5 @@
 import { plural } from '../../../shared/format';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { SandboxUser } from '../../sandbox/options';
 
@@ -85,6 +85,17 @@ export function registerSandboxCommand(program: Command): void {
       number(0, 1),
       0,
     )
+    .option(
+      '--fault-quote-key <rate>',
+      'share of error answers and failed dubs whose message quotes the caller’s API key',
+      number(0, 1),
+      0,
+    )
+    .addOption(
+      new Option('--fault-list <how>', 'how every list of dubs breaks')
+        .choices(['none', 'error', 'huge', 'deep', 'others'])
+        .default('none'),
+    )
     .option('--latency <ms>', 'delay before every API answer', number(0, 60_000, true), 0)
     .option(
       '--seed <n>',
@@ -114,6 +125,8 @@ export function registerSandboxCommand(program: Command): void {
         faultTruncate: number;
         faultExpireLink: number;
         faultRefuseSourceUrl: number;
+        faultQuoteKey: number;
+        faultList: 'none' | 'error' | 'huge' | 'deep' | 'others';
         latency: number;
         seed: number;
       }) => {
@@ -141,6 +154,8 @@ export function registerSandboxCommand(program: Command): void {
             rateTruncate: o.faultTruncate,
             rateExpireLink: o.faultExpireLink,
             rateRefuseSourceUrl: o.faultRefuseSourceUrl,
+            rateQuoteKey: o.faultQuoteKey,
+            listFault: o.faultList,
             latencyMs: o.latency,
           },
         }).catch((e: unknown) => {

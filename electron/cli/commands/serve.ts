@@ -23,8 +23,14 @@ export function registerServeCommand(program: Command): void {
       false,
     )
     .option('--no-open', 'print the address without opening a browser')
+    .option(
+      '--link',
+      'print a new one-time address for the serve already running (for a browser whose address was used)',
+      false,
+    )
     .addOption(new Option('--host <addr>').hideHelp())
     .action(async (flags: ServeFlags, cmd: Command) => {
+      if (flags.link) return (await import('./serve-link')).printNewLink(cmd);
       const { serve } = await import('./serve-run');
       await serve(flags, cmd);
     });

@@ -1,14 +1,15 @@
 import { plural } from '../../../shared/format';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { JOB_STATES, jobFiles, type JobFilter, type JobState } from '../../../shared/contract/jobs';
+import { JOB_STATES, type JobFilter, type JobState } from '../../../shared/contract/jobs';
 import type { ActionResult } from '../../../shared/contract/jobs';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import type { QueueTotals } from '../../../shared/contract/queue';
 import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { describeJob, formatDuration, jobRange, printJson, printable, table } from '../format';
+import { describeJob, jobRange, printJson, printable } from '../format';
+import { printCredits, printJobs, printPaused, say, STARTED_DUBS_GO_ON } from '../status-view';
 import { StatusJson } from '../json-shapes';
 import { nothingToMove, reportCompleted } from './retry-report';
 import { jobId, positiveInt } from '../options';
@@ -67,35 +68,9 @@ async function printStatus(api: DubdeskApi, flags: StatusFlags, limitGiven: bool
     );
     return printPaused(totals);
   }
-  const rows = [['ID', 'SOURCE', 'LANG', 'API', 'STATE', 'PROGRESS', 'NOTE']];
-  const now = Date.now();
-  for (const j of jobs) {
-    let note =
-      j.error?.message ??
-      j.waiting?.message ??
-      (j.state === 'completed'
-        ? `${j.copiedFrom ? `copied from ${j.copiedFrom}, no charge: ` : ''}${jobFiles(j.outputs)
-            .map((o) => o.path)
-            .join(', ')}`
-        : '');
-    if (j.waiting?.retryAt)
-      note += `, retrying in ${formatDuration(Math.max(0, (Date.parse(j.waiting.retryAt) - now) / 1000))}`;
-    if (flags.verbose && j.error?.remedy) note += `. ${j.error.remedy}`;
-    rows.push([
-      String(j.id),
-      printable(j.sourceName),
-      j.destLang,
-      j.api,
-      j.state,
-      `${Math.round(j.progress)}%`,
-      printable(note),
-    ]);
-  }
-  process.stdout.write(`${table(rows)}\n`);
+  printJobs(jobs, flags.verbose);
   if (jobs.length < total)
-    process.stdout.write(
-      `\n(the last ${jobs.length} of ${total}; --all for every job, --state or --search to narrow)\n`,
-    );
+    say(`\n(the last ${jobs.length} of ${total}; --all for every job, --state or --search to narrow)`);
   printCredits(totals);
   printPaused(totals);
 }
@@ -110,30 +85,6 @@ async function totalsWithBalance(api: DubdeskApi): Promise<QueueTotals> {
   ))
     ? api.totals()
     : first;
-}
-
-/** The service's balance and, beside it, what the queue will still spend: never one taken from the other. */
-function printCredits(t: QueueTotals): void {
-  const balance = t.balance === null ? 'unknown (the service did not answer)' : `${t.balance}`;
-  const short = t.creditsShort ? `; short by ${t.creditsShort}` : '';
-  process.stdout.write(
-    `\nCredits: balance ${balance}, ${t.creditsCommitted} committed to jobs not yet charged${short}.\n`,
-  );
-}
-
-/** The service has no pause: what a pause cannot stop, said wherever a pause is. */
-const STARTED_DUBS_GO_ON =
-  'Dubs already started keep being processed and charged by the service: a run follows them and records their charge; their downloads wait for resume.';
-
-/** The queue's own state, whatever the filter listed: paused, why, and what goes on. */
-function printPaused(t: QueueTotals): void {
-  if (!t.paused) return;
-  const why: Record<NonNullable<QueueTotals['paused']>['reason'], string> = {
-    user: `The queue is paused (by \`dubdesk pause\` or the app); \`dubdesk resume\` goes on. ${STARTED_DUBS_GO_ON}`,
-    credits: `The queue is paused: out of credits (${printable(t.paused.message)}). Add credits; the next \`dubdesk run\` checks the balance again.`,
-    auth: `The queue is paused: ${printable(t.paused.message)}. Check the key (\`dubdesk login\`, or DUBDESK_API_KEY); the next \`dubdesk run\` tries again.`,
-  };
-  process.stdout.write(`\n${why[t.paused.reason]}\n`);
 }
 
 async function pageAll(api: DubdeskApi, filter: JobFilter) {

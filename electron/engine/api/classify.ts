@@ -3,6 +3,8 @@ import { cleanServiceText } from '../../../shared/text';
 import { MaxRedirectsError, RequestError, TimeoutError } from 'got';
 import { ApiError, kindForStatus, redact, type ApiErrorDetails } from './errors';
 import { FileChangedError, FileStalledError } from './file-body';
+import { nestsDeeper } from './json-depth';
+import { scrubValue } from './scrub';
 
 /**
  * A limit the transport keeps itself, or got's timeout of that phase: `request`, the whole call; `response`,
@@ -63,6 +65,26 @@ function codeOf(e: unknown): string {
   return typeof code === 'string' ? code : '';
 }
 
+/** TLS verdicts on a certificate nobody in the trust store vouches for. */
+const UNTRUSTED =
+  /^(?:UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_UNTRUSTED)$/;
+
+/**
+ * What a company network does to a request, said plainly: a certificate the system does not trust (a
+ * TLS-inspecting proxy whose root is not installed), or a proxy that refuses the tunnel (hpagent's error).
+ */
+function trustFailure(code: string, what: string, host: string): string | null {
+  if (UNTRUSTED.test(code))
+    return (
+      `cannot reach ${host}: its certificate is not trusted here (${code}). Behind a company proxy that ` +
+      `inspects TLS, install the proxy's root certificate in the system's store, or name its file in NODE_EXTRA_CA_CERTS`
+    );
+  const refused = what.match(/^Bad response: (\d{3})$/);
+  if (refused)
+    return `cannot reach ${host}: the proxy refused the connection (HTTP ${refused[1]}${refused[1] === '407' ? ': it wants a login, which Dubdesk takes in the proxy URL, http://user:password@proxy:port' : ''})`;
+  return null;
+}
+
 /**
  * A request that failed without a complete answer, as an ApiError. `answered` says whether the status line
  * had arrived: before it, the network is to blame (wait); after it, the service sent a broken answer.
@@ -109,6 +131,8 @@ export function errorFromFailure(
       null,
       details,
     );
+  const untrusted = trustFailure(code, what, hostOf(url));
+  if (untrusted) return new ApiError('network', untrusted);
   // got's own codes say little (ERR_GOT_REQUEST_ERROR); its message says what happened.
   const why = code && !code.startsWith('ERR_') ? code : what;
   if (answered) {
@@ -124,12 +148,21 @@ export function errorFromFailure(
   return new ApiError('network', `cannot reach ${where} (${why})`);
 }
 
-/** A non-2xx answer as an ApiError, with the service's own `{ error }` message when it sent one, cleaned. */
-export function errorFromResponse(status: number, text: string, url: string): ApiError {
+/**
+ * A non-2xx answer as an ApiError, with the service's own `{ error }` message when it sent one, scrubbed of
+ * `keys` and cleaned.
+ */
+export function errorFromResponse(
+  status: number,
+  text: string,
+  url: string,
+  keys: readonly string[] = [],
+): ApiError {
   let message = '';
   let remoteId: string | null = null;
   try {
-    const parsed = ErrorBody.safeParse(JSON.parse(text));
+    if (nestsDeeper(text)) throw new Error('nested too deep');
+    const parsed = ErrorBody.safeParse(scrubValue(JSON.parse(text), keys));
     if (parsed.success) {
       message = cleanServiceText(parsed.data.error);
       const id = parsed.data.id === undefined ? '' : cleanServiceText(parsed.data.id, 200);

@@ -3,6 +3,7 @@ import { Downloads, type PartFiles } from './download';
 import { LangsClient } from './langs';
 import { LegacyClient } from './legacy';
 import { LANGS_LIMITS, withLimits, type HttpLimits } from './limits';
+import type { Secrets } from './scrub';
 import { Uploads } from './upload';
 import { V1Client } from './v1';
 import { V2Client } from './v2';
@@ -18,6 +19,8 @@ export interface ServiceOptions {
   partFiles?: PartFiles;
   /** How files going out are read (tests give reads that hang, as a share asleep does). */
   sourceReads?: SourceReads;
+  /** Every other key Dubdesk knows (stored, or given for the session): scrubbed from answers with `apiKey`. */
+  secrets?: Secrets;
 }
 
 export interface ServiceClients {
@@ -34,17 +37,18 @@ export interface ServiceClients {
 /** Every client of the service, sharing one set of limits; the only place the engine builds them. */
 export function createServiceClients(o: ServiceOptions): ServiceClients {
   const limits = withLimits(o.limits);
-  const uploads = new Uploads(limits, o.sourceReads);
+  const secrets: Secrets = () => [o.apiKey, ...(o.secrets?.() ?? [])];
+  const uploads = new Uploads(limits, o.sourceReads, secrets);
   // The language list keeps its own short limits unless the caller's are shorter still.
   const langsLimits = Object.fromEntries(
     Object.entries(LANGS_LIMITS).map(([k, v]) => [k, Math.min(v, limits[k as keyof HttpLimits])]),
   );
   return {
-    v2: new V2Client(o.baseUrl, o.apiKey, { limits, reads: o.sourceReads }),
-    v1: new V1Client(o.baseUrl, o.apiKey, { limits, uploads }),
-    legacy: o.legacyUrl ? new LegacyClient(o.legacyUrl, o.apiKey, { limits, uploads }) : null,
-    langs: new LangsClient(o.baseUrl, { ...limits, ...langsLimits }),
-    downloads: new Downloads(limits, o.partFiles),
+    v2: new V2Client(o.baseUrl, o.apiKey, { limits, reads: o.sourceReads, secrets }),
+    v1: new V1Client(o.baseUrl, o.apiKey, { limits, uploads, secrets }),
+    legacy: o.legacyUrl ? new LegacyClient(o.legacyUrl, o.apiKey, { limits, uploads, secrets }) : null,
+    langs: new LangsClient(o.baseUrl, { ...limits, ...langsLimits }, secrets),
+    downloads: new Downloads(limits, o.partFiles, secrets),
     uploads,
   };
 }

@@ -1,12 +1,21 @@
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { open, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import {
+  createOwnFile,
+  entryAt,
+  identityOf,
+  mayBeOwn,
+  NameTakenError,
+  openOwnFile,
+  type FileIdentity,
+} from '../files/own-file';
 import { errorFromFailure, errorFromResponse } from './classify';
 import { ApiError, redact } from './errors';
 import { DEFAULT_LIMITS, withLimits, type HttpLimits } from './limits';
 import { httpUrl, isHttp, redirectTarget } from './links';
 import { planDownload } from './ranges';
+import type { Secrets } from './scrub';
 import { readCapped, timeoutsFor, Transport, utf8, type ProgressListener } from './transport';
 
 const mib = (bytes: number) => `${Math.ceil(bytes / 1024 / 1024)} MiB`;
@@ -28,6 +37,8 @@ export interface Downloaded {
    * from its start; null when it appended to an earlier part (the start is on disk, not here).
    */
   head: Buffer | null;
+  /** The file written: what is moved into place must be this very file (see `settle`). */
+  identity: FileIdentity;
 }
 
 /** How much of a download's start is kept in memory for sniffing (see outputs/sniff). */
@@ -37,17 +48,23 @@ export const HEAD_BYTES = 64;
 export interface PartFile {
   write(chunk: Buffer): Promise<void>;
   close(): Promise<void>;
+  identity: FileIdentity;
 }
 
-/** The one place downloads touch the disk; tests put a disk that fills up here. */
+/**
+ * The one place downloads touch the disk; tests put a disk that fills up here. A new part is created where
+ * no entry is (never through a link, never over anything); an earlier one is appended to only when it is
+ * Dubdesk's own and the file `expected` names (see files/own-file). Either refusal is a NameTakenError.
+ */
 export interface PartFiles {
-  open(path: string, append: boolean): Promise<PartFile>;
+  open(path: string, append: boolean, expected?: FileIdentity): Promise<PartFile>;
 }
 
 export const diskPartFiles: PartFiles = {
-  async open(path, append) {
-    const fh = await open(path, append ? 'a' : 'w');
+  async open(path, append, expected) {
+    const { fh, identity } = append ? await openOwnFile(path, 'append', expected) : await createOwnFile(path);
     return {
+      identity,
       async write(chunk) {
         // A nearly full disk takes part of a chunk: write the rest, so that its error is the next one.
         for (let at = 0; at < chunk.length;) at += (await fh.write(chunk, at)).bytesWritten;
@@ -109,6 +126,8 @@ export class Downloads {
   constructor(
     limits?: Partial<HttpLimits>,
     private readonly files: PartFiles = diskPartFiles,
+    /** Keys to scrub from storage's error answers. */
+    private readonly secrets: Secrets = () => [],
   ) {
     this.limits = withLimits(DEFAULT_LIMITS, limits);
     this.transport = new Transport(timeoutsFor('download', this.limits), { 'user-agent': 'Dubdesk' });
@@ -131,9 +150,13 @@ export class Downloads {
     maxBytes: number | null = null,
   ): Promise<Downloaded> {
     const target = httpUrl(url, 'the output link');
-    const have = fresh ? 0 : await sizeOf(part);
+    // A part already there is resumed only when it is Dubdesk's own (someone may have planted a link there).
+    const earlier = fresh ? null : await entryAt(part);
+    if (earlier && !mayBeOwn(earlier)) throw new NameTakenError(part, 'not the part file Dubdesk left');
+    const have = earlier?.size ?? 0;
+    const mine = earlier ? identityOf(earlier) : undefined;
     // What a resume keeps is hashed before the request, so the rest is hashed as it arrives.
-    const kept = have > 0 ? await hashOf(part, have, signal) : null;
+    const kept = have > 0 ? await hashOf(part, have, mine, signal) : null;
     const response = await this.transport.open(target, url, {
       method: 'GET',
       headers: have > 0 ? { range: `bytes=${have}-` } : undefined,
@@ -165,11 +188,19 @@ export class Downloads {
       const { body } = await readCapped(stream, this.limits.maxErrorBodyBytes, url).catch(() => ({
         body: Buffer.alloc(0),
       }));
-      throw errorFromResponse(status, utf8(body), url);
+      throw errorFromResponse(status, utf8(body), url, this.secrets());
     }
     if (plan.action === 'complete') {
       stream.destroy();
-      return { bytes: have, contentType, head: null, sha256: (kept ?? createHash('sha256')).digest('hex') };
+      // Only a part with bytes in it can be complete (`planDownload`).
+      if (!mine) throw new ApiError('protocol', `${redact(url)} said an empty download was complete`);
+      return {
+        bytes: have,
+        contentType,
+        head: null,
+        sha256: (kept ?? createHash('sha256')).digest('hex'),
+        identity: mine,
+      };
     }
     if (plan.action === 'restart') {
       stream.destroy();
@@ -198,7 +229,15 @@ export class Downloads {
     // Each chunk is on disk before the next is read: when the line drops, every byte received is kept
     // (and counts as progress), and a disk error (ENOSPC…) is the disk's, never the service's.
     const held = holdWhileOpening(stream);
-    // The floor: a window that brought less than the minimum ends the transfer (see HttpLimits).
+    // Started over: the earlier part (Dubdesk's own, checked above) goes, and a new one is made in its place.
+    if (!append && earlier) await rm(part, { force: true });
+    const out = await this.files.open(part, append, mine).catch((e: NodeJS.ErrnoException) => {
+      stream.destroy();
+      if (e instanceof NameTakenError) throw e;
+      throw new PartWriteError(e, expected === null ? null : expected - written);
+    });
+    // The floor: a window that brought less than the minimum ends the transfer (see HttpLimits). Set once
+    // the part file is open: a folder that refuses it leaves no timer to hold the process.
     let stop: ApiError | null = null;
     let windowStart = received;
     const floor = setInterval(() => {
@@ -215,10 +254,6 @@ export class Downloads {
       );
       stream.destroy(stop);
     }, this.limits.progressWindowMs);
-    const out = await this.files.open(part, append).catch((e: NodeJS.ErrnoException) => {
-      stream.destroy();
-      throw new PartWriteError(e, expected === null ? null : expected - written);
-    });
     try {
       for await (const chunk of held()) {
         try {
@@ -282,14 +317,21 @@ export class Downloads {
       contentType,
       head: append ? null : Buffer.concat(heads),
       sha256: hash.digest('hex'),
+      identity: out.identity,
     };
   }
 }
 
-/** A hash of the first `bytes` of `path`, to be continued with what follows them. */
-async function hashOf(path: string, bytes: number, signal?: AbortSignal): Promise<Hash> {
+/** A hash of the first `bytes` of Dubdesk's own `path`, to be continued with what follows them. */
+async function hashOf(
+  path: string,
+  bytes: number,
+  expected: FileIdentity | undefined,
+  signal?: AbortSignal,
+): Promise<Hash> {
   const hash = createHash('sha256');
-  const stream = createReadStream(path, { start: 0, end: bytes - 1, highWaterMark: 1024 * 1024, signal });
+  const { fh } = await openOwnFile(path, 'read', expected);
+  const stream = fh.createReadStream({ start: 0, end: bytes - 1, highWaterMark: 1024 * 1024, signal });
   for await (const chunk of stream) hash.update(chunk as Buffer);
   return hash;
 }

@@ -4,7 +4,9 @@ import { ApiError, redact } from './errors';
 import type { FileBody } from './file-body';
 import type { SourceReads } from './body-stream';
 import { DEFAULT_LIMITS, withLimits, type HttpLimits } from './limits';
+import { MAX_JSON_DEPTH, nestsDeeper } from './json-depth';
 import { httpUrl, redirectTarget } from './links';
+import { scrubValue, type Secrets } from './scrub';
 import {
   contentLength,
   MAX_REDIRECTS,
@@ -25,6 +27,8 @@ export interface HttpOptions {
   limits?: Partial<HttpLimits>;
   /** How files going out are read (tests give reads that hang). */
   reads?: SourceReads | undefined;
+  /** Keys to scrub from the service's answers besides `auth`'s (any stored). */
+  secrets?: Secrets | undefined;
 }
 
 export interface CallOptions {
@@ -61,10 +65,14 @@ export class Http {
   /** A GET call, a POST/PUT call, or either with a big body: each shape with its own limits. */
   private readonly transports: Record<'call' | 'upload', Transport>;
   private readonly hasKey: boolean;
+  /** Every key the service's text is scrubbed of: this client's own, and any other Dubdesk knows. */
+  private readonly keys: Secrets;
 
   constructor(opts: HttpOptions = {}) {
     this.limits = withLimits(DEFAULT_LIMITS, opts.limits);
     this.hasKey = opts.auth !== undefined;
+    const own = opts.auth ? [opts.auth.key] : [];
+    this.keys = () => [...own, ...(opts.secrets?.() ?? [])];
     const headers = { 'user-agent': 'Dubdesk', ...(opts.auth ? { [opts.auth.header]: opts.auth.key } : {}) };
     this.transports = {
       call: new Transport(timeoutsFor('call', this.limits), headers),
@@ -75,7 +83,7 @@ export class Http {
   /** Sends a request and parses a 2xx JSON body with `schema`. */
   async json<S extends z.ZodType>(schema: S, url: string, options: CallOptions = {}): Promise<z.infer<S>> {
     const res = await this.send(url, options);
-    return parseJson(schema, res, url);
+    return parseJson(schema, res, url, this.keys());
   }
 
   async send(url: string, options: CallOptions = {}): Promise<Reply> {
@@ -104,7 +112,7 @@ export class Http {
       const { body } = await readCapped(res.body, this.limits.maxErrorBodyBytes, url).catch(() => ({
         body: Buffer.alloc(0),
       }));
-      throw errorFromResponse(status, utf8(body), url);
+      throw errorFromResponse(status, utf8(body), url, this.keys());
     }
     if (options.discardBody) {
       // The status said it all; a body cut short afterwards changes nothing.
@@ -160,11 +168,25 @@ function sizeText(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-/** A 2xx body checked against its schema: anything else is the service breaking its promise. */
-export function parseJson<S extends z.ZodType>(schema: S, res: Reply, url: string): z.infer<S> {
+/**
+ * A 2xx body checked against its schema: anything else is the service breaking its promise. Nested past
+ * reason, it is refused unread; every string in it is scrubbed of `keys` before anything reads it.
+ */
+export function parseJson<S extends z.ZodType>(
+  schema: S,
+  res: Reply,
+  url: string,
+  keys: readonly string[] = [],
+): z.infer<S> {
+  if (nestsDeeper(res.body))
+    throw new ApiError(
+      'protocol',
+      `unexpected answer from ${redact(url)}: nested deeper than ${MAX_JSON_DEPTH} levels`,
+      res.status,
+    );
   let data: unknown;
   try {
-    data = JSON.parse(res.body);
+    data = scrubValue(JSON.parse(res.body), keys);
   } catch {
     throw new ApiError('protocol', `unexpected non-JSON answer from ${redact(url)}`, res.status);
   }

@@ -4,6 +4,7 @@ import { TARGET_CODES } from '../../../shared/languages';
 import { Http } from './http';
 import { LANGS_LIMITS, type HttpLimits } from './limits';
 import { serviceEndpoint } from './links';
+import type { Secrets } from './scrub';
 
 const CACHE_KEY = 'langs.cache';
 const CACHE_TTL_MS = 24 * 3600_000;
@@ -20,8 +21,8 @@ export class LangsClient {
   private readonly http: Http;
   private readonly baseUrl: string;
 
-  constructor(baseUrl: string, limits?: Partial<HttpLimits>) {
-    this.http = new Http({ limits: { ...LANGS_LIMITS, ...limits } });
+  constructor(baseUrl: string, limits?: Partial<HttpLimits>, secrets?: Secrets) {
+    this.http = new Http({ limits: { ...LANGS_LIMITS, ...limits }, secrets });
     this.baseUrl = baseUrl;
   }
 

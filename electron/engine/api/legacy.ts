@@ -8,6 +8,7 @@ import type { SourceIdentity } from './file-body';
 import { Http, type ProgressListener } from './http';
 import type { HttpLimits } from './limits';
 import { serviceEndpoint } from './links';
+import type { Secrets } from './scrub';
 import { Uploads } from './upload';
 
 /** `{legacy_api_url}/v1`: the same three steps as v1, with the `ApiKey` header, 17 languages and mp4 only. */
@@ -19,9 +20,13 @@ export class LegacyClient {
   constructor(
     legacyUrl: string,
     apiKey: string,
-    options: { limits?: Partial<HttpLimits>; uploads?: Uploads } = {},
+    options: { limits?: Partial<HttpLimits>; uploads?: Uploads; secrets?: Secrets } = {},
   ) {
-    this.http = new Http({ auth: { header: 'ApiKey', key: apiKey }, limits: options.limits ?? {} });
+    this.http = new Http({
+      auth: { header: 'ApiKey', key: apiKey },
+      limits: options.limits ?? {},
+      secrets: options.secrets,
+    });
     this.root = (path) => serviceEndpoint(legacyUrl, `v1/${path}`);
     this.uploads = options.uploads ?? new Uploads(options.limits);
   }

@@ -1,6 +1,5 @@
 import { channel } from 'node:diagnostics_channel';
-import { Agent as HttpAgent, type IncomingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import got, { type Delays, type PlainResponse, type Progress, type Request } from 'got';
 import { OutgoingBody, type SourceReads } from './body-stream';
@@ -9,6 +8,7 @@ import { ApiError, redact } from './errors';
 import type { FileBody } from './file-body';
 import type { HttpLimits } from './limits';
 import { redirectTarget } from './links';
+import { agentsFor } from './network';
 
 export type ProgressListener = (transferred: number, total: number | null) => void;
 
@@ -67,13 +67,11 @@ export const MAX_REDIRECTS = 10;
 /** Interim (1xx) replies taken before the answer; a server that sends more is stalling. */
 export const MAX_INTERIM_REPLIES = 16;
 
-/** One keep-alive pool per protocol, shared by every client. HTTP/1.1 only, as the error mapping assumes. */
-const pooled = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-/**
- * A file goes out on a connection of its own, never reused: a server that answers a refusal part way (403,
- * 413) leaves the line with the rest of the file unsent.
+/*
+ * Calls share one keep-alive pool per protocol and proxy (network.ts). HTTP/1.1 only, as the error mapping
+ * assumes. A file goes out on a connection of its own, never reused: a server that answers a refusal part way
+ * (403, 413) leaves the line with the rest of the file unsent.
  */
-const single = { http: false, https: false } as const;
 
 /**
  * `dubdesk:file-request` tells when a request carrying a file starts (`{ id, phase: 'start' }`) and when its
@@ -161,7 +159,7 @@ export class Transport {
       decompress: false,
       retry: { limit: 0 },
       http2: false,
-      agent: file ? single : pooled,
+      agent: agentsFor(target, !file),
       timeout: delaysOf(t),
       // The chain is bounded here, not by got's own limit: past it got waits for the last redirect's body to
       // end, and a service that never ends it held the call for ever. Not followed, the last redirect is the

@@ -3,6 +3,7 @@ import { rawFileBody, type SourceIdentity } from './file-body';
 import { Http, type ProgressListener } from './http';
 import type { HttpLimits } from './limits';
 import { httpUrl } from './links';
+import type { Secrets } from './scrub';
 
 /**
  * Pre-signed PUTs for v1 and legacy: raw bytes streamed from disk, deliberately no API key, and never
@@ -11,8 +12,8 @@ import { httpUrl } from './links';
 export class Uploads {
   private readonly http: Http;
 
-  constructor(limits?: Partial<HttpLimits>, reads?: SourceReads) {
-    this.http = new Http({ limits: limits ?? {}, reads });
+  constructor(limits?: Partial<HttpLimits>, reads?: SourceReads, secrets?: Secrets) {
+    this.http = new Http({ limits: limits ?? {}, reads, secrets });
   }
 
   async put(

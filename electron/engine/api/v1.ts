@@ -13,6 +13,7 @@ import { Http, type ProgressListener } from './http';
 import { checkItems, type RefusedDub } from './list-items';
 import type { HttpLimits } from './limits';
 import { serviceEndpoint } from './links';
+import type { Secrets } from './scrub';
 import { Uploads } from './upload';
 
 /** `{base_url}/api/v1`: init, pre-signed PUT, start; the list returns every dub at once. */
@@ -24,9 +25,13 @@ export class V1Client {
   constructor(
     baseUrl: string,
     apiKey: string,
-    options: { limits?: Partial<HttpLimits>; uploads?: Uploads } = {},
+    options: { limits?: Partial<HttpLimits>; uploads?: Uploads; secrets?: Secrets } = {},
   ) {
-    this.http = new Http({ auth: { header: 'apikey', key: apiKey }, limits: options.limits ?? {} });
+    this.http = new Http({
+      auth: { header: 'apikey', key: apiKey },
+      limits: options.limits ?? {},
+      secrets: options.secrets,
+    });
     this.root = (path) => serviceEndpoint(baseUrl, `api/v1/${path}`);
     this.uploads = options.uploads ?? new Uploads(options.limits);
   }

@@ -12,6 +12,7 @@ import { multipartFileBody, type SourceIdentity } from './file-body';
 import { Http, type ProgressListener } from './http';
 import type { HttpLimits } from './limits';
 import { serviceEndpoint } from './links';
+import type { Secrets } from './scrub';
 
 export interface CreateV2Fields {
   dest_lang: string;
@@ -29,12 +30,13 @@ export class V2Client {
   constructor(
     baseUrl: string,
     apiKey: string,
-    options: { limits?: Partial<HttpLimits>; reads?: SourceReads | undefined } = {},
+    options: { limits?: Partial<HttpLimits>; reads?: SourceReads | undefined; secrets?: Secrets } = {},
   ) {
     this.http = new Http({
       auth: { header: 'apikey', key: apiKey },
       limits: options.limits ?? {},
       reads: options.reads,
+      secrets: options.secrets,
     });
     this.root = (path) => serviceEndpoint(baseUrl, `api/v2/${path}`);
   }

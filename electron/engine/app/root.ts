@@ -54,6 +54,13 @@ export class DubdeskEngine {
     this.unsubscribe = unsubscribe;
     this.aging.start();
     this.log.logger.info({ face: options.face, home: options.home }, 'engine opened');
+    // The faces say why in one plain sentence; the system's own words are kept here for whoever digs.
+    const { keyStore } = ground;
+    if (keyStore.osDetail)
+      this.log.logger.warn(
+        { detail: keyStore.osDetail },
+        `no system credential store: ${keyStore.storage?.().osUnavailable ?? 'it did not answer'}`,
+      );
   }
 
   /**

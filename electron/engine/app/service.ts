@@ -60,10 +60,14 @@ export class ServiceManager {
     private readonly keys: KeyStore,
     private readonly overrides: ServiceOverrides,
     private readonly startSandbox: SandboxStarter | null,
-    private readonly clientOptions: Pick<ServiceOptions, 'limits' | 'partFiles' | 'sourceReads'> = {},
+    private readonly clientOptions: Pick<
+      ServiceOptions,
+      'limits' | 'partFiles' | 'sourceReads' | 'secrets'
+    > = {},
   ) {}
 
-  private resolve(): {
+  /** What the settings come to: the stored ones (or `stored`, ones about to be stored) under the session's. */
+  private resolve(stored: StoredService = readStoredService(this.home)): {
     mode: ServiceMode;
     configured: boolean;
     baseUrl: string | null;
@@ -72,8 +76,9 @@ export class ServiceManager {
     keyEnteredFor: string | null;
     /** The address set now that the stored key was not entered for (the one to name). */
     keyNotFor: string | null;
+    /** The origins the stored key was entered for. */
+    keyOrigins: string[];
   } {
-    const stored = readStoredService(this.home);
     const baseUrl = this.overrides.baseUrl || stored.baseUrl || null;
     const legacyUrl = this.overrides.legacyUrl || stored.legacyUrl || null;
     // A stored key goes only to the addresses it was entered for: pointing the service elsewhere (a
@@ -102,7 +107,16 @@ export class ServiceManager {
       storedKey ||
       baseUrl,
     );
-    return { mode, configured, baseUrl, legacyUrl, apiKey, keyEnteredFor, keyNotFor };
+    return {
+      mode,
+      configured,
+      baseUrl,
+      legacyUrl,
+      apiKey,
+      keyEnteredFor,
+      keyNotFor,
+      keyOrigins: storedKey ? bound : [],
+    };
   }
 
   mode(): ServiceMode {
@@ -126,6 +140,7 @@ export class ServiceManager {
       apiKeySet: Boolean(r.apiKey),
       apiKeyHint: r.apiKey ? `…${r.apiKey.slice(-4)}` : null,
       keyEnteredFor: r.mode === 'service' ? r.keyEnteredFor : null,
+      ...(r.keyOrigins.length ? { keyOrigins: r.keyOrigins } : {}),
       keyStore: fromEnv ? 'env' : r.apiKey ? this.keys.kind : null,
       keyStorage: this.keys.storage?.() ?? {
         store: this.keys.kind,
@@ -247,8 +262,9 @@ export class ServiceManager {
       next.mode = 'service';
     // Choosing the service without a key would leave every face with nothing to talk to (the sandbox no
     // longer stands in, and nothing can be sent): refused before anything is written. (Taking a key away
-    // is another matter: the faces then ask for one.)
-    const keyAfter = patch.apiKey !== undefined ? patch.apiKey : this.resolve().apiKey;
+    // is another matter: the faces then ask for one.) The settings after this save decide: an address
+    // changed back to the one the key was entered for brings the key back.
+    const keyAfter = patch.apiKey !== undefined ? patch.apiKey : this.resolve(next).apiKey;
     if (patch.mode === 'service' && !keyAfter)
       throw new DubdeskError('bad-request', 'the dubbing service needs your API key', {
         remedy: 'Paste your API key, or keep the built-in sandbox.',

@@ -6,7 +6,7 @@ import type { Changes } from '../db/changes';
 import type { JobStore } from '../db/jobs';
 import { QueueDatabase } from '../db/queue-database';
 import { prepareHome, privateFile } from '../home/home';
-import { FileKeyStore } from '../keys/key-store';
+import { FileKeyStore, type KeyStore } from '../keys/key-store';
 import { EngineLog } from '../log/log';
 import type { Runner } from '../queue/runner';
 import { AccountService } from './account/account-service';
@@ -42,6 +42,7 @@ type Say = (fields: Record<string, unknown>, message: string) => void;
 
 /** Stage 1: the data folder, the dubbing service, the log, the database, the faces' event hub. */
 export interface Ground {
+  keyStore: KeyStore;
   services: ServiceManager;
   secrets: LogSecrets;
   log: EngineLog;
@@ -57,15 +58,16 @@ export interface Ground {
 
 export function openGround(options: EngineOptions): Ground {
   prepareHome(options.home, 'logs');
-  const keyStore = options.keyStore ?? new FileKeyStore(options.home);
+  const keyStore: KeyStore = options.keyStore ?? new FileKeyStore(options.home);
+  // Every key Dubdesk knows is scrubbed from the log, and from what the service says as it arrives.
+  const secrets = new LogSecrets(keyStore, options.service?.apiKey);
   const services = new ServiceManager(
     options.home,
     keyStore,
     options.service ?? {},
     options.startSandbox ?? null,
-    serviceOptions(options),
+    { ...serviceOptions(options), secrets: () => secrets.values() },
   );
-  const secrets = new LogSecrets(keyStore, options.service?.apiKey);
   const log = new EngineLog(options.home, () => secrets.values());
   const info: Say = (fields, message) => log.logger.info(fields, message);
   const warn: Say = (fields, message) => log.logger.warn(fields, message);
@@ -76,7 +78,19 @@ export function openGround(options: EngineOptions): Ground {
     BACKUP_AFTER_MS,
   );
   const serviceId = () => services.current()?.id ?? services.serviceId();
-  return { services, secrets, log, info, warn, db, store: db.jobs, backup, hub: new EventHub(), serviceId };
+  return {
+    keyStore,
+    services,
+    secrets,
+    log,
+    info,
+    warn,
+    db,
+    store: db.jobs,
+    backup,
+    hub: new EventHub(),
+    serviceId,
+  };
 }
 
 /** Stage 2: what the queue's state is made of: the service's reach, the account, the pause, the job events. */

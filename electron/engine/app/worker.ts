@@ -48,6 +48,7 @@ export function newWorker({ db, services, account, pause, reach, events, options
       progress: (id, transferred, total) => events.progress(id, transferred, total),
       connectivity: (offline) => reach.connectivity(offline),
       resumed: (n) => reach.resumedJobs(n),
+      storage: (full) => reach.storageIsFull(full),
     },
   );
 }

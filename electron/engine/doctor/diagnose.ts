@@ -11,6 +11,7 @@ import { formatChecks, pass, skipped, type Check } from './check';
 import { backupCheck, databaseCheck } from './database';
 import { homeCheck, runtimeCheck } from './runtime';
 import { keyStoreCheck, sandboxCheck, serviceCheck, type KeyUse } from './service';
+import { glibcVersion, systemCheck } from './system';
 
 export interface DiagnoseOptions {
   home: string;
@@ -33,7 +34,8 @@ async function logCheck(home: string): Promise<Check> {
 }
 
 export async function diagnose(o: DiagnoseOptions): Promise<Check[]> {
-  const checks: Check[] = [runtimeCheck(o.versions)];
+  const system = systemCheck(process.platform, glibcVersion());
+  const checks: Check[] = [runtimeCheck(o.versions), ...(system ? [system] : [])];
   const home = await homeCheck(o.home);
   const db = databaseCheck(o.home);
   const backup = await backupCheck(o.home);

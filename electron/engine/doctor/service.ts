@@ -6,7 +6,7 @@ import { V2Client } from '../api/v2';
 import { systemKeyStore } from '../keys/os-key-store';
 import type { SandboxStarter } from '../app/service';
 import { fail, messageOf, note, pass, type Check } from './check';
-import { serviceFile } from '../keys/service-file';
+import { readStoredService, serviceFile } from '../keys/service-file';
 
 /** The other way out on every system: the key in an owner-only file, chosen in Settings, at login, or by variable. */
 const FILE_WAY =
@@ -18,13 +18,11 @@ const STORE_FIX: Partial<Record<NodeJS.Platform, string>> = {
   win32: `Check that the Credential Manager service runs (services.msc) and try again; ${FILE_WAY}`,
 };
 
-/** "no system credential store answered (the system's own words)": why the key store said, once. */
-function whyMissing(why: string): string {
-  // The store's name may hold its own parentheses: "a Secret Service (GNOME Keyring, KWallet)".
-  const cause = why.match(
-    /^no system credential store answered: this system needs [^()]*(?:\([^()]*\))? \((.*)\)$/s,
-  )?.[1];
-  return cause ? `no system credential store answered (${cause})` : why;
+/** How the key came to be in the file: only Settings asks; `login` keeps it there when nothing else will. */
+function howFileWasChosen(home: string): string {
+  return readStoredService(home).fileKeyConsent
+    ? 'you chose this file in Settings'
+    : '`dubdesk login` kept the key in this file';
 }
 
 /** What the key store is needed for in this run, from the service settings; null when they could not be read. */
@@ -51,13 +49,13 @@ export async function keyStoreCheck(
   try {
     const store = await systemKeyStore({ home, fileFallback: 'allowed' });
     if (store.kind === 'os') return pass(title, 'the system credential store answers');
-    const why = store.osUnavailable ?? 'no system credential store answered';
+    // One plain sentence; the system's own words (D-Bus, X11 autolaunch) are in the log.
+    const missing = store.osUnavailable ?? 'no system credential store answered';
     const fix = STORE_FIX[process.platform] ?? `Set up a credential store; ${FILE_WAY}`;
-    const missing = whyMissing(why);
     if (store.get())
       return note(
         pass(title, `the key is kept in ${serviceFile(home)}, readable by you only`),
-        `${missing}; you agreed to the file instead.`,
+        `${missing}, so ${howFileWasChosen(home)}.`,
       );
     if (use?.fromEnvironment)
       return note(pass(title, 'not used: the key comes from DUBDESK_API_KEY'), `${missing}. ${fix}`);
@@ -66,7 +64,7 @@ export async function keyStoreCheck(
         pass(title, 'not needed yet (the built-in sandbox needs no key)'),
         `${missing}. Before you save a key for the dubbing service: ${fix}`,
       );
-    return fail(title, why, fix);
+    return fail(title, missing, fix);
   } catch (e) {
     return fail(title, `the key store cannot be opened (${messageOf(e)})`, 'Check the data folder above.');
   }

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { copyFile, link, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, parse } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
@@ -5,6 +6,7 @@ import { DubdeskError } from '../../../shared/contract/errors';
 import { languageName } from '../../../shared/languages';
 import type { JobRow, OutputRow } from '../db/jobs';
 import { makeFolder } from '../files/make-folder';
+import { entryAt, identityOf, NameTakenError } from '../files/own-file';
 import { NO_HARD_LINKS, freeName, freeVariant, outputPath, settle } from '../outputs/naming';
 import { FIRST_UPLOAD_RECHECK_MS } from './upload-once';
 import type { LeasedJob, StepContext } from './context';
@@ -27,7 +29,11 @@ async function donorOf(ctx: StepContext, r: JobRow): Promise<{ donor: JobRow; ou
   return null;
 }
 
-/** A hard link to `src` under `target` (a copy where the volume has none), through a `.part`: never half a file. */
+/**
+ * A hard link to `src` under `target` (a copy where the volume has none), through a `.part`: never half a
+ * file, never written through an entry someone put at the part's name (a link, made or copied over, would
+ * land outside the folder), and what is moved into place is the file made.
+ */
 async function linkOrCopy(src: string, target: string): Promise<string> {
   const part = `${target}.part`;
   await rm(part, { force: true });
@@ -35,9 +41,11 @@ async function linkOrCopy(src: string, target: string): Promise<string> {
     await link(src, part);
   } catch (e) {
     if (!NO_HARD_LINKS.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
-    await copyFile(src, part);
+    await copyFile(src, part, constants.COPYFILE_EXCL);
   }
-  return settle(part, target);
+  const made = await entryAt(part);
+  if (!made?.isFile()) throw new NameTakenError(part, 'it changed as it was made');
+  return settle(part, target, identityOf(made));
 }
 
 /**

@@ -7,6 +7,7 @@ import { OutputSelectionSchema, type OutputSelection } from '../../../shared/con
 import { serviceValueText } from '../../../shared/text';
 import { ApiError } from '../api/errors';
 import type { OutputRow } from '../db/jobs';
+import { NameTakenError } from '../files/own-file';
 import { KeyLock } from '../outputs/key-lock';
 import { makeFolder } from '../files/make-folder';
 import {
@@ -26,6 +27,8 @@ import { head, identicalOutput, local, outputByteCap, sourceOutputs } from './ou
 
 /** Fresh links after an expired one: at most this many times per output and attempt. */
 const MAX_LINK_REFRESHES = 3;
+/** Names found taken by an entry planted at their part (see files/own-file): another name, this many times. */
+const MAX_TAKEN_NAMES = 3;
 /** The languages of one source take turns at the outputs they share (see KeyLock). */
 const sharedOutputs = new KeyLock();
 /** One job at a time picks names in a folder (see `claimOwnNames`). */
@@ -191,7 +194,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       put({ job_id: r.id, type, path, bytes: null, done: 0 });
     }
     let result;
-    for (let refresh = 0; ; refresh++) {
+    for (let refresh = 0, taken = 0; ; refresh++) {
       if (!link) throw new ApiError('protocol', `the service no longer offers ${type}`);
       try {
         result = await ctx.clients.downloads.toPart(
@@ -204,6 +207,15 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
         );
         break;
       } catch (e) {
+        if (e instanceof NameTakenError && taken++ < MAX_TAKEN_NAMES) {
+          // Someone put an entry at the part's name: it is theirs; this output takes the next free name.
+          path = await freeFor(place(type, extname(path).slice(1)), type, (p) => planned.has(p));
+          planned.add(path);
+          fresh = true;
+          put({ job_id: r.id, type, path, bytes: null, done: 0 });
+          refresh--;
+          continue;
+        }
         if (!(e instanceof ApiError && e.kind === 'forbidden')) {
           const have = await stat(`${path}.part`).then(
             (s) => s.size,
@@ -226,7 +238,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       }
     }
     // The extension is what the bytes are, from a short list of media formats: never what the service names.
-    const sniffed = await sniffOutput(type, result.contentType, await head(`${path}.part`));
+    const sniffed = await sniffOutput(type, result.contentType, await head(`${path}.part`, result.identity));
     if (!sniffed.ok) {
       await rm(`${path}.part`, { force: true });
       if (sniffed.page)
@@ -257,7 +269,7 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     }
     // Recorded before the move, so a crash during it is recognised on the next run.
     put({ job_id: r.id, type, path, bytes: result.bytes, done: 0 });
-    const final = await settle(`${path}.part`, path).catch((e: unknown) => {
+    const final = await settle(`${path}.part`, path, result.identity).catch((e: unknown) => {
       throw local(e, dirname(path ?? r.out_dir), null);
     });
     const settled: OutputRow = { job_id: r.id, type, path: final, bytes: result.bytes, done: 1 };

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
 import { PartWriteError } from '../api/download';
 import { ApiError } from '../api/errors';
 import type { JobRow, JobStore, OutputRow } from '../db/jobs';
+import { openOwnFile, type FileIdentity } from '../files/own-file';
 import { DiskError } from '../jobs/errors';
 import { SNIFF_BYTES } from '../outputs/sniff';
 import { isMovedAside } from './previous-version';
@@ -28,9 +28,9 @@ export function local(e: unknown, dir: string, needBytes: number | null): unknow
   return e;
 }
 
-/** The first bytes of a file (fewer when it is shorter): what the sniffer reads. */
-export async function head(path: string, bytes = SNIFF_BYTES): Promise<Buffer> {
-  const fh = await open(path, 'r');
+/** The first bytes of a download's own part file (fewer when it is shorter): what the sniffer reads. */
+export async function head(path: string, expected: FileIdentity, bytes = SNIFF_BYTES): Promise<Buffer> {
+  const { fh } = await openOwnFile(path, 'read', expected);
   try {
     const { buffer, bytesRead } = await fh.read(Buffer.alloc(bytes), 0, bytes, 0);
     return buffer.subarray(0, bytesRead);

@@ -2,6 +2,7 @@ import { rename, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { JobRow, JobStore } from '../db/jobs';
 import { makeFolder } from '../files/make-folder';
+import { notThroughForeignLink } from '../files/own-file';
 import { KeyLock } from '../outputs/key-lock';
 import { PER_SOURCE_OUTPUTS, freeVariant, withVariant } from '../outputs/naming';
 import type { OutputType } from '../../../shared/api/common';
@@ -55,7 +56,11 @@ async function moveTogether(store: JobStore, paths: readonly string[]): Promise<
   for (const p of paths) if ((await stat(p).catch(() => null))?.isFile()) present.push(p);
   if (present.length === 0) return;
   const aside = (p: string) => join(dirname(p), PREVIOUS_FOLDER, basename(p));
-  for (const folder of new Set(present.map((p) => dirname(aside(p))))) await makeFolder(folder);
+  for (const folder of new Set(present.map((p) => dirname(aside(p))))) {
+    await makeFolder(folder);
+    // A `previous/` someone else put there as a link would carry the user's results off to their folder.
+    await notThroughForeignLink(folder);
+  }
   const n = await freeVariant(present.map(aside), () => false);
   for (const p of present) {
     const moved = join(dirname(aside(p)), withVariant(basename(p), n));

@@ -1,4 +1,5 @@
 import { ExternalStatus } from '../../../shared/api/common';
+import type { DubV2 } from '../../../shared/api/v2';
 import { LeaseLostError, type JobRow, type JobStore } from '../db/jobs';
 import { ApiError } from '../api/errors';
 import { transition, type LifeEvent } from '../jobs/life';
@@ -59,13 +60,7 @@ export async function pollOnce(
         if (!wanted.has(d.id)) continue;
         found++;
         if (d.external_status_id === ExternalStatus.Completed) seen?.remember(d);
-        statuses.set(d.id, {
-          status: d.external_status_id,
-          progress: d.progress_percentage,
-          error: d.external_error_message,
-          measuredDuration: d.measured_duration,
-          destLang: d.dest_lang,
-        });
+        statuses.set(d.id, statusOf(d));
       }
       if (page >= list.pagination.total_pages || list.dubs.length === 0) break;
     }
@@ -99,7 +94,7 @@ export async function pollOnce(
   let failure: unknown = null;
   for (const job of tracked) {
     if (job.api === 'legacy' && !clients.legacy) continue; // no legacy root configured: nothing to ask
-    const remote = job.remote_id ? statuses.get(job.remote_id) : undefined;
+    let remote = job.remote_id ? statuses.get(job.remote_id) : undefined;
     let event: LifeEvent;
     const broken = job.remote_id ? refused.get(job.remote_id) : undefined;
     if (broken !== undefined && !unwatched.has(job.id)) {
@@ -117,21 +112,25 @@ export async function pollOnce(
       });
       continue;
     }
-    if (unwatched.has(job.id)) {
-      const ended = await followedEvent(clients, job, remote, signal).catch((e: unknown) => {
+    if (!remote) {
+      // Not in its list (gone, or a list that shows other dubs only): its details say where it is. One dub's
+      // check failing (a 5xx, the line dropping) must not hold back what the poll saw of the others.
+      const found = await details(clients, job, signal).catch((e: unknown) => {
         failure ??= e;
-        return null;
+        return 'unknown' as const;
       });
+      if (found === 'unknown') continue;
+      if (found !== 'gone') {
+        if (found.external_status_id === ExternalStatus.Completed) seen?.remember(found);
+        remote = statusOf(found);
+      }
+    }
+    if (unwatched.has(job.id)) {
+      const ended = followedEvent(remote);
       if (ended) events.push({ job, event: ended });
       continue;
     }
     if (!remote) {
-      // One dub's check failing (a 5xx, the line dropping) must not hold back what the poll saw of the others.
-      const found = await stillExists(clients, job, signal).catch((e: unknown) => {
-        failure ??= e;
-        return 'unknown' as const;
-      });
-      if (found !== 'gone') continue;
       event = { type: 'remote-missing' };
     } else if (remote.status === ExternalStatus.Completed) {
       event =
@@ -199,20 +198,23 @@ function applyAll(store: JobStore, events: readonly { job: JobRow; event: LifeEv
   return changed;
 }
 
+/** A v2 dub (a list item or its details) in the poll's terms. */
+function statusOf(d: DubV2): RemoteStatus {
+  return {
+    status: d.external_status_id,
+    progress: d.progress_percentage,
+    error: d.external_error_message,
+    measuredDuration: d.measured_duration,
+    destLang: d.dest_lang,
+  };
+}
+
 /**
- * What a poll saw of a canceled or paused job's dub: its end (charged when it completed), or nothing to
- * write yet.
+ * What a poll saw of a canceled or paused job's dub (`undefined`: the service no longer has it): its end
+ * (charged when it completed), or nothing to write yet.
  */
-async function followedEvent(
-  clients: Clients,
-  job: JobRow,
-  remote: RemoteStatus | undefined,
-  signal: AbortSignal,
-): Promise<LifeEvent | null> {
-  if (!remote)
-    return (await stillExists(clients, job, signal)) === 'gone'
-      ? { type: 'followed-dub-ended', outcome: 'missing', measuredDuration: null }
-      : null;
+function followedEvent(remote: RemoteStatus | undefined): LifeEvent | null {
+  if (!remote) return { type: 'followed-dub-ended', outcome: 'missing', measuredDuration: null };
   if (remote.status === ExternalStatus.Completed)
     return { type: 'followed-dub-ended', outcome: 'completed', measuredDuration: remote.measuredDuration };
   if (remote.status === ExternalStatus.Failed)
@@ -225,12 +227,11 @@ async function followedEvent(
   return null;
 }
 
-/** A tracked dub missing from its list: ask v2 details before declaring it gone. */
-async function stillExists(clients: Clients, job: JobRow, signal: AbortSignal): Promise<'exists' | 'gone'> {
+/** A tracked dub missing from its list: its v2 details, or `gone` when the service no longer has it. */
+async function details(clients: Clients, job: JobRow, signal: AbortSignal): Promise<DubV2 | 'gone'> {
   if (!job.remote_id) return 'gone';
   try {
-    await clients.v2.get(job.remote_id, signal);
-    return 'exists';
+    return await clients.v2.get(job.remote_id, signal);
   } catch (e) {
     if (e instanceof ApiError && e.kind === 'not-found') return 'gone';
     throw e;

@@ -1,6 +1,7 @@
 import { DubdeskError, type ContractError } from '../../../shared/contract/errors';
 import type { Waiting } from '../../../shared/contract/jobs';
 import { ApiError } from '../api/errors';
+import { NameTakenError } from '../files/own-file';
 
 /**
  * What to do about a failed step:
@@ -189,6 +190,16 @@ export function classify(e: unknown): JobError {
   if (e instanceof ApiError) return fromApi(e);
   if (e instanceof DiskError) return fromDisk(e);
   if (e instanceof DubdeskError) return { error: e.toJSON(), retry: 'never', waitingCode: 'retry' };
+  if (e instanceof NameTakenError)
+    return {
+      error: {
+        code: 'disk',
+        message: e.message,
+        remedy: 'Dubdesk takes another name on the next try; check who else writes into this folder.',
+      },
+      retry: 'bounded',
+      waitingCode: 'disk',
+    };
   const err = e as NodeJS.ErrnoException;
   if (err?.code === 'ABORT_ERR' || err?.name === 'AbortError')
     return { error: { code: 'canceled', message: 'canceled' }, retry: 'interrupted', waitingCode: 'retry' };

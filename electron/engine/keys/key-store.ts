@@ -13,6 +13,8 @@ export interface KeyStore {
   storage?(): KeyStorage;
   /** Records the user's agreement to keep the key in a file (a store that never asks omits it). */
   allowFile?(allowed: boolean): void;
+  /** The system's own words for why its credential store is not used: written to the log, not shown. */
+  readonly osDetail?: string | null;
 }
 
 export class FileKeyStore implements KeyStore {

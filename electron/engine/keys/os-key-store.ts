@@ -16,11 +16,16 @@ export type OpenKeyringEntry = (service: string, account: string) => KeyringEntr
 /** The name the key is filed under (its account is the data folder: one key per queue, shared by app and CLI). */
 export const KEYRING_SERVICE = 'Dubdesk';
 
-const STORE_NAME: Partial<Record<NodeJS.Platform, string>> = {
-  darwin: 'the Keychain',
-  win32: 'the Credential Manager',
-  linux: 'a Secret Service (GNOME Keyring, KWallet)',
+/**
+ * Why there is no OS store, in one plain sentence. The system's own words (a D-Bus error about X11
+ * autolaunch, a Keychain status code) mean nothing to most users: they go to the log (osDetail).
+ */
+const NO_STORE: Partial<Record<NodeJS.Platform, string>> = {
+  darwin: 'the Keychain did not answer',
+  win32: 'the Credential Manager did not answer',
+  linux: 'no Secret Service (GNOME Keyring or KWallet) answered in this session',
 };
+export const NO_MODULE = 'the credential store module did not load here';
 
 type Keyring = typeof KeyringModule;
 
@@ -43,7 +48,7 @@ export async function loadKeyring(): Promise<OpenKeyringEntry | string> {
     // On Linux, the Secret Service only: the kernel keyring the module would fall back to forgets at logout.
     return (service, account) => new Entry(service, account, { linux: { store: 'secret-service' } });
   } catch (e) {
-    return `the credential store module did not load here (${messageOf(e)})`;
+    return `${NO_MODULE} (${messageOf(e)})`;
   }
 }
 
@@ -101,8 +106,10 @@ export interface SystemKeyStoreOptions {
  */
 export class SystemKeyStore implements KeyStore {
   readonly kind: 'os' | 'file';
-  /** Why the OS store is not used; null when it is. */
+  /** Why the OS store is not used, in one plain sentence; null when it is. */
   readonly osUnavailable: string | null;
+  /** The system's own words for it (for the log, not for the user); null when there are none. */
+  readonly osDetail: string | null;
   private readonly os: CachedEntry | null;
   private readonly file: FileKeyStore;
 
@@ -115,19 +122,23 @@ export class SystemKeyStore implements KeyStore {
     this.file = new FileKeyStore(home);
     let os: CachedEntry | null = null;
     let why: string | null = null;
-    if (typeof keyring === 'string') why = keyring;
-    else {
+    let detail: string | null = null;
+    if (typeof keyring === 'string') {
+      why = keyring.startsWith(NO_MODULE) ? NO_MODULE : keyring;
+      detail = keyring;
+    } else {
       try {
         os = new CachedEntry(keyring(KEYRING_SERVICE, home));
         os.get(); // a store that exists but cannot answer counts as none
       } catch (e) {
         os = null;
-        const store = STORE_NAME[platform] ?? 'a credential store';
-        why = `no system credential store answered: this system needs ${store} (${e instanceof DubdeskError ? e.message : messageOf(e)})`;
+        why = NO_STORE[platform] ?? 'no system credential store answered';
+        detail = e instanceof DubdeskError ? e.message : messageOf(e);
       }
     }
     this.os = os;
     this.osUnavailable = why;
+    this.osDetail = detail;
     this.kind = os ? 'os' : 'file';
     if (os) this.moveFileKeyToOs(os);
   }

@@ -2,6 +2,7 @@ import { existsSync, openSync, readSync, closeSync, renameSync, rmSync, statSync
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { LogLine } from '../../../shared/contract/jobs';
+import { redactForms } from '../api/scrub';
 import { privateFile } from '../home/home';
 
 const MAX_BYTES = 5 * 1024 * 1024;
@@ -37,7 +38,8 @@ const size = (file: string) => {
 
 /**
  * The engine's structured log: JSON lines in `<home>/logs/dubdesk.log`, rotated by size, with every API key
- * and signed URL scrubbed from the final text (whatever field it hid in) before it reaches the disk.
+ * and signed URL scrubbed from the final text (whatever field it hid in, JSON-escaped as a line holds it)
+ * before it reaches the disk.
  */
 export class EngineLog {
   readonly logger: Logger;
@@ -61,7 +63,7 @@ export class EngineLog {
         hooks: {
           streamWrite: (line) => {
             let out = line.replace(SIGNED_QUERY, '$1?[redacted]');
-            for (const s of secrets()) if (s.length >= 4) out = out.split(s).join('[redacted]');
+            out = redactForms(out, secrets());
             if (++this.writes % 500 === 0) queueMicrotask(() => this.rotateIfBig());
             return out;
           },

@@ -1,7 +1,7 @@
-import { constants } from 'node:fs';
-import { access, link, rename, rm, stat, unlink } from 'node:fs/promises';
+import { link, rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join, parse } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
+import { entryAt, identityOf, NameTakenError, sameFile, type FileIdentity } from '../files/own-file';
 
 const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
 
@@ -79,11 +79,8 @@ export function outputPath(
   }
 }
 
-const exists = (p: string) =>
-  access(p, constants.F_OK).then(
-    () => true,
-    () => false,
-  );
+/** Whether any entry is at `p`: a link there (even one pointing nowhere) takes the name as a file does. */
+const exists = async (p: string) => (await entryAt(p)) !== null;
 
 /** A name's variant `n`: `Movie.es.mp4` for 1, `Movie.es (2).mp4` for 2… */
 export function withVariant(fileName: string, n: number): string {
@@ -148,17 +145,24 @@ export const NO_HARD_LINKS: ReadonlySet<string> = new Set([
  * Moves a finished `.part` into place without ever replacing a file: a hard link fails if the name is
  * taken (then the next free name is used), and only then is the `.part` removed. Where the file system
  * has no hard links, an existence check and a rename do the same, minus the atomicity.
+ *
+ * With `expected` (the file a download wrote), the part must be that very plain file, before and after the
+ * move: a link, or another file, put at the part's name meanwhile is never moved into place (a result that
+ * is a link would send whoever opens it anywhere).
  */
-export async function settle(part: string, wanted: string): Promise<string> {
+export async function settle(part: string, wanted: string, expected?: FileIdentity): Promise<string> {
+  if (expected) await mustBe(part, expected);
   let target = wanted;
   for (;;) {
     try {
       await link(part, target);
+      if (expected) await placed(target, expected);
       await unlink(part).catch((e: NodeJS.ErrnoException) => {
         if (e.code !== 'ENOENT') throw e;
       });
       return target;
     } catch (e) {
+      if (e instanceof NameTakenError) throw e;
       const code = (e as NodeJS.ErrnoException).code ?? '';
       const taken = code === 'EEXIST' || (NO_HARD_LINKS.has(code) && (await exists(target)));
       if (taken) {
@@ -168,8 +172,26 @@ export async function settle(part: string, wanted: string): Promise<string> {
       }
       if (!NO_HARD_LINKS.has(code)) throw e;
       await rename(part, target);
+      if (expected) await placed(target, expected);
       return target;
     }
+  }
+}
+
+/** The entry at `path` is the plain file `expected` names. */
+async function mustBe(path: string, expected: FileIdentity): Promise<void> {
+  const entry = await entryAt(path);
+  if (entry?.isFile() && sameFile(identityOf(entry), expected)) return;
+  throw new NameTakenError(path, entry ? 'another entry was put in its place' : 'it is gone');
+}
+
+/** What was just moved to `target` is the file written; if not (swapped meanwhile), its name is taken away. */
+async function placed(target: string, expected: FileIdentity): Promise<void> {
+  try {
+    await mustBe(target, expected);
+  } catch (e) {
+    await unlink(target).catch(() => {});
+    throw e;
   }
 }
 
@@ -178,13 +200,11 @@ export async function settle(part: string, wanted: string): Promise<string> {
  * `.part` not yet removed, or moved but not yet recorded). Cleans the leftover `.part` in the first case.
  */
 export async function alreadySettled(path: string, bytes: number): Promise<boolean> {
-  const [file, part] = await Promise.all([
-    stat(path).catch(() => null),
-    stat(`${path}.part`).catch(() => null),
-  ]);
-  if (file && part && file.ino === part.ino && file.dev === part.dev) {
+  const [file, part] = await Promise.all([entryAt(path), entryAt(`${path}.part`)]);
+  if (!file?.isFile()) return false;
+  if (part?.isFile() && sameFile(identityOf(file), identityOf(part))) {
     await rm(`${path}.part`, { force: true });
     return true;
   }
-  return Boolean(file && !part && file.size === bytes);
+  return !part && file.size === bytes;
 }

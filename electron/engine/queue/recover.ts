@@ -1,3 +1,4 @@
+import type { Waiting } from '../../../shared/contract/jobs';
 import type { JobStore } from '../db/jobs';
 import { transition } from '../jobs/life';
 import type { RunnerHooks } from './runner-types';
@@ -19,15 +20,19 @@ export function recoverLeftJobs(store: JobStore, hooks: RunnerHooks): void {
   if (leased > 0) hooks.resumed(leased);
 }
 
-/** The service is out of reach: every tracked job shows it is waiting for the network. */
-export function markTrackedOffline(store: JobStore, service: string): void {
+/**
+ * The service is out of reach (or its lists keep failing: `waiting` says how): every tracked job shows what
+ * it waits for.
+ */
+export function markTrackedOffline(
+  store: JobStore,
+  service: string,
+  waiting: Pick<Waiting, 'code' | 'message'> = { code: 'offline', message: 'waiting for the network' },
+): void {
   for (const job of store.leases.tracking(service)) {
-    if (job.waiting_code === 'offline') continue;
+    if (job.waiting_code === waiting.code && job.waiting === waiting.message) continue;
     try {
-      transition(store, job.id, 'tracked', {
-        type: 'halt',
-        waiting: { code: 'offline', message: 'waiting for the network' },
-      });
+      transition(store, job.id, 'tracked', { type: 'halt', waiting });
     } catch {
       /* changed meanwhile */
     }

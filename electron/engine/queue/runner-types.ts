@@ -29,8 +29,11 @@ export interface RunOptions {
 
 export const valueOf = (v: number | (() => number)): number => (typeof v === 'function' ? v() : v);
 
-/** Why a run returned: all done, stopped by the user, halted by the service, or the queue is paused. */
-export type RunOutcome = 'done' | 'aborted' | 'auth' | 'credits' | 'paused';
+/**
+ * Why a run returned: all done, stopped by the user, halted by the service (a rejected key, no credits, its
+ * lists failing every poll the failure budget allows), or the queue is paused.
+ */
+export type RunOutcome = 'done' | 'aborted' | 'auth' | 'credits' | 'paused' | 'unreachable';
 
 export type QueuePause = NonNullable<QueueTotals['paused']>;
 
@@ -40,6 +43,8 @@ export interface RunnerHooks {
   connectivity(offline: string | null): void;
   /** Jobs the last run left mid-step when it died, found by this one. */
   resumed(count: number): void;
+  /** The disk under the data folder is full ("disk full: free N MB in DIR"), or has room again (null). */
+  storage(full: string | null): void;
 }
 
 /** What the runner needs from its engine; the service may change while it runs (new key, sandbox). */

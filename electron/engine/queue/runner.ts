@@ -9,8 +9,10 @@ import { SeenDubs } from '../flows/seen-dubs';
 import { pollOnce } from '../flows/track';
 import { StopAtStep, classify, type JobError } from '../jobs/errors';
 import { endNetworkWaits, type LifeEvent } from '../jobs/life';
-import { backoffDelay } from './backoff';
+import { isDiskFull } from '../files/disk-space';
 import { FailurePolicy } from './failure-policy';
+import { againOnceThereIsRoom } from './room';
+import { PollBudget } from './poll-budget';
 import { IDLE_HEARTBEAT_MS, IDLE_LOOK_MS, loopTurns } from './idle';
 import { HEARTBEAT_MS, QueueLock } from './lock';
 import { lookAfter, lookAround } from './looks';
@@ -43,6 +45,12 @@ export class Runner {
   private running = false;
   private readonly seen = new SeenDubs();
   private pollSoon = false;
+  /** A failure no job caused and nothing can record (the data folder's disk full): the work stops on it. */
+  private halted: { error: unknown } | null = null;
+  private readonly halt = (error: unknown): void => {
+    this.halted ??= { error };
+    this.wakeUp();
+  };
   private readonly failures: FailurePolicy;
 
   constructor(
@@ -70,10 +78,32 @@ export class Runner {
     this.wakeUp();
   }
 
+  /**
+   * Works the queue holding its lock. When the disk under the data folder fills up (nothing can be
+   * recorded), the steps stop where they are, the run waits for room saying where to free how much, and
+   * takes up again from what was recorded.
+   */
   async run(opts: RunOptions): Promise<RunOutcome> {
+    const held: { lock: QueueLock | null } = { lock: null };
+    const stop = AbortSignal.any([opts.signal, opts.drain].filter((x) => x !== undefined));
+    try {
+      return await againOnceThereIsRoom(this.env.home, this.hooks, stop, 'aborted', () => {
+        held.lock ??= QueueLock.acquire(this.env.lock, this.env.home);
+        this.running = true;
+        return this.work(opts, held.lock);
+      });
+    } finally {
+      try {
+        held.lock?.release();
+      } catch {
+        /* the disk is full: the lock goes with this process (its pid is gone) */
+      }
+      this.running = false;
+    }
+  }
+
+  private async work(opts: RunOptions, lock: QueueLock): Promise<RunOutcome> {
     const { store } = this.env;
-    const lock = QueueLock.acquire(this.env.lock, this.env.home);
-    this.running = true;
     const signal = opts.signal ?? new AbortController().signal;
     recoverLeftJobs(store, this.hooks);
     // A new run asks the service again: a key or a balance may have been fixed since the last one.
@@ -84,7 +114,7 @@ export class Runner {
     let pollAt = 0;
     let pollInterval = pollMs();
     let polling: Promise<void> | null = null;
-    let pollFailures = 0;
+    const polls = new PollBudget(this.env);
     let heartbeatAt = Date.now();
     let creditsEvery = CREDITS_RECHECK_MS;
     let creditsCheckAt = Date.now() + creditsEvery;
@@ -102,6 +132,7 @@ export class Runner {
       for (;;) {
         loopTurns.runner++;
         this.env.lookForOthers();
+        if (this.halted) throw this.takeHalted();
         if (signal.aborted) return 'aborted';
         if (draining() && this.active.size === 0 && !polling) return 'aborted';
         const now = Date.now();
@@ -118,31 +149,37 @@ export class Runner {
         const service = this.env.service();
         const { paused, due, tracking } = store.read(lookAround, store, service, this.env.queuePause);
         if (paused?.reason === 'auth' && opts.untilDone && this.active.size === 0 && !polling) return 'auth';
+        // The service's lists failed all the budget allows: a run that should finish starts nothing more.
+        const givenUp = opts.untilDone && polls.spent;
+        if (givenUp && this.active.size === 0 && !polling) return 'unreachable';
         const concurrency = valueOf(opts.concurrency);
         // One read tells whether anything is due at each step; a claim (a write transaction) only then.
-        const isDue = (t: number | null) => t !== null && t <= now && !draining();
+        const isDue = (t: number | null) => t !== null && t <= now && !draining() && !givenUp;
         if (!paused && isDue(due.submit)) this.claim('submit', concurrency, service, signal, opts.drain);
         if ((!paused || paused.reason === 'credits') && isDue(due.fetch))
           this.claim('fetch', concurrency, service, signal, opts.drain);
 
         // The service has no pause: dubs it started go on and are charged, so a pause (by the user or out of
         // credits) stops new work, never the polls that record their end. Only a rejected key stops them.
-        const mayPoll = paused?.reason !== 'auth' && !draining();
+        const mayPoll = paused?.reason !== 'auth' && !draining() && !givenUp;
         if (tracking > 0 && mayPoll && !polling && Date.now() >= pollAt) {
           polling = pollOnce(store, this.env.clients(), service, signal, this.seen)
             .then(({ changed, failure }) => {
               if (failure) throw failure;
               this.hooks.connectivity(null);
-              pollFailures = 0;
+              polls.succeeded();
               const base = pollMs();
               const slowest = Math.max(base, Math.min(base * 6, 30_000));
               pollInterval = changed.length ? base : Math.min(pollInterval * 1.5, slowest);
               pollAt = Date.now() + pollInterval;
             })
-            .catch((e: unknown) => this.pollFailed(classify(e), ++pollFailures, service))
+            .catch((e: unknown) =>
+              isDiskFull(e, this.env.home) ? this.halt(e) : this.pollFailed(classify(e), polls, service),
+            )
             .then((retryAt) => {
               if (typeof retryAt === 'number') pollAt = retryAt;
             })
+            .catch(this.halt)
             .finally(() => {
               polling = null;
               this.wakeUp();
@@ -190,19 +227,29 @@ export class Runner {
       for (const a of this.active.values()) a.controller.abort();
       await Promise.allSettled([...this.active.values()].map((a) => a.done));
       if (polling) await polling;
-      lock.release();
-      this.running = false;
     }
   }
 
-  /** A failed poll: offline marks the tracked jobs as waiting; a rejected key halts the queue. */
-  private pollFailed(err: JobError, failures: number, service: string): number {
+  /** What stopped the work no job can record (the data folder's disk full), once. */
+  private takeHalted(): unknown {
+    const { error } = this.halted ?? { error: null };
+    this.halted = null;
+    return error;
+  }
+
+  /**
+   * A failed poll: offline marks the tracked jobs as waiting for the network, a list that keeps failing
+   * says so on them, a rejected key halts the queue. Returns when to poll again.
+   */
+  private pollFailed(err: JobError, polls: PollBudget, service: string): number {
     if (err.retry === 'halt-auth') this.env.setQueuePause({ reason: 'auth', message: err.error.message });
     if (err.error.code === 'offline') {
       this.hooks.connectivity(err.error.message);
       markTrackedOffline(this.env.store, service);
     }
-    return Date.now() + backoffDelay(failures, this.env.backoff);
+    const { retryAt, problem } = polls.failed(err);
+    if (problem) markTrackedOffline(this.env.store, service, { code: 'retry', message: problem });
+    return retryAt;
   }
 
   private sleep(ms: number): Promise<void> {
@@ -284,9 +331,14 @@ export class Runner {
         released = true;
       })
       .catch((e: unknown) => this.failed(job, e, signal))
+      .catch(this.halt)
       .finally(() => {
         clearInterval(watch);
-        if (!released) store.leases.release(row.id, token);
+        try {
+          if (!released) store.leases.release(row.id, token);
+        } catch (e) {
+          this.halt(e); // the next run frees every lease this one left
+        }
         this.active.delete(row.id);
         this.wakeUp();
       });
@@ -326,6 +378,8 @@ export class Runner {
   /** The one place a failed step turns into the job's next state. */
   private failed(job: LeasedJob, e: unknown, signal: AbortSignal): void {
     if (e instanceof LeaseLostError) return;
+    // Not the job's failure: nothing can be recorded, its step resumes once there is room.
+    if (isDiskFull(e, this.env.home)) return this.halt(e);
     const err = classify(e);
     const pauseAsked =
       (e instanceof StopAtStep && e.why === 'pause') || this.env.store.leases.pauseRequested(job.row.id);

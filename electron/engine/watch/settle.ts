@@ -179,7 +179,7 @@ export async function hashAndMark(
   row: WatchFileRow,
   signal: AbortSignal,
 ): Promise<void> {
-  const hashed = await hashFile(row.path, signal);
+  const hashed = await hashFile(row.path, folder.path, signal);
   const now = Date.now();
   const fresh = env.watch.files.get(row.id);
   if (!fresh || fresh.rev !== row.rev) return; // someone moved it on meanwhile

@@ -1,6 +1,7 @@
 import { InitDubLegacyBody, LEGACY_FILE_TYPE, StartDubLegacyBody } from '../../../shared/api/legacy';
 import { HttpError } from '../http-error';
 import { parseBody, readJsonBody, route, sendJson, type Route } from '../http';
+import { brokenList } from '../list-faults';
 import { projectLegacy, projectLegacyListItem } from '../present';
 import type { SandboxService } from '../service';
 
@@ -42,8 +43,9 @@ export function legacyRoutes(svc: SandboxService): Route[] {
       svc.startDub(account, id, 'legacy');
       sendJson(ctx, 200, { status: 'success' });
     }),
-    route('GET', `${p}/dubs`, 'api', (ctx) => {
+    route('GET', `${p}/dubs`, 'api', async (ctx) => {
       const account = svc.authenticate(ctx.req, 'legacy');
+      if (await brokenList(svc.faults, ctx, 'array')) return;
       const projects = svc.state.dubsOf(account.id, (d) => d.generation === 'legacy');
       for (const d of projects) svc.pipeline.advance(d);
       sendJson(ctx, 200, projects.map(projectLegacyListItem));

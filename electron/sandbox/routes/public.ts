@@ -3,7 +3,7 @@ import { LANGUAGES, flagEmoji } from '../../../shared/languages';
 import { keyFingerprint } from '../admin-auth';
 import { HttpError } from '../http-error';
 import { readJson, route, sendJson, type Route } from '../http';
-import { FaultSettings } from '../options';
+import { FaultPatch } from '../options';
 import type { SandboxService } from '../service';
 import { z } from 'zod';
 
@@ -34,6 +34,17 @@ export function publicRoutes(): Route[] {
 const ClockBody = z.object({ advanceSeconds: z.number().min(-315_360_000).max(315_360_000) });
 const BalanceBody = z.object({ seconds: z.number().min(-1e12).max(1e12) });
 
+/** Why a faults body was refused, in one line: which key, and what it must be. */
+function faultsRefused(error: z.ZodError): string {
+  const known = Object.keys(FaultPatch.shape).join(', ');
+  const why = error.issues.map((i) =>
+    i.code === 'unrecognized_keys'
+      ? `unknown fault ${i.keys.join(', ')} (the faults are ${known})`
+      : `${i.path.join('.') || 'the body'}: ${i.message}`,
+  );
+  return `PUT /__sandbox/faults refused: ${why.join('; ')}`;
+}
+
 /** Test controls, outside the service's surface: inspect state, change faults, move the clock. Token only. */
 export function adminRoutes(svc: SandboxService): Route[] {
   return [
@@ -63,8 +74,8 @@ export function adminRoutes(svc: SandboxService): Route[] {
       });
     }),
     route('PUT', '/__sandbox/faults', 'admin', async (ctx) => {
-      const patch = FaultSettings.partial().safeParse(await readJson(ctx.req));
-      if (!patch.success) throw new HttpError(400, patch.error.message);
+      const patch = FaultPatch.safeParse(await readJson(ctx.req));
+      if (!patch.success) throw new HttpError(400, faultsRefused(patch.error));
       sendJson(ctx, 200, svc.faults.set(patch.data));
     }),
     route('POST', '/__sandbox/clock', 'admin', async (ctx) => {

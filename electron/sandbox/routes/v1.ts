@@ -1,6 +1,7 @@
 import { InitDubV1Body, StartDubV1Body } from '../../../shared/api/v1';
 import { HttpError } from '../http-error';
 import { parseBody, readJsonBody, route, sendJson, type Route } from '../http';
+import { brokenList } from '../list-faults';
 import { dubV1, profileV1 } from '../present';
 import type { SandboxService } from '../service';
 
@@ -9,8 +10,9 @@ export function v1Routes(svc: SandboxService): Route[] {
     route('GET', '/api/v1/me', 'api', (ctx) =>
       sendJson(ctx, 200, profileV1(svc.authenticate(ctx.req, 'v1'))),
     ),
-    route('GET', '/api/v1/dubs', 'api', (ctx) => {
+    route('GET', '/api/v1/dubs', 'api', async (ctx) => {
       const account = svc.authenticate(ctx.req, 'v1');
+      if (await brokenList(svc.faults, ctx, 'array')) return;
       const dubs = svc.state.dubsOf(account.id, (d) => d.generation !== 'legacy');
       for (const d of dubs) svc.pipeline.advance(d);
       sendJson(ctx, 200, dubs.map(dubV1));

@@ -10,6 +10,7 @@ import { dubV2, profileV2 } from '../present';
 import type { SandboxService } from '../service';
 import { ownOutput, storeFromArtifact } from '../own-links';
 import { fetchSourceUrl } from '../source-url';
+import { brokenList } from '../list-faults';
 import { readMultipart } from './multipart';
 
 /** Room for multipart boundaries and fields on top of the file itself. */
@@ -150,8 +151,9 @@ export function v2Routes(svc: SandboxService): Route[] {
       sendJson(ctx, 200, profileV2(svc.authenticate(ctx.req, 'v2'))),
     ),
     route('POST', '/api/v2/dubs', 'api-create', (ctx) => create(svc, ctx)),
-    route('GET', '/api/v2/dubs', 'api', (ctx) => {
+    route('GET', '/api/v2/dubs', 'api', async (ctx) => {
       const account = svc.authenticate(ctx.req, 'v2');
+      if (await brokenList(svc.faults, ctx, 'v2')) return;
       const page = pageParam(ctx, 'page', 1);
       // Above the maximum the page is clamped to 100 (and says so in `pagination.page_size`), not refused.
       const pageSize = Math.min(V2_MAX_PAGE_SIZE, pageParam(ctx, 'page_size', V2_DEFAULT_PAGE_SIZE));

@@ -1,6 +1,6 @@
 import type { FaceBridge } from '../../../shared/face';
 import { createWebBridge } from './web';
-import { tokenFromPage } from './web-token';
+import { sessionEnded } from './web-session';
 
 declare global {
   interface Window {
@@ -15,7 +15,7 @@ let settled = true;
 
 /**
  * The one FaceBridge of this page: Electron's `window.dubdesk` (its preload) when present, else the HTTP
- * client of `dubdesk serve`, with the token the address brought (see web-token.ts).
+ * client of `dubdesk serve`, which this browser's session cookie authenticates (see web-session.ts).
  */
 export function getBridge(): FaceBridge {
   if (bridge) return bridge;
@@ -23,8 +23,8 @@ export function getBridge(): FaceBridge {
     bridge = window.dubdesk;
     return bridge;
   }
-  // Without a token every call answers `auth`, whose remedy says to open the address serve printed.
-  const web = createWebBridge({ token: tokenFromPage() ?? '' });
+  // A session refused later (serve stopped or restarted) turns the page into the one about a new address.
+  const web = createWebBridge({ onSessionRefused: sessionEnded });
   settled = false;
   ready = web.ready.then(() => {
     settled = true;

@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import { EngineEventSchema, type EventListener } from '../../../shared/contract/events';
+import { sessionRefused } from './web-requests';
 
 /** Longest event line kept while it arrives (a job view is a few KB; this is a guard, not a limit). */
 const MAX_EVENT_CHARS = 4 * 1024 * 1024;
@@ -31,6 +32,8 @@ export class WebEvents {
     /** The request's options (web-requests.ts eventsInit), with this signal to end it. */
     private readonly init: (signal: AbortSignal) => RequestInit,
     private readonly fetchFn: typeof fetch,
+    /** `serve` refused the session: the stream ends for good. */
+    private readonly refused?: () => void,
   ) {}
 
   subscribe(listener: EventListener): () => void {
@@ -78,7 +81,8 @@ export class WebEvents {
     while (!signal.aborted) {
       try {
         const res = await this.fetchFn(this.url, this.init(signal));
-        // A token the server does not take will not be taken on the next try either.
+        // A session the server does not take will not be taken on the next try either.
+        if (sessionRefused(res.status, res.headers.get('www-authenticate'))) this.refused?.();
         if (res.status === 401 || res.status === 403) return;
         if (res.ok && res.body) {
           parser.reset();

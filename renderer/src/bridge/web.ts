@@ -15,14 +15,16 @@ import {
 } from '../../../shared/serve-protocol';
 import { claimEarly } from './early-fetch';
 import { WebEvents } from './web-events';
-import { bearer, callInit, eventsInit } from './web-requests';
+import { bearer, callInit, eventsInit, sessionRefused } from './web-requests';
 
 export interface WebBridgeOptions {
   /** Where `dubdesk serve` answers; '' (the default) is the page's own origin. */
   baseUrl?: string;
-  /** The session token (see web-token.ts). */
-  token: string;
+  /** The session token, for a program; a browser's page has none: its session cookie goes instead. */
+  token?: string;
   fetch?: typeof fetch;
+  /** `serve` refused the session (it stopped or restarted): the page says how to get a new address. */
+  onSessionRefused?: () => void;
 }
 
 /** The web bridge: the FaceBridge, plus what its owner may wait for or end. */
@@ -39,7 +41,8 @@ const unreachable = () =>
   });
 
 /** A reply of `dubdesk serve`, checked: a value, or the contract error it carries. */
-async function readReply(res: Response): Promise<unknown> {
+async function readReply(res: Response, refused?: () => void): Promise<unknown> {
+  if (sessionRefused(res.status, res.headers.get('www-authenticate'))) refused?.();
   let json: unknown;
   try {
     json = await res.json();
@@ -77,7 +80,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     } catch {
       throw unreachable();
     }
-    return readReply(res);
+    return readReply(res, opts.onSessionRefused);
   }
 
   async function call(name: MethodName, input: unknown): Promise<unknown> {
@@ -126,9 +129,12 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     if (typeof XMLHttpRequest === 'undefined') {
       // No upload progress without XHR (Node): a file-backed Blob is still streamed, not loaded.
       return fetchFn(url, { method: 'POST', headers, body: file })
-        .then(readReply, () => {
-          throw unreachable();
-        })
+        .then(
+          (res) => readReply(res, opts.onSessionRefused),
+          () => {
+            throw unreachable();
+          },
+        )
         .then(staged);
     }
     // The browser streams a File from the disk; XHR is the one API that reports upload progress.
@@ -139,7 +145,13 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
       xhr.upload.onprogress = (e) => progress(e.loaded);
       xhr.onerror = () => reject(unreachable());
       xhr.onload = () =>
-        readReply(new Response(xhr.responseText, { status: xhr.status }))
+        readReply(
+          new Response(xhr.responseText, {
+            status: xhr.status,
+            headers: { 'www-authenticate': xhr.getResponseHeader('www-authenticate') ?? '' },
+          }),
+          opts.onSessionRefused,
+        )
           .then(staged)
           .then(resolve, reject);
       xhr.send(file);
@@ -150,6 +162,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     `${base}${ROUTES.events}`,
     (signal) => eventsInit(opts.token, signal),
     fetchFn,
+    opts.onSessionRefused,
   );
   const notHere = (what: string) =>
     Promise.reject(
@@ -182,7 +195,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
       const res = await fetchFn(`${base}${ROUTES.uploadsFolder}`, { headers: auth() }).catch(() => {
         throw unreachable();
       });
-      return StagedFileSchema.parse(await readReply(res)).path;
+      return StagedFileSchema.parse(await readReply(res, opts.onSessionRefused)).path;
     },
     async stageFiles(files, onProgress) {
       // The server refuses these too, but only after the browser began sending gigabytes.

@@ -32,12 +32,16 @@ const sameOrigin = (a: string, b: string) => (originOf(a.trim()) ?? a.trim()) ==
 
 /**
  * The key is bound to the addresses it was entered for: an address that differs from the saved one (by
- * origin) needs the key typed again before it can be saved.
+ * origin) needs the key typed again before it can be saved, unless it is one the stored key was entered
+ * for (going back to it from the sandbox, or from another address, in one save).
  */
 export function needsKeyAgain(f: ServiceForm, s: Settings): boolean {
   if (f.mode !== 'service' || f.apiKey.trim()) return false;
   const saved = addressesOf(s);
   if (!f.baseUrl.trim()) return false;
+  const entered = s.service.keyOrigins ?? [];
+  const addresses = [f.baseUrl, f.legacyUrl].map((a) => a.trim()).filter(Boolean);
+  if (entered.length && addresses.every((a) => entered.includes(originOf(a) ?? a))) return false;
   return !sameOrigin(f.baseUrl, saved.baseUrl) || !sameOrigin(f.legacyUrl, saved.legacyUrl);
 }
 
@@ -225,9 +229,8 @@ export function ServiceSettings(props: {
           )}
           {needsConsent && !form.allowFileKeyStore && (
             <p className="hint warn" id="key-file-why">
-              This system has no credential store
-              {storage?.osUnavailable ? ` (${storage.osUnavailable})` : ''}: the key is saved only in
-              service.json, and only if you agree above.
+              This system has no credential store{storage?.osUnavailable ? `: ${storage.osUnavailable}` : ''}.
+              The key is saved only in service.json, and only if you agree above.
             </p>
           )}
           <ErrorText error={errorFor(error, 'service.apiKey')} />

@@ -8,6 +8,8 @@ function describe(u: UpdateView): string {
   switch (u.status) {
     case 'off':
       return `${current} Updates come to installed copies; this one runs unpackaged.`;
+    case 'manual':
+      return `${current} ${u.reason ?? ''} Download new versions from the project’s releases page.`;
     case 'up-to-date':
       return `${current} It is the newest version.`;
     case 'downloading':

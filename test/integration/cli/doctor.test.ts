@@ -47,11 +47,13 @@ describe('dubdesk doctor for a new user', () => {
     async () => {
       const r = await runCli(['doctor'], plainEnv(join(tempDir(), 'Dubdesk')));
       expect(r.stdout).toMatch(/^✓ Key store: not needed yet \(the built-in sandbox needs no key\)/m);
-      expect(r.stdout).toMatch(/^ {4}note: no system credential store answered \(/m);
+      expect(r.stdout).toMatch(
+        /^ {4}note: no Secret Service \(GNOME Keyring or KWallet\) answered in this session\. /m,
+      );
       expect(r.stdout).toContain('Install and unlock a Secret Service (GNOME Keyring or KWallet)');
       // Said once, with every way out: the file store can be chosen in Settings, at login, or by variable.
       const noteLine = r.stdout.split('\n').find((l) => l.startsWith('    note:')) ?? '';
-      expect(noteLine.match(/credential store answer/g)).toHaveLength(1);
+      expect(noteLine.match(/answered in this session/g)).toHaveLength(1);
       expect(noteLine).toContain('DUBDESK_KEY_STORE=file');
       expect(r.code).toBe(0);
     },
@@ -64,7 +66,9 @@ describe('dubdesk doctor for a new user', () => {
         ['doctor'],
         plainEnv(join(tempDir(), 'Dubdesk'), { DUBDESK_BASE_URL: 'http://127.0.0.1:9' }),
       );
-      expect(r.stdout).toMatch(/^✗ Key store: no system credential store answered/m);
+      expect(r.stdout).toMatch(
+        /^✗ Key store: no Secret Service \(GNOME Keyring or KWallet\) answered in this session$/m,
+      );
       expect(r.stdout).toContain('fix: Install and unlock a Secret Service (GNOME Keyring or KWallet)');
       expect(r.code).toBe(1);
     },

@@ -39,7 +39,7 @@ describe('a Node.js too old for Dubdesk', () => {
       expect(r.stderr).toBe(
         `Dubdesk needs Node.js 22.22 or newer; this is Node.js ${version}.\n` +
           'Install Node.js 22 LTS (https://nodejs.org/, or `nvm install` in this folder: .nvmrc names it),\n' +
-          'then run `npm install` again so that the native modules are built for it.\n',
+          'then run `npm install` again (in this folder).\n',
       );
     },
   );

@@ -1,8 +1,10 @@
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebBridge, type WebBridge } from '../../../renderer/src/bridge/web';
-import { startCli, type CliResult } from '../../helpers/cli';
+import { CLI, runCli, startCli, type CliResult } from '../../helpers/cli';
 import { tempDir } from '../../helpers/engine';
 import { waitFor } from '../../helpers/http';
 import { videoMp4 } from '../../helpers/media';
@@ -153,6 +155,46 @@ describe('dubdesk serve as a command', () => {
       await done;
     }
   });
+
+  it.skipIf(spawnSync('tmux', ['-V']).status !== 0)(
+    'in a terminal, Enter prints a new one-time address; stopped, it leaves nothing for `--link` to find',
+    async () => {
+      const home = tempDir();
+      const env = serveEnv(home);
+      const tmux = (...args: string[]) =>
+        promisify(execFile)('tmux', ['-L', `dubdesk-serve-${process.pid}`, ...args], { env });
+      const command = [process.execPath, CLI, 'serve', '--sandbox', '--port', '0', '--no-open']
+        .map((a) => `'${a}'`)
+        .join(' ');
+      await tmux('new-session', '-d', '-x', '120', '-y', '40', `${command}; echo "EXIT=$?"; sleep 600`);
+      const screen = async () => (await tmux('capture-pane', '-p', '-J')).stdout;
+      const addresses = async () => (await screen()).split('\n').filter((l) => URL_LINE.test(l.trim()));
+      try {
+        await waitFor('the first address, and what Enter does', async () =>
+          /`dubdesk serve --link` or press Enter here/.test(await screen()) ? true : undefined,
+        );
+        expect(await addresses()).toHaveLength(1);
+        expect(readdirSync(join(home, 'serve')).filter((f) => f.startsWith('serve-'))).toHaveLength(1);
+        await tmux('send-keys', 'Enter');
+        const two = await waitFor('a second address', async () => {
+          const found = await addresses();
+          return found.length === 2 ? found : undefined;
+        });
+        expect(two[0]).not.toBe(two[1]);
+        expect(new URL(two[0] ?? '').origin).toBe(new URL(two[1] ?? '').origin);
+        await tmux('send-keys', 'C-c');
+        await waitFor('serve to stop', async () =>
+          (await screen()).includes('EXIT=130') ? true : undefined,
+        );
+        expect(readdirSync(join(home, 'serve')).filter((f) => f.startsWith('serve-'))).toEqual([]);
+        const link = await runCli(['serve', '--link'], env);
+        expect(link.code).toBe(2);
+        expect(link.stderr).toMatch(/no `dubdesk serve` is running/);
+      } finally {
+        await tmux('kill-server').catch(() => null);
+      }
+    },
+  );
 
   it('refuses to listen anywhere but 127.0.0.1', async () => {
     const { done } = startCli(['serve', '--host', '0.0.0.0', '--no-open'], serveEnv(tempDir()));

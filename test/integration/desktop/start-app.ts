@@ -18,7 +18,16 @@ export interface StartedApp {
   rendererDir: string;
 }
 
-export async function startApp(): Promise<StartedApp> {
+export interface StartAppOptions {
+  home?: string;
+  argv?: string[];
+  /** Runs once the app has started starting (the lock is taken), before its engine is up. */
+  whileStarting?: () => void;
+  /** Whether a tray icon can be seen (a desktop with a tray host by default). */
+  trayShown?: boolean;
+}
+
+export async function startApp(o: StartAppOptions = {}): Promise<StartedApp> {
   const { registerSchemes, startDubdesk } = await import('../../../electron/main/app');
   registerSchemes();
   const root = tempDir();
@@ -30,11 +39,12 @@ export async function startApp(): Promise<StartedApp> {
   );
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(root, 'secret.txt'), 'not for the page');
-  const started = await startDubdesk({
+  const starting = startDubdesk({
     distDir: DIST,
     rendererDir,
-    home: tempDir(),
-    argv: ['/opt/dubdesk/dubdesk'],
+    home: o.home ?? tempDir(),
+    argv: o.argv ?? ['/opt/dubdesk/dubdesk'],
+    trayShown: async () => o.trayShown ?? true,
     forkEngine: () => engineChild() as unknown as EngineChild,
     engine: {
       keyStore: 'file',
@@ -43,6 +53,8 @@ export async function startApp(): Promise<StartedApp> {
       checkOutputs: true,
     },
   });
+  o.whileStarting?.();
+  const started = await starting;
   if (!started) throw new Error('the app did not start');
   const win = FakeBrowserWindow.all[0] as FakeBrowserWindow;
   fake.openPage(RENDERER_URL, win.webContents);

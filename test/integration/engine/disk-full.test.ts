@@ -5,6 +5,7 @@ import { readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { diskPartFiles, type PartFiles } from '../../../electron/engine/api/download';
+import type { FileIdentity } from '../../../electron/engine/files/own-file';
 import { openDubdesk, type DubdeskHost } from '../../../electron/engine/index';
 import { fakeService, servingBytes, type FakeService } from '../../helpers/fake-service';
 import { quickRun, tempDir, whenJob } from '../../helpers/engine';
@@ -21,10 +22,11 @@ class FillingDisk implements PartFiles {
   refusals = 0;
   constructor(private readonly room: number) {}
 
-  async open(path: string, append: boolean) {
-    const file = await diskPartFiles.open(path, append);
+  async open(path: string, append: boolean, expected?: FileIdentity) {
+    const file = await diskPartFiles.open(path, append, expected);
     let size = append ? (await stat(path)).size : 0;
     return {
+      identity: file.identity,
       write: async (chunk: Buffer) => {
         if (this.full && size + chunk.length > this.room) {
           const fits = Math.max(0, this.room - size);

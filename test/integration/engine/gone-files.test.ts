@@ -24,9 +24,10 @@ describe('a file gone while a job uses it', () => {
     let removed = false;
     // The user deletes the output folder right after the first result is written, before it is moved into place.
     const deleting: PartFiles = {
-      async open(path, append) {
-        const file = await diskPartFiles.open(path, append);
+      async open(path, append, expected) {
+        const file = await diskPartFiles.open(path, append, expected);
         return {
+          identity: file.identity,
           write: (chunk) => file.write(chunk),
           close: async () => {
             await file.close();

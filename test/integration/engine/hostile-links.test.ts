@@ -84,9 +84,9 @@ describe('a storage server that lies about lengths and ranges', () => {
       setTimeout(() => res.socket?.destroy(), 20);
     });
     const slowDisk: PartFiles = {
-      open: async (path, append) => {
+      open: async (path, append, expected) => {
         await sleep(300); // the line drops meanwhile
-        return diskPartFiles.open(path, append);
+        return diskPartFiles.open(path, append, expected);
       },
     };
     const part = join(tempDir(), 'o.part');

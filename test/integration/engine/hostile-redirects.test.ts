@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
@@ -151,6 +151,7 @@ describe('downloads from pre-signed links', () => {
       contentType: 'video/mp4',
       head: payload.subarray(0, 64),
       sha256: createHash('sha256').update(payload).digest('hex'),
+      identity: { dev: (await stat(part)).dev, ino: (await stat(part)).ino },
     });
     expect((await readFile(part)).equals(payload)).toBe(true);
     expect(storage.seen).toHaveLength(1);

@@ -7,8 +7,9 @@ import { envFor, runCli, startCli } from '../../helpers/cli';
 import { contend } from '../../helpers/contender';
 import { startedDubs, tempDir } from '../../helpers/engine';
 import { videoMp4 } from '../../helpers/media';
+import { fileURLToPath } from 'node:url';
 
-const CONTENDER = new URL('../../helpers/lock-contender.ts', import.meta.url).pathname;
+const CONTENDER = fileURLToPath(new URL('../../helpers/lock-contender.ts', import.meta.url));
 
 /** A lock left by a process that no longer exists: every starter may take it over, but only one may win. */
 async function deadPid(): Promise<number> {

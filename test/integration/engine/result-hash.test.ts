@@ -69,10 +69,11 @@ describe("a result's content, recorded to recognise copies of it", () => {
     let refused = false;
     // The disk is full once, a megabyte in: the download resumes from the part with a Range request.
     const fullOnce: PartFiles = {
-      async open(path, append) {
-        const file = await diskPartFiles.open(path, append);
+      async open(path, append, expected) {
+        const file = await diskPartFiles.open(path, append, expected);
         let size = 0;
         return {
+          identity: file.identity,
           write: async (chunk) => {
             if (!refused && size + chunk.length > MB) {
               refused = true;

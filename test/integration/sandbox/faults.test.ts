@@ -124,4 +124,27 @@ describe('fault injection', () => {
       (await call('PUT', `${sb.baseUrl}/__sandbox/faults`, { headers: admin, json: { rate502: 2 } })).status,
     ).toBe(400);
   });
+
+  it('changes only the faults a PUT names, and refuses a name it does not know, saying which', async () => {
+    const started = await startSandbox({ faults: { rateTruncate: 0.25, latencyMs: 7 } });
+    sb = started;
+    const admin = { 'x-sandbox-admin': started.adminToken };
+    const put = (json: unknown) =>
+      call('PUT', `${started.baseUrl}/__sandbox/faults`, { headers: admin, json });
+    const r = await put({ rate502: 0.5 });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ rate502: 0.5, rateTruncate: 0.25, latencyMs: 7 });
+    expect(started.faults.get()).toMatchObject({ rate502: 0.5, rateTruncate: 0.25, latencyMs: 7 });
+
+    const typo = await put({ rate520: 1 });
+    expect(typo.status).toBe(400);
+    expect(JSON.stringify(typo.body)).toMatch(/rate520/);
+    const mixed = await put({ rate502: 0, latency: 5 });
+    expect(mixed.status).toBe(400);
+    expect(JSON.stringify(mixed.body)).toMatch(/latency/);
+    // Refused whole: the good half of a bad body changed nothing.
+    expect(started.faults.get()).toMatchObject({ rate502: 0.5, rateTruncate: 0.25, latencyMs: 7 });
+    expect((await put([])).status).toBe(400);
+    expect((await put(null)).status).toBe(400);
+  });
 });

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contend } from '../../helpers/contender';
 import { tempDir } from '../../helpers/engine';
+import { fileURLToPath } from 'node:url';
 
-const CONTENDER = new URL('../../helpers/sandbox-lock-contender.ts', import.meta.url).pathname;
+const CONTENDER = fileURLToPath(new URL('../../helpers/sandbox-lock-contender.ts', import.meta.url));
 
 describe('the sandbox state directory lock', () => {
   it('four starters taking over a dead sandbox’s lock at the same instant: exactly one holds it, every trial', async () => {

@@ -111,3 +111,54 @@ describe('dubdesk serve: Download all (results.zip)', () => {
     await vi.waitFor(() => expect(openUnder(out)).toEqual([]), { timeout: 3000 });
   });
 });
+
+describe('dubdesk serve: Download all with the same names from different folders', () => {
+  it('keeps every result: each under its own folder, none dropped or overwritten', async () => {
+    const sb = await startSandbox({ pipelineSeconds: 0.2 });
+    const s = await serveFor(sb);
+    try {
+      const root = tempDir();
+      // Two different videos called intro.mp4, and an Intro.mp4 (one name on macOS and Windows), each in a
+      // folder of its own with its results beside it.
+      const sources = [
+        [videoMp4(2, 'intro.mp4'), join(root, 'course-a')],
+        [videoMp4(3, 'intro.mp4'), join(root, 'course-b')],
+        [videoMp4(2, 'Intro.mp4'), join(root, 'course-c', 'out')],
+      ] as const;
+      const ids: number[] = [];
+      for (const [input, outDir] of sources) {
+        const added = await s.client.add({ inputs: [input], to: ['es'], outDir });
+        ids.push(...added.added);
+      }
+      expect(await s.host.run({ untilDone: true, concurrency: 3, pollIntervalMs: 50 })).toBe('done');
+      const files = (await Promise.all(ids.map((id) => s.client.getJob({ id })))).flatMap((j) => j.outputs);
+      expect(files.length).toBeGreaterThanOrEqual(3);
+
+      const r = await raw(s.server.port, 'GET', `${ROUTES.resultsZip}?jobs=${ids.join(',')}`, {
+        headers: bearer(s.server.token),
+      });
+      expect(r.status).toBe(200);
+      const zip = join(tempDir(), 'all.zip');
+      writeFileSync(zip, r.body);
+      const names = execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n');
+      expect(names).toHaveLength(files.length);
+      // Unique however a file system compares names.
+      expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
+      const contents = names.map((n) => execFileSync('unzip', ['-p', zip, n], { maxBuffer: 1 << 26 }));
+      for (const f of files) {
+        const bytes = readFileSync(f.path);
+        expect(
+          contents.some((c) => c.equals(bytes)),
+          f.path,
+        ).toBe(true);
+      }
+      // Each result keeps its own name under a folder saying where it came from.
+      expect(names).toContain('course-a/intro.es.mp4');
+      expect(names).toContain('course-b/intro.es.mp4');
+      expect(names).toContain('out/Intro.es.mp4');
+    } finally {
+      await s.close();
+      await sb.stop();
+    }
+  });
+});

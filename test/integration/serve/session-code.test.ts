@@ -77,7 +77,8 @@ describe('dubdesk serve: the address carries a one-time code, never the session 
   });
 
   it('keeps the opened address in a 0600 file, deleted once its code is traded, or once it expired', async () => {
-    const traded = await s.server.newRedirectFile(60_000);
+    const ends: string[] = [];
+    const traded = await s.server.newRedirectFile(60_000, (end) => ends.push(end));
     expect(statSync(traded).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(traded)).mode & 0o777).toBe(0o700);
     const page = readFileSync(traded, 'utf8');
@@ -86,11 +87,14 @@ describe('dubdesk serve: the address carries a one-time code, never the session 
     expect(page).not.toContain(s.server.token);
     expect((await exchange(codeOf(address))).status).toBe(200);
     await vi.waitFor(() => expect(existsSync(traded)).toBe(false));
+    expect(ends).toEqual(['traded']);
 
-    const expired = await s.server.newRedirectFile(60_000);
+    // Not traded in time (a browser that cannot read the file): serve is told, and says what to do.
+    const expired = await s.server.newRedirectFile(60_000, (end) => ends.push(end));
     now += 60_001;
     // The next request after its time sweeps it, whatever asks.
     expect((await exchange('not-a-code')).status).toBe(401);
     await vi.waitFor(() => expect(existsSync(expired)).toBe(false));
+    expect(ends).toEqual(['traded', 'expired']);
   });
 });

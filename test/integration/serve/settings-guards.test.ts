@@ -5,6 +5,7 @@ import { openDubdesk } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
 import { bearer, raw, serveFor, type Served } from '../../helpers/serve';
+import { needsKeyAgain } from '../../../renderer/src/components/ServiceSettings';
 
 describe('dubdesk serve: settings that would point Dubdesk at the wrong place', () => {
   let sb: Sandbox;
@@ -98,6 +99,48 @@ describe('a stored key and a changed address', () => {
       const message = JSON.stringify((await host.api.totals()).paused);
       expect(message).toContain(`not for ${elsewhere}`);
       expect(message).not.toMatch(/for (http:\/\/[^ ,]+), not for \1"/);
+    } finally {
+      await host.close();
+      await sandbox.stop();
+    }
+  });
+});
+
+describe('back to the address the key was entered for, in one save', () => {
+  it('takes mode and address changed together: the check reads the settings after the save', async () => {
+    const sandbox = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2 });
+    const host = openDubdesk({ home: tempDir(), face: 'web' });
+    try {
+      await host.api.setSettings({
+        service: {
+          mode: 'service',
+          apiKey: sandbox.account.apiKey,
+          baseUrl: sandbox.baseUrl,
+          allowFileKeyStore: true,
+        },
+      });
+      // Pointed elsewhere (the key is not sent there), then the built-in sandbox for a while.
+      await host.api.setSettings({ service: { baseUrl: 'http://127.0.0.1:1' } });
+      await host.api.setSettings({ service: { mode: 'sandbox' } });
+      // One save: the service again, at the address the key was entered for.
+      const settings = await host.api.setSettings({
+        service: { mode: 'service', baseUrl: sandbox.baseUrl },
+      });
+      expect(settings.service).toMatchObject({ mode: 'service', apiKeySet: true, keyEnteredFor: null });
+      // The page lets that save through too: the form knows where the key was entered for.
+      await host.api.setSettings({ service: { mode: 'sandbox' } });
+      const form = (baseUrl: string) =>
+        ({ mode: 'service', apiKey: '', baseUrl, legacyUrl: '', allowFileKeyStore: false }) as const;
+      const inSandbox = await host.api.getSettings();
+      expect(needsKeyAgain(form(sandbox.baseUrl), inSandbox)).toBe(false);
+      expect(needsKeyAgain(form('https://elsewhere.example'), inSandbox)).toBe(true);
+      await host.api.setSettings({ service: { mode: 'service', baseUrl: sandbox.baseUrl } });
+      expect((await host.api.account()).balance).toBeGreaterThan(0);
+      // The other way round is still refused: the service at an address the key was not entered for.
+      await host.api.setSettings({ service: { mode: 'sandbox' } });
+      await expect(
+        host.api.setSettings({ service: { mode: 'service', baseUrl: 'http://127.0.0.1:1' } }),
+      ).rejects.toMatchObject({ code: 'bad-request', field: 'service.apiKey' });
     } finally {
       await host.close();
       await sandbox.stop();

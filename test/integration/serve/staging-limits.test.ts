@@ -1,42 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { request, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
-import { bearer, raw, serveFor, type Served } from '../../helpers/serve';
-
-/** An upload that sends its first bytes and then waits, as a slow or stalled browser would. */
-function heldUpload(
-  port: number,
-  token: string,
-  declared: number,
-): { req: ClientRequest; status: Promise<number> } {
-  let req!: ClientRequest;
-  const status = new Promise<number>((resolve) => {
-    req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/staging?name=held.mp4',
-        headers: {
-          host: `127.0.0.1:${port}`,
-          ...bearer(token),
-          'content-type': 'application/octet-stream',
-          'content-length': String(declared),
-        },
-      },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      },
-    );
-    req.on('error', () => resolve(0));
-    req.write(Buffer.alloc(10));
-  });
-  return { req, status };
-}
+import { bearer, heldUpload, raw, serveFor, type Served } from '../../helpers/serve';
 
 const incoming = (home: string) => {
   const root = join(home, 'staging');

@@ -80,7 +80,9 @@ describe('dubdesk doctor', () => {
       expect(sandbox.stdout).toMatch(/^✓ Key store: not needed yet/m);
       expect(sandbox.code).toBe(0);
       const service = await runCli(['doctor'], { ...env, DUBDESK_BASE_URL: 'http://127.0.0.1:9' });
-      expect(service.stdout).toMatch(/^✗ Key store: no system credential store answered/m);
+      expect(service.stdout).toMatch(
+        /^✗ Key store: no Secret Service \(GNOME Keyring or KWallet\) answered in this session$/m,
+      );
       expect(service.stdout).toContain('fix: Install and unlock a Secret Service (GNOME Keyring or KWallet)');
       expect(service.code).toBe(1);
     },

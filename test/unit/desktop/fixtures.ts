@@ -18,6 +18,7 @@ export function totals(
     balance: null,
     creditsShort: null,
     offline: null,
+    storageFull: null,
     paused: null,
     running: true,
     resumedAfterCrash: 0,

@@ -22,9 +22,18 @@ import {
   HttpExecutor,
   type DownloadOptions,
 } from 'builder-util-runtime';
-import { DebUpdater } from 'electron-updater';
+import { AppImageUpdater, DebUpdater } from 'electron-updater';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CHECK_EVERY_MS, updateMessage, Updates, type UpdateState } from '../../../electron/main/updates';
+import { parse } from 'yaml';
+import { signingOf, UNSIGNED_MAC, updateLimits } from '../../../electron/main/update-limits';
+import {
+  CANNOT_INSTALL,
+  CHECK_EVERY_MS,
+  RELEASES_URL,
+  updateMessage,
+  Updates,
+  type UpdateState,
+} from '../../../electron/main/updates';
 import { tempDir } from '../../helpers/engine';
 
 /** electron-updater's HTTP over Node's http (in the app it is Electron's net, in the app's session). */
@@ -96,7 +105,7 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-function updaterFor(version: string) {
+function updaterFor(version: string, Kind: typeof DebUpdater | typeof AppImageUpdater = DebUpdater) {
   const dir = tempDir();
   // What electron-builder writes into a packaged app's resources (its publish settings).
   writeFileSync(
@@ -104,7 +113,7 @@ function updaterFor(version: string) {
     `provider: generic\nurl: ${feed}\nupdaterCacheDirName: dubdesk-updater\n`,
   );
   const onQuit = vi.fn();
-  const updater = new DebUpdater(undefined, {
+  const updater = new Kind(undefined, {
     version,
     name: 'Dubdesk',
     isPackaged: true,
@@ -205,5 +214,79 @@ describe('updates', () => {
     expect(every).not.toHaveBeenCalled();
     expect(seen).toEqual([]);
     expect(updateMessage(updates.state).message).toBe('Updates are off');
+  });
+
+  it('a Linux folder that is no AppImage nor package (a --dir build) says so, instead of "Checking…" for ever', async () => {
+    seen.length = 0;
+    const appImage = process.env.APPIMAGE;
+    delete process.env.APPIMAGE;
+    try {
+      const { updater } = updaterFor('0.1.0', AppImageUpdater);
+      const updates = new Updates(updater, { packaged: true, current: '0.1.0', every: () => () => {} });
+      updates.start();
+      await until(updates, (s) => s.status !== 'idle' && s.status !== 'checking');
+      expect(updates.state).toMatchObject({ status: 'manual', reason: CANNOT_INSTALL });
+      expect(updateMessage(await updates.check())).toEqual({
+        message: 'Updates are not installed automatically',
+        detail: `You have Dubdesk 0.1.0. ${CANNOT_INSTALL} Download new versions from ${RELEASES_URL}.`,
+      });
+      expect(seen).toEqual([]);
+    } finally {
+      if (appImage !== undefined) process.env.APPIMAGE = appImage;
+    }
+  });
+
+  it('an unsigned Mac build never downloads an update it cannot install, and says why and where to get one', async () => {
+    seen.length = 0;
+    const { updater } = updaterFor('0.1.0');
+    const every = vi.fn(() => () => {});
+    const codesign = vi.fn(
+      async () => 'Executable=/Applications/Dubdesk.app/Contents/MacOS/Dubdesk\nSignature=adhoc\n',
+    );
+    const updates = new Updates(updater, {
+      packaged: true,
+      current: '0.1.0',
+      every,
+      unavailable: () => updateLimits('darwin', '/Applications/Dubdesk.app/Contents/MacOS/Dubdesk', codesign),
+    });
+    updates.start();
+    await until(updates, (s) => s.status === 'manual');
+    expect(codesign).toHaveBeenCalledWith('/usr/bin/codesign', [
+      '-dv',
+      '--verbose=2',
+      '/Applications/Dubdesk.app',
+    ]);
+    expect(updates.state.reason).toBe(UNSIGNED_MAC);
+    expect(updateMessage(await updates.check()).detail).toContain(
+      `Download new versions from ${RELEASES_URL}.`,
+    );
+    expect(seen).toEqual([]);
+  });
+
+  it('reads the Mac signing from codesign: Developer ID, ad hoc, none; only the first installs updates', async () => {
+    expect(signingOf('Authority=Developer ID Application: Dubdesk (TEAM123)\nTeamIdentifier=TEAM123')).toBe(
+      'developer-id',
+    );
+    expect(signingOf('Signature=adhoc\nTeamIdentifier=not set')).toBe('ad-hoc');
+    expect(signingOf('/Applications/Dubdesk.app: code object is not signed at all')).toBe('unsigned');
+    const answering = (text: string) => async () => text;
+    expect(
+      await updateLimits(
+        'darwin',
+        '/A.app/Contents/MacOS/A',
+        answering('Authority=Developer ID Application: X'),
+      ),
+    ).toBe(null);
+    expect(
+      await updateLimits('darwin', '/A.app/Contents/MacOS/A', answering('code object is not signed at all')),
+    ).toBe(UNSIGNED_MAC);
+    expect(await updateLimits('win32', 'C:\\Dubdesk.exe', answering(''))).toBe(null);
+  });
+
+  it('points at the releases electron-builder publishes to', () => {
+    const config = parse(readFileSync(join(__dirname, '../../../electron-builder.yml'), 'utf8')) as {
+      publish: { owner: string; repo: string };
+    };
+    expect(RELEASES_URL).toBe(`https://github.com/${config.publish.owner}/${config.publish.repo}/releases`);
   });
 });

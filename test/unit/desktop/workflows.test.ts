@@ -34,7 +34,9 @@ interface Job {
   if?: string;
   needs?: string;
   env?: Record<string, string>;
-  strategy?: { matrix: { os?: string[]; include?: { os: string; args: string }[] } };
+  strategy?: {
+    matrix: { os?: string[]; include?: { os: string; args: string; platform: string; archs: string }[] };
+  };
   steps: Step[];
 }
 const workflow = parse(readFileSync(join(folder, 'desktop.yml'), 'utf8')) as {
@@ -63,13 +65,17 @@ describe('the workflow files', () => {
 });
 
 describe('the desktop workflow', () => {
-  it('tests on Windows, macOS and Linux: npm ci, npm test, then the Electron suite, required to run', () => {
+  it('tests on Windows, macOS and Linux: npm ci, Electron’s binary, npm test, then the Electron suite, required to run', () => {
     const test = workflow.jobs.test;
     expect(test?.strategy?.matrix.os).toEqual(['ubuntu-latest', 'windows-latest', 'macos-latest']);
     expect(test?.env?.DUBDESK_REQUIRE_ELECTRON).toBe('1');
     const script = runs(test as Job);
     expect(script.indexOf('npm ci')).toBeGreaterThanOrEqual(0);
-    expect(script.indexOf('npm test')).toBeGreaterThan(script.indexOf('npm ci'));
+    // Electron 45's package no longer downloads its binary at install (issue 30, review item 1).
+    const install = script.indexOf('node node_modules/electron/install.js');
+    expect(install).toBeGreaterThan(script.indexOf('npm ci'));
+    expect(script.indexOf('npm test')).toBeGreaterThan(install);
+    expect((test as Job).steps.find((s) => s.run?.includes('install.js'))?.if).toBeUndefined();
     expect(script.indexOf('npm run test:electron')).toBeGreaterThan(script.indexOf('npm test'));
     // Linux has no display on the runner: xvfb gives Electron one.
     expect(script).toMatch(/xvfb-run [^\n]*npm test/);
@@ -87,6 +93,26 @@ describe('the desktop workflow', () => {
       expect(upload?.with?.path).toContain(pattern);
   });
 
+  it('installs the other processor’s native packages and checks them before building (review item 4)', () => {
+    const build = workflow.jobs.installers as Job;
+    const include = build.strategy?.matrix.include ?? [];
+    const byOs = Object.fromEntries(include.map((m) => [m.os, m]));
+    for (const m of include)
+      for (const arch of ['x64', 'arm64'])
+        if (m.args.includes(`--${arch}`)) expect(m.archs.split(' '), `${m.os} ${arch}`).toContain(arch);
+    expect(byOs['macos-latest']?.platform).toBe('darwin');
+    expect(byOs['windows-latest']?.platform).toBe('win32');
+    const script = runs(build);
+    const natives = script.indexOf('node build/natives.mjs install ${{ matrix.platform }}');
+    expect(natives).toBeGreaterThan(script.indexOf('npm ci'));
+    expect(script).toContain('node build/natives.mjs check ${{ matrix.platform }}');
+    expect(script.indexOf('npx electron-builder')).toBeGreaterThan(natives);
+  });
+
+  it('fails the audit only on high or critical advisories (review item 25)', () => {
+    expect(pkg.scripts['audit:deps']).toBe('npm audit --omit=dev --audit-level=high');
+  });
+
   it('signs and notarises only with its secrets, and says so when they are missing', () => {
     const build = workflow.jobs.installers as Job;
     const signing = build.steps.find((s) => s.id === 'signing' || s.name?.startsWith('Signing')) as Step;
@@ -102,6 +128,14 @@ describe('the desktop workflow', () => {
         'APPLE_APP_SPECIFIC_PASSWORD',
         'APPLE_TEAM_ID',
       ]),
+    );
+    // Each system its own certificate: with MAC_CSC_LINK unset, macOS gets none, never the Windows pfx.
+    const link = installers.env?.CSC_LINK ?? '';
+    const mac = link.replace(/runner\.os == 'macOS'/g, 'true').replace(/runner\.os == 'Windows'/g, 'false');
+    expect(mac).not.toMatch(/true && secrets\.MAC_CSC_LINK \|\| secrets\.WIN_CSC_LINK/);
+    expect(link).toMatch(/runner\.os == 'Windows' && secrets\.WIN_CSC_LINK/);
+    expect(installers.env?.CSC_KEY_PASSWORD).toMatch(
+      /runner\.os == 'Windows' && secrets\.WIN_CSC_KEY_PASSWORD/,
     );
   });
 

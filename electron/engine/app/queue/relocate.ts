@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { copyFile, lstat, rename, rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { DubdeskError, type ContractError } from '../../../../shared/contract/errors';
@@ -34,11 +35,12 @@ async function moveOutput(store: JobStore, o: OutputRow, to: string): Promise<vo
     store.outputs.put({ ...o, path: to, bytes: null, done: 0 });
     return;
   }
-  if (store.outputs.sharedByAnother(o)) await copyFile(from, to);
+  // Never through an entry put at `to` since it was looked at (a link would send the copy elsewhere).
+  if (store.outputs.sharedByAnother(o)) await copyFile(from, to, constants.COPYFILE_EXCL);
   else
     await rename(from, to).catch(async (e: NodeJS.ErrnoException) => {
       if (e.code !== 'EXDEV') throw e;
-      await copyFile(from, to);
+      await copyFile(from, to, constants.COPYFILE_EXCL);
       await rm(from, { force: true });
     });
   store.outputs.put({ ...o, path: to });

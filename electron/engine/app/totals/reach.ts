@@ -1,17 +1,24 @@
 /**
- * Whether the service could be reached, as the worker and the faces' calls last found it, and the jobs the
- * last run left mid-step: what the totals show beside the queue's counts. Made before the worker and the
+ * Whether the service could be reached, as the worker and the faces' calls last found it, whether the disk
+ * under the data folder has room, and the jobs the last run left mid-step: what the totals show beside the
+ * queue's counts. Made before the worker and the
  * totals, which both hold it (the worker writes, the totals read and listen).
  */
 export class ServiceReach {
   private offlineWhy: string | null = null;
   private resumed = 0;
+  private storage: string | null = null;
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly warn: (fields: Record<string, unknown>, message: string) => void) {}
 
   get offline(): string | null {
     return this.offlineWhy;
+  }
+
+  /** What to free, where, while the disk under the data folder is full; null while it has room. */
+  get storageFull(): string | null {
+    return this.storage;
   }
 
   get resumedAfterCrash(): number {
@@ -23,6 +30,14 @@ export class ServiceReach {
     if (offline === this.offlineWhy) return;
     this.offlineWhy = offline;
     this.warn({ offline }, offline ? 'service unreachable' : 'service reachable again');
+    this.changed();
+  }
+
+  /** The disk under the data folder is full (what to free, where), or has room again (null). */
+  storageIsFull(full: string | null): void {
+    if (full === this.storage) return;
+    this.storage = full;
+    this.warn({ full }, full ?? 'the data folder has room again');
     this.changed();
   }
 

@@ -85,6 +85,7 @@ export class TotalsService {
       balance,
       creditsShort: balance === null ? null : Math.max(0, sums.committed - balance),
       offline: this.deps.reach.offline,
+      storageFull: this.deps.reach.storageFull,
       paused: this.deps.pause.get(),
       running: this.deps.runner.isRunning || QueueLock.held(this.deps.lock),
       resumedAfterCrash: this.deps.reach.resumedAfterCrash,
