@@ -1,7 +1,10 @@
-/** Sizes in binary units, one decimal under 10 ("1.5 MB", "38 MB"): the CLI and the app say sizes alike. */
+/**
+ * Sizes in binary units, labelled as such (1 MiB = 1,048,576 bytes), one decimal under 10 ("1.5 MiB",
+ * "38 MiB"): every face (window, tray, CLI, serve) and the engine's messages say sizes through this.
+ */
 export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
+  if (n < 1024) return `${Math.round(n)} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
   let v = n;
   let i = -1;
   do {
@@ -9,6 +12,11 @@ export function formatBytes(n: number): string {
     i++;
   } while (v >= 1024 && i < units.length - 1);
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+/** A transfer's speed: "3.5 MiB/s". */
+export function formatSpeed(bytesPerSecond: number): string {
+  return `${formatBytes(Math.round(bytesPerSecond))}/s`;
 }
 
 /** "1 job", "2 jobs", "1,200 jobs": a count with its noun in the right form, the same in every face. */

@@ -6,7 +6,7 @@ import { isTerminal, jobFiles, type JobView } from '../../shared/contract/jobs';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import type { QueueTotals } from '../../shared/contract/queue';
 import { fitLine, fits } from './fit';
-import { describeJob, formatBytes, formatDuration, printable } from './format';
+import { describeJob, formatDuration, formatSpeed, printable } from './format';
 
 const LABEL: Record<JobView['state'], string> = {
   queued: 'queued',
@@ -62,7 +62,7 @@ function detail(j: JobView, now: number, held: QueueHeld): string {
   const waiting = waitingText(j, now);
   if (waiting) return waiting;
   const parts: string[] = [stateWords(j, held)];
-  if (j.bytesPerSecond) parts.push(`${formatBytes(j.bytesPerSecond)}/s`);
+  if (j.bytesPerSecond) parts.push(formatSpeed(j.bytesPerSecond));
   if (j.etaSeconds !== null) parts.push(`${formatDuration(j.etaSeconds)} left`);
   return parts.join(' · ');
 }
@@ -233,7 +233,7 @@ export function followProgress(
     const speed = open.reduce((n, j) => n + (j.bytesPerSecond ?? 0), 0);
     lines.push(
       cliTruncate(
-        `  ${done}/${all.length} done${failed ? ` · ${failed} failed` : ''}${speed ? ` · ${formatBytes(speed)}/s` : ''}${held ? ` · ${HELD[held]}` : ''}`,
+        `  ${done}/${all.length} done${failed ? ` · ${failed} failed` : ''}${speed ? ` · ${formatSpeed(speed)}` : ''}${held ? ` · ${HELD[held]}` : ''}`,
         width,
       ),
     );

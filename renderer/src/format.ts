@@ -1,6 +1,4 @@
-import { formatBytes } from '../../shared/format';
-
-export { formatBytes };
+export { formatBytes, formatSpeed } from '../../shared/format';
 
 /** A media length as a clock: "4:12", "1:02:03". */
 export function formatClock(seconds: number): string {
@@ -18,10 +16,6 @@ export function formatEta(seconds: number): string {
   const m = Math.round(s / 60);
   if (m < 60) return `${m} min`;
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
-}
-
-export function formatSpeed(bytesPerSecond: number): string {
-  return `${formatBytes(Math.round(bytesPerSecond))}/s`;
 }
 
 /**

@@ -33,7 +33,7 @@ export function registerEstimateCommand(program: Command): void {
     )
     .option(
       '--upload-once',
-      'v2: upload each file once for all its languages (default: auto, files over 50 MB)',
+      'v2: upload each file once for all its languages (default: auto, files of 50 MiB or more)',
     )
     .option('--no-upload-once', 'upload each file once per language')
     .option('--json', 'print the estimate as JSON on stdout (see docs/cli-json.md)', false)
