@@ -26,6 +26,7 @@ function totals(bytesPerSecond: number): QueueTotals {
     balance: null,
     creditsShort: null,
     offline: null,
+    storageFull: null,
     paused: null,
     running: true,
     resumedAfterCrash: 0,

@@ -1,7 +1,7 @@
 import { DubdeskError, type ContractError } from '../../../shared/contract/errors';
 import type { Waiting } from '../../../shared/contract/jobs';
-import { formatBytes } from '../../../shared/format';
 import { ApiError } from '../api/errors';
+import { roomToFree } from '../files/disk-space';
 import { NameTakenError } from '../files/own-file';
 
 /**
@@ -44,13 +44,9 @@ export class StopAtStep extends Error {
   }
 }
 
-const MiB = 1024 * 1024;
-/** Room to free, rounded up to whole MiB: what is said is never less than what is needed. */
-const room = (n: number) => formatBytes(Math.max(1, Math.ceil(n / MiB)) * MiB);
-
 function fromDisk(e: DiskError): JobError {
   if (e.errno === 'ENOSPC' || e.errno === 'EDQUOT') {
-    const need = e.needBytes !== null ? `free ${room(e.needBytes)}` : 'free some space';
+    const need = e.needBytes !== null ? `free ${roomToFree(e.needBytes)}` : 'free some space';
     return {
       error: {
         code: 'disk',
