@@ -47,21 +47,7 @@ export const CHIP_SYMBOL: Record<ChipKind, string> = {
   canceled: '⊘',
 };
 
-const STATE_WORDS: Record<JobState, string> = {
-  queued: 'waiting',
-  uploading: 'uploading',
-  submitted: 'in the service’s queue',
-  processing: 'dubbing',
-  downloading: 'downloading',
-  completed: 'done',
-  failed: 'failed',
-  canceled: 'canceled',
-  paused: 'paused',
-};
-
-export function stateWords(state: JobState): string {
-  return STATE_WORDS[state];
-}
+export { stateWords } from '../../../shared/state-words';
 
 /** A whole row is done: it collapses to one line. */
 export function rowDone(row: SourceRow): boolean {
