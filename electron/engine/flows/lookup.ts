@@ -33,7 +33,7 @@ export async function findCreated(
 ): Promise<Found | null> {
   const since = (job.row.create_attempted_at ?? 0) - CLOCK_SKEW_MS;
   const taken = ctx.store.reads.remoteIdsOwnedByOthers(job.row.id);
-  const abandoned = new Set(JSON.parse(job.row.abandoned_remote_ids) as string[]);
+  const abandoned = new Set(job.row.abandoned_remote_ids);
   const ours = (d: DubV2Identity) =>
     !taken.has(d.id) &&
     !abandoned.has(d.id) &&

@@ -115,8 +115,8 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
     }
     if (e instanceof ApiError && e.kind === 'backend' && e.remoteId) {
       // The service made this dub but could not dispatch it: never adopt it, create another later.
-      const abandoned = [...(JSON.parse(job.row.abandoned_remote_ids) as string[]), e.remoteId];
-      job.record({ create_pending: 0, abandoned_remote_ids: JSON.stringify(abandoned) });
+      const abandoned = [...job.row.abandoned_remote_ids, e.remoteId];
+      job.record({ create_pending: 0, abandoned_remote_ids: abandoned });
     } else if (e instanceof ApiError && e.kind === 'source') {
       // The file changed (or stalled) before its last bytes left: the request never became whole, no dub.
       job.record({ create_pending: 0 });

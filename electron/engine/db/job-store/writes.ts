@@ -2,6 +2,7 @@ import { transactionsOf, type Transactions } from '../transactions';
 import type { Db } from '../types';
 import { vacuumSome } from '../vacuum';
 import {
+  cellsOf,
   JobRow,
   LeaseLostError,
   LIFE_COLUMNS,
@@ -217,7 +218,7 @@ export class JobWrites {
       this.statements.set(sig, stmt);
     }
     const token = typeof guard === 'string' ? {} : { __token: guard.token };
-    const info = stmt.run({ ...patch, ...token, __id: id, __now: now });
+    const info = stmt.run({ ...cellsOf(patch), ...token, __id: id, __now: now });
     if (info.changes !== 1) throw new LeaseLostError(id);
   }
 
