@@ -106,7 +106,10 @@ describe('a canceled call', () => {
 
     const late = new AbortController();
     const download = failure(
-      downloads.toPart(`${f.url}/o`, join(tempDir(), 'o.part'), late.signal, () => late.abort()),
+      downloads.toPart(`${f.url}/o`, join(tempDir(), 'o.part'), {
+        signal: late.signal,
+        onProgress: () => late.abort(),
+      }),
     );
     expect(await download).toMatchObject({ kind: 'canceled' });
   });
