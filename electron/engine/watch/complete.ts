@@ -1,17 +1,12 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { open, type FileHandle } from 'node:fs/promises';
 import { formatBytes } from '../../../shared/format';
+import type { Completeness } from './completeness';
 import { matroska } from './ebml';
-
-/**
- * Whether a file that stopped growing is whole, from its container: a copy that stalls half-way (a network
- * share, a USB drive, a slow export) is quiet for a while but not done. `unknown` for formats whose end
- * cannot be told from their structure: those get a longer quiet period instead.
- */
-export type Completeness = { whole: true } | { whole: false; why: string } | { whole: 'unknown' };
 
 const READ = 1024 * 1024;
 
+/** Whether the file at `path` is whole, from its container (see `Completeness`). */
 export async function completeness(path: string): Promise<Completeness> {
   const fh = await open(path, 'r');
   try {

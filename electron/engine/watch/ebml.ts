@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import type { Completeness } from './complete';
+import type { Completeness } from './completeness';
 
 const EBML_ID = 0x1a45dfa3;
 const SEGMENT_ID = 0x18538067;

@@ -1,7 +1,8 @@
 import type { ContractError } from '../../../shared/contract/errors';
 import type { WatchFileRow, WatchFolderRow } from '../db/watch';
 import type { WatchEnv } from './env';
-import { completeness, type Completeness } from './complete';
+import { completeness } from './complete';
+import type { Completeness } from './completeness';
 import { hashFile, look } from './file-check';
 
 const BACKOFF_CAP_MS = 5 * 60_000;
