@@ -57,11 +57,11 @@ const engineEntryOnly = no(
   '**/engine/*/**',
   '!**/engine/index',
   '!**/engine/index.ts',
-  '!**/engine/served-file', // the file rule the desktop's main process shares without the engine
 );
 const noEngine = no(
   'The sandbox is the service, not a client: it never borrows the engine’s code (share through shared/).',
   '**/engine/**',
+  '**/file-safety/**',
 );
 const noSandbox = no(
   'The engine never imports the sandbox (share through shared/; faces start it).',
@@ -229,6 +229,24 @@ export default tseslint.config(
       no('The web face is neither the CLI nor the desktop shell.', '**/cli/**', '**/main/**'),
     ],
     ['electron'],
+  ),
+  // The file rules the engine and the faces share (what a face may serve, links another user made): below
+  // both, so the desktop's main process has them without bundling the engine.
+  layer(
+    ['electron/file-safety/**'],
+    [
+      notRenderer,
+      notTests,
+      no(
+        'file-safety/ is below the engine and the faces: it imports neither.',
+        '**/engine/**',
+        '**/cli/**',
+        '**/main/**',
+        '**/web/**',
+        '**/sandbox/**',
+      ),
+    ],
+    ['electron', ...nodeOnlyPackages],
   ),
   // the sandbox
   layer(

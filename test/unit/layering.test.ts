@@ -57,7 +57,21 @@ describe('the layering lint rules', () => {
       await bites(face, `${up}/engine/app/root`);
       await bites(face, `${up}/engine/api/errors`);
       await bites(face, `${up}/engine/db/jobs`);
+      // No second way in: what the desktop's main process shares without the engine lies outside it.
+      await bites(face, `${up}/engine/served-file`);
+      await bites(face, `${up}/engine/files/own-file`);
+      await allows(face, `${up}/file-safety/served-file`);
     }
+  });
+
+  it('keep the file rules the engine and the faces share below both, free of either', async () => {
+    await allows('electron/engine/files/x.ts', '../../file-safety/foreign-link');
+    await allows('electron/file-safety/x.ts', 'node:fs/promises');
+    await allows('electron/file-safety/x.ts', '../../shared/contract/errors');
+    for (const above of ['../engine/index', '../engine/files/own-file', '../main/x', '../web/x', '../cli/x'])
+      await bites('electron/file-safety/x.ts', above);
+    await bites('electron/file-safety/x.ts', 'electron');
+    await bites('electron/sandbox/x.ts', '../file-safety/served-file');
   });
 
   it('keep lower engine folders from importing higher ones', async () => {

@@ -2,14 +2,15 @@
  * The one rule for a file a face serves to a page (the desktop's `dubdesk-media:` protocol, `serve`'s
  * `/media`): exactly the path the job recorded, and only if it is a regular file there.
  *
- * A second entry beside index.ts on purpose: the desktop's main process needs this rule but must not bundle
- * the engine (SQLite and the rest live in the engine's own process). It imports nothing of the engine.
+ * Outside the engine on purpose: the desktop's main process needs this rule but must not bundle the engine
+ * (SQLite and the rest live in the engine's own process), and the faces reach the engine through its entry
+ * alone.
  */
 import { constants } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DubdeskError } from '../../shared/contract/errors';
-import { foreignLinkOnPath } from './files/own-file';
+import { foreignLinkOnPath } from './foreign-link';
 
 const notServed = (message: string) => new DubdeskError('not-found', message);
 
