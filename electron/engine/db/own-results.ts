@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ContentHashes } from './content-hashes';
-import { hashFile } from './content-hashes';
+import { sha256OfFile } from './content-hashes';
 import { fileIdFrom, fileIdOf } from './own-files';
 import { transactionsOf, type Transactions } from './transactions';
 import type { Db } from './types';
@@ -46,7 +46,7 @@ export class OwnResults {
     const size = Number(info.size);
     // The time as a plain stat gives it (what every other look at a file records): milliseconds and fraction.
     const mtimeMs = Number(info.mtimeNs / 1_000_000n) + Number(info.mtimeNs % 1_000_000n) / 1e6;
-    const content = hash ?? this.hashes.known(path, size, mtimeMs) ?? (await hashFile(path, size));
+    const content = hash ?? this.hashes.known(path, size, mtimeMs) ?? (await sha256OfFile(path, size));
     this.t.tx(() => {
       this.q.own.run(fileIdFrom(info), path);
       this.hashes.remember(path, size, mtimeMs, content);

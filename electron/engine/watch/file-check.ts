@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import type { ContractError } from '../../../shared/contract/errors';
+import { sha256Of } from '../files/sha256';
 
 /** What a path is now, without opening it. Anything but a regular file (a FIFO, a device…) is `other`. */
 export type Seen =
@@ -91,7 +91,7 @@ async function notTaken(path: string, within: string, opened: Stats): Promise<Co
  * different files, and a sampled hash would call them equal and skip the dub. The file is read once here
  * and its upload reads it again anyway, so a full hash costs at most what its upload's read costs.
  */
-export async function hashFile(
+export async function hashForTaking(
   path: string,
   within: string,
   signal?: AbortSignal,
@@ -111,14 +111,8 @@ export async function hashFile(
       return { code: 'not-media', message: `${path} is not a regular file (a pipe, device or folder)` };
     const refused = await notTaken(path, within, info);
     if (refused) return refused;
-    const hash = createHash('sha256');
-    const stream = fh.createReadStream({
-      autoClose: false,
-      highWaterMark: 1024 * 1024,
-      ...(signal ? { signal } : {}),
-    });
-    for await (const chunk of stream) hash.update(chunk as Buffer);
-    return { hash: hash.digest('hex'), size: info.size, mtimeMs: Math.round(info.mtimeMs) };
+    const hash = await sha256Of(fh, info.size, signal);
+    return { hash, size: info.size, mtimeMs: Math.round(info.mtimeMs) };
   } catch (e) {
     if (signal?.aborted) throw e;
     return unreadable(path, (e as NodeJS.ErrnoException).code);

@@ -3,7 +3,7 @@ import type { WatchFileRow, WatchFolderRow } from '../db/watch';
 import type { WatchEnv } from './env';
 import { completeness } from './complete';
 import type { Completeness } from './completeness';
-import { hashFile, look } from './file-check';
+import { hashForTaking, look } from './file-check';
 
 const BACKOFF_CAP_MS = 5 * 60_000;
 /**
@@ -180,7 +180,7 @@ export async function hashAndMark(
   row: WatchFileRow,
   signal: AbortSignal,
 ): Promise<void> {
-  const hashed = await hashFile(row.path, folder.path, signal);
+  const hashed = await hashForTaking(row.path, folder.path, signal);
   const now = Date.now();
   const fresh = env.watch.files.get(row.id);
   if (!fresh || fresh.rev !== row.rev) return; // someone moved it on meanwhile
