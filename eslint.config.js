@@ -83,8 +83,8 @@ const webEntryOnly = no(
 );
 
 /**
- * Inside the engine, lower folders never import higher ones: api <- db <- jobs <- flows <- queue <- watch
- * <- app. The watcher queues jobs through their life and the database, above the queue it feeds; what it
+ * Inside the engine, lower folders never import higher ones: api <- db <- jobs <- flows <- runner <- watcher
+ * <- app. The watcher queues jobs through their life and the database, above the runner that works them; what it
  * needs of the application layer (planning a batch, the balance, events) is handed to it, never imported.
  * The data folder (home), the key store (keys) and the log sit at the bottom beside the database; below all,
  * `files` holds what every level does with the file system (making a folder that may be anywhere).
@@ -95,8 +95,8 @@ const ENGINE_LEVELS = [
   ['db', 'keys', 'log'],
   ['jobs'],
   ['flows'],
-  ['queue'],
-  ['watch'],
+  ['runner'],
+  ['watcher'],
   ['app'],
   // `dubdesk doctor` and Copy Diagnostics: looks at what the application layer opens, before and without it.
   ['doctor'],

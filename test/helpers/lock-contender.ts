@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { openDatabase } from '../../electron/engine/db/open';
 import { LockStore } from '../../electron/engine/db/lock-store';
-import { QueueLock } from '../../electron/engine/queue/lock';
+import { QueueLock } from '../../electron/engine/runner/lock';
 import { contender } from './contender';
 
 const [home = ''] = process.argv.slice(2);

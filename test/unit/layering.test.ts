@@ -79,33 +79,33 @@ describe('the layering lint rules', () => {
     await bites('electron/engine/api/x.ts', '../flows/submit');
     await bites('electron/engine/db/x.ts', '../jobs/life');
     await bites('electron/engine/jobs/x.ts', '../flows/context');
-    await bites('electron/engine/flows/x.ts', '../queue/runner');
-    await bites('electron/engine/queue/x.ts', '../app/root');
+    await bites('electron/engine/flows/x.ts', '../runner/runner');
+    await bites('electron/engine/runner/x.ts', '../app/root');
     await bites('electron/engine/app/x.ts', '../index');
     await bites('electron/engine/app/queue/x.ts', '../../index');
-    await bites('electron/engine/keys/x.ts', '../app/service');
+    await bites('electron/engine/keys/x.ts', '../app/dubbing-service');
     await bites('electron/engine/log/x.ts', '../app/root');
     await bites('electron/engine/home/x.ts', '../keys/key-store');
     await allows('electron/engine/keys/x.ts', '../home/home');
     await allows('electron/engine/app/x.ts', '../keys/os-key-store');
-    await allows('electron/engine/app/queue/x.ts', '../../queue/runner');
+    await allows('electron/engine/app/queue/x.ts', '../../runner/runner');
     await allows('electron/engine/flows/x.ts', '../jobs/life');
-    await allows('electron/engine/queue/x.ts', '../flows/submit');
-    await allows('electron/engine/app/x.ts', '../queue/runner');
+    await allows('electron/engine/runner/x.ts', '../flows/submit');
+    await allows('electron/engine/app/x.ts', '../runner/runner');
   });
 
-  it('put the folder watcher between the queue and the application layer', async () => {
-    await bites('electron/engine/watch/x.ts', '../app/batches/plan');
-    await bites('electron/engine/watch/x.ts', '../index');
-    await bites('electron/engine/queue/x.ts', '../watch/service');
-    await bites('electron/engine/db/x.ts', '../watch/env');
-    await bites('electron/engine/watch/x.ts', '../../sandbox/server');
-    await allows('electron/engine/watch/x.ts', '../db/watch');
-    await allows('electron/engine/watch/x.ts', '../jobs/life');
-    await allows('electron/engine/watch/x.ts', '../queue/backoff');
-    await allows('electron/engine/watch/x.ts', '../media/probe');
-    await allows('electron/engine/app/x.ts', '../watch/service');
-    await allows('electron/engine/watch/x.ts', '@parcel/watcher');
+  it('put the folder watcher between the runner and the application layer', async () => {
+    await bites('electron/engine/watcher/x.ts', '../app/batches/plan');
+    await bites('electron/engine/watcher/x.ts', '../index');
+    await bites('electron/engine/runner/x.ts', '../watcher/watcher-loop');
+    await bites('electron/engine/db/x.ts', '../watcher/env');
+    await bites('electron/engine/watcher/x.ts', '../../sandbox/server');
+    await allows('electron/engine/watcher/x.ts', '../db/watch');
+    await allows('electron/engine/watcher/x.ts', '../jobs/life');
+    await allows('electron/engine/watcher/x.ts', '../runner/backoff');
+    await allows('electron/engine/watcher/x.ts', '../media/probe');
+    await allows('electron/engine/app/x.ts', '../watcher/watcher-loop');
+    await allows('electron/engine/watcher/x.ts', '@parcel/watcher');
     await bites('shared/x.ts', '@parcel/watcher');
   });
 
@@ -132,7 +132,7 @@ describe('the layering lint rules', () => {
     for (const file of [
       'electron/engine/flows/x.ts',
       'electron/engine/app/x.ts',
-      'electron/engine/watch/x.ts',
+      'electron/engine/watcher/x.ts',
     ]) {
       await bites(file, file.split('/').length === 4 ? '../db/open' : '../../db/open');
       await bites(file, '../db/transactions');

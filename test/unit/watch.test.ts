@@ -4,9 +4,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WatchPresetPatchSchema, WatchPresetSchema } from '../../shared/contract/watch';
-import { hashForTaking, look } from '../../electron/engine/watch/file-check';
-import { IgnoreMatcher, isTempOrSystemName } from '../../electron/engine/watch/ignore';
-import { byFileSystemType, byLocation, pollDecision } from '../../electron/engine/watch/volume';
+import { hashForTaking, look } from '../../electron/engine/watcher/file-check';
+import { IgnoreMatcher, isTempOrSystemName } from '../../electron/engine/watcher/ignore';
+import { byFileSystemType, byLocation, pollDecision } from '../../electron/engine/watcher/volume';
 import { tempDir } from '../helpers/engine';
 
 describe('names a watched folder never takes', () => {

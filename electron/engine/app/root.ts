@@ -2,13 +2,13 @@ import type { DubdeskApi } from '../../../shared/contract/methods';
 import type { StartupBackup } from '../db/backup';
 import type { QueueDatabase } from '../db/queue-database';
 import type { EngineLog } from '../log/log';
-import type { Runner, RunOptions, RunOutcome } from '../queue/runner';
+import type { Runner, RunOptions, RunOutcome } from '../runner/runner';
 import { ensureService } from './contract-error';
 import type { EventHub } from './event-hub';
 import type { HistoryAging } from './history/history-aging';
 import type { JobEvents } from './job-events';
 import type { EngineOptions } from './options';
-import type { ServiceManager } from './service';
+import type { ServiceConnection } from './dubbing-service';
 import { capabilities, listenAndOpen, openGround, queueState, work } from './stages';
 import type { TotalsService } from './totals/totals-service';
 import type { WatchFolders } from './watch/watch-folders-service';
@@ -23,7 +23,7 @@ export class DubdeskEngine {
   private readonly db: QueueDatabase;
   /** The start-up backup of the queue database, taken (or finished) before the database closes. */
   private readonly backup: StartupBackup;
-  private readonly services: ServiceManager;
+  private readonly services: ServiceConnection;
   private readonly log: EngineLog;
   private readonly hub: EventHub;
   private readonly runner: Runner;

@@ -8,7 +8,7 @@ import { QueueDatabase } from '../db/queue-database';
 import { prepareHome, privateFile } from '../home/home';
 import { FileKeyStore, type KeyStore } from '../keys/key-store';
 import { EngineLog } from '../log/log';
-import type { Runner } from '../queue/runner';
+import type { Runner } from '../runner/runner';
 import { AccountService } from './account/account-service';
 import { BatchService } from './batches/batch-service';
 import { EventHub } from './event-hub';
@@ -20,7 +20,7 @@ import { JobViews } from './queue/job-views';
 import { TransferMeters } from './queue/meters';
 import { QueuePauseSetting } from './queue/pause';
 import { QueueService } from './queue/queue-service';
-import { ServiceManager } from './service';
+import { ServiceConnection } from './dubbing-service';
 import { SettingsService } from './settings/settings-service';
 import { ServiceReach } from './totals/reach';
 import { TotalsService } from './totals/totals-service';
@@ -43,7 +43,7 @@ type Say = (fields: Record<string, unknown>, message: string) => void;
 /** Stage 1: the data folder, the dubbing service, the log, the database, the faces' event hub. */
 export interface Ground {
   keyStore: KeyStore;
-  services: ServiceManager;
+  services: ServiceConnection;
   secrets: LogSecrets;
   log: EngineLog;
   info: Say;
@@ -61,7 +61,7 @@ export function openGround(options: EngineOptions): Ground {
   const keyStore: KeyStore = options.keyStore ?? new FileKeyStore(options.home);
   // Every key Dubdesk knows is scrubbed from the log, and from what the service says as it arrives.
   const secrets = new LogSecrets(keyStore, options.service?.apiKey);
-  const services = new ServiceManager(
+  const services = new ServiceConnection(
     options.home,
     keyStore,
     options.service ?? {},

@@ -1,18 +1,18 @@
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { QueueDatabase } from '../db/queue-database';
-import { DEFAULT_BACKOFF } from '../queue/backoff';
-import { Runner } from '../queue/runner';
+import { DEFAULT_BACKOFF } from '../runner/backoff';
+import { Runner } from '../runner/runner';
 import type { AccountService } from './account/account-service';
 import type { JobEvents } from './job-events';
 import type { EngineOptions } from './options';
 import type { QueuePauseSetting } from './queue/pause';
-import type { ServiceManager } from './service';
+import type { ServiceConnection } from './dubbing-service';
 import type { ServiceReach } from './totals/reach';
 
 /** What the worker is made of: all of it built before it. */
 export interface WorkerParts {
   db: QueueDatabase;
-  services: ServiceManager;
+  services: ServiceConnection;
   account: AccountService;
   pause: QueuePauseSetting;
   reach: ServiceReach;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../../electron/engine/db/open';
 import { WatchViews } from '../../../electron/engine/db/watch-store/views';
-import { loopTurns } from '../../../electron/engine/queue/idle';
+import { loopTurns } from '../../../electron/engine/runner/idle';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
 import { countFileCalls } from '../../helpers/fs-calls';

@@ -6,7 +6,7 @@ import { LANGUAGES, LEGACY_CODES, flagEmoji, languageName } from '../../../../sh
 import { targetLanguages } from '../../api/langs';
 import type { JobStore } from '../../db/jobs';
 import { asContractError, ensureService } from '../contract-error';
-import type { ServiceManager } from '../service';
+import type { ServiceConnection } from '../dubbing-service';
 import type { ServiceReach } from '../totals/reach';
 import { BalanceCache } from './balance';
 import { ApiError } from '../../api/errors';
@@ -46,7 +46,7 @@ function accountOf(mode: Account['mode'], baseUrl: string, me: ProfileV2): Accou
 }
 
 export interface AccountDeps {
-  services: ServiceManager;
+  services: ServiceConnection;
   /** The language list is cached in the queue's database. */
   store: JobStore;
   /** The service answered: whatever said it was unreachable is over. */

@@ -4,11 +4,11 @@ import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/me
 import type { WatchPreset } from '../../../../shared/contract/watch';
 import { mapInTurns } from '../../files/in-turns';
 import type { JobStore, NewJob } from '../../db/jobs';
-import type { PlannedFiles } from '../../watch/env';
-import { outRootOf } from '../../watch/env';
+import type { PlannedFiles } from '../../watcher/env';
+import { outRootOf } from '../../watcher/env';
 import type { AccountService } from '../account/account-service';
 import { ensureService, legacyNeedsUrl } from '../contract-error';
-import type { ServiceManager } from '../service';
+import type { ServiceConnection } from '../dubbing-service';
 import { rememberBatch } from '../settings/app-settings';
 import { creditsOf, sortAgainstQueue, toBePaid } from './against-queue';
 import { refuseResultCopies } from './result-copies';
@@ -21,7 +21,7 @@ import { relocateJobs } from '../queue/relocate';
 
 export interface BatchDeps {
   store: JobStore;
-  services: ServiceManager;
+  services: ServiceConnection;
   account: AccountService;
   /** Where relative paths start: the CLI's working folder; null for a face that has none. */
   cwd: string | null;

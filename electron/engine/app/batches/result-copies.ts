@@ -1,6 +1,6 @@
 import type { ContractError } from '../../../../shared/contract/errors';
 import type { JobStore } from '../../db/jobs';
-import { copyOfResult } from '../../watch/result-copy';
+import { copyOfResult } from '../../watcher/result-copy';
 import { lookInChunks, TimeSlices } from '../time-slices';
 import type { Planned } from './plan';
 

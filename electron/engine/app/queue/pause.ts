@@ -1,6 +1,6 @@
 import { QueuePauseSchema } from '../../../../shared/contract/queue';
 import type { JobStore } from '../../db/jobs';
-import type { QueuePause } from '../../queue/runner';
+import type { QueuePause } from '../../runner/runner';
 
 export const PAUSE_KEY = 'queue.pause';
 

@@ -9,14 +9,14 @@ import type { LogSecrets } from '../log-secrets';
 import type { EngineOptions } from '../options';
 import { absolutePath } from '../paths';
 import type { QueuePauseSetting } from '../queue/pause';
-import type { ServiceManager } from '../service';
+import type { ServiceConnection } from '../dubbing-service';
 import { APP_SETTINGS_KEY, readAppSettings, settingsView, writeAppSettings } from './app-settings';
 import { checkOutputFolder } from './output-folder';
 
 export interface SettingsDeps {
   options: Pick<EngineOptions, 'appVersion' | 'face' | 'home' | 'cwd'>;
   store: JobStore;
-  services: ServiceManager;
+  services: ServiceConnection;
   account: AccountService;
   pause: QueuePauseSetting;
   secrets: LogSecrets;

@@ -3,7 +3,7 @@ import { emptyCounts, type QueueTotals } from '../../../../shared/contract/queue
 import type { Changes } from '../../db/changes';
 import type { JobStore } from '../../db/jobs';
 import type { LockStore } from '../../db/lock-store';
-import { QueueLock } from '../../queue/lock';
+import { QueueLock } from '../../runner/lock';
 import type { AccountService } from '../account/account-service';
 import type { EventHub } from '../event-hub';
 import type { TransferMeters } from '../queue/meters';

@@ -1,10 +1,10 @@
 import { DubdeskError } from '../../../../shared/contract/errors';
 import type { WatchFile } from '../../../../shared/contract/watch';
 import type { WatchFileRow, WatchFolderRow } from '../../db/watch';
-import type { WatchEnv } from '../../watch/env';
-import { look } from '../../watch/file-check';
-import { check, hashAndMark } from '../../watch/settle';
-import { locationOf, takeReady } from '../../watch/take';
+import type { WatchEnv } from '../../watcher/env';
+import { look } from '../../watcher/file-check';
+import { check, hashAndMark } from '../../watcher/settle';
+import { locationOf, takeReady } from '../../watcher/take';
 import { fileView } from './views';
 
 /** What a user's action on a watched folder's files needs. */

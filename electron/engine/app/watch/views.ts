@@ -1,8 +1,8 @@
 import { relative } from 'node:path';
 import type { WatchFile, WatchFolder } from '../../../../shared/contract/watch';
 import type { WatchFileViewRow, WatchFolderRow, WatchStore } from '../../db/watch';
-import { outRootOf } from '../../watch/env';
-import { watcherAlive } from '../../watch/service';
+import { outRootOf } from '../../watcher/env';
+import { watcherAlive } from '../../watcher/watcher-loop';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const HOUR_MS = 3_600_000;

@@ -11,8 +11,8 @@ import {
 import type { Changes } from '../../db/changes';
 import type { JobStore } from '../../db/jobs';
 import type { WatchFolderRow, WatchStore } from '../../db/watch';
-import { DEFAULT_WATCH_TIMING, type PlannedFiles, type WatchEnv, type WatchTiming } from '../../watch/env';
-import { WatchService } from '../../watch/service';
+import { DEFAULT_WATCH_TIMING, type PlannedFiles, type WatchEnv, type WatchTiming } from '../../watcher/env';
+import { WatcherLoop } from '../../watcher/watcher-loop';
 import { absolutePath } from '../paths';
 import { approveFolder, reprocessFile, type FileActionContext } from './file-actions';
 import { checkOverlap, checkWatchPath, resolvePreset } from './folder-checks';
@@ -61,7 +61,7 @@ const notFound = (id: number) =>
  */
 export class WatchFolders {
   readonly env: WatchEnv;
-  private service: WatchService | null = null;
+  private service: WatcherLoop | null = null;
   private readonly events: FolderEvents;
   private closed = false;
 
@@ -87,7 +87,7 @@ export class WatchFolders {
   /** Starts watching every folder (while this process works the queue). */
   startWatching(): void {
     if (this.service || this.closed) return;
-    this.service = new WatchService(this.env);
+    this.service = new WatcherLoop(this.env);
     this.service.start();
     this.events.allChanged();
   }

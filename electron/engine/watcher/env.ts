@@ -57,7 +57,7 @@ export interface WatchEnv {
   store: JobStore;
   watch: WatchStore;
   timing: WatchTiming;
-  /** Where the folders' snapshots go (watch/snapshots.ts). */
+  /** Where the folders' snapshots go (watcher/snapshots.ts). */
   snapshotDir: string;
   plan(paths: readonly string[], preset: WatchPreset, folderId: number): Promise<PlannedFiles>;
   /** The balance now; null when the service cannot be asked. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import { V2Client } from '../api/v2';
 import { systemKeyStore } from '../keys/os-key-store';
-import type { SandboxStarter } from '../app/service';
+import type { SandboxStarter } from '../app/dubbing-service';
 import { fail, messageOf, note, pass, type Check } from './check';
 import { readStoredService, serviceFile } from '../keys/service-file';
 

@@ -3,8 +3,8 @@ import { hostname } from 'node:os';
 import type { WatchFolderRow } from '../db/watch';
 import type { WatchBeat } from '../db/watch-store/heartbeat';
 import type { Changes } from '../db/changes';
-import { backoffDelay } from '../queue/backoff';
-import { IDLE_HEARTBEAT_MS, IDLE_STALE_MS, loopTurns, pidAlive } from '../queue/idle';
+import { backoffDelay } from '../runner/backoff';
+import { IDLE_HEARTBEAT_MS, IDLE_STALE_MS, loopTurns, pidAlive } from '../runner/idle';
 import { settleOutcomes } from './after';
 import { discover } from './discover';
 import type { WatchEnv } from './env';
@@ -42,7 +42,7 @@ const READY_BATCH = 2000;
  * ones, take ready ones, and act on files whose jobs finished. Slow work (hashing, scans, probing) runs
  * beside the loop, one of each kind per folder, so one large file never holds up the other folders.
  */
-export class WatchService {
+export class WatcherLoop {
   private readonly owner = randomUUID();
   private readonly folders = new Map<number, FolderWatcher>();
   private readonly inflight = new Set<Promise<unknown>>();

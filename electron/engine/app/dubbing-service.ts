@@ -50,7 +50,7 @@ const keyOriginsOf = (stored: StoredService): string[] =>
   stored.keyOrigins ?? originsOf(stored.baseUrl, stored.legacyUrl);
 
 /** Which service the engine talks to, with which key; the built-in sandbox when none is configured. */
-export class ServiceManager {
+export class ServiceConnection {
   private active: ActiveService | null = null;
   private sandbox: SandboxHandle | null = null;
   private starting: Promise<ActiveService> | null = null;
