@@ -23,3 +23,15 @@ export function formatSpeed(bytesPerSecond: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
+
+/**
+ * A media length as it is billed: whole seconds rounded up, as a clock ("0:46" for 45.035 s, which costs 46
+ * credits a language), so the length shown and the credits beside it agree in every face.
+ */
+export function formatLength(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds - 1e-9));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const r = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${r}` : `${m}:${r}`;
+}

@@ -1,13 +1,4 @@
-export { formatBytes, formatSpeed } from '../../shared/format';
-
-/** A media length as a clock: "4:12", "1:02:03". */
-export function formatClock(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const r = String(s % 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${r}` : `${m}:${r}`;
-}
+export { formatBytes, formatLength, formatSpeed } from '../../shared/format';
 
 /** A time left, in words: "45 s", "14 min", "2 h 05 min". */
 export function formatEta(seconds: number): string {

@@ -5,6 +5,7 @@ import { JobLists } from './job-store/lists';
 import { JobOutputs } from './job-store/outputs';
 import { JobReads } from './job-store/reads';
 import { SameContent } from './job-store/same-content';
+import { ChargeLedger } from './charge-ledger';
 import { ContentHashes } from './content-hashes';
 import { OwnResults } from './own-results';
 import { SettingsTable } from './job-store/settings';
@@ -32,7 +33,7 @@ export { INSERT_ROWS } from './job-store/writes';
 /**
  * Every query on the job tables, one part per concern (`job-store/`), each found by its name: `reads`,
  * `lists`, `leases`, `writes`, `outputs`, `history`, `settings`, `aging`, `sameContent`, `hashes`,
- * `results`. Every write runs in a transaction of the connection's (`tx`), and the change feed (`changes`)
+ * `results`, `ledger`. Every write runs in a transaction of the connection's (`tx`), and the change feed (`changes`)
  * hears each commit. State changes go through `jobs/life.ts`.
  */
 export class JobStore {
@@ -49,6 +50,8 @@ export class JobStore {
   readonly hashes: ContentHashes;
   /** Dubdesk's own results, by file id and by content. */
   readonly results: OwnResults;
+  /** The credits recorded as charged, per service, and the dubs the service may charge unseen. */
+  readonly ledger: ChargeLedger;
   private readonly transactions: Transactions;
 
   constructor(db: Db) {
@@ -64,6 +67,7 @@ export class JobStore {
     this.sameContent = new SameContent(db);
     this.hashes = new ContentHashes(db);
     this.results = new OwnResults(db, this.hashes);
+    this.ledger = new ChargeLedger(db);
   }
 
   /** Every commit on this database, told once it committed: by this process, or by another one. */

@@ -17,7 +17,8 @@ export interface PresetDraft {
   uploadOnce: boolean | 'auto';
 }
 
-export function presetFromSettings(settings: Settings | null): PresetDraft {
+/** A new draft's choices; a batch's (not a watched folder's) starts in the folder this face used last. */
+export function presetFromSettings(settings: Settings | null, batch = false): PresetDraft {
   const d = settings?.defaults;
   return {
     to: d?.languages ?? [],
@@ -25,7 +26,8 @@ export function presetFromSettings(settings: Settings | null): PresetDraft {
     studio: d?.studio ?? false,
     api: d?.api ?? 'v2',
     outputs: d?.outputs ?? 'default',
-    outDir: d?.outDir ?? '',
+    // Where this face saved its last batch, else the settings' default folder, else beside each source.
+    outDir: (batch ? settings?.lastOutDir : null) ?? d?.outDir ?? '',
     naming: 'suffix',
     uploadOnce: d?.uploadOnce ?? 'auto',
   };

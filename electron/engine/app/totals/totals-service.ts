@@ -71,6 +71,7 @@ export class TotalsService {
     const left = total - counts.completed - counts.failed - counts.canceled;
     const transfers = meters.overall();
     const sums = store.lists.creditSums();
+    const committed = account.committedNow();
     const concurrency = readAppSettings(store).concurrency;
     const balance = account.balance.value;
     return {
@@ -80,10 +81,10 @@ export class TotalsService {
       left,
       bytesPerSecond: transfers.bytesPerSecond,
       etaSeconds: this.pace.etaSeconds(left, concurrency, transfers.etaSeconds),
-      creditsCommitted: sums.committed,
+      creditsCommitted: committed,
       creditsCharged: sums.charged,
       balance,
-      creditsShort: balance === null ? null : Math.max(0, sums.committed - balance),
+      creditsShort: balance === null ? null : Math.max(0, committed - balance),
       offline: this.deps.reach.offline,
       storageFull: this.deps.reach.storageFull,
       paused: this.deps.pause.get(),
