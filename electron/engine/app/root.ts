@@ -3,6 +3,8 @@ import type { StartupBackup } from '../db/backup';
 import type { QueueDatabase } from '../db/queue-database';
 import type { EngineLog } from '../log/log';
 import type { Runner, RunOptions, RunOutcome } from '../runner/runner';
+import { askAfterRestore, type AfterRestore } from '../flows/restored-dubs';
+import { announce } from '../home/presence';
 import { ensureService } from './contract-error';
 import type { EventHub } from './event-hub';
 import type { HistoryAging } from './history/history-aging';
@@ -33,6 +35,8 @@ export class DubdeskEngine {
   private readonly aging: HistoryAging;
   private readonly unsubscribe: () => void;
   private closed = false;
+  /** Tells another Dubdesk (`restore-db`) that this one has the data folder open, until it closes. */
+  private readonly presence: () => void;
 
   constructor(options: EngineOptions) {
     const ground = openGround(options);
@@ -53,6 +57,7 @@ export class DubdeskEngine {
     this.api = api;
     this.unsubscribe = unsubscribe;
     this.aging.start();
+    this.presence = announce(options.home, options.face);
     this.log.logger.info({ face: options.face, home: options.home }, 'engine opened');
     // The faces say why in one plain sentence; the system's own words are kept here for whoever digs.
     const { keyStore } = ground;
@@ -88,6 +93,21 @@ export class DubdeskEngine {
     }
   }
 
+  /**
+   * After `restore-db`: asks the service for the dubs the restored queue does not know (nothing is sent
+   * before); null when no restore waits for it. A run does the same by itself before its first create.
+   */
+  async recover(): Promise<AfterRestore | null> {
+    const { clients } = await ensureService(this.services);
+    const found = await askAfterRestore(this.db.jobs, clients, new AbortController().signal);
+    if (found)
+      this.log.logger.info(
+        { listed: found.listed, unclaimed: found.unclaimed.length },
+        'asked the service for the dubs made before the restore',
+      );
+    return found;
+  }
+
   /** The machine woke up or the network came back: poll and retry network waits now. */
   wake(): void {
     this.runner.pollNow();
@@ -104,6 +124,7 @@ export class DubdeskEngine {
     this.hub.clear();
     await this.services.close();
     await this.backup.now();
+    this.presence();
     this.log.logger.info('engine closed');
     this.log.close();
     this.db.close();

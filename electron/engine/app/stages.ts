@@ -4,7 +4,7 @@ import type { DubdeskApi } from '../../../shared/contract/methods';
 import { StartupBackup } from '../db/backup';
 import type { Changes } from '../db/changes';
 import type { JobStore } from '../db/jobs';
-import { QueueDatabase } from '../db/queue-database';
+import { assertNotLost, QueueDatabase } from '../db/queue-database';
 import { prepareHome, privateFile } from '../home/home';
 import { FileKeyStore, type KeyStore } from '../keys/key-store';
 import { EngineLog } from '../log/log';
@@ -71,6 +71,8 @@ export function openGround(options: EngineOptions): Ground {
   const log = new EngineLog(options.home, () => secrets.values());
   const info: Say = (fields, message) => log.logger.info(fields, message);
   const warn: Say = (fields, message) => log.logger.warn(fields, message);
+  // Before the file is made: a missing one beside backups is damage, not a new queue.
+  assertNotLost(join(options.home, 'dubdesk.db'));
   const db = new QueueDatabase(privateFile(join(options.home, 'dubdesk.db')));
   db.changes.failed = (err) => log.logger.error({ err }, 'a change listener failed');
   const backup = new StartupBackup(

@@ -5,9 +5,11 @@ import { JobLists } from './job-store/lists';
 import { JobOutputs } from './job-store/outputs';
 import { JobReads } from './job-store/reads';
 import { SameContent } from './job-store/same-content';
+import { CanceledCreates } from './canceled-creates';
 import { ChargeLedger } from './charge-ledger';
 import { ContentHashes } from './content-hashes';
 import { OwnResults } from './own-results';
+import { RestoredDubs } from './restored-dubs';
 import { SettingsTable } from './job-store/settings';
 import { JobWrites } from './job-store/writes';
 import type { ChangeFeed } from './changes';
@@ -33,7 +35,7 @@ export { INSERT_ROWS } from './job-store/writes';
 /**
  * Every query on the job tables, one part per concern (`job-store/`), each found by its name: `reads`,
  * `lists`, `leases`, `writes`, `outputs`, `history`, `settings`, `aging`, `sameContent`, `hashes`,
- * `results`, `ledger`. Every write runs in a transaction of the connection's (`tx`), and the change feed (`changes`)
+ * `results`, `ledger`, `canceledCreates`, `restored`. Every write runs in a transaction of the connection's (`tx`), and the change feed (`changes`)
  * hears each commit. State changes go through `jobs/life.ts`.
  */
 export class JobStore {
@@ -52,6 +54,10 @@ export class JobStore {
   readonly results: OwnResults;
   /** The credits recorded as charged, per service, and the dubs the service may charge unseen. */
   readonly ledger: ChargeLedger;
+  /** Canceled jobs whose create was under way: the service may have made their dub. */
+  readonly canceledCreates: CanceledCreates;
+  /** After `restore-db`: whether the service is still to be asked, and the dubs it listed that no job owns. */
+  readonly restored: RestoredDubs;
   private readonly transactions: Transactions;
 
   constructor(db: Db) {
@@ -68,6 +74,8 @@ export class JobStore {
     this.hashes = new ContentHashes(db);
     this.results = new OwnResults(db, this.hashes);
     this.ledger = new ChargeLedger(db);
+    this.canceledCreates = new CanceledCreates(db);
+    this.restored = new RestoredDubs(db);
   }
 
   /** Every commit on this database, told once it committed: by this process, or by another one. */

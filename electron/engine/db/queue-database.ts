@@ -3,6 +3,8 @@ import { backUp } from './backup';
 import { JobStore } from './jobs';
 import { LockStore } from './lock-store';
 import { openDatabase } from './open';
+
+export { assertNotLost } from './open';
 import { transactionsOf, type Transactions } from './transactions';
 import type { Db } from './types';
 import { WatchStore } from './watch';

@@ -10,9 +10,10 @@ import { makeFolder } from '../files/make-folder';
 import { NameTakenError } from '../files/own-file';
 import { KeyLock } from '../outputs/key-lock';
 import { PER_SOURCE_OUTPUTS, alreadySettled, sanitizeName, settle } from '../outputs/naming';
+import { resultStem } from '../outputs/result-stem';
 import { USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
-import { head, identicalOutput, local, outputByteCap, sourceOutputs } from './output-files';
+import { head, identicalOutput, local, outputByteCap, sameBytesAt, sourceOutputs } from './output-files';
 import { OutputNames } from './output-names';
 import { OutputRecords } from './output-records';
 
@@ -58,7 +59,9 @@ export class OutputFetch {
     const r = job.row;
     this.remoteId = remoteId;
     this.dub = dub;
-    const stem = r.source_kind === 'file' ? parse(r.source_name).name : sanitizeName(parse(dub.name).name);
+    const stem = resultStem(
+      r.source_kind === 'file' ? parse(r.source_name).name : sanitizeName(parse(dub.name).name),
+    );
     this.records = new OutputRecords(ctx.store, existing);
     this.names = new OutputNames(ctx.store, r, stem, wanted, existing, this.records);
     this.transferSignal = ctx.drain ? AbortSignal.any([ctx.signal, ctx.drain]) : ctx.signal;
@@ -119,7 +122,23 @@ export class OutputFetch {
       this.records.put({ job_id: this.job.row.id, type, path: twin.path, bytes: twin.bytes, done: 1 });
       return;
     }
+    if (await this.alreadyAtPlainName(type, path, result)) return;
     await this.moveIntoPlace(type, path, result);
+  }
+
+  /**
+   * This very result already beside the source under its plain name, nobody's record (written before the
+   * queue database was restored): the same bytes are taken where they are, never kept twice as `(2)`.
+   */
+  private async alreadyAtPlainName(type: OutputType, path: string, result: Downloaded): Promise<boolean> {
+    const id = this.job.row.id;
+    const plain = this.names.place(type, extname(path).slice(1));
+    if (path === plain || this.ctx.store.outputs.claimedByAnother(plain, id)) return false;
+    if (!(await sameBytesAt(plain, result.bytes, result.sha256))) return false;
+    await rm(`${path}.part`, { force: true });
+    this.records.put({ job_id: id, type, path: plain, bytes: result.bytes, done: 1 });
+    await this.ctx.store.results.recordResult(plain, result.sha256);
+    return true;
   }
 
   /** A language-independent output another language of this source saved here: shared, not fetched again. */

@@ -13,7 +13,11 @@ export function lookAround(store: JobStore, service: string, queuePause: () => Q
       fetch: store.leases.nextDueAt(service, 'fetch'),
     },
     // Canceled and paused jobs' dubs the service may still charge are polled too (never waited for: see lookAfter).
-    tracking: store.leases.trackingCount(service) + store.leases.followedCount(service),
+    // So are jobs canceled while their create was under way, until it is known whether a dub was made.
+    tracking:
+      store.leases.trackingCount(service) +
+      store.leases.followedCount(service) +
+      store.canceledCreates.count(service),
   };
 }
 

@@ -8,6 +8,7 @@ import { lookInChunks, TimeSlices } from '../time-slices';
 export interface Sorted {
   fresh: NewJob[];
   queued: number[];
+  /** Failed jobs, and canceled ones holding a dub the service made: retried, not added again. */
   failed: { id: number; job: NewJob }[];
   done: DoneBefore[];
   /** The planned jobs behind `queued`, in its order. */
@@ -56,6 +57,11 @@ export async function sortAgainstQueue(
       r,
     ]),
   );
+  // A canceled job holding a dub the service made (or may have: its create was under way): retried.
+  const canceled = new Map<string, JobRow>();
+  if (!again)
+    for (const r of await lookInChunks(sources, slices, (c) => store.canceledCreates.holdingDubs(c)))
+      if (!canceled.has(key(r.source, r.dest_lang))) canceled.set(key(r.source, r.dest_lang), r);
   const completed = new Map<string, JobRow[]>();
   const remember = (k: string, r: JobRow) => {
     const list = completed.get(k);
@@ -97,6 +103,11 @@ export async function sortAgainstQueue(
     if (before && wantsOwnNames(store, before, job)) {
       // A copy under a new name: its own result names, linked from the dub already made, at no charge.
       copy(job, before.source_name);
+      continue;
+    }
+    const held = canceled.get(k);
+    if (!before && held && sameDub(held, job)) {
+      out.failed.push({ id: held.id, job });
       continue;
     }
     if (before) {
