@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { historyCountMigration } from './history-count-migration';
+import { payOnceMigration } from './pay-once-migration';
 import { scaleMigration } from './scale-migration';
 import { searchMigration } from './search-migration';
 import { watchRestartMigration } from './watch-migration';
@@ -258,6 +259,8 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   watchRestartMigration,
   // 15: the credits the queue recorded as charged, per service (ledger-migration.ts).
   ledgerMigration,
+  // 16: paying once in the real world: a skewed clock, a restored database (pay-once-migration.ts).
+  payOnceMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
