@@ -61,6 +61,7 @@ describe('dubdesk run, paused mid-run', () => {
   it('pause <id> of a job whose dub started says the service goes on with it', async () => {
     // A dub that takes longer than a loaded machine's few CLI runs: it is still at the service when paused.
     const slow = await startSandbox({ ffmpeg: false, pipelineSeconds: 300 });
+    let run: ReturnType<typeof startCli> | null = null;
     try {
       const work = tempDir('dubdesk-run-paused-');
       const env = envFor(slow, join(work, 'home'));
@@ -70,7 +71,7 @@ describe('dubdesk run, paused mid-run', () => {
         work,
       );
       expect(add.code, add.stderr).toBe(0);
-      const run = startCli(['run', '--until-done', '--poll-interval', '0.1'], env);
+      run = startCli(['run', '--until-done', '--poll-interval', '0.1'], env);
       await vi.waitFor(
         async () => {
           const status = Status.parse(JSON.parse((await runCli(['status', '--json'], env)).stdout));
@@ -85,6 +86,8 @@ describe('dubdesk run, paused mid-run', () => {
       // Paused on its own, the job does not hold the run; its dub is recorded by the next run that polls.
       expect((await run.done).code).toBe(ExitCode.Paused);
     } finally {
+      // A run left behind by a failed check would work this home long after the test.
+      run?.child.kill('SIGKILL');
       await slow.stop();
     }
   }, 90_000);
