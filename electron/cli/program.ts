@@ -11,7 +11,12 @@ import { registerSpendCommand } from './commands/spend';
 import { registerRestoreCommand } from './commands/restore';
 import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
-import { registerStatusCommands } from './commands/status';
+import { registerCancelCommand } from './commands/cancel';
+import { registerClearCommand } from './commands/clear';
+import { registerLogsCommand } from './commands/logs';
+import { registerPauseResumeCommands } from './commands/pause-resume';
+import { registerRetryCommand } from './commands/retry';
+import { registerStatusCommand } from './commands/status';
 import { registerWatchCommand } from './commands/watch';
 import { registerServeCommand } from './commands/serve';
 import { describeError } from './errors';
@@ -89,7 +94,12 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
 
   registerAddCommands(program);
   registerRunCommand(program);
-  registerStatusCommands(program);
+  registerStatusCommand(program);
+  registerRetryCommand(program);
+  registerCancelCommand(program);
+  registerPauseResumeCommands(program);
+  registerClearCommand(program);
+  registerLogsCommand(program);
   registerMoveCommand(program);
   registerPresetCommand(program);
   registerSpendCommand(program);

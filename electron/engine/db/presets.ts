@@ -1,15 +1,21 @@
 import { z } from 'zod';
-import type { Db } from './open';
+import { transactionsOf, type Transactions } from './transactions';
+import type { Db } from './types';
 
 /** A preset's row: its options are JSON, read back through the contract's schema by the caller. */
 const PresetRow = z.object({ name: z.string(), options: z.string(), updated_at: z.number().int() });
 export type PresetRow = z.infer<typeof PresetRow>;
 
-/** Named presets (`presets`, migration 15): one row per name, names equal whatever their case. */
+/**
+ * Named presets (`presets`, migration 17): one row per name, names equal whatever their case. A save or a
+ * delete is announced on the change feed (every process's faces list them again).
+ */
 export class PresetTable {
   private readonly q;
+  private readonly t: Transactions;
 
   constructor(db: Db) {
+    this.t = transactionsOf(db);
     this.q = {
       all: db.prepare(`SELECT name, options, updated_at FROM presets ORDER BY name COLLATE NOCASE`),
       one: db.prepare(`SELECT name, options, updated_at FROM presets WHERE name = ?`),
@@ -31,11 +37,18 @@ export class PresetTable {
   }
 
   save(name: string, options: string, at: number): void {
-    this.q.save.run({ name, options, at });
+    this.t.write(() => {
+      this.q.save.run({ name, options, at });
+      this.t.changes.presetsChanged();
+    });
   }
 
   /** True when there was one to delete. */
   remove(name: string): boolean {
-    return this.q.remove.run(name).changes > 0;
+    return this.t.write(() => {
+      const removed = this.q.remove.run(name).changes > 0;
+      if (removed) this.t.changes.presetsChanged();
+      return removed;
+    });
   }
 }

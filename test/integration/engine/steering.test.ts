@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../../shared/contract/events';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { SendWindow } from '../../../shared/schedule';
-import { loopTurns } from '../../../electron/engine/queue/idle';
+import { loopTurns } from '../../../electron/engine/runner/idle';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { allJobs, engineFor, tempDir } from '../../helpers/engine';
 import { audioMp3, videoMp4 } from '../../helpers/media';

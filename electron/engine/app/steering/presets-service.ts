@@ -2,6 +2,7 @@ import { DubdeskError } from '../../../../shared/contract/errors';
 import type { EngineEventBody } from '../../../../shared/contract/events';
 import type { DubdeskHandlers } from '../../../../shared/contract/methods';
 import { PresetOptionsSchema, type Preset } from '../../../../shared/contract/presets';
+import type { Changes } from '../../db/changes';
 import type { JobStore } from '../../db/jobs';
 import type { PresetRow } from '../../db/presets';
 import { absolutePath } from '../paths';
@@ -18,7 +19,8 @@ type PresetHandlers = Pick<DubdeskHandlers, 'listPresets' | 'savePreset' | 'dele
 
 /**
  * Named presets: `add`'s options under a name, in the queue's database, so every face (the CLI, the window,
- * the browser) lists and uses the same ones. A stored preset is read back through the contract's schema; one
+ * the browser) lists and uses the same ones; each save or delete, in this process or another, reaches the faces
+ * through the change feed. A stored preset is read back through the contract's schema; one
  * that no longer reads (written by a newer Dubdesk) is left out and logged, never guessed at.
  */
 export class PresetsService {
@@ -52,20 +54,19 @@ export class PresetsService {
         const outDir = options.outDir ? absolutePath(options.outDir, this.deps.cwd, 'outDir') : undefined;
         const saved = { ...options, ...(outDir ? { outDir } : {}) };
         this.deps.store.presets.save(name, JSON.stringify(saved), Date.now());
-        this.changed();
         return this.get(name);
       },
       deletePreset: ({ name }) => {
         const existing = this.get(name);
         this.deps.store.presets.remove(existing.name);
-        this.changed();
         return { name: existing.name };
       },
     };
   }
 
-  private changed(): void {
-    this.deps.emit({ type: 'presets', presets: this.list() });
+  /** A commit (the feed's subscriber): presets saved or deleted here or elsewhere go to the faces. */
+  heard(changes: Changes): void {
+    if (changes.presets) this.deps.emit({ type: 'presets', presets: this.list() });
   }
 
   private read(row: PresetRow): Preset | null {

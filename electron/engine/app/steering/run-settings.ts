@@ -1,7 +1,8 @@
 import type { SendWindow } from '../../../../shared/schedule';
 import type { TransferCaps } from '../../api/rate-cap';
+import { settingChanged, type Changes } from '../../db/changes';
 import type { JobStore } from '../../db/jobs';
-import type { RunOptions } from '../../queue/runner';
+import type { RunOptions } from '../../runner/runner';
 import { readAppSettings } from '../settings/app-settings';
 
 export interface Steering {
@@ -11,16 +12,14 @@ export interface Steering {
   monthlyBudget: number | null;
 }
 
-/** The settings are read again at most this often (another process may change them meanwhile). */
-const FRESH_MS = 1000;
-
 /**
  * What steers the work from the settings (caps, the sending window, the budget), with a run's own flags
- * on top (`run --max-upload-rate`), read often and cheaply: the worker asks at every turn. A change of cap
- * reaches the transfers under way from their next piece on.
+ * on top (`run --max-upload-rate`), kept until the change feed says the settings changed (here or in
+ * another process): the worker asks at every turn. A change of cap reaches the transfers under way from
+ * their next piece on.
  */
 export class RunSettings {
-  private cached: { at: number; value: Steering } | null = null;
+  private cached: Steering | null = null;
   private run: Pick<RunOptions, 'maxUploadRate' | 'maxDownloadRate' | 'sendWindow'> | null = null;
 
   constructor(
@@ -31,8 +30,7 @@ export class RunSettings {
   }
 
   current(): Steering {
-    const now = Date.now();
-    if (this.cached && now - this.cached.at < FRESH_MS) return this.cached.value;
+    if (this.cached) return this.cached;
     const s = readAppSettings(this.store);
     const run = this.run ?? {};
     const value: Steering = {
@@ -41,9 +39,14 @@ export class RunSettings {
       sendWindow: run.sendWindow !== undefined ? run.sendWindow : s.sendWindow,
       monthlyBudget: s.monthlyBudget,
     };
-    this.cached = { at: now, value };
+    this.cached = value;
     this.apply(value);
     return value;
+  }
+
+  /** A commit (the feed's subscriber): the app's settings may have changed. */
+  heard(changes: Changes): void {
+    if (settingChanged(changes, 'app.settings')) this.settingsChanged();
   }
 
   settingsChanged(): void {

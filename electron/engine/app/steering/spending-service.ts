@@ -60,7 +60,7 @@ export class SpendingService {
     const spentThisMonth = this.deps.store.charges
       .since(from, this.deps.service())
       .reduce((n, r) => n + r.credits_charged, 0);
-    return { credits, spentThisMonth, committed: this.deps.store.creditSums().committed };
+    return { credits, spentThisMonth, committed: this.deps.store.lists.creditSums().committed };
   }
 
   handlers(): Pick<DubdeskHandlers, 'spending'> {

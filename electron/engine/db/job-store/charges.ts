@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Db } from '../open';
+import { transactionsOf, type Transactions } from '../transactions';
+import type { Db } from '../types';
 
 /** A charged job as the spending report reads it. */
 export const ChargeRow = z.object({
@@ -24,8 +25,10 @@ export type ChargeRow = z.infer<typeof ChargeRow>;
  */
 export class JobCharges {
   private readonly q;
+  private readonly t: Transactions;
 
   constructor(db: Db) {
+    this.t = transactionsOf(db);
     this.q = {
       since: db.prepare(
         `SELECT j.id, j.charged_at, j.source, j.source_name, j.source_kind, j.dest_lang, j.studio,
@@ -47,8 +50,11 @@ export class JobCharges {
   /** Marks `ids` as one batch (what one add queued); returns its number. */
   tagBatch(ids: readonly number[], at: number): number | null {
     if (ids.length === 0) return null;
-    const batch = Number(this.q.newBatch.run(at).lastInsertRowid);
-    this.q.tag.run({ batch, ids: JSON.stringify(ids) });
-    return batch;
+    return this.t.write(() => {
+      const batch = Number(this.q.newBatch.run(at).lastInsertRowid);
+      this.q.tag.run({ batch, ids: JSON.stringify(ids) });
+      for (const id of ids) this.t.changes.job(id);
+      return batch;
+    });
   }
 }

@@ -1,5 +1,6 @@
 import type { MoveResult, MoveTarget } from '../../../../shared/contract/queue';
-import type { Db } from '../open';
+import { transactionsOf, type Transactions } from '../transactions';
+import type { Db } from '../types';
 import { SMALL_FIRST_WINDOW } from './due';
 
 /**
@@ -10,14 +11,17 @@ const MOVABLE = `step = 'submit' AND lease_token IS NULL AND uploaded = 0 AND re
   AND create_pending = 0 AND state IN ('queued', 'paused', 'failed')`;
 
 /**
- * The queue's order (`jobs.queue_order`, migration 15): the order the worker starts uploads in. A new job
+ * The queue's order (`jobs.queue_order`, migration 17): the order the worker starts uploads in. A new job
  * goes last (a trigger); a user moves jobs to the top, the bottom, or before another job. Each move is
- * one IMMEDIATE transaction, so a worker claiming at the same moment sees the order before or after it.
+ * one IMMEDIATE transaction, so a worker claiming at the same moment sees the order before or after it. The list's
+ * order changed, and the next upload may be another one: the feed says so (every job, due sooner).
  */
 export class JobOrder {
   private readonly q;
+  private readonly t: Transactions;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
+    this.t = transactionsOf(db);
     this.q = {
       order: db.prepare(`SELECT id, queue_order AS o, (${MOVABLE}) AS movable FROM jobs WHERE id = ?`),
       first: db.prepare(`SELECT coalesce(min(queue_order), 0) AS o FROM jobs`).pluck(),
@@ -33,20 +37,19 @@ export class JobOrder {
 
   /** Moves the movable ones of `ids` (keeping their order among themselves) to `to`. */
   move(ids: readonly number[], to: MoveTarget): MoveResult {
-    return this.db
-      .transaction(() => {
-        const found = [...new Set(ids)].map((id) => ({ id, row: this.q.order.get(id) as Order | undefined }));
-        const missing = found.filter((f) => !f.row).map((f) => f.id);
-        const rows = found.flatMap((f) => (f.row ? [f.row] : []));
-        const moving = rows.filter((r) => r.movable === 1).sort((a, b) => a.o - b.o || a.id - b.id);
-        const stayed = rows.filter((r) => r.movable !== 1).map((r) => r.id);
-        if (typeof to === 'object' && !this.q.order.get(to.before))
-          return { moved: [], stayed, missing: [...missing, to.before] };
-        const start = this.startOf(moving, to);
-        moving.forEach((r, i) => this.q.set.run(start + i, r.id));
-        return { moved: moving.map((r) => r.id), stayed, missing };
-      })
-      .immediate();
+    return this.t.write(() => {
+      const found = [...new Set(ids)].map((id) => ({ id, row: this.q.order.get(id) as Order | undefined }));
+      const missing = found.filter((f) => !f.row).map((f) => f.id);
+      const rows = found.flatMap((f) => (f.row ? [f.row] : []));
+      const moving = rows.filter((r) => r.movable === 1).sort((a, b) => a.o - b.o || a.id - b.id);
+      const stayed = rows.filter((r) => r.movable !== 1).map((r) => r.id);
+      if (typeof to === 'object' && !this.q.order.get(to.before))
+        return { moved: [], stayed, missing: [...missing, to.before] };
+      const start = this.startOf(moving, to);
+      moving.forEach((r, i) => this.q.set.run(start + i, r.id));
+      if (moving.length) this.reordered();
+      return { moved: moving.map((r) => r.id), stayed, missing };
+    });
   }
 
   /**
@@ -56,23 +59,27 @@ export class JobOrder {
    */
   smallFirst(ids: readonly number[]): void {
     if (ids.length < 2) return;
-    this.db
-      .transaction(() => {
-        const rows = ids.flatMap((id) => {
-          const row = this.q.sized.get(id) as Sized | undefined;
-          return row ? [row] : [];
+    this.t.write(() => {
+      const rows = ids.flatMap((id) => {
+        const row = this.q.sized.get(id) as Sized | undefined;
+        return row ? [row] : [];
+      });
+      for (let at = 0; at < rows.length; at += SMALL_FIRST_WINDOW) {
+        const run = rows.slice(at, at + SMALL_FIRST_WINDOW);
+        const places = run.map((r) => r.o).sort((a, b) => a - b);
+        const sorted = [...run].sort((a, b) => (a.bytes ?? Infinity) - (b.bytes ?? Infinity) || a.o - b.o);
+        sorted.forEach((r, i) => {
+          const place = places[i];
+          if (place !== undefined && place !== r.o) this.q.set.run(place, r.id);
         });
-        for (let at = 0; at < rows.length; at += SMALL_FIRST_WINDOW) {
-          const run = rows.slice(at, at + SMALL_FIRST_WINDOW);
-          const places = run.map((r) => r.o).sort((a, b) => a - b);
-          const sorted = [...run].sort((a, b) => (a.bytes ?? Infinity) - (b.bytes ?? Infinity) || a.o - b.o);
-          sorted.forEach((r, i) => {
-            const place = places[i];
-            if (place !== undefined && place !== r.o) this.q.set.run(place, r.id);
-          });
-        }
-      })
-      .immediate();
+      }
+      this.reordered();
+    });
+  }
+
+  private reordered(): void {
+    this.t.changes.someJobs();
+    this.t.changes.dueSooner();
   }
 
   /** Where the first moved job goes; makes room before `before` when moving there. */

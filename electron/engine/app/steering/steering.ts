@@ -1,0 +1,48 @@
+import type { DubdeskHandlers } from '../../../../shared/contract/methods';
+import type { EngineOptions } from '../options';
+import type { Ground } from '../stages';
+import type { TotalsService } from '../totals/totals-service';
+import { systemExecutor } from '../when-done/executor';
+import { liveJobs } from '../when-done/live-jobs';
+import { WhenDoneService } from '../when-done/when-done-service';
+import { QueueOrderService } from './order-service';
+import { PresetsService } from './presets-service';
+import type { SpendingService } from './spending-service';
+
+/** What a user steers the queue with: its order, named presets, spending and what happens when it is done. */
+export interface Steering {
+  order: QueueOrderService;
+  presets: PresetsService;
+  spending: SpendingService;
+  whenDone: WhenDoneService;
+}
+
+export interface SteeringParts {
+  ground: Ground;
+  totals: TotalsService;
+  spending: SpendingService;
+  /** The queue's own listing (the batch summary is made of the live jobs). */
+  listJobs: DubdeskHandlers['listJobs'];
+  options: Pick<EngineOptions, 'cwd' | 'whenDoneExecutor' | 'whenDoneCountdownMs'>;
+}
+
+export function steeringServices({ ground, totals, spending, listJobs, options }: SteeringParts): Steering {
+  const { store, hub, info, warn, log } = ground;
+  const order = new QueueOrderService({ store, info });
+  const presets = new PresetsService({ store, emit: (b) => hub.emit(b), cwd: options.cwd ?? null, warn });
+  const whenDone = new WhenDoneService({
+    executor: options.whenDoneExecutor ?? systemExecutor(),
+    jobs: () => liveJobs(listJobs),
+    totals: async () => totals.totals(),
+    changed: (state) => hub.emit({ type: 'when-done', state }),
+    notify: (summary) => hub.emit({ type: 'batch-done', tally: summary.tally }),
+    log: (message) => log.logger.info({}, message),
+    // The totals the faces hear (throttled) carry each count of open jobs, in order.
+    listen: (openJobs) =>
+      hub.subscribe((e) => {
+        if (e.type === 'totals') openJobs(e.totals.left);
+      }),
+    ...(options.whenDoneCountdownMs !== undefined ? { countdownMs: options.whenDoneCountdownMs } : {}),
+  });
+  return { order, presets, spending, whenDone };
+}
