@@ -1,9 +1,9 @@
 import { plural } from '../../../shared/format';
+import type { OutputSelection } from '../../../shared/contract/jobs';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { AddResult } from '../../../shared/contract/batches';
-import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
 import { withSession, type CliSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
@@ -13,24 +13,7 @@ import { readingLine } from '../reading';
 import { languageList, outputSelection } from '../options';
 import { catchInterrupts } from '../interrupts';
 import { addRunOptions, runQueue, type RunFlags, type RunResult } from './run';
-import { batchRequest } from './batch-options';
-
-export interface AddFlags {
-  to?: string[];
-  from: string;
-  studio: boolean;
-  api: ApiGeneration;
-  out?: string;
-  outputs: OutputSelection;
-  naming: OutputNaming;
-  force: boolean;
-  again: boolean;
-  /** Absent: auto (on for big files going to several languages). */
-  uploadOnce?: boolean;
-  json?: boolean;
-  /** A named preset: its options, then the flags given beside it. */
-  preset?: string;
-}
+import { batchRequest, type AddFlags } from './batch-options';
 
 interface Added {
   /** The batch's jobs: added, retried, and those already in the queue. */

@@ -2,7 +2,25 @@ import type { Command } from 'commander';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import { PresetOptionsSchema, type Preset, type PresetOptionsInput } from '../../../shared/contract/presets';
-import type { AddFlags } from './add';
+import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
+
+/** The flags of `add`, `dub` and `preset save`: a batch's options. */
+export interface AddFlags {
+  to?: string[];
+  from: string;
+  studio: boolean;
+  api: ApiGeneration;
+  out?: string;
+  outputs: OutputSelection;
+  naming: OutputNaming;
+  force: boolean;
+  again: boolean;
+  /** Absent: auto (on for big files going to several languages). */
+  uploadOnce?: boolean;
+  json?: boolean;
+  /** A named preset: its options, then the flags given beside it. */
+  preset?: string;
+}
 
 /** The flag of each batch option, by the option's name in the contract (`outDir` is `--out`). */
 const FLAG_OF = {

@@ -3,7 +3,8 @@ import type { Preset } from '../../../shared/contract/presets';
 import { withSession } from '../context';
 import { ExitCode } from '../exit-codes';
 import { printable, printJson, table } from '../format';
-import { batchOptionFlags, type AddFlags } from './add';
+import { batchOptionFlags } from './add';
+import type { AddFlags } from './batch-options';
 import { batchOptions, findPreset } from './batch-options';
 
 /** A preset's options in a few words: `de, it · studio · folders · out /x`. */

@@ -195,7 +195,8 @@ export function capabilities(
     info,
     listChanged,
   });
-  const steer = steeringServices({ ground, totals, spending, listJobs: queue.handlers().listJobs, options });
+  const listJobs = queue.handlers().listJobs;
+  const steer = steeringServices({ store, hub, log, info, warn, totals, spending, listJobs, options });
   return { batches, watch, queue, aging, settings, steer };
 }
 

@@ -1,6 +1,8 @@
 import type { DubdeskHandlers } from '../../../../shared/contract/methods';
 import type { EngineOptions } from '../options';
-import type { Ground } from '../stages';
+import type { EngineLog } from '../../log/log';
+import type { JobStore } from '../../db/jobs';
+import type { EventHub } from '../event-hub';
 import type { TotalsService } from '../totals/totals-service';
 import { systemExecutor } from '../when-done/executor';
 import { liveJobs } from '../when-done/live-jobs';
@@ -17,8 +19,14 @@ export interface Steering {
   whenDone: WhenDoneService;
 }
 
+type Say = (fields: Record<string, unknown>, message: string) => void;
+
 export interface SteeringParts {
-  ground: Ground;
+  store: JobStore;
+  hub: EventHub;
+  log: EngineLog;
+  info: Say;
+  warn: Say;
   totals: TotalsService;
   spending: SpendingService;
   /** The queue's own listing (the batch summary is made of the live jobs). */
@@ -26,8 +34,8 @@ export interface SteeringParts {
   options: Pick<EngineOptions, 'cwd' | 'whenDoneExecutor' | 'whenDoneCountdownMs'>;
 }
 
-export function steeringServices({ ground, totals, spending, listJobs, options }: SteeringParts): Steering {
-  const { store, hub, info, warn, log } = ground;
+export function steeringServices(parts: SteeringParts): Steering {
+  const { store, hub, info, warn, log, totals, spending, listJobs, options } = parts;
   const order = new QueueOrderService({ store, info });
   const presets = new PresetsService({ store, emit: (b) => hub.emit(b), cwd: options.cwd ?? null, warn });
   const whenDone = new WhenDoneService({
