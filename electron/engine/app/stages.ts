@@ -196,7 +196,18 @@ export function capabilities(
     listChanged,
   });
   const listJobs = queue.handlers().listJobs;
-  const steer = steeringServices({ store, hub, log, info, warn, totals, spending, listJobs, options });
+  const steer = steeringServices({
+    store,
+    hub,
+    log,
+    info,
+    warn,
+    totals,
+    spending,
+    account,
+    listJobs,
+    options,
+  });
   return { batches, watch, queue, aging, settings, steer };
 }
 

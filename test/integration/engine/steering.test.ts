@@ -127,6 +127,12 @@ describe('named presets', () => {
     await expect(host.api.savePreset({ name: 'bad', options: { to: [] } })).rejects.toMatchObject({
       code: 'bad-request',
     });
+    // A language the service does not dub into is refused as add refuses it, when saved, not when used.
+    await expect(host.api.savePreset({ name: 'bad', options: { to: ['de', 'zz'] } })).rejects.toMatchObject({
+      code: 'bad-language',
+      message: expect.stringMatching(/'zz'/),
+    });
+    expect((await host.api.listPresets()).presets.map((p) => p.name)).toEqual(['es+fr STUDIO']);
   });
 });
 

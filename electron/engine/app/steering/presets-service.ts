@@ -1,7 +1,7 @@
 import { DubdeskError } from '../../../../shared/contract/errors';
 import type { EngineEventBody } from '../../../../shared/contract/events';
 import type { DubdeskHandlers } from '../../../../shared/contract/methods';
-import { PresetOptionsSchema, type Preset } from '../../../../shared/contract/presets';
+import { PresetOptionsSchema, type Preset, type PresetOptions } from '../../../../shared/contract/presets';
 import type { Changes } from '../../db/changes';
 import type { JobStore } from '../../db/jobs';
 import type { PresetRow } from '../../db/presets';
@@ -13,6 +13,8 @@ export interface PresetDeps {
   /** Where a relative output folder in a preset starts (the CLI's working folder). */
   cwd: string | null;
   warn(fields: Record<string, unknown>, message: string): void;
+  /** Refuses languages the service does not take, as `add` does (a contract error). */
+  checkLanguages(options: PresetOptions): Promise<void>;
 }
 
 type PresetHandlers = Pick<DubdeskHandlers, 'listPresets' | 'savePreset' | 'deletePreset'>;
@@ -50,7 +52,8 @@ export class PresetsService {
   handlers(): PresetHandlers {
     return {
       listPresets: () => ({ presets: this.list() }),
-      savePreset: ({ name, options }) => {
+      savePreset: async ({ name, options }) => {
+        await this.deps.checkLanguages(options);
         const outDir = options.outDir ? absolutePath(options.outDir, this.deps.cwd, 'outDir') : undefined;
         const saved = { ...options, ...(outDir ? { outDir } : {}) };
         this.deps.store.presets.save(name, JSON.stringify(saved), Date.now());

@@ -4,6 +4,8 @@ import type { EngineLog } from '../../log/log';
 import type { JobStore } from '../../db/jobs';
 import type { EventHub } from '../event-hub';
 import type { TotalsService } from '../totals/totals-service';
+import type { AccountService } from '../account/account-service';
+import { checkLanguages } from '../batches/checks';
 import { systemExecutor } from '../when-done/executor';
 import { liveJobs } from '../when-done/live-jobs';
 import { WhenDoneService } from '../when-done/when-done-service';
@@ -29,15 +31,22 @@ export interface SteeringParts {
   warn: Say;
   totals: TotalsService;
   spending: SpendingService;
+  account: AccountService;
   /** The queue's own listing (the batch summary is made of the live jobs). */
   listJobs: DubdeskHandlers['listJobs'];
   options: Pick<EngineOptions, 'cwd' | 'whenDoneExecutor' | 'whenDoneCountdownMs'>;
 }
 
 export function steeringServices(parts: SteeringParts): Steering {
-  const { store, hub, info, warn, log, totals, spending, listJobs, options } = parts;
+  const { store, hub, info, warn, log, totals, spending, account, listJobs, options } = parts;
   const order = new QueueOrderService({ store, info });
-  const presets = new PresetsService({ store, emit: (b) => hub.emit(b), cwd: options.cwd ?? null, warn });
+  const presets = new PresetsService({
+    store,
+    emit: (b) => hub.emit(b),
+    cwd: options.cwd ?? null,
+    warn,
+    checkLanguages: async (o) => checkLanguages(o, (await account.liveCodes()).codes),
+  });
   const whenDone = new WhenDoneService({
     executor: options.whenDoneExecutor ?? systemExecutor(),
     jobs: () => liveJobs(listJobs),
