@@ -7,8 +7,10 @@ import { watchStatus } from '../status-watch';
 export async function watchUntilInterrupted(cmd: Command): Promise<void> {
   const stop = new AbortController();
   const end = () => stop.abort();
-  process.once('SIGINT', end);
-  process.once('SIGTERM', end);
+  // Held (not `once`) until the end: log-update's cursor guard re-raises a signal it believes nobody else
+  // hears, which ended a terminal's watch with 130 instead of 0.
+  process.on('SIGINT', end);
+  process.on('SIGTERM', end);
   try {
     process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) => {
       await watchStatus(api, stop.signal);
