@@ -51,7 +51,13 @@ describe('the queue in the order the user drags it, in a big queue', () => {
     const total = (await e2e.app.host.api.listSources({ filter: {}, offset: 0, limit: 1 })).total;
     const last = await e2e.app.host.api.listSources({ filter: {}, offset: total - 1, limit: 1 });
     expect(last.sources[0]?.sourceName).toBe(before[2]);
-    // And back by the keyboard: Ctrl+Shift+↑ on the selected row.
+    // By the keyboard: Ctrl+Shift+↑ sends the selected row to the top.
+    const now = await firstRows(page, 3);
+    await page.locator('[role="row"]').nth(2).click();
+    await page.keyboard.press('Control+Shift+ArrowUp');
+    await expect.poll(() => firstRows(page, 3), PATIENT).toEqual([now[2], now[0], now[1]]);
+    const top = await e2e.app.host.api.listSources({ filter: {}, offset: 0, limit: 1 });
+    expect(top.sources[0]?.sourceName).toBe(now[2]);
     expect(await seriousViolations(page)).toEqual([]);
   });
 
