@@ -130,8 +130,9 @@ const ORDER: Record<JobView['state'], number> = {
 export interface Progress {
   /** A message of the command's own (Ctrl+C's), shown above the live region rather than over it. */
   say(line: string): void;
-  stop(): void;
-  /** A job as it is now, learnt other than by an event (read again after another process's commit). */
+  /** Stops following; `last`, the jobs as the run left them, is shown first (what no event told yet). */
+  stop(last?: readonly JobView[]): void;
+  /** A job as it is now, learnt other than by an event (what `status --watch` shows first). */
   update(job: JobView): void;
 }
 
@@ -150,6 +151,34 @@ function storageNotices(): (e: EngineEvent) => string | null {
 }
 
 /**
+ * Calls `apply` with every job `fetch` returns, after each `jobs-changed` event (the engine's word for "many
+ * jobs changed at once: fetch what you show again"). One fetch at a time; events meanwhile ask for one more.
+ */
+function refetchOnListChange(
+  fetch: () => Promise<readonly JobView[]>,
+  apply: (job: JobView) => void,
+): { heard: (e: EngineEvent) => void; stop: () => void } {
+  let running = false;
+  let again = false;
+  let stopped = false;
+  const refetch = async (): Promise<void> => {
+    running = true;
+    do {
+      again = false;
+      const jobs = await fetch().catch(() => [] as readonly JobView[]);
+      if (!stopped) for (const j of jobs) apply(j);
+    } while (again && !stopped);
+    running = false;
+  };
+  const heard = (e: EngineEvent) => {
+    if (e.type !== 'jobs-changed' || stopped) return;
+    if (running) again = true;
+    else void refetch();
+  };
+  return { heard, stop: () => void (stopped = true) };
+}
+
+/**
  * Follows the engine's events for the jobs in scope. On a terminal: a bounded live region (the busiest jobs
  * and a totals line, never more lines than fit, each cut to the width so nothing wraps) with finished jobs
  * scrolling above it. Elsewhere: one line per change of state.
@@ -161,6 +190,8 @@ export function followProgress(
   inScope: (id: number) => boolean,
   /** The queue's pause when the run began (the totals' events tell its changes). */
   initialHeld: QueueHeld = null,
+  /** The jobs in scope as they are now: read again when the engine says many changed at once. */
+  refetch: () => Promise<readonly JobView[]> = async () => [],
   /** Where the lines go: standard error for a run, standard output for `status --watch`. */
   out: NodeJS.WriteStream = process.stderr,
 ): Progress {
@@ -181,7 +212,8 @@ export function followProgress(
   if (mode === 'plain') {
     const last = new Map<number, string>();
     if (held) out.write(`${heldLine(held)}\n`);
-    const onJob = (j: JobView) => {
+    const jobChanged = (j: JobView) => {
+      if (!inScope(j.id)) return;
       const line = isTerminal(j.state)
         ? finishedLine(j)
         : `  ${describeJob(j)}: ${waitingText(j, Date.now()) ?? stateWords(j, held)}`;
@@ -189,13 +221,23 @@ export function followProgress(
       last.set(j.id, line);
       out.write(`${line}\n`);
     };
+    const listChanged = refetchOnListChange(refetch, jobChanged);
     const unsubscribe = api.subscribe((e: EngineEvent) => {
       if (heard(e)) out.write(`${heldLine(held)}\n`);
       const full = storage(e);
       if (full) out.write(`${full}\n`);
-      if (e.type === 'job' && inScope(e.job.id)) onJob(e.job);
+      listChanged.heard(e);
+      if (e.type === 'job') jobChanged(e.job);
     });
-    return { say: (line) => out.write(`${line}\n`), stop: unsubscribe, update: onJob };
+    return {
+      say: (line) => out.write(`${line}\n`),
+      update: jobChanged,
+      stop: (lastJobs = []) => {
+        listChanged.stop();
+        unsubscribe();
+        for (const j of lastJobs) jobChanged(j);
+      },
+    };
   }
 
   const log = createLogUpdate(out);
@@ -234,7 +276,8 @@ export function followProgress(
     log(lines.join('\n'));
   };
   const timer = setInterval(render, 150);
-  const onJob = (j: JobView) => {
+  const jobChanged = (j: JobView) => {
+    if (!inScope(j.id)) return;
     jobs.set(j.id, j);
     dirty = true;
     if (isTerminal(j.state) && !reported.has(j.id)) {
@@ -244,6 +287,7 @@ export function followProgress(
       render();
     } else if (!isTerminal(j.state)) reported.delete(j.id);
   };
+  const listChanged = refetchOnListChange(refetch, jobChanged);
   const unsubscribe = api.subscribe((e: EngineEvent) => {
     if (heard(e)) dirty = true;
     const full = storage(e);
@@ -252,19 +296,22 @@ export function followProgress(
       out.write(`${full}\n`);
       dirty = true;
     }
-    if (e.type === 'job' && inScope(e.job.id)) onJob(e.job);
+    listChanged.heard(e);
+    if (e.type === 'job') jobChanged(e.job);
   });
   render();
   return {
-    update: onJob,
+    update: jobChanged,
     say: (line) => {
       log.clear();
       out.write(`${line.replace(/^\n+/, '')}\n`);
       dirty = true;
       render();
     },
-    stop: () => {
+    stop: (lastJobs = []) => {
+      listChanged.stop();
       unsubscribe();
+      for (const j of lastJobs) jobChanged(j);
       clearInterval(timer);
       dirty = true;
       render();

@@ -1,4 +1,3 @@
-import type { EngineEvent } from '../../shared/contract/events';
 import type { JobView } from '../../shared/contract/jobs';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import { followProgress } from './progress';
@@ -13,39 +12,27 @@ async function everyJob(api: DubdeskApi): Promise<JobView[]> {
   }
 }
 
-/** A job's line changes when any of these does. */
-const shownOf = (j: JobView) =>
-  `${j.state}|${Math.round(j.progress)}|${j.waiting?.message ?? ''}|${j.error?.message ?? ''}|${j.bytesPerSecond ?? ''}`;
-
 /**
- * `status --watch`: the queue as `run` shows its progress, kept up to date by the engine's events, a queue
- * worked by another process included (its commits reach this one's feed as "jobs changed": the jobs are
- * read again and each one that moved is shown). On a terminal the lines are redrawn in place; piped, one
- * line per change. Returns when `stop` aborts (Ctrl+C).
+ * `status --watch`: the queue as `run` shows its progress, kept up to date by the engine's events. A queue
+ * worked by another process is heard too: its commits reach this engine's change feed, which tells the faces
+ * "jobs changed", and the progress reads the jobs again (as a run's does after a bulk change). On a terminal
+ * the lines are redrawn in place; piped, one line per change. Returns when `stop` aborts (Ctrl+C).
  */
 export async function watchStatus(api: DubdeskApi, stop: AbortSignal): Promise<void> {
   const out = process.stdout;
   const mode = out.isTTY && process.env.TERM !== 'dumb' ? 'tty' : 'plain';
   const initial = await everyJob(api);
-  const known = new Map(initial.map((j) => [j.id, shownOf(j)]));
   const held = (await api.totals()).paused?.reason ?? null;
-  const progress = followProgress(api, mode, initial, () => true, held, out);
+  const progress = followProgress(
+    api,
+    mode,
+    initial,
+    () => true,
+    held,
+    () => everyJob(api),
+    out,
+  );
   if (mode === 'plain') for (const j of initial) progress.update(j);
-  let reading: Promise<void> = Promise.resolve();
-  const readAgain = () => {
-    reading = reading.then(async () => {
-      for (const j of await everyJob(api)) {
-        const shown = shownOf(j);
-        if (known.get(j.id) === shown) continue;
-        known.set(j.id, shown);
-        progress.update(j);
-      }
-    });
-  };
-  const unsubscribe = api.subscribe((e: EngineEvent) => {
-    if (e.type === 'jobs-changed') readAgain();
-    if (e.type === 'job') known.set(e.job.id, shownOf(e.job));
-  });
   // Nothing else may hold the process: the engine's watch of the data folder does not (it never keeps a
   // command alive that is done).
   const alive = setInterval(() => {}, 60_000);
@@ -56,8 +43,6 @@ export async function watchStatus(api: DubdeskApi, stop: AbortSignal): Promise<v
     });
   } finally {
     clearInterval(alive);
-    unsubscribe();
-    await reading.catch(() => {});
     progress.stop();
   }
 }

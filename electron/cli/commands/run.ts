@@ -100,6 +100,7 @@ export async function runQueue(
     before,
     (id) => !inScope || inScope.has(id),
     held,
+    () => allJobs(api, scope),
   );
   interrupts.sayWith((line) => progress.say(line));
   // A run that goes on watching: the command runs after each batch; one that ends: once, at its end.
@@ -121,7 +122,8 @@ export async function runQueue(
     });
   } finally {
     eachBatch?.stop();
-    progress.stop();
+    // Read before the progress stops: the last jobs to finish may have been told only as "list again".
+    progress.stop(await allJobs(api, scope).catch(() => []));
     interrupts.dispose();
   }
   await eachBatch?.settled();
