@@ -86,7 +86,7 @@ const VirtualRow = memo(function VirtualRow({
       ref={measure}
       className="virtual-slot"
       role="presentation"
-      {...(row ? rowDragProps(index, store.getState) : {})}
+      {...(row ? rowDragProps(row, store.getState) : {})}
     >
       {row ? (
         <SourceRowView
