@@ -36,8 +36,10 @@ describe('the queue in the order the user drags it, in a big queue', () => {
     const { page } = e2e.view;
     await page.locator('[role="row"]').nth(3).waitFor();
     const before = await firstRows(page, 4);
-    const third = page.locator('.virtual-slot').nth(2);
-    await third.dragTo(page.locator('.virtual-slot').nth(0));
+    // Rows are found by their names: a list redrawn meanwhile may hold its slots in another order.
+    const slotOf = (name: string | undefined) =>
+      page.locator('.virtual-slot').filter({ has: page.getByText(name ?? '', { exact: true }) });
+    await slotOf(before[2]).dragTo(slotOf(before[0]));
     await expect
       .poll(() => firstRows(page, 4), PATIENT)
       .toEqual([before[2], before[0], before[1], before[3]]);
