@@ -27,7 +27,17 @@ export class JobOrder {
       first: db.prepare(`SELECT coalesce(min(queue_order), 0) AS o FROM jobs`).pluck(),
       last: db.prepare(`SELECT coalesce(max(queue_order), 0) AS o FROM jobs`).pluck(),
       set: db.prepare(`UPDATE jobs SET queue_order = ? WHERE id = ?`),
-      sized: db.prepare(`SELECT id, queue_order AS o, source_bytes AS bytes FROM jobs WHERE id = ?`),
+      // The batch's jobs in the order given (one statement for the batch, not one per job).
+      sized: db.prepare(
+        `SELECT j.id, j.queue_order AS o, j.source_bytes AS bytes
+          FROM json_each(?) e JOIN jobs j ON j.id = e.value ORDER BY e.key`,
+      ),
+      // [id, place] pairs, set in one statement.
+      place: db.prepare(
+        `UPDATE jobs SET queue_order = m.o
+          FROM (SELECT json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS o FROM json_each(?)) m
+          WHERE jobs.id = m.id`,
+      ),
       makeRoom: db.prepare(
         `UPDATE jobs SET queue_order = queue_order + @n
           WHERE queue_order >= @at AND id NOT IN (SELECT value FROM json_each(@moving))`,
@@ -60,19 +70,18 @@ export class JobOrder {
   smallFirst(ids: readonly number[]): void {
     if (ids.length < 2) return;
     this.t.write(() => {
-      const rows = ids.flatMap((id) => {
-        const row = this.q.sized.get(id) as Sized | undefined;
-        return row ? [row] : [];
-      });
+      const rows = this.q.sized.all(JSON.stringify(ids)) as Sized[];
+      const moved: [number, number][] = [];
       for (let at = 0; at < rows.length; at += SMALL_FIRST_WINDOW) {
         const run = rows.slice(at, at + SMALL_FIRST_WINDOW);
         const places = run.map((r) => r.o).sort((a, b) => a - b);
         const sorted = [...run].sort((a, b) => (a.bytes ?? Infinity) - (b.bytes ?? Infinity) || a.o - b.o);
         sorted.forEach((r, i) => {
           const place = places[i];
-          if (place !== undefined && place !== r.o) this.q.set.run(place, r.id);
+          if (place !== undefined && place !== r.o) moved.push([r.id, place]);
         });
       }
+      if (moved.length) this.q.place.run(JSON.stringify(moved));
       this.reordered();
     });
   }
