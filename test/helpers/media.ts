@@ -74,3 +74,114 @@ export function textFile(name = 'notes.mp4', text = 'this is not a video\n'): st
 export function emptyFile(name = 'empty.mp4'): string {
   return textFile(name, '');
 }
+
+/** Chapters for `videoWithChapters`: two, split at the middle. */
+function chaptersFile(seconds: number): string {
+  const half = Math.round((seconds * 1000) / 2);
+  const text =
+    `;FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=${half}\ntitle=First half\n` +
+    `[CHAPTER]\nTIMEBASE=1/1000\nSTART=${half}\nEND=${Math.round(seconds * 1000)}\ntitle=Second half\n`;
+  const path = join(folderFor('chapters', seconds), 'chapters.txt');
+  if (!existsSync(path)) writeFileSync(path, text);
+  return path;
+}
+
+/**
+ * A phone's recording: H.264/AAC, shot turned (a 90° display matrix), with two chapters. The rotation is
+ * written by ffmpeg's `rotate` tag, which the ffmpeg given (`DUBDESK_TEST_ROTATING_FFMPEG`, else the one
+ * shipped with Dubdesk) turns into the display matrix.
+ */
+export function videoTurnedWithChapters(seconds: number, name: string, rotating: string): string {
+  const chapters = chaptersFile(seconds);
+  const made = folderFor('turned', seconds, name, rotating);
+  const path = join(made, name);
+  if (!existsSync(path)) {
+    const plain = videoMp4(seconds, `plain-${name}`);
+    const part = join(made, `.${process.pid}.${name}`);
+    execFileSync(rotating, [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      plain,
+      '-i',
+      chapters,
+      '-map',
+      '0',
+      '-map_metadata',
+      '1',
+      '-map_chapters',
+      '1',
+      '-c',
+      'copy',
+      '-metadata:s:v:0',
+      'rotate=90',
+      '-f',
+      'mp4',
+      part,
+    ]);
+    renameSync(part, path);
+  }
+  return path;
+}
+
+/** An MP3 tone of exactly this length: a stand-in for a dubbed soundtrack longer or shorter than its video. */
+export function dubbedMp3(seconds: number): string {
+  return audioMp3(seconds, `dubbed-${seconds}s.mp3`);
+}
+
+/** A video whose sound is neither AAC nor MP3 (WebM: VP8 and Opus), for the intermediate. */
+export function videoWebm(seconds: number, name = `video-${seconds}s.webm`): string {
+  return videoMatroska(seconds, name);
+}
+
+/** A video with an MP3 soundtrack in an MP4 (as old cameras and screen recorders write). */
+export function videoMp3Sound(seconds: number, name = `video-mp3-${seconds}s.mp4`): string {
+  const tone = ['-f', 'lavfi', '-i', 'sine=frequency=500'];
+  return ffmpeg(
+    [...PATTERN, ...tone, '-t', String(seconds), ...H264, '-c:a', 'libmp3lame', '-shortest'],
+    name,
+  );
+}
+
+/** The MD5 of a file's video packets, as the issue's check reads it (`-map 0:v -c copy -f md5 -`). */
+export function videoMd5(path: string): string {
+  return execFileSync('ffmpeg', ['-v', 'error', '-i', path, '-map', '0:v', '-c', 'copy', '-f', 'md5', '-'])
+    .toString()
+    .trim();
+}
+
+/** The MD5 of a file's first audio stream's packets. */
+export function audioMd5(path: string): string {
+  return execFileSync('ffmpeg', ['-v', 'error', '-i', path, '-map', '0:a:0', '-c', 'copy', '-f', 'md5', '-'])
+    .toString()
+    .trim();
+}
+
+export interface ProbedStream {
+  codec_type: string;
+  codec_name: string;
+  duration?: string;
+  tags?: Record<string, string>;
+  side_data_list?: { rotation?: number }[];
+}
+
+/** What ffprobe (the system's) says of a file's streams, chapters and length. */
+export function ffprobeJson(path: string): {
+  streams: ProbedStream[];
+  chapters: unknown[];
+  format: { duration: string; format_name: string };
+} {
+  return JSON.parse(
+    execFileSync('ffprobe', [
+      '-v',
+      'error',
+      '-show_streams',
+      '-show_chapters',
+      '-show_format',
+      '-of',
+      'json',
+      path,
+    ]).toString(),
+  ) as ReturnType<typeof ffprobeJson>;
+}

@@ -12,6 +12,7 @@ import { backupCheck, databaseCheck } from './database';
 import { homeCheck, runtimeCheck } from './runtime';
 import { keyStoreCheck, sandboxCheck, serviceCheck, type KeyUse } from './service';
 import { glibcVersion, systemCheck } from './system';
+import { ffmpegCheck } from './media-tools';
 
 export interface DiagnoseOptions {
   home: string;
@@ -60,6 +61,7 @@ export async function diagnose(o: DiagnoseOptions): Promise<Check[]> {
     service.push(skipped('Service', 'the data folder or the database failed its check'));
   }
   checks.push(home, db, backup, await keyStoreCheck(o.home, o.keyStore, use), ...service);
+  checks.push(await ffmpegCheck());
   checks.push(await logCheck(o.home));
   return checks;
 }
