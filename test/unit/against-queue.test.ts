@@ -99,7 +99,7 @@ describe('a batch against the queue', () => {
     const jobs = batch(3, ['es', 'fr', 'de', 'it', 'pt']);
     const asked: string[][] = [];
     ran.n = 0;
-    const planned = { files: [], jobs, refused: [] };
+    const planned = { files: [], jobs, refused: [], sends: { bySource: new Map(), notice: null } };
     await refuseResultCopies(store.db, planned, (paths) => (asked.push([...paths]), new Set()));
     expect(asked).toEqual([['/v/clip-0.mp4', '/v/clip-1.mp4', '/v/clip-2.mp4']]);
     expect(ran.n).toBe(1);
@@ -108,7 +108,12 @@ describe('a batch against the queue', () => {
 
   it('gives the event loop its turns while it asks whether a big batch holds copies of results', async () => {
     const { store } = countingStore();
-    const planned = { files: [], jobs: batch(2500, ['es']), refused: [] };
+    const planned = {
+      files: [],
+      jobs: batch(2500, ['es']),
+      refused: [],
+      sends: { bySource: new Map(), notice: null },
+    };
     const asking = await turnsDuring(async () => {
       await refuseResultCopies(store.db, planned, () => new Set(), new TimeSlices(0));
     });

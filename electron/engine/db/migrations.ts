@@ -255,6 +255,17 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   searchMigration,
   // 14: what a restart need not look through again (watch-migration.ts).
   watchRestartMigration,
+  // 15: the audio path (issue 34). What a job sends (`audio`: the source's sound alone, its video rebuilt
+  // here; `file`: the whole file, as every job before this version did), the extracted sound it sends (path
+  // and type, in the data folder's staging area) and the dubbed sound fetched to rebuild from.
+  (db) => {
+    db.exec(`
+      ALTER TABLE jobs ADD COLUMN send TEXT NOT NULL DEFAULT 'file';
+      ALTER TABLE jobs ADD COLUMN staged_audio TEXT;
+      ALTER TABLE jobs ADD COLUMN staged_type TEXT;
+      ALTER TABLE jobs ADD COLUMN dubbed_audio TEXT;
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

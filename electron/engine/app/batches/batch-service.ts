@@ -20,6 +20,7 @@ import { checkLanguages, checkOutputFolder, checkOutputFolders } from './checks'
 import { enqueueBatch } from './enqueue';
 import { withShares } from './file-shares';
 import { planBatch } from './plan';
+import { sendTotals } from './send-plan';
 import { uploadOnceSavings } from './upload-once';
 import { relocateJobs } from '../queue/relocate';
 
@@ -114,6 +115,7 @@ export class BatchService {
         outputs: preset.outputs,
         naming: preset.naming,
         uploadOnce: preset.uploadOnce,
+        send: preset.send,
       },
       {
         service: this.serviceId(),
@@ -163,6 +165,7 @@ export class BatchService {
       alreadyDone: sorted.done,
       alreadyQueued: sorted.queued,
       uploadOnce: uploadOnceSavings(store, queued),
+      sends: sendTotals(queued, planned.sends),
     };
   }
 
@@ -202,6 +205,7 @@ export class BatchService {
       credits,
       unknownLengthJobs: unknown,
       balance,
+      notice: queued.length ? planned.sends.notice : null,
     };
   }
 }

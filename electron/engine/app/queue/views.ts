@@ -119,5 +119,6 @@ export function toDetail(view: JobView, row: JobRow, history: readonly HistoryRo
     abandonedRemoteIds: abandoned,
     sourceBytes: row.source_bytes,
     sourceType: row.source_type,
+    send: row.send,
   };
 }

@@ -32,6 +32,7 @@ const NEW_COLUMNS = [
   'service',
   'watch_folder_id',
   'upload_once',
+  'send',
 ] as const satisfies readonly (keyof NewJob)[];
 const INTO = `INTO jobs (${NEW_COLUMNS.join(', ')}, state, step, created_at, updated_at)`;
 
@@ -41,7 +42,7 @@ const INSERT_JOB = `INSERT ${INTO} VALUES (${NEW_COLUMNS.map((c) => `@${c}`).joi
 /**
  * Rows a multi-row insert takes. One statement per job made SQLite copy every page the insert touched (the
  * jobs row, its indexes, the aggregates and the search index the triggers keep) into a statement journal,
- * for each job: a table with triggers gets one per statement. 50 rows share it: 950 parameters.
+ * for each job: a table with triggers gets one per statement. 50 rows share it: 1,000 parameters.
  */
 export const INSERT_ROWS = 50;
 const row = `(${NEW_COLUMNS.map(() => '?').join(', ')}, 'queued', 'submit', ?, ?)`;
@@ -74,7 +75,9 @@ export class JobWrites {
 
   /** Inserts a queued job and returns its id; only `jobs/life.ts` calls it (it writes the history too). */
   insert(job: NewJob, now: number): number {
-    return Number(this.q.insert.run({ source_hash: null, reuse_results: 0, ...job, now }).lastInsertRowid);
+    return Number(
+      this.q.insert.run({ source_hash: null, reuse_results: 0, send: 'file', ...job, now }).lastInsertRowid,
+    );
   }
 
   /**
@@ -82,7 +85,7 @@ export class JobWrites {
    * same statement: another add, in this process or another, may have queued it a moment ago). Null then.
    */
   insertUnlessLive(job: NewJob, now: number): number | null {
-    const r = this.q.insertUnlessLive.run({ source_hash: null, reuse_results: 0, ...job, now });
+    const r = this.q.insertUnlessLive.run({ source_hash: null, reuse_results: 0, send: 'file', ...job, now });
     return r.changes === 0 ? null : Number(r.lastInsertRowid);
   }
 
@@ -96,7 +99,7 @@ export class JobWrites {
       const chunk = jobs.slice(start, start + INSERT_ROWS);
       const params: unknown[] = [];
       for (const job of chunk) {
-        const full: Record<string, unknown> = { source_hash: null, reuse_results: 0, ...job };
+        const full: Record<string, unknown> = { source_hash: null, reuse_results: 0, send: 'file', ...job };
         for (const c of NEW_COLUMNS) params.push(full[c]);
         params.push(now, now);
       }
