@@ -1,6 +1,6 @@
 import type { Language } from '../../../shared/contract/account';
 import type { BatchRequestInput } from '../../../shared/contract/batches';
-import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
+import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
 import type { Settings } from '../../../shared/contract/settings';
 
 /** What a batch (the Add sheet) and a watched folder both choose: where to, how, and what comes back. */
@@ -15,6 +15,8 @@ export interface PresetDraft {
   naming: OutputNaming;
   /** v2 only: upload a file for its first language and make the others from the service's copy. */
   uploadOnce: boolean | 'auto';
+  /** A video's sound alone (its video rebuilt here), or the whole file. */
+  send: Send;
 }
 
 export function presetFromSettings(settings: Settings | null): PresetDraft {
@@ -28,6 +30,7 @@ export function presetFromSettings(settings: Settings | null): PresetDraft {
     outDir: d?.outDir ?? '',
     naming: 'suffix',
     uploadOnce: d?.uploadOnce ?? 'auto',
+    send: 'audio',
   };
 }
 
@@ -55,6 +58,7 @@ export function batchRequest(
     outputs: preset.outputs,
     naming: preset.naming,
     uploadOnce: preset.uploadOnce,
+    send: preset.send,
     ...(preset.outDir.trim() ? { outDir: preset.outDir.trim() } : {}),
   };
 }
