@@ -27,6 +27,8 @@ import { movePreviousVersions } from './previous-version';
 import { USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
 import { head, identicalOutput, local, outputByteCap, sourceOutputs } from './output-files';
+import { audioPathOutputs } from './audio/outputs';
+import { rebuildStep, type RebuildSlot } from './audio/rebuild-step';
 
 /** Fresh links after an expired one: at most this many times per output and attempt. */
 const MAX_LINK_REFRESHES = 3;
@@ -109,7 +111,13 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   if (dub.external_status_id !== ExternalStatus.Completed) return job.apply({ type: 'not-completed' });
   assertLanguage(dub.dest_lang, r.dest_lang, remoteId);
 
-  const wanted = chooseOutputs(parseSelection(r.outputs_wanted), dub, r.source_type);
+  const selection = parseSelection(r.outputs_wanted);
+  // The audio path: what the service made from the sound, and the dubbed video made here.
+  const audioPath =
+    r.send === 'audio'
+      ? audioPathOutputs(selection, dub, (s, d) => chooseOutputs(s, d, r.source_type))
+      : null;
+  const wanted = audioPath?.wanted ?? chooseOutputs(selection, dub, r.source_type);
   if (wanted.length === 0)
     throw new DubdeskError(
       'service',
@@ -298,9 +306,27 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
     await recordResult(ctx.store.db, final, result.sha256);
   };
 
+  const video = 'translated_mp4';
+  const rebuildSlot = (): RebuildSlot => ({
+    claimed: async () => {
+      await claimOwnNames();
+      return known.get(video)?.path ?? place(video, 'mp4');
+    },
+    renamed: async (ext) => {
+      const mine = known.get(video)?.path;
+      if (mine?.endsWith(`.${ext}`)) return mine;
+      const path = await freeFor(place(video, ext), video, (p) => planned.has(p) && p !== mine);
+      planned.add(path);
+      put({ job_id: r.id, type: video, path, bytes: null, done: 0 });
+      return path;
+    },
+    dubbedResult: wanted.includes('translated_mp3') ? (known.get('translated_mp3')?.path ?? null) : null,
+    done: (path, bytes) => put({ job_id: r.id, type: video, path, bytes, done: 1 }),
+  });
+
   let first = true;
   try {
-    for (const type of wanted) {
+    for (const type of audioPath?.download ?? wanted) {
       if (!first) job.checkpoint();
       first = false;
       const before = existing.get(type);
@@ -312,6 +338,10 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       if (PER_SOURCE_OUTPUTS.has(type))
         await sharedOutputs.run(`${r.source}\0${r.out_dir}\0${type}`, () => fetchOne(type, before, true));
       else await fetchOne(type, before, false);
+    }
+    if (audioPath?.rebuild && !existing.get('translated_mp4')?.done) {
+      if (!first) job.checkpoint();
+      await rebuildStep(ctx, job, dub, rebuildSlot(), transferSignal);
     }
   } catch (e) {
     // A later output failed: what was moved into place is recorded as done all the same.

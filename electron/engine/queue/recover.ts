@@ -1,6 +1,7 @@
 import type { Waiting } from '../../../shared/contract/jobs';
 import type { JobStore } from '../db/jobs';
 import { transition } from '../jobs/life';
+import { sweepStagedMedia } from '../flows/audio/stage';
 import type { RunnerHooks } from './runner-types';
 
 /**
@@ -18,6 +19,12 @@ export function recoverLeftJobs(store: JobStore, hooks: RunnerHooks): void {
     }
   }
   if (leased > 0) hooks.resumed(leased);
+}
+
+/** `recoverLeftJobs`, then the staged sounds no job needs any more (a killed run's parts among them). */
+export async function recoverLeft(store: JobStore, hooks: RunnerHooks, stagingDir: string): Promise<void> {
+  recoverLeftJobs(store, hooks);
+  await sweepStagedMedia(stagingDir, store.db);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { LeaseLostError, type JobRow } from '../db/jobs';
 import type { StepContext } from '../flows/context';
 import { LeasedJob } from '../flows/context';
@@ -15,7 +16,7 @@ import { onForeignWrites } from './foreign-writes';
 import { IDLE_HEARTBEAT_MS, IDLE_LOOK_MS, loopTurns } from './idle';
 import { HEARTBEAT_MS, QueueLock } from './lock';
 import { lookAfter, lookAround } from './looks';
-import { markTrackedOffline, recoverLeftJobs } from './recover';
+import { markTrackedOffline, recoverLeft } from './recover';
 import { MAX_CONCURRENCY } from '../../../shared/contract/settings';
 import { valueOf, type RunnerEnv, type RunnerHooks, type RunOptions, type RunOutcome } from './runner-types';
 
@@ -100,7 +101,7 @@ export class Runner {
   private async work(opts: RunOptions, lock: QueueLock): Promise<RunOutcome> {
     const { store } = this.env;
     const signal = opts.signal ?? new AbortController().signal;
-    recoverLeftJobs(store, this.hooks);
+    await recoverLeft(store, this.hooks, join(this.env.home, 'staging'));
     // A new run asks the service again: a key or a balance may have been fixed since the last one.
     const pause = this.env.queuePause();
     if (pause && pause.reason !== 'user') this.env.setQueuePause(null);
@@ -314,6 +315,7 @@ export class Runner {
       drain,
       progress: this.hooks.progress,
       seen: this.seen,
+      stagingDir: join(this.env.home, 'staging'),
     };
     // A cancel or retry from another process takes the token away: notice it and stop the transfer.
     const watch = setInterval(() => {
