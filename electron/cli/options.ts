@@ -32,10 +32,8 @@ export function outputSelection(raw: string): OutputSelection {
 export function sendOption(): Option {
   return new Option(
     '--send <what>',
-    "audio: only a video's sound goes up, and each language's video is made here from your picture (needs ffmpeg; else the whole file goes); file: the whole file, as the service dubs it",
-  )
-    .choices(SendSchema.options)
-    .default('audio');
+    "audio: only a video's sound goes up, and each language's video is made here from your picture (needs ffmpeg; else the whole file goes); file: the whole file, as the service dubs it (default: audio, or DUBDESK_SEND)",
+  ).choices(SendSchema.options);
 }
 
 export function positiveInt(raw: string): number {

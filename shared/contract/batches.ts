@@ -27,8 +27,11 @@ export const BatchRequestSchema = z
      * copy (`original` link as `source_url`). `auto`: on for large files going to several languages.
      */
     uploadOnce: z.union([z.boolean(), z.literal('auto')]).default('auto'),
-    /** A video's sound alone where it can be (see SendSchema), or always the whole file. */
-    send: SendSchema.default('audio'),
+    /**
+     * A video's sound alone where it can be (see SendSchema), or always the whole file. Absent: `audio`, or
+     * what DUBDESK_SEND says where the engine runs.
+     */
+    send: SendSchema.optional(),
   })
   .strict();
 export type BatchRequest = z.infer<typeof BatchRequestSchema>;

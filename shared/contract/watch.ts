@@ -59,7 +59,8 @@ export const WatchPresetSchema = z
     recursive: presetFields.recursive.default(false),
     creditLimit: presetFields.creditLimit.default(null),
     uploadOnce: presetFields.uploadOnce.default('auto'),
-    send: presetFields.send.default('audio'),
+    /** Absent: `audio` (or DUBDESK_SEND where the engine runs), as for a batch. */
+    send: presetFields.send.optional(),
     polling: presetFields.polling.default('auto'),
   })
   .strict();

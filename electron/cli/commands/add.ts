@@ -26,7 +26,7 @@ interface AddFlags {
   again: boolean;
   /** Absent: auto (on for big files going to several languages). */
   uploadOnce?: boolean;
-  send: Send;
+  send?: Send;
   json?: boolean;
 }
 
@@ -109,7 +109,7 @@ async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): 
     force: flags.force,
     again: flags.again,
     uploadOnce: flags.uploadOnce ?? 'auto',
-    send: flags.send,
+    ...(flags.send ? { send: flags.send } : {}),
     ...(flags.out ? { outDir: flags.out } : {}),
   });
   if (r.notice && !flags.json) process.stderr.write(`note: ${r.notice}\n`);

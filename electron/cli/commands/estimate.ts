@@ -18,7 +18,7 @@ interface EstimateFlags {
   studio: boolean;
   api: ApiGeneration;
   uploadOnce?: boolean;
-  send: Send;
+  send?: Send;
   json: boolean;
 }
 
@@ -53,7 +53,7 @@ export function registerEstimateCommand(program: Command): void {
             studio: flags.studio,
             api: flags.api,
             uploadOnce: flags.uploadOnce ?? 'auto',
-            send: flags.send,
+            ...(flags.send ? { send: flags.send } : {}),
           });
           const good = e.files.filter((f) => !f.problem);
           const bad = e.files.filter((f) => f.problem);

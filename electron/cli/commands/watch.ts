@@ -30,7 +30,7 @@ interface WatchFlags {
   after: 'leave' | 'move';
   creditLimit?: number | 'none';
   polling: 'auto' | 'always' | 'never';
-  send: Send;
+  send?: Send;
   list?: boolean;
   files?: string;
   remove?: string;
@@ -97,7 +97,7 @@ function presetFrom(flags: WatchFlags, cmd: Command, adding: boolean): WatchPres
   if (flags.creditLimit !== undefined)
     p.creditLimit = flags.creditLimit === 'none' ? null : flags.creditLimit;
   if (given('polling')) p.polling = flags.polling;
-  if (given('send')) p.send = flags.send;
+  if (flags.send) p.send = flags.send;
   return p;
 }
 

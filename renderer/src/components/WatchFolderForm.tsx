@@ -64,7 +64,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
       outDir: preset.outDir.trim() || null,
       naming: preset.naming,
       uploadOnce: preset.uploadOnce,
-      send: preset.send,
+      ...(preset.send ? { send: preset.send } : {}),
       after: extra.after,
       recursive: extra.recursive,
       creditLimit: limit === '' ? null : Math.max(0, Math.round(Number(limit))),

@@ -15,8 +15,8 @@ export interface PresetDraft {
   naming: OutputNaming;
   /** v2 only: upload a file for its first language and make the others from the service's copy. */
   uploadOnce: boolean | 'auto';
-  /** A video's sound alone (its video rebuilt here), or the whole file. */
-  send: Send;
+  /** A video's sound alone (its video rebuilt here), or the whole file; unset: the engine's default (audio). */
+  send?: Send | undefined;
 }
 
 export function presetFromSettings(settings: Settings | null): PresetDraft {
@@ -30,7 +30,6 @@ export function presetFromSettings(settings: Settings | null): PresetDraft {
     outDir: d?.outDir ?? '',
     naming: 'suffix',
     uploadOnce: d?.uploadOnce ?? 'auto',
-    send: 'audio',
   };
 }
 
@@ -58,7 +57,7 @@ export function batchRequest(
     outputs: preset.outputs,
     naming: preset.naming,
     uploadOnce: preset.uploadOnce,
-    send: preset.send,
+    ...(preset.send ? { send: preset.send } : {}),
     ...(preset.outDir.trim() ? { outDir: preset.outDir.trim() } : {}),
   };
 }

@@ -59,7 +59,7 @@ describe.each(['extraction', 'upload', 'download', 'rebuild'] as Phase[])(
       const out = join(work, 'out');
       const env = envFor(s, home);
       const source = videoWebm(30, 'lecture.webm');
-      const added = await runCli(['add', source, '--to', 'es,fr', '--out', out], env);
+      const added = await runCli(['add', source, '--to', 'es,fr', '--out', out, '--send', 'audio'], env);
       expect(added.code, added.stderr).toBe(0);
 
       let killedIn = 0;

@@ -26,7 +26,12 @@ describe('what a batch sends', () => {
     try {
       const video = videoMp4(20, 'talk 20s.mp4');
       const mp3 = audioMp3(3, 'voice.mp3');
-      const batch = { inputs: [video, mp3], to: ['es', 'fr'], outDir: tempDir('out') };
+      const batch = {
+        inputs: [video, mp3],
+        to: ['es', 'fr'],
+        outDir: tempDir('out'),
+        send: 'audio' as const,
+      };
       const e = await engine.api.estimate(batch);
       const byName = new Map(e.files.map((f) => [f.name, f.sends]));
       expect(byName.get('talk 20s.mp4')).toMatchObject({ what: 'audio', why: null });
@@ -79,7 +84,13 @@ describe('dubbing with the sound alone', () => {
       const out = tempDir('out');
       const talk = videoMp4(8, `talk-${api}.mp4`);
       try {
-        const { added } = await engine.api.add({ inputs: [talk], to: ['es', 'fr'], api, outDir: out });
+        const { added } = await engine.api.add({
+          inputs: [talk],
+          to: ['es', 'fr'],
+          api,
+          outDir: out,
+          send: 'audio',
+        });
         const before = new Set(startedDubs(sb).map((d) => d.id));
         expect(await engine.run(quickRun(2))).toBe('done');
         const jobs = (await allJobs(engine.api)).filter((j) => added.includes(j.id));

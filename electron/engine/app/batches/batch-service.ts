@@ -115,7 +115,7 @@ export class BatchService {
         outputs: preset.outputs,
         naming: preset.naming,
         uploadOnce: preset.uploadOnce,
-        send: preset.send,
+        ...(preset.send ? { send: preset.send } : {}),
       },
       {
         service: this.serviceId(),

@@ -1,5 +1,5 @@
 import type { BatchRequest } from '../../../../shared/contract/batches';
-import type { Send } from '../../../../shared/contract/jobs';
+import { SendSchema, type Send } from '../../../../shared/contract/jobs';
 import { mapInTurns } from '../../files/in-turns';
 import { audioBytes, audioPlan } from '../../media/ffmpeg/audio-plan';
 import { mediaTools, NO_FFMPEG, type ToolsSearch } from '../../media/ffmpeg/locate';
@@ -20,6 +20,14 @@ export interface SendPlan {
   notice: string | null;
 }
 
+/**
+ * What a batch or preset that does not say sends: the sound alone, unless DUBDESK_SEND says `file` where
+ * the engine runs (a machine whose uplink is not the constraint, or the test suite's whole-file world).
+ */
+export function sendOf(asked: Send | undefined, env: NodeJS.ProcessEnv = process.env): Send {
+  return asked ?? SendSchema.catch('audio').parse(env.DUBDESK_SEND?.trim().toLowerCase() || 'audio');
+}
+
 /** ffprobe reads a few files at once: each is a short process, and two cores are shared with the queue. */
 const PROBES_AT_ONCE = 4;
 
@@ -35,7 +43,8 @@ export async function planSends(
   const files = sources.flatMap((s) => ('url' in s ? [] : [s]));
   const bySource = new Map<string, SendChoice>();
   const whole = (bytes: number, why: string | null): SendChoice => ({ what: 'file', bytes, why });
-  const videos = files.filter((f) => req.send === 'audio' && f.kind === 'video');
+  const send = sendOf(req.send);
+  const videos = files.filter((f) => send === 'audio' && f.kind === 'video');
   for (const f of files) bySource.set(f.path, whole(f.bytes, null));
   if (videos.length === 0) return { bySource, notice: null };
   const { tools } = await search;
