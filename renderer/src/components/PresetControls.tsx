@@ -148,7 +148,7 @@ export function PresetControls(props: Props) {
           <input
             type="radio"
             name={`${id}-send`}
-            checked={(value.send ?? 'audio') === 'audio'}
+            checked={value.send === 'audio'}
             onChange={() => onChange({ send: 'audio' })}
           />
           Only the sound <span className="muted">(each language’s video is made here)</span>
@@ -163,7 +163,7 @@ export function PresetControls(props: Props) {
           The whole file <span className="muted">(the service’s own dubbed video)</span>
         </label>
         <p className="hint" id={`${id}-send-help`}>
-          {(value.send ?? 'audio') === 'audio'
+          {value.send === 'audio'
             ? 'A fraction of the bytes; your picture never leaves this computer and is never re-encoded. Without ffmpeg the whole file is sent.'
             : 'The whole video goes up for every language, and the service re-encodes the picture it sends back.'}
         </p>

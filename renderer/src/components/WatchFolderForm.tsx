@@ -40,7 +40,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
           outDir: folder.preset.outDir ?? '',
           naming: folder.preset.naming,
           uploadOnce: folder.preset.uploadOnce,
-          send: folder.preset.send,
+          send: folder.preset.send ?? 'audio',
         }
       : presetFromSettings(settings),
   );
@@ -64,7 +64,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
       outDir: preset.outDir.trim() || null,
       naming: preset.naming,
       uploadOnce: preset.uploadOnce,
-      ...(preset.send ? { send: preset.send } : {}),
+      send: preset.send,
       after: extra.after,
       recursive: extra.recursive,
       creditLimit: limit === '' ? null : Math.max(0, Math.round(Number(limit))),

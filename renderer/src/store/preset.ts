@@ -15,8 +15,11 @@ export interface PresetDraft {
   naming: OutputNaming;
   /** v2 only: upload a file for its first language and make the others from the service's copy. */
   uploadOnce: boolean | 'auto';
-  /** A video's sound alone (its video rebuilt here), or the whole file; unset: the engine's default (audio). */
-  send?: Send | undefined;
+  /**
+   * A video's sound alone (its video rebuilt here), or the whole file: always said, so the sheet shows what
+   * the request asks for (a watched folder's preset from before this choice existed reads as `audio`).
+   */
+  send: Send;
 }
 
 export function presetFromSettings(settings: Settings | null): PresetDraft {
@@ -30,6 +33,7 @@ export function presetFromSettings(settings: Settings | null): PresetDraft {
     outDir: d?.outDir ?? '',
     naming: 'suffix',
     uploadOnce: d?.uploadOnce ?? 'auto',
+    send: 'audio',
   };
 }
 
@@ -57,7 +61,7 @@ export function batchRequest(
     outputs: preset.outputs,
     naming: preset.naming,
     uploadOnce: preset.uploadOnce,
-    ...(preset.send ? { send: preset.send } : {}),
+    send: preset.send,
     ...(preset.outDir.trim() ? { outDir: preset.outDir.trim() } : {}),
   };
 }
