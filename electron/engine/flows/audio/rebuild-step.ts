@@ -95,7 +95,7 @@ export async function rebuildStep(
   job: LeasedJob,
   dub: DubV2,
   slot: RebuildSlot,
-  signal: AbortSignal,
+  transferSignal: AbortSignal,
 ): Promise<void> {
   const r = job.row;
   const { tools } = await mediaTools();
@@ -105,7 +105,9 @@ export async function rebuildStep(
         'Install ffmpeg (with ffprobe) or set DUBDESK_FFMPEG, then retry the job (nothing is charged again).',
     });
   await assertSourceUnchanged(job);
-  const dubbed = slot.dubbedResult ?? (await fetchDubbedToStaging(ctx, job, dub, signal));
+  // The download stops at the first Ctrl+C and resumes; ffmpeg's few seconds finish unless the job stops.
+  const dubbed = slot.dubbedResult ?? (await fetchDubbedToStaging(ctx, job, dub, transferSignal));
+  const signal = ctx.signal;
   job.checkpoint();
   const [sourceStreams, dubbedStreams] = await Promise.all([
     probeStreams(tools.ffprobe, r.source, signal),
