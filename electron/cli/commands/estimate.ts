@@ -5,9 +5,9 @@ import { sendsWords } from '../../../shared/sends';
 import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode, exitCodeFor } from '../exit-codes';
-import { fileShareWords } from '../../../shared/file-share';
-import { plural } from '../../../shared/format';
-import { formatBytes, formatDuration, printJson, printable, table } from '../format';
+import { fileShareWords, uploadOnceWords } from '../../../shared/file-share';
+import { formatLength, plural } from '../../../shared/format';
+import { printJson, printable, table } from '../format';
 import { EstimateJson } from '../json-shapes';
 import { readingLine } from '../reading';
 import { languageList, sendOption } from '../options';
@@ -35,7 +35,7 @@ export function registerEstimateCommand(program: Command): void {
     )
     .option(
       '--upload-once',
-      'v2: upload each file once for all its languages (default: auto, files over 50 MB)',
+      'v2: upload each file once for all its languages (default: auto, files of 50 MiB or more)',
     )
     .option('--no-upload-once', 'upload each file once per language')
     .addOption(sendOption())
@@ -73,7 +73,7 @@ export function registerEstimateCommand(program: Command): void {
             for (const f of good)
               rows.push([
                 printable(f.input),
-                f.durationSeconds === null ? '?' : formatDuration(f.durationSeconds),
+                f.durationSeconds === null ? '?' : formatLength(f.durationSeconds),
                 printable(fileShareWords(f, flags.to.length)),
               ]);
             process.stdout.write(`${table(rows)}\n\n`);
@@ -92,10 +92,8 @@ export function registerEstimateCommand(program: Command): void {
             const sends = e.sends ? sendsWords(e.sends) : null;
             if (sends) process.stdout.write(`\n${sends[0]?.toUpperCase()}${sends.slice(1)}.`);
             if (e.sends?.notice) process.stdout.write(`\nNote: ${e.sends.notice}.`);
-            if (e.uploadOnce.enabled)
-              process.stdout.write(
-                `\nUpload once: each file is uploaded once for all its languages, ${formatBytes(e.uploadOnce.bytesSaved)} less to send.`,
-              );
+            const once = uploadOnceWords(e.uploadOnce);
+            if (once) process.stdout.write(`\nUpload once: ${once}`);
             if (e.alreadyDone.length)
               process.stdout.write(
                 `\n${plural(e.alreadyDone.length, 'dub')} already made with these settings: not counted.`,

@@ -3,6 +3,7 @@ import { historyCountMigration } from './history-count-migration';
 import { scaleMigration } from './scale-migration';
 import { searchMigration } from './search-migration';
 import { watchRestartMigration } from './watch-migration';
+import { ledgerMigration } from './ledger-migration';
 
 /** Each entry moves the schema one version up; never edit one that has shipped, add a new one. */
 const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
@@ -255,7 +256,9 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   searchMigration,
   // 14: what a restart need not look through again (watch-migration.ts).
   watchRestartMigration,
-  // 15: the audio path (issue 34). What a job sends (`audio`: the source's sound alone, its video rebuilt
+  // 15: the credits the queue recorded as charged, per service (ledger-migration.ts).
+  ledgerMigration,
+  // 16: the audio path (issue 34). What a job sends (`audio`: the source's sound alone, its video rebuilt
   // here; `file`: the whole file, as every job before this version did), the extracted sound it sends (path
   // and type, in the data folder's staging area) and the dubbed sound fetched to rebuild from.
   (db) => {

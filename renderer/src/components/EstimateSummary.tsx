@@ -1,4 +1,5 @@
-import { formatBytes, formatCredits, plural } from '../format';
+import { uploadOnceWords } from '../../../shared/file-share';
+import { formatCredits, plural } from '../format';
 import { useApp } from '../store';
 import { batchWords, estimateTotals } from '../store/estimate';
 import { sendsWords } from '../../../shared/sends';
@@ -28,6 +29,7 @@ export function EstimateSummary() {
   }
   const t = estimateTotals(estimate, again, committed);
   const doneSources = new Set(estimate.alreadyDone.map((d) => d.source)).size;
+  const once = uploadOnceWords(estimate.uploadOnce);
   const sends = estimate.sends ? sendsWords(estimate.sends) : null;
   return (
     <div
@@ -74,9 +76,9 @@ export function EstimateSummary() {
           {estimate.sends?.notice ? ` — ${estimate.sends.notice}` : ''}
         </p>
       )}
-      {estimate.uploadOnce.enabled && estimate.uploadOnce.bytesSaved > 0 && (
+      {once && (
         <p className="muted num" data-testid="estimate-upload-once">
-          Each file is uploaded once: {formatBytes(estimate.uploadOnce.bytesSaved)} less to send.
+          {once.charAt(0).toUpperCase() + once.slice(1)}
         </p>
       )}
       <p className="balance-line num">

@@ -22,7 +22,8 @@ export interface PresetDraft {
   send: Send;
 }
 
-export function presetFromSettings(settings: Settings | null): PresetDraft {
+/** A new draft's choices; a batch's (not a watched folder's) starts in the folder this face used last. */
+export function presetFromSettings(settings: Settings | null, batch = false): PresetDraft {
   const d = settings?.defaults;
   return {
     to: d?.languages ?? [],
@@ -30,7 +31,8 @@ export function presetFromSettings(settings: Settings | null): PresetDraft {
     studio: d?.studio ?? false,
     api: d?.api ?? 'v2',
     outputs: d?.outputs ?? 'default',
-    outDir: d?.outDir ?? '',
+    // Where this face saved its last batch, else the settings' default folder, else beside each source.
+    outDir: (batch ? settings?.lastOutDir : null) ?? d?.outDir ?? '',
     naming: 'suffix',
     uploadOnce: d?.uploadOnce ?? 'auto',
     send: 'audio',

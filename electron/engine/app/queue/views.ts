@@ -1,5 +1,6 @@
 import type { OutputType } from '../../../../shared/api/common';
 import { creditsFor } from '../../../../shared/credits';
+import { jobProgress } from '../../../../shared/progress';
 import { isTerminal, type JobDetail, type JobView, type Waiting } from '../../../../shared/contract/jobs';
 import type { HistoryRow, JobRow, OutputRow } from '../../db/jobs';
 import { parseSelection } from '../../flows/fetch-outputs';
@@ -71,7 +72,11 @@ export function toView(
     studio: row.studio === 1,
     state: row.state,
     remoteId: row.remote_id,
-    progress: moving && transfer?.percent != null ? transfer.percent : row.progress,
+    progress: jobProgress(
+      row.state,
+      row.step,
+      moving && transfer?.percent != null ? transfer.percent : row.progress,
+    ),
     waiting: waitingOf(row, ctx),
     error: row.error
       ? {
