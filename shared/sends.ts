@@ -1,7 +1,7 @@
 import { formatBytes } from './format';
 
 /**
- * "sends 9.6 MB (audio) instead of 600 MB": what a batch puts on the wire, as the Add sheet and the CLI's
+ * "sends 9.6 MiB (audio) instead of 600 MiB": what a batch puts on the wire, as the Add sheet and the CLI's
  * estimate say it. Null when nothing goes up (links, copies).
  */
 export function sendsWords(s: { bytes: number; wholeBytes: number; audioFiles: number }): string | null {

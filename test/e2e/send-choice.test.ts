@@ -37,13 +37,13 @@ describe('the Add sheet: what is sent', () => {
     const sends = page.getByTestId('estimate-sends');
     await expect
       .poll(() => sends.textContent(), PATIENT)
-      .toMatch(/^Sends [\d.]+ [KM]B \(audio\) instead of [\d.]+ [KM]B$/);
+      .toMatch(/^Sends [\d.]+ [KM]iB \(audio\) instead of [\d.]+ [KM]iB$/);
     await sheet.getByText(/your picture never leaves this computer/).scrollIntoViewIfNeeded();
     await bothThemes(page, 'add-send-audio');
     expect(await seriousViolations(page)).toEqual([]);
 
     await sheet.getByRole('radio', { name: /The whole file/ }).check();
-    await expect.poll(() => sends.textContent(), PATIENT).toMatch(/^Sends [\d.]+ [KM]B \(whole files\)$/);
+    await expect.poll(() => sends.textContent(), PATIENT).toMatch(/^Sends [\d.]+ [KM]iB \(whole files\)$/);
     await bothThemes(page, 'add-send-file');
     await sheet.getByRole('button', { name: 'Cancel' }).click();
   });

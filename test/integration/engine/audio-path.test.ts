@@ -49,7 +49,7 @@ describe('what a batch sends', () => {
         notice: null,
       });
       expect(sendsWords(e.sends ?? { bytes: 0, wholeBytes: 0, audioFiles: 0 })).toMatch(
-        /^sends [\d.]+ KB \(audio\) instead of [\d.]+ KB$/,
+        /^sends [\d.]+ KiB \(audio\) instead of [\d.]+ KiB$/,
       );
       const whole = await engine.api.estimate({ ...batch, send: 'file' });
       expect(whole.sends).toMatchObject({ bytes: whole.sends?.wholeBytes, audioFiles: 0 });
@@ -118,7 +118,7 @@ describe('dubbing with the sound alone', () => {
           const detail = await engine.api.getJob({ id: job?.id ?? 0 });
           expect(detail.send).toBe('audio');
           const said = detail.history.map((h) => `${h.event}: ${h.reason ?? ''}`).join('\n');
-          expect(said).toMatch(/audio-staged: sends its sound as it is: [\d.]+ KB instead of [\d.]+ KB/);
+          expect(said).toMatch(/audio-staged: sends its sound as it is: [\d.]+ KiB instead of [\d.]+ KiB/);
           expect(said).toMatch(/rebuilt: made .* here: the picture copied as it is; the dubbed audio /);
         }
         // Nothing staged is left once every job is done.
