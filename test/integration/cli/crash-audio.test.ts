@@ -27,7 +27,7 @@ type Phase = 'extraction' | 'upload' | 'download' | 'rebuild';
 
 /** Whether the run is in the middle of `phase` now, read from the disk and the service. */
 async function inPhase(phase: Phase, s: Sandbox, home: string, out: string): Promise<boolean> {
-  const staged = await files(join(home, 'staging', 'audio'));
+  const staged = await files(join(home, 'staging', '.audio-path', 'audio'));
   const results = await files(out);
   switch (phase) {
     case 'extraction':

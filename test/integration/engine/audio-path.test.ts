@@ -122,7 +122,9 @@ describe('dubbing with the sound alone', () => {
           expect(said).toMatch(/rebuilt: made .* here: the picture copied as it is; the dubbed audio /);
         }
         // Nothing staged is left once every job is done.
-        const staged = await readdir(join(home, 'staging'), { recursive: true }).catch(() => []);
+        const staged = await readdir(join(home, 'staging', '.audio-path'), { recursive: true }).catch(
+          () => [],
+        );
         expect(staged.filter((f) => !['audio', 'dubbed'].includes(String(f)))).toEqual([]);
       } finally {
         await engine.close();
