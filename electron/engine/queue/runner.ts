@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { LeaseLostError, type JobRow } from '../db/jobs';
 import type { StepContext } from '../flows/context';
 import { LeasedJob } from '../flows/context';
