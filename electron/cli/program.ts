@@ -8,7 +8,12 @@ import { registerEstimateCommand } from './commands/estimate';
 import { registerRestoreCommand } from './commands/restore';
 import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
-import { registerStatusCommands } from './commands/status';
+import { registerCancelCommand } from './commands/cancel';
+import { registerClearCommand } from './commands/clear';
+import { registerLogsCommand } from './commands/logs';
+import { registerPauseResumeCommands } from './commands/pause-resume';
+import { registerRetryCommand } from './commands/retry';
+import { registerStatusCommand } from './commands/status';
 import { registerWatchCommand } from './commands/watch';
 import { registerServeCommand } from './commands/serve';
 import { describeError } from './errors';
@@ -86,7 +91,12 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
 
   registerAddCommands(program);
   registerRunCommand(program);
-  registerStatusCommands(program);
+  registerStatusCommand(program);
+  registerRetryCommand(program);
+  registerCancelCommand(program);
+  registerPauseResumeCommands(program);
+  registerClearCommand(program);
+  registerLogsCommand(program);
   registerWatchCommand(program);
   registerEstimateCommand(program);
   registerAccountCommands(program);

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
+import { audioPathMigration } from './audio-path-migration';
 import { historyCountMigration } from './history-count-migration';
+import { payOnceMigration } from './pay-once-migration';
 import { scaleMigration } from './scale-migration';
 import { searchMigration } from './search-migration';
 import { watchRestartMigration } from './watch-migration';
@@ -258,17 +260,10 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   watchRestartMigration,
   // 15: the credits the queue recorded as charged, per service (ledger-migration.ts).
   ledgerMigration,
-  // 16: the audio path (issue 34). What a job sends (`audio`: the source's sound alone, its video rebuilt
-  // here; `file`: the whole file, as every job before this version did), the extracted sound it sends (path
-  // and type, in the data folder's staging area) and the dubbed sound fetched to rebuild from.
-  (db) => {
-    db.exec(`
-      ALTER TABLE jobs ADD COLUMN send TEXT NOT NULL DEFAULT 'file';
-      ALTER TABLE jobs ADD COLUMN staged_audio TEXT;
-      ALTER TABLE jobs ADD COLUMN staged_type TEXT;
-      ALTER TABLE jobs ADD COLUMN dubbed_audio TEXT;
-    `);
-  },
+  // 16: paying once in the real world: a skewed clock, a restored database (pay-once-migration.ts).
+  payOnceMigration,
+  // 17: the audio path: what a job sends, the sounds it stages (audio-path-migration.ts).
+  audioPathMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -26,7 +26,7 @@ export type LifeEvent =
   /** The audio path: the dubbed video was made here from the source's picture and the dubbed sound. */
   | { type: 'rebuilt'; note: string }
   /** The service made the dub (or a lost create was found, or a start answered 409: it is ours). */
-  | { type: 'created'; remoteId: string; status: number | null }
+  | { type: 'created'; remoteId: string; status: number | null; note?: string }
   /** A poll saw the dub still in the service's queue or processing. */
   | { type: 'remote-progress'; status: number; progress: number }
   /** A poll saw the dub completed: the service charged it; download next. */
@@ -67,6 +67,12 @@ export type LifeEvent =
       measuredDuration: number | null;
       message?: string;
     }
+  /**
+   * A job canceled while its create (v2) or start (v1, legacy) was under way: what became of it. With the
+   * dub the service made (`remoteId`), the job is followed like one canceled after its dub started;
+   * without, nothing was made. `unsure`: the list could not tell (said in the history).
+   */
+  | { type: 'made-after-cancel'; remoteId: string | null; status: number | null; unsure?: string }
   | { type: 'retry' }
   | { type: 'pause' }
   | { type: 'resume' };

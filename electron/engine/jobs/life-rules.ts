@@ -147,7 +147,7 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
         ...noWait,
         ...noError,
       },
-      reason: createdReason(r, e.remoteId),
+      reason: e.note ?? createdReason(r, e.remoteId),
     }),
   },
   'remote-progress': {
@@ -286,6 +286,30 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
     from: ['canceled', 'paused'],
     apply: (r, e) => (r.state === 'paused' ? pausedDubEnded(r, e) : canceledDubEnded(r, e)),
   },
+  'made-after-cancel': {
+    from: ['canceled'],
+    apply: (_r, e) => {
+      if (e.remoteId === null)
+        return {
+          to: 'canceled',
+          patch: { create_pending: 0 },
+          reason:
+            e.unsure ??
+            'its create was under way when it was canceled; the service made no dub of it: nothing is charged',
+        };
+      return {
+        to: 'canceled',
+        patch: {
+          step: 'track',
+          remote_id: e.remoteId,
+          remote_status: e.status,
+          create_pending: 0,
+          uploaded: 1,
+        },
+        reason: `the service made dub ${e.remoteId} all the same (its create was under way when the job was canceled): followed until it ends, and charged if it completes; a retry, or adding the file again, fetches it at no further charge`,
+      };
+    },
+  },
   retry: {
     from: ['failed', 'canceled'],
     apply: (r) => {
@@ -293,16 +317,13 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
       const endedAfterCancel = r.state === 'canceled' && r.remote_status === 4;
       if (r.error_code === 'remote-failed' || r.error_code === 'remote-missing' || endedAfterCancel) {
         // The dub failed or vanished on the service: make a new one, and never adopt the old one again.
-        const abandoned = [
-          ...(JSON.parse(r.abandoned_remote_ids) as string[]),
-          ...(r.remote_id ? [r.remote_id] : []),
-        ];
+        const abandoned = [...r.abandoned_remote_ids, ...(r.remote_id ? [r.remote_id] : [])];
         return {
           to: 'queued',
           patch: {
             ...reset,
             step: 'submit',
-            abandoned_remote_ids: JSON.stringify(abandoned),
+            abandoned_remote_ids: abandoned,
             remote_id: null,
             upload_url: null,
             upload_expires_at: null,

@@ -58,7 +58,9 @@ export async function planSends(
     if (!streams.video) return bySource.set(f.path, whole(f.bytes, 'it has no picture to keep'));
     if (!streams.audio) return bySource.set(f.path, whole(f.bytes, 'it has no sound to dub'));
     const plan = audioPlan(streams.audio, req.api);
-    const bytes = Math.min(f.bytes, audioBytes(plan, streams.durationSeconds ?? f.durationSeconds));
+    // A file that does not say how long it is: its sound weighs at most the file.
+    const seconds = streams.durationSeconds ?? f.durationSeconds;
+    const bytes = seconds === null ? f.bytes : Math.min(f.bytes, audioBytes(plan, seconds));
     return bySource.set(f.path, { what: 'audio', bytes, why: null });
   });
   return { bySource, notice: null };

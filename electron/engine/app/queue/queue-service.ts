@@ -3,8 +3,6 @@ import type { ActionResult, SourceRow } from '../../../../shared/contract/jobs';
 import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/methods';
 import type { JobRow, JobStore } from '../../db/jobs';
 import type { EngineLog } from '../../log/log';
-import type { JobEvents } from '../job-events';
-import { BULK } from '../options';
 import { checkOutputFolder } from '../batches/checks';
 import { absolutePath } from '../paths';
 import { applyAction, type Action } from './actions';
@@ -16,13 +14,9 @@ import { toDetail } from './views';
 export interface QueueDeps {
   store: JobStore;
   views: JobViews;
-  events: JobEvents;
   log: Pick<EngineLog, 'jobLines' | 'logger'>;
   /** Stops the transfer of a job this process works. */
   abortJob(id: number): void;
-  /** Something changed the worker should act on now. */
-  wake(): void;
-  scheduleTotals(): void;
 }
 
 type QueueHandlers = Pick<
@@ -44,9 +38,9 @@ export class QueueService {
 
   /** A job in the queue's list, or why there is none ("already dubbed: job #N" may name a cleared one). */
   private shownJob(id: number): JobRow {
-    const row = this.deps.store.shown(id);
+    const row = this.deps.store.reads.shown(id);
     if (row) return row;
-    if (this.deps.store.get(id))
+    if (this.deps.store.reads.get(id))
       throw new DubdeskError('not-found', `job ${id} was cleared from the list`, {
         remedy: 'Its files stay where they were written; add its source with --again to dub it again.',
       });
@@ -59,19 +53,15 @@ export class QueueService {
    * charge (`moved`), or, gone from disk, it is skipped with the way to dub it again.
    */
   private async retryInto(sel: MethodArgs<'retryJobs'>, raw: string): Promise<ActionResult> {
-    const { store, events } = this.deps;
+    const { store } = this.deps;
     const outDir = absolutePath(raw, null, 'outDir');
-    const ids = sel.ids ?? store.select(sel.filter ?? {});
-    const completed = ids.filter((id) => store.get(id)?.state === 'completed');
+    const ids = sel.ids ?? store.lists.select(sel.filter ?? {});
+    const completed = ids.filter((id) => store.reads.get(id)?.state === 'completed');
     const done = await moveCompletedResults(store, completed, outDir);
-    for (const id of done.moved) {
-      const row = store.get(id);
-      if (row) events.changed(row);
-    }
     const rest = ids.filter((id) => !completed.includes(id));
     // Only failed and canceled jobs are retried: a retry that will be refused leaves the disk as it was.
     const retried = rest.filter((id) => {
-      const state = store.get(id)?.state;
+      const state = store.reads.get(id)?.state;
       return state === 'failed' || state === 'canceled';
     });
     if (retried.length) await checkOutputFolder(outDir, 'outDir', true);
@@ -89,26 +79,22 @@ export class QueueService {
   }
 
   private act(action: Action, sel: MethodArgs<'retryJobs'>) {
-    const { store, events } = this.deps;
-    const ids = sel.ids ?? store.select(sel.filter ?? {});
-    const bulk = ids.length > BULK;
+    const { store } = this.deps;
+    const ids = sel.ids ?? store.lists.select(sel.filter ?? {});
     const startedAtService: number[] = [];
     const result = applyAction(store, ids, action, (row) => {
       if (action === 'cancel') {
         this.deps.abortJob(row.id);
         // The ones the poller follows until their dub ends (see `followed` in the job store).
         const ended = row.remote_status === 4 || row.remote_status === 5;
-        if (row.step === 'track' && row.remote_id !== null && row.credits_charged === null && !ended)
-          startedAtService.push(row.id);
+        const started = row.step === 'track' && row.remote_id !== null && row.credits_charged === null;
+        // A create (or start) under way: the service may have made the dub already (it is found out).
+        const underWay = row.step === 'submit' && row.create_pending !== 0;
+        if ((started && !ended) || underWay) startedAtService.push(row.id);
       }
-      if (!bulk) events.changed(row);
     });
-    if (bulk || result.removed.length) events.listChanged(result.removed);
-    if (result.changed.length) {
+    if (result.changed.length)
       this.deps.log.logger.info({ action, jobs: result.changed.length }, `user: ${action}`);
-      this.deps.wake();
-      this.deps.scheduleTotals();
-    }
     return {
       changed: result.changed,
       skipped: result.skipped,
@@ -120,18 +106,18 @@ export class QueueService {
     const { store, views } = this.deps;
     return {
       listJobs: ({ filter, offset, limit }) => {
-        const { total, rows } = store.page(filter, offset, limit);
+        const { total, rows } = store.lists.page(filter, offset, limit);
         return { total, offset, jobs: views.views(rows) };
       },
       listSources: ({ filter, offset, limit }) => {
-        const { total, groups } = store.sourcesPage(filter, offset, limit);
+        const { total, groups } = store.lists.sourcesPage(filter, offset, limit);
         const byId = new Map(views.views(groups.flatMap((g) => g.rows)).map((v) => [v.id, v]));
         const sources: SourceRow[] = groups.map((g) => sourceRow(g.source, g.rows, byId));
         return { total, offset, sources };
       },
       getJob: ({ id }) => {
         const row = this.shownJob(id);
-        return toDetail(views.view(row), row, store.history(id));
+        return toDetail(views.view(row), row, store.history.of(id));
       },
       jobLog: ({ id, limit }) => {
         const row = this.shownJob(id);

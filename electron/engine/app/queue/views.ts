@@ -104,12 +104,6 @@ export function toView(
 }
 
 export function toDetail(view: JobView, row: JobRow, history: readonly HistoryRow[]): JobDetail {
-  let abandoned: string[] = [];
-  try {
-    abandoned = JSON.parse(row.abandoned_remote_ids) as string[];
-  } catch {
-    /* damaged: none */
-  }
   return {
     ...view,
     history: history.map((h) => ({
@@ -121,7 +115,7 @@ export function toDetail(view: JobView, row: JobRow, history: readonly HistoryRo
     })),
     outputsWanted: parseSelection(row.outputs_wanted),
     attempts: row.attempts,
-    abandonedRemoteIds: abandoned,
+    abandonedRemoteIds: row.abandoned_remote_ids,
     sourceBytes: row.source_bytes,
     sourceType: row.source_type,
     send: row.send,

@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path';
 import type { DubV2 } from '../../../../shared/api/v2';
 import { DubdeskError } from '../../../../shared/contract/errors';
 import { ApiError } from '../../api/errors';
-import { recordResult } from '../../db/result-contents';
 import { InputError } from '../../media/probe';
 import { mediaTools } from '../../media/ffmpeg/locate';
 import { describeFit, rebuildVideo, rebuiltContainer } from '../../media/ffmpeg/rebuild';
@@ -46,14 +45,11 @@ async function fetchDubbedToStaging(ctx: StepContext, job: LeasedJob, dub: DubV2
   for (let refresh = 0; ; refresh++) {
     if (!link) throw new ApiError('protocol', 'the service no longer offers translated_mp3');
     try {
-      await ctx.clients.downloads.toPart(
-        link.download_url,
-        `${path}.part`,
+      await ctx.clients.downloads.toPart(link.download_url, `${path}.part`, {
         signal,
-        (t, n) => ctx.progress(r.id, t, n),
-        false,
-        outputByteCap(r, dub.measured_duration),
-      );
+        onProgress: (t, n) => ctx.progress(r.id, t, n),
+        maxBytes: outputByteCap(r, dub.measured_duration),
+      });
       break;
     } catch (e) {
       if (!(e instanceof ApiError && e.kind === 'forbidden') || refresh >= MAX_LINK_REFRESHES)
@@ -129,7 +125,7 @@ export async function rebuildStep(
     throw local(e, dirname(out), null);
   });
   slot.done(out, (await stat(out)).size);
-  await recordResult(ctx.store.db, out);
+  await ctx.store.results.recordResult(out);
   job.apply({ type: 'rebuilt', note: `made ${out} here: the picture copied as it is; ${describeFit(fit)}` });
   if (!slot.dubbedResult) await rm(dubbed, { force: true });
 }

@@ -2,7 +2,7 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatBytes } from '../../../../shared/format';
 import type { SourceIdentity } from '../../api/file-body';
-import { stagedAudioNeeded, stagedFilesInUse } from '../../db/staged-audio';
+import type { JobStore } from '../../db/jobs';
 import { audioPlan } from '../../media/ffmpeg/audio-plan';
 import { extractAudio, type Extracted } from '../../media/ffmpeg/extract';
 import { mediaTools, NO_FFMPEG } from '../../media/ffmpeg/locate';
@@ -91,7 +91,7 @@ export async function whatToSend(ctx: StepContext, job: LeasedJob, whole: Sendin
 /** Once its dub is made, a job's extracted sound goes, unless another language of the file still needs it. */
 export async function releaseStagedAudio(ctx: StepContext, job: LeasedJob): Promise<void> {
   const path = job.row.staged_audio;
-  if (!path || stagedAudioNeeded(ctx.store.db, path, job.row.id)) return;
+  if (!path || ctx.store.stagedAudio.neededByAnother(path, job.row.id)) return;
   await rm(path, { force: true }).catch(() => {});
 }
 
@@ -99,8 +99,8 @@ export async function releaseStagedAudio(ctx: StepContext, job: LeasedJob): Prom
  * Staged files no job needs any more (their jobs were canceled or failed before sending, or a crash came
  * between a dub's creation and the cleanup), and parts a killed ffmpeg left: removed when a run starts.
  */
-export async function sweepStagedMedia(stagingDir: string, db: StepContext['store']['db']): Promise<void> {
-  const inUse = stagedFilesInUse(db);
+export async function sweepStagedMedia(stagingDir: string, store: JobStore): Promise<void> {
+  const inUse = store.stagedAudio.inUse();
   for (const sub of ['audio', 'dubbed']) {
     const dir = join(stagingDir, sub);
     const names = await readdir(dir).catch(() => [] as string[]);
