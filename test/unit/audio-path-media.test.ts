@@ -17,7 +17,10 @@ import { tempDir } from '../helpers/engine';
 import {
   audioMd5,
   dubbedMp3,
+  dubbedVoice,
+  errorLoudness,
   ffprobeJson,
+  loudness,
   videoMd5,
   videoMp3Sound,
   videoMp4,
@@ -156,6 +159,7 @@ describe.each(TOOLSETS)('the audio path with %s', (_name, toolsOf) => {
         sourceStreams: streams,
         dubbedAudio: dubbedMp3(dubbed),
         dubbedSeconds: (await probeStreams(tools.ffprobe, dubbedMp3(dubbed))).durationSeconds ?? 0,
+        dubbedChannels: null,
         destLang: 'es',
         out,
       });
@@ -176,6 +180,26 @@ describe.each(TOOLSETS)('the audio path with %s', (_name, toolsOf) => {
     expect((await readdir(dir)).filter((f) => f.endsWith('.part'))).toEqual([]);
   });
 
+  it("keeps a dubbed voice's loudness, and adds less error than the service's own MP3 carries", async () => {
+    const tools = await toolsOf();
+    const voice = dubbedVoice(8);
+    const source = videoMp4(8, 'talk for the voice.mp4');
+    const out = join(tempDir('rebuild-voice'), 'talk.es.mp4');
+    const dubbed = await probeStreams(tools.ffprobe, voice.mp3);
+    await rebuildVideo(tools, {
+      source,
+      sourceStreams: await probeStreams(tools.ffprobe, source),
+      dubbedAudio: voice.mp3,
+      dubbedSeconds: dubbed.durationSeconds ?? 0,
+      dubbedChannels: dubbed.audio?.channels ?? null,
+      destLang: 'es',
+      out,
+    });
+    expect(Math.abs(loudness(out) - loudness(voice.mp3))).toBeLessThanOrEqual(0.5);
+    // What the AAC encode got wrong is quieter than what the service's 128 kbit/s MP3 already got wrong.
+    expect(errorLoudness(voice.mp3, out)).toBeLessThan(errorLoudness(voice.wav, voice.mp3));
+  });
+
   it('puts a picture MP4 cannot hold into Matroska', async () => {
     const tools = await toolsOf();
     const webm = videoWebm(2, 'vp8.webm');
@@ -187,6 +211,7 @@ describe.each(TOOLSETS)('the audio path with %s', (_name, toolsOf) => {
       sourceStreams: streams,
       dubbedAudio: dubbedMp3(2),
       dubbedSeconds: 2,
+      dubbedChannels: null,
       destLang: 'fr',
       out,
     });
