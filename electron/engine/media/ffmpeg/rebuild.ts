@@ -48,8 +48,8 @@ const AAC_BITS_PER_CHANNEL = 64_000;
 
 /**
  * The dub's AAC: ffmpeg's own encoder with its fast coder, 64 kb/s a channel. The default coder (twoloop)
- * costs about three times the CPU at the same rate. Measured on a dubbed voice over background (test/bench
- * and docs/performance.md): the loudness (EBU R128 integrated, range, peak) is the input's, and the error
+ * costs about three times the CPU at the same rate. Measured on a dubbed voice over background
+ * (docs/audio-path.md, test/unit/audio-path-media.test.ts): the loudness (EBU R128 integrated, range, peak) is the input's, and the error
  * this encode adds lies about 30 dB under the signal, below what the service's own 128 kb/s MP3 carries.
  */
 export function aacSettings(channels: number | null): string[] {
