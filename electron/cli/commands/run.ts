@@ -93,6 +93,7 @@ export async function runQueue(
     before,
     (id) => !inScope || inScope.has(id),
     held,
+    () => allJobs(api, scope),
   );
   interrupts.sayWith((line) => progress.say(line));
   let outcome: RunOutcome;
@@ -105,7 +106,8 @@ export async function runQueue(
       drain: interrupts.drain,
     });
   } finally {
-    progress.stop();
+    // Read before the progress stops: the last jobs to finish may have been told only as "list again".
+    progress.stop(await allJobs(api, scope).catch(() => []));
     interrupts.dispose();
   }
   const after = await allJobs(api, scope);
