@@ -110,6 +110,9 @@ describe.each(TOOLSETS)('the audio path with %s', (_name, toolsOf) => {
     expect(audioMd5(v2.path)).toBe(audioMd5(source));
     const got = ffprobeJson(v2.path);
     expect(got.streams.map((s) => s.codec_type)).toEqual(['audio']);
+    // The file says it lasts what its sound lasts: the service bills whole seconds of what it measures.
+    const sound = ffprobeJson(source).streams.find((s) => s.codec_type === 'audio');
+    expect(Number(got.format.duration)).toBeCloseTo(Number(sound?.duration), 3);
     const legacy = await extractAudio(tools, source, streams, 'legacy', join(dir, 'legacy'));
     expect(legacy.plan).toMatchObject({ copy: true, mime: 'video/mp4', ext: 'mp4' });
     expect(ffprobeJson(legacy.path).format.format_name).toMatch(/mp4/);

@@ -1,4 +1,5 @@
 import { rename, rm } from 'node:fs/promises';
+import { lengthsAsEdited } from './edit-list-length';
 import { languageTag } from './language-tag';
 import type { MediaTools } from './locate';
 import { runTool } from './run';
@@ -123,6 +124,7 @@ export async function rebuildVideo(
       ],
       { timeoutMs: toolTimeout(sourceSeconds), signal },
     );
+    if (container === 'mp4') await lengthsAsEdited(part);
     await rename(part, input.out);
   } catch (e) {
     await rm(part, { force: true });
