@@ -10,7 +10,7 @@ import { ExitCode } from '../exit-codes';
 import { jobRange, printJson, printable } from '../format';
 import { AddJson, DubJson } from '../json-shapes';
 import { readingLine } from '../reading';
-import { languageList, outputSelection } from '../options';
+import { languageList, outputSelection, sendOption } from '../options';
 import { catchInterrupts } from '../interrupts';
 import { addRunOptions, runQueue, type RunFlags, type RunResult } from './run';
 import { batchRequest, type AddFlags } from './batch-options';
@@ -85,6 +85,7 @@ function report(r: AddResult, flags: AddFlags): string[] {
 async function addJobs(session: CliSession, inputs: string[], flags: AddFlags, cmd: Command): Promise<Added> {
   const options = await batchRequest(session.api, flags, cmd);
   const r = await session.api.add({ inputs, ...options, force: flags.force, again: flags.again });
+  if (r.notice && !flags.json) process.stderr.write(`note: ${r.notice}\n`);
   const skipped = report(r, flags);
   const ids = [...r.added, ...r.retried, ...r.alreadyQueued];
   if (ids.length === 0 && r.alreadyDone.length === 0) {
@@ -129,7 +130,8 @@ export function batchOptionFlags(cmd: Command): Command {
       '--upload-once',
       "v2: upload each file once, make the other languages from the service's copy (default: auto, for files of 50 MiB or more going to several languages)",
     )
-    .option('--no-upload-once', 'upload each file once per language');
+    .option('--no-upload-once', 'upload each file once per language')
+    .addOption(sendOption());
 }
 
 export function registerAddCommands(program: Command): void {

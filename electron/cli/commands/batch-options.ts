@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import { PresetOptionsSchema, type Preset, type PresetOptionsInput } from '../../../shared/contract/presets';
-import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
+import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
 
 /** The flags of `add`, `dub` and `preset save`: a batch's options. */
 export interface AddFlags {
@@ -17,6 +17,8 @@ export interface AddFlags {
   again: boolean;
   /** Absent: auto (on for big files going to several languages). */
   uploadOnce?: boolean;
+  /** Absent: the engine's choice (the sound alone where ffmpeg is found, or DUBDESK_SEND). */
+  send?: Send;
   json?: boolean;
   /** A named preset: its options, then the flags given beside it. */
   preset?: string;
@@ -32,6 +34,7 @@ const FLAG_OF = {
   outputs: 'outputs',
   naming: 'naming',
   uploadOnce: 'uploadOnce',
+  send: 'send',
 } as const satisfies Partial<Record<keyof PresetOptionsInput, keyof AddFlags>>;
 
 /**

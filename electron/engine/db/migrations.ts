@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { audioPathMigration } from './audio-path-migration';
 import { historyCountMigration } from './history-count-migration';
 import { payOnceMigration } from './pay-once-migration';
 import { queueOrderMigration } from './queue-order-migration';
@@ -262,7 +263,12 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   ledgerMigration,
   // 16: paying once in the real world: a skewed clock, a restored database (pay-once-migration.ts).
   payOnceMigration,
-  // 17: the queue's order, charges' dates, batches and named presets (queue-order-migration.ts).
+  // 17: the audio path: what a job sends, the sounds it stages (audio-path-migration.ts).
+  audioPathMigration,
+  // 18: held for what is handed on (issue 35's deliver-migration.ts), which lands beside this branch; the
+  // landing puts deliverMigration in this place. Empty until then.
+  () => {},
+  // 19: the queue's order, charges' dates, batches and named presets (queue-order-migration.ts).
   queueOrderMigration,
 ];
 

@@ -11,7 +11,7 @@ const FIRST_ORDER = (source: string) =>
 const NOW_MS = `CAST(unixepoch('subsec') * 1000 AS INTEGER)`;
 
 /**
- * 17: the queue and the money a user steers (issue 36).
+ * 19: the queue and the money a user steers (issue 36).
  * - `jobs.queue_order`: the order the worker starts jobs in, which a user changes (`moveJobs`); a new job
  *   goes last. `live_sources.first_order` keeps each row of the list at its first job's place, so a page
  *   of rows in that order is still an index walk. Kept by triggers, in any process that writes.

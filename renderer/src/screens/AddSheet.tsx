@@ -7,6 +7,7 @@ import { EstimateFiles } from '../components/EstimateFiles';
 import { EstimateSummary } from '../components/EstimateSummary';
 import { NamedPresets } from '../components/NamedPresets';
 import { PresetControls } from '../components/PresetControls';
+import { SendsSummary } from '../components/SendsSummary';
 import { baseName, formatCredits, plural } from '../format';
 import { useApp, useAppApi, useBridge } from '../store';
 import { estimateTotals } from '../store/estimate';
@@ -171,6 +172,7 @@ export function AddSheet() {
             error={formError}
             uploadsFolder={uploadsFolder}
           />
+          <SendsSummary />
         </div>
       </div>
     </Dialog>

@@ -1,6 +1,6 @@
 import type { Language } from '../../../shared/contract/account';
 import type { BatchRequestInput } from '../../../shared/contract/batches';
-import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
+import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
 import type { PresetOptions, PresetOptionsInput } from '../../../shared/contract/presets';
 import type { Settings } from '../../../shared/contract/settings';
 
@@ -16,6 +16,11 @@ export interface PresetDraft {
   naming: OutputNaming;
   /** v2 only: upload a file for its first language and make the others from the service's copy. */
   uploadOnce: boolean | 'auto';
+  /**
+   * A video's sound alone (its video rebuilt here), or the whole file: always said, so the sheet shows what
+   * the request asks for (a watched folder's preset from before this choice existed reads as `audio`).
+   */
+  send: Send;
 }
 
 /** A new draft's choices; a batch's (not a watched folder's) starts in the folder this face used last. */
@@ -31,6 +36,7 @@ export function presetFromSettings(settings: Settings | null, batch = false): Pr
     outDir: (batch ? settings?.lastOutDir : null) ?? d?.outDir ?? '',
     naming: 'suffix',
     uploadOnce: d?.uploadOnce ?? 'auto',
+    send: 'audio',
   };
 }
 
@@ -58,6 +64,7 @@ export function batchRequest(
     outputs: preset.outputs,
     naming: preset.naming,
     uploadOnce: preset.uploadOnce,
+    send: preset.send,
     ...(preset.outDir.trim() ? { outDir: preset.outDir.trim() } : {}),
   };
 }
@@ -74,6 +81,8 @@ export function draftOfPreset(options: PresetOptions, draft: PresetDraft): Prese
     outDir: options.outDir ?? '',
     naming: options.naming,
     uploadOnce: options.uploadOnce,
+    // A preset saved without saying what it sends leaves the draft's choice.
+    send: options.send ?? draft.send,
   };
 }
 

@@ -16,6 +16,7 @@ import { checkLanguages, checkOutputFolder, checkOutputFolders } from './checks'
 import { enqueueBatch } from './enqueue';
 import { withShares } from './file-shares';
 import { planBatch } from './plan';
+import { sendTotals } from './send-plan';
 import { uploadOnceSavings } from './upload-once';
 import { relocateJobs } from '../queue/relocate';
 import type { Spending } from '../../../../shared/contract/spending';
@@ -104,6 +105,7 @@ export class BatchService {
         outputs: preset.outputs,
         naming: preset.naming,
         uploadOnce: preset.uploadOnce,
+        ...(preset.send ? { send: preset.send } : {}),
       },
       {
         service: this.serviceId(),
@@ -156,6 +158,7 @@ export class BatchService {
       alreadyDone: sorted.done,
       alreadyQueued: sorted.queued,
       uploadOnce: uploadOnceSavings(store, queued),
+      sends: sendTotals(queued, planned.sends),
     };
   }
 
@@ -192,6 +195,7 @@ export class BatchService {
       credits,
       unknownLengthJobs: unknown,
       balance,
+      notice: queued.length ? planned.sends.notice : null,
     };
   }
 }
