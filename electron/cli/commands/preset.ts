@@ -17,6 +17,7 @@ function summary(p: Preset): string {
   if (o.outputs !== 'default') parts.push(`outputs ${o.outputs === 'all' ? 'all' : o.outputs.join(',')}`);
   if (o.naming !== 'suffix') parts.push(`a folder per language`);
   if (o.outDir) parts.push(`into ${o.outDir}`);
+  if (o.send) parts.push(o.send === 'file' ? 'sends the whole file' : 'sends the sound alone');
   return printable(parts.join(' · '));
 }
 

@@ -3,7 +3,7 @@ import type { WatchPresetPatch } from '../../../shared/contract/watch';
 
 /**
  * A watched folder's settings from a named preset: the options the two share (languages, quality, outputs,
- * folder, naming, upload once). What the folder alone has (after, recursive, credit limit, polling) keeps
+ * folder, naming, upload once, what is sent). What the folder alone has (after, recursive, credit limit, polling) keeps
  * its own default or flag.
  */
 export function watchPresetOf(preset: Preset): WatchPresetPatch {
@@ -17,5 +17,6 @@ export function watchPresetOf(preset: Preset): WatchPresetPatch {
     naming: o.naming,
     uploadOnce: o.uploadOnce,
     ...(o.outDir ? { outDir: o.outDir } : {}),
+    ...(o.send ? { send: o.send } : {}),
   };
 }

@@ -1,11 +1,13 @@
 import { copyFileSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BatchSummarySchema } from '../../../shared/contract/batch-summary';
 import { JobViewSchema } from '../../../shared/contract/jobs';
 import { PresetSchema } from '../../../shared/contract/presets';
+import { WatchFolderSchema } from '../../../shared/contract/watch';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli, startCli } from '../../helpers/cli';
 import { tempDir } from '../../helpers/engine';
@@ -29,6 +31,17 @@ function sourceOf(name: string, seconds: number, bytes?: number): string {
 }
 
 const StatusJobs = z.object({ jobs: z.array(JobViewSchema) });
+
+/** What each job of a home's queue sends, read from its database as the worker reads it. */
+function sendsOf(home: string): [string, string, string][] {
+  const db = new Database(join(home, 'dubdesk.db'), { readonly: true });
+  try {
+    const rows = db.prepare(`SELECT source_name, dest_lang, send FROM jobs ORDER BY id`).raw().all();
+    return z.array(z.tuple([z.string(), z.string(), z.string()])).parse(rows);
+  } finally {
+    db.close();
+  }
+}
 async function jobsOf(env: NodeJS.ProcessEnv) {
   const r = await runCli(['status', '--json'], env);
   expect(r.code, r.stderr).toBe(0);
@@ -104,6 +117,34 @@ describe('steering the queue from the command line', () => {
     expect(unknown.stderr).toContain('euro');
     expect((await runCli(['preset', 'delete', 'euro'], env)).code).toBe(0);
     expect((await runCli(['preset', 'show', 'euro'], env)).code).not.toBe(0);
+  });
+
+  it('a preset keeps what it sends: add and a watched folder given it send the sound alone', async () => {
+    const home = tempDir();
+    const env = envFor(sb, home);
+    // The suite's world sends whole files unasked (DUBDESK_SEND=file): the preset says otherwise.
+    const saved = await runCli(['preset', 'save', 'voice only', '--to', 'de', '--send', 'audio'], env);
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stderr).toContain('sends the sound alone');
+    const clip = sourceOf('master copy.mp4', 1);
+    const added = await runCli(['add', clip, '--preset', 'voice only', '--out', join(home, 'out')], env);
+    expect(added.code, added.stderr).toBe(0);
+    // A flag beside the preset still wins.
+    const other = sourceOf('rough cut.mp4', 2);
+    const whole = await runCli(['add', other, '--preset', 'voice only', '--send', 'file'], env);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(sendsOf(home)).toEqual([
+      ['master copy.mp4', 'de', 'audio'],
+      ['rough cut.mp4', 'de', 'file'],
+    ]);
+
+    const inbox = tempDir('dubdesk-inbox-');
+    const watched = await runCli(['watch', inbox, '--preset', 'voice only', '--json'], env);
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(WatchFolderSchema.parse(JSON.parse(watched.stdout)).preset).toMatchObject({
+      to: ['de'],
+      send: 'audio',
+    });
   });
 
   it('runs the --when-done command once, with the summary --json prints on its standard input', async () => {
