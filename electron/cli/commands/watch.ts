@@ -310,7 +310,10 @@ export function registerWatchCommand(program: Command): void {
     )
     .argument('[dir]', 'the folder to watch (again: change its settings)')
     .option('--to <langs>', 'target languages, comma-separated (e.g. es,fr)', languageList)
-    .option('--preset <name>', 'take the languages, quality, outputs, folder and what is sent from a named preset')
+    .option(
+      '--preset <name>',
+      'take the languages, quality, outputs, folder and what is sent from a named preset',
+    )
     .option('--from <lang>', 'source language, or auto to detect it', 'auto')
     .option('--studio', 'studio quality (costs 2x credits)', false)
     .option('--no-studio', 'standard quality (to change a watched folder back)')
