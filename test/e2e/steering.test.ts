@@ -25,6 +25,12 @@ async function firstRows(page: Page, n: number): Promise<string[]> {
   return names.slice(0, n).map((t) => t.split('\n')[0] ?? '');
 }
 
+/** The page has its numbers: the balance, the last thing the header learns, is known. */
+async function balanceKnown(page: Page): Promise<void> {
+  const credits = page.getByTestId('header-credits');
+  await expect.poll(async () => /\/ \d/.test(await credits.innerText()), PATIENT).toBe(true);
+}
+
 describe('the queue in the order the user drags it, in a big queue', () => {
   const e2e = appInBrowser(
     // Jobs of no service in particular (''), so the rows read as the queue of the service in use.
@@ -32,9 +38,21 @@ describe('the queue in the order the user drags it, in a big queue', () => {
     { ready: addButtonShown },
   );
 
+  it('the header keeps to one line once the balance is known, so the rows stay under the pointer', async () => {
+    const { page } = e2e.view;
+    await balanceKnown(page);
+    // 6,000 jobs, a balance far short of them: the widest numbers the header says.
+    await expect.poll(() => page.getByTestId('header-credits').innerText(), PATIENT).toContain('short by');
+    const header = await page.locator('header').boundingBox();
+    const button = await page.getByRole('button', { name: '+ Add files' }).boundingBox();
+    expect(header?.height).toBeLessThan((button?.height ?? 0) * 2);
+  });
+
   it('a row dragged onto the first one goes before it, and Move to bottom sends it last', async () => {
     const { page } = e2e.view;
     await page.locator('[role="row"]').nth(3).waitFor();
+    // A number arriving later may still move the rows (a narrower window's header wraps): drag once settled.
+    await balanceKnown(page);
     const before = await firstRows(page, 4);
     // Rows are found by their names: a list redrawn meanwhile may hold its slots in another order.
     const slotOf = (name: string | undefined) =>
@@ -117,20 +135,62 @@ describe('when the queue is done, presets and spending', () => {
     expect((await api.whenDone()).choice).toEqual({ action: 'nothing' });
   });
 
-  it('saves the Add sheet as a named preset and picks it again', async () => {
+  it('saves the Add sheet as a named preset, with what it sends, and picks it again', async () => {
     const { page } = e2e.view;
     await e2e.app.host.api.setSettings({ defaults: { languages: ['es', 'fr'], studio: true } });
     await page.getByRole('button', { name: '+ Add files' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+    await sheet.getByRole('radio', { name: /The whole file/ }).check();
     await page.getByRole('button', { name: 'Save as preset…' }).click();
     await page.getByRole('textbox', { name: 'Preset name' }).fill('ES+FR studio');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect
-      .poll(async () => (await e2e.app.host.api.listPresets()).presets.map((p) => p.name), PATIENT)
-      .toEqual(['ES+FR studio']);
+      .poll(
+        async () => (await e2e.app.host.api.listPresets()).presets.map((p) => [p.name, p.options.send]),
+        PATIENT,
+      )
+      .toEqual([['ES+FR studio', 'file']]);
     await page.getByRole('button', { name: 'Update “ES+FR studio”' }).waitFor();
-    await bothThemes(page, 'preset-picker');
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await sheet.waitFor({ state: 'detached' });
+
+    // A new sheet sends the sound alone; the preset picked brings back the whole file.
+    await page.getByRole('button', { name: '+ Add files' }).click();
+    const whole = sheet.getByRole('radio', { name: /The whole file/ });
+    await sheet.getByRole('radio', { name: /Only the sound/ }).check();
+    await sheet.getByRole('combobox', { name: 'Preset' }).selectOption('ES+FR studio');
+    await expect.poll(() => whole.isChecked(), PATIENT).toBe(true);
+    await sheet.getByRole('combobox', { name: 'Preset' }).focus();
+    await bothThemes(page, 'preset-picker');
+    await whole.scrollIntoViewIfNeeded();
+    await bothThemes(page, 'preset-picker-send');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await sheet.waitFor({ state: 'detached' });
+  });
+
+  it('at 200% zoom the preset picker and the When done menu still fit', async () => {
+    const zoomed = await openPage(e2e.app, { zoom: 2, width: 900, height: 700 });
+    try {
+      const { page } = zoomed;
+      await page.getByRole('button', { name: '+ Add files' }).click();
+      const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+      await sheet.getByRole('combobox', { name: 'Preset' }).selectOption('ES+FR studio');
+      await expect
+        .poll(() => sheet.getByRole('radio', { name: /The whole file/ }).isChecked(), PATIENT)
+        .toBe(true);
+      await screenshot(page, 'preset-picker-zoom200');
+      await sheet.getByRole('radio', { name: /The whole file/ }).scrollIntoViewIfNeeded();
+      await screenshot(page, 'preset-picker-send-zoom200');
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await sheet.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: /^When done:/ }).click();
+      await page.getByRole('menu').waitFor();
+      await screenshot(page, 'when-done-menu-zoom200');
+      await page.keyboard.press('Escape');
+    } finally {
+      await zoomed.close();
+    }
   });
 
   it('Spending: a table, a chart per day, and a CSV that adds up to the ledger', async () => {

@@ -3,7 +3,6 @@ import { useShallow } from 'zustand/react/shallow';
 import { formatCount, formatCredits, formatEta, formatSpeed, plural } from '../format';
 import { useApp } from '../store';
 import { headerNumbers } from '../store/derived';
-import { WhenDoneMenu } from './WhenDoneMenu';
 
 /** Brand, Add, and the queue at a glance: jobs left, speed, time left, credits committed vs the service's balance. */
 export function Header() {
@@ -39,7 +38,6 @@ export function Header() {
           <span aria-hidden="true">❚❚ </span>Pause queue
         </button>
       )}
-      <WhenDoneMenu />
       <dl className="header-stats" aria-label="Queue totals">
         <div>
           <dt>Left</dt>
