@@ -109,6 +109,7 @@ export async function runQueue(
       ? whenEachBatchIsDone(api, flags.whenDone, () => allJobs(api, null))
       : null;
   let outcome: RunOutcome;
+  let last: JobView[] | null;
   try {
     outcome = await host.run({
       untilDone: flags.untilDone,
@@ -123,11 +124,12 @@ export async function runQueue(
   } finally {
     eachBatch?.stop();
     // Read before the progress stops: the last jobs to finish may have been told only as "list again".
-    progress.stop(await allJobs(api, scope).catch(() => []));
+    last = await allJobs(api, scope).catch(() => null);
+    progress.stop(last ?? []);
     interrupts.dispose();
   }
   await eachBatch?.settled();
-  const after = await allJobs(api, scope);
+  const after = last ?? (await allJobs(api, scope));
   const t = tally(before, after);
   // The balance a run ends with is the service's after its charges: read again, not the one read before the last.
   if (t.counts.creditsCharged > 0) await api.account().catch(() => null);
