@@ -4,7 +4,9 @@ import { parseFile } from 'music-metadata';
 import type { OutputType } from '../../shared/api/common';
 import { languageName } from '../../shared/languages';
 import { extensionForMime } from '../../shared/media-types';
+import { spoilMedia, spoilSubtitles } from './bad-dubs';
 import { markedCopy, silentMp3 } from './media-marks';
+import type { BadDub } from './options';
 import type { ProcessPool } from './process-pool';
 import type { Artifact } from './state';
 
@@ -84,6 +86,8 @@ export async function makeArtifacts(
   stem: string,
   pool: ProcessPool,
   useFfmpeg = true,
+  /** How this dub is to come out bad (QC's test cases); none: a good dub. */
+  bad: readonly BadDub[] = [],
 ): Promise<Partial<Record<OutputType, Artifact>>> {
   const run = (file: string, args: string[]) => pool.run(file, args);
   await mkdir(dir, { recursive: true });
@@ -146,6 +150,7 @@ export async function makeArtifacts(
     ] as const;
     for (const [type, file, comment, fileName] of variants) {
       await markedCopy(base, at(file), comment, pool, ff);
+      if (ff && type !== 'original_mp4') await spoilMedia(at(file), bad, media.duration, pool);
       out[type] = { path: at(file), contentType: 'video/mp4', fileName };
     }
     if (ff) await rm(mp4, { force: true });
@@ -178,6 +183,7 @@ export async function makeArtifacts(
     await silentMp3(mp3, media.duration);
   }
   await markedCopy(mp3, at('translated.mp3'), dubbed, pool, ff);
+  if (ff) await spoilMedia(at('translated.mp3'), bad, media.duration, pool);
   out.translated_mp3 = {
     path: at('translated.mp3'),
     contentType: 'audio/mpeg',
@@ -190,7 +196,11 @@ export async function makeArtifacts(
   const subDest = at('translated.vtt');
   await writeFile(
     subDest,
-    webVtt(media.duration, langs.dest, 'Sandbox subtitle (not a real translation), cue'),
+    spoilSubtitles(
+      webVtt(media.duration, langs.dest, 'Sandbox subtitle (not a real translation), cue'),
+      bad,
+      media.duration,
+    ),
   );
   out.translated_subtitle = { path: subDest, contentType: 'text/vtt', fileName: `${stem}.${langs.dest}.vtt` };
   const subSource = at('original.vtt');
