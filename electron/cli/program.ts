@@ -5,6 +5,7 @@ import { registerAccountCommands } from './commands/account';
 import { registerAddCommands } from './commands/add';
 import { registerDoctorCommand } from './commands/doctor';
 import { registerEstimateCommand } from './commands/estimate';
+import { registerQcCommand } from './commands/qc';
 import { registerRestoreCommand } from './commands/restore';
 import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
@@ -87,6 +88,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
   registerAddCommands(program);
   registerRunCommand(program);
   registerStatusCommands(program);
+  registerQcCommand(program);
   registerWatchCommand(program);
   registerEstimateCommand(program);
   registerAccountCommands(program);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deliverFields } from './deliver';
 import { ContractErrorSchema } from './errors';
 import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema } from './jobs';
 import { LanguageCodeSchema, languageListSchema } from './language-codes';
@@ -27,6 +28,12 @@ export const BatchRequestSchema = z
      * copy (`original` link as `source_url`). `auto`: on for large files going to several languages.
      */
     uploadOnce: z.union([z.boolean(), z.literal('auto')]).default('auto'),
+    /**
+     * What is handed on besides each language's files: one file with every language (`package`), the
+     * subtitle formats (`subtitles`), the package's default sound (`defaultAudio`), and the loudness target
+     * QC checks each dub against (`loudness`). None of it is paid for.
+     */
+    ...deliverFields,
   })
   .strict();
 export type BatchRequest = z.infer<typeof BatchRequestSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OUTPUT_TYPES } from '../api/common';
+import { PackageFormatSchema, QcSchema } from './deliver';
 import { ContractErrorSchema } from './errors';
 
 export const API_GENERATIONS = ['v2', 'v1', 'legacy'] as const;
@@ -118,6 +119,11 @@ export const JobViewSchema = z.object({
    * under a new name gets its own result names at no charge. Null (or absent) when it was dubbed itself.
    */
   copiedFrom: z.string().nullable().optional(),
+  /**
+   * QC of the finished dub, computed on this machine from what was downloaded: null until it has run (or
+   * for a job that is not completed). A failed QC hides nothing: the files stay where they are.
+   */
+  qc: QcSchema.nullable().optional(),
 });
 export type JobView = z.infer<typeof JobViewSchema>;
 
@@ -179,6 +185,21 @@ export const JobPageSchema = z.object({
 });
 export type JobPage = z.infer<typeof JobPageSchema>;
 
+/**
+ * A source's one file with every language: `waiting` for its languages to finish, `making` it now, `done`
+ * (at `path`), or `failed` (with `error`; the languages' own files are untouched).
+ */
+export const PackageViewSchema = z.object({
+  format: PackageFormatSchema.exclude(['none']),
+  state: z.enum(['waiting', 'making', 'done', 'failed']),
+  path: z.string().nullable(),
+  /** The dubbed languages in it (done), or that will be (waiting, making). */
+  languages: z.array(z.string()),
+  error: ContractErrorSchema.nullable(),
+  updatedAt: z.string(),
+});
+export type PackageView = z.infer<typeof PackageViewSchema>;
+
 /** One row of the queue: a source with one job per language (only the jobs the filter matched). */
 export const SourceRowSchema = z.object({
   source: z.string(),
@@ -186,6 +207,8 @@ export const SourceRowSchema = z.object({
   sourceName: z.string(),
   durationSeconds: z.number().nullable(),
   jobs: z.array(JobViewSchema),
+  /** Its package, when one was asked for (absent or null: none). */
+  package: PackageViewSchema.nullable().optional(),
 });
 export type SourceRow = z.infer<typeof SourceRowSchema>;
 
@@ -239,6 +262,18 @@ export const ActionResultSchema = z.object({
 export type ActionResult = z.infer<typeof ActionResultSchema>;
 
 export const JobIdSchema = z.object({ id: z.number().int().positive() }).strict();
+
+/**
+ * "Package now": one file with every finished language of a source, made (again) at once, in the format
+ * asked for (default: the one its batch chose, else MKV). Costs nothing: no call to the service.
+ */
+export const PackageNowSchema = z
+  .object({
+    source: z.string().min(1).max(4096),
+    format: PackageFormatSchema.exclude(['none']).optional(),
+  })
+  .strict();
+export type PackageNowRequest = z.infer<typeof PackageNowSchema>;
 
 export const LogLineSchema = z.object({
   at: z.string(),
