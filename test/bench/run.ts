@@ -14,6 +14,7 @@ import { printTable, writeResults, type Figure } from './figures';
 import { overheadFigures } from './overhead';
 import { pollingFigures } from './polling';
 import { probeFigures } from './probe';
+import { qcFigures } from './qc';
 import { scaleFigures } from './scale';
 import { uiFigures } from './ui';
 import { uploadFigures } from './upload';
@@ -30,6 +31,7 @@ const sections: [string, () => Promise<Figure[]>][] = [
   ['scale', () => scaleFigures(work)],
   ['idle', () => idleFigures(work)],
   ['link', () => linkFigures(work)],
+  ['qc', () => qcFigures(work)],
 ];
 const only = process.argv.slice(2);
 const figures: Figure[] = [];

@@ -1,11 +1,9 @@
-import { createRequire } from 'node:module';
-import { WebVTTParser } from 'webvtt-parser';
+import webvtt from 'webvtt-parser';
+import htmlEntities from 'webvtt-parser/html-entities.json' with { type: 'json' };
 import { z } from 'zod';
 
 /** Every named character reference HTML knows (`&eacute;`, `&amp;`…), as the spec's parser expects. */
-const entities = z
-  .record(z.string(), z.string())
-  .parse(createRequire(import.meta.url)('webvtt-parser/html-entities.json'));
+const entities = z.record(z.string(), z.string()).parse(htmlEntities);
 
 /** A cue's text as the parser reads it: text, tags (b, i, u, c, v, lang, ruby, rt) and timestamps. */
 export type CueNode =
@@ -56,7 +54,7 @@ export interface WebVttParse {
 
 /** Reads a WebVTT file's text with the W3C's parser: never throws, what is wrong is in `errors`. */
 export function parseWebVtt(text: string): WebVttParse {
-  const raw = new WebVTTParser(entities).parse(text.replace(/^\uFEFF/, ''), 'subtitles');
+  const raw = new webvtt.WebVTTParser(entities).parse(text.replace(/^\uFEFF/, ''), 'subtitles');
   const parsed = ParsedSchema.parse(raw);
   return {
     cues: parsed.cues.map((c) => ({ id: c.id, start: c.startTime, end: c.endTime, nodes: c.tree.children })),
