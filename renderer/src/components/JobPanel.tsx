@@ -9,6 +9,7 @@ import { CHIP_SYMBOL, chipKind, stateWords, waitingWords } from '../store/derive
 import { loadedJob } from '../store/rows';
 import { ErrorText } from './ErrorText';
 import { Preview } from './Preview';
+import { QcSection } from './QcSection';
 import { RetryElsewhere } from './RetryElsewhere';
 import { useNow } from './useNow';
 
@@ -210,6 +211,7 @@ export function JobPanel() {
           {(job.state === 'failed' || job.state === 'canceled' || job.state === 'completed') && (
             <RetryElsewhere key={`retry-${job.id}`} job={job} />
           )}
+          <QcSection job={job} />
           <Preview key={job.id} job={job} />
           <dl className="facts">
             <dt>Credits</dt>

@@ -4,6 +4,7 @@ import { API_GENERATIONS } from '../../../shared/contract/jobs';
 import { languageName } from '../../../shared/languages';
 import { useApp, useBridge } from '../store';
 import type { PresetDraft } from '../store/preset';
+import { DeliverControls } from './DeliverControls';
 import { ErrorText, errorFor } from './ErrorText';
 import { LanguagePicker } from './LanguagePicker';
 import { OutputsPicker } from './OutputsPicker';
@@ -141,6 +142,8 @@ export function PresetControls(props: Props) {
           A folder per language <span className="muted">(es/Movie.mp4)</span>
         </label>
       </fieldset>
+
+      <DeliverControls value={value} onChange={onChange} />
 
       <details className="advanced" open={legacy || undefined}>
         <summary>Advanced</summary>

@@ -1,5 +1,11 @@
 import type { Language } from '../../../shared/contract/account';
 import type { BatchRequestInput } from '../../../shared/contract/batches';
+import type {
+  DefaultAudio,
+  LoudnessTarget,
+  PackageFormat,
+  SubtitleFormats,
+} from '../../../shared/contract/deliver';
 import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
 import type { Settings } from '../../../shared/contract/settings';
 
@@ -15,6 +21,20 @@ export interface PresetDraft {
   naming: OutputNaming;
   /** v2 only: upload a file for its first language and make the others from the service's copy. */
   uploadOnce: boolean | 'auto';
+  /** One file per source with every language (none, MKV or MP4), its default sound, the subtitle formats. */
+  package: PackageFormat;
+  defaultAudio: DefaultAudio;
+  subtitles: SubtitleFormats;
+  /** What QC checks each dub's loudness against. */
+  loudness: LoudnessTarget;
+}
+
+/** The delivery fields of a draft, as a batch or a preset takes them. */
+export function deliverOf(p: PresetDraft) {
+  // A default sound naming a language no longer in the batch goes back to the original.
+  const defaultAudio =
+    p.defaultAudio === 'original' || p.to.includes(p.defaultAudio) ? p.defaultAudio : 'original';
+  return { package: p.package, subtitles: [...p.subtitles], defaultAudio, loudness: p.loudness };
 }
 
 export function presetFromSettings(settings: Settings | null): PresetDraft {
@@ -28,6 +48,10 @@ export function presetFromSettings(settings: Settings | null): PresetDraft {
     outDir: d?.outDir ?? '',
     naming: 'suffix',
     uploadOnce: d?.uploadOnce ?? 'auto',
+    package: 'none',
+    defaultAudio: 'original',
+    subtitles: ['vtt'],
+    loudness: 'broadcast',
   };
 }
 
@@ -55,6 +79,7 @@ export function batchRequest(
     outputs: preset.outputs,
     naming: preset.naming,
     uploadOnce: preset.uploadOnce,
+    ...deliverOf(preset),
     ...(preset.outDir.trim() ? { outDir: preset.outDir.trim() } : {}),
   };
 }
