@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OUTPUT_TYPES } from '../api/common';
+import { OUTPUT_TYPES, type OutputType } from '../api/common';
 import { PackageFormatSchema, QcSchema } from './deliver';
 import { ContractErrorSchema } from './errors';
 
@@ -37,8 +37,18 @@ export type OutputSelection = z.infer<typeof OutputSelectionSchema>;
 export const OutputNamingSchema = z.enum(['suffix', 'folders']);
 export type OutputNaming = z.infer<typeof OutputNamingSchema>;
 
+/** Files Dubdesk makes here from a dub's outputs: the SubRip twin of its WebVTT subtitles. */
+export const DERIVED_OUTPUT_TYPES = ['translated_subtitle_srt'] as const;
+export type DerivedOutputType = (typeof DERIVED_OUTPUT_TYPES)[number];
+/** A job's file: an output the service made, or one made here from it. */
+export const JobOutputTypeSchema = z.union([OutputTypeSchema, z.enum(DERIVED_OUTPUT_TYPES)]);
+export type JobOutputType = z.infer<typeof JobOutputTypeSchema>;
+/** Whether a job's file is one the service made (not one made here from it). */
+export const isServiceOutput = <T extends { type: JobOutputType }>(o: T): o is T & { type: OutputType } =>
+  !(DERIVED_OUTPUT_TYPES as readonly string[]).includes(o.type);
+
 export const JobOutputSchema = z.object({
-  type: OutputTypeSchema,
+  type: JobOutputTypeSchema,
   path: z.string(),
   bytes: z.number(),
 });

@@ -1,6 +1,11 @@
-import type { OutputType } from '../../../../shared/api/common';
 import { creditsFor } from '../../../../shared/credits';
-import { isTerminal, type JobDetail, type JobView, type Waiting } from '../../../../shared/contract/jobs';
+import {
+  isTerminal,
+  type JobDetail,
+  type JobOutputType,
+  type JobView,
+  type Waiting,
+} from '../../../../shared/contract/jobs';
 import type { HistoryRow, JobRow, OutputRow } from '../../db/jobs';
 import { parseSelection } from '../../flows/fetch-outputs';
 
@@ -87,7 +92,7 @@ export function toView(
     outDir: row.out_dir,
     outputs: outputs
       .filter((o) => o.done)
-      .map((o) => ({ type: o.type as OutputType, path: o.path, bytes: o.bytes ?? 0 })),
+      .map((o) => ({ type: o.type as JobOutputType, path: o.path, bytes: o.bytes ?? 0 })),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     completedAt: row.completed_at === null ? null : iso(row.completed_at),
