@@ -54,7 +54,14 @@ export async function probeMedia(path: string, pool: ProcessPool, useFfmpeg = tr
   return { duration, hasVideo: Boolean(meta.format.hasVideo), hasAudio: meta.format.hasAudio !== false };
 }
 
-/** Valid WebVTT with one cue every few seconds over the whole duration. */
+/** A cue at least this long: a shorter rest of the media goes into the cue before it. */
+const MIN_CUE_SECONDS = 3;
+
+/**
+ * Valid WebVTT with one cue every four seconds over the whole duration, each readable in its time (at most
+ * 20 characters a second, as QC asks): the last cue takes a short rest, and a media too short for the
+ * note gets the language and the number only.
+ */
 export function webVtt(duration: number, lang: string, note: string): string {
   const ts = (s: number) => {
     const ms = Math.round(s * 1000);
@@ -66,9 +73,11 @@ export function webVtt(duration: number, lang: string, note: string): string {
   const cues: string[] = [];
   const step = 4;
   for (let start = 0, n = 1; start < duration; start += step, n++) {
-    cues.push(
-      `${n}\n${ts(start)} --> ${ts(Math.min(duration, start + step))}\n[${languageName(lang)}] ${note} ${n}`,
-    );
+    const end = duration - (start + step) < MIN_CUE_SECONDS ? duration : start + step;
+    const long = `[${languageName(lang)}] ${note} ${n}`;
+    const text = long.length <= (end - start) * 20 ? long : `[${languageName(lang)}] ${n}`;
+    cues.push(`${n}\n${ts(start)} --> ${ts(end)}\n${text}`);
+    if (end === duration) break;
   }
   return `WEBVTT\n\n${cues.join('\n\n')}\n`;
 }

@@ -46,6 +46,10 @@ export const deliverFields = {
   loudness: LoudnessTargetSchema.default('broadcast'),
 };
 
+/** A job's delivery choices as stored with it (each field falls back to its default). */
+export const DeliverChoiceSchema = z.object(deliverFields);
+export type DeliverChoice = z.infer<typeof DeliverChoiceSchema>;
+
 export const QC_VERDICTS = ['pass', 'warn', 'fail'] as const;
 export const QcVerdictSchema = z.enum(QC_VERDICTS);
 export type QcVerdict = z.infer<typeof QcVerdictSchema>;

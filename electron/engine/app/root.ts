@@ -1,3 +1,5 @@
+import { DeliverStore } from '../db/deliver-store';
+import { mediaTools } from '../media/ffmpeg/locate';
 import { join } from 'node:path';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { implementApi, type ImplementOptions } from '../../../shared/contract/implement';
@@ -43,6 +45,7 @@ export class DubdeskEngine {
   /** The start-up backup of the queue database, taken (or finished) before the database closes. */
   private readonly backup: StartupBackup;
   private readonly store: JobStore;
+  private readonly deliver: DeliverStore;
   private readonly services: ServiceManager;
   private readonly log: EngineLog;
   private readonly hub = new EventHub();
@@ -86,6 +89,7 @@ export class DubdeskEngine {
       BACKUP_AFTER_MS,
     );
     this.store = new JobStore(this.db);
+    this.deliver = new DeliverStore(this.db);
     // A job that failed needs the user: it stands out from the steps of a job's life.
     this.store.onHistory = (jobId, from, to, event, reason) =>
       (to === 'failed' ? warn : info)({ jobId, from, to, event }, reason ? `${event}: ${reason}` : event);
@@ -155,6 +159,7 @@ export class DubdeskEngine {
     });
     const queue = new QueueService({
       store,
+      deliver: this.deliver,
       views,
       events: this.events,
       log: this.log,
@@ -215,6 +220,8 @@ export class DubdeskEngine {
       {
         db: this.db,
         store: this.store,
+        deliver: this.deliver,
+        mediaTools: async () => (await mediaTools()).tools,
         home: options.home,
         clients: () => {
           const active = this.services.current();
@@ -236,6 +243,7 @@ export class DubdeskEngine {
         connectivity: (offline) => this.totals.connectivity(offline),
         resumed: (n) => this.totals.resumed(n),
         storage: (full) => this.totals.storageFull(full),
+        warn: (message) => this.log.logger.warn(message),
       },
     );
   }

@@ -1,6 +1,8 @@
 import type { QueueTotals } from '../../../shared/contract/queue';
 import type { Db } from '../db/open';
 import type { JobRow, JobStore } from '../db/jobs';
+import type { DeliverStore } from '../db/deliver-store';
+import type { MediaTools } from '../media/ffmpeg/locate';
 import type { Clients } from '../flows/context';
 import type { BackoffPolicy } from './backoff';
 
@@ -46,12 +48,18 @@ export interface RunnerHooks {
   resumed(count: number): void;
   /** The disk under the data folder is full ("disk full: free N MB in DIR"), or has room again (null). */
   storage(full: string | null): void;
+  /** Something went wrong that no record holds (a QC or a package that could not be recorded): logged. */
+  warn?(message: string): void;
 }
 
 /** What the runner needs from its engine; the service may change while it runs (new key, sandbox). */
 export interface RunnerEnv {
   db: Db;
   store: JobStore;
+  /** The records of QC, SubRip files and packages (see queue/deliveries.ts). */
+  deliver: DeliverStore;
+  /** The ffmpeg Dubdesk found, or null. */
+  mediaTools(): Promise<MediaTools | null>;
   home: string;
   clients(): Clients;
   /** Jobs belong to the service that made them; only those of the current one are worked. */

@@ -9,6 +9,7 @@ import { StopAtStep, classify, type JobError } from '../jobs/errors';
 import { endNetworkWaits, type LifeEvent } from '../jobs/life';
 import { isDiskFull } from '../files/disk-space';
 import { FailurePolicy } from './failure-policy';
+import { Deliveries } from './deliveries';
 import { againOnceThereIsRoom } from './room';
 import { PollBudget } from './poll-budget';
 import { onForeignWrites } from './foreign-writes';
@@ -101,6 +102,16 @@ export class Runner {
     const { store } = this.env;
     const signal = opts.signal ?? new AbortController().signal;
     recoverLeftJobs(store, this.hooks);
+    // What is made of finished dubs here (QC, SubRip, packages): in the process that holds the queue.
+    const deliveries = new Deliveries({
+      db: this.env.db,
+      store,
+      deliver: this.env.deliver,
+      tools: () => this.env.mediaTools(),
+      changed: (row) => this.hooks.changed(row),
+      warn: (message) => this.hooks.warn?.(message),
+    });
+    deliveries.onSettled = () => this.wakeUp();
     // A new run asks the service again: a key or a balance may have been fixed since the last one.
     const pause = this.env.queuePause();
     if (pause && pause.reason !== 'user') this.env.setQueuePause(null);
@@ -192,7 +203,8 @@ export class Runner {
             .catch(() => {});
         }
 
-        const idle = this.active.size === 0 && !polling;
+        if (!draining()) deliveries.look();
+        const idle = this.active.size === 0 && !polling && deliveries.idle;
         const withRoom = {
           submit: this.hasRoom('submit', concurrency),
           fetch: this.hasRoom('fetch', concurrency),
@@ -215,6 +227,7 @@ export class Runner {
         await this.sleep(Math.max(10, Math.min(...candidates)));
       }
     } finally {
+      await deliveries.stop();
       stopForeign();
       signal.removeEventListener('abort', onAbort);
       opts.drain?.removeEventListener('abort', onAbort);

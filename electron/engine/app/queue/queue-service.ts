@@ -2,6 +2,8 @@ import { DubdeskError } from '../../../../shared/contract/errors';
 import type { ActionResult, JobView, SourceRow } from '../../../../shared/contract/jobs';
 import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/methods';
 import type { JobRow, JobStore } from '../../db/jobs';
+import type { DeliverStore } from '../../db/deliver-store';
+import { packageNow, sourcePackage } from './packages';
 import type { EngineLog } from '../../log/log';
 import type { JobEvents } from '../job-events';
 import { BULK } from '../options';
@@ -14,6 +16,7 @@ import { toDetail } from './views';
 
 export interface QueueDeps {
   store: JobStore;
+  deliver: DeliverStore;
   views: JobViews;
   events: JobEvents;
   log: Pick<EngineLog, 'jobLines' | 'logger'>;
@@ -35,6 +38,7 @@ type QueueHandlers = Pick<
   | 'pauseJobs'
   | 'resumeJobs'
   | 'clearJobs'
+  | 'packageNow'
 >;
 
 /** The queue's jobs: listed, by source, one in detail with its log, and the user's actions on them. */
@@ -133,9 +137,19 @@ export class QueueService {
             sourceName: first?.source_name ?? g.source,
             durationSeconds: first?.duration ?? null,
             jobs: g.rows.map((r) => byId.get(r.id)).filter((v): v is JobView => v !== undefined),
+            package: sourcePackage(this.deps.deliver, g.source),
           };
         });
         return { total, offset, sources };
+      },
+      packageNow: (req) => {
+        const view = packageNow(this.deps.deliver, req);
+        this.deps.log.logger.info({ source: req.source }, 'user: package now');
+        this.deps.wake();
+        // The source's row shows the package as waiting at once.
+        const latest = this.deps.deliver.sourceJobs(req.source).at(-1);
+        if (latest) this.deps.events.changed(latest);
+        return view;
       },
       getJob: ({ id }) => {
         const row = this.shownJob(id);

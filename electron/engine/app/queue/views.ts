@@ -7,6 +7,7 @@ import {
   type Waiting,
 } from '../../../../shared/contract/jobs';
 import type { HistoryRow, JobRow, OutputRow } from '../../db/jobs';
+import { qcOf } from '../../db/deliver-store';
 import { parseSelection } from '../../flows/fetch-outputs';
 
 export interface Transfer {
@@ -100,6 +101,7 @@ export function toView(
     etaSeconds: moving ? (transfer?.etaSeconds ?? null) : null,
     watchFolderId: row.watch_folder_id,
     copiedFrom: row.copied_from,
+    qc: row.state === 'completed' ? qcOf(row) : null,
   };
 }
 

@@ -38,6 +38,10 @@ export const JobRow = z.object({
   source_mtime: z.number().nullable(),
   /** The file's content (SHA-256): what a source is, wherever it lies and whenever it was touched. */
   source_hash: z.string().nullable(),
+  /** What the batch asked for besides the dub (JSON, see db/deliver-store); null: nothing (older jobs). */
+  deliver: z.string().nullable(),
+  /** The finished dub's QC (JSON, QcSchema, parsed where read); null until it has run. */
+  qc: z.string().nullable(),
   duration: z.number().nullable(),
   dest_lang: z.string(),
   source_lang: z.string(),
@@ -151,7 +155,7 @@ export type NewJob = Pick<
   | 'watch_folder_id'
   | 'upload_once'
 > &
-  Partial<Pick<JobRow, 'source_hash' | 'reuse_results'>>;
+  Partial<Pick<JobRow, 'source_hash' | 'reuse_results' | 'deliver'>>;
 
 export const OutputRow = z.object({
   job_id: z.number().int(),

@@ -32,6 +32,7 @@ const NEW_COLUMNS = [
   'service',
   'watch_folder_id',
   'upload_once',
+  'deliver',
 ] as const satisfies readonly (keyof NewJob)[];
 const INTO = `INTO jobs (${NEW_COLUMNS.join(', ')}, state, step, created_at, updated_at)`;
 
@@ -74,7 +75,9 @@ export class JobWrites {
 
   /** Inserts a queued job and returns its id; only `jobs/life.ts` calls it (it writes the history too). */
   insert(job: NewJob, now: number): number {
-    return Number(this.q.insert.run({ source_hash: null, reuse_results: 0, ...job, now }).lastInsertRowid);
+    return Number(
+      this.q.insert.run({ source_hash: null, reuse_results: 0, deliver: null, ...job, now }).lastInsertRowid,
+    );
   }
 
   /**
@@ -82,7 +85,13 @@ export class JobWrites {
    * same statement: another add, in this process or another, may have queued it a moment ago). Null then.
    */
   insertUnlessLive(job: NewJob, now: number): number | null {
-    const r = this.q.insertUnlessLive.run({ source_hash: null, reuse_results: 0, ...job, now });
+    const r = this.q.insertUnlessLive.run({
+      source_hash: null,
+      reuse_results: 0,
+      deliver: null,
+      ...job,
+      now,
+    });
     return r.changes === 0 ? null : Number(r.lastInsertRowid);
   }
 
@@ -96,7 +105,7 @@ export class JobWrites {
       const chunk = jobs.slice(start, start + INSERT_ROWS);
       const params: unknown[] = [];
       for (const job of chunk) {
-        const full: Record<string, unknown> = { source_hash: null, reuse_results: 0, ...job };
+        const full: Record<string, unknown> = { source_hash: null, reuse_results: 0, deliver: null, ...job };
         for (const c of NEW_COLUMNS) params.push(full[c]);
         params.push(now, now);
       }

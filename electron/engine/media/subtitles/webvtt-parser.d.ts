@@ -3,12 +3,13 @@
  * module whose exports Node cannot name statically: imported whole (its default).
  */
 declare module 'webvtt-parser' {
-  class WebVTTParser {
-    /** `entities`: the named character references to decode (default: six; the package's JSON has all). */
-    constructor(entities?: Record<string, string>);
+  interface WebVTTParser {
     /** Never throws on bad input: what it could not read is in `errors`, what it could in `cues`. */
     parse(input: string, mode?: 'subtitles' | 'chapters' | 'metadata'): unknown;
   }
-  const webvtt: { WebVTTParser: typeof WebVTTParser };
+  const webvtt: {
+    /** `entities`: the named character references to decode (default: six; the package's JSON has all). */
+    WebVTTParser: new (entities?: Record<string, string>) => WebVTTParser;
+  };
   export default webvtt;
 }
