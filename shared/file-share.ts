@@ -1,4 +1,5 @@
-import type { FileEstimate, FreeDub } from './contract/batches';
+import type { Estimate, FileEstimate, FreeDub } from './contract/batches';
+import { formatBytes } from './format';
 
 const WHY: Record<FreeDub['why'], (of: string | null) => string> = {
   copy: (of) => `copy of ${of ?? 'a file in the queue'}`,
@@ -26,4 +27,22 @@ export function fileShareWords(
   const all = reasons.size === 1 && file.free.length >= languages;
   const notes = [...reasons].map(([words, langs]) => (all ? words : `${langs.join(', ')}: ${words}`));
   return `${amount} (${notes.join('; ')})`;
+}
+
+/**
+ * What upload-once saves a batch, true of that batch: "each file" only when each is, else how many of its
+ * files ("1 of 3 files is uploaded once…; the others are uploaded for each language"). Null when it saves
+ * nothing. Lower case: the CLI puts "Upload once:" before it, the Add sheet a capital.
+ */
+export function uploadOnceWords(u: Estimate['uploadOnce']): string | null {
+  if (!u.enabled || u.bytesSaved <= 0) return null;
+  const saved = `${formatBytes(u.bytesSaved)} less to send`;
+  if (u.files >= u.outOf)
+    return `${u.outOf === 1 ? 'the file is' : 'each file is'} uploaded once for all its languages, ${saved}.`;
+  const rest = u.outOf - u.files;
+  const some =
+    u.files === 1
+      ? '1 of %d files is uploaded once for all its languages'
+      : `${u.files} of %d files are uploaded once for all their languages`;
+  return `${some.replace('%d', String(u.outOf))}, ${saved}; the ${rest === 1 ? 'other is' : 'others are'} uploaded for each language.`;
 }

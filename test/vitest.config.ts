@@ -9,7 +9,7 @@ const SLOW_INTEGRATION = [
 ];
 /**
  * A contract file that waits on the service's real pace (a dub's pipeline, the balance read again at most
- * every 5 s): it runs with the integration tier's four workers instead of holding up the fast tier.
+ * every 2 s): it runs with the integration tier's four workers instead of holding up the fast tier.
  */
 const SLOW_CONTRACT = ['test/contract/numbers.test.ts'];
 

@@ -3,7 +3,7 @@ import stringWidth from 'string-width';
 import type { JobView } from '../../shared/contract/jobs';
 import { cleanServiceText } from '../../shared/text';
 
-export { formatBytes } from '../../shared/format';
+export { formatBytes, formatSpeed } from '../../shared/format';
 
 /** Anything that came from a file name, a path or the service, safe for a terminal (no escape sequences). */
 export function printable(s: string): string {

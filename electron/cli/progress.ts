@@ -5,20 +5,9 @@ import type { EngineEvent } from '../../shared/contract/events';
 import { isTerminal, jobFiles, type JobView } from '../../shared/contract/jobs';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import type { QueueTotals } from '../../shared/contract/queue';
+import { stateWords as phaseWords } from '../../shared/state-words';
 import { fitLine, fits } from './fit';
-import { describeJob, formatBytes, formatDuration, printable } from './format';
-
-const LABEL: Record<JobView['state'], string> = {
-  queued: 'queued',
-  uploading: 'uploading',
-  submitted: 'in the service queue',
-  processing: 'dubbing',
-  downloading: 'downloading',
-  completed: 'done',
-  failed: 'failed',
-  canceled: 'canceled',
-  paused: 'paused',
-};
+import { describeJob, formatDuration, formatSpeed, printable } from './format';
 
 export type { QueueHeld };
 export type ProgressMode = 'tty' | 'plain' | 'silent';
@@ -51,18 +40,18 @@ const HELD: Record<QueueReason, string> = {
  * says the service goes on (it has no pause, and charges when it completes).
  */
 function stateWords(j: JobView, held: QueueHeld): string {
-  if (!held) return LABEL[j.state];
-  if (j.state === 'queued') return `paused (${HELD[held]})`;
+  if (!held) return phaseWords(j.state);
+  if (j.state === 'queued') return `${phaseWords('paused')} (${HELD[held]})`;
   if (j.state === 'submitted' || j.state === 'processing')
-    return `${LABEL[j.state]} (${HELD[held]}; the service goes on)`;
-  return LABEL[j.state];
+    return `${phaseWords(j.state)} (${HELD[held]}; the service goes on)`;
+  return phaseWords(j.state);
 }
 
 function detail(j: JobView, now: number, held: QueueHeld): string {
   const waiting = waitingText(j, now);
   if (waiting) return waiting;
   const parts: string[] = [stateWords(j, held)];
-  if (j.bytesPerSecond) parts.push(`${formatBytes(j.bytesPerSecond)}/s`);
+  if (j.bytesPerSecond) parts.push(formatSpeed(j.bytesPerSecond));
   if (j.etaSeconds !== null) parts.push(`${formatDuration(j.etaSeconds)} left`);
   return parts.join(' · ');
 }
@@ -223,7 +212,7 @@ export function followProgress(
     if (open.length > shown.length) {
       const rest = open.slice(shown.length);
       const queued = rest.filter((j) => j.state === 'queued').length;
-      const waits = held ? 'paused' : 'queued';
+      const waits = phaseWords(held ? 'paused' : 'queued');
       lines.push(
         cliTruncate(`  … ${rest.length} more (${rest.length - queued} working, ${queued} ${waits})`, width),
       );
@@ -233,7 +222,7 @@ export function followProgress(
     const speed = open.reduce((n, j) => n + (j.bytesPerSecond ?? 0), 0);
     lines.push(
       cliTruncate(
-        `  ${done}/${all.length} done${failed ? ` · ${failed} failed` : ''}${speed ? ` · ${formatBytes(speed)}/s` : ''}${held ? ` · ${HELD[held]}` : ''}`,
+        `  ${done}/${all.length} done${failed ? ` · ${failed} failed` : ''}${speed ? ` · ${formatSpeed(speed)}` : ''}${held ? ` · ${HELD[held]}` : ''}`,
         width,
       ),
     );

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import type { BrowserWindow, Dialog } from 'electron';
 import { z } from 'zod';
 import type { QueueTotals } from '../../shared/contract/queue';
+import { plural } from '../../shared/format';
+import { stateWords } from '../../shared/state-words';
 
 export type CloseChoice = 'tray' | 'quit' | 'cancel';
 
@@ -32,12 +34,12 @@ export function writePrefs(dir: string, prefs: Prefs): void {
 
 export function closeMessage(t: QueueTotals, trayShown = true): { message: string; detail: string } {
   const uploading = t.counts.uploading ?? 0;
-  const moving = uploading ? ` (${uploading} uploading)` : '';
+  const moving = uploading ? ` (${uploading.toLocaleString('en-US')} ${stateWords('uploading')})` : '';
   const goesOn = trayShown ? 'In the tray, the work goes on.' : 'Minimised, the work goes on.';
   return {
     message: 'Dubdesk is still working',
     detail:
-      `${t.left} job${t.left === 1 ? '' : 's'} left${moving}. ${goesOn} ` +
+      `${plural(t.left, 'job')} left${moving}. ${goesOn} ` +
       'If you stop, every job resumes where it was the next time you open Dubdesk.',
   };
 }

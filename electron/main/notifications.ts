@@ -4,6 +4,7 @@
  */
 import type { JobState, JobView } from '../../shared/contract/jobs';
 import type { QueueTotals } from '../../shared/contract/queue';
+import { stateWords } from '../../shared/state-words';
 
 export interface Notice {
   title: string;
@@ -70,7 +71,7 @@ export class BatchNotifier {
     if (!this.enabled || done + failed === 0) return;
     this.notify({
       title: failed ? 'Batch finished with failures' : 'Batch finished',
-      body: failed ? `${done} done, ${failed} failed` : `${done} done`,
+      body: `${done} ${stateWords('completed')}${failed ? `, ${failed} ${stateWords('failed')}` : ''}`,
       jobId: onlyFailure ?? null,
     });
   }

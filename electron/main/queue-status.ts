@@ -1,16 +1,11 @@
 /** Words and numbers about the queue that the tray, the taskbar and the close prompt share. */
 import type { QueueTotals } from '../../shared/contract/queue';
+import { formatSpeed } from '../../shared/format';
+import { stateWords } from '../../shared/state-words';
 
-export function formatSpeed(bytesPerSecond: number | null): string | null {
-  if (!bytesPerSecond || bytesPerSecond <= 0) return null;
-  const units = ['B/s', 'KB/s', 'MB/s', 'GB/s'];
-  let v = bytesPerSecond;
-  let i = 0;
-  while (v >= 1000 && i < units.length - 1) {
-    v /= 1000;
-    i++;
-  }
-  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+/** The speed as the window says it, or nothing while no bytes move. */
+export function speedWords(bytesPerSecond: number | null): string | null {
+  return bytesPerSecond && bytesPerSecond > 0 ? formatSpeed(bytesPerSecond) : null;
 }
 
 /** Jobs moving bytes right now. */
@@ -22,14 +17,15 @@ export function working(t: QueueTotals): boolean {
   return t.left - waitingForUser > 0 && t.paused === null;
 }
 
-/** One line: "12 left · 3.4 MB/s", "paused · 12 left", "idle". */
+/** One line, in the window's words and numbers: "1,234 left · 3.4 MiB/s", "paused · 12 left", "idle". */
 export function statusLine(t: QueueTotals): string {
   if (t.left === 0) return 'idle';
   const parts: string[] = [];
-  if (t.paused) parts.push(t.paused.reason === 'user' ? 'paused' : `waiting: ${t.paused.message}`);
+  if (t.paused)
+    parts.push(t.paused.reason === 'user' ? stateWords('paused') : `waiting: ${t.paused.message}`);
   else if (t.offline) parts.push('offline');
-  parts.push(`${t.left} left`);
-  const speed = formatSpeed(t.bytesPerSecond);
+  parts.push(`${t.left.toLocaleString('en-US')} left`);
+  const speed = speedWords(t.bytesPerSecond);
   if (speed && !t.paused) parts.push(speed);
   return parts.join(' · ');
 }

@@ -3,8 +3,8 @@ import { HttpError } from './http-error';
 import { JSON_TYPE, type Ctx } from './http';
 import type { Faults } from './faults';
 
-const MB = 1024 * 1024;
-const HUGE_BYTES = 100 * MB;
+const MiB = 1024 * 1024;
+const HUGE_BYTES = 100 * MiB;
 const DEPTH = 200_000;
 
 /** A v2 dub that is nobody the caller knows: what a list "full of other dubs" holds. */
@@ -30,13 +30,13 @@ function otherDubV2(): Record<string, unknown> {
   };
 }
 
-/** 100 MB of a JSON string's padding between `head` and `tail`, a megabyte at a time, as the reader takes them. */
+/** 100 MiB of a JSON string's padding between `head` and `tail`, a megabyte at a time, as the reader takes them. */
 async function sendHuge(ctx: Ctx, head: string, tail: string): Promise<void> {
   const { res } = ctx;
   res.writeHead(200, { 'content-type': JSON_TYPE });
-  const chunk = Buffer.alloc(MB, 'x');
+  const chunk = Buffer.alloc(MiB, 'x');
   res.write(head);
-  for (let sent = 0; sent < HUGE_BYTES && !res.destroyed; sent += MB)
+  for (let sent = 0; sent < HUGE_BYTES && !res.destroyed; sent += MiB)
     if (!res.write(chunk)) await new Promise((r) => res.once('drain', r).once('close', r));
   res.end(tail);
 }

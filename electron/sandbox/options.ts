@@ -42,7 +42,7 @@ const FAULT_FIELDS = {
    */
   rateQuoteKey: rate,
   /**
-   * How every list of dubs (v2, v1 and legacy) breaks: `error` answers 500; `huge` sends 100 MB; `deep` nests
+   * How every list of dubs (v2, v1 and legacy) breaks: `error` answers 500; `huge` sends 100 MiB; `deep` nests
    * 200,000 arrays; `others` lists only other dubs (v2: full pages and 1e15 of them; v1 and legacy: none of
    * the caller's). Details (`GET /api/v2/dubs/{id}`) still answer.
    */

@@ -7,11 +7,12 @@ import { downloadsFolder, type FolderEnv } from './downloads-folder';
 /**
  * Where a batch with files sent from the browser saves its results when no folder is chosen ("Beside each
  * source"): such a file's own folder is serve's hidden staging folder, which no user would look in. The
- * default output folder of the settings, else `Dubdesk` in the Downloads folder.
+ * folder the user last saved a batch to from the browser, else the default output folder of the settings,
+ * else `Dubdesk` in the Downloads folder.
  */
 export async function uploadsFolder(api: DubdeskApi, o: FolderEnv = {}): Promise<string> {
-  const chosen = (await api.getSettings()).defaults.outDir;
-  return chosen ?? join(downloadsFolder(o), 'Dubdesk');
+  const settings = await api.getSettings();
+  return settings.lastOutDir || settings.defaults.outDir || join(downloadsFolder(o), 'Dubdesk');
 }
 
 const inside = (root: string, path: string) => {

@@ -1,15 +1,4 @@
-import { formatBytes } from '../../shared/format';
-
-export { formatBytes };
-
-/** A media length as a clock: "4:12", "1:02:03". */
-export function formatClock(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const r = String(s % 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${r}` : `${m}:${r}`;
-}
+export { formatBytes, formatLength, formatSpeed } from '../../shared/format';
 
 /** A time left, in words: "45 s", "14 min", "2 h 05 min". */
 export function formatEta(seconds: number): string {
@@ -18,10 +7,6 @@ export function formatEta(seconds: number): string {
   const m = Math.round(s / 60);
   if (m < 60) return `${m} min`;
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
-}
-
-export function formatSpeed(bytesPerSecond: number): string {
-  return `${formatBytes(Math.round(bytesPerSecond))}/s`;
 }
 
 /**

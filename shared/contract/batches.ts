@@ -104,7 +104,16 @@ export const EstimateSchema = z.object({
   alreadyDone: z.array(DoneBeforeSchema),
   /** Source x language pairs already in the queue: not added twice. */
   alreadyQueued: z.array(z.number().int()),
-  uploadOnce: z.object({ enabled: z.boolean(), bytesSaved: z.number() }),
+  /**
+   * Upload once (v2): `files` of the batch's `outOf` files (those to be uploaded at all) are uploaded once for
+   * all their languages, sending `bytesSaved` fewer bytes.
+   */
+  uploadOnce: z.object({
+    enabled: z.boolean(),
+    bytesSaved: z.number(),
+    files: z.number().int(),
+    outOf: z.number().int(),
+  }),
 });
 export type Estimate = z.infer<typeof EstimateSchema>;
 

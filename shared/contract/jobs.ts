@@ -105,7 +105,7 @@ export const JobViewSchema = z.object({
   studio: z.boolean(),
   state: JobStateSchema,
   remoteId: z.string().nullable(),
-  /** 0..100 for the current phase: upload, remote processing, or download. */
+  /** 0..100 for the whole job (shared/progress.ts), never back while unfinished; `state` names the phase. */
   progress: z.number(),
   waiting: WaitingSchema.nullable(),
   error: ContractErrorSchema.nullable(),
@@ -216,7 +216,10 @@ export const SourceRowSchema = z.object({
   sourceKind: z.enum(['file', 'url']),
   sourceName: z.string(),
   durationSeconds: z.number().nullable(),
+  /** The jobs of the source as it is now (its newest content). */
   jobs: z.array(JobViewSchema),
+  /** Jobs of earlier versions of the file (other content at the same path), shown apart from `jobs`. */
+  earlier: z.array(JobViewSchema),
   /** Its package, when one was asked for (absent or null: none). */
   package: PackageViewSchema.nullable().optional(),
 });

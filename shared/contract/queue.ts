@@ -32,7 +32,7 @@ export const QueueTotalsSchema = z.object({
   /** Set while the service cannot be reached: jobs will resume by themselves. */
   offline: z.string().nullable(),
   /**
-   * Set while the disk under the data folder is full ("disk full: free N MB in DIR"): nothing can be
+   * Set while the disk under the data folder is full ("disk full: free N MiB in DIR"): nothing can be
    * recorded, so the work waits; it goes on by itself once there is room.
    */
   storageFull: z.string().nullable().default(null),

@@ -67,6 +67,11 @@ export const SettingsSchema = z.object({
     outDir: z.string().nullable(),
     uploadOnce: z.union([z.boolean(), z.literal('auto')]),
   }),
+  /**
+   * The "Save to" of the last batch added from this face (each face keeps its own; the desktop window's
+   * folders need not be the browser's): "" for beside each source, null before the first.
+   */
+  lastOutDir: z.string().nullable(),
   favouriteLanguages: languageListSchema(),
   /** Most recent first. */
   recentLanguages: z.array(Lang),
@@ -95,6 +100,8 @@ export const SettingsPatchSchema = z
     pollIntervalSeconds: z.number().min(0.05).max(600).optional(),
     defaults: SettingsSchema.shape.defaults.partial().strict().optional(),
     favouriteLanguages: languageListSchema().optional(),
+    /** Remembers this face's "Save to" (an absolute folder, or "" for beside each source). */
+    lastOutDir: z.string().max(4096).optional(),
     notifyWhenDone: z.boolean().optional(),
     historyAfterDays: z.number().int().min(1).max(MAX_HISTORY_DAYS).optional(),
   })

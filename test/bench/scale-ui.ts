@@ -75,7 +75,7 @@ async function firstShown(browser: Browser, app: RunningServe): Promise<number> 
   return ms;
 }
 
-/** Resident memory of a process and every process under it (the CLI may hand serve to a child), in MB. */
+/** Resident memory of a process and every process under it (the CLI may hand serve to a child), in MiB. */
 function rssTreeMb(pid: number): number {
   let kb = 0;
   const walk = (p: number) => {
@@ -170,9 +170,9 @@ export async function scaleUiFigures(work: string, big: Home, small: Home): Prom
       {
         name: "scale: memory, serve's RSS with the 100,000-job home open in the browser",
         measured: round(large.rssMb, 0),
-        unit: 'MB',
+        unit: 'MiB',
         target: '<= 1.5x and < 300',
-        reference: `1,000-job home: ${round(thousand.rssMb, 0)} MB`,
+        reference: `1,000-job home: ${round(thousand.rssMb, 0)} MiB`,
         ratio: memory,
         pass: memory <= 1.5 && large.rssMb < 300,
       },

@@ -207,7 +207,7 @@ export async function uploadFigures(work: string): Promise<Figure[]> {
                 .join(' '),
             )
             .join(' / ')}\n` +
-          `  peak RSS, MB: 1 GiB ${[...v2.a, ...v1.a].map((r) => round(r.rssBytes / MiB, 0)).join(' ')}` +
+          `  peak RSS, MiB: 1 GiB ${[...v2.a, ...v1.a].map((r) => round(r.rssBytes / MiB, 0)).join(' ')}` +
           ` | ${MEMORY_FILES} x 64 MiB ${batches.map((b) => round(b.rssBytes / MiB, 0)).join(' ')}\n`,
       );
     }
@@ -273,9 +273,9 @@ export async function uploadFigures(work: string): Promise<Figure[]> {
       {
         name: 'memory while uploading: peak RSS, 1 GiB',
         measured: round(peakBig, 0),
-        unit: 'MB',
+        unit: 'MiB',
         target: `< 200, within 10% of the GiB as ${MEMORY_FILES} files`,
-        reference: `the same GiB as ${MEMORY_FILES} files of 64 MiB: ${round(peakSmall, 0)} MB`,
+        reference: `the same GiB as ${MEMORY_FILES} files of 64 MiB: ${round(peakSmall, 0)} MiB`,
         ratio: growth,
         pass: peakBig < 200 && growth <= 1.1,
       },

@@ -26,6 +26,17 @@ async function openSheetWith(page: Page, names: string[]) {
   return sheet;
 }
 
+/** Leaves the sheet and empties its draft (Escape would keep it for the next test): Cancel. */
+async function discardDraft(page: Page) {
+  const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+  if (!(await sheet.isVisible())) {
+    await page.keyboard.press('Control+o');
+    await sheet.waitFor();
+  }
+  await sheet.getByRole('button', { name: 'Cancel' }).click();
+  await sheet.waitFor({ state: 'hidden' });
+}
+
 /** What has focus, as a screen reader would name it (a grid names its active row). */
 function focused(page: Page) {
   return page.evaluate(() => {
@@ -46,7 +57,7 @@ describe('the Add sheet by keyboard and screen reader', () => {
   // A test that failed with the sheet open must not leave it to the next one.
   afterEach(async () => {
     const sheet = e2e.view.page.getByRole('dialog', { name: 'Add to queue' });
-    if (await sheet.isVisible()) await e2e.view.page.keyboard.press('Escape');
+    if (await sheet.isVisible()) await discardDraft(e2e.view.page);
   });
 
   it('"Dub into" comes first after the files, in view at 1280x657 with its list open whole; Add says its shortcut', async () => {
@@ -81,9 +92,8 @@ describe('the Add sheet by keyboard and screen reader', () => {
       expect(box2?.y ?? -1).toBeGreaterThanOrEqual(0);
       await screenshot(page, 'add-sheet-languages-open');
       expect(await seriousViolations(page)).toEqual([]);
-      await page.keyboard.press('Escape');
-      if (await sheet.isVisible()) await page.keyboard.press('Escape');
-      await sheet.waitFor({ state: 'hidden' });
+      await page.keyboard.press('Escape'); // the list closes
+      await discardDraft(page);
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
@@ -118,8 +128,7 @@ describe('the Add sheet by keyboard and screen reader', () => {
       if (at.text === 'Add and start') break;
     }
     expect(reached).toEqual(wanted.map(([, name]) => name));
-    await page.keyboard.press('Escape');
-    await sheet.waitFor({ state: 'hidden' });
+    await discardDraft(page);
   });
 
   it('after Ctrl+Enter, focus is on the new batch in the queue, not on another row or the page', async () => {

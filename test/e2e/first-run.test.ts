@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
 import { appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
+import { tempDir } from '../helpers/engine';
+import { videoMp4 } from '../helpers/media';
 
 describe('a first run: nothing configured yet', () => {
   const e2e = appInBrowser({ firstRun: true, work: false });
@@ -34,5 +36,31 @@ describe('a first run: nothing configured yet', () => {
 
   it('had no console error and no failed request', () => {
     expect(e2e.view.troubles).toEqual({ console: [], requests: [] });
+  });
+});
+
+describe('a queue the command line already used, with nothing configured here', () => {
+  // Jobs made before the page opens, as `dubdesk dub … --sandbox` leaves them: no service was saved.
+  const e2e = appInBrowser(
+    { firstRun: true, work: false },
+    {
+      prepare: async (app) => {
+        await app.host.api.add({ inputs: [videoMp4(2, 'used-before.mp4')], to: ['es'], outDir: tempDir() });
+      },
+    },
+  );
+
+  it('is not a first run: no Welcome over the queue, and a banner says where to choose the service', async () => {
+    const { page } = e2e.view;
+    expect((await e2e.app.host.api.getSettings()).service.configured).toBe(false);
+    await page.getByRole('row', { name: /used-before\.mp4/ }).waitFor(PATIENT);
+    const banner = page.getByRole('status').filter({ hasText: /No service is chosen in this app yet/ });
+    await banner.waitFor(PATIENT);
+    expect(await page.getByRole('dialog', { name: 'Welcome to Dubdesk' }).count()).toBe(0);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await screenshot(page, 'used-queue-no-welcome');
+    expect(await seriousViolations(page)).toEqual([]);
+    await banner.getByRole('button', { name: 'Choose the service' }).click();
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
   });
 });

@@ -48,7 +48,7 @@ describe('watched folders from the browser', () => {
   it("lists the folder's files with their status, and a bad file's problem in words", async () => {
     const { page } = e2e.view;
     await page.getByRole('button', { name: 'Files', exact: true }).click();
-    const files = page.getByRole('dialog', { name: 'Files in to-es-fr' });
+    const files = page.getByRole('dialog', { name: 'Files in “to-es-fr”' });
     await files.getByRole('row', { name: /episode-01\.mp4.*done/ }).waitFor();
     expect(await files.getByRole('row', { name: /notes\.mp4/ }).textContent()).toMatch(/not a video/);
     await files.getByRole('button', { name: 'Close' }).click();

@@ -146,7 +146,13 @@ describe('what the screens derive', () => {
     expect(
       ['queued', 'processing', 'completed', 'failed'].map((s) => chipKind(s as JobView['state'])),
     ).toEqual(['waiting', 'working', 'done', 'failed']);
-    const row = { source: 'a', sourceKind: 'file' as const, sourceName: 'a', durationSeconds: 1 };
+    const row = {
+      source: 'a',
+      sourceKind: 'file' as const,
+      sourceName: 'a',
+      durationSeconds: 1,
+      earlier: [],
+    };
     expect(rowDone({ ...row, jobs: [job({ state: 'completed' }), job({ state: 'completed' })] })).toBe(true);
     expect(rowDone({ ...row, jobs: [job({ state: 'completed' }), job({ state: 'failed' })] })).toBe(false);
   });
@@ -198,7 +204,7 @@ describe('what the screens derive', () => {
       overBalance: false,
       alreadyDone: [{ jobId: 1, source: '/a.mp4', destLang: 'es', outputs: [] }],
       alreadyQueued: [],
-      uploadOnce: { enabled: false, bytesSaved: 0 },
+      uploadOnce: { enabled: false, bytesSaved: 0, files: 0, outOf: 1 },
     };
     expect(estimateTotals(estimate, false)).toEqual({
       goodFiles: 2,

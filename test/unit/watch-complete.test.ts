@@ -90,7 +90,7 @@ describe('a file is whole when its container says so', () => {
     expect(r).toMatchObject({ whole: false });
     const why = 'why' in r ? r.why : '';
     expect(why).toMatch(
-      /^[\d.]+ KB of its MP4 structure is still missing, \d{1,3}(,\d{3})+ of \d{1,3}(,\d{3})+ bytes written so far$/,
+      /^[\d.]+ KiB of its MP4 structure is still missing, \d{1,3}(,\d{3})+ of \d{1,3}(,\d{3})+ bytes written so far$/,
     );
     expect(why).not.toMatch(/boxes/);
   });

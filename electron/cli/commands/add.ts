@@ -146,7 +146,7 @@ function addJobOptions(cmd: Command): Command {
     .option('--again', 'dub again what was already dubbed with the same settings (charged again)', false)
     .option(
       '--upload-once',
-      "v2: upload each file once, make the other languages from the service's copy (default: auto, for files over 50 MB going to several languages)",
+      "v2: upload each file once, make the other languages from the service's copy (default: auto, for files of 50 MiB or more going to several languages)",
     )
     .option('--no-upload-once', 'upload each file once per language')
     .option('--json', 'print what was queued (and, for dub, what the run did) as JSON on stdout', false);

@@ -4,9 +4,9 @@ import type { ApiGeneration } from '../../../shared/contract/jobs';
 import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode, exitCodeFor } from '../exit-codes';
-import { fileShareWords } from '../../../shared/file-share';
-import { plural } from '../../../shared/format';
-import { formatBytes, formatDuration, printJson, printable, table } from '../format';
+import { fileShareWords, uploadOnceWords } from '../../../shared/file-share';
+import { formatLength, plural } from '../../../shared/format';
+import { printJson, printable, table } from '../format';
 import { EstimateJson } from '../json-shapes';
 import { readingLine } from '../reading';
 import { languageList } from '../options';
@@ -33,7 +33,7 @@ export function registerEstimateCommand(program: Command): void {
     )
     .option(
       '--upload-once',
-      'v2: upload each file once for all its languages (default: auto, files over 50 MB)',
+      'v2: upload each file once for all its languages (default: auto, files of 50 MiB or more)',
     )
     .option('--no-upload-once', 'upload each file once per language')
     .option('--json', 'print the estimate as JSON on stdout (see docs/cli-json.md)', false)
@@ -69,7 +69,7 @@ export function registerEstimateCommand(program: Command): void {
             for (const f of good)
               rows.push([
                 printable(f.input),
-                f.durationSeconds === null ? '?' : formatDuration(f.durationSeconds),
+                f.durationSeconds === null ? '?' : formatLength(f.durationSeconds),
                 printable(fileShareWords(f, flags.to.length)),
               ]);
             process.stdout.write(`${table(rows)}\n\n`);
@@ -85,10 +85,8 @@ export function registerEstimateCommand(program: Command): void {
                 ` Balance: ${e.balance}${committed ? ` (${committed} committed to the queue)` : ''}${after < 0 ? `; short by ${-after}.` : `, ${after} after.`}`,
               );
             }
-            if (e.uploadOnce.enabled)
-              process.stdout.write(
-                `\nUpload once: each file is uploaded once for all its languages, ${formatBytes(e.uploadOnce.bytesSaved)} less to send.`,
-              );
+            const once = uploadOnceWords(e.uploadOnce);
+            if (once) process.stdout.write(`\nUpload once: ${once}`);
             if (e.alreadyDone.length)
               process.stdout.write(
                 `\n${plural(e.alreadyDone.length, 'dub')} already made with these settings: not counted.`,

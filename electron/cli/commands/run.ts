@@ -109,8 +109,10 @@ export async function runQueue(
     interrupts.dispose();
   }
   const after = await allJobs(api, scope);
-  const totals = await api.totals();
   const t = tally(before, after);
+  // The balance a run ends with is the service's after its charges: read again, not the one read before the last.
+  if (t.counts.creditsCharged > 0) await api.account().catch(() => null);
+  const totals = await api.totals();
   // Every job left is paused on its own (the queue itself is not): the run ended, but it is not done.
   const leftPaused = flags.untilDone && outcome === 'done' && t.counts.paused > 0;
   if (!flags.json) {

@@ -9,6 +9,7 @@ import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
 import { formatDuration, printJson, printable, table } from '../format';
+import { earlierVersionWords, newerVersion, renamedFrom, renamedTo } from '../../../shared/watch-renames';
 import {
   WatchApproveJson,
   WatchFilesJson,
@@ -167,12 +168,17 @@ async function printFiles(api: DubdeskApi, folder: WatchFolder, json: boolean): 
     // The engine's remedy says what (approve, raise the limit, add credits); the commands say how here.
     const credits = `${f.problem?.remedy ?? ''} ${approveHint}`.trim();
     let note = f.problem ? describeError(f.problem, { credits }) : '';
-    if (f.duplicateOf) note = `copied from ${f.duplicateOf} (same content), at no charge`;
+    const from = renamedFrom(f, files);
+    const to = renamedTo(f, files);
+    if (from) note = `renamed from ${from.name}: its results keep their names, nothing charged`;
+    else if (f.duplicateOf) note = `copied from ${f.duplicateOf} (same content), at no charge`;
     else if (f.status === 'duplicate')
       note =
         'the same content as a file already dubbed with this preset: its results are copied here, at no charge';
+    if (newerVersion(f, files)) note = earlierVersionWords(f);
     if (f.movedTo) note = `moved to ${f.movedTo}`;
-    if (f.gone) note = `no longer there${note ? `; ${note}` : ''}`;
+    if (f.gone)
+      note = to ? `no longer there: renamed to ${to.name}` : `no longer there${note ? `; ${note}` : ''}`;
     if (f.nextCheckAt) {
       const wait = formatDuration(Math.max(0, (Date.parse(f.nextCheckAt) - now) / 1000));
       // A note that ends its own sentence is followed by a new one, not by "; ".

@@ -3,6 +3,7 @@ import { historyCountMigration } from './history-count-migration';
 import { scaleMigration } from './scale-migration';
 import { searchMigration } from './search-migration';
 import { watchRestartMigration } from './watch-migration';
+import { ledgerMigration } from './ledger-migration';
 import { deliverMigration } from './deliver-migration';
 
 /** Each entry moves the schema one version up; never edit one that has shipped, add a new one. */
@@ -256,7 +257,9 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   searchMigration,
   // 14: what a restart need not look through again (watch-migration.ts).
   watchRestartMigration,
-  // 15: what is handed on: the batch's delivery choices and each dub's QC on the job, the packages
+  // 15: the credits the queue recorded as charged, per service (ledger-migration.ts).
+  ledgerMigration,
+  // 16: what is handed on: the batch's delivery choices and each dub's QC on the job, the packages
   // (deliver-migration.ts).
   deliverMigration,
 ];

@@ -10,6 +10,7 @@ import type { SandboxStarter } from '../app/service';
 import { formatChecks, pass, skipped, type Check } from './check';
 import { backupCheck, databaseCheck } from './database';
 import { homeCheck, runtimeCheck } from './runtime';
+import { formatBytes } from '../../../shared/format';
 import { keyStoreCheck, sandboxCheck, serviceCheck, type KeyUse } from './service';
 import { glibcVersion, systemCheck } from './system';
 import { ffmpegCheck } from './media-tools';
@@ -28,7 +29,7 @@ async function logCheck(home: string): Promise<Check> {
   const file = logFile(home);
   try {
     const s = await stat(file);
-    return pass('Log', `${file} (${Math.ceil(s.size / 1024)} KB)`);
+    return pass('Log', `${file} (${formatBytes(s.size)})`);
   } catch {
     return pass('Log', `${file} (none written yet)`);
   }

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { access, mkdir, rm, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { formatBytes } from '../../../shared/format';
 import { fail, messageOf, pass, type Check } from './check';
 
 /** The Node.js the engine needs (package.json `engines`); Electron 45 ships a newer one. */
@@ -27,7 +28,7 @@ export function runtimeCheck(versions: { node: string; electron?: string }): Che
   );
 }
 
-const gb = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+const gb = formatBytes;
 
 /**
  * The data folder: there (or creatable, as on a first run), writable (a file is written and removed), and

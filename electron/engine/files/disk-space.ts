@@ -1,10 +1,14 @@
 import { statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DubdeskError } from '../../../shared/contract/errors';
+import { formatBytes } from '../../../shared/format';
 
-const MB = 1024 * 1024;
+const MiB = 1024 * 1024;
 /** Below this much free space, an I/O error SQLite gives is taken for the disk being full. */
-const NEARLY_FULL = MB;
+const NEARLY_FULL = MiB;
+
+/** Room to free, rounded up to whole MiB ("2.0 MiB"): what is said is never less than what is needed. */
+export const roomToFree = (bytes: number) => formatBytes(Math.max(1, Math.ceil(bytes / MiB)) * MiB);
 
 /** Bytes free for this user on the disk holding `dir`, or null when it cannot be asked. */
 export function freeBytes(dir: string): number | null {
@@ -38,14 +42,14 @@ export function dataFolderNeeds(home: string): number {
   } catch {
     /* not made yet */
   }
-  return MB + db;
+  return MiB + db;
 }
 
-/** "disk full: free N MB in DIR", as the output folder's full disk says it. */
+/** "disk full: free N MiB in DIR", as the output folder's full disk says it. */
 export function diskFullError(home: string): DubdeskError {
   const free = freeBytes(home) ?? 0;
-  const need = Math.max(1, Math.ceil(Math.max(0, dataFolderNeeds(home) - free) / MB));
-  return new DubdeskError('disk', `disk full: free ${need} MB in ${home}`, {
+  const need = roomToFree(Math.max(0, dataFolderNeeds(home) - free));
+  return new DubdeskError('disk', `disk full: free ${need} in ${home}`, {
     remedy: 'Dubdesk goes on by itself once there is room; nothing in the queue is lost.',
   });
 }

@@ -1,6 +1,7 @@
 import { DubdeskError, type ContractError } from '../../../shared/contract/errors';
 import type { Waiting } from '../../../shared/contract/jobs';
 import { ApiError } from '../api/errors';
+import { roomToFree } from '../files/disk-space';
 import { NameTakenError } from '../files/own-file';
 
 /**
@@ -43,11 +44,9 @@ export class StopAtStep extends Error {
   }
 }
 
-const mb = (n: number) => Math.max(1, Math.ceil(n / 1024 / 1024));
-
 function fromDisk(e: DiskError): JobError {
   if (e.errno === 'ENOSPC' || e.errno === 'EDQUOT') {
-    const need = e.needBytes !== null ? `free ${mb(e.needBytes)} MB` : 'free some space';
+    const need = e.needBytes !== null ? `free ${roomToFree(e.needBytes)}` : 'free some space';
     return {
       error: {
         code: 'disk',

@@ -3,7 +3,7 @@ import type { RunnerHooks } from './runner-types';
 
 /**
  * Runs `work` again each time the disk under the data folder `home` fills up (nothing can be recorded):
- * the hooks hear "disk full: free N MB in DIR", the wait lasts until there is room, and the work takes up
+ * the hooks hear "disk full: free N MiB in DIR", the wait lasts until there is room, and the work takes up
  * from what was recorded. `stopped` is what it comes to when `stop` ends the wait.
  */
 export async function againOnceThereIsRoom<T>(

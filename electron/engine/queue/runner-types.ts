@@ -46,7 +46,7 @@ export interface RunnerHooks {
   connectivity(offline: string | null): void;
   /** Jobs the last run left mid-step when it died, found by this one. */
   resumed(count: number): void;
-  /** The disk under the data folder is full ("disk full: free N MB in DIR"), or has room again (null). */
+  /** The disk under the data folder is full ("disk full: free N MiB in DIR"), or has room again (null). */
   storage(full: string | null): void;
   /** Something went wrong that no record holds (a QC or a package that could not be recorded): logged. */
   warn?(message: string): void;

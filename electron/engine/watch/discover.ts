@@ -13,6 +13,19 @@ const PENDING = new Set<WatchFileRow['status']>([
   'awaiting-approval',
 ]);
 
+/** A taken file no longer there is marked gone; one back again is no longer (as a full scan does). */
+function markGone(
+  env: WatchEnv,
+  folder: WatchFolderRow,
+  row: WatchFileRow | undefined | null,
+  gone: boolean,
+) {
+  if (!row || row.moved_to || (row.status !== 'taken' && row.status !== 'duplicate')) return;
+  if ((row.gone === 1) === gone) return;
+  env.watch.setGone([row.id], gone);
+  env.folderChanged(folder.id);
+}
+
 /**
  * A path was seen (an event, or a scan walked past it): record what it is. A new file starts settling; a
  * file not yet taken whose size or mtime moved starts settling again; a taken file whose content may have
@@ -35,8 +48,11 @@ export async function discover(
     // Gone or not a regular file: a pending row is looked at now (its check forgets it).
     if (row && (row.status === 'settling' || row.status === 'waiting'))
       env.watch.update(row.id, row.rev, { next_check_at: now }, now);
+    // A taken file deleted or renamed away is gone at once, not only at the next full scan.
+    else if (seen.kind === 'missing') markGone(env, folder, row, true);
     return;
   }
+  markGone(env, folder, row, false);
   const settleAt = now + env.timing.settleMs;
   const identity = { size: seen.size, mtime_ms: seen.mtimeMs };
   const same = row && row.size === seen.size && row.mtime_ms === seen.mtimeMs;

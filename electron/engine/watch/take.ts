@@ -5,6 +5,7 @@ import { enqueue, transition } from '../jobs/life';
 import { creditsOfJobs, outDirOf, twinOf, wantsCopy, type Cover } from './copies';
 import type { WatchEnv } from './env';
 import { guard } from './guard';
+import { renamedFrom } from './renames';
 import { setAsideResultCopy } from './result-copy';
 import { waitAgain } from './settle';
 
@@ -65,7 +66,8 @@ export async function takeReady(
       naming: folder.preset.naming,
       source_name: basename(locationOf(row)),
     };
-    if (needed.length === 0 && ![...covered.values()].some((c) => wantsCopy(env, c, names))) {
+    const copied = (c: Cover) => wantsCopy(env, c, names) && !renamedFrom(env, row, c);
+    if (needed.length === 0 && ![...covered.values()].some(copied)) {
       if (markDuplicate(env, folder, row, covered, now)) result.duplicates++;
       continue;
     }
@@ -253,7 +255,7 @@ async function plan(env: WatchEnv, folder: WatchFolderRow, candidates: Candidate
     for (const planned of all) {
       const cover = c.covered.get(planned.dest_lang);
       const named = { ...planned, out_dir: outDir, watch_folder_id: folder.id };
-      if (cover && !wantsCopy(env, cover, named)) {
+      if (cover && (!wantsCopy(env, cover, named) || renamedFrom(env, row, cover))) {
         shared.push(cover);
         continue;
       }

@@ -1,5 +1,6 @@
 import { formatCount } from '../format';
 import { useApp } from '../store';
+import { queueUsed } from '../store/derived';
 
 /** Only the banners that apply now: resumed after a crash, offline, queue paused (out of credits, key rejected). */
 export function Banners() {
@@ -10,9 +11,25 @@ export function Banners() {
   const dismissResumed = useApp((s) => s.dismissResumed);
   const resumeQueue = useApp((s) => s.resumeQueue);
   const setScreen = useApp((s) => s.setScreen);
+  const unchosen = useApp(
+    (s) => s.settings?.service.configured === false && queueUsed(s.totals, s.folders) === true,
+  );
 
   return (
     <div className="banners">
+      {unchosen && (
+        <div className="banner banner-info" role="status">
+          <span aria-hidden="true">ℹ</span>
+          <p>
+            No service is chosen in this app yet: it uses the built-in sandbox. The queue below was made
+            earlier, by the command line or another Dubdesk; jobs made on another service finish once you
+            choose it.
+          </p>
+          <button type="button" onClick={() => setScreen('settings')}>
+            Choose the service
+          </button>
+        </div>
+      )}
       {resumed > 0 && !resumedDismissed && (
         <div className="banner banner-info" role="status">
           <span aria-hidden="true">↻</span>

@@ -34,6 +34,13 @@ export function Dialog({ open, title, onClose, className, children, footer }: Pr
         e.preventDefault();
         onClose?.();
       }}
+      onClose={() => {
+        // The browser closed it on its own (a second Escape it lets no page refuse): the app hears of it, and
+        // a dialog that must be answered comes back.
+        if (!open) return;
+        if (onClose) onClose();
+        else ref.current?.showModal();
+      }}
     >
       {open && (
         <div className="dialog-frame">

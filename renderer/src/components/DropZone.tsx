@@ -15,6 +15,7 @@ export function DropZone() {
   const folderInput = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const [pasted, setPasted] = useState('');
+  const pasteBox = useRef<HTMLTextAreaElement>(null);
 
   async function browseFiles() {
     const paths = bridge.shell === 'electron' ? await bridge.pickFiles() : null;
@@ -106,12 +107,15 @@ export function DropZone() {
           e.preventDefault();
           addInputs(pasted.split(/\r?\n/));
           setPasted('');
+          // The Add button is disabled once the box is empty: the keyboard stays in the box, not on the page.
+          pasteBox.current?.focus();
         }}
       >
         <label className="visually-hidden" htmlFor="paste-paths">
           Paths or URLs, one per line
         </label>
         <textarea
+          ref={pasteBox}
           id="paste-paths"
           rows={1}
           placeholder="Or paste paths or URLs, one per line"

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type FocusEvent } from 'react';
 import type { FileEstimate } from '../../../shared/contract/batches';
 import { fileShareWords } from '../../../shared/file-share';
-import { baseName, formatBytes, formatClock, plural, withoutPathPrefix } from '../format';
+import { baseName, formatBytes, formatLength, plural, withoutPathPrefix } from '../format';
 import { useApp } from '../store';
 
 /**
@@ -40,7 +40,7 @@ function FileLine(props: { file: FileEstimate; share: string; onRemove: (() => v
         </span>
       ) : (
         <span className="file-meta num">
-          {file.durationSeconds !== null ? formatClock(file.durationSeconds) : 'length known after dubbing'}
+          {file.durationSeconds !== null ? formatLength(file.durationSeconds) : 'length known after dubbing'}
           {file.bytes !== null && ` · ${formatBytes(file.bytes)}`}
           {file.kind && ` · ${file.kind}`}
         </span>

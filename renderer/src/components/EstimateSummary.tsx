@@ -1,4 +1,5 @@
-import { formatBytes, formatCredits, plural } from '../format';
+import { uploadOnceWords } from '../../../shared/file-share';
+import { formatCredits, plural } from '../format';
 import { useApp } from '../store';
 import { batchWords, estimateTotals } from '../store/estimate';
 
@@ -27,6 +28,7 @@ export function EstimateSummary() {
   }
   const t = estimateTotals(estimate, again, committed);
   const doneSources = new Set(estimate.alreadyDone.map((d) => d.source)).size;
+  const once = uploadOnceWords(estimate.uploadOnce);
   return (
     <div
       className={`estimate-summary ${t.overBy > 0 ? 'over' : ''}`}
@@ -65,9 +67,9 @@ export function EstimateSummary() {
           <span className="muted"> + {plural(estimate.unknownLengthJobs, 'link')} priced once measured</span>
         )}
       </p>
-      {estimate.uploadOnce.enabled && estimate.uploadOnce.bytesSaved > 0 && (
+      {once && (
         <p className="muted num" data-testid="estimate-upload-once">
-          Each file is uploaded once: {formatBytes(estimate.uploadOnce.bytesSaved)} less to send.
+          {once.charAt(0).toUpperCase() + once.slice(1)}
         </p>
       )}
       <p className="balance-line num">

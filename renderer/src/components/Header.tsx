@@ -8,8 +8,7 @@ import { headerNumbers } from '../store/derived';
 export function Header() {
   const n = useApp(useShallow((s) => headerNumbers(s.totals)));
   const paused = useApp((s) => s.totals?.paused ?? null);
-  const openAdd = useApp((s) => s.setAddOpen);
-  const startDraft = useApp((s) => s.startDraft);
+  const openAddSheet = useApp((s) => s.openAddSheet);
   const pauseQueue = useApp((s) => s.pauseQueue);
   const resumeQueue = useApp((s) => s.resumeQueue);
 
@@ -27,15 +26,7 @@ export function Header() {
         </span>
         Dubdesk
       </div>
-      <button
-        type="button"
-        className="primary"
-        onClick={() => {
-          startDraft();
-          openAdd(true);
-        }}
-        aria-keyshortcuts="Control+O Meta+O"
-      >
+      <button type="button" className="primary" onClick={openAddSheet} aria-keyshortcuts="Control+O Meta+O">
         + Add files
       </button>
       {paused ? (

@@ -2,22 +2,30 @@ import type { JobView } from '../../../shared/contract/jobs';
 import { languageName } from '../../../shared/languages';
 import { baseName } from '../format';
 import { useApp } from '../store';
-import { CHIP_SYMBOL, chipKind, stateWords } from '../store/derived';
+import { CHIP_SYMBOL, chipKind, chipWaitWords, stateWords } from '../store/derived';
 import { pausedNow } from '../store/views';
 import { QC_MARK, QC_WORDS } from './QcSection';
 
 /**
  * One language of a source: a symbol, the code, the percent while working, "copied" when its results were
- * linked from a dub already made; opens the job panel.
+ * linked from a dub already made; opens the job panel. Not a Tab stop of its own: the queue's arrows reach
+ * it (`id` is what the grid's active descendant names), and a click or focus puts the arrows on it.
  */
 export function JobChip({
   job,
   open,
   onOpen,
+  id,
+  active,
+  onFocus,
 }: {
   job: JobView;
   open: boolean;
   onOpen: (id: number) => void;
+  id: string;
+  /** The queue's arrows are on it. */
+  active: boolean;
+  onFocus: () => void;
 }) {
   // While the whole queue is paused nothing moves: an open job shows as paused, not as working at 0%.
   const queuePaused = useApp((s) => s.totals?.paused != null);
@@ -34,15 +42,20 @@ export function JobChip({
     : '';
   const words = paused
     ? `paused${job.state === 'paused' ? '' : ' (the queue is paused)'}`
-    : `${stateWords(job.state)}${job.waiting ? ', waiting to retry' : ''}${copied ? `, copied from ${copied} at no charge` : ''}`;
+    : `${stateWords(job.state)}${job.waiting ? `, ${chipWaitWords(job.waiting)}` : ''}${copied ? `, copied from ${copied} at no charge` : ''}`;
   // One inline run of text ("○ es 62%"), so the accessible name starts with exactly what the chip shows;
   // as few elements as that takes (a screenful of rows is ~70 chips, made and dropped while scrolling).
   return (
     <button
       type="button"
-      className={`chip chip-${kind} ${open ? 'chip-open' : ''} ${job.waiting ? 'chip-waiting' : ''}`}
+      id={id}
+      tabIndex={-1}
+      data-item=""
+      className={`chip chip-${kind} ${open ? 'chip-open' : ''} ${job.waiting ? 'chip-waiting' : ''} ${active ? 'item-active' : ''}`}
       aria-pressed={open}
-      aria-label={`${languageName(job.destLang)}, ${job.destLang}${working ? ` ${pct}` : ''}${copied ? ' copied' : ''}: ${words}${qcWords}`}
+      // Whose file it is, last: a screen reader moving chip to chip hears the file without going back to the row.
+      aria-label={`${languageName(job.destLang)}, ${job.destLang}${working ? ` ${pct}` : ''}${copied ? ' copied' : ''}: ${words}${qcWords} (${job.sourceName})`}
+      onFocus={onFocus}
       title={
         qc && qc.verdict !== 'pass'
           ? `${QC_WORDS[qc.verdict]}: ${qc.problems.map((p) => p.message).join('; ')}`

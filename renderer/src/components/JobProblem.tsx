@@ -28,9 +28,12 @@ export function problemGroups(jobs: readonly JobView[]): ProblemGroup[] {
 export function JobProblem({
   group,
   onRetry,
+  retry,
 }: {
   group: ProblemGroup;
   onRetry: (jobs: readonly JobView[]) => void;
+  /** Its Retry as one of the row's items for the queue's arrows (see SourceRowView). */
+  retry: { id: string; active: boolean; onFocus: () => void } | null;
 }) {
   const first = group.jobs[0] as JobView;
   const now = useNow(1000, first.waiting?.retryAt != null);
@@ -48,7 +51,11 @@ export function JobProblem({
         </span>
         <button
           type="button"
-          className="small"
+          className={`small ${retry?.active ? 'item-active' : ''}`}
+          id={retry?.id}
+          tabIndex={-1}
+          data-item=""
+          onFocus={retry?.onFocus}
           aria-label={`Retry ${first.sourceName} into ${languages}`}
           onClick={(e) => {
             e.stopPropagation();

@@ -174,7 +174,7 @@ export function PresetControls(props: Props) {
             }
             aria-describedby={`${id}-once-help`}
           >
-            <option value="auto">Automatic (files of 50 MB or more, several languages)</option>
+            <option value="auto">Automatic (files of 50 MiB or more, several languages)</option>
             <option value="true">Always</option>
             <option value="false">Never</option>
           </select>

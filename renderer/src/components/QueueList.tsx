@@ -4,13 +4,14 @@ import type { JobView, SourceRow } from '../../../shared/contract/jobs';
 import { useApp, useAppApi } from '../store';
 import { PAGE_SIZE } from '../store/queue';
 import { rowAt } from '../store/rows';
-import { SourceRowView, estimateRowHeight } from './SourceRowView';
+import { SourceRowView, estimateRowHeight, itemId, rowItemCount } from './SourceRowView';
 
 /** Rows made beyond the visible ones, each side: each costs DOM, style, layout and paint on every frame. */
 const OVERSCAN = 3;
 
 interface RowActions {
   onSelect: (index: number, mode: 'only' | 'toggle' | 'range') => void;
+  onItemFocus: (index: number, item: number) => void;
   onOpenJob: (id: number) => void;
   onRetry: (jobs: readonly JobView[]) => void;
 }
@@ -20,12 +21,20 @@ interface RowSlice {
   row: SourceRow | null;
   selected: boolean;
   cursor: boolean;
+  /** The item the arrows are on, when this is the cursor's row. */
+  activeItem: number | null;
   /** The open job when it is one of this row's, else null: opening a job re-renders two rows, not all. */
   openJobId: number | null;
 }
 
 function sameSlice(a: RowSlice, b: RowSlice): boolean {
-  return a.row === b.row && a.selected === b.selected && a.cursor === b.cursor && a.openJobId === b.openJobId;
+  return (
+    a.row === b.row &&
+    a.selected === b.selected &&
+    a.cursor === b.cursor &&
+    a.activeItem === b.activeItem &&
+    a.openJobId === b.openJobId
+  );
 }
 
 /** The smallest loaded row index holding one of these jobs, or null when no loaded page has one. */
@@ -60,8 +69,9 @@ const VirtualRow = memo(function VirtualRow({
     const open = s.openJobId;
     const next: RowSlice = {
       row,
-      selected: row ? s.selected[row.source] !== undefined : false,
+      selected: row ? s.allOf !== null || s.selected[row.source] !== undefined : false,
       cursor: s.cursor === index,
+      activeItem: s.cursor === index ? s.cursorItem : null,
       openJobId: row && open !== null && row.jobs.some((j) => j.id === open) ? open : null,
     };
     if (last.current && sameSlice(last.current, next)) return last.current;
@@ -77,6 +87,8 @@ const VirtualRow = memo(function VirtualRow({
           index={index}
           selected={slice.selected}
           cursor={slice.cursor}
+          activeItem={slice.activeItem}
+          onItemFocus={actions.onItemFocus}
           openJobId={slice.openJobId}
           onSelect={actions.onSelect}
           onOpenJob={actions.onOpenJob}
@@ -95,12 +107,20 @@ const VirtualRow = memo(function VirtualRow({
 
 /**
  * The queue as a virtual grid: only rows in view exist in the DOM, and only their pages (100 sources each)
- * are fetched. Arrows move, Space selects, Enter opens, Delete cancels.
+ * are fetched. One Tab stop (the grid keeps the focus and names the row or chip the arrows are on as its
+ * active descendant: a focused row would drop the focus to the page when scrolled out of the DOM). Up and
+ * Down move through rows, Left and Right through a row's chips and Retry buttons; Space selects, Enter
+ * opens (or presses the button), Delete cancels, Ctrl+A selects every row.
  */
 export function QueueList() {
   const store = useAppApi();
   const rowCount = useApp((s) => s.rowCount);
   const cursor = useApp((s) => s.cursor);
+  // The chip or button the arrows are on, while it is there (a Retry goes once its jobs are queued again).
+  const cursorItem = useApp((s) => {
+    const row = rowAt(s.pages, s.cursor);
+    return s.cursorItem !== null && row && s.cursorItem < rowItemCount(row) ? s.cursorItem : null;
+  });
   const search = useApp((s) => s.search);
   const view = useApp((s) => s.view);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -108,6 +128,7 @@ export function QueueList() {
   const actions = useMemo<RowActions>(
     () => ({
       onSelect: (index, mode) => store.getState().selectRow(index, mode),
+      onItemFocus: (index, item) => store.getState().setCursor(index, item),
       onOpenJob: (id) => store.getState().openJob(id),
       onRetry: (jobs) => void store.getState().bulk('retry', jobs),
     }),
@@ -183,15 +204,41 @@ export function QueueList() {
     const s = store.getState();
     const count = s.rowCount ?? 0;
     if (count === 0) return;
+    // A chip clicked (or given the focus back by the job panel) has it: the grid takes it again, so the
+    // keyboard goes on from its active descendant.
+    const takeFocus = () => {
+      if (document.activeElement !== scrollRef.current) scrollRef.current?.focus();
+    };
     const move = (to: number) => {
       const index = Math.max(0, Math.min(count - 1, to));
+      const target = rowAt(s.pages, index);
+      // Up and down keep the column: the same place among the row's items, or its last.
+      const item = s.cursorItem === null || !target ? null : Math.min(s.cursorItem, rowItemCount(target) - 1);
       if (e.shiftKey) s.selectRow(index, 'range');
-      else s.setCursor(index);
+      s.setCursor(index, item !== null && item >= 0 ? item : null);
       virtualizer.scrollToIndex(index, { align: 'auto' });
       setTarget(index);
+      takeFocus();
     };
     const row = rowAt(s.pages, s.cursor);
+    const across = (to: number | null) => {
+      s.setCursor(s.cursor, to);
+      takeFocus();
+    };
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'a') {
+      s.selectAll();
+      e.preventDefault();
+      return;
+    }
     switch (e.key) {
+      case 'ArrowRight': {
+        const items = row ? rowItemCount(row) : 0;
+        if (items > 0) across(s.cursorItem === null ? 0 : Math.min(items - 1, s.cursorItem + 1));
+        break;
+      }
+      case 'ArrowLeft':
+        if (s.cursorItem !== null) across(s.cursorItem === 0 ? null : s.cursorItem - 1);
+        break;
       case 'ArrowDown':
         move(s.cursor + 1);
         break;
@@ -214,6 +261,10 @@ export function QueueList() {
         s.selectRow(s.cursor, 'toggle');
         break;
       case 'Enter': {
+        if (s.cursorItem !== null) {
+          document.getElementById(itemId(s.cursor, s.cursorItem))?.click();
+          break;
+        }
         const job = row?.jobs.find((j) => j.state !== 'completed') ?? row?.jobs[0];
         if (job) s.openJob(job.id);
         break;
@@ -256,7 +307,13 @@ export function QueueList() {
       aria-label="Queue: one row per source, one chip per language"
       aria-rowcount={rowCount ?? undefined}
       aria-multiselectable="true"
-      aria-activedescendant={cursor >= first && cursor <= last ? `row-${cursor}` : undefined}
+      aria-activedescendant={
+        cursor >= first && cursor <= last
+          ? cursorItem === null
+            ? `row-${cursor}`
+            : itemId(cursor, cursorItem)
+          : undefined
+      }
       tabIndex={0}
       onKeyDown={onKeyDown}
     >

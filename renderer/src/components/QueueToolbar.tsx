@@ -15,7 +15,8 @@ const SEARCH_DELAY_MS = 250;
 export function QueueToolbar() {
   const search = useApp((s) => s.search);
   const setSearch = useApp((s) => s.setSearch);
-  const selectedRows = useApp((s) => Object.keys(s.selected).length);
+  // Ctrl+A over rows not all loaded: every row of the view.
+  const selectedRows = useApp((s) => (s.allOf ? (s.rowCount ?? 0) : Object.keys(s.selected).length));
   const failed = useApp((s) => s.totals?.counts.failed ?? 0);
   const completed = useApp((s) => s.totals?.counts.completed ?? 0);
   const bulk = useApp((s) => s.bulk);

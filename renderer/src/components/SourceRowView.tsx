@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import type { JobView, SourceRow } from '../../../shared/contract/jobs';
-import { formatClock } from '../format';
-import { rowDone } from '../store/derived';
+import { formatLength } from '../format';
+import { languageName } from '../../../shared/languages';
+import { rowDone, stateWords } from '../store/derived';
 import { JobChip } from './JobChip';
 import { JobProblem, problemGroups } from './JobProblem';
 
@@ -10,6 +11,10 @@ interface Props {
   index: number;
   selected: boolean;
   cursor: boolean;
+  /** In the cursor's row: the chip or button the arrows are on; null elsewhere or on the row itself. */
+  activeItem: number | null;
+  /** A chip or button got the focus (a click, the job panel giving it back): the arrows go on from it. */
+  onItemFocus: (index: number, item: number) => void;
   openJobId: number | null;
   onSelect: (index: number, mode: 'only' | 'toggle' | 'range') => void;
   onOpenJob: (id: number) => void;
@@ -40,17 +45,44 @@ export function estimateRowHeight(row: SourceRow | null): number {
   let px = estimates.get(row);
   if (px === undefined) {
     const problems = rowDone(row) ? 0 : problemGroups(row.jobs).length;
-    px = Math.max(ROW_PX, LINES_PX + problems * PROBLEM_LINE_PX);
+    const lines = problems + (row.earlier.length > 0 ? 1 : 0);
+    px = Math.max(ROW_PX, LINES_PX + lines * PROBLEM_LINE_PX);
     estimates.set(row, px);
   }
   return px;
 }
 
+/**
+ * The jobs of a file's earlier content, in a line under its chips: "Earlier version: Spanish and French
+ * done; its results are in previous/".
+ */
+function earlierWords(jobs: readonly JobView[]): string {
+  const byState = new Map<string, string[]>();
+  for (const j of jobs) {
+    const words = stateWords(j.state);
+    byState.set(words, [...(byState.get(words) ?? []), languageName(j.destLang)]);
+  }
+  const parts = [...byState].map(([words, langs]) => `${langs.join(', ')} ${words}`);
+  const done = jobs.some((j) => j.state === 'completed');
+  return `Earlier version: ${parts.join('; ')}${done ? '; its results are in previous/' : ''}`;
+}
+
+/** The id of a row's item (its chips, then its Retry buttons): what the grid's active descendant names. */
+export const itemId = (index: number, item: number) => `row-${index}-item-${item}`;
+
+/** How many items the arrows go through in a row: one chip per language, then one Retry per failure. */
+export function rowItemCount(row: SourceRow): number {
+  if (rowDone(row)) return row.jobs.length;
+  return row.jobs.length + problemGroups(row.jobs).filter((g) => g.jobs[0]?.state === 'failed').length;
+}
+
 /** A source and one chip per language; problems in words underneath; one quiet line once all are done. */
 export const SourceRowView = memo(function SourceRowView(props: Props) {
   const { row, index, selected, cursor, openJobId, onSelect, onOpenJob, onRetry } = props;
+  const { activeItem, onItemFocus } = props;
   const done = rowDone(row);
   const problems = done ? [] : problemGroups(row.jobs);
+  let retries = row.jobs.length;
   return (
     <div
       role="row"
@@ -84,7 +116,7 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
         </span>
       </div>
       <div role="gridcell" className="cell-duration num">
-        {row.durationSeconds !== null ? formatClock(row.durationSeconds) : '—'}
+        {row.durationSeconds !== null ? formatLength(row.durationSeconds) : '—'}
       </div>
       <div role="gridcell" className="cell-chips">
         {done && (
@@ -92,15 +124,40 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
             <span aria-hidden="true">✓ </span>all done
           </span>
         )}
-        {row.jobs.map((j) => (
-          <JobChip key={j.id} job={j} open={openJobId === j.id} onOpen={onOpenJob} />
+        {row.jobs.map((j, k) => (
+          <JobChip
+            key={j.id}
+            job={j}
+            open={openJobId === j.id}
+            onOpen={onOpenJob}
+            id={itemId(index, k)}
+            active={activeItem === k}
+            onFocus={() => onItemFocus(index, k)}
+          />
         ))}
       </div>
-      {problems.length > 0 && (
+      {(problems.length > 0 || row.earlier.length > 0) && (
         <div role="gridcell" className="cell-problems">
-          {problems.map((g) => (
-            <JobProblem key={g.key} group={g} onRetry={onRetry} />
-          ))}
+          {row.earlier.length > 0 && <p className="earlier-version">{earlierWords(row.earlier)}</p>}
+          {problems.map((g) => {
+            const item = g.jobs[0]?.state === 'failed' ? retries++ : null;
+            return (
+              <JobProblem
+                key={g.key}
+                group={g}
+                onRetry={onRetry}
+                retry={
+                  item === null
+                    ? null
+                    : {
+                        id: itemId(index, item),
+                        active: activeItem === item,
+                        onFocus: () => onItemFocus(index, item),
+                      }
+                }
+              />
+            );
+          })}
         </div>
       )}
     </div>

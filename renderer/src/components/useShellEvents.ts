@@ -13,8 +13,7 @@ export function useShellEvents(store: AppStore, bridge: FaceBridge): void {
       const s = store.getState();
       switch (event.type) {
         case 'open-files':
-          if (!s.addOpen) s.startDraft();
-          s.setAddOpen(true);
+          s.openAddSheet();
           s.addInputs(event.paths);
           break;
         case 'show-job':

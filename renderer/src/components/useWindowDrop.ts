@@ -35,8 +35,7 @@ export function useWindowDrop(store: AppStore, bridge: FaceBridge): boolean {
       e.preventDefault();
       const s = store.getState();
       if (s.screen === 'watch') return;
-      if (!s.addOpen) s.startDraft();
-      s.setAddOpen(true);
+      s.openAddSheet();
       void readDrop(e.dataTransfer, bridge.shell === 'web').then(({ files }) => s.stageFiles(files));
     };
     window.addEventListener('dragenter', enter);

@@ -21,7 +21,9 @@ export function AddSheet() {
   // A refused estimate (a relative folder, a language) is shown where the add's own refusal would be.
   const formError = useApp((s) => s.addError ?? s.estimateError);
   const adding = useApp((s) => s.adding);
-  const setAddOpen = useApp((s) => s.setAddOpen);
+  const closeAddSheet = useApp((s) => s.closeAddSheet);
+  const startDraft = useApp((s) => s.startDraft);
+  const drafted = useApp((s) => s.inputs.length > 0 || s.staging !== null);
   const totals = useApp(
     useShallow((s) =>
       s.estimate ? estimateTotals(s.estimate, s.again, s.totals?.creditsCommitted ?? 0) : null,
@@ -97,7 +99,7 @@ export function AddSheet() {
     <Dialog
       open={open}
       title="Add to queue"
-      onClose={() => setAddOpen(false)}
+      onClose={closeAddSheet}
       className="sheet add-sheet"
       footer={
         <>
@@ -107,7 +109,19 @@ export function AddSheet() {
             Shortcut: Ctrl+Enter (⌘+Enter on macOS) adds from anywhere in the sheet.
           </p>
           <div className="sheet-buttons">
-            <button type="button" onClick={() => setAddOpen(false)}>
+            {drafted && (
+              <button type="button" className="start-over" onClick={startDraft}>
+                Start over
+              </button>
+            )}
+            {/* Cancel is the one way out that means it: the draft goes. Escape and ✕ keep it. */}
+            <button
+              type="button"
+              onClick={() => {
+                startDraft();
+                closeAddSheet();
+              }}
+            >
               Cancel
             </button>
             <button

@@ -3,15 +3,21 @@ import type { ContractError } from '../../../shared/contract/errors';
 import { Dialog } from '../components/Dialog';
 import { ErrorText } from '../components/ErrorText';
 import { useApp } from '../store';
+import { queueUsed } from '../store/derived';
 
-/** A first run (nothing chosen yet): try the built-in sandbox, or enter an API key. */
+/**
+ * A first run: nothing chosen yet, and a data folder nobody used (no job, none in the history, no watched
+ * folder: `dubdesk dub --sandbox` saves no service, but its queue is there). Try the sandbox, or a key.
+ */
 export function FirstRun() {
   const configured = useApp((s) => s.settings?.service.configured ?? true);
+  // Folders that could not be listed count as none: the Welcome is not held back for ever.
+  const used = useApp((s) => queueUsed(s.totals, s.folders ?? (s.foldersError ? [] : null)));
   const save = useApp((s) => s.saveSettings);
   const requestKeyEntry = useApp((s) => s.requestKeyEntry);
   const [skipped, setSkipped] = useState(false);
   const [error, setError] = useState<ContractError | null>(null);
-  const open = !configured && !skipped;
+  const open = !configured && used === false && !skipped;
 
   return (
     <Dialog open={open} title="Welcome to Dubdesk" className="first-run">

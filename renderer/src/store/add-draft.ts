@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/format';
 import { asError } from './errors';
 import { batchRequest, presetFromSettings } from './preset';
 import type { SliceMaker, AddDraftSlice } from './types';
@@ -7,6 +8,8 @@ const ESTIMATE_DELAY_MS = 350;
 export const createAddDraftSlice: SliceMaker<AddDraftSlice> = (bridge) => (set, get) => {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let asked = 0;
+  /** Counts fresh drafts: files still being sent when the user starts over are not added to the new one. */
+  let draft = 0;
 
   function scheduleEstimate() {
     if (timer) clearTimeout(timer);
@@ -52,9 +55,10 @@ export const createAddDraftSlice: SliceMaker<AddDraftSlice> = (bridge) => (set, 
     addError: null,
     startDraft() {
       asked++;
+      draft++;
       set({
         inputs: [],
-        preset: presetFromSettings(get().settings),
+        preset: presetFromSettings(get().settings, true),
         again: false,
         staging: null,
         stagingError: null,
@@ -63,6 +67,22 @@ export const createAddDraftSlice: SliceMaker<AddDraftSlice> = (bridge) => (set, 
         estimateError: null,
         addError: null,
       });
+    },
+    openAddSheet() {
+      const s = get();
+      if (!s.addOpen && s.inputs.length === 0 && s.staging === null) s.startDraft();
+      s.setAddOpen(true);
+    },
+    closeAddSheet() {
+      const s = get();
+      if (!s.addOpen) return;
+      s.setAddOpen(false);
+      const kept = s.inputs.length;
+      if (kept > 0 || s.staging)
+        s.notify(
+          'info',
+          `${kept ? plural(kept, 'file') : 'The files being sent'} kept for the next Add: “+ Add files” brings ${kept === 1 ? 'it' : 'them'} back.`,
+        );
     },
     addInputs(paths) {
       const known = new Set(get().inputs);
@@ -83,13 +103,17 @@ export const createAddDraftSlice: SliceMaker<AddDraftSlice> = (bridge) => (set, 
     async stageFiles(files) {
       if (files.length === 0) return;
       const total = files.reduce((n, f) => n + f.size, 0);
+      const mine = draft;
       set({ staging: { sent: 0, total }, stagingError: null });
       try {
-        const paths = await bridge.stageFiles(files, (sent, all) => set({ staging: { sent, total: all } }));
+        const paths = await bridge.stageFiles(files, (sent, all) => {
+          if (mine === draft) set({ staging: { sent, total: all } });
+        });
+        if (mine !== draft) return;
         set({ staging: null });
         get().addInputs(paths);
       } catch (e) {
-        set({ staging: null, stagingError: asError(e) });
+        if (mine === draft) set({ staging: null, stagingError: asError(e) });
       }
     },
     async submitAdd(force) {
@@ -97,8 +121,10 @@ export const createAddDraftSlice: SliceMaker<AddDraftSlice> = (bridge) => (set, 
       set({ adding: true, addError: null });
       try {
         const result = await bridge.add({ ...batchRequest(inputs, preset, languages), force, again });
-        set({ adding: false });
-        // The engine remembers the batch's languages: Recent and "Same as last batch" show them next time.
+        set({ adding: false, inputs: [] });
+        // The engine remembers the batch's languages (Recent, "Same as last batch"); its folder is this face's
+        // "Save to" next time. Then the settings are read again for both.
+        await bridge.setSettings({ lastOutDir: preset.outDir.trim() }).catch(() => null);
         void get().loadSettings();
         return result;
       } catch (e) {

@@ -47,25 +47,20 @@ export const CHIP_SYMBOL: Record<ChipKind, string> = {
   canceled: '⊘',
 };
 
-const STATE_WORDS: Record<JobState, string> = {
-  queued: 'waiting',
-  uploading: 'uploading',
-  submitted: 'in the service’s queue',
-  processing: 'dubbing',
-  downloading: 'downloading',
-  completed: 'done',
-  failed: 'failed',
-  canceled: 'canceled',
-  paused: 'paused',
-};
-
-export function stateWords(state: JobState): string {
-  return STATE_WORDS[state];
-}
+export { stateWords } from '../../../shared/state-words';
 
 /** A whole row is done: it collapses to one line. */
 export function rowDone(row: SourceRow): boolean {
   return row.jobs.length > 0 && row.jobs.every((j) => j.state === 'completed');
+}
+
+/**
+ * A chip's few words for why its job waits: "waiting to retry" only when a retry is scheduled; waiting for
+ * another job (the first language's upload, the dub a copy takes its files from) says so in the engine's words.
+ */
+export function chipWaitWords(w: NonNullable<JobView['waiting']>): string {
+  if (w.code === 'first-upload') return w.message;
+  return w.retryAt ? 'waiting to retry' : w.message;
 }
 
 /** "retrying in 30 s (attempt 2)", or the waiting message when no retry is scheduled. */
@@ -113,4 +108,17 @@ export function previewKind(job: Pick<JobView, 'state' | 'outputs'>): 'video' | 
   const dub = DUB_TYPES.map((t) => job.outputs.find((o) => o.type === t)).find((o) => o !== undefined);
   if (!dub) return null;
   return AUDIO_EXT.test(dub.path) ? 'audio' : 'video';
+}
+
+/**
+ * Whether this data folder was used before, by any face (jobs, live or in the history, or watched
+ * folders): then nothing is a first run, even with no service chosen yet. Null until both are known.
+ */
+export function queueUsed(
+  totals: Pick<QueueTotals, 'total' | 'history'> | null,
+  folders: readonly unknown[] | null,
+): boolean | null {
+  if (totals && totals.total + totals.history > 0) return true;
+  if (folders && folders.length > 0) return true;
+  return totals && folders ? false : null;
 }

@@ -37,7 +37,8 @@ export function deliverOf(p: PresetDraft) {
   return { package: p.package, subtitles: [...p.subtitles], defaultAudio, loudness: p.loudness };
 }
 
-export function presetFromSettings(settings: Settings | null): PresetDraft {
+/** A new draft's choices; a batch's (not a watched folder's) starts in the folder this face used last. */
+export function presetFromSettings(settings: Settings | null, batch = false): PresetDraft {
   const d = settings?.defaults;
   return {
     to: d?.languages ?? [],
@@ -45,7 +46,8 @@ export function presetFromSettings(settings: Settings | null): PresetDraft {
     studio: d?.studio ?? false,
     api: d?.api ?? 'v2',
     outputs: d?.outputs ?? 'default',
-    outDir: d?.outDir ?? '',
+    // Where this face saved its last batch, else the settings' default folder, else beside each source.
+    outDir: (batch ? settings?.lastOutDir : null) ?? d?.outDir ?? '',
     naming: 'suffix',
     uploadOnce: d?.uploadOnce ?? 'auto',
     package: 'none',

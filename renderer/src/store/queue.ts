@@ -88,6 +88,8 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
     visibleRows = { start: 0, end: PAGE_SIZE - 1 };
     set((s) => ({
       ...patch,
+      // "Every row" was of the view left: not of the new one.
+      allOf: null,
       queueGeneration: s.queueGeneration + 1,
       pages: {},
       rowCount: null,

@@ -1,6 +1,7 @@
-import { isTerminal, type JobView } from '../../../shared/contract/jobs';
+import { isTerminal, type ActionResult, type JobFilter, type JobView } from '../../../shared/contract/jobs';
 import { asError } from './errors';
 import { rowAt } from './rows';
+import { filterFor } from './views';
 import type { AppState, BulkAction, SelectionSlice, SliceMaker } from './types';
 
 const VERB: Record<
@@ -50,22 +51,53 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString
 export const createSelectionSlice: SliceMaker<SelectionSlice> = (bridge) => (set, get) => {
   const selectedJobs = () => selectedJobsOf(get());
 
+  /** An action on every row of the view (Ctrl+A over rows not all loaded): the engine applies the filter. */
+  async function bulkAll(action: BulkAction, filter: JobFilter): Promise<ActionResult | null> {
+    const rows = get().rowCount ?? 0;
+    if (action === 'cancel' || action === 'clear') {
+      const ok = await get().confirm({
+        title: `${action === 'cancel' ? 'Cancel' : 'Clear'} the jobs of all ${plural(rows, 'row')}?`,
+        body:
+          action === 'cancel'
+            ? 'Every unfinished job of the selected rows is canceled; finished files are kept. Dubs the service already started may still be charged.'
+            : 'Every finished job of the selected rows leaves the list. No file is deleted.',
+        confirmLabel: action === 'cancel' ? 'Cancel them' : 'Clear them',
+        danger: action === 'cancel',
+      });
+      if (!ok) return null;
+    }
+    try {
+      const result = await bridge[VERB[action].method]({ filter });
+      get().notify('info', `${plural(result.changed.length, 'job')} ${VERB[action].done}.`);
+      if (action === 'clear') set({ selected: {}, allOf: null, anchor: null });
+      return result;
+    } catch (e) {
+      get().notify('error', asError(e).message);
+      return null;
+    }
+  }
+
   return {
     selected: {},
     cursor: 0,
+    cursorItem: null,
+    allOf: null,
     anchor: null,
     selectRow(index, mode) {
-      const { pages, selected, anchor } = get();
+      const { pages, anchor } = get();
       const row = rowAt(pages, index);
       if (!row) return;
+      // Ctrl+A's "every row" ends with the next choice of rows; the rows loaded stay as they were.
+      const selected = get().selected;
+      if (get().allOf) set({ allOf: null });
       const entry = { [row.source]: row.jobs.map((j) => j.id) };
       if (mode === 'only') {
-        set({ selected: entry, cursor: index, anchor: index });
+        set({ selected: entry, cursor: index, cursorItem: null, anchor: index });
       } else if (mode === 'toggle') {
         const next = selected[row.source]
           ? Object.fromEntries(Object.entries(selected).filter(([source]) => source !== row.source))
           : { ...selected, ...entry };
-        set({ selected: next, cursor: index, anchor: index });
+        set({ selected: next, cursor: index, cursorItem: null, anchor: index });
       } else {
         const from = Math.min(anchor ?? index, index);
         const to = Math.max(anchor ?? index, index);
@@ -74,12 +106,24 @@ export const createSelectionSlice: SliceMaker<SelectionSlice> = (bridge) => (set
           const r = rowAt(pages, i);
           if (r) next[r.source] = r.jobs.map((j) => j.id);
         }
-        set({ selected: next, cursor: index });
+        set({ selected: next, cursor: index, cursorItem: null });
       }
     },
-    setCursor: (cursor) => set({ cursor: Math.max(0, cursor) }),
-    clearSelection: () => set({ selected: {}, anchor: null }),
+    setCursor: (cursor, item = null) => set({ cursor: Math.max(0, cursor), cursorItem: item }),
+    selectAll() {
+      const { pages, rowCount, view, search } = get();
+      const selected: Record<string, readonly number[]> = {};
+      for (const rows of Object.values(pages))
+        for (const r of rows) selected[r.source] = r.jobs.map((j) => j.id);
+      const loaded = Object.keys(selected).length;
+      const paused = get().totals?.paused != null;
+      const allOf = rowCount !== null && loaded < rowCount ? filterFor(view, search, paused) : null;
+      set({ selected, allOf, anchor: null });
+    },
+    clearSelection: () => set({ selected: {}, allOf: null, anchor: null }),
     async bulk(action, jobs) {
+      const all = jobs ? null : get().allOf;
+      if (all) return bulkAll(action, all);
       const targets = applicable(action, jobs ?? selectedJobs());
       if (targets.length === 0) {
         get().notify('info', `Nothing to ${action}: no selected job is in a state it applies to.`);
@@ -119,7 +163,7 @@ export const createSelectionSlice: SliceMaker<SelectionSlice> = (bridge) => (set
           ? `; ${plural(result.skipped.length, 'job')} skipped: ${result.skipped[0]?.error.message ?? ''}`
           : '';
         get().notify('info', `${plural(result.changed.length, 'job')} ${VERB[action].done}${skipped}.`);
-        if (action === 'clear') set({ selected: {}, anchor: null });
+        if (action === 'clear') set({ selected: {}, allOf: null, anchor: null });
         return result;
       } catch (e) {
         const err = asError(e);

@@ -2,7 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { Language, Languages } from '../../../shared/contract/account';
 import type { AddResult, Estimate } from '../../../shared/contract/batches';
 import type { ContractError } from '../../../shared/contract/errors';
-import type { ActionResult, JobView, SourceRow } from '../../../shared/contract/jobs';
+import type { ActionResult, JobFilter, JobView, SourceRow } from '../../../shared/contract/jobs';
 import type { QueueTotals } from '../../../shared/contract/queue';
 import type { Settings, SettingsPatch } from '../../../shared/contract/settings';
 import type { WatchFile, WatchFolder, WatchPresetInput } from '../../../shared/contract/watch';
@@ -68,10 +68,19 @@ export interface SelectionSlice {
   selected: Readonly<Record<string, readonly number[]>>;
   /** The row keyboard actions apply to. */
   cursor: number;
+  /** In that row, the chip or button the arrows are on (its place among the row's items); null: the row. */
+  cursorItem: number | null;
+  /**
+   * Ctrl+A over more rows than are loaded: every row of the view is selected, and actions go to the engine
+   * as this filter (its `selected` holds the rows loaded, for what the page shows).
+   */
+  allOf: JobFilter | null;
   /** Where a shift-click range starts. */
   anchor: number | null;
   selectRow(index: number, mode: 'only' | 'toggle' | 'range'): void;
-  setCursor(index: number): void;
+  setCursor(index: number, item?: number | null): void;
+  /** Every row of the view (Ctrl+A). */
+  selectAll(): void;
   clearSelection(): void;
   /**
    * Runs a bulk action on jobs (the selection when no ids are given). Cancel of live jobs and clear ask
@@ -98,8 +107,12 @@ export interface AddDraftSlice {
   estimateError: ContractError | null;
   adding: boolean;
   addError: ContractError | null;
-  /** A fresh draft from the settings' defaults (languages, outputs, folder). */
+  /** A fresh draft from the settings' defaults (languages, outputs, folder): "Start over". */
   startDraft(): void;
+  /** Opens the sheet on the draft kept from before (files picked, files sent), else on a fresh one. */
+  openAddSheet(): void;
+  /** Closes the sheet and keeps its draft (Escape, ✕): nothing picked or sent is thrown away by accident. */
+  closeAddSheet(): void;
   addInputs(paths: readonly string[]): void;
   removeInput(path: string): void;
   setPreset(patch: Partial<PresetDraft>): void;

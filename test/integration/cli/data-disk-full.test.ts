@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 describe.skipIf(!probe)('the data folder’s disk fills up (a real tmpfs, as root)', () => {
-  it('run --until-done waits with "disk full: free N MB in DIR", then finishes once space is freed', async () => {
+  it('run --until-done waits with "disk full: free N MiB in DIR" (the MiB every size is said in), then finishes once space is freed', async () => {
     const mount = tmpfs('8m') ?? '';
     undo.push(() => spawnSync('umount', ['-l', mount]));
     const home = join(mount, 'home');
@@ -55,7 +55,7 @@ describe.skipIf(!probe)('the data folder’s disk fills up (a real tmpfs, as roo
     undo.push(() => cli.child.kill('SIGKILL'));
     let said = '';
     cli.child.stderr?.on('data', (d: Buffer) => (said += d.toString()));
-    await vi.waitFor(() => expect(said).toMatch(new RegExp(`disk full: free \\d+ MB in ${home}`)), {
+    await vi.waitFor(() => expect(said).toMatch(new RegExp(`disk full: free \\d+\\.0 MiB in ${home}`)), {
       timeout: 30_000,
     });
     rmSync(filler);

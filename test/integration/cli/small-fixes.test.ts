@@ -169,6 +169,6 @@ describe('watch --files', () => {
     expect(dupes.length, r.stdout).toBeGreaterThan(0);
     for (const line of dupes) expect(line.slice(noteAt).trim(), r.stdout).not.toBe('');
     expect(r.stdout).not.toContain('.;');
-    expect(r.stdout).toMatch(/half\.mp4 .*KB of its MP4 structure is still missing.* Looked at again in /);
+    expect(r.stdout).toMatch(/half\.mp4 .*KiB of its MP4 structure is still missing.* Looked at again in /);
   });
 });

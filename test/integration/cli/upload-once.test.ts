@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 interface EstimateJson {
-  uploadOnce: { enabled: boolean; bytesSaved: number };
+  uploadOnce: { enabled: boolean; bytesSaved: number; files: number; outOf: number };
 }
 
 describe('dubdesk --upload-once', () => {
@@ -29,11 +29,11 @@ describe('dubdesk --upload-once', () => {
       expect(r.code, r.stderr).toBe(0);
       return (JSON.parse(r.stdout) as EstimateJson).uploadOnce;
     };
-    expect(await estimate()).toEqual({ enabled: true, bytesSaved: 2 * 60 * 1024 * 1024 });
-    expect(await estimate('--no-upload-once')).toEqual({ enabled: false, bytesSaved: 0 });
+    expect(await estimate()).toEqual({ enabled: true, bytesSaved: 2 * 60 * 1024 * 1024, files: 1, outOf: 1 });
+    expect(await estimate('--no-upload-once')).toEqual({ enabled: false, bytesSaved: 0, files: 0, outOf: 1 });
     const text = await runCli(['estimate', big, '--to', 'es,fr'], env);
     expect(text.stdout).toMatch(
-      /Upload once: each file is uploaded once for all its languages, 60 MB less to send/,
+      /Upload once: the file is uploaded once for all its languages, 60 MiB less to send/,
     );
   });
 

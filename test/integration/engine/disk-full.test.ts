@@ -78,7 +78,7 @@ const media = (bytes: number) =>
   Buffer.concat([Buffer.from('\u0000\u0000\u0000\u0018ftypmp42'), randomBytes(bytes)]);
 
 describe('disk full while downloading', () => {
-  it('waits with "disk full: free N MB in DIR", keeps the .part, and resumes it when there is room', async () => {
+  it('waits with "disk full: free N MiB in DIR", keeps the .part, and resumes it when there is room', async () => {
     const bytes = media(3 * MB);
     const out = tempDir();
     const disk = new FillingDisk(MB);
@@ -86,7 +86,7 @@ describe('disk full while downloading', () => {
     const waiting = await whenJob(api, (j) => j.id === id && j.waiting?.code === 'disk');
     expect(waiting.state).toBe('downloading');
     expect(waiting.waiting?.message).toBe(
-      `disk full: free ${Math.ceil((bytes.length - MB) / MB)} MB in ${out}`,
+      `disk full: free ${Math.ceil((bytes.length - MB) / MB)}.0 MiB in ${out}`,
     );
     // It keeps waiting (never failing, never "the network") for as long as the disk stays full.
     await waitFor('three refusals', async () => (disk.refusals >= 3 ? true : undefined));
@@ -161,7 +161,7 @@ describe.skipIf(!probe)('disk full on a real size-limited folder (tmpfs)', () =>
       const bytes = media(MB);
       const { id, api, running } = await downloadInto(bytes, out);
       const waiting = await whenJob(api, (j) => j.id === id && j.waiting?.code === 'disk');
-      expect(waiting.waiting?.message).toMatch(new RegExp(`^disk full: free 1 MB in ${out}$`));
+      expect(waiting.waiting?.message).toMatch(new RegExp(`^disk full: free 1\\.0 MiB in ${out}$`));
       const kept = statSync(join(out, 'big.es.mp4.part')).size;
       expect(kept).toBeGreaterThan(0);
       expect((await readFile(join(out, 'big.es.mp4.part'))).equals(bytes.subarray(0, kept))).toBe(true);

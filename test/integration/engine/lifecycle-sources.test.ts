@@ -93,7 +93,7 @@ describe('engine lifecycle: sources and outputs', () => {
     expect(e.jobs).toBe(0);
     expect(e.files[0]?.problem).toEqual({
       code: 'too-large',
-      message: `${big}: 1.00 GB is over the 1 GB upload limit of the v2 API.`,
+      message: `${big}: 1.0 GiB (1,073,741,825 bytes) is over the 1.0 GiB upload limit of the v2 API.`,
       remedy: 'Split or compress it first.',
     });
     expect((await api.estimate({ ...req([big]), api: 'v1' })).jobs).toBe(1);

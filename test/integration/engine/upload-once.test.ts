@@ -56,7 +56,7 @@ describe('upload once, dub many', () => {
     const { api, run, close } = engineFor(sb);
     const seen = recordJobs(api);
     const estimate = await api.estimate({ inputs: [file], to: FIVE, uploadOnce: true });
-    expect(estimate.uploadOnce).toEqual({ enabled: true, bytesSaved: 4 * size });
+    expect(estimate.uploadOnce).toEqual({ enabled: true, bytesSaved: 4 * size, files: 1, outOf: 1 });
     const { added } = await api.add({ inputs: [file], to: FIVE, uploadOnce: true, outDir: tempDir() });
     expect(added).toHaveLength(5);
     expect(await run(quickRun(3))).toBe('done');
@@ -170,7 +170,7 @@ describe('upload once, dub many', () => {
     const file = videoMp4(2, 'auto-small.mp4');
     const { api, run, close } = engineFor(sb);
     const estimate = await api.estimate({ inputs: [file], to: ['es', 'fr'] });
-    expect(estimate.uploadOnce).toEqual({ enabled: false, bytesSaved: 0 });
+    expect(estimate.uploadOnce).toMatchObject({ enabled: false, bytesSaved: 0, files: 0 });
     await api.add({ inputs: [file], to: ['es', 'fr'], outDir: tempDir() });
     expect(await run(quickRun(2))).toBe('done');
     expect(sb.state.ingest).toMatchObject({ createsFromFile: 2, createsFromOwnLink: 0 });

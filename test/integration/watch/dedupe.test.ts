@@ -31,7 +31,7 @@ async function setup() {
 const charges = (sb: Sandbox) => sb.state.ledger.length;
 
 describe('a watched folder dubs each content once per preset version', () => {
-  it('does not charge a renamed or copied identical file twice (each gets its own result names); a changed file is a new version with new names', async () => {
+  it('does not charge a renamed or copied identical file twice (a rename keeps the results, a copy gets its own names); a changed file is a new version with new names', async () => {
     const { sb, host, api } = await setup();
     const dir = tempDir('dubdesk-watch-');
     const out = tempDir('dubdesk-out-');
@@ -43,9 +43,9 @@ describe('a watched folder dubs each content once per preset version', () => {
     const first = await waitFor('a.mp3 dubbed', () => jobsOf(api, folder.id), allCompleted(2));
     expect(charges(sb)).toBe(2);
 
-    // Renamed: the same content under another name gets its own result names, copied from the dubs made.
+    // Renamed: the same file; it shares the dubs made, whose results keep their names (issue 31.12).
     await rename(join(dir, 'a.mp3'), join(dir, 'b.mp3'));
-    // Copied: a third name, same content.
+    // Copied: a third name, same content: its own result names, copied from the dubs made.
     await copyFile(join(dir, 'b.mp3'), join(dir, 'c.mp3'));
     const files = await waitFor(
       'b.mp3 and c.mp3 found to be duplicates',
@@ -54,15 +54,13 @@ describe('a watched folder dubs each content once per preset version', () => {
     );
     const b = files.find((f) => f.name === 'b.mp3');
     expect(b).toMatchObject({ duplicateOf: join(dir, 'a.mp3'), credits: 0 });
-    const copies = await waitFor('the copies done', () => jobsOf(api, folder.id), allCompleted(6));
-    const bJobs = copies.filter((j) => j.source === join(dir, 'b.mp3'));
-    expect(b?.jobIds.sort()).toEqual(bJobs.map((j) => j.id).sort());
-    expect(copies.slice(2).map((j) => j.creditsCharged)).toEqual([0, 0, 0, 0]);
+    const copies = await waitFor('the copies done', () => jobsOf(api, folder.id), allCompleted(4));
+    expect(b?.jobIds.sort()).toEqual(first.map((j) => j.id).sort());
+    expect(copies.filter((j) => j.source === join(dir, 'b.mp3'))).toEqual([]);
+    expect(copies.slice(2).map((j) => j.creditsCharged)).toEqual([0, 0]);
     for (const lang of ['es', 'fr'])
-      for (const name of ['b', 'c'])
-        expect(await readFile(join(out, `${name}.${lang}.mp3`))).toEqual(
-          await readFile(join(out, `a.${lang}.mp3`)),
-        );
+      expect(await readFile(join(out, `c.${lang}.mp3`))).toEqual(await readFile(join(out, `a.${lang}.mp3`)));
+    expect((await readdir(out)).filter((n) => n.startsWith('b.'))).toEqual([]);
     await waitFor(
       'a.mp3 marked gone',
       () => filesOf(api, folder.id),
@@ -78,7 +76,7 @@ describe('a watched folder dubs each content once per preset version', () => {
     const jobs = await waitFor(
       'the new version of b.mp3 dubbed',
       () => jobsOf(api, folder.id),
-      allCompleted(8),
+      allCompleted(6),
     );
     expect(charges(sb)).toBe(4);
     const v2 = jobs.filter((j) => !copies.some((f) => f.id === j.id));
@@ -108,22 +106,25 @@ describe('a watched folder dubs each content once per preset version', () => {
       () => filesOf(api, folder.id),
       (f) => f.every((x) => x.status !== 'settling'),
     );
-    expect(await jobsOf(api, folder.id)).toHaveLength(8);
+    expect(await jobsOf(api, folder.id)).toHaveLength(6);
     expect((await filesOf(api, folder.id)).filter((f) => f.name === 'b.mp3')).toHaveLength(2);
 
     // Reprocess overrides: c.mp3 (a duplicate) is dubbed again, on purpose, and charged.
     const again = await api.reprocessWatchFile({ id: folder.id, path: join(dir, 'c.mp3') });
     expect(['queued', 'working']).toContain(again.status); // the runner may have taken it already
     expect(again.jobIds).toHaveLength(2);
-    const redone = await waitFor('c.mp3 dubbed again', () => jobsOf(api, folder.id), allCompleted(10));
+    const redone = await waitFor('c.mp3 dubbed again', () => jobsOf(api, folder.id), allCompleted(8));
     expect(charges(sb)).toBe(6);
     // The new dub takes the plain names; the copies it replaces are moved aside, never left as `(2)`.
     const names = (ids: readonly number[]) =>
       redone.filter((j) => ids.includes(j.id)).flatMap((j) => j.outputs.map((o) => relative(out, o.path)));
     expect(names(again.jobIds).sort()).toEqual(['c.es.mp3', 'c.es.vtt', 'c.fr.mp3', 'c.fr.vtt']);
-    expect((await readdir(join(out, 'previous'))).sort()).toEqual(
-      ['b', 'c'].flatMap((n) => [`${n}.es.mp3`, `${n}.es.vtt`, `${n}.fr.mp3`, `${n}.fr.vtt`]),
-    );
+    expect((await readdir(join(out, 'previous'))).sort()).toEqual([
+      'c.es.mp3',
+      'c.es.vtt',
+      'c.fr.mp3',
+      'c.fr.vtt',
+    ]);
     const c = (await filesOf(api, folder.id)).find((f) => f.name === 'c.mp3');
     expect(c).toMatchObject({ status: 'done', duplicateOf: null });
     // a.mp3 was renamed away: nothing to dub again, and the reason says so.

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { menuTemplate, type MenuActions } from '../../../electron/main/menu';
 import { BatchNotifier, MAX_FAILURE_NOTICES, type Notice } from '../../../electron/main/notifications';
 import { AwakeWhileTransferring, wakeOnResume } from '../../../electron/main/power';
-import { formatSpeed, statusLine, working } from '../../../electron/main/queue-status';
+import { speedWords, statusLine, working } from '../../../electron/main/queue-status';
 import { BatchProgress, TaskbarProgress } from '../../../electron/main/taskbar';
 import { QueueTray, trayMenu, trayTooltip, type TrayActions } from '../../../electron/main/tray';
 import {
@@ -110,10 +110,10 @@ describe('the tray', () => {
     const t = totals({
       left: 12,
       total: 20,
-      bytesPerSecond: 3_400_000,
+      bytesPerSecond: 3.4 * 1024 * 1024,
       counts: { uploading: 2, queued: 10 },
     });
-    expect(trayTooltip({ totals: t, quittingAfterUploads: false })).toBe('Dubdesk — 12 left · 3.4 MB/s');
+    expect(trayTooltip({ totals: t, quittingAfterUploads: false })).toBe('Dubdesk — 12 left · 3.4 MiB/s');
     const menu = trayMenu({ totals: t, quittingAfterUploads: false }, actions);
     const labels = menu.map((m) => m.label);
     expect(labels).toContain('Pause All');
@@ -253,9 +253,9 @@ describe('power', () => {
 
 describe('the queue in words', () => {
   it('formats speeds and says whether work goes on', () => {
-    expect(formatSpeed(null)).toBeNull();
-    expect(formatSpeed(950)).toBe('950 B/s');
-    expect(formatSpeed(12_300_000)).toBe('12 MB/s');
+    expect(speedWords(null)).toBeNull();
+    expect(speedWords(950)).toBe('950 B/s');
+    expect(speedWords(12_300_000)).toBe('12 MiB/s');
     expect(working(totals({ left: 2, counts: { queued: 2 } }))).toBe(true);
     expect(working(totals({ left: 2, counts: { paused: 2 } }))).toBe(false);
     expect(working(totals({ left: 2, paused: { reason: 'credits', message: 'out of credits' } }))).toBe(

@@ -8,6 +8,7 @@ import type { JobStore } from '../../db/jobs';
 import { asContractError, ensureService } from '../contract-error';
 import type { ServiceManager } from '../service';
 import { BalanceCache } from './balance';
+import { CreditAnchor } from './credit-anchor';
 import { ApiError } from '../../api/errors';
 
 /**
@@ -57,21 +58,35 @@ type AccountHandlers = Pick<DubdeskHandlers, 'account' | 'testKey' | 'languages'
 /** The account behind the key: who it is, its balance (cached for the header), and the languages it offers. */
 export class AccountService {
   readonly balance: BalanceCache;
+  private readonly anchor: CreditAnchor;
 
   constructor(private readonly deps: AccountDeps) {
     this.balance = new BalanceCache(() => deps.services.describe().configured && this.accountNow());
+    this.anchor = new CreditAnchor(deps.store);
+    this.balance.onForget(() => this.anchor.forget());
   }
 
   async accountNow(): Promise<Account> {
     const active = await ensureService(this.deps.services);
     try {
+      const sent = this.anchor.sending(active.id);
       const me = await active.clients.v2.me();
-      this.balance.heard(me.seconds);
+      // A read sent before the one the balance shows is older news: the newer one stands.
+      if (this.anchor.heard(sent, me.id, me.seconds)) this.balance.heard(me.seconds);
       this.deps.reachable();
       return accountOf(active.mode, active.baseUrl, me);
     } catch (e) {
       throw asContractError(e);
     }
+  }
+
+  /**
+   * Credits the queue will still take from the balance shown: the estimates of its jobs not yet charged,
+   * and the charges recorded since that balance was read (see CreditAnchor).
+   */
+  committedNow(): number {
+    const service = this.deps.services.current()?.id ?? this.deps.services.serviceId();
+    return this.anchor.committed(service, this.deps.store.creditSums().committed);
   }
 
   /** The balance, or null when the service cannot be asked now; a rejected key still stops. */

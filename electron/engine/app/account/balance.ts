@@ -1,5 +1,8 @@
-/** After a job ended (charged, failed or canceled), the balance is asked again, but at most this often. */
-const AFTER_CHANGE_MS = 5000;
+/**
+ * After a job ended (charged, failed or canceled), the balance is asked again, but at most this often. Until
+ * it is, the charge stays in "committed" (CreditAnchor): a done job counted there should not last long.
+ */
+const AFTER_CHANGE_MS = 2000;
 /** Otherwise a shown balance is asked again when it is older than this (and someone looks at it). */
 const IDLE_REFRESH_MS = 60_000;
 
@@ -19,6 +22,7 @@ export class BalanceCache {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly listeners = new Set<() => void>();
+  private readonly forgetting = new Set<() => void>();
 
   /** `ask` reads the balance from the service (and calls `heard` with it); false when it cannot now. */
   constructor(private readonly ask: () => Promise<unknown> | false) {}
@@ -46,11 +50,17 @@ export class BalanceCache {
     this.refreshIfDue();
   }
 
+  /** Runs `listener` when the balance is forgotten (another service or key). */
+  onForget(listener: () => void): void {
+    this.forgetting.add(listener);
+  }
+
   /** Another service (or key) has another balance: the old one must not show, the new one is asked. */
   forget(): void {
     this.current = null;
     this.readAt = 0;
     this.askedAt = 0;
+    for (const l of this.forgetting) l();
   }
 
   /** Asks when it is wanted and the last ask is far enough behind; else comes back when it will be. */

@@ -155,7 +155,7 @@ export class BatchService {
     const paid = toBePaid(store, sorted);
     const { credits, unknown } = creditsOf(paid);
     const balance = await account.balanceOrNull();
-    const committed = store.creditSums().committed;
+    const committed = account.committedNow();
     return {
       files: withShares(planned.files, sorted, paid),
       languages: args.to,
@@ -180,7 +180,7 @@ export class BatchService {
     const { credits, unknown } = creditsOf(toBePaid(store, sorted));
     const balance = queued.length ? await account.balanceOrNull() : account.balance.value;
     // What the queue already holds is charged before this batch: the Add sheet and the CLI count it too.
-    const committed = store.creditSums().committed;
+    const committed = account.committedNow();
     if (queued.length && !args.force && overBalance(balance, committed, credits))
       throw new DubdeskError(
         'credits',

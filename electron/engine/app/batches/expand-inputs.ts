@@ -8,6 +8,7 @@ import { creditsFor } from '../../../../shared/credits';
 import { nameFromUrl } from '../../../../shared/url-name';
 import { InputError, MEDIA_EXTENSIONS, probeMany, type ProbedFile } from '../../media/probe';
 import { absolutePath } from '../paths';
+import { formatBytes } from '../../../../shared/format';
 
 export const V2_MAX_UPLOAD_BYTES = 1024 ** 3;
 
@@ -73,11 +74,10 @@ function checkForApi(file: ProbedFile, api: ApiGeneration): void {
       'Use the v2 API, or convert it to MP4.',
     );
   if (api === 'v2' && file.bytes > V2_MAX_UPLOAD_BYTES) {
-    const gb = (file.bytes / 1024 ** 3).toFixed(2);
     throw new InputError(
       file.path,
       'too-large',
-      `${file.path}: ${gb} GB is over the 1 GB upload limit of the v2 API.`,
+      `${file.path}: ${formatBytes(file.bytes)} (${file.bytes.toLocaleString('en-US')} bytes) is over the ${formatBytes(V2_MAX_UPLOAD_BYTES)} upload limit of the v2 API.`,
       'Split or compress it first.',
     );
   }

@@ -40,13 +40,18 @@ function alreadyThere(store: JobStore, job: NewJob): boolean {
     );
 }
 
-/** What the batch's jobs that take part would not upload: all but one per file, or all when one is there. */
+/**
+ * What the batch's jobs that take part would not upload: all but one per file, or all when one is there;
+ * and how many of the batch's files take part, out of how many.
+ */
 export function uploadOnceSavings(
   store: JobStore,
   jobs: readonly NewJob[],
-): { enabled: boolean; bytesSaved: number } {
+): { enabled: boolean; bytesSaved: number; files: number; outOf: number } {
   const byFile = new Map<string, NewJob[]>();
+  const files = new Set<string>();
   for (const j of jobs) {
+    if (j.source_kind === 'file') files.add(j.source);
     if (!j.upload_once || j.source_kind !== 'file') continue;
     const list = byFile.get(j.source);
     if (list) list.push(j);
@@ -59,5 +64,5 @@ export function uploadOnceSavings(
     const uploads = alreadyThere(store, first) ? 0 : 1;
     bytesSaved += (list.length - uploads) * (first.source_bytes ?? 0);
   }
-  return { enabled: byFile.size > 0, bytesSaved };
+  return { enabled: byFile.size > 0, bytesSaved, files: byFile.size, outOf: files.size };
 }

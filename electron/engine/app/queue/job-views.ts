@@ -1,10 +1,16 @@
-import type { JobView } from '../../../../shared/contract/jobs';
+import { isTerminal, type JobView } from '../../../../shared/contract/jobs';
 import type { JobRow, JobStore } from '../../db/jobs';
 import type { TransferMeters } from './meters';
 import { toView, type ViewContext } from './views';
 
 /** Jobs as the faces see them: the row, its outputs, and its transfer's speed. */
 export class JobViews {
+  /**
+   * The most each unfinished job has shown: an upload sent again from its start (a retry after a cut) or a
+   * dub the service took back does not take its number back.
+   */
+  private readonly shown = new Map<number, number>();
+
   constructor(
     private readonly store: JobStore,
     private readonly meters: TransferMeters,
@@ -19,12 +25,22 @@ export class JobViews {
   }
 
   view(row: JobRow): JobView {
-    return toView(row, this.store.outputs(row.id), this.context(), this.meters.get(row.id));
+    return this.grown(toView(row, this.store.outputs(row.id), this.context(), this.meters.get(row.id)));
   }
 
   views(rows: readonly JobRow[]): JobView[] {
     const outputs = this.store.outputsOf(rows.map((r) => r.id));
     const ctx = this.context();
-    return rows.map((r) => toView(r, outputs.get(r.id) ?? [], ctx, this.meters.get(r.id)));
+    return rows.map((r) => this.grown(toView(r, outputs.get(r.id) ?? [], ctx, this.meters.get(r.id))));
+  }
+
+  private grown(view: JobView): JobView {
+    if (isTerminal(view.state)) {
+      this.shown.delete(view.id);
+      return view;
+    }
+    const most = Math.max(view.progress, this.shown.get(view.id) ?? 0);
+    this.shown.set(view.id, most);
+    return most === view.progress ? view : { ...view, progress: most };
   }
 }

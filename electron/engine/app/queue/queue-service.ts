@@ -1,5 +1,5 @@
 import { DubdeskError } from '../../../../shared/contract/errors';
-import type { ActionResult, JobView, SourceRow } from '../../../../shared/contract/jobs';
+import type { ActionResult, SourceRow } from '../../../../shared/contract/jobs';
 import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/methods';
 import type { JobRow, JobStore } from '../../db/jobs';
 import type { DeliverStore } from '../../db/deliver-store';
@@ -12,6 +12,7 @@ import { absolutePath } from '../paths';
 import { applyAction, type Action } from './actions';
 import { moveCompletedResults, relocateJobs } from './relocate';
 import type { JobViews } from './job-views';
+import { sourceRow } from './source-rows';
 import { toDetail } from './views';
 
 export interface QueueDeps {
@@ -129,17 +130,10 @@ export class QueueService {
       listSources: ({ filter, offset, limit }) => {
         const { total, groups } = store.sourcesPage(filter, offset, limit);
         const byId = new Map(views.views(groups.flatMap((g) => g.rows)).map((v) => [v.id, v]));
-        const sources: SourceRow[] = groups.map((g) => {
-          const first = g.rows[0];
-          return {
-            source: g.source,
-            sourceKind: first?.source_kind ?? 'file',
-            sourceName: first?.source_name ?? g.source,
-            durationSeconds: first?.duration ?? null,
-            jobs: g.rows.map((r) => byId.get(r.id)).filter((v): v is JobView => v !== undefined),
-            package: sourcePackage(this.deps.deliver, g.source),
-          };
-        });
+        const sources: SourceRow[] = groups.map((g) => ({
+          ...sourceRow(g.source, g.rows, byId),
+          package: sourcePackage(this.deps.deliver, g.source),
+        }));
         return { total, offset, sources };
       },
       packageNow: (req) => {

@@ -1,4 +1,5 @@
 import { creditsFor } from '../../../../shared/credits';
+import { jobProgress } from '../../../../shared/progress';
 import {
   isTerminal,
   type JobDetail,
@@ -77,7 +78,11 @@ export function toView(
     studio: row.studio === 1,
     state: row.state,
     remoteId: row.remote_id,
-    progress: moving && transfer?.percent != null ? transfer.percent : row.progress,
+    progress: jobProgress(
+      row.state,
+      row.step,
+      moving && transfer?.percent != null ? transfer.percent : row.progress,
+    ),
     waiting: waitingOf(row, ctx),
     error: row.error
       ? {

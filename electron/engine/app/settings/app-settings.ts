@@ -35,6 +35,8 @@ const AppSettings = z.object({
       outDir: null,
       uploadOnce: 'auto',
     }),
+  /** Each face's last "Save to" (see Settings.lastOutDir), by the face's name. */
+  lastOutDirs: z.record(z.string(), z.string().max(4096)).catch({}),
   favouriteLanguages: z.array(Lang).catch([]),
   recentLanguages: z.array(Lang).catch([]),
   lastBatchLanguages: z.array(Lang).catch([]),
@@ -54,10 +56,19 @@ export function readAppSettings(store: JobStore): AppSettings {
   return AppSettings.parse(raw ?? {});
 }
 
-export function writeAppSettings(store: JobStore, patch: Omit<SettingsPatch, 'service'>): AppSettings {
+export function writeAppSettings(
+  store: JobStore,
+  patch: Omit<SettingsPatch, 'service'>,
+  face: string,
+): AppSettings {
   const now = readAppSettings(store);
+  // A default folder chosen in the settings is what every face starts from again.
+  const newDefault = patch.defaults?.outDir !== undefined;
+  const lastOutDirs = newDefault ? {} : { ...now.lastOutDirs };
+  if (patch.lastOutDir !== undefined) lastOutDirs[face] = patch.lastOutDir;
   const next: AppSettings = {
     ...now,
+    lastOutDirs,
     ...(patch.concurrency !== undefined ? { concurrency: patch.concurrency } : {}),
     ...(patch.pollIntervalSeconds !== undefined ? { pollIntervalSeconds: patch.pollIntervalSeconds } : {}),
     ...(patch.favouriteLanguages !== undefined ? { favouriteLanguages: patch.favouriteLanguages } : {}),
@@ -79,6 +90,7 @@ export function rememberBatch(store: JobStore, languages: readonly string[]): vo
   );
 }
 
-export function settingsView(app: AppSettings, service: Settings['service']): Settings {
-  return { service, ...app };
+export function settingsView(app: AppSettings, service: Settings['service'], face: string): Settings {
+  const { lastOutDirs, ...rest } = app;
+  return { service, ...rest, lastOutDir: lastOutDirs[face] ?? null };
 }

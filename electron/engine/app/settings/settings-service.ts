@@ -33,7 +33,11 @@ export class SettingsService {
   constructor(private readonly deps: SettingsDeps) {}
 
   private settings(): Settings {
-    return settingsView(readAppSettings(this.deps.store), this.deps.services.describe());
+    return settingsView(
+      readAppSettings(this.deps.store),
+      this.deps.services.describe(),
+      this.deps.options.face,
+    );
   }
 
   /** Another service or key: the old balance goes, and work goes on with the new one or stops clearly. */
@@ -73,7 +77,9 @@ export class SettingsService {
           await checkOutputFolder(full, 'defaults.outDir');
           rest.defaults = { ...rest.defaults, outDir: full };
         }
-        if (Object.keys(rest).length) writeAppSettings(this.deps.store, rest);
+        if (rest.lastOutDir)
+          rest.lastOutDir = absolutePath(rest.lastOutDir, options.cwd ?? null, 'lastOutDir');
+        if (Object.keys(rest).length) writeAppSettings(this.deps.store, rest, options.face);
         if (service) {
           await this.deps.services.update(service);
           await this.serviceChanged();

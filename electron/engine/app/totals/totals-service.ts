@@ -97,6 +97,7 @@ export class TotalsService {
     const left = total - counts.completed - counts.failed - counts.canceled;
     const transfers = meters.overall();
     const sums = store.creditSums();
+    const committed = account.committedNow();
     const concurrency = readAppSettings(store).concurrency;
     const balance = account.balance.value;
     return {
@@ -106,10 +107,10 @@ export class TotalsService {
       left,
       bytesPerSecond: transfers.bytesPerSecond,
       etaSeconds: this.pace.etaSeconds(left, concurrency, transfers.etaSeconds),
-      creditsCommitted: sums.committed,
+      creditsCommitted: committed,
       creditsCharged: sums.charged,
       balance,
-      creditsShort: balance === null ? null : Math.max(0, sums.committed - balance),
+      creditsShort: balance === null ? null : Math.max(0, committed - balance),
       offline: this.offline,
       storageFull: this.storage,
       paused: this.deps.pause.get(),
