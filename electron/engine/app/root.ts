@@ -244,6 +244,7 @@ export class DubdeskEngine {
         resumed: (n) => this.totals.resumed(n),
         storage: (full) => this.totals.storageFull(full),
         warn: (message) => this.log.logger.warn(message),
+        listChanged: () => this.events.listChanged(),
       },
     );
   }

@@ -32,6 +32,8 @@ export interface DeliveryEnv {
   tools(): Promise<MediaTools | null>;
   /** A job's record changed (its QC, a file): the faces show it. */
   changed(row: JobRow): void;
+  /** A source's package changed: the faces read their rows again. */
+  listChanged(): void;
   /** Something went wrong that no record can hold (logged). */
   warn(message: string): void;
 }
@@ -224,7 +226,19 @@ export class Deliveries {
     return [...latest.values()];
   }
 
+  /** One package, its row shown again in the faces whatever came of it. */
   private async packageOne(p: PackageRow, jobs: JobRow[], signal: AbortSignal): Promise<void> {
+    try {
+      await this.makeOne(p, jobs, signal);
+    } finally {
+      this.env.listChanged();
+    }
+  }
+
+  private async makeOne(p: PackageRow, jobs: JobRow[], signal: AbortSignal): Promise<void> {
+    // Taken: a language finishing from now on sets it waiting again (see DeliverStore.done and failed).
+    this.env.deliver.making(p.id);
+    this.env.listChanged();
     const first = jobs[0];
     if (!first)
       return this.env.deliver.failed(p.id, 'no language of this source has finished: nothing to package');
@@ -244,7 +258,6 @@ export class Deliveries {
       // Wanted again with the very same dubs (a QC recorded after it was made): it is up to date.
       return this.env.deliver.done(p.id, ids, languagesOf(p.languages), p.path);
     }
-    this.env.deliver.making(p.id);
     const stem =
       first.source_kind === 'file'
         ? parse(first.source_name).name
@@ -277,6 +290,5 @@ export class Deliveries {
       if (signal.aborted) throw e;
       this.env.deliver.failed(p.id, (e as Error)?.message ?? String(e));
     }
-    this.env.changed(this.env.store.get(first.id) ?? first);
   }
 }

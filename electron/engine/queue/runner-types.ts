@@ -48,6 +48,8 @@ export interface RunnerHooks {
   resumed(count: number): void;
   /** The disk under the data folder is full ("disk full: free N MiB in DIR"), or has room again (null). */
   storage(full: string | null): void;
+  /** Rows changed beyond one job's (a source's package): the faces read their list again. */
+  listChanged?(): void;
   /** Something went wrong that no record holds (a QC or a package that could not be recorded): logged. */
   warn?(message: string): void;
 }

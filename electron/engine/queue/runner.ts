@@ -109,6 +109,7 @@ export class Runner {
       deliver: this.env.deliver,
       tools: () => this.env.mediaTools(),
       changed: (row) => this.hooks.changed(row),
+      listChanged: () => this.hooks.listChanged?.(),
       warn: (message) => this.hooks.warn?.(message),
     });
     deliveries.onSettled = () => this.wakeUp();

@@ -9,7 +9,7 @@ import { CHIP_SYMBOL, chipKind, stateWords, waitingWords } from '../store/derive
 import { loadedJob } from '../store/rows';
 import { ErrorText } from './ErrorText';
 import { Preview } from './Preview';
-import { QcSection } from './QcSection';
+import { PackageNow, QcSection } from './QcSection';
 import { RetryElsewhere } from './RetryElsewhere';
 import { useNow } from './useNow';
 
@@ -186,6 +186,7 @@ export function JobPanel() {
           </p>
           {job.waiting && <p className="waiting-text num">{waitingWords(job, now)}</p>}
           <ErrorText error={job.state === 'failed' ? job.error : null} />
+          <QcSection job={job} />
           <div className="panel-actions">
             {(job.state === 'failed' || job.state === 'canceled') && (
               <button type="button" className="primary" onClick={() => void bulk('retry', [job])}>
@@ -207,11 +208,11 @@ export function JobPanel() {
                 Cancel…
               </button>
             )}
+            <PackageNow job={job} />
           </div>
           {(job.state === 'failed' || job.state === 'canceled' || job.state === 'completed') && (
             <RetryElsewhere key={`retry-${job.id}`} job={job} />
           )}
-          <QcSection job={job} />
           <Preview key={job.id} job={job} />
           <dl className="facts">
             <dt>Credits</dt>

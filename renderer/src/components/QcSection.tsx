@@ -27,7 +27,7 @@ function Figures({ qc }: { qc: Qc }) {
         {qc.loudness.integrated === null ? 'silent' : `${qc.loudness.integrated.toFixed(1)} LUFS`}
         <span className="muted">
           {' '}
-          · target {qc.target.lufs} ±{qc.target.tolerance} ({target.label})
+          · target {qc.target.lufs} LUFS ±{qc.target.tolerance}, {target.label}
         </span>
       </dd>
       <dt>True peak</dt>
@@ -55,12 +55,13 @@ function DubAgain({ job }: { job: JobView }) {
   const go = async () => {
     setBusy(true);
     try {
-      const estimate = await bridge.estimate(request);
-      const cost = estimate.credits > 0 ? `about ${formatCredits(estimate.credits)} credits` : 'its credits';
+      // What this language costs again: its own length (the batch's estimate calls it already dubbed, free).
+      const credits = job.estimatedCredits ?? job.creditsCharged;
+      const cost = credits !== null ? `about ${formatCredits(credits)}` : 'its length in credits';
       const ok = await confirm({
         title: `Dub ${job.sourceName} into ${languageName(job.destLang)} again?`,
         body: `The service charges ${cost} again. This dub's files move to previous/ beside the new ones when it is done; nothing is deleted.`,
-        confirmLabel: `Dub again (${estimate.credits > 0 ? plural(estimate.credits, 'credit') : 'charged'})`,
+        confirmLabel: credits !== null ? `Dub again (${plural(credits, 'credit')})` : 'Dub again (charged)',
         danger: false,
       });
       if (!ok) return;
@@ -78,6 +79,38 @@ function DubAgain({ job }: { job: JobView }) {
   return (
     <button type="button" onClick={() => void go()} disabled={busy}>
       Dub again…
+    </button>
+  );
+}
+
+/** Package now: the source's finished languages in one file, made here at once (nothing is charged). */
+export function PackageNow({ job }: { job: JobView }) {
+  const bridge = useBridge();
+  const notify = useApp((s) => s.notify);
+  const [busy, setBusy] = useState(false);
+  if (job.state !== 'completed' || job.sourceKind !== 'file') return null;
+  const go = async () => {
+    setBusy(true);
+    try {
+      const p = await bridge.packageNow({ source: job.source });
+      notify(
+        'info',
+        `${job.sourceName}: the ${p.format.toUpperCase()} with every finished language is being made.`,
+      );
+    } catch (e) {
+      notify('error', asError(e).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button
+      type="button"
+      onClick={() => void go()}
+      disabled={busy}
+      title="One file with the picture, the original sound and every finished dub; nothing is charged"
+    >
+      Package now
     </button>
   );
 }

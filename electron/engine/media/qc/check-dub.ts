@@ -80,7 +80,8 @@ export async function checkDub(
   if (files.subtitles) {
     try {
       const vtt = await readFile(files.subtitles, 'utf8');
-      subtitleProblems = checkSubtitles(vtt, audio?.durationSeconds ?? source.seconds);
+      // The picture's length (the source's): a dub's sound cut short must not make its cues look late.
+      subtitleProblems = checkSubtitles(vtt, source.seconds ?? audio?.durationSeconds ?? null);
     } catch (e) {
       extra.push(unchecked('the subtitles', e));
     }
