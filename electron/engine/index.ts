@@ -2,12 +2,12 @@
  * The engine's one entry: the faces (CLI, desktop shell, `serve`) import this file and nothing else from
  * the engine. They get the contract (`api`), and `run` to work the queue in their process.
  */
-import { join } from 'node:path';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import type { EngineOptions } from './app/options';
 import { DubdeskEngine } from './app/root';
-import { restoreNewestBackup } from './db/backup';
+import { restoreQueue, type Restored } from './db/restore';
 import type { RunOptions, RunOutcome } from './queue/runner';
+import type { AfterRestore } from './flows/restored-dubs';
 
 export { defaultHome } from './home/home';
 export { diagnose, diagnosticsReport, formatChecks, type Check, type DiagnoseOptions } from './doctor/public';
@@ -23,7 +23,7 @@ export {
   type SystemKeyStoreOptions,
 } from './keys/os-key-store';
 export type { SandboxHandle, SandboxStarter, ServiceOverrides } from './app/service';
-export type { EngineOptions, RunOptions, RunOutcome };
+export type { AfterRestore, EngineOptions, Restored, RunOptions, RunOutcome };
 
 export interface DubdeskHost {
   /** The contract: every action a user can take, and the event stream. */
@@ -33,6 +33,11 @@ export interface DubdeskHost {
   run(opts: RunOptions): Promise<RunOutcome>;
   /** Polls the service and retries network waits now (after sleep, or when the network is back). */
   wake(): void;
+  /**
+   * After `restoreDatabase`: asks the service for the dubs the restored queue does not know, so they are
+   * taken, not paid for again (a run does it by itself before it sends anything); null when none waits.
+   */
+  recover(): Promise<AfterRestore | null>;
   close(): Promise<void>;
 }
 
@@ -43,14 +48,16 @@ export function openDubdesk(options: EngineOptions): DubdeskHost {
     home: options.home,
     run: (opts) => engine.run(opts),
     wake: () => engine.wake(),
+    recover: () => engine.recover(),
     close: () => engine.close(),
   };
 }
 
 /**
- * Puts back the newest good backup of the queue database of `home` (`dubdesk restore-db`); the damaged
- * file is kept beside it, renamed. Run with no Dubdesk open on that home.
+ * Puts back the newest good backup of the queue database of `home` (`dubdesk restore-db`), with the rows
+ * the damaged file still holds; the damaged file is kept beside it, renamed. Refused while another
+ * Dubdesk has that home open. The dubs made since the backup are asked for before anything is sent.
  */
-export function restoreDatabase(home: string): { restoredFrom: string; damagedKeptAs: string } {
-  return restoreNewestBackup(join(home, 'dubdesk.db'));
+export function restoreDatabase(home: string): Restored {
+  return restoreQueue(home);
 }

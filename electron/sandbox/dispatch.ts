@@ -107,6 +107,8 @@ export function createDispatcher(deps: DispatchDeps): (req: IncomingMessage, res
     // each path that reads or writes settles on its own, so these listeners only keep them from crashing.
     req.on('error', () => undefined);
     res.on('error', () => undefined);
+    // The service's own clock (skewed on purpose by a fault), as a real server's `Date` header tells it.
+    res.setHeader('date', new Date(state.now()).toUTCString());
     dispatch(req, res)
       .catch((e: unknown) => answerError(req, res, e))
       .catch((e: unknown) => {

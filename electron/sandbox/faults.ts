@@ -12,7 +12,15 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-export type FaultKind = Exclude<keyof FaultSettings, 'latencyMs' | 'listFault' | 'badDubs'>;
+/** The faults drawn at a rate; the other settings (latency, the clock, names, held answers) always apply. */
+export type FaultKind = {
+  [K in keyof FaultSettings]: K extends `rate${string}` ? K : never;
+}[keyof FaultSettings];
+
+/** The answers a test can hold: of the calls that commit a dub to a charge, and of the v2 lists of dubs. */
+type Held = 'creates' | 'lists';
+const HELD_KINDS: readonly Held[] = ['creates', 'lists'];
+const HOLD_SETTING = { creates: 'holdCreates', lists: 'holdLists' } as const;
 
 export class Faults {
   private settings: FaultSettings;
@@ -28,6 +36,15 @@ export class Faults {
     rateRefuseSourceUrl: 0,
     rateQuoteKey: 0,
   };
+  /** Answers held by `holdCreates` and `holdLists`, each released when its setting goes back to false. */
+  private readonly holding: Record<Held, (() => void)[]> = { creates: [], lists: [] };
+  /** How many answers of each kind were ever held (the fault really happened), and how many are held now. */
+  readonly held: Record<Held, { total: number; now: number }> = {
+    creates: { total: 0, now: 0 },
+    lists: { total: 0, now: 0 },
+  };
+  /** Told whenever the settings change (the clock follows `clockSkewSeconds`). */
+  onChange: (settings: FaultSettings) => void = () => {};
 
   constructor(initial: FaultPatch, seed: number) {
     this.settings = FaultSettings.parse({ ...NO_FAULTS, ...initial });
@@ -41,6 +58,9 @@ export class Faults {
   /** Changes the faults `patch` names, and only those. */
   set(patch: FaultPatch): FaultSettings {
     this.settings = FaultSettings.parse({ ...this.settings, ...patch });
+    if (!this.settings.holdCreates) this.releaseHeld('creates');
+    if (!this.settings.holdLists) this.releaseHeld('lists');
+    this.onChange(this.get());
     return this.get();
   }
 
@@ -55,6 +75,25 @@ export class Faults {
 
   get latencyMs(): number {
     return this.settings.latencyMs;
+  }
+
+  /** Resolves at once, or (with `holdCreates` or `holdLists`, as `kind` says) once the answer is released. */
+  hold(kind: Held): Promise<void> {
+    if (!this.settings[HOLD_SETTING[kind]]) return Promise.resolve();
+    const count = this.held[kind];
+    count.total++;
+    count.now++;
+    return new Promise((resolve) =>
+      this.holding[kind].push(() => {
+        count.now--;
+        resolve();
+      }),
+    );
+  }
+
+  /** Lets the held answers of `kind` go, or every held answer (at stop, so the server can close). */
+  releaseHeld(kind?: Held): void {
+    for (const k of kind ? [kind] : HELD_KINDS) for (const release of this.holding[k].splice(0)) release();
   }
 
   get listFault(): FaultSettings['listFault'] {

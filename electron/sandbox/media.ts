@@ -25,27 +25,76 @@ export interface ProbedMedia {
   hasAudio: boolean;
 }
 
-/** The server's own measurement: ffprobe when installed, else a header parser. Throws on unreadable media. */
+/** A stream running longer than the container says by more than this is believed instead. */
+const LONGER_SLACK_S = 1;
+
+interface ProbedStream {
+  codec_type?: string;
+  duration?: string;
+  nb_frames?: string;
+  r_frame_rate?: string;
+}
+
+/**
+ * How long a stream plays: its own duration, or for video its frame count over its frame rate (from the
+ * sample tables, which a patched header leaves as they are: headers can say anything). 0 when it cannot tell.
+ */
+function streamSeconds(s: ProbedStream): number {
+  const own = Number(s.duration);
+  const [num, den] = (s.r_frame_rate ?? '').split('/').map(Number);
+  const frames = Number(s.nb_frames);
+  const counted = s.codec_type === 'video' && num && den && frames > 0 ? frames / (num / den) : 0;
+  return Math.max(Number.isFinite(own) ? own : 0, Number.isFinite(counted) ? counted : 0);
+}
+
+/** Where the last packet ends (its time plus its own length): how long a file plays that says nothing. */
+async function lastPacketEnd(path: string, pool: ProcessPool): Promise<number> {
+  const { stdout } = await pool.run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'packet=pts_time,duration_time',
+    '-of',
+    'csv=p=0',
+    path,
+  ]);
+  let end = 0;
+  for (const line of stdout.split('\n')) {
+    const [at = '', length = ''] = line.split(',');
+    const t = Number(at) + (Number(length) || 0);
+    if (Number.isFinite(t) && t > end) end = t;
+  }
+  return end;
+}
+
+/**
+ * The server's own measurement: ffprobe when installed, else a header parser. Throws on unreadable media.
+ * The container's duration, unless a stream runs longer by over a second: then the longest
+ * (a service bills what it dubs, whatever the file's headers claim).
+ */
 export async function probeMedia(path: string, pool: ProcessPool, useFfmpeg = true): Promise<ProbedMedia> {
   if (useFfmpeg && (await hasFfmpeg(pool))) {
     const { stdout } = await pool.run('ffprobe', [
       '-v',
       'error',
       '-show_entries',
-      'format=duration:stream=codec_type',
+      'format=duration:stream=codec_type,duration,nb_frames,r_frame_rate',
       '-of',
       'json',
       path,
     ]);
     const parsed = JSON.parse(stdout) as {
       format?: { duration?: string };
-      streams?: { codec_type?: string }[];
+      streams?: ProbedStream[];
     };
-    const duration = Number(parsed.format?.duration);
+    const said = Number(parsed.format?.duration);
     const kinds = new Set((parsed.streams ?? []).map((s) => s.codec_type));
-    if (!Number.isFinite(duration) || duration <= 0 || (!kinds.has('video') && !kinds.has('audio'))) {
-      throw new Error('no playable audio or video stream');
-    }
+    if (!kinds.has('video') && !kinds.has('audio')) throw new Error('no playable audio or video stream');
+    // A file that says no length (a WebM written through a pipe): read to its last packet, as a service would.
+    const container = Number.isFinite(said) && said > 0 ? said : await lastPacketEnd(path, pool);
+    if (container <= 0) throw new Error('no playable audio or video stream');
+    const longest = Math.max(0, ...(parsed.streams ?? []).map(streamSeconds));
+    const duration = longest > container + LONGER_SLACK_S ? longest : container;
     return { duration, hasVideo: kinds.has('video'), hasAudio: kinds.has('audio') };
   }
   const meta = await parseFile(path, { duration: true });

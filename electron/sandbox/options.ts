@@ -54,6 +54,28 @@ const FAULT_FIELDS = {
   ),
   /** Extra delay before every answer, in milliseconds. */
   latencyMs: z.number().int().min(0).max(600_000),
+  /**
+   * The service's clock runs this far from the machine's (negative: behind): its `created_at` times and its
+   * `Date` header. Links are signed and checked on the same clock, so they keep working.
+   */
+  clockSkewSeconds: z.number().min(-864_000).max(864_000),
+  /**
+   * How `created_at` is written: `iso` (UTC with `Z`), `naive` (no offset, as Python's `isoformat()` of a
+   * naive datetime writes it: `2026-11-27T19:43:06.123456`), or `unparseable` (not a date a parser reads).
+   */
+  timestamps: z.enum(['iso', 'naive', 'unparseable']),
+  /** Names are stored in this Unicode form (macOS sends `Café` decomposed, NFD; a service may keep NFC). */
+  normalizeNames: z.enum(['none', 'NFC']),
+  /**
+   * The calls that commit a dub to a charge (v2 create, v1 and legacy start) do their work and save it, then
+   * hold their answer until this is set back to false: a cancel can arrive while the answer is in flight.
+   */
+  holdCreates: z.boolean(),
+  /**
+   * Lists of v2 dubs (`GET /api/v2/dubs`) hold their answer until this is set back to false, then answer with
+   * what the service has then: a pause can arrive while a client waits for one.
+   */
+  holdLists: z.boolean(),
 };
 
 /** Every fault's setting; an unknown name is refused (a typo must not pass for "no fault"). */
@@ -74,6 +96,11 @@ export const NO_FAULTS: FaultSettings = {
   listFault: 'none',
   badDubs: {},
   latencyMs: 0,
+  clockSkewSeconds: 0,
+  timestamps: 'iso',
+  normalizeNames: 'none',
+  holdCreates: false,
+  holdLists: false,
 };
 export type FaultSettings = z.infer<typeof FaultSettings>;
 

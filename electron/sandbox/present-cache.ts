@@ -1,4 +1,4 @@
-import { dubV2, type LinkMaker } from './present';
+import { dubV2, type LinkMaker, type Stamp } from './present';
 import type { SandboxDub } from './state';
 
 /** Cached links are re-signed at most this old, so with the default hour they keep ~98% of their life. */
@@ -6,6 +6,7 @@ const MAX_RESIGN_AFTER_MS = 60_000;
 
 interface Entry {
   version: number;
+  style: string;
   signedAt: number;
   json: string;
 }
@@ -23,6 +24,8 @@ export class PresentCache {
     private readonly now: () => number,
     private readonly links: LinkMaker,
     linkTtlSeconds: number,
+    /** How `created_at` is written now, and its name (a change of style makes every entry stale). */
+    private readonly stamp: { style: () => string; write: Stamp },
   ) {
     this.resignAfterMs = Math.min(MAX_RESIGN_AFTER_MS, (linkTtlSeconds * 1000) / 10);
   }
@@ -30,16 +33,18 @@ export class PresentCache {
   dubV2Json(dub: SandboxDub): string {
     const now = this.now();
     const hit = this.entries.get(dub.id);
+    const style = this.stamp.style();
     if (
       hit &&
       hit.version === dub.version &&
+      hit.style === style &&
       now >= hit.signedAt &&
       now - hit.signedAt < this.resignAfterMs
     ) {
       return hit.json;
     }
-    const json = JSON.stringify(dubV2(dub, this.links));
-    this.entries.set(dub.id, { version: dub.version, signedAt: now, json });
+    const json = JSON.stringify(dubV2(dub, this.links, this.stamp.write));
+    this.entries.set(dub.id, { version: dub.version, style, signedAt: now, json });
     return json;
   }
 }

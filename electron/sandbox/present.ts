@@ -12,6 +12,10 @@ import type { SandboxAccount, SandboxDub } from './state';
 /** Builds the signed `{ url, download_url }` pair of one output; fresh on every call. */
 export type LinkMaker = (dub: SandboxDub, type: OutputType) => OutputLink;
 
+/** Writes a `created_at` (see `stampOf`). */
+export type Stamp = (at: Date) => string;
+const iso: Stamp = (at) => at.toISOString();
+
 export function profileV2(a: SandboxAccount): ProfileV2 {
   return {
     id: a.id,
@@ -44,7 +48,7 @@ export function profileV1(a: SandboxAccount): ProfileV1 {
   };
 }
 
-export function dubV2(d: SandboxDub, link: LinkMaker): DubV2 {
+export function dubV2(d: SandboxDub, link: LinkMaker, stamp: Stamp = iso): DubV2 {
   const outputs: Record<string, OutputLink> = {};
   if (d.externalStatusId === 5 && d.artifacts) {
     for (const type of Object.keys(d.artifacts) as OutputType[]) outputs[type] = link(d, type);
@@ -64,12 +68,12 @@ export function dubV2(d: SandboxDub, link: LinkMaker): DubV2 {
     measured_duration: d.measuredDuration,
     is_studio_quality: d.studio,
     source: 'api',
-    created_at: d.createdAt.toISOString(),
+    created_at: stamp(d.createdAt),
     outputs,
   };
 }
 
-export function dubV1(d: SandboxDub): DubV1 {
+export function dubV1(d: SandboxDub, stamp: Stamp = iso): DubV1 {
   return {
     id: d.id,
     name: d.name,
@@ -83,14 +87,14 @@ export function dubV1(d: SandboxDub): DubV1 {
     measuredDuration: d.measuredDuration,
     isStudioQuality: d.studio,
     source: 'web',
-    createdAt: d.createdAt.toISOString(),
+    createdAt: stamp(d.createdAt),
   };
 }
 
-export function projectLegacy(d: SandboxDub, source: 'api' | 'web'): ProjectLegacy {
+export function projectLegacy(d: SandboxDub, source: 'api' | 'web', stamp: Stamp = iso): ProjectLegacy {
   return {
     id: d.id,
-    createdAt: d.createdAt.toISOString(),
+    createdAt: stamp(d.createdAt),
     userId: d.ownerId,
     name: d.name,
     type: d.type,
@@ -110,11 +114,11 @@ export function projectLegacy(d: SandboxDub, source: 'api' | 'web'): ProjectLega
   };
 }
 
-export function projectLegacyListItem(d: SandboxDub): ProjectLegacyListItem {
+export function projectLegacyListItem(d: SandboxDub, stamp: Stamp = iso): ProjectLegacyListItem {
   const internal = INTERNAL_STATUSES[d.internalStatusId] ?? { name: 'Unknown', alias: 'unknown' };
   const external = EXTERNAL_STATUSES[d.externalStatusId] ?? { name: 'Unknown', alias: 'unknown' };
   return {
-    ...projectLegacy(d, 'web'),
+    ...projectLegacy(d, 'web', stamp),
     internalStatus: { id: d.internalStatusId, ...internal },
     externalStatus: { id: d.externalStatusId, ...external },
   };

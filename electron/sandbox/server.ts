@@ -110,6 +110,8 @@ export async function startSandbox(
   const account = state.accountByKey(options.apiKey);
   if (!account) throw new Error('the first account is missing');
   const faults = new Faults(options.faults, options.seed);
+  state.skewMs = faults.get().clockSkewSeconds * 1000;
+  faults.onChange = (f) => (state.skewMs = f.clockSkewSeconds * 1000);
   const pool = new ProcessPool();
   const pipeline = new Pipeline(
     state,
@@ -204,6 +206,7 @@ export async function startSandbox(
     },
     async stop(graceMs = 0) {
       pipeline.stop();
+      faults.releaseHeld();
       await new Promise<void>((resolve) => {
         const cut = graceMs > 0 ? setTimeout(() => server.closeAllConnections(), graceMs) : undefined;
         server.close(() => {

@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import { AUTO, LEGACY_CODES, TARGET_CODES } from '../../shared/languages';
 import type { Faults } from './faults';
 import { HttpError } from './http-error';
+import type { Ctx } from './http';
 import type { Pipeline } from './pipeline';
 import { LinkShaper, MIB } from './link-rate';
 import { PresentCache } from './present-cache';
 import type { LinkMaker } from './present';
 import type { SandboxOptions } from './options';
+import { stampOf } from './stamps';
 import type { UrlSigner } from './signing';
 import type { SourcePolicy } from './source-url';
 import type { SandboxAccount, SandboxDub, SandboxState } from './state';
@@ -26,8 +28,29 @@ export class SandboxService {
     readonly dataDir: string,
     readonly sourcePolicy: SourcePolicy,
   ) {
-    this.presented = new PresentCache(() => state.now(), this.link, options.linkTtlSeconds);
+    this.presented = new PresentCache(() => state.now(), this.link, options.linkTtlSeconds, {
+      style: () => faults.get().timestamps,
+      write: this.stamp,
+    });
     this.uplink = options.linkRateMiBps ? new LinkShaper(options.linkRateMiBps * MIB) : null;
+  }
+
+  /** A `created_at` as the service writes it now (the `timestamps` fault). */
+  readonly stamp = (at: Date): string => stampOf(at, this.faults.get().timestamps);
+
+  /** A dub's name as the service stores it (the `normalizeNames` fault). */
+  storedName(name: string): string {
+    const form = this.faults.get().normalizeNames;
+    return form === 'none' ? name : name.normalize(form);
+  }
+
+  /**
+   * Before the answer of a call that committed a dub to a charge: saved first, then held while the
+   * `holdCreates` fault says so (the caller may give up meanwhile; the dub stays made).
+   */
+  async heldAnswer(ctx: Pick<Ctx, 'durable'>): Promise<void> {
+    await ctx.durable();
+    await this.faults.hold('creates');
   }
 
   uploadPath(name: string): string {

@@ -104,6 +104,8 @@ export class SandboxState {
   private readonly byOwner = new Map<string, SandboxDub[]>();
   private seq = 0;
   private offsetMs = 0;
+  /** How far the service's clock is off the machine's (the `clockSkewSeconds` fault); never saved. */
+  skewMs = 0;
   listener: StateListener = NO_LISTENER;
 
   /** Added to the wall clock, so tests can make links expire without waiting. */
@@ -117,7 +119,7 @@ export class SandboxState {
   }
 
   now(): number {
-    return Date.now() + this.offsetMs;
+    return Date.now() + this.offsetMs + this.skewMs;
   }
 
   addAccount(apiKey: string, seconds: number): SandboxAccount {

@@ -262,7 +262,8 @@ export const ActionResultSchema = z.object({
   /** Jobs it did not apply to, each with why (already completed, no such job...). */
   skipped: z.array(z.object({ id: z.number().int(), error: ContractErrorSchema })),
   /**
-   * Cancel: the jobs whose dub the service had already started. It has no way to stop a dub and charges
+   * Cancel: the jobs whose dub the service had already started, or was being asked to make (a create in
+   * flight: each one's history then says whether it was made). It has no way to stop a dub and charges
    * when one completes, so these may still be charged; each one's history records it if so.
    */
   startedAtService: z.array(z.number().int()).optional(),

@@ -151,8 +151,10 @@ export const WatchFolderSchema = z.object({
   /** The last full scan of the folder. */
   lastScanAt: z.string().nullable(),
   counts: WatchCountsSchema,
-  /** Credits the files waiting for approval would cost. */
+  /** Credits the files waiting for approval would cost (but for those of unknown length). */
   awaitingCredits: z.number().int(),
+  /** Files waiting for approval that do not say their length: charged what the service measures. */
+  awaitingUnknownLength: z.number().int().optional(),
   /** Credits the folder queued by itself in the last hour (what its creditLimit is compared with). */
   creditsLastHour: z.number().int(),
   /** Credits one hour of video costs with this preset (every language, studio included). */
@@ -200,7 +202,7 @@ export const WatchFileSchema = z.object({
   jobIds: z.array(z.number().int()),
   bytes: z.number().int(),
   durationSeconds: z.number().nullable(),
-  /** Credits its own jobs are estimated at (0 for a duplicate); null before it is probed. */
+  /** Credits its own jobs are estimated at (0 for a duplicate); null before it is probed, or when it does not say its length. */
   credits: z.number().int().nullable(),
   /** The path of the identical file whose results it was copied from; null when not a duplicate. */
   duplicateOf: z.string().nullable(),
@@ -258,7 +260,10 @@ export const ApproveResultSchema = z.object({
   queued: z.number().int(),
   /** Jobs this call queued (empty when the watching process queues them). */
   jobIds: z.array(z.number().int()),
+  /** About what the files released cost, but for those whose length cannot be read (`unknownLength`). */
   credits: z.number().int(),
+  /** Files released whose length cannot be read: each is charged what the service measures. */
+  unknownLength: z.number().int().optional(),
 });
 export type ApproveResult = z.infer<typeof ApproveResultSchema>;
 

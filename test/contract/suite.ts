@@ -110,7 +110,7 @@ export function contractSuite(transport: string, make: MakeHarness): void {
       expect(files).toMatchObject({ total: 0, offset: 0, files: [] });
       const approved = await api.approveWatchFolder({ id: added.id });
       plain('approveWatchFolder', approved);
-      expect(approved).toEqual({ queued: 0, jobIds: [], credits: 0 });
+      expect(approved).toEqual({ queued: 0, jobIds: [], credits: 0, unknownLength: 0 });
 
       // Events are throttled (a face refetches nothing: each carries the whole folder as it is now).
       await vi.waitFor(() => {

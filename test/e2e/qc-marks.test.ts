@@ -102,7 +102,9 @@ describe('QC on the chips and in the job panel; the package on the row', () => {
     await page.getByText(/the MKV with every finished language is being made/).waitFor(PATIENT);
     await page
       .getByRole('row', { name: /keynote\.mp4/ })
-      .getByText(/^Package: keynote\.multi\.mkv/)
+      .getByText(/^Package: keynote\.multi\.mkv \(original, Spanish, French, German\)/)
       .waitFor(PATIENT);
+    const [source] = (await allJobs(e2e.app.host.api)).map((j) => j.source);
+    expect(existsSync(join(dirname(source ?? ''), 'previous'))).toBe(false);
   });
 });

@@ -107,6 +107,7 @@ export async function startDesktopApp(
     home,
     run: () => Promise.reject(new Error('the desktop app works its own queue')),
     wake: () => {},
+    recover: () => Promise.resolve(null),
     close: async () => {},
   };
   const app: RunningApp = {

@@ -7,7 +7,7 @@ import { mp3Duration, wavDuration } from '../../electron/engine/media/header-dur
 import { mp4MovieDuration } from '../../electron/engine/media/mp4-duration';
 import { probeFile } from '../../electron/engine/media/probe';
 import { tempDir } from '../helpers/engine';
-import { audioMp3, textFile, videoMov, videoMp4 } from '../helpers/media';
+import { audioMp3, lyingMp4, textFile, videoMov, videoMp4 } from '../helpers/media';
 
 const ffprobe = (p: string) =>
   Number(
@@ -84,5 +84,15 @@ describe('media probe', () => {
     const m4a = await probeFile(made('a.m4a', [...tone(2), '-c:a', 'aac']));
     expect(m4a).toMatchObject({ kind: 'audio' });
     expect(m4a.durationSeconds).toBeCloseTo(2, 1);
+  });
+});
+
+describe('an MP4 whose movie header says less than it holds', () => {
+  it('is measured by its longest track; one that is honest keeps its movie header', async () => {
+    const lying = await probeFile(lyingMp4(6, 'mvhd-says-1s.mp4', ['mvhd']));
+    expect(lying.durationSeconds).toBeGreaterThanOrEqual(6);
+    expect(lying.durationSeconds).toBeLessThan(6.1);
+    const honest = await probeFile(videoMp4(6, 'honest-6s.mp4'));
+    expect(honest.durationSeconds).toBe(6);
   });
 });

@@ -114,6 +114,25 @@ export function registerSandboxCommand(program: Command): void {
     )
     .option('--latency <ms>', 'delay before every API answer', number(0, 60_000, true), 0)
     .option(
+      '--clock-skew <seconds>',
+      "how far the service's clock is off this machine's (negative: behind), in created_at and the Date header",
+      number(-864_000, 864_000),
+      0,
+    )
+    .addOption(
+      new Option(
+        '--timestamps <style>',
+        'how created_at is written: ISO in UTC, without an offset, or unreadable',
+      )
+        .choices(['iso', 'naive', 'unparseable'])
+        .default('iso'),
+    )
+    .addOption(
+      new Option('--normalize-names <form>', 'store dub names in this Unicode form (macOS sends NFD)')
+        .choices(['none', 'NFC'])
+        .default('none'),
+    )
+    .option(
       '--seed <n>',
       'seed of the fault injection, to replay a run',
       number(-(2 ** 31), 2 ** 31, true),
@@ -145,6 +164,9 @@ export function registerSandboxCommand(program: Command): void {
         faultList: 'none' | 'error' | 'huge' | 'deep' | 'others';
         badDub?: Record<string, BadDub[]>;
         latency: number;
+        clockSkew: number;
+        timestamps: 'iso' | 'naive' | 'unparseable';
+        normalizeNames: 'none' | 'NFC';
         seed: number;
       }) => {
         const { SandboxStateError, startSandbox } = await import('../../sandbox/server');
@@ -175,6 +197,9 @@ export function registerSandboxCommand(program: Command): void {
             listFault: o.faultList,
             badDubs: o.badDub ?? {},
             latencyMs: o.latency,
+            clockSkewSeconds: o.clockSkew,
+            timestamps: o.timestamps,
+            normalizeNames: o.normalizeNames,
           },
         }).catch((e: unknown) => {
           if (e instanceof SandboxStateError) throw new DubdeskError('config', e.message);

@@ -110,7 +110,7 @@ async function reportAction(api: DubdeskApi, r: ActionResult, done: string, none
 function startedNote(ids: readonly number[]): string {
   const which =
     ids.length === 1 ? `Job #${ids[0]}'s dub was` : `${ids.length} of these dubs (${jobRange(ids)}) were`;
-  return `${which} already started on the service, which cannot stop a dub: it may still charge for ${ids.length === 1 ? 'it when it completes' : 'them when they complete'}. Dubdesk follows ${ids.length === 1 ? 'it' : 'them'} while it works the queue and records any charge in the job's history; \`dubdesk retry\` then fetches the results at no further charge.`;
+  return `${which} already started (or being started) on the service, which cannot stop a dub: it may still charge for ${ids.length === 1 ? 'it when it completes' : 'them when they complete'}. Dubdesk follows ${ids.length === 1 ? 'it' : 'them'} while it works the queue and records any charge in the job's history; \`dubdesk retry\` then fetches the results at no further charge.`;
 }
 
 interface SelectFlags {

@@ -117,7 +117,9 @@ function countsLine(f: WatchFolder): string {
   if (c.duplicates) parts.push(`${c.duplicates} duplicate`);
   if (c.attention) parts.push(`${c.attention} need attention`);
   if (c.awaitingApproval)
-    parts.push(`${c.awaitingApproval} awaiting approval (${f.awaitingCredits} credits)`);
+    parts.push(
+      `${c.awaitingApproval} awaiting approval (${f.awaitingCredits} credits${f.awaitingUnknownLength ? `, ${f.awaitingUnknownLength} of unknown length` : ''})`,
+    );
   return parts.join(', ');
 }
 
@@ -243,7 +245,7 @@ async function act(
     const r = await api.approveWatchFolder({ id: f.id });
     process.stderr.write(
       r.queued
-        ? `Approved ${plural(r.queued, 'file')}, about ${r.credits} credits${r.jobIds.length ? `: ${plural(r.jobIds.length, 'job')} queued` : ''}.\n`
+        ? `${approvedLine(r.queued, r.credits, r.unknownLength ?? 0)}${r.jobIds.length ? `: ${plural(r.jobIds.length, 'job')} queued` : ''}.\n`
         : `Nothing in ${printable(f.path)} awaits approval.\n`,
     );
     if (flags.json) printJson(WatchApproveJson.parse(r));
@@ -363,4 +365,12 @@ export function registerWatchCommand(program: Command): void {
         act(api, flags, cmd, dir),
       );
     });
+}
+
+/** What was approved and what it costs; files whose length cannot be read cost what the service measures. */
+function approvedLine(files: number, credits: number, unknownLength: number): string {
+  const measured = '(charged what the service measures)';
+  if (unknownLength === 0) return `Approved ${plural(files, 'file')}, about ${credits} credits`;
+  if (unknownLength === files) return `Approved ${plural(files, 'file')} of unknown length ${measured}`;
+  return `Approved ${plural(files, 'file')}, about ${credits} credits and ${unknownLength} of unknown length ${measured}`;
 }

@@ -9,10 +9,19 @@ import {
 import { checkItems, type RefusedDub } from './list-items';
 import type { SourceReads } from './body-stream';
 import { multipartFileBody, type SourceIdentity } from './file-body';
-import { Http, type ProgressListener } from './http';
+import { Http, parseJson, type ProgressListener } from './http';
+import { headerTime } from './service-time';
 import type { HttpLimits } from './limits';
 import { serviceEndpoint } from './links';
 import type { Secrets } from './scrub';
+
+export interface DubPageOfV2 extends DubListV2 {
+  refused: RefusedDub[];
+  /** The id of every item that has one, in the order listed (newest first). */
+  order: string[];
+  /** The service's own clock when it answered (its `Date` header), or null. */
+  serviceNow: number | null;
+}
 
 export interface CreateV2Fields {
   dest_lang: string;
@@ -86,18 +95,26 @@ export class V2Client {
     });
   }
 
-  /** A page of dubs; a dub that breaks the schema is left out of `dubs` and named in `refused`. */
-  async list(
-    page: number,
-    pageSize = V2_MAX_PAGE_SIZE,
-    signal?: AbortSignal,
-  ): Promise<DubListV2 & { refused: RefusedDub[] }> {
-    const raw = await this.http.json(DubPageV2, this.root('dubs'), {
-      searchParams: { page, page_size: pageSize },
-      signal,
-    });
+  /**
+   * A page of dubs; a dub that breaks the schema is left out of `dubs` and named in `refused`. `order`: the
+   * ids of every item as listed (newest first), and `serviceNow` the service's clock (its `Date` header).
+   */
+  async list(page: number, pageSize = V2_MAX_PAGE_SIZE, signal?: AbortSignal): Promise<DubPageOfV2> {
+    const url = this.root('dubs');
+    const reply = await this.http.send(url, { searchParams: { page, page_size: pageSize }, signal });
+    const raw = parseJson(DubPageV2, reply, url);
     const { items, refused } = checkItems(DubV2, raw.dubs, CompletedV2);
-    return { dubs: items, pagination: raw.pagination, refused };
+    const order = raw.dubs.flatMap((d) => {
+      const id = (d as { id?: unknown } | null)?.id;
+      return typeof id === 'string' ? [id] : [];
+    });
+    return {
+      dubs: items,
+      pagination: raw.pagination,
+      refused,
+      order,
+      serviceNow: headerTime(reply.headers.date),
+    };
   }
 
   async get(id: string, signal?: AbortSignal): Promise<DubV2> {

@@ -6,7 +6,7 @@ import { implementApi, type ImplementOptions } from '../../../shared/contract/im
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import { JobStore } from '../db/jobs';
 import { backUp, StartupBackup } from '../db/backup';
-import { openDatabase, type Db } from '../db/open';
+import { assertNotLost, openDatabase, type Db } from '../db/open';
 import { WatchStore } from '../db/watch';
 import { prepareHome, privateFile } from '../home/home';
 import { FileKeyStore, type KeyStore } from '../keys/key-store';
@@ -16,6 +16,8 @@ import { Runner, type RunOptions, type RunOutcome } from '../queue/runner';
 import { AccountService } from './account/account-service';
 import { BatchService } from './batches/batch-service';
 import { ensureService } from './contract-error';
+import { askAfterRestore, type AfterRestore } from '../flows/restored-dubs';
+import { announce } from '../home/presence';
 import { EventHub } from './event-hub';
 import { HistoryAging } from './history/history-aging';
 import { JobEvents } from './job-events';
@@ -58,6 +60,8 @@ export class DubdeskEngine {
   private readonly watch: WatchFolders;
   private readonly aging: HistoryAging;
   private closed = false;
+  /** Tells another Dubdesk (`restore-db`) that this one has the data folder open, until it closes. */
+  private readonly presence: () => void;
 
   constructor(options: EngineOptions) {
     prepareHome(options.home, 'logs');
@@ -80,6 +84,8 @@ export class DubdeskEngine {
     const logger = this.log.logger;
     const info = (fields: Record<string, unknown>, message: string) => logger.info(fields, message);
     const warn = (fields: Record<string, unknown>, message: string) => logger.warn(fields, message);
+    // Before the file is made: a missing one beside backups is damage, not a new queue.
+    assertNotLost(join(options.home, 'dubdesk.db'));
     this.db = openDatabase(privateFile(join(options.home, 'dubdesk.db')));
     this.backup = new StartupBackup(
       () =>
@@ -205,6 +211,7 @@ export class DubdeskEngine {
       impl,
     );
     this.aging.start();
+    this.presence = announce(options.home, options.face);
     logger.info({ face: options.face, home: options.home }, 'engine opened');
     // The faces say why in one plain sentence; the system's own words are kept here for whoever digs.
     if (keyStore.osDetail)
@@ -274,6 +281,21 @@ export class DubdeskEngine {
     }
   }
 
+  /**
+   * After `restore-db`: asks the service for the dubs the restored queue does not know (nothing is sent
+   * before); null when no restore waits for it. A run does the same by itself before its first create.
+   */
+  async recover(): Promise<AfterRestore | null> {
+    const { clients } = await ensureService(this.services);
+    const found = await askAfterRestore(this.store, clients, new AbortController().signal);
+    if (found)
+      this.log.logger.info(
+        { listed: found.listed, unclaimed: found.unclaimed.length },
+        'asked the service for the dubs made before the restore',
+      );
+    return found;
+  }
+
   /** The machine woke up or the network came back: poll and retry network waits now. */
   wake(): void {
     this.runner.pollNow();
@@ -288,6 +310,7 @@ export class DubdeskEngine {
     this.hub.clear();
     await this.services.close();
     await this.backup.now();
+    this.presence();
     this.log.logger.info('engine closed');
     this.log.close();
     this.db.close();

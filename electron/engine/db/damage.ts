@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { DubdeskError } from '../../../shared/contract/errors';
 
 /** Tables every current database has: one missing means the file was damaged, not merely old. */
@@ -71,4 +72,25 @@ export function damagedDatabase(file: string, backups: number): DubdeskError {
   return new DubdeskError('disk', `The queue database ${file} is damaged and cannot be read.`, {
     remedy: restore,
   });
+}
+
+/**
+ * A queue database that is gone, or empty (0 bytes, nothing in its WAL), while backups of it lie beside
+ * it: damage (a failed copy, a sync tool, a disk that filled up), not a new queue. Taken for a new one, every
+ * file watched or added again would be paid for once more. Null when the file is there, or there is no
+ * backup (a new home).
+ */
+export function lostDatabase(file: string, backups: number, backupFolder: string): DubdeskError | null {
+  if (backups === 0) return null;
+  const size = statSync(file, { throwIfNoEntry: false })?.size;
+  const walBytes = statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+  if (size !== undefined && (size > 0 || walBytes > 0)) return null;
+  const what = size === undefined ? 'is missing' : 'is empty (0 bytes)';
+  return new DubdeskError(
+    'disk',
+    `The queue database ${file} ${what}, though ${backups === 1 ? 'a backup' : `${backups} backups`} of it ${backups === 1 ? 'is' : 'are'} in ${backupFolder}: it was damaged (a failed copy or disk), it is not a new queue.`,
+    {
+      remedy: `Run \`dubdesk restore-db\` to put back the newest good backup. To start with an empty queue instead (everything already dubbed is then forgotten), move ${backupFolder} away.`,
+    },
+  );
 }

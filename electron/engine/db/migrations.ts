@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { historyCountMigration } from './history-count-migration';
+import { payOnceMigration } from './pay-once-migration';
 import { scaleMigration } from './scale-migration';
 import { searchMigration } from './search-migration';
 import { watchRestartMigration } from './watch-migration';
@@ -259,7 +260,9 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   watchRestartMigration,
   // 15: the credits the queue recorded as charged, per service (ledger-migration.ts).
   ledgerMigration,
-  // 16: what is handed on: the batch's delivery choices and each dub's QC on the job, the packages
+  // 16: paying once in the real world: a skewed clock, a restored database (pay-once-migration.ts).
+  payOnceMigration,
+  // 17: what is handed on: the batch's delivery choices and each dub's QC on the job, the packages
   // (deliver-migration.ts).
   deliverMigration,
 ];

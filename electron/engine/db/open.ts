@@ -2,12 +2,18 @@ import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { makeFolderSync } from '../files/make-folder';
-import { listBackups } from './backup';
-import { checkWhole, damagedDatabase, isDamage } from './damage';
+import { backupFolder, listBackups } from './backup';
+import { checkWhole, damagedDatabase, isDamage, lostDatabase } from './damage';
 import { migrate } from './migrations';
 import { convertToIncrementalVacuum, preferIncrementalVacuum } from './vacuum';
 
 export type Db = Database.Database;
+
+/** A queue database gone or emptied beside its backups is damage (see `lostDatabase`): said, never opened. */
+export function assertNotLost(file: string): void {
+  const lost = lostDatabase(file, listBackups(file).length, backupFolder(file));
+  if (lost) throw lost;
+}
 
 /**
  * Opens (and migrates) the queue database. A damaged file is named with the way back (the newest good
@@ -15,6 +21,7 @@ export type Db = Database.Database;
  */
 export function openDatabase(file: string): Db {
   makeFolderSync(dirname(file));
+  assertNotLost(file);
   let db: Db | undefined;
   try {
     db = new Database(file);

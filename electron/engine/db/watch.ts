@@ -164,7 +164,7 @@ export class WatchStore {
   creditsSince(folderId: number, since: number): number {
     return this.links.creditsSince(folderId, since);
   }
-  awaiting(folderId: number): { files: number; credits: number } {
+  awaiting(folderId: number): { files: number; credits: number; unknownLength: number } {
     return this.links.awaiting(folderId);
   }
   jobSignature(folderId: number): string {

@@ -2,6 +2,8 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { listBackups } from '../db/backup';
+import { lostDatabase } from '../db/damage';
 import { INSANE_FIGURES_SQL } from '../db/job-store/rows';
 import { fail, messageOf, pass, type Check } from './check';
 
@@ -12,6 +14,8 @@ export const backupsFolder = (home: string) => join(home, 'backups');
 export function databaseCheck(home: string): Check {
   const title = 'Queue database';
   const file = databaseFile(home);
+  const lost = lostDatabase(file, listBackups(file).length, backupsFolder(home));
+  if (lost) return fail(title, lost.message.replace(/^The queue database /, ''), lost.remedy ?? '');
   if (!existsSync(file)) return pass(title, `${file} (not created yet: made on first use)`);
   const restore = `Quit Dubdesk and run \`dubdesk restore-db\`: it puts back the newest good copy from ${backupsFolder(home)} and keeps the damaged file beside it.`;
   let db: Database.Database | null = null;

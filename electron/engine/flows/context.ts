@@ -23,7 +23,7 @@ export interface Clients {
  */
 export class LeasedJob {
   constructor(
-    private readonly store: JobStore,
+    readonly store: JobStore,
     public row: JobRow,
     readonly token: string,
     private readonly onChange: (row: JobRow) => void,

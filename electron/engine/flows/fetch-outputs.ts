@@ -1,3 +1,4 @@
+import { resultStem } from '../outputs/result-stem';
 import { rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, parse } from 'node:path';
 import { ExternalStatus, OUTPUT_TYPES, type OutputLink, type OutputType } from '../../../shared/api/common';
@@ -26,7 +27,7 @@ import type { Db } from '../db/open';
 import { movePreviousVersions } from './previous-version';
 import { USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
-import { head, identicalOutput, local, outputByteCap, sourceOutputs } from './output-files';
+import { head, identicalOutput, sameBytesAt, local, outputByteCap, sourceOutputs } from './output-files';
 
 /** Fresh links after an expired one: at most this many times per output and attempt. */
 const MAX_LINK_REFRESHES = 3;
@@ -119,7 +120,9 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   await makeFolder(r.out_dir).catch((e: unknown) => {
     throw local(e, r.out_dir, null);
   });
-  const stem = r.source_kind === 'file' ? parse(r.source_name).name : sanitizeName(parse(dub.name).name);
+  const stem = resultStem(
+    r.source_kind === 'file' ? parse(r.source_name).name : sanitizeName(parse(dub.name).name),
+  );
   const existing = new Map(ctx.store.outputs(r.id).map((o) => [o.type, o]));
   const planned = new Set([...existing.values()].map((o) => o.path));
   const place = (type: OutputType, ext: string) =>
@@ -281,6 +284,19 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       // The same bytes under two output types (`translated` is often the MP4 itself): keep one file.
       await rm(`${path}.part`, { force: true });
       put({ job_id: r.id, type, path: twin.path, bytes: twin.bytes, done: 1 });
+      return;
+    }
+    // This very result already beside the source under its plain name, nobody's record (written before the
+    // queue database was restored): the same bytes are taken where they are, never kept twice as `(2)`.
+    const plain = place(type, sniffed.format);
+    if (
+      path !== plain &&
+      !recordedForAnother(ctx.store.db, plain, r.id) &&
+      (await sameBytesAt(plain, result.bytes, result.sha256))
+    ) {
+      await rm(`${path}.part`, { force: true });
+      put({ job_id: r.id, type, path: plain, bytes: result.bytes, done: 1 });
+      await recordResult(ctx.store.db, plain, result.sha256);
       return;
     }
     // Recorded before the move, so a crash during it is recognised on the next run.

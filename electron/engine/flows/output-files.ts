@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
 import { PartWriteError } from '../api/download';
@@ -43,6 +44,13 @@ async function sha256(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/** Whether `path` is a file of exactly these bytes (its length, then its SHA-256). */
+export async function sameBytesAt(path: string, bytes: number, hash: string): Promise<boolean> {
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile() || info.size !== bytes) return false;
+  return (await sha256(path).catch(() => null)) === hash;
 }
 
 /** One of the job's finished outputs with the same length and content (`sha256`, hex), if there is one. */

@@ -3,21 +3,21 @@ import type { DubV2 } from '../../../shared/api/v2';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { presignedExpiry } from '../../../shared/presigned';
 import { ApiError } from '../api/errors';
-import type { CreateV2Fields } from '../api/v2';
-import { CREATE_ANSWERED, CREATE_SENT } from '../db/jobs';
+import { CREATE_ANSWERED, CREATE_SENT, LeaseLostError } from '../db/jobs';
 import { DiskError } from '../jobs/errors';
 import { assertSourceFile } from '../media/source-file';
 import { makeFolder } from '../files/make-folder';
 import type { LeasedJob, StepContext } from './context';
+import { madeAfterCancel } from './after-cancel';
 import { takeCopy } from './copy-results';
+import { createFields, round3, takeMark, type CreateMark } from './create-mark';
 import { findAnswered, findCreated } from './lookup';
+import { takeRestored } from './restored-dubs';
 import { sourceBeforeUpload } from './source-check';
 import { createFromCopy, FIRST_UPLOAD_RECHECK_MS, planUploadOnce, type OncePlan } from './upload-once';
 
 /** An upload URL this close to expiry is not worth starting a transfer on. */
 const UPLOAD_URL_MARGIN_MS = 60_000;
-
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Queued -> submitted: create the remote dub exactly once, whatever crashed or got lost before. */
 export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
@@ -25,13 +25,19 @@ export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
   if (job.row.reuse_results && !job.row.create_pending) return takeCopy(ctx, job);
   // Decided before the job moves, with no await in between: two workers never both carry one file.
   if (!job.row.create_pending && waitForFirstUpload(ctx, job)) return;
+  // Where a v2 create will stand among the service's dubs (see create-mark.ts), noted before the step
+  // begins: a pause asked meanwhile stops it here, before anything is sent.
+  const mark = job.row.api === 'v2' && !job.row.create_pending ? await takeMark(ctx) : undefined;
+  job.checkpoint();
   job.apply({ type: 'begin-upload' });
+  // A dub made before the queue database was restored: taken, never made again.
+  if (!job.row.create_pending && takeRestored(ctx.store, job)) return;
   if (job.row.source_kind === 'file') await assertSourceFile(job.row.source);
   // Checked again before anything is paid for: since the add, a file may have taken the folder's place.
   await makeFolder(job.row.out_dir).catch((e: NodeJS.ErrnoException) => {
     throw new DiskError(e.code === 'EEXIST' ? 'ENOTDIR' : (e.code ?? 'EIO'), job.row.out_dir, null);
   });
-  if (job.row.api === 'v2') return submitV2(ctx, job);
+  if (job.row.api === 'v2') return submitV2(ctx, job, mark);
   return submitThreeStep(ctx, job);
 }
 
@@ -54,22 +60,23 @@ function waitForFirstUpload(ctx: StepContext, job: LeasedJob): boolean {
 }
 
 function adopt(job: LeasedJob, remoteId: string, status: number | null): void {
-  job.end({ type: 'created', remoteId, status });
+  try {
+    job.end({ type: 'created', remoteId, status });
+  } catch (e) {
+    // Canceled while the create was under way, its answer came all the same: the canceled job holds the dub.
+    if (e instanceof LeaseLostError) madeAfterCancel(job.store, job.row.id, remoteId, status);
+    throw e;
+  }
 }
 
-function v2Fields(job: LeasedJob): CreateV2Fields {
-  const r = job.row;
-  return {
-    dest_lang: r.dest_lang,
-    source_lang: r.source_lang,
-    name: r.source_name,
-    ...(r.duration !== null ? { duration: round3(r.duration) } : {}),
-    is_studio_quality: r.studio === 1,
-  };
-}
-
-async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
-  const fields = v2Fields(job);
+/** `early`: the mark taken before the step began (undefined: none taken yet; null: the list was unreadable). */
+async function submitV2(
+  ctx: StepContext,
+  job: LeasedJob,
+  early: CreateMark | null | undefined,
+): Promise<void> {
+  let mark = early;
+  const fields = createFields(job.row);
   if (job.row.create_pending === CREATE_ANSWERED) {
     const found = await findAnswered(ctx, job, fields, null);
     return adopt(job, found.id, found.status);
@@ -82,15 +89,21 @@ async function submitV2(ctx: StepContext, job: LeasedJob): Promise<void> {
   const plan = oncePlan(ctx, job);
   if (plan?.kind === 'wait') return awaitFirstUpload(job, plan.message);
   if (plan?.kind === 'link') {
-    const made = await createFromCopy(ctx, job, fields, plan.donors);
+    if (mark === undefined) mark = await takeMark(ctx);
+    const made = await createFromCopy(ctx, job, fields, plan.donors, mark);
     if (made) return adopt(job, made.id, made.status);
     job.checkpoint();
   }
   const expect = await sourceBeforeUpload(ctx, job);
+  // A lost answer looked for and not found: where the new create stands is noted now.
+  if (mark === undefined) mark = await takeMark(ctx);
+  // The last moment a pause stops the create: from here nothing is awaited until the request leaves.
+  job.checkpoint();
   // Recorded before the request leaves: if the answer is lost, the next attempt looks for the dub first.
   job.record({
     create_pending: CREATE_SENT,
     create_attempted_at: Date.now(),
+    create_mark: mark && JSON.stringify(mark),
     made_from: job.row.source_kind === 'file' ? 'upload' : null,
     donor_remote_id: null,
   });
@@ -201,19 +214,30 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
       job.record({ uploaded: 1 });
       job.checkpoint();
     }
+    // The start commits the dub to a charge: a cancel while it is under way finds out what it did.
+    job.record({ create_pending: CREATE_SENT });
     try {
       if (isLegacy && legacy) await legacy.start(id, ctx.signal);
       else await v1.start(id, ctx.signal);
     } catch (e) {
       if (e instanceof ApiError && e.kind === 'conflict') return adopt(job, id, null); // already running: ours
       if (e instanceof ApiError && e.kind === 'not-uploaded') {
-        job.record({ uploaded: 0 });
+        job.record({ uploaded: 0, create_pending: 0 });
         continue;
       }
       if (e instanceof ApiError && e.kind === 'not-found') {
-        job.record({ remote_id: null, upload_url: null, upload_expires_at: null, uploaded: 0 });
+        job.record({
+          remote_id: null,
+          upload_url: null,
+          upload_expires_at: null,
+          uploaded: 0,
+          create_pending: 0,
+        });
         continue;
       }
+      // Refused outright (no credits, a bad request): nothing was started.
+      if (e instanceof ApiError && e.status !== null && e.status >= 400 && e.status < 500)
+        job.record({ create_pending: 0 });
       throw e;
     }
     return adopt(job, id, ExternalStatus.InQueue);

@@ -8,6 +8,7 @@ import { assertLanguage, describeRemoteError } from './fetch-outputs';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { SeenDubs } from './seen-dubs';
 import type { RefusedDub } from '../api/list-items';
+import { settleCanceledCreates } from './after-cancel';
 
 /** Pages of the v2 list one poll reads at most (10,000 dubs). */
 const POLL_MAX_PAGES = 100;
@@ -34,6 +35,8 @@ export async function pollOnce(
   service: string,
   signal: AbortSignal,
   seen?: SeenDubs,
+  /** Jobs a worker of this process still holds (a canceled create still being torn down). */
+  busy: (id: number) => boolean = () => false,
 ): Promise<{ changed: JobRow[]; failure: unknown }> {
   const followed = store.followed(service);
   const tracked = [...store.tracking(service), ...followed];
@@ -126,7 +129,7 @@ export async function pollOnce(
       }
     }
     if (unwatched.has(job.id)) {
-      const ended = followedEvent(remote);
+      const ended = await followedEvent(clients, job, remote, signal);
       if (ended) events.push({ job, event: ended });
       continue;
     }
@@ -151,7 +154,13 @@ export async function pollOnce(
     }
     events.push({ job, event });
   }
-  return { changed: events.length ? store.tx(applyAll, store, events) : [], failure };
+  const changed = events.length ? store.tx(applyAll, store, events) : [];
+  // Canceled while their create was under way: did the service make the dub? Then it is followed too.
+  const settled = await settleCanceledCreates(store, clients, service, signal, busy).catch((e: unknown) => {
+    failure ??= e;
+    return [];
+  });
+  return { changed: [...changed, ...settled], failure };
 }
 
 /**
@@ -171,14 +180,7 @@ async function otherLanguage(
     return null;
   } catch (e) {
     if (!(e instanceof DubdeskError)) throw e;
-    const measuredDuration =
-      remote.measuredDuration ??
-      (job.remote_id
-        ? await clients.v2.get(job.remote_id, signal).then(
-            (d) => d.measured_duration,
-            () => null,
-          )
-        : null);
+    const measuredDuration = remote.measuredDuration ?? (await measuredOf(clients, job, signal));
     return { type: 'fail', error: e.toJSON(), completedAtService: { measuredDuration } };
   }
 }
@@ -213,10 +215,19 @@ function statusOf(d: DubV2): RemoteStatus {
  * What a poll saw of a canceled or paused job's dub (`undefined`: the service no longer has it): its end
  * (charged when it completed), or nothing to write yet.
  */
-function followedEvent(remote: RemoteStatus | undefined): LifeEvent | null {
+async function followedEvent(
+  clients: Clients,
+  job: JobRow,
+  remote: RemoteStatus | undefined,
+  signal: AbortSignal,
+): Promise<LifeEvent | null> {
   if (!remote) return { type: 'followed-dub-ended', outcome: 'missing', measuredDuration: null };
   if (remote.status === ExternalStatus.Completed)
-    return { type: 'followed-dub-ended', outcome: 'completed', measuredDuration: remote.measuredDuration };
+    return {
+      type: 'followed-dub-ended',
+      outcome: 'completed',
+      measuredDuration: remote.measuredDuration ?? (await measuredOf(clients, job, signal)),
+    };
   if (remote.status === ExternalStatus.Failed)
     return {
       type: 'followed-dub-ended',
@@ -225,6 +236,15 @@ function followedEvent(remote: RemoteStatus | undefined): LifeEvent | null {
       message: describeRemoteError(remote.error),
     };
   return null;
+}
+
+/** What a completed dub measured, from its details: the legacy list does not say (null if unknown). */
+async function measuredOf(clients: Clients, job: JobRow, signal: AbortSignal): Promise<number | null> {
+  if (!job.remote_id) return null;
+  return clients.v2.get(job.remote_id, signal).then(
+    (d) => d.measured_duration,
+    () => null,
+  );
 }
 
 /** A tracked dub missing from its list: its v2 details, or `gone` when the service no longer has it. */

@@ -3,6 +3,7 @@ import { ApiError } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
 import { CREATE_SENT, type JobRow } from '../db/jobs';
 import type { LeasedJob, StepContext } from './context';
+import type { CreateMark } from './create-mark';
 import { findAnswered, type Found } from './lookup';
 
 /**
@@ -80,6 +81,8 @@ export async function createFromCopy(
   job: LeasedJob,
   fields: CreateV2Fields,
   donors: readonly JobRow[],
+  /** Where the create stands among the service's dubs (see create-mark.ts); null: the list was unreadable. */
+  mark: CreateMark | null,
 ): Promise<Found | null> {
   const original = await freshOriginal(ctx, donors);
   if (!original) return null;
@@ -88,6 +91,7 @@ export async function createFromCopy(
   job.record({
     create_pending: CREATE_SENT,
     create_attempted_at: Date.now(),
+    create_mark: mark && JSON.stringify(mark),
     made_from: 'link',
     donor_remote_id: original.donor,
   });

@@ -20,7 +20,7 @@ export type LifeEvent =
   /** The service refused another dub's `original` link as a source: this job uploads the file itself. */
   | { type: 'link-refused'; message: string }
   /** The service made the dub (or a lost create was found, or a start answered 409: it is ours). */
-  | { type: 'created'; remoteId: string; status: number | null }
+  | { type: 'created'; remoteId: string; status: number | null; note?: string }
   /** A poll saw the dub still in the service's queue or processing. */
   | { type: 'remote-progress'; status: number; progress: number }
   /** A poll saw the dub completed: the service charged it; download next. */
@@ -61,6 +61,12 @@ export type LifeEvent =
       measuredDuration: number | null;
       message?: string;
     }
+  /**
+   * A job canceled while its create (v2) or start (v1, legacy) was under way: what became of it. With the
+   * dub the service made (`remoteId`), the job is followed like one canceled after its dub started;
+   * without, nothing was made. `unsure`: the list could not tell (said in the history).
+   */
+  | { type: 'made-after-cancel'; remoteId: string | null; status: number | null; unsure?: string }
   | { type: 'retry' }
   | { type: 'pause' }
   | { type: 'resume' };

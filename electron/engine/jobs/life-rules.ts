@@ -131,7 +131,7 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
         ...noWait,
         ...noError,
       },
-      reason: createdReason(r, e.remoteId),
+      reason: e.note ?? createdReason(r, e.remoteId),
     }),
   },
   'remote-progress': {
@@ -269,6 +269,30 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
   'followed-dub-ended': {
     from: ['canceled', 'paused'],
     apply: (r, e) => (r.state === 'paused' ? pausedDubEnded(r, e) : canceledDubEnded(r, e)),
+  },
+  'made-after-cancel': {
+    from: ['canceled'],
+    apply: (_r, e) => {
+      if (e.remoteId === null)
+        return {
+          to: 'canceled',
+          patch: { create_pending: 0 },
+          reason:
+            e.unsure ??
+            'its create was under way when it was canceled; the service made no dub of it: nothing is charged',
+        };
+      return {
+        to: 'canceled',
+        patch: {
+          step: 'track',
+          remote_id: e.remoteId,
+          remote_status: e.status,
+          create_pending: 0,
+          uploaded: 1,
+        },
+        reason: `the service made dub ${e.remoteId} all the same (its create was under way when the job was canceled): followed until it ends, and charged if it completes; a retry, or adding the file again, fetches it at no further charge`,
+      };
+    },
   },
   retry: {
     from: ['failed', 'canceled'],

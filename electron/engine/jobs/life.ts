@@ -60,7 +60,10 @@ function applyEvent(
     // History: every change of state, and each new reason to wait; not every poll or retry of the same wait.
     const waits = event.type === 'wait' || event.type === 'halt' || event.type === 'await-first-upload';
     const newWait = waits && row.waiting !== patch.waiting;
-    const note = event.type === 'link-refused' || event.type === 'followed-dub-ended';
+    const note =
+      event.type === 'link-refused' ||
+      event.type === 'followed-dub-ended' ||
+      event.type === 'made-after-cancel';
     if (to !== row.state || newWait || note) store.appendHistory(id, now, row.state, to, event.type, reason);
     if (to !== row.state && WAKES_WAITERS.includes(to)) store.wakeFirstUploadWaiters(row.source);
     if (to !== row.state && COPY_WAKERS.includes(to)) wakeCopyWaiters(store.db, row);

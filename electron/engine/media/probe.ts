@@ -4,9 +4,10 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import { parseFile } from 'music-metadata';
+import { z } from 'zod';
 import { DubdeskError, type ErrorCode } from '../../../shared/contract/errors';
 import { mp3Duration, wavDuration } from './header-duration';
-import { mp4MovieDuration, type ReadAt } from './mp4-duration';
+import { LONGER_TRACK_SLACK_S, mp4MovieDuration, type ReadAt } from './mp4-duration';
 import { mapInTurns } from '../files/in-turns';
 
 /** Bad input: the message names the file, the remedy says what to do. Never a stack trace for the user. */
@@ -29,7 +30,8 @@ export interface ProbedFile {
   /** From the file's bytes, not its extension. */
   mime: string;
   kind: 'video' | 'audio';
-  durationSeconds: number;
+  /** Null only when asked for (`lengthUnknown: 'allow'`): real media whose length it does not say. */
+  durationSeconds: number | null;
   /** With `bytes`, tells an unchanged file from a new export under the same name. */
   mtimeMs: number;
 }
@@ -69,13 +71,33 @@ async function durationOf(
   if (d && Number.isFinite(d) && d > 0) return d;
   const probed = await execa(
     'ffprobe',
-    ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path],
+    ['-v', 'error', '-show_entries', 'format=duration:stream=duration', '-of', 'json', path],
     // A process group of its own (not on Windows, where that means a console window): a Ctrl+C meant for
     // the run goes to the terminal's whole group, and must not kill a probe and make a good file look bad.
     { detached: process.platform !== 'win32', stdin: 'ignore' },
   ).catch(() => null);
-  const n = Number(probed?.stdout.trim());
-  return Number.isFinite(n) && n > 0 ? n : null;
+  return probed ? longestOf(probed.stdout) : null;
+}
+
+const Probed = z.object({
+  format: z.object({ duration: z.coerce.number().optional() }).optional(),
+  streams: z.array(z.object({ duration: z.coerce.number().optional() })).optional(),
+});
+
+/** ffprobe's container duration, or its longest stream's when that is longer by more than the slack. */
+function longestOf(json: string): number | null {
+  let parsed: z.infer<typeof Probed>;
+  try {
+    parsed = Probed.parse(JSON.parse(json));
+  } catch {
+    return null;
+  }
+  const sane = (n: number | undefined) => (n !== undefined && Number.isFinite(n) && n > 0 ? n : null);
+  const container = sane(parsed.format?.duration);
+  const streams = (parsed.streams ?? []).map((st) => sane(st.duration) ?? 0);
+  const longest = streams.length ? Math.max(...streams) : 0;
+  if (container === null) return longest > 0 ? longest : null;
+  return longest > container + LONGER_TRACK_SLACK_S ? longest : container;
 }
 
 /** Opened once, never blocking (a FIFO in a file's place would otherwise hang until a writer appears). */
@@ -99,8 +121,17 @@ async function openForProbe(path: string): Promise<FileHandle> {
   });
 }
 
+/**
+ * What to make of real media whose length cannot be read (a WebM recorded in a browser or written through a
+ * pipe says none): refused (damaged or still being written, as far as anyone can tell), or allowed with an
+ * unknown length (a watched file, settled, that then waits for approval: its cost is unknown).
+ */
+export interface ProbeOptions {
+  lengthUnknown?: 'refuse' | 'allow';
+}
+
 /** Type from the bytes and duration from the header: one open and, for the common formats, one read. */
-export async function probeFile(path: string): Promise<ProbedFile> {
+export async function probeFile(path: string, opts: ProbeOptions = {}): Promise<ProbedFile> {
   const fh = await openForProbe(path);
   try {
     const info = await fh.stat();
@@ -129,7 +160,7 @@ export async function probeFile(path: string): Promise<ProbedFile> {
       );
     }
     const duration = await durationOf(path, type.mime, fh, first, info.size);
-    if (duration === null) {
+    if (duration === null && opts.lengthUnknown !== 'allow') {
       throw new InputError(
         path,
         'not-media',
@@ -155,9 +186,13 @@ export async function probeFile(path: string): Promise<ProbedFile> {
  * Probes many files, in the order given, up to `limit` at once: each probe is a few short file operations,
  * so keeping the thread pool's queue full (not four or eight at a time) is what makes 2,000 files quick.
  */
-export async function probeMany(paths: readonly string[], limit = 32): Promise<(ProbedFile | InputError)[]> {
+export async function probeMany(
+  paths: readonly string[],
+  limit = 32,
+  opts: ProbeOptions = {},
+): Promise<(ProbedFile | InputError)[]> {
   return mapInTurns(paths, limit, (p) =>
-    probeFile(p).catch((e: unknown) => {
+    probeFile(p, opts).catch((e: unknown) => {
       if (e instanceof InputError) return e;
       throw e;
     }),

@@ -1,3 +1,4 @@
+import { canceledCreatesCount } from '../db/canceled-creates';
 import type { JobStore } from '../db/jobs';
 import type { QueuePause } from './runner-types';
 
@@ -10,7 +11,9 @@ export function lookAround(store: JobStore, service: string, queuePause: () => Q
     paused: queuePause(),
     due: { submit: store.nextDueAt(service, 'submit'), fetch: store.nextDueAt(service, 'fetch') },
     // Canceled and paused jobs' dubs the service may still charge are polled too (never waited for: see lookAfter).
-    tracking: store.trackingCount(service) + store.followedCount(service),
+    // So are jobs canceled while their create was under way, until it is known whether a dub was made.
+    tracking:
+      store.trackingCount(service) + store.followedCount(service) + canceledCreatesCount(store.db, service),
   };
 }
 

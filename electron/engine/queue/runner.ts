@@ -8,10 +8,12 @@ import { pollOnce } from '../flows/track';
 import { StopAtStep, classify, type JobError } from '../jobs/errors';
 import { endNetworkWaits, type LifeEvent } from '../jobs/life';
 import { isDiskFull } from '../files/disk-space';
+import { CreditsRecheck } from './credits-recheck';
 import { FailurePolicy } from './failure-policy';
 import { Deliveries } from './deliveries';
 import { againOnceThereIsRoom } from './room';
 import { PollBudget } from './poll-budget';
+import { RestoreAsk } from './restore-ask';
 import { onForeignWrites } from './foreign-writes';
 import { IDLE_HEARTBEAT_MS, IDLE_LOOK_MS, loopTurns } from './idle';
 import { HEARTBEAT_MS, QueueLock } from './lock';
@@ -23,9 +25,6 @@ import { valueOf, type RunnerEnv, type RunnerHooks, type RunOptions, type RunOut
 export type { QueuePause, RunnerEnv, RunnerHooks, RunOptions, RunOutcome } from './runner-types';
 
 type Step = 'submit' | 'fetch';
-const CREDITS_RECHECK_MS = 60_000;
-/** Out of credits for long: the balance is asked at most this seldom. */
-const CREDITS_RECHECK_CAP_MS = 15 * 60_000;
 
 /**
  * The scheduler: holds the queue lock, claims due jobs under tokens, runs their step, turns every failure
@@ -41,6 +40,7 @@ export class Runner {
   private running = false;
   private readonly seen = new SeenDubs();
   private pollSoon = false;
+  private readonly restore: RestoreAsk;
   /** A failure no job caused and nothing can record (the data folder's disk full): the work stops on it. */
   private halted: { error: unknown } | null = null;
   private readonly halt = (error: unknown): void => {
@@ -54,6 +54,11 @@ export class Runner {
     private readonly hooks: RunnerHooks,
   ) {
     this.failures = new FailurePolicy(env);
+    this.restore = new RestoreAsk(
+      env.backoff,
+      (m) => hooks.connectivity(m),
+      () => this.wakeUp(),
+    );
   }
 
   get isRunning(): boolean {
@@ -123,8 +128,7 @@ export class Runner {
     let polling: Promise<void> | null = null;
     const polls = new PollBudget(this.env);
     let heartbeatAt = Date.now();
-    let creditsEvery = CREDITS_RECHECK_MS;
-    let creditsCheckAt = Date.now() + creditsEvery;
+    const credits = new CreditsRecheck(this.env);
     // Nothing running, tracked or due at the last turn: the heartbeat is renewed seldom (see `idle.ts`).
     let wasIdle = false;
     const onAbort = () => this.wakeUp();
@@ -160,7 +164,10 @@ export class Runner {
         const concurrency = valueOf(opts.concurrency);
         // One read tells whether anything is due at each step; a claim (a write transaction) only then.
         const isDue = (t: number | null) => t !== null && t <= now && !draining() && !givenUp;
-        if (!paused && isDue(due.submit)) this.claim('submit', concurrency, service, signal, opts.drain);
+        // After a restore, nothing is created before the service has said which dubs it made meanwhile.
+        const held = this.restore.holds(store, () => this.env.clients(), signal, draining());
+        if (!paused && !held && isDue(due.submit))
+          this.claim('submit', concurrency, service, signal, opts.drain);
         if ((!paused || paused.reason === 'credits') && isDue(due.fetch))
           this.claim('fetch', concurrency, service, signal, opts.drain);
 
@@ -168,7 +175,9 @@ export class Runner {
         // credits) stops new work, never the polls that record their end. Only a rejected key stops them.
         const mayPoll = paused?.reason !== 'auth' && !draining() && !givenUp;
         if (tracking > 0 && mayPoll && !polling && Date.now() >= pollAt) {
-          polling = pollOnce(store, this.env.clients(), service, signal, this.seen)
+          polling = pollOnce(store, this.env.clients(), service, signal, this.seen, (id) =>
+            this.active.has(id),
+          )
             .then(({ changed, failure }) => {
               for (const row of changed) this.hooks.changed(row);
               if (failure) throw failure;
@@ -192,22 +201,12 @@ export class Runner {
             });
         }
 
-        if (paused?.reason !== 'credits') creditsEvery = CREDITS_RECHECK_MS;
-        if (paused?.reason === 'credits' && !opts.untilDone && Date.now() >= creditsCheckAt) {
-          creditsCheckAt = Date.now() + creditsEvery;
-          creditsEvery = Math.min(creditsEvery * 2, CREDITS_RECHECK_CAP_MS);
-          void this.env
-            .balance()
-            .then((b) => {
-              if (b > 0 && this.env.queuePause()?.reason === 'credits') this.env.setQueuePause(null);
-            })
-            .catch(() => {});
-        }
+        credits.turn(paused, opts.untilDone);
 
         if (!draining()) deliveries.look();
-        const idle = this.active.size === 0 && !polling && deliveries.idle;
+        const idle = this.active.size === 0 && !polling && !this.restore.busy && deliveries.idle;
         const withRoom = {
-          submit: this.hasRoom('submit', concurrency),
+          submit: !held && this.hasRoom('submit', concurrency),
           fetch: this.hasRoom('fetch', concurrency),
         };
         const after = store.read(lookAfter, store, service, opts.untilDone && idle, paused, withRoom);
@@ -224,6 +223,7 @@ export class Runner {
           wasIdle ? (opts.idleLookMs ?? IDLE_LOOK_MS) : 1000,
           ...(nextDue !== null ? [nextDue - Date.now()] : []),
           ...(tracking ? [pollAt - Date.now()] : []),
+          ...(held && this.restore.nextAt !== null ? [this.restore.nextAt - Date.now()] : []),
         ];
         await this.sleep(Math.max(10, Math.min(...candidates)));
       }

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { ContractError } from '../../../shared/contract/errors';
 import type { WatchFolderRow } from '../db/watch';
 import type { WatchEnv } from './env';
@@ -30,7 +31,7 @@ export async function guard(
     if (spent + credits > limit)
       return {
         code: 'credits',
-        message: `${files} would cost about ${credits} credits; with the ${spent} this folder queued in the last hour that is over its limit of ${limit} per hour`,
+        message: `${files} would cost about ${credits} credits; with the ${spent} this folder spent in the last hour that is over its limit of ${limit} per hour`,
         remedy,
       };
   }
@@ -43,4 +44,17 @@ export async function guard(
       remedy: 'Add credits, then approve the folder to queue them.',
     };
   return null;
+}
+
+/**
+ * A file that does not say how long it is (a WebM recorded in a browser, a stream written through a pipe):
+ * what it costs is known only once the service has measured and charged it, so it is never taken as free.
+ * It waits for approval; approved, it is charged what the service measures, and that charge counts.
+ */
+export function unknownCost(path: string): ContractError {
+  return {
+    code: 'credits',
+    message: `${basename(path)} does not say how long it is, so what it would cost is not known until the service measures it`,
+    remedy: 'Approve the folder to queue it: it is charged what the service measures.',
+  };
 }

@@ -1,10 +1,11 @@
 import { basename } from 'node:path';
+import type { ContractError } from '../../../shared/contract/errors';
 import type { JobRow, NewJob } from '../db/jobs';
 import type { WatchFileRow, WatchFolderRow } from '../db/watch';
 import { enqueue, transition } from '../jobs/life';
 import { creditsOfJobs, outDirOf, twinOf, wantsCopy, type Cover } from './copies';
 import type { WatchEnv } from './env';
-import { guard } from './guard';
+import { guard, unknownCost } from './guard';
 import { renamedFrom } from './renames';
 import { setAsideResultCopy } from './result-copy';
 import { waitAgain } from './settle';
@@ -26,6 +27,8 @@ interface Planned extends Candidate {
   supersede: number[];
   credits: number;
   duration: number | null;
+  /** A dub among its jobs whose source does not say its length: its cost is unknown (see `unknownCost`). */
+  lengthUnknown: boolean;
 }
 
 export interface TakeResult {
@@ -76,26 +79,30 @@ export async function takeReady(
   if (candidates.length === 0) return result;
 
   const planned = await plan(env, folder, candidates);
-  // Copies cost nothing: they never wait for approval.
-  const gated = planned.filter((p) => !p.row.approved && !p.row.forced && p.credits > 0);
-  const hold = gated.length ? await guard(env, folder, gated) : null;
+  // Copies cost nothing: they never wait for approval. A file of unknown length waits on its own.
+  const gated = planned.filter((p) => !p.row.approved && !p.row.forced && (p.credits > 0 || p.lengthUnknown));
+  const priced = gated.filter((p) => !p.lengthUnknown);
+  const hold = priced.length ? await guard(env, folder, priced) : null;
+  const holds: ContractError[] = [];
   const now = Date.now();
   for (const p of planned) {
-    if (hold && gated.includes(p)) {
+    const why = !gated.includes(p) ? null : p.lengthUnknown ? unknownCost(locationOf(p.row)) : hold;
+    if (why) {
       const ok = env.watch.update(
         p.row.id,
         p.row.rev,
         {
           status: 'awaiting-approval',
-          credits: p.credits,
+          credits: p.lengthUnknown ? null : p.credits,
           duration: p.duration,
           preset_version: folder.preset_version,
-          problem: hold,
+          problem: why,
           next_check_at: null,
         },
         now,
       );
       if (ok) result.awaiting++;
+      if (ok) holds.push(why);
       continue;
     }
     const ids = commit(env, folder, p, now);
@@ -107,7 +114,7 @@ export async function takeReady(
   if (result.awaiting)
     env.warn(
       { folder: folder.path, files: result.awaiting },
-      `watched files wait for approval: ${hold?.message}`,
+      `watched files wait for approval: ${[...new Set(holds.map((h) => h.message))].join('; ')}`,
     );
   if (result.taken || result.duplicates)
     env.info(
@@ -286,7 +293,9 @@ async function plan(env: WatchEnv, folder: WatchFolderRow, candidates: Candidate
       continue;
     }
     const duration = all[0]?.duration ?? null;
-    out.push({ ...c, row, jobs, shared, adopt, supersede, credits: creditsOfJobs(jobs), duration });
+    const lengthUnknown = jobs.some((j) => !j.reuse_results && j.duration === null);
+    const credits = creditsOfJobs(jobs);
+    out.push({ ...c, row, jobs, shared, adopt, supersede, credits, duration, lengthUnknown });
   }
   return out;
 }
@@ -313,7 +322,7 @@ function commit(env: WatchEnv, folder: WatchFolderRow, p: Planned, now: number):
           {
             status: copies ? 'duplicate' : 'taken',
             taken_at: now,
-            credits: creditsOfJobs(jobs),
+            credits: p.lengthUnknown ? null : creditsOfJobs(jobs),
             duration: p.duration,
             preset_version: folder.preset_version,
             problem: null,

@@ -24,7 +24,7 @@ export function legacyRoutes(svc: SandboxService): Route[] {
       const dub = svc.state.newDub({
         ownerId: account.id,
         generation: 'legacy',
-        name: body.name,
+        name: svc.storedName(body.name),
         type: body.fileType,
         sourceLang: body.source_lang,
         destLang: body.dest_lang,
@@ -35,12 +35,13 @@ export function legacyRoutes(svc: SandboxService): Route[] {
       dub.uploadPath = svc.uploadPath(dub.id);
       dub.uploadUrl = svc.uploadUrl(dub);
       svc.state.saved(dub);
-      sendJson(ctx, 200, projectLegacy(dub, 'api'));
+      sendJson(ctx, 200, projectLegacy(dub, 'api', svc.stamp));
     }),
     route('POST', `${p}/start-dub`, 'api-mutating', async (ctx) => {
       const account = svc.authenticate(ctx.req, 'legacy');
       const { id } = parseBody(StartDubLegacyBody, await readJsonBody(ctx.req));
       svc.startDub(account, id, 'legacy');
+      await svc.heldAnswer(ctx);
       sendJson(ctx, 200, { status: 'success' });
     }),
     route('GET', `${p}/dubs`, 'api', async (ctx) => {
@@ -48,7 +49,11 @@ export function legacyRoutes(svc: SandboxService): Route[] {
       if (await brokenList(svc.faults, ctx, 'array')) return;
       const projects = svc.state.dubsOf(account.id, (d) => d.generation === 'legacy');
       for (const d of projects) svc.pipeline.advance(d);
-      sendJson(ctx, 200, projects.map(projectLegacyListItem));
+      sendJson(
+        ctx,
+        200,
+        projects.map((d) => projectLegacyListItem(d, svc.stamp)),
+      );
     }),
   ];
 }

@@ -15,7 +15,11 @@ export function v1Routes(svc: SandboxService): Route[] {
       if (await brokenList(svc.faults, ctx, 'array')) return;
       const dubs = svc.state.dubsOf(account.id, (d) => d.generation !== 'legacy');
       for (const d of dubs) svc.pipeline.advance(d);
-      sendJson(ctx, 200, dubs.map(dubV1));
+      sendJson(
+        ctx,
+        200,
+        dubs.map((d) => dubV1(d, svc.stamp)),
+      );
     }),
     route('POST', '/api/v1/init-dub', 'api-mutating', async (ctx) => {
       const account = svc.authenticate(ctx.req, 'v1');
@@ -30,7 +34,7 @@ export function v1Routes(svc: SandboxService): Route[] {
       const dub = svc.state.newDub({
         ownerId: account.id,
         generation: 'v1',
-        name: body.name,
+        name: svc.storedName(body.name),
         type: body.fileType,
         sourceLang: body.source_lang,
         destLang: body.dest_lang,
@@ -56,6 +60,7 @@ export function v1Routes(svc: SandboxService): Route[] {
       const account = svc.authenticate(ctx.req, 'v1');
       const { fileId } = parseBody(StartDubV1Body, await readJsonBody(ctx.req));
       svc.startDub(account, fileId, 'v1');
+      await svc.heldAnswer(ctx);
       sendJson(ctx, 200, { success: true, fileId });
     }),
   ];

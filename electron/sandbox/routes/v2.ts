@@ -91,7 +91,7 @@ async function create(svc: SandboxService, ctx: Ctx): Promise<void> {
     const dub = svc.state.newDub({
       ownerId: account.id,
       generation: 'v2',
-      name,
+      name: svc.storedName(name),
       type,
       sourceLang,
       destLang: fields.dest_lang,
@@ -105,7 +105,8 @@ async function create(svc: SandboxService, ctx: Ctx): Promise<void> {
       throw new HttpError(502, 'Processing backend unavailable', { id: dub.id });
     }
     svc.pipeline.enqueue(dub);
-    sendJson(ctx, 201, dubV2(dub, svc.link));
+    await svc.heldAnswer(ctx);
+    sendJson(ctx, 201, dubV2(dub, svc.link, svc.stamp));
   } catch (e) {
     if (!(e instanceof HttpError && e.status === 502)) await rm(uploadPath, { force: true });
     throw e;
@@ -154,6 +155,7 @@ export function v2Routes(svc: SandboxService): Route[] {
     route('GET', '/api/v2/dubs', 'api', async (ctx) => {
       const account = svc.authenticate(ctx.req, 'v2');
       if (await brokenList(svc.faults, ctx, 'v2')) return;
+      await svc.faults.hold('lists');
       const page = pageParam(ctx, 'page', 1);
       // Above the maximum the page is clamped to 100 (and says so in `pagination.page_size`), not refused.
       const pageSize = Math.min(V2_MAX_PAGE_SIZE, pageParam(ctx, 'page_size', V2_DEFAULT_PAGE_SIZE));

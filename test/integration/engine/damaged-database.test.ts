@@ -78,7 +78,7 @@ describe('a damaged queue database', () => {
       expect(err.remedy).toContain('dubdesk restore-db');
 
       const restored = restoreDatabase(home);
-      expect(existsSync(restored.damagedKeptAs)).toBe(true); // the damaged file is kept, not deleted
+      expect(existsSync(restored.damagedKeptAs ?? '')).toBe(true); // the damaged file is kept, not deleted
       const e = engineFor(sb, home);
       try {
         expect((await allJobs(e.api)).map((j) => j.sourceName)).toEqual(['keep-me.mp4']);

@@ -8,8 +8,10 @@ const server = serversClosedAfterEach();
 
 /**
  * A service that drops every create's answer, then lists a never-ending series of pages of someone else's
- * dubs, all dated now: the lost-answer lookup must give up after a bounded number of pages.
+ * dubs, all dated now and new at every call (the newest dub seen before the create is never listed again):
+ * the lost-answer lookup must give up after a bounded number of pages.
  */
+let lists = 0;
 const pagesForever = () =>
   server(async (req, res, seen) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -23,7 +25,8 @@ const pagesForever = () =>
     }
     if (url.pathname === '/api/v2/dubs') {
       const page = Number(url.searchParams.get('page'));
-      const other = { ...DUB_V2, id: `other-${page}`, dubbing_id: `other-${page}`, name: 'someone-else.mp4' };
+      const id = `other-${++lists}-${page}`;
+      const other = { ...DUB_V2, id, dubbing_id: id, name: 'someone-else.mp4' };
       return json(res, 200, {
         dubs: [{ ...other, created_at: new Date().toISOString() }],
         pagination: { page, page_size: 100, total: 1e11, total_pages: 1e9 },
@@ -57,7 +60,8 @@ describe('the lookup for a dub whose create answer was lost', () => {
     const job = await host.api.getJob({ id: added[0] ?? 0 });
     expect(job.state).toBe('failed');
     expect(job.error?.message).toMatch(/newer than/);
-    expect(listRequests(svc.seen)).toBeLessThanOrEqual(2 * 10);
+    // One look at the newest dub before the create, then at most 10 pages per attempt.
+    expect(listRequests(svc.seen)).toBeLessThanOrEqual(1 + 2 * 10);
     await host.close();
   });
 
@@ -106,5 +110,88 @@ describe('the lookup for a lost create whose dub the list shows in a shape Dubde
     expect(job.state).toBe('failed');
     expect(job.remoteId).toBe(DUB_V2.id);
     expect(job.error?.message).toMatch(/progress_percentage/);
+  });
+});
+
+type Json = Record<string, unknown>;
+
+/**
+ * A service that loses every create's answer, having made `made(now)` dubs for it (newest first), with
+ * `before` made earlier; `listed` decides what its list shows of them once the create is in.
+ */
+function losingEveryAnswer(
+  before: Json[],
+  made: (at: string) => Json[],
+  listed: (all: Json[]) => Json[] = (all) => all,
+) {
+  let creates = 0;
+  let dubs = [...before];
+  const fixture = server(async (req, res, seen) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/api/v2/me') return json(res, 200, PROFILE_V2);
+    if (url.pathname === '/api/langs')
+      return json(res, 200, [{ code: 'es', name: 'Spanish', emoji: '', flagUrl: '' }]);
+    if (url.pathname === '/api/v2/dubs' && req.method === 'POST') {
+      await readBody(req, seen);
+      creates++;
+      dubs = [...made(new Date().toISOString()), ...dubs];
+      return void req.socket.destroy();
+    }
+    if (url.pathname === '/api/v2/dubs') {
+      const shown = creates ? listed(dubs) : dubs;
+      const size = Number(url.searchParams.get('page_size') ?? 20);
+      const pagination = { page: 1, page_size: size, total: shown.length, total_pages: 1 };
+      return json(res, 200, { dubs: shown.slice(0, size), pagination });
+    }
+    json(res, 404, { error: 'no' });
+  });
+  return { fixture, creates: () => creates };
+}
+
+const dub = (id: string, name: string, created_at: string): Json => ({
+  ...DUB_V2,
+  id,
+  dubbing_id: id,
+  name,
+  duration: 1,
+  created_at,
+});
+
+describe('the lookup for a lost create that cannot tell which dub is its own', () => {
+  it('two dubs of the same name made since the create: the job fails naming the account, no other made', async () => {
+    const name = 'twice.mp4';
+    const svc = losingEveryAnswer([], (at) => [dub('a', name, at), dub('b', name, at)]);
+    const host = engineAt((await svc.fixture).url);
+    const { added } = await host.api.add({ inputs: [videoMp4(1, name)], to: ['es'], outDir: tempDir() });
+    expect(await host.run({ untilDone: true, concurrency: 1, pollIntervalMs: 20 })).toBe('done');
+    const job = await host.api.getJob({ id: added[0] ?? 0 });
+    await host.close();
+    expect(svc.creates()).toBe(1);
+    expect(job.state).toBe('failed');
+    expect(job.error?.message).toMatch(/cannot tell which .* \(a, b\)/);
+    expect(job.error?.remedy).toMatch(/account/);
+  });
+
+  it.each([
+    ['a time it writes that does not parse: the job fails, no other made', '27/11/2026 19:43', 'failed'],
+    ['a time after the newest dub before the create: it is taken', null, 'submitted'],
+  ])('the newest dub before the create deleted since, its own with %s', async (_how, written, state) => {
+    const name = `deleted-mark-${state}.mp4`;
+    const svc = losingEveryAnswer(
+      [dub('old', 'someone-else.mp4', '2026-01-01T00:00:00Z')],
+      (at) => [dub('mine', name, written ?? at)],
+      (all) => all.filter((d) => d.id !== 'old'),
+    );
+    const host = engineAt((await svc.fixture).url);
+    const { added } = await host.api.add({ inputs: [videoMp4(1, name)], to: ['es'], outDir: tempDir() });
+    const run = host.run({ untilDone: true, concurrency: 1, pollIntervalMs: 20 });
+    await expect.poll(async () => (await host.api.getJob({ id: added[0] ?? 0 })).state).toBe(state);
+    const job = await host.api.getJob({ id: added[0] ?? 0 });
+    await host.api.cancelJobs({ ids: [job.id] });
+    await run;
+    await host.close();
+    expect(svc.creates()).toBe(1);
+    if (state === 'failed') expect(job.error?.remedy).toMatch(/account/);
+    else expect(job.remoteId).toBe('mine');
   });
 });

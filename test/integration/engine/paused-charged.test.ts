@@ -45,7 +45,13 @@ describe('a pause while dubs are on the service', () => {
     cleanup.push(() => run.stop());
     await processing;
     await api.pauseQueue();
-    const started = sb.state.dubs.size; // the dubs the service has: they go on there
+    // A create already on its way when the pause came is the step in progress: it ends (its dub made) or
+    // stops before sending; a pause never cuts a request. Then the dubs the service has go on there.
+    await vi.waitFor(async () => {
+      const jobs = (await api.listJobs({ filter: {}, offset: 0, limit: 10 })).jobs;
+      expect(jobs.filter((j) => j.state === 'uploading')).toEqual([]);
+    }, HEARD);
+    const started = sb.state.dubs.size;
     expect(started).toBeGreaterThan(0);
     expect(sb.state.ledger).toHaveLength(0);
 

@@ -8,6 +8,7 @@ import { mkdirSync, openSync, writeSync, closeSync, writeFileSync, statSync } fr
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnosticsReport, type Check } from '../../../electron/engine/index';
+import { openDatabase } from '../../../electron/engine/db/open';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { CLI, runCli } from '../../helpers/cli';
 import { tempDir } from '../../helpers/engine';
@@ -90,6 +91,7 @@ describe('dubdesk doctor', () => {
 
   it('names the newest backup when the home has some', async () => {
     const home = tempDir();
+    openDatabase(join(home, 'dubdesk.db')).close(); // the queue, then its backup
     mkdirSync(join(home, 'backups'));
     writeFileSync(join(home, 'backups', 'dubdesk-1.db'), 'x');
     const r = await runCli(['doctor', '--json'], envFor(home));

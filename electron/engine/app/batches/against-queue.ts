@@ -1,6 +1,7 @@
 import type { DoneBefore } from '../../../../shared/contract/batches';
 import { creditsFor } from '../../../../shared/credits';
 import { existsSync } from 'node:fs';
+import { canceledHoldingDubs } from '../../db/canceled-creates';
 import type { JobRow, JobStore, NewJob } from '../../db/jobs';
 import { lookInChunks, TimeSlices } from '../time-slices';
 
@@ -8,6 +9,7 @@ import { lookInChunks, TimeSlices } from '../time-slices';
 export interface Sorted {
   fresh: NewJob[];
   queued: number[];
+  /** Failed jobs, and canceled ones holding a dub the service made: retried, not added again. */
   failed: { id: number; job: NewJob }[];
   done: DoneBefore[];
   /** The planned jobs behind `queued`, in its order. */
@@ -53,6 +55,11 @@ export async function sortAgainstQueue(
   const live = new Map(
     (await lookInChunks(sources, slices, (c) => store.liveOf(c))).map((r) => [key(r.source, r.dest_lang), r]),
   );
+  // A canceled job holding a dub the service made (or may have: its create was under way): retried.
+  const canceled = new Map<string, JobRow>();
+  if (!again)
+    for (const r of await lookInChunks(sources, slices, (c) => canceledHoldingDubs(store.db, c)))
+      if (!canceled.has(key(r.source, r.dest_lang))) canceled.set(key(r.source, r.dest_lang), r);
   const completed = new Map<string, JobRow[]>();
   const remember = (k: string, r: JobRow) => {
     const list = completed.get(k);
@@ -94,6 +101,11 @@ export async function sortAgainstQueue(
     if (before && wantsOwnNames(store, before, job)) {
       // A copy under a new name: its own result names, linked from the dub already made, at no charge.
       copy(job, before.source_name);
+      continue;
+    }
+    const held = canceled.get(k);
+    if (!before && held && sameDub(held, job)) {
+      out.failed.push({ id: held.id, job });
       continue;
     }
     if (before) {

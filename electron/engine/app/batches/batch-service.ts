@@ -125,6 +125,8 @@ export class BatchService {
         service: this.serviceId(),
         cwd: null, // a watched file's path and the preset's folder are absolute already
         watchFolderId: folderId,
+        // Settled before it is planned: a file that does not say its length waits for approval instead.
+        lengthUnknown: 'allow',
       },
     );
     await this.identify(planned.jobs);

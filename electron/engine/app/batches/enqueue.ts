@@ -27,11 +27,13 @@ export async function enqueueBatch(
 ): Promise<Enqueued> {
   const out: Enqueued = { added: [], retried: [], queuedMeanwhile: [] };
   await writeInSlices(db, slices, sorted.failed, 1, ([{ id, job }]) => {
-    if (store.get(id)?.state !== 'failed') {
+    const state = store.get(id)?.state;
+    if (state !== 'failed' && state !== 'canceled') {
       out.queuedMeanwhile.push(id);
       return;
     }
-    // Adding a failed job again retries it; where its results go may change, what was dubbed may not.
+    // Adding a failed job again (or a canceled one holding its dub) retries it; where its results go may
+    // change, what was dubbed may not.
     store.record(id, 'user', {
       outputs_wanted: job.outputs_wanted,
       out_dir: job.out_dir,

@@ -6,7 +6,13 @@ import type { ContractError, DubdeskError } from '../../../../shared/contract/er
 import type { ApiGeneration } from '../../../../shared/contract/jobs';
 import { creditsFor } from '../../../../shared/credits';
 import { nameFromUrl } from '../../../../shared/url-name';
-import { InputError, MEDIA_EXTENSIONS, probeMany, type ProbedFile } from '../../media/probe';
+import {
+  InputError,
+  MEDIA_EXTENSIONS,
+  probeMany,
+  type ProbedFile,
+  type ProbeOptions,
+} from '../../media/probe';
 import { absolutePath } from '../paths';
 import { formatBytes } from '../../../../shared/format';
 
@@ -73,6 +79,13 @@ function checkForApi(file: ProbedFile, api: ApiGeneration): void {
       `${file.path}: the legacy API takes only MP4 video (this is ${file.mime}).`,
       'Use the v2 API, or convert it to MP4.',
     );
+  if (api === 'legacy' && file.durationSeconds === null)
+    throw new InputError(
+      file.path,
+      'not-media',
+      `${file.path}: the legacy API needs the video's length, and this file does not say it.`,
+      'Use the v2 API, or re-export it as a whole MP4.',
+    );
   if (api === 'v2' && file.bytes > V2_MAX_UPLOAD_BYTES) {
     throw new InputError(
       file.path,
@@ -128,6 +141,7 @@ export async function expandInputs(
   req: BatchRequest,
   cwd: string | null,
   ownOutputs?: OwnOutputs,
+  probe: ProbeOptions = {},
 ): Promise<ExpandedInputs> {
   const out: ExpandedInputs = { files: [], sources: [], refused: [] };
   const refuse = (input: string, e: InputError) => {
@@ -169,19 +183,21 @@ export async function expandInputs(
     if (expanded instanceof InputError) refuse(input, expanded);
     else paths.push(...expanded);
   }
-  for (const r of await probeMany([...new Set(paths)])) {
+  for (const r of await probeMany([...new Set(paths)], undefined, probe)) {
     const checked = r instanceof InputError ? r : checkedForApi(r, req.api);
     if (checked instanceof InputError) refuse(checked.source, checked);
     else {
       out.sources.push(checked);
+      const seconds = checked.durationSeconds;
+      const perLanguage = seconds === null ? null : creditsFor(seconds, req.studio);
       out.files.push({
         input: checked.path,
         name: checked.name,
         kind: checked.kind,
         durationSeconds: checked.durationSeconds,
         bytes: checked.bytes,
-        creditsPerLanguage: creditsFor(checked.durationSeconds, req.studio),
-        credits: creditsFor(checked.durationSeconds, req.studio) * req.to.length,
+        creditsPerLanguage: perLanguage,
+        credits: perLanguage === null ? null : perLanguage * req.to.length,
         free: [],
         problem: null,
       });

@@ -1,6 +1,7 @@
 import type { BatchRequest, FileEstimate } from '../../../../shared/contract/batches';
 import type { ContractError } from '../../../../shared/contract/errors';
 import type { NewJob } from '../../db/jobs';
+import type { ProbeOptions } from '../../media/probe';
 import { absolutePath } from '../paths';
 import { expandInputs, type OwnOutputs } from './expand-inputs';
 import { fanOut } from './fan-out';
@@ -20,9 +21,13 @@ export async function planBatch(
     cwd: string | null;
     watchFolderId?: number | null;
     ownOutputs?: OwnOutputs;
+    /** Real media whose length cannot be read: refused (the default), or planned with an unknown length. */
+    lengthUnknown?: ProbeOptions['lengthUnknown'];
   },
 ): Promise<Planned> {
-  const { files, sources, refused } = await expandInputs(req, opts.cwd, opts.ownOutputs);
+  const { files, sources, refused } = await expandInputs(req, opts.cwd, opts.ownOutputs, {
+    lengthUnknown: opts.lengthUnknown ?? 'refuse',
+  });
   const outDir = req.outDir ? absolutePath(req.outDir, opts.cwd, 'outDir') : null;
   const jobs = fanOut(sources, req, {
     service: opts.service,

@@ -102,8 +102,10 @@ export class QueueService {
         this.deps.abortJob(row.id);
         // The ones the poller follows until their dub ends (see `followed` in the job store).
         const ended = row.remote_status === 4 || row.remote_status === 5;
-        if (row.step === 'track' && row.remote_id !== null && row.credits_charged === null && !ended)
-          startedAtService.push(row.id);
+        const started = row.step === 'track' && row.remote_id !== null && row.credits_charged === null;
+        // A create (or start) under way: the service may have made the dub already (it is found out).
+        const underWay = row.step === 'submit' && row.create_pending !== 0;
+        if ((started && !ended) || underWay) startedAtService.push(row.id);
       }
       if (!bulk) events.changed(row);
     });

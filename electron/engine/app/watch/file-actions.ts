@@ -22,17 +22,19 @@ export async function approveFolder({ env, folder, info, changed }: FileActionCo
   const now = Date.now();
   const released: WatchFileRow[] = [];
   let credits = 0;
+  let unknownLength = 0;
   for (const row of watch.withStatus(folder.id, 'awaiting-approval')) {
     if (watch.update(row.id, row.rev, { status: 'ready', approved: 1, problem: null }, now)) {
       credits += row.credits ?? 0;
+      if (row.credits === null) unknownLength++;
       const fresh = watch.file(row.id);
       if (fresh) released.push(fresh);
     }
   }
-  info({ folder: folder.path, files: released.length, credits }, 'watched files approved');
+  info({ folder: folder.path, files: released.length, credits, unknownLength }, 'watched files approved');
   const taken = released.length ? await takeReady(env, folder, released) : null;
   changed();
-  return { queued: released.length, jobIds: taken?.jobIds ?? [], credits };
+  return { queued: released.length, jobIds: taken?.jobIds ?? [], credits, unknownLength };
 }
 
 /**

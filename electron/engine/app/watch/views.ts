@@ -47,6 +47,7 @@ export function folderView(
       awaitingApproval: c['awaiting-approval'],
     },
     awaitingCredits: awaiting.credits,
+    awaitingUnknownLength: awaiting.unknownLength,
     creditsLastHour: watch.creditsSince(row.id, now - HOUR_MS),
     creditsPerHour: 3600 * row.preset.to.length * (row.preset.studio ? 2 : 1),
     createdAt: new Date(row.created_at).toISOString(),

@@ -60,6 +60,8 @@ export const JobRow = z.object({
   uploaded: z.number().int(),
   create_pending: z.number().int(),
   create_attempted_at: z.number().int().nullable(),
+  /** The service's newest dub just before the last v2 create was sent (JSON, see flows/create-mark.ts). */
+  create_mark: z.string().nullable(),
   abandoned_remote_ids: z.string(),
   remote_status: z.number().int().nullable(),
   progress: z.number(),
@@ -183,9 +185,11 @@ export class LeaseLostError extends Error {
   }
 }
 
-/** Who writes: the worker holding the claim, the poller (only while the job is tracked), or a user. */
-/** Who writes: a worker under its token, the poller (a live tracked job, or a canceled one it follows), a user. */
-export type WriteGuard = { token: string } | 'tracked' | 'followed' | 'user';
+/**
+ * Who writes: a worker under its token, the poller (a live tracked job, or a canceled one it follows, or a
+ * canceled one whose create was under way: `after-cancel`), a user.
+ */
+export type WriteGuard = { token: string } | 'tracked' | 'followed' | 'after-cancel' | 'user';
 
 export const NOT_WORKABLE = `('completed', 'failed', 'canceled', 'paused')`;
 export const FINISHED = `('completed', 'failed', 'canceled')`;

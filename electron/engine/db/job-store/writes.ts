@@ -163,6 +163,7 @@ export class JobWrites {
         token: 'lease_token = @__token',
         tracked: `lease_token IS NULL AND step = 'track' AND state NOT IN ${NOT_WORKABLE}`,
         followed: `lease_token IS NULL AND step = 'track' AND state IN ('canceled', 'paused')`,
+        'after-cancel': `lease_token IS NULL AND step = 'submit' AND state = 'canceled' AND create_pending != 0`,
         user: '1',
       }[kind];
       stmt = this.db.prepare(`UPDATE jobs SET ${sets} WHERE id = @__id AND ${cond}`);

@@ -20,12 +20,17 @@ export class WatchLinks {
         `SELECT file_id, job_id FROM watch_file_jobs WHERE file_id IN (SELECT value FROM json_each(?))
            ORDER BY job_id`,
       ),
+      // Each file at the larger of its estimate and what the service charged for its own jobs: a file
+      // whose headers lie is estimated low, and charged for what it holds.
       windowCredits: db.prepare(
-        `SELECT coalesce(sum(credits), 0) AS n FROM watch_files
-           WHERE folder_id = ? AND status = 'taken' AND approved = 0 AND forced = 0 AND taken_at > ?`,
+        `SELECT coalesce(sum(max(coalesce(f.credits, 0), coalesce((SELECT sum(j.credits_charged)
+             FROM watch_file_jobs l JOIN jobs j ON j.id = l.job_id WHERE l.file_id = f.id AND l.own = 1), 0))), 0) AS n
+           FROM watch_files f
+           WHERE f.folder_id = ? AND f.status = 'taken' AND f.approved = 0 AND f.forced = 0 AND f.taken_at > ?`,
       ),
       awaiting: db.prepare(
-        `SELECT count(*) AS n, coalesce(sum(credits), 0) AS credits FROM watch_files
+        `SELECT count(*) AS n, coalesce(sum(credits), 0) AS credits,
+             coalesce(sum(credits IS NULL), 0) AS unknown FROM watch_files
            WHERE folder_id = ? AND status = 'awaiting-approval'`,
       ),
       jobSignature: db.prepare(
@@ -65,14 +70,18 @@ export class WatchLinks {
     return out;
   }
 
-  /** Credits the folder queued by itself (not approved, not forced) since `since`. */
+  /**
+   * Credits the folder queued by itself (not approved, not forced) since `since`: each file's estimate, or
+   * what the service charged for it when that is more.
+   */
   creditsSince(folderId: number, since: number): number {
     return (this.q.windowCredits.get(folderId, since) as { n: number }).n;
   }
 
-  awaiting(folderId: number): { files: number; credits: number } {
-    const r = this.q.awaiting.get(folderId) as { n: number; credits: number };
-    return { files: r.n, credits: r.credits };
+  /** Files awaiting approval, what they would cost, and how many of them do not say their length. */
+  awaiting(folderId: number): { files: number; credits: number; unknownLength: number } {
+    const r = this.q.awaiting.get(folderId) as { n: number; credits: number; unknown: number };
+    return { files: r.n, credits: r.credits, unknownLength: r.unknown };
   }
 
   /** Changes when any job of the folder changes: the watching process looks closer only then. */

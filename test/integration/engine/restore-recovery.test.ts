@@ -1,0 +1,215 @@
+/**
+ * `dubdesk restore-db` puts back a backup older than the dubs made since: what the restored database does
+ * not know (the service's dubs, the results beside the sources, the damaged file's readable rows) is
+ * found before anything is sent, so files added or watched again are never dubbed and paid for again.
+ */
+import Database from 'better-sqlite3';
+import {
+  closeSync,
+  copyFileSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiGeneration } from '../../../shared/contract/jobs';
+import { restoreDatabase } from '../../../electron/engine/index';
+import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
+import { envFor, runCli } from '../../helpers/cli';
+import { engineFor, quickRun, tempDir } from '../../helpers/engine';
+import { videoMp4 } from '../../helpers/media';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+async function sandbox(): Promise<Sandbox> {
+  const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.3, balance: 10_000 });
+  cleanup.push(() => sb.stop());
+  return sb;
+}
+
+type Damage = (db: string) => void;
+const junk: Damage = (db) => writeFileSync(db, Buffer.alloc(8192, 0x5a));
+const truncated: Damage = (db) => truncateSync(db, Math.floor(statSync(db).size / 2));
+/** Junk over the job history's first page: the file fails its check, its jobs can still be read. */
+const historyPage: Damage = (db) => {
+  const open = new Database(db, { readonly: true });
+  const page = open.pragma('page_size', { simple: true }) as number;
+  const root = open
+    .prepare(`SELECT rootpage FROM sqlite_master WHERE name = 'job_history'`)
+    .pluck()
+    .get() as number;
+  open.close();
+  const fd = openSync(db, 'r+');
+  writeSync(fd, Buffer.alloc(page, 0x5a), 0, page, (root - 1) * page);
+  closeSync(fd);
+};
+
+/**
+ * A home whose only backup predates the dubs of `files` (made in `outDir`), then damaged by `damage` and
+ * restored from that backup: as when a disk fails between two starts of Dubdesk.
+ */
+async function dubbedThenRestored(
+  sb: Sandbox,
+  files: string[],
+  api: ApiGeneration,
+  outDir: string,
+  damage: Damage,
+) {
+  const home = await dubbedThenDamaged(sb, files, api, outDir, damage);
+  return { home, restored: await restoreDatabase(home) };
+}
+
+/** The same home, damaged and not yet restored. */
+async function dubbedThenDamaged(
+  sb: Sandbox,
+  files: string[],
+  api: ApiGeneration,
+  outDir: string,
+  damage: Damage,
+): Promise<string> {
+  const home = tempDir();
+  await engineFor(sb, home).close(); // its close backs up the empty queue
+  const before = new Set(readdirSync(join(home, 'backups')));
+  const host = engineFor(sb, home);
+  await host.api.add({ inputs: files, to: ['es'], api, outDir });
+  expect(await host.run(quickRun(2))).toBe('done');
+  await host.close();
+  // The backup taken at that close is lost with the disk; the older one is what is left.
+  for (const b of readdirSync(join(home, 'backups'))) if (!before.has(b)) rmSync(join(home, 'backups', b));
+  const db = join(home, 'dubdesk.db');
+  for (const ext of ['-wal', '-shm']) rmSync(`${db}${ext}`, { force: true });
+  damage(db);
+  return home;
+}
+
+/** The dubs the service made and started of these names, and what it charged for them. */
+function madeOf(sb: Sandbox, names: readonly string[]) {
+  const dubs = [...sb.state.dubs.values()].filter((d) => names.includes(d.name) && d.queuedAt !== null);
+  const ids = new Set(dubs.map((d) => d.id));
+  return { dubs, charges: sb.state.ledger.filter((c) => ids.has(c.dubId)) };
+}
+
+/** Three files of their own, 1 s each, named `<prefix>-N.mp4`. */
+function threeFiles(prefix: string): string[] {
+  const dir = tempDir();
+  return [1, 2, 3].map((n) => {
+    const path = join(dir, `${prefix}-${n}.mp4`);
+    copyFileSync(videoMp4(1, `restore-src-${n}.mp4`), path);
+    return path;
+  });
+}
+
+describe.each<[ApiGeneration, string, Damage]>([
+  ['v2', 'overwritten', junk],
+  ['v2', 'truncated', truncated],
+  ['v1', 'overwritten', junk],
+  ['legacy', 'overwritten', junk],
+])('%s: a database %s and restored from a backup older than its dubs', (api, how, damage) => {
+  it('adding the files again fetches the dubs made before: no dub made or paid twice, no (2)', async () => {
+    const sb = await sandbox();
+    const files = threeFiles(`restored-${api}-${how}`);
+    const names = files.map((f) => f.split('/').pop() ?? '');
+    const outDir = tempDir();
+    const { home } = await dubbedThenRestored(sb, files, api, outDir, damage);
+    const first = madeOf(sb, names);
+    expect(first.dubs).toHaveLength(3);
+
+    const host = engineFor(sb, home);
+    cleanup.push(() => host.close());
+    await host.api.add({ inputs: files, to: ['es'], api, outDir });
+    expect(await host.run(quickRun(2))).toBe('done');
+
+    const after = madeOf(sb, names);
+    expect(after.dubs.map((d) => d.id).sort()).toEqual(first.dubs.map((d) => d.id).sort());
+    expect(after.charges).toHaveLength(3);
+    const written = readdirSync(outDir);
+    expect(written.filter((f) => / \(\d+\)\./.test(f))).toEqual([]);
+    const jobs = (await host.api.listJobs({ offset: 0, limit: 50 })).jobs;
+    expect(jobs.map((j) => j.state)).toEqual(['completed', 'completed', 'completed']);
+  });
+});
+
+describe('a v2 database damaged where its jobs can still be read, restored from a backup older than its dubs', () => {
+  it('its jobs are put back: the files added again are already dubbed, nothing is sent', async () => {
+    const sb = await sandbox();
+    const files = threeFiles('readable-rows');
+    const names = files.map((f) => f.split('/').pop() ?? '');
+    const outDir = tempDir();
+    const { home, restored } = await dubbedThenRestored(sb, files, 'v2', outDir, historyPage);
+    expect(restored.salvaged.jobs).toBe(3);
+    const made = madeOf(sb, names).dubs.length;
+
+    const host = engineFor(sb, home);
+    cleanup.push(() => host.close());
+    const again = await host.api.add({ inputs: files, to: ['es'], outDir });
+    expect(again.added).toEqual([]);
+    expect(again.alreadyDone.map((d) => d.outputs.length)).toEqual([2, 2, 2]);
+    expect(await host.run(quickRun(2))).toBe('done');
+    expect(madeOf(sb, names).dubs).toHaveLength(made);
+    expect(readdirSync(outDir).filter((f) => / \(\d+\)\./.test(f))).toEqual([]);
+  });
+});
+
+describe('restore-db', () => {
+  it('says what it read from the damaged file, and what it could not', async () => {
+    const sb = await sandbox();
+    const { restored } = await dubbedThenRestored(sb, threeFiles('said'), 'v2', tempDir(), junk);
+    expect(restored.salvaged).toEqual({
+      jobs: 0,
+      unreadable: expect.stringMatching(/not a database|could not/),
+    });
+  });
+
+  it('`dubdesk restore-db` says what it put back, what it could not read, and the dubs the service made since', async () => {
+    const sb = await sandbox();
+    const files = threeFiles('said-cli');
+    const home = await dubbedThenDamaged(sb, files, 'v2', tempDir(), junk);
+    const r = await runCli(['restore-db'], envFor(sb, home));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Restored the queue from .*backups/m);
+    expect(r.stdout).toMatch(/^The damaged database is kept as /m);
+    expect(r.stdout).toMatch(/^Nothing more could be read from the damaged file\.$/m);
+    expect(r.stdout).toMatch(/^Not recovered from it: file is not a database\.$/m);
+    expect(r.stdout).toMatch(
+      /^The service lists 3 dubs the restored queue does not know \(said-cli-\d\.mp4 → es, said-cli-\d\.mp4 → es, said-cli-\d\.mp4 → es\)/m,
+    );
+  });
+
+  it('two files of the same name and length made since the backup: neither takes a dub it cannot tell is its own, none is paid again', async () => {
+    const sb = await sandbox();
+    const [a, b] = [tempDir(), tempDir()];
+    const files = [join(a, 'intro.mp4'), join(b, 'intro.mp4')];
+    copyFileSync(videoMp4(1, 'intro-a.mp4'), files[0] ?? '');
+    copyFileSync(videoMp4(1, 'intro-b.mp4'), files[1] ?? '');
+    const { home } = await dubbedThenRestored(sb, files, 'v2', tempDir(), junk);
+    const host = engineFor(sb, home);
+    cleanup.push(() => host.close());
+    await host.api.add({ inputs: files, to: ['es'], outDir: tempDir() });
+    expect(await host.run(quickRun(2))).toBe('done');
+    expect(madeOf(sb, ['intro.mp4']).dubs).toHaveLength(2);
+    const jobs = (await host.api.listJobs({ offset: 0, limit: 50 })).jobs;
+    for (const j of jobs) {
+      expect(j.state).toBe('failed');
+      expect(j.error?.remedy).toMatch(/account/);
+    }
+  });
+
+  it('refuses while another Dubdesk works on the data folder, naming it', async () => {
+    const sb = await sandbox();
+    const home = tempDir();
+    const open = engineFor(sb, home);
+    cleanup.push(() => open.close());
+    const r = await runCli(['restore-db'], envFor(sb, home));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`another Dubdesk .*pid ${process.pid}`));
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
