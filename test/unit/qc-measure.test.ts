@@ -5,6 +5,7 @@ import { locateMediaTools, type MediaTools } from '../../electron/engine/media/f
 import { spoilMedia } from '../../electron/sandbox/bad-dubs';
 import { ProcessPool } from '../../electron/sandbox/process-pool';
 import { copyAs, loudnormMeasure, talkVideo, withAudioFilter } from '../helpers/deliver-media';
+import { videoMov } from '../helpers/media';
 
 async function shipped(): Promise<MediaTools> {
   const { tools } = await locateMediaTools();
@@ -143,6 +144,20 @@ describe.each(TOOLSETS)('QC of a dub, measured by %s', (_name, tools) => {
     );
   });
 
+  it('a dub with no sound track fails as such, once; an original with none has nobody speaking', async () => {
+    const t = await tools();
+    const mute = videoMov(3);
+    const qc = await checkDub(
+      t,
+      { media: mute, subtitles: null },
+      await sourceFacts(t, talk, 12),
+      'broadcast',
+    );
+    expect(codes(qc)).toEqual(['no-audio']);
+    expect(qc.problems[0]?.message).toBe('the dubbed media has no sound track');
+    expect(await sourceFacts(t, mute, 3)).toEqual({ seconds: 3, silences: [{ start: 0, end: 3 }] });
+  });
+
   it('a file that is not media is said, not thrown', async () => {
     const t = await tools();
     const notMedia = copyAs(talk, 'dub.mp4');
@@ -156,7 +171,7 @@ describe.each(TOOLSETS)('QC of a dub, measured by %s', (_name, tools) => {
     expect(qc.problems).toEqual([
       expect.objectContaining({
         code: 'unchecked',
-        message: expect.stringMatching(/^the dubbed media could not be checked: ffprobe failed/),
+        message: expect.stringMatching(/^the dubbed media could not be checked: ffmpeg failed/),
       }),
     ]);
   });

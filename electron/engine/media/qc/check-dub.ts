@@ -2,8 +2,13 @@ import { readFile } from 'node:fs/promises';
 import type { LoudnessTarget, Qc, QcProblem } from '../../../../shared/contract/deliver';
 import type { MediaTools } from '../ffmpeg/locate';
 import { MediaToolError } from '../ffmpeg/run';
-import { probeStreams } from '../ffmpeg/streams';
-import { measureAudio, measureSourceSilences, type AudioMeasure, type Silence } from './measure';
+import {
+  measureAudio,
+  measureSourceSilences,
+  NoSoundError,
+  type AudioMeasure,
+  type Silence,
+} from './measure';
 import { judge } from './rules';
 import { checkSubtitles } from './subtitle-checks';
 
@@ -28,8 +33,8 @@ const unchecked = (what: string, e: unknown): QcProblem => ({
 });
 
 /**
- * A source's facts for QC: its length and its pauses, read once and shared by all its languages. A source
- * that cannot be read (moved, a URL) gives what is known: the length recorded when it was added.
+ * A source's facts for QC: its length (as probed when it was added) and its pauses, read once and shared by
+ * all its languages. A source that cannot be read (moved, a URL) gives what is known: its length.
  */
 export async function sourceFacts(
   tools: MediaTools,
@@ -39,14 +44,13 @@ export async function sourceFacts(
 ): Promise<SourceFacts> {
   if (!path) return { seconds: knownSeconds, silences: null };
   try {
-    const streams = await probeStreams(tools.ffprobe, path, signal);
-    const seconds = streams.durationSeconds ?? knownSeconds;
-    // A picture with no sound: nobody speaks anywhere.
-    if (!streams.audio) return { seconds, silences: seconds ? [{ start: 0, end: seconds }] : [] };
-    const measured = await measureSourceSilences(tools, path, { expectedSeconds: seconds, signal });
-    return { seconds, silences: measured.silences };
+    const measured = await measureSourceSilences(tools, path, { expectedSeconds: knownSeconds, signal });
+    return { seconds: knownSeconds ?? measured.durationSeconds, silences: measured.silences };
   } catch (e) {
     if (signal?.aborted) throw e;
+    // A picture with no sound: nobody speaks anywhere.
+    if (e instanceof NoSoundError)
+      return { seconds: knownSeconds, silences: knownSeconds ? [{ start: 0, end: knownSeconds }] : [] };
     return { seconds: knownSeconds, silences: null };
   }
 }
@@ -64,16 +68,11 @@ export async function checkDub(
   let noAudioStream = false;
   if (files.media) {
     try {
-      const streams = await probeStreams(tools.ffprobe, files.media, signal);
-      if (!streams.audio) noAudioStream = true;
-      else
-        audio = await measureAudio(tools, files.media, {
-          expectedSeconds: streams.durationSeconds ?? source.seconds,
-          signal,
-        });
+      audio = await measureAudio(tools, files.media, { expectedSeconds: source.seconds, signal });
     } catch (e) {
       if (signal?.aborted) throw e;
-      extra.push(unchecked('the dubbed media', e));
+      if (e instanceof NoSoundError) noAudioStream = true;
+      else extra.push(unchecked('the dubbed media', e));
     }
   }
   let subtitleProblems: QcProblem[] = [];

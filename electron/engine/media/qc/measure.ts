@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toolTimeout } from '../ffmpeg/extract';
 import type { MediaTools } from '../ffmpeg/locate';
-import { runTool } from '../ffmpeg/run';
+import { MediaToolError, runTool } from '../ffmpeg/run';
 import { parseMeasureLog, parseSilences, type Silence } from './measure-log';
 
 export type { Silence } from './measure-log';
@@ -12,6 +12,26 @@ export const SILENCE_DB = -50;
 export const LONG_SILENCE_SECONDS = 5;
 /** A pause of the source this long means nobody speaks there: shorter ones are breaths between sentences. */
 export const SOURCE_PAUSE_SECONDS = 2;
+
+/** The file has no sound at all: ffmpeg refused to map its first audio stream (every version says so). */
+export class NoSoundError extends Error {
+  override name = 'NoSoundError';
+}
+
+/** `runTool`, with a file that has no audio stream said as such (not as ffmpeg failing). */
+async function overSound(
+  tools: MediaTools,
+  args: string[],
+  opts: { timeoutMs: number; signal?: AbortSignal | undefined },
+): Promise<{ stdout: string; stderr: string }> {
+  try {
+    return await runTool(tools.ffmpeg, args, opts);
+  } catch (e) {
+    if (e instanceof MediaToolError && /matches no streams/.test(e.stderr))
+      throw new NoSoundError('it has no sound track');
+    throw e;
+  }
+}
 
 /** What one pass of ffmpeg over a dub's sound measures. */
 export interface AudioMeasure {
@@ -75,8 +95,8 @@ export async function measureAudio(
   path: string,
   opts: { expectedSeconds?: number | null; signal?: AbortSignal } = {},
 ): Promise<AudioMeasure> {
-  const { stdout, stderr } = await runTool(
-    tools.ffmpeg,
+  const { stdout, stderr } = await overSound(
+    tools,
     [...baseArgs(path), '-af', filters(LONG_SILENCE_SECONDS), '-f', 'null', '-'],
     { timeoutMs: toolTimeout(opts.expectedSeconds ?? null), signal: opts.signal },
   );
@@ -94,8 +114,8 @@ export async function measureSourceSilences(
   path: string,
   opts: { expectedSeconds?: number | null; signal?: AbortSignal } = {},
 ): Promise<{ durationSeconds: number; silences: Silence[] }> {
-  const { stdout, stderr } = await runTool(
-    tools.ffmpeg,
+  const { stdout, stderr } = await overSound(
+    tools,
     [
       ...baseArgs(path),
       '-af',
