@@ -7,30 +7,16 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { statusLine } from '../../electron/main/queue-status';
-import { emptyCounts, type QueueTotals } from '../../shared/contract/queue';
+import type { QueueTotals } from '../../shared/contract/queue';
 import { formatBytes, formatSpeed } from '../../shared/format';
+import { totals } from './desktop/fixtures';
 
 const MiB = 1024 * 1024;
 const ROOT = join(import.meta.dirname, '../..');
 
-function totals(bytesPerSecond: number): QueueTotals {
-  return {
-    counts: { ...emptyCounts(), uploading: 1 },
-    total: 1,
-    history: 0,
-    left: 1,
-    bytesPerSecond,
-    etaSeconds: null,
-    creditsCommitted: 0,
-    creditsCharged: 0,
-    balance: null,
-    creditsShort: null,
-    offline: null,
-    storageFull: null,
-    paused: null,
-    running: true,
-    resumedAfterCrash: 0,
-  };
+/** One upload under way at `bytesPerSecond`. */
+function uploading(bytesPerSecond: number): QueueTotals {
+  return totals({ counts: { uploading: 1 }, total: 1, left: 1, bytesPerSecond });
 }
 
 /** Product source files (TypeScript and TSX), comments left out. */
@@ -65,8 +51,8 @@ describe('sizes and speeds', () => {
   });
 
   it('the tray says the same as the window for the same transfer', () => {
-    expect(statusLine(totals(12_300_000))).toBe(`1 left · ${formatSpeed(12_300_000)}`);
-    expect(statusLine(totals(12_300_000))).toBe('1 left · 12 MiB/s');
+    expect(statusLine(uploading(12_300_000))).toBe(`1 left · ${formatSpeed(12_300_000)}`);
+    expect(statusLine(uploading(12_300_000))).toBe('1 left · 12 MiB/s');
   });
 
   it('no face labels a size or a speed on its own ("MB", "KB/s"): they all go through shared/format.ts', () => {

@@ -12,8 +12,8 @@ import { formatCount } from '../../renderer/src/format';
 import type { EngineEvent } from '../../shared/contract/events';
 import { isTerminal, JOB_STATES, type JobState } from '../../shared/contract/jobs';
 import type { DubdeskApi } from '../../shared/contract/methods';
-import { emptyCounts, type QueueTotals } from '../../shared/contract/queue';
 import { jobView } from '../helpers/job-view';
+import { totals } from './desktop/fixtures';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -44,25 +44,6 @@ function cliLines(states: readonly JobState[]): string[] {
   return said.map((l) => l.trimEnd());
 }
 
-const totals = (over: Partial<QueueTotals>): QueueTotals => ({
-  counts: emptyCounts(),
-  total: 0,
-  history: 0,
-  left: 0,
-  bytesPerSecond: null,
-  etaSeconds: null,
-  creditsCommitted: 0,
-  creditsCharged: 0,
-  balance: null,
-  creditsShort: null,
-  offline: null,
-  storageFull: null,
-  paused: null,
-  running: true,
-  resumedAfterCrash: 0,
-  ...over,
-});
-
 describe('a job’s phase, in every face’s words', () => {
   it('the CLI names each unfinished state as the window’s chips and job panel do', () => {
     const open = JOB_STATES.filter((s) => !isTerminal(s));
@@ -70,7 +51,7 @@ describe('a job’s phase, in every face’s words', () => {
   });
 
   it('the tray counts what is left as the window’s header does', () => {
-    const t = totals({ left: 1234, total: 1234, counts: { ...emptyCounts(), queued: 1234 } });
+    const t = totals({ left: 1234, total: 1234, counts: { queued: 1234 } });
     expect(statusLine(t)).toBe(`${formatCount(1234)} left`);
     expect(statusLine({ ...t, paused: { reason: 'user', message: 'paused' } })).toBe(
       `${stateWords('paused')} · 1,234 left`,

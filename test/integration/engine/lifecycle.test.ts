@@ -238,16 +238,17 @@ describe('engine lifecycle', () => {
   });
 
   it('pause lets the HTTP step in progress finish, then waits; resume goes on from there without a second dub', async () => {
-    const sb = await sandbox({ pipelineSeconds: 0.5, faults: { latencyMs: 300 } });
+    // The create's answer is held, so the pause lands while the request is at the service, not before it leaves.
+    const sb = await sandbox({ pipelineSeconds: 0.5, faults: { holdCreates: true } });
     const { api, run, close } = engineFor(sb);
     const { added } = await api.add(req([videoMp4(2, 'pause.mp4')]));
     const id = added[0] ?? 0;
-    const uploading = whenJob(api, (j) => j.state === 'uploading');
     const running = run(quickRun(1));
-    await uploading;
+    await vi.waitFor(() => expect(sb.faults.held.creates.now).toBe(1), { timeout: 30_000 });
     const paused = await api.pauseJobs({ ids: [id] });
     expect(paused.changed).toEqual([id]);
     expect((await job(api, id)).waiting?.code).toBe('pausing');
+    sb.setFaults({ holdCreates: false });
     // The create in flight finishes (one dub exists), then the job stops there: the run has nothing left.
     expect(await running).toBe('done');
     expect((await job(api, id)).state).toBe('paused');
