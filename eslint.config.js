@@ -57,11 +57,11 @@ const engineEntryOnly = no(
   '**/engine/*/**',
   '!**/engine/index',
   '!**/engine/index.ts',
-  '!**/engine/served-file', // the file rule the desktop's main process shares without the engine
 );
 const noEngine = no(
   'The sandbox is the service, not a client: it never borrows the engine’s code (share through shared/).',
   '**/engine/**',
+  '**/file-safety/**',
 );
 const noSandbox = no(
   'The engine never imports the sandbox (share through shared/; faces start it).',
@@ -83,8 +83,8 @@ const webEntryOnly = no(
 );
 
 /**
- * Inside the engine, lower folders never import higher ones: api <- db <- jobs <- flows <- queue <- watch
- * <- app. The watcher queues jobs through their life and the database, above the queue it feeds; what it
+ * Inside the engine, lower folders never import higher ones: api <- db <- jobs <- flows <- runner <- watcher
+ * <- app. The watcher queues jobs through their life and the database, above the runner that works them; what it
  * needs of the application layer (planning a batch, the balance, events) is handed to it, never imported.
  * The data folder (home), the key store (keys) and the log sit at the bottom beside the database; below all,
  * `files` holds what every level does with the file system (making a folder that may be anywhere).
@@ -95,12 +95,24 @@ const ENGINE_LEVELS = [
   ['db', 'keys', 'log'],
   ['jobs'],
   ['flows'],
-  ['queue'],
-  ['watch'],
+  ['runner'],
+  ['watcher'],
   ['app'],
   // `dubdesk doctor` and Copy Diagnostics: looks at what the application layer opens, before and without it.
   ['doctor'],
 ];
+/**
+ * The queue database's connection stays in `db/`: every statement and every write transaction is a store's
+ * (one change feed hears every commit), so the modules that hold the connection are db/'s alone.
+ */
+const dbConnection = no(
+  'Only electron/engine/db/ holds the database connection: call a store (docs/architecture.md).',
+  '**/db/open',
+  '**/db/types',
+  '**/db/transactions',
+  '**/db/change-marks',
+  '**/db/foreign-commits',
+);
 const engineLayers = ENGINE_LEVELS.flatMap((folders, level) => {
   const higher = ENGINE_LEVELS.slice(level + 1).flat();
   const same = level === 1 ? folders : [];
@@ -111,6 +123,7 @@ const engineLayers = ENGINE_LEVELS.flatMap((folders, level) => {
         notRenderer,
         noSandbox,
         noFaces,
+        ...(folder === 'db' ? [] : [dbConnection]),
         ...(higher.length
           ? [
               no(
@@ -136,10 +149,24 @@ const engineLayers = ENGINE_LEVELS.flatMap((folders, level) => {
             ]
           : []),
       ],
-      ['electron'],
+      ['electron', ...(folder === 'db' ? [] : ['better-sqlite3'])],
     ),
   );
 });
+
+/** A transaction run deferred: one that reads, then writes after another process wrote, fails at once. */
+const immediateOnly = {
+  selector: "CallExpression[callee.type='CallExpression'][callee.callee.property.name='transaction']",
+  message:
+    'Run it with .immediate(): a deferred transaction that reads, then writes after another process wrote, fails with SQLITE_BUSY instead of waiting.',
+};
+/** SQL outside db/: a statement or a transaction the stores would not know of, and no change feed would hear. */
+const sqlInDbOnly = {
+  selector:
+    "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(prepare|exec|transaction|pragma)$/]",
+  message:
+    'SQL and transactions live in electron/engine/db/ (one store method per operation; its commits reach the change feed). A regular expression: use string.match(re).',
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'release/', 'coverage/', 'test/.tmp/', 'docs/'] },
@@ -203,6 +230,24 @@ export default tseslint.config(
     ],
     ['electron'],
   ),
+  // The file rules the engine and the faces share (what a face may serve, links another user made): below
+  // both, so the desktop's main process has them without bundling the engine.
+  layer(
+    ['electron/file-safety/**'],
+    [
+      notRenderer,
+      notTests,
+      no(
+        'file-safety/ is below the engine and the faces: it imports neither.',
+        '**/engine/**',
+        '**/cli/**',
+        '**/main/**',
+        '**/web/**',
+        '**/sandbox/**',
+      ),
+    ],
+    ['electron', ...nodeOnlyPackages],
+  ),
   // the sandbox
   layer(
     ['electron/sandbox/**'],
@@ -217,17 +262,10 @@ export default tseslint.config(
   // the engine: its entry file, then each folder at its level
   layer(['electron/engine/*.ts'], [notRenderer, notTests, noSandbox, noFaces], ['electron']),
   ...engineLayers,
+  { files: ['electron/engine/db/**/*.ts'], rules: { 'no-restricted-syntax': ['error', immediateOnly] } },
   {
     files: ['electron/engine/**/*.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.type='CallExpression'][callee.callee.property.name='transaction']",
-          message:
-            'Run it with .immediate(): a deferred transaction that reads, then writes after another process wrote, fails with SQLITE_BUSY instead of waiting.',
-        },
-      ],
-    },
+    ignores: ['electron/engine/db/**'],
+    rules: { 'no-restricted-syntax': ['error', sqlInDbOnly] },
   },
 );

@@ -9,7 +9,12 @@ import { registerQcCommand } from './commands/qc';
 import { registerRestoreCommand } from './commands/restore';
 import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
-import { registerStatusCommands } from './commands/status';
+import { registerCancelCommand } from './commands/cancel';
+import { registerClearCommand } from './commands/clear';
+import { registerLogsCommand } from './commands/logs';
+import { registerPauseResumeCommands } from './commands/pause-resume';
+import { registerRetryCommand } from './commands/retry';
+import { registerStatusCommand } from './commands/status';
 import { registerWatchCommand } from './commands/watch';
 import { registerServeCommand } from './commands/serve';
 import { describeError } from './errors';
@@ -87,8 +92,13 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
 
   registerAddCommands(program);
   registerRunCommand(program);
-  registerStatusCommands(program);
+  registerStatusCommand(program);
   registerQcCommand(program);
+  registerRetryCommand(program);
+  registerCancelCommand(program);
+  registerPauseResumeCommands(program);
+  registerClearCommand(program);
+  registerLogsCommand(program);
   registerWatchCommand(program);
   registerEstimateCommand(program);
   registerAccountCommands(program);

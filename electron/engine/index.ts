@@ -6,8 +6,8 @@ import type { DubdeskApi } from '../../shared/contract/methods';
 import type { EngineOptions } from './app/options';
 import { DubdeskEngine } from './app/root';
 import { restoreQueue, type Restored } from './db/restore';
-import type { RunOptions, RunOutcome } from './queue/runner';
 import type { AfterRestore } from './flows/restored-dubs';
+import type { RunOptions, RunOutcome } from './runner/runner';
 
 export { defaultHome } from './home/home';
 export { diagnose, diagnosticsReport, formatChecks, type Check, type DiagnoseOptions } from './doctor/public';
@@ -22,7 +22,7 @@ export {
   type OpenKeyringEntry,
   type SystemKeyStoreOptions,
 } from './keys/os-key-store';
-export type { SandboxHandle, SandboxStarter, ServiceOverrides } from './app/service';
+export type { SandboxHandle, SandboxStarter, ServiceOverrides } from './app/dubbing-service';
 export type { AfterRestore, EngineOptions, Restored, RunOptions, RunOutcome };
 
 export interface DubdeskHost {

@@ -3,7 +3,8 @@
  * the event stream, and the few controls the shell needs (wake after sleep, hold, stop).
  */
 import { DubdeskError, type ContractError } from '../../shared/contract/errors';
-import { METHOD_NAMES, type DubdeskApi, type MethodName } from '../../shared/contract/methods';
+import type { DubdeskApi, MethodName } from '../../shared/contract/methods';
+import { callerOf } from '../../shared/contract/proxy';
 import type { PipedOutput } from './engine-output';
 import type { EngineInit, FromEngine, ToEngine } from './engine-protocol';
 import { EventFanout } from './event-fanout';
@@ -43,9 +44,8 @@ export class EngineClient {
     private readonly fork: () => EngineChild,
     private readonly init: EngineInit,
   ) {
-    const api: Record<string, unknown> = { subscribe: this.events.subscribe.bind(this.events) };
-    for (const name of METHOD_NAMES) api[name] = (arg?: unknown) => this.call(name, arg);
-    this.api = api as DubdeskApi;
+    const subscribe = this.events.subscribe.bind(this.events);
+    this.api = { ...callerOf((name, arg) => this.call(name, arg)), subscribe };
   }
 
   /** Starts the engine; resolves once it answers, rejects with why it could not open. */

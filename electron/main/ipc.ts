@@ -5,7 +5,8 @@
 import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
 import type { EngineEvent } from '../../shared/contract/events';
 import { invoke } from '../../shared/contract/implement';
-import { METHOD_NAMES, type DubdeskApi, type DubdeskHandlers } from '../../shared/contract/methods';
+import { METHOD_NAMES, type DubdeskApi } from '../../shared/contract/methods';
+import { handlersOf } from '../../shared/contract/proxy';
 import { EVENTS, SUBSCRIBE, methodChannel, type Reply } from './channels';
 import { settle } from './settle';
 import type { SenderLike } from './trust';
@@ -18,17 +19,9 @@ export const UNTRUSTED: Reply = {
   error: { code: 'permission', message: 'refused: this page may not use Dubdesk' },
 };
 
-/** The contract's handlers, each passing its parsed argument on to the engine's api. */
-export function forwardTo(api: DubdeskApi): DubdeskHandlers {
-  const handlers: Record<string, (args: unknown) => unknown> = {};
-  for (const name of METHOD_NAMES)
-    handlers[name] = (args: unknown) => (api[name] as (a: unknown) => Promise<unknown>)(args);
-  return handlers as unknown as DubdeskHandlers;
-}
-
 /** Registers every contract method and the event subscription; returns what undoes it. */
 export function registerContractIpc(ipcMain: IpcMain, api: DubdeskApi, trusted: Trust): () => void {
-  const handlers = forwardTo(api);
+  const handlers = handlersOf(api);
   for (const name of METHOD_NAMES) {
     ipcMain.handle(methodChannel(name), async (event: IpcMainInvokeEvent, arg: unknown) => {
       if (!trusted(event)) return UNTRUSTED;

@@ -6,7 +6,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { mediaFileFor, srtToVtt } from '../../shared/media-route';
-import { openServedFile } from '../engine/served-file';
+import { openServedFile } from '../file-safety/served-file';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import { parseMediaUrl } from './media-url';
 import { APP_ORIGIN } from './trust';

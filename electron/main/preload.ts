@@ -5,8 +5,7 @@
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import type { ContractError } from '../../shared/contract/errors';
 import type { EngineEvent, EventListener } from '../../shared/contract/events';
-import { METHOD_NAMES } from '../../shared/contract/method-names';
-import type { DubdeskApi } from '../../shared/contract/methods';
+import { callerOf } from '../../shared/contract/proxy';
 import type { BrowserFile, FaceBridge, MediaKind, ShellEvent, UpdateView } from '../../shared/face';
 import { EVENTS, FACE, SHELL_EVENTS, SHELL_READY, SUBSCRIBE, methodChannel, type Reply } from './channels';
 import { mediaUrl } from './media-url';
@@ -47,8 +46,7 @@ function listenerSet<E>(channel: string, first: () => void, none: () => void) {
   };
 }
 
-const contract: Record<string, (arg?: unknown) => Promise<unknown>> = {};
-for (const name of METHOD_NAMES) contract[name] = (arg?: unknown) => ask(methodChannel(name), arg);
+const contract = callerOf((name, arg) => ask(methodChannel(name), arg));
 
 const subscribe = listenerSet<EngineEvent>(
   EVENTS,
@@ -62,7 +60,7 @@ const onShellEvent = listenerSet<ShellEvent>(
 );
 
 const bridge: FaceBridge = {
-  ...(contract as unknown as Omit<DubdeskApi, 'subscribe'>),
+  ...contract,
   subscribe: (listener: EventListener) => subscribe(listener),
   shell: 'electron',
   mediaUrl: (jobId: number, kind: MediaKind) => mediaUrl(jobId, kind),

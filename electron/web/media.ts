@@ -7,7 +7,7 @@ import { MEDIA_KINDS, type MediaKind } from '../../shared/face';
 import { mediaFileFor, outputFileFor, srtToVtt, type MediaFile } from '../../shared/media-route';
 import { create as contentDisposition } from 'content-disposition';
 import { basename } from 'node:path';
-import { openServedFile } from '../engine/served-file';
+import { openServedFile } from '../file-safety/served-file';
 import { DOWNLOAD_ROUTE, PREVIEW_ROUTE } from './guard';
 import { sendError } from './replies';
 

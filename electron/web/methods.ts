@@ -1,27 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { toContractError } from '../../shared/contract/errors';
 import { invoke } from '../../shared/contract/implement';
-import {
-  METHOD_NAMES,
-  type DubdeskApi,
-  type DubdeskHandlers,
-  type MethodName,
-} from '../../shared/contract/methods';
+import { METHOD_NAMES, type DubdeskApi } from '../../shared/contract/methods';
+import { handlersOf } from '../../shared/contract/proxy';
 import { ROUTES } from '../../shared/serve-protocol';
 import { sendError, sendValue } from './replies';
 
 /** Contract bodies are small (a batch of 100,000 paths is the largest): anything bigger is refused (413). */
 export const METHOD_BODY_LIMIT = 16 * 1024 * 1024;
-
-/** The engine's api as the handlers `invoke` calls: one method each, called with its parsed arguments. */
-function handlersOf(api: DubdeskApi): DubdeskHandlers {
-  const handlers: Partial<Record<MethodName, (args: unknown) => unknown>> = {};
-  for (const name of METHOD_NAMES) {
-    const method = api[name] as (args?: unknown) => Promise<unknown>;
-    handlers[name] = (args) => method.call(api, args);
-  }
-  return handlers as DubdeskHandlers;
-}
 
 /**
  * `POST /api/<method>` for every method of the contract's table, nothing hand-listed. The body goes through

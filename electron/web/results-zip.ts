@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { DubdeskError, toContractError } from '../../shared/contract/errors';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import { ROUTES } from '../../shared/serve-protocol';
-import { openServedFile } from '../engine/served-file';
+import { openServedFile } from '../file-safety/served-file';
 import { DOWNLOAD_ROUTE } from './guard';
 import { sendError } from './replies';
 import { zipEntryNames, type ZipSource } from './zip-names';

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { DubdeskError, badRequest, toContractError } from './errors';
 import type { EventListener } from './events';
-import { METHOD_NAMES, METHODS, type DubdeskApi, type DubdeskHandlers, type MethodName } from './methods';
+import { METHODS, type DubdeskApi, type DubdeskHandlers, type MethodName } from './methods';
+import { callerOf } from './proxy';
 
 export interface ImplementOptions {
   /** Parse every result with its schema too (tests do: a result that breaks the contract fails loudly). */
@@ -18,9 +19,7 @@ export function implementApi(
   subscribe: (listener: EventListener) => () => void,
   options: ImplementOptions = {},
 ): DubdeskApi {
-  const api: Record<string, unknown> = { subscribe };
-  for (const name of METHOD_NAMES) api[name] = (input: unknown) => invoke(handlers, name, input, options);
-  return api as DubdeskApi;
+  return { ...callerOf((name, input) => invoke(handlers, name, input, options)), subscribe };
 }
 
 export async function invoke(

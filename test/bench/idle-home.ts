@@ -120,7 +120,7 @@ export async function buildIdleHome(
       `);
       // As the session that dubbed them left it: every outcome recorded, with the folder's jobs as then.
       const watch = new WatchStore(db);
-      for (const id of ids) watch.outcomesRecorded(id, watch.jobSignature(id));
+      for (const id of ids) watch.folders.outcomesRecorded(id, watch.links.jobSignature(id));
     })();
   } finally {
     db.close();

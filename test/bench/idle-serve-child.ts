@@ -62,7 +62,7 @@ syncBuiltinESMExports();
 
 const { openDubdesk, keepWorking } = await import('../../electron/engine/index');
 const { startServer } = await import('../../electron/web/index');
-const { loopTurns } = await import('../../electron/engine/queue/idle');
+const { loopTurns } = await import('../../electron/engine/runner/idle');
 const loadedMs = performance.now() - t0;
 
 const host = openDubdesk({

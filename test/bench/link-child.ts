@@ -7,7 +7,7 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { basename } from 'node:path';
 import { openDubdesk } from '../../electron/engine/index';
-import { loopTurns } from '../../electron/engine/queue/idle';
+import { loopTurns } from '../../electron/engine/runner/idle';
 
 const { baseUrl, apiKey, home, outDir, files, to, concurrency, pollMs } = JSON.parse(
   process.argv[2] ?? '{}',

@@ -3,12 +3,12 @@
  * how long after a dub is due to complete on the sandbox the engine begins its download.
  */
 import { copyFileSync, mkdtempSync } from 'node:fs';
+import { storeAt } from '../helpers/store';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DubListV2 } from '../../shared/api/v2';
 import { createServiceClients } from '../../electron/engine/api/clients';
-import { JobStore, type NewJob } from '../../electron/engine/db/jobs';
-import { openDatabase } from '../../electron/engine/db/open';
+import { type NewJob } from '../../electron/engine/db/jobs';
 import { pollOnce } from '../../electron/engine/flows/track';
 import { openDubdesk } from '../../electron/engine/index';
 import { enqueue, transition } from '../../electron/engine/jobs/life';
@@ -57,16 +57,16 @@ async function requestsPerCycle(work: string): Promise<Figure> {
   const sb = await benchSandbox({ pipelineSeconds: 100_000, balance: 1e9, ffmpeg: false });
   try {
     const ids = await createDubs(sb, DUBS);
-    const store = new JobStore(openDatabase(join(mkdtempSync(join(work, 'poll-')), 'dubdesk.db')));
+    const store = storeAt(join(mkdtempSync(join(work, 'poll-')), 'dubdesk.db'));
     const service = sb.baseUrl;
     store.db.transaction(() => {
       for (const remote of ids) {
         const id = enqueue(store, trackedJob(remote, service), null);
-        const [claimed] = store.claim('submit', 1, service);
+        const [claimed] = store.leases.claim('submit', 1, service);
         if (claimed?.row.id !== id) throw new Error('claim order');
         transition(store, id, { token: claimed.token }, { type: 'begin-upload' });
         transition(store, id, { token: claimed.token }, { type: 'created', remoteId: remote, status: 2 });
-        store.release(id, claimed.token);
+        store.leases.release(id, claimed.token);
       }
     })();
     const clients = createServiceClients({ baseUrl: sb.baseUrl, legacyUrl: null, apiKey: API_KEY });

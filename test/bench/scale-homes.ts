@@ -5,10 +5,10 @@
  * entries. Jobs are dated over the last two weeks, so none has aged into the history: every one is listed.
  */
 import Database from 'better-sqlite3';
+import { storeAt } from '../helpers/store';
 import { copyFileSync, mkdtempSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { JobStore, type NewJob } from '../../electron/engine/db/jobs';
-import { openDatabase } from '../../electron/engine/db/open';
+import { type NewJob } from '../../electron/engine/db/jobs';
 
 export const LANGS = ['es', 'fr', 'de', 'it', 'pt'];
 const LIFE = ['queued', 'uploading', 'submitted', 'processing', 'downloading', 'completed'] as const;
@@ -22,7 +22,7 @@ export interface Home {
 /** A home with `jobs` jobs (5 languages per source) of which `finished` are completed. */
 export function buildHome(work: string, jobs: number, finished: number): Home {
   const home = mkdtempSync(join(work, `home-${jobs}-`));
-  const store = new JobStore(openDatabase(join(home, 'dubdesk.db')));
+  const store = storeAt(join(home, 'dubdesk.db'));
   const now = Date.now();
   const span = 14 * 86_400_000;
   try {
@@ -54,13 +54,13 @@ export function buildHome(work: string, jobs: number, finished: number): Home {
           watch_folder_id: null,
           upload_once: 0,
         };
-        const id = store.insert(job, at);
+        const id = store.writes.insert(job, at);
         if (i >= finished) {
-          store.appendHistory(id, at, null, 'queued', 'added', null, false);
+          store.history.append(id, at, null, 'queued', 'added', null, false);
           continue;
         }
         LIFE.forEach((to, k) =>
-          store.appendHistory(
+          store.history.append(
             id,
             at + k * 1000,
             k ? (LIFE[k - 1] ?? null) : null,
@@ -70,7 +70,7 @@ export function buildHome(work: string, jobs: number, finished: number): Home {
             false,
           ),
         );
-        store.write(
+        store.writes.write(
           id,
           'user',
           {
@@ -87,7 +87,7 @@ export function buildHome(work: string, jobs: number, finished: number): Home {
           at + 5000,
         );
         const base = `${folder}/${name.replace(/\.mp4$/, '')}.${lang}`;
-        store.putOutputs([
+        store.outputs.putMany([
           { job_id: id, type: 'translated_mp4', path: `${base}.mp4`, bytes: 9_000_000, done: 1 },
           { job_id: id, type: 'translated_subtitle', path: `${base}.vtt`, bytes: 4_000, done: 1 },
         ]);

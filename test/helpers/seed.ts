@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { JobStore, type NewJob } from '../../electron/engine/db/jobs';
-import { openDatabase } from '../../electron/engine/db/open';
+import { storeAt } from './store';
+import { type NewJob } from '../../electron/engine/db/jobs';
 import { enqueue } from '../../electron/engine/jobs/life';
 
 /**
@@ -9,7 +9,7 @@ import { enqueue } from '../../electron/engine/jobs/life';
  * worker picks them up; they are there to be listed.
  */
 export function seedQueue(home: string, sources: number, languages: readonly string[]): number {
-  const store = new JobStore(openDatabase(join(home, 'dubdesk.db')));
+  const store = storeAt(join(home, 'dubdesk.db'));
   let count = 0;
   try {
     store.db.transaction(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay } from '../../electron/engine/queue/backoff';
+import { backoffDelay } from '../../electron/engine/runner/backoff';
 import { creditsFor, estimateCredits } from '../../shared/credits';
 import { parseAmzDate, presignedExpiry } from '../../shared/presigned';
 

@@ -1,11 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { storeAt } from '../helpers/store';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContentHashes } from '../../electron/engine/db/content-hashes';
-import { JobStore } from '../../electron/engine/db/jobs';
 import { fileIdOf } from '../../electron/engine/db/own-files';
-import { recordResult, resultWithContent } from '../../electron/engine/db/result-contents';
 import { enqueue } from '../../electron/engine/jobs/life';
 import { newJob } from '../helpers/new-job';
 import { openDatabase } from '../../electron/engine/db/open';
@@ -43,20 +42,20 @@ describe('a file’s content hash', () => {
 
   it('a result saved is recorded as Dubdesk’s own file and by its content, its hash kept for the next look', async () => {
     const dir = tempDir();
-    const store = new JobStore(openDatabase(join(dir, 'q.db')));
+    const store = storeAt(join(dir, 'q.db'));
     const path = join(dir, 'talk.es.mp4');
     const bytes = randomBytes(3000);
     writeFileSync(path, bytes);
     const id = enqueue(store, newJob('/in/talk.mp4'), null);
-    store.putOutput({ job_id: id, type: 'translated_mp4', path, bytes: bytes.length, done: 1 });
-    await recordResult(store.db, path);
+    store.outputs.put({ job_id: id, type: 'translated_mp4', path, bytes: bytes.length, done: 1 });
+    await store.results.recordResult(path);
     expect(
       store.db
         .prepare(`SELECT path FROM own_files WHERE file_id = ?`)
         .pluck()
         .get(await fileIdOf(path)),
     ).toBe(path);
-    expect(resultWithContent(store.db, sha(bytes))).toBe(path);
+    expect(store.results.resultWithContent(sha(bytes))).toBe(path);
     const { size, mtimeMs } = statSync(path);
     expect(new ContentHashes(store.db).known(path, size, mtimeMs)).toBe(sha(bytes));
   });

@@ -14,7 +14,7 @@ function events() {
   const emitted: EngineEventBody[] = [];
   const row = { id: 1 } as WatchFolderRow;
   const fe = new FolderEvents({
-    watch: { folder: () => row, folders: () => [row] } as unknown as WatchStore,
+    watch: { folders: { get: () => row, all: () => [row] } } as unknown as WatchStore,
     emit: (e) => emitted.push(e),
     hasListeners: () => true,
     view: () => ({ id: 1, status }) as unknown as WatchFolder,

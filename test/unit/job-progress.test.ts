@@ -39,7 +39,7 @@ describe('one number per job', () => {
     const meters = new TransferMeters();
     const views = new JobViews(store, meters, () => 'svc');
     const id = enqueue(store, newJob('/v/a.mp4'), null);
-    const row = store.get(id) as JobRow;
+    const row = store.reads.get(id) as JobRow;
     const at = (patch: Partial<JobRow>) => views.view({ ...row, ...patch }).progress;
 
     meters.update(id, 60, 100, 1000);

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
+import { storeAt } from '../helpers/store';
 import { expect, it } from 'vitest';
-import { JobStore } from '../../electron/engine/db/jobs';
-import { openDatabase } from '../../electron/engine/db/open';
 import { enqueue } from '../../electron/engine/jobs/life';
 import { ApiError } from '../../electron/engine/api/errors';
 import { pollOnce } from '../../electron/engine/flows/track';
@@ -10,7 +9,7 @@ import { tempDir } from '../helpers/engine';
 import { newJob } from '../helpers/new-job';
 
 it('a tracked dub whose check fails (5xx) does not hold back what the poll saw of the others', async () => {
-  const store = new JobStore(openDatabase(join(tempDir(), 'q.db')));
+  const store = storeAt(join(tempDir(), 'q.db'));
   const a = enqueue(store, newJob('/a.mp4'), null);
   const b = enqueue(store, newJob('/b.mp4'), null);
   store.db
@@ -37,8 +36,8 @@ it('a tracked dub whose check fails (5xx) does not hold back what the poll saw o
   } as unknown as Clients;
   const polled = await pollOnce(store, clients, 'svc', new AbortController().signal);
   // Job a's completion is recorded; job b waits for the next poll, and the failure is reported.
-  expect(store.get(a)?.state).toBe('downloading');
+  expect(store.reads.get(a)?.state).toBe('downloading');
   expect(polled.changed.map((r) => r.id)).toEqual([a]);
-  expect(store.get(b)?.state).toBe('processing');
+  expect(store.reads.get(b)?.state).toBe('processing');
   expect(String(polled.failure)).toContain('bad gateway');
 });

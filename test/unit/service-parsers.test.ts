@@ -55,7 +55,7 @@ describe.each(Object.entries(SCHEMAS))('the %s parser', (_name, schema) => {
   it('round-trips every answer the spec allows', () => {
     fc.assert(
       fc.property(arbitraryFor(schema), (value) => {
-        expect(parseJson(schema, reply(JSON.stringify(value)), URL_)).toEqual(value);
+        expect(parseJson(schema, reply(JSON.stringify(value)), URL_, [])).toEqual(value);
       }),
       { numRuns: 200 },
     );
@@ -66,7 +66,7 @@ describe.each(Object.entries(SCHEMAS))('the %s parser', (_name, schema) => {
       fc.property(hostileBodies(schema), (body) => {
         let out: unknown;
         try {
-          out = parseJson(schema, reply(body), URL_);
+          out = parseJson(schema, reply(body), URL_, []);
         } catch (e) {
           expect(e).toBeInstanceOf(ApiError);
           expect(e).toMatchObject({ kind: 'protocol', retry: 'bounded' });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
+import { storeAt, storeOn } from '../helpers/store';
 import { describe, expect, it } from 'vitest';
 import type { JobFilter } from '../../shared/contract/jobs';
-import { JobStore } from '../../electron/engine/db/jobs';
 import { checkWhole, FULL_CHECK_MAX_BYTES } from '../../electron/engine/db/damage';
 import { openDatabase } from '../../electron/engine/db/open';
 import { tempDir } from '../helpers/engine';
@@ -16,7 +16,7 @@ const LANGS = ['es', 'fr', 'de', 'it', 'pt'];
 /** A job store whose statements are recorded, to be explained afterwards. */
 function recordingStore(home: string) {
   const { db, ran, plans } = recordingDb(home);
-  return { store: new JobStore(db), ran, plans };
+  return { store: storeOn(db), ran, plans };
 }
 
 /**
@@ -36,8 +36,8 @@ describe('the queue at scale: lists and totals never read the whole history', ()
     seedQueue(home, 50, LANGS);
     const { store, ran, plans } = recordingStore(home);
     ran.length = 0;
-    store.countsByState();
-    store.creditSums();
+    store.lists.countsByState();
+    store.lists.creditSums();
     const explained = plans();
     expect(explained.length).toBeGreaterThan(0);
     for (const { sql, plan } of explained) expect(plan.join(' | '), sql).not.toMatch(/\bjobs\b/);
@@ -51,8 +51,8 @@ describe('the queue at scale: lists and totals never read the whole history', ()
     const filters: JobFilter[] = [{}, { states: ['queued'] }];
     for (const f of filters) {
       ran.length = 0;
-      store.page(f, 0, 100);
-      if (!f.states) store.sourcesPage(f, 0, 100);
+      store.lists.page(f, 0, 100);
+      if (!f.states) store.lists.sourcesPage(f, 0, 100);
       const explained = plans();
       expect(explained.length).toBeGreaterThan(0);
       for (const p of explained) expect(readsAllJobs(p), `${p.sql}\n${p.plan.join('\n')}`).toBe(false);
@@ -78,7 +78,7 @@ describe('the queue at scale: lists and totals never read the whole history', ()
     const home = tempDir();
     seedQueue(home, 30, LANGS);
     const { store } = recordingStore(home);
-    const page = store.sourcesPage({}, 10, 5);
+    const page = store.lists.sourcesPage({}, 10, 5);
     expect(page.total).toBe(30);
     expect(page.groups.map((g) => g.source)).toEqual(
       store.db
@@ -98,13 +98,13 @@ describe('the queue at scale: lists and totals never read the whole history', ()
     const ids = store.db.prepare(`SELECT id FROM jobs ORDER BY id`).pluck().all() as number[];
     ids.forEach((id, i) => {
       if (i % 3 === 0)
-        store.write(id, 'user', { state: 'completed', step: 'done', credits_charged: 40 }, now);
-      else if (i % 5 === 0) store.write(id, 'user', { state: 'failed', error: 'x' }, now);
-      else if (i % 7 === 0) store.write(id, 'user', { duration: 12.5, studio: 1 }, now);
+        store.writes.write(id, 'user', { state: 'completed', step: 'done', credits_charged: 40 }, now);
+      else if (i % 5 === 0) store.writes.write(id, 'user', { state: 'failed', error: 'x' }, now);
+      else if (i % 7 === 0) store.writes.write(id, 'user', { duration: 12.5, studio: 1 }, now);
     });
-    store.remove(ids.filter((_, i) => i % 6 === 0 || i % 5 === 0)); // clears completed, deletes failed
-    const source = store.get(ids[1] ?? 0)?.source ?? '';
-    store.remove([ids[1] ?? 0]); // a queued job: not removable, nothing changes
+    store.writes.remove(ids.filter((_, i) => i % 6 === 0 || i % 5 === 0)); // clears completed, deletes failed
+    const source = store.reads.get(ids[1] ?? 0)?.source ?? '';
+    store.writes.remove([ids[1] ?? 0]); // a queued job: not removable, nothing changes
     const brute = store.db
       .prepare(
         `SELECT state, count(*) AS n,
@@ -114,8 +114,8 @@ describe('the queue at scale: lists and totals never read the whole history', ()
          FROM jobs WHERE cleared_at IS NULL AND archived_at IS NULL GROUP BY state`,
       )
       .all() as { state: string; n: number; committed: number; charged: number }[];
-    expect(store.countsByState()).toEqual(Object.fromEntries(brute.map((r) => [r.state, r.n])));
-    expect(store.creditSums()).toEqual({
+    expect(store.lists.countsByState()).toEqual(Object.fromEntries(brute.map((r) => [r.state, r.n])));
+    expect(store.lists.creditSums()).toEqual({
       committed: brute.reduce((a, r) => a + r.committed, 0),
       charged: brute.reduce((a, r) => a + r.charged, 0),
     });
@@ -125,22 +125,22 @@ describe('the queue at scale: lists and totals never read the whole history', ()
       )
       .all();
     expect(store.db.prepare(`SELECT * FROM live_sources ORDER BY source`).all()).toEqual(sources);
-    expect(store.sourcesPage({ source }, 0, 10).groups[0]?.rows.length).toBeGreaterThan(0);
+    expect(store.lists.sourcesPage({ source }, 0, 10).groups[0]?.rows.length).toBeGreaterThan(0);
     store.db.close();
   });
 
   it('a copy (its results linked from a dub already made) commits no credits', () => {
     const home = tempDir();
     seedQueue(home, 1, ['es']);
-    const store = new JobStore(openDatabase(join(home, 'dubdesk.db')));
-    const dubbed = store.creditSums().committed;
-    const [row] = store.page({}, 0, 1).rows;
-    const job = store.get(row?.id ?? 0);
+    const store = storeAt(join(home, 'dubdesk.db'));
+    const dubbed = store.lists.creditSums().committed;
+    const [row] = store.lists.page({}, 0, 1).rows;
+    const job = store.reads.get(row?.id ?? 0);
     if (!job) throw new Error('the seeded job is missing');
     const { id: _id, ...fields } = job;
-    store.insert({ ...fields, dest_lang: 'fr', reuse_results: 1 } as never, Date.now());
-    expect(store.page({}, 0, 10).total).toBe(2);
-    expect(store.creditSums().committed).toBe(dubbed);
+    store.writes.insert({ ...fields, dest_lang: 'fr', reuse_results: 1 } as never, Date.now());
+    expect(store.lists.page({}, 0, 10).total).toBe(2);
+    expect(store.lists.creditSums().committed).toBe(dubbed);
     store.db.close();
   });
 
@@ -149,8 +149,8 @@ describe('the queue at scale: lists and totals never read the whole history', ()
     seedQueue(home, 60, LANGS);
     const { store, ran, plans } = recordingStore(home);
     ran.length = 0;
-    const found = store.page({ search: 'VIEW WITH' }, 0, 500);
-    store.sourcesPage({ search: 'VIEW WITH' }, 0, 100);
+    const found = store.lists.page({ search: 'VIEW WITH' }, 0, 500);
+    store.lists.sourcesPage({ search: 'VIEW WITH' }, 0, 100);
     expect(plans().some((p) => p.plan.some((d) => d.includes('VIRTUAL TABLE')))).toBe(true);
     for (const p of plans()) expect(readsAllJobs(p), `${p.sql}\n${p.plan.join('\n')}`).toBe(false);
     const brute = store.db
@@ -161,7 +161,7 @@ describe('the queue at scale: lists and totals never read the whole history', ()
     expect(found.total).toBe(brute.length);
     expect(brute.length).toBeGreaterThan(0);
     // Two letters: below the trigram's reach, still answered (from the rows).
-    expect(store.page({ search: '05' }, 0, 500).total).toBeGreaterThan(0);
+    expect(store.lists.page({ search: '05' }, 0, 500).total).toBeGreaterThan(0);
     store.db.close();
   });
 });
@@ -178,7 +178,7 @@ describe('adding a batch to a large queue', () => {
     );
     ran.length = 0;
     const sorted = await sortAgainstQueue(store, jobs, false);
-    await enqueueBatch(store.db, store, sorted, false);
+    await enqueueBatch(store, sorted, false);
     const lookups = plans().filter((p) => /^\s*SELECT/i.test(p.sql) && /\bFROM jobs\b/.test(p.sql));
     expect(lookups.length).toBeGreaterThan(2);
     for (const { sql, plan } of lookups)

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
+import { storeAt, type TestStore } from '../helpers/store';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JobStore } from '../../electron/engine/db/jobs';
+import type { JobStore } from '../../electron/engine/db/jobs';
 import { migrate, SCHEMA_VERSION } from '../../electron/engine/db/migrations';
-import { openDatabase } from '../../electron/engine/db/open';
 import { enqueue, transition } from '../../electron/engine/jobs/life';
 import { tempDir } from '../helpers/engine';
 import { newJob } from '../helpers/new-job';
@@ -12,8 +12,8 @@ import { seedQueue } from '../helpers/seed';
 const LANGS = ['es', 'fr', 'de', 'it', 'pt'];
 
 const ids = (store: JobStore, search: string, history = false) =>
-  store.page({ search, history }, 0, 1000).rows.map((r) => r.id);
-const brute = (store: JobStore, text: string) =>
+  store.lists.page({ search, history }, 0, 1000).rows.map((r) => r.id);
+const brute = (store: TestStore, text: string) =>
   store.db
     .prepare(
       `SELECT id FROM jobs WHERE (source_name LIKE @t OR source LIKE @t) AND cleared_at IS NULL ORDER BY id`,
@@ -25,13 +25,13 @@ describe('search', () => {
   it('keeps one index entry per source, not one per job (a source goes to several languages)', () => {
     const home = tempDir();
     seedQueue(home, 30, LANGS);
-    const store = new JobStore(openDatabase(join(home, 'dubdesk.db')));
+    const store = storeAt(join(home, 'dubdesk.db'));
     expect(store.db.prepare(`SELECT count(*) FROM search_sources`).pluck().get()).toBe(30);
     store.db.close();
   });
 
   it('finds jobs by name and by path, and forgets a source once its last job is gone', () => {
-    const store = new JobStore(openDatabase(join(tempDir(), 'dubdesk.db')));
+    const store = storeAt(join(tempDir(), 'dubdesk.db'));
     const a = LANGS.map((l) =>
       enqueue(store, newJob('/shows/season one/intro.mp4', { dest_lang: l, source_name: 'intro.mp4' }), null),
     );
@@ -49,7 +49,7 @@ describe('search', () => {
     expect(ids(store, 'shows/')).toEqual(brute(store, 'shows/'));
     // Canceled and removed: the name is searched no more.
     transition(store, b, 'user', { type: 'cancel' });
-    store.remove([b]);
+    store.writes.remove([b]);
     expect(ids(store, 'finale')).toEqual([]);
     expect(store.db.prepare(`SELECT source_name FROM search_sources ORDER BY id`).pluck().all()).toEqual([
       'intro.mp4',
@@ -74,7 +74,7 @@ describe('search', () => {
           cleared: i % 4 === 0 ? 5 : null,
         });
     old.close();
-    const store = new JobStore(openDatabase(file));
+    const store = storeAt(file);
     expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(
       store.db.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'job_search'`).pluck().get(),

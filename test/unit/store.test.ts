@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
+import { storeAt, type TestStore } from '../helpers/store';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JobStore, LeaseLostError, type NewJob } from '../../electron/engine/db/jobs';
+import { LeaseLostError, type NewJob } from '../../electron/engine/db/jobs';
 import { SCHEMA_VERSION } from '../../electron/engine/db/migrations';
 import { openDatabase } from '../../electron/engine/db/open';
 import { enqueue, enqueueManyUnlessLive, transition } from '../../electron/engine/jobs/life';
@@ -10,8 +11,8 @@ import { newJob } from '../helpers/new-job';
 
 const job = (source: string, dest_lang = 'es'): NewJob => newJob(source, { dest_lang });
 
-function store(): JobStore {
-  return new JobStore(openDatabase(join(tempDir(), 'q.db')));
+function store(): TestStore {
+  return storeAt(join(tempDir(), 'q.db'));
 }
 
 describe('the job database', () => {
@@ -26,7 +27,7 @@ describe('the job database', () => {
 
   it('a write transaction holds the write lock from its start: another process writing meanwhile waits, and ours never fails with SQLITE_BUSY', () => {
     const file = join(tempDir(), 'q.db');
-    const s = new JobStore(openDatabase(file));
+    const s = storeAt(file);
     const other = new Database(file);
     other.pragma('busy_timeout = 0'); // refused at once instead of waiting: shows who holds the lock
     let otherWrite = 'not tried';
@@ -63,9 +64,9 @@ describe('the job database', () => {
         VALUES ('/a.mp4', 'file', 'a.mp4', 'es', 'auto', 'v2', '/o', '"default"', 'failed', 'submit', 'bad', 'input', 1, 1);`);
     raw.pragma('user_version = 1');
     raw.close();
-    const s = new JobStore(openDatabase(file));
-    expect(s.get(1)).toMatchObject({ state: 'failed', error_code: 'not-media', service: '' });
-    expect(s.history(1)).toEqual([expect.objectContaining({ event: 'migrated', to_state: 'failed' })]);
+    const s = storeAt(file);
+    expect(s.reads.get(1)).toMatchObject({ state: 'failed', error_code: 'not-media', service: '' });
+    expect(s.history.of(1)).toEqual([expect.objectContaining({ event: 'migrated', to_state: 'failed' })]);
   });
 
   it('refuses a database written by a newer Dubdesk, naming the file', () => {
@@ -79,9 +80,9 @@ describe('the job database', () => {
   it('claims due jobs under a token that only its holder may write through', () => {
     const s = store();
     for (const src of ['/a.mp4', '/b.mp4', '/c.mp4']) enqueue(s, job(src), null);
-    const claimed = s.claim('submit', 10, 'svc');
+    const claimed = s.leases.claim('submit', 10, 'svc');
     expect(claimed.map((c) => c.row.id)).toEqual([1, 2, 3]);
-    expect(s.claim('submit', 10, 'svc')).toEqual([]); // held
+    expect(s.leases.claim('submit', 10, 'svc')).toEqual([]); // held
     const [a] = claimed;
     if (!a) throw new Error('no claim');
     transition(s, 1, { token: a.token }, { type: 'begin-upload' });
@@ -90,8 +91,8 @@ describe('the job database', () => {
     );
     // A user action takes the token away; the worker's next write then fails.
     transition(s, 1, 'user', { type: 'cancel' });
-    expect(() => s.record(1, { token: a.token }, { uploaded: 1 })).toThrow(LeaseLostError);
-    expect(s.get(1)?.state).toBe('canceled');
+    expect(() => s.writes.record(1, { token: a.token }, { uploaded: 1 })).toThrow(LeaseLostError);
+    expect(s.reads.get(1)?.state).toBe('canceled');
   });
 
   it('never claims jobs of another service, nor paused ones', () => {
@@ -100,50 +101,55 @@ describe('the job database', () => {
     enqueue(s, { ...job('/b.mp4'), service: 'other' }, null);
     enqueue(s, job('/c.mp4'), null);
     transition(s, 3, 'user', { type: 'pause' });
-    expect(s.claim('submit', 10, 'svc').map((c) => c.row.id)).toEqual([1]);
+    expect(s.leases.claim('submit', 10, 'svc').map((c) => c.row.id)).toEqual([1]);
   });
 
   it('lets the poller write only to jobs still tracked, so a cancel is never undone by a late poll', () => {
     const s = store();
     for (const [i, src] of ['/a.mp4', '/b.mp4'].entries()) {
       enqueue(s, job(src), null);
-      const [c] = s.claim('submit', 1, 'svc');
+      const [c] = s.leases.claim('submit', 1, 'svc');
       if (!c) throw new Error('no claim');
       transition(s, i + 1, { token: c.token }, { type: 'begin-upload' });
       transition(s, i + 1, { token: c.token }, { type: 'created', remoteId: `r${i}`, status: 2 });
-      s.release(i + 1, c.token);
+      s.leases.release(i + 1, c.token);
     }
     transition(s, 1, 'tracked', { type: 'remote-progress', status: 3, progress: 40 });
-    expect(s.get(1)).toMatchObject({ state: 'processing', progress: 40 });
+    expect(s.reads.get(1)).toMatchObject({ state: 'processing', progress: 40 });
     transition(s, 2, 'user', { type: 'cancel' });
     expect(() => transition(s, 2, 'tracked', { type: 'remote-progress', status: 3, progress: 1 })).toThrow(
       LeaseLostError,
     );
-    expect(s.get(2)?.state).toBe('canceled');
-    expect(s.history(1).map((h) => h.to_state)).toEqual(['queued', 'uploading', 'submitted', 'processing']);
+    expect(s.reads.get(2)?.state).toBe('canceled');
+    expect(s.history.of(1).map((h) => h.to_state)).toEqual([
+      'queued',
+      'uploading',
+      'submitted',
+      'processing',
+    ]);
   });
 
   it('claims as many as asked, soonest first, beyond one read batch (the CLI allows any concurrency)', () => {
     const s = store();
     for (let i = 0; i < 40; i++) enqueue(s, job(`/${i}.mp4`), null);
-    expect(s.claim('submit', 3, 'svc').map((c) => c.row.id)).toEqual([1, 2, 3]);
-    expect(s.claim('submit', 30, 'svc').map((c) => c.row.id)).toEqual(
+    expect(s.leases.claim('submit', 3, 'svc').map((c) => c.row.id)).toEqual([1, 2, 3]);
+    expect(s.leases.claim('submit', 30, 'svc').map((c) => c.row.id)).toEqual(
       Array.from({ length: 30 }, (_, i) => i + 4),
     );
-    expect(s.claim('submit', 30, 'svc')).toHaveLength(7);
-    expect(s.claim('fetch', 30, 'svc')).toEqual([]);
+    expect(s.leases.claim('submit', 30, 'svc')).toHaveLength(7);
+    expect(s.leases.claim('fetch', 30, 'svc')).toEqual([]);
   });
 
   it('lists outputs in the order they were first recorded, whatever their type is called', () => {
     const s = store();
     enqueue(s, job('/a.mp4'), null);
     for (const type of ['translated_subtitle', 'translated_mp4', 'poster'])
-      s.putOutput({ job_id: 1, type, path: `/o/${type}`, bytes: null, done: 0 });
-    s.putOutput({ job_id: 1, type: 'translated_subtitle', path: '/o/renamed', bytes: 5, done: 1 });
-    expect(s.outputs(1).map((o) => o.type)).toEqual(['translated_subtitle', 'translated_mp4', 'poster']);
+      s.outputs.put({ job_id: 1, type, path: `/o/${type}`, bytes: null, done: 0 });
+    s.outputs.put({ job_id: 1, type: 'translated_subtitle', path: '/o/renamed', bytes: 5, done: 1 });
+    expect(s.outputs.of(1).map((o) => o.type)).toEqual(['translated_subtitle', 'translated_mp4', 'poster']);
     expect(
-      s
-        .outputsOf([1])
+      s.outputs
+        .ofJobs([1])
         .get(1)
         ?.map((o) => o.path),
     ).toEqual(['/o/renamed', '/o/translated_mp4', '/o/poster']);
@@ -166,24 +172,24 @@ describe('the job database', () => {
     jobs.forEach((j, i) => {
       const id = ids[i];
       if (id === null || id === undefined) return;
-      expect(s.get(id)).toMatchObject({
+      expect(s.reads.get(id)).toMatchObject({
         source: j.source,
         dest_lang: j.dest_lang,
         state: 'queued',
         created_at: 1000,
       });
-      expect(s.history(id)).toEqual([
+      expect(s.history.of(id)).toEqual([
         { at: 1000, from_state: null, to_state: 'queued', event: 'added', reason: null },
       ]);
     });
-    expect(s.countsByState().queued).toBe(131);
+    expect(s.lists.countsByState().queued).toBe(131);
     s.db.close();
   });
 
   it('refuses to let anything but the job life write the state', () => {
     const s = store();
     enqueue(s, job('/a.mp4'), null);
-    expect(() => s.record(1, 'user', { state: 'completed' } as never)).toThrow(
+    expect(() => s.writes.record(1, 'user', { state: 'completed' } as never)).toThrow(
       /written by the job's life only/,
     );
   });
@@ -194,18 +200,20 @@ describe('the language list', () => {
     const { targetLanguages } = await import('../../electron/engine/api/langs');
     const { startSandbox } = await import('../../electron/sandbox/server');
     const s = store();
-    const offline = await targetLanguages(s, 'http://127.0.0.1:9');
+    const offline = await targetLanguages(s.settings, 'http://127.0.0.1:9');
     expect(offline).toMatchObject({ from: 'fallback' });
     expect(offline.codes).toHaveLength(92);
     const sb = await startSandbox();
     try {
-      expect((await targetLanguages(s, sb.baseUrl)).from).toBe('live');
-      expect((await targetLanguages(s, sb.baseUrl)).from).toBe('cache');
+      expect((await targetLanguages(s.settings, sb.baseUrl)).from).toBe('live');
+      expect((await targetLanguages(s.settings, sb.baseUrl)).from).toBe('cache');
       const dayLater = Date.now() + 25 * 3600_000;
-      expect((await targetLanguages(s, sb.baseUrl, dayLater)).from).toBe('live');
+      expect((await targetLanguages(s.settings, sb.baseUrl, dayLater)).from).toBe('live');
     } finally {
       await sb.stop();
     }
-    expect((await targetLanguages(s, 'http://127.0.0.1:9', Date.now() + 72 * 3600_000)).from).toBe('cache');
+    expect((await targetLanguages(s.settings, 'http://127.0.0.1:9', Date.now() + 72 * 3600_000)).from).toBe(
+      'cache',
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
+import { storeAt } from '../helpers/store';
 import { describe, expect, it } from 'vitest';
-import { JobStore, type JobRow, type NewJob } from '../../electron/engine/db/jobs';
-import { openDatabase } from '../../electron/engine/db/open';
+import { type JobRow, type NewJob } from '../../electron/engine/db/jobs';
 import { planUploadOnce } from '../../electron/engine/flows/upload-once';
 import { takesPart, UPLOAD_ONCE_AUTO_BYTES } from '../../electron/engine/app/batches/upload-once';
 import { enqueue, transition } from '../../electron/engine/jobs/life';
@@ -12,17 +12,17 @@ const job = (dest_lang: string, over: Partial<NewJob> = {}): NewJob =>
   newJob('/v/movie.mp4', { source_name: 'movie.mp4', source_bytes: 100, dest_lang, upload_once: 1, ...over });
 
 function setup(langs: string[], over: Partial<NewJob> = {}) {
-  const store = new JobStore(openDatabase(join(tempDir(), 'q.db')));
+  const store = storeAt(join(tempDir(), 'q.db'));
   const ids = langs.map((l) => enqueue(store, job(l, over), null));
-  const row = (id: number) => store.get(id) as JobRow;
-  const plan = (id: number) => planUploadOnce(row(id), store.sameSource(row(id)));
+  const row = (id: number) => store.reads.get(id) as JobRow;
+  const plan = (id: number) => planUploadOnce(row(id), store.reads.sameSource(row(id)));
   /** Moves a job as a worker would: claimed, uploading, created with a status. */
   const create = (id: number, status: number) => {
     const token = 'w';
     store.db.prepare(`UPDATE jobs SET lease_token = ? WHERE id = ?`).run(token, id);
     transition(store, id, { token }, { type: 'begin-upload' });
     transition(store, id, { token }, { type: 'created', remoteId: `d${id}`, status });
-    store.release(id, token);
+    store.leases.release(id, token);
   };
   return { store, ids, row, plan, create };
 }
@@ -68,10 +68,14 @@ describe('upload once: who uploads, who waits, who is made from a link', () => {
     const [a = 0, b = 0] = ids;
     store.db.prepare(`UPDATE jobs SET lease_token = 'w' WHERE id = ?`).run(b);
     transition(store, b, { token: 'w' }, { type: 'await-first-upload', message: 'waiting', runAt: 9e12 });
-    store.release(b, 'w');
-    expect(store.get(b)).toMatchObject({ state: 'queued', waiting_code: 'first-upload', next_run_at: 9e12 });
+    store.leases.release(b, 'w');
+    expect(store.reads.get(b)).toMatchObject({
+      state: 'queued',
+      waiting_code: 'first-upload',
+      next_run_at: 9e12,
+    });
     transition(store, a, 'user', { type: 'cancel' });
-    expect(store.get(b)).toMatchObject({ next_run_at: 0 });
+    expect(store.reads.get(b)).toMatchObject({ next_run_at: 0 });
   });
 
   it('another file, size or service is not the same file', () => {

@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { completeness } from '../../electron/engine/watch/complete';
-import { DEFAULT_WATCH_TIMING } from '../../electron/engine/watch/env';
-import { uncheckedQuietMs } from '../../electron/engine/watch/settle';
+import { completeness } from '../../electron/engine/watcher/complete';
+import { DEFAULT_WATCH_TIMING } from '../../electron/engine/watcher/env';
+import { uncheckedQuietMs } from '../../electron/engine/watcher/settle';
 import { tempDir } from '../helpers/engine';
 import { audioMp3, videoMov, videoMp4 } from '../helpers/media';
 

@@ -4,9 +4,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WatchPresetPatchSchema, WatchPresetSchema } from '../../shared/contract/watch';
-import { hashFile, look } from '../../electron/engine/watch/file-check';
-import { IgnoreMatcher, isTempOrSystemName } from '../../electron/engine/watch/ignore';
-import { byFileSystemType, byLocation, pollDecision } from '../../electron/engine/watch/volume';
+import { hashForTaking, look } from '../../electron/engine/watcher/file-check';
+import { IgnoreMatcher, isTempOrSystemName } from '../../electron/engine/watcher/ignore';
+import { byFileSystemType, byLocation, pollDecision } from '../../electron/engine/watcher/volume';
 import { tempDir } from '../helpers/engine';
 
 describe('names a watched folder never takes', () => {
@@ -138,11 +138,11 @@ describe('looking at a file never blocks', () => {
     execFileSync('mkfifo', [fifo]);
     expect(await look(fifo)).toEqual({ kind: 'other' });
     // Even if it is handed to the hash (swapped in after a look), the non-blocking open answers at once.
-    expect(await hashFile(fifo, dir)).toMatchObject({ code: 'not-media' });
+    expect(await hashForTaking(fifo, dir)).toMatchObject({ code: 'not-media' });
     const file = join(dir, 'a.mp4');
     const bytes = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
     writeFileSync(file, bytes);
-    expect(await hashFile(file, dir)).toMatchObject({
+    expect(await hashForTaking(file, dir)).toMatchObject({
       hash: createHash('sha256').update(bytes).digest('hex'),
       size: bytes.length,
     });

@@ -79,7 +79,7 @@ function trustFailure(code: string, what: string, host: string): string | null {
       `cannot reach ${host}: its certificate is not trusted here (${code}). Behind a company proxy that ` +
       `inspects TLS, install the proxy's root certificate in the system's store, or name its file in NODE_EXTRA_CA_CERTS`
     );
-  const refused = /^Bad response: (\d{3})$/.exec(what);
+  const refused = what.match(/^Bad response: (\d{3})$/);
   if (refused)
     return `cannot reach ${host}: the proxy refused the connection (HTTP ${refused[1]}${refused[1] === '407' ? ': it wants a login, which Dubdesk takes in the proxy URL, http://user:password@proxy:port' : ''})`;
   return null;

@@ -82,8 +82,17 @@ export class Http {
 
   /** Sends a request and parses a 2xx JSON body with `schema`. */
   async json<S extends z.ZodType>(schema: S, url: string, options: CallOptions = {}): Promise<z.infer<S>> {
+    return (await this.jsonReply(schema, url, options)).data;
+  }
+
+  /** As `json`, with the answer's headers too (its `Date`, say). The body is scrubbed of keys either way. */
+  async jsonReply<S extends z.ZodType>(
+    schema: S,
+    url: string,
+    options: CallOptions = {},
+  ): Promise<{ data: z.infer<S>; headers: Reply['headers'] }> {
     const res = await this.send(url, options);
-    return parseJson(schema, res, url, this.keys());
+    return { data: parseJson(schema, res, url, this.keys()), headers: res.headers };
   }
 
   async send(url: string, options: CallOptions = {}): Promise<Reply> {
@@ -176,7 +185,7 @@ export function parseJson<S extends z.ZodType>(
   schema: S,
   res: Reply,
   url: string,
-  keys: readonly string[] = [],
+  keys: readonly string[],
 ): z.infer<S> {
   if (nestsDeeper(res.body))
     throw new ApiError(

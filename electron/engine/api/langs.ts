@@ -36,8 +36,8 @@ export class LangsClient {
 /** The live list from `/api/langs`, cached a day; the cache, then the spec's 92 codes, when offline. */
 /** Where the list is cached between runs (the queue's settings table, in the engine). */
 export interface LanguageCache {
-  setting(key: string): string | undefined;
-  setSetting(key: string, value: string | null): void;
+  get(key: string): string | undefined;
+  set(key: string, value: string | null): void;
 }
 
 export async function targetLanguages(
@@ -51,7 +51,7 @@ export async function targetLanguages(
     const client = typeof source === 'string' ? new LangsClient(source) : source;
     const codes = await client.targetCodes();
     if (codes.length === 0) throw new Error('the service listed no languages');
-    store.setSetting(CACHE_KEY, JSON.stringify({ at: now, codes }));
+    store.set(CACHE_KEY, JSON.stringify({ at: now, codes }));
     return { codes, from: 'live' };
   } catch {
     if (cached) return { codes: cached.codes, from: 'cache' };
@@ -62,7 +62,7 @@ export async function targetLanguages(
 const LangCache = z.object({ at: z.number(), codes: z.array(z.string()).min(1) });
 
 function readCache(store: LanguageCache): z.infer<typeof LangCache> | null {
-  const raw = store.setting(CACHE_KEY);
+  const raw = store.get(CACHE_KEY);
   if (!raw) return null;
   try {
     const parsed = LangCache.safeParse(JSON.parse(raw));

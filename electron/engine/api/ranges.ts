@@ -17,7 +17,7 @@ const safe = (s: string | undefined) =>
 
 /** `bytes 100-199/1000` (or `/*`), checked for sense; null when absent or malformed. */
 export function parseContentRange(value: string | undefined): ContentRange | null {
-  const m = value === undefined ? null : RANGE.exec(value);
+  const m = value === undefined ? null : value.match(RANGE);
   if (!m) return null;
   const start = safe(m[1]) ?? NaN;
   const end = safe(m[2]) ?? NaN;
@@ -29,7 +29,7 @@ export function parseContentRange(value: string | undefined): ContentRange | nul
 
 /** The length a 416 reports (`bytes *\/1000`); null when absent or malformed. */
 export function unsatisfiedLength(value: string | undefined): number | null {
-  const m = value === undefined ? null : UNSATISFIED.exec(value);
+  const m = value === undefined ? null : value.match(UNSATISFIED);
   const n = m ? safe(m[1]) : null;
   return n === null || Number.isNaN(n) ? null : n;
 }

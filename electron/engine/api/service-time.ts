@@ -8,7 +8,7 @@ const ISO =
 
 /** Milliseconds since the epoch, or null when `text` is not an ISO 8601 date and time. */
 export function serviceTime(text: string): number | null {
-  const m = ISO.exec(text.trim());
+  const m = text.trim().match(ISO);
   if (!m) return null;
   const [, y, mo, d, h, mi, s = '0', frac = '', zone = 'Z'] = m;
   const ms = Number(frac.padEnd(3, '0').slice(0, 3));

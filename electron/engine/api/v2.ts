@@ -9,7 +9,7 @@ import {
 import { checkItems, type RefusedDub } from './list-items';
 import type { SourceReads } from './body-stream';
 import { multipartFileBody, type SourceIdentity } from './file-body';
-import { Http, parseJson, type ProgressListener } from './http';
+import { Http, type ProgressListener } from './http';
 import { headerTime } from './service-time';
 import type { HttpLimits } from './limits';
 import { serviceEndpoint } from './links';
@@ -101,8 +101,10 @@ export class V2Client {
    */
   async list(page: number, pageSize = V2_MAX_PAGE_SIZE, signal?: AbortSignal): Promise<DubPageOfV2> {
     const url = this.root('dubs');
-    const reply = await this.http.send(url, { searchParams: { page, page_size: pageSize }, signal });
-    const raw = parseJson(DubPageV2, reply, url);
+    const { data: raw, headers } = await this.http.jsonReply(DubPageV2, url, {
+      searchParams: { page, page_size: pageSize },
+      signal,
+    });
     const { items, refused } = checkItems(DubV2, raw.dubs, CompletedV2);
     const order = raw.dubs.flatMap((d) => {
       const id = (d as { id?: unknown } | null)?.id;
@@ -113,7 +115,7 @@ export class V2Client {
       pagination: raw.pagination,
       refused,
       order,
-      serviceNow: headerTime(reply.headers.date),
+      serviceNow: headerTime(headers.date),
     };
   }
 

@@ -1,6 +1,6 @@
 import { DubdeskError } from '../../../shared/contract/errors';
 import { classify } from '../jobs/errors';
-import type { ActiveService, ServiceManager } from './service';
+import type { ActiveService, ServiceConnection } from './dubbing-service';
 
 /** A failure of a call to the service, as the contract says it. */
 export function asContractError(e: unknown): DubdeskError {
@@ -10,7 +10,7 @@ export function asContractError(e: unknown): DubdeskError {
 }
 
 /** The service, opened if it is not yet; why not as a contract error. */
-export async function ensureService(services: ServiceManager): Promise<ActiveService> {
+export async function ensureService(services: ServiceConnection): Promise<ActiveService> {
   try {
     return await services.ensure();
   } catch (e) {

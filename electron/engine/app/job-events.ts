@@ -1,8 +1,13 @@
+import type { Changes } from '../db/changes';
 import type { JobRow, JobStore } from '../db/jobs';
 import type { BalanceCache } from './account/balance';
 import type { EventHub } from './event-hub';
+import { BULK } from './options';
 import type { JobViews } from './queue/job-views';
 import type { TransferMeters } from './queue/meters';
+
+/** The faces are told to list again at most this often (a big add commits a slice at a time). */
+const LIST_EVERY_MS = 400;
 
 export interface JobEventsDeps {
   store: JobStore;
@@ -10,36 +15,93 @@ export interface JobEventsDeps {
   meters: TransferMeters;
   views: JobViews;
   balance: Pick<BalanceCache, 'charged'>;
-  totals: { jobChanged(row: JobRow): void; schedule(): void };
-  watch: { jobChanged(row: JobRow): void; jobsChanged(): void };
 }
 
-/** What follows when a job changes: its meter, the pace, the balance, its event, its folder's counts, the totals. */
+/**
+ * What the faces hear of jobs, from the change feed: each changed job's view (`job`), as it commits; once
+ * more than BULK changed in one turn of the event loop (a bulk cancel is a commit per job, a big add one per
+ * slice), some left the list, or another process changed them: `jobs-changed` (list again) instead. A job
+ * that stops transferring drops its meter, and one the service charged has the balance read again.
+ */
 export class JobEvents {
+  private listTimer: NodeJS.Timeout | null = null;
+  private listedAt = Number.NEGATIVE_INFINITY;
+  private removed: number[] = [];
+  /** Job events sent in this turn; past BULK, the turn ends with a list instead. */
+  private sentThisTurn = 0;
+  private overflow = false;
+  private turnWatched = false;
+  private closed = false;
+
   constructor(private readonly deps: JobEventsDeps) {}
 
-  changed(row: JobRow): void {
-    const { meters, totals, hub } = this.deps;
-    if (row.state !== 'uploading' && row.state !== 'downloading') meters.forget(row.id);
-    totals.jobChanged(row);
-    // The service charges when a dub completes (and may for a failure): its balance is read again.
-    if (row.credits_charged !== null || row.state === 'failed' || row.state === 'canceled')
-      this.deps.balance.charged();
-    if (hub.size > 0) hub.emit({ type: 'job', job: this.deps.views.view(row) });
-    this.deps.watch.jobChanged(row);
-    totals.schedule();
+  /** One commit's changes (the feed's subscriber). */
+  heard(changes: Changes): void {
+    for (const row of changes.jobs.values()) if (row) this.rowChanged(row);
+    // A source's package is on its row, which no job's event carries.
+    if (changes.allJobs || changes.removed.length || changes.packages) this.listChanged(changes.removed);
+    if (this.deps.hub.size === 0 || this.closed || changes.jobs.size === 0) return;
+    if (!this.turnWatched) {
+      this.turnWatched = true;
+      setImmediate(() => this.turnEnded());
+    }
+    if (this.overflow || this.sentThisTurn + changes.jobs.size > BULK) {
+      this.overflow = true;
+      return;
+    }
+    this.sentThisTurn += changes.jobs.size;
+    for (const [id, row] of changes.jobs) {
+      const now = row ?? this.deps.store.reads.get(id);
+      if (now) this.deps.hub.emit({ type: 'job', job: this.deps.views.view(now) });
+    }
   }
 
-  /** The job's view to the faces (when any listens). */
-  emitJob(id: number): void {
-    if (this.deps.hub.size === 0) return;
-    const row = this.deps.store.get(id);
+  private turnEnded(): void {
+    this.turnWatched = false;
+    this.sentThisTurn = 0;
+    if (!this.overflow) return;
+    this.overflow = false;
+    this.listChanged();
+  }
+
+  /** A transfer moved: its job's view is sent when its meter says an event is due (four a second at most). */
+  progress(id: number, transferred: number, total: number | null): void {
+    if (!this.deps.meters.update(id, transferred, total) || this.deps.hub.size === 0) return;
+    const row = this.deps.store.reads.get(id);
     if (row) this.deps.hub.emit({ type: 'job', job: this.deps.views.view(row) });
   }
 
-  /** Too many jobs changed to send each, or some left the list: the faces load the list again. */
-  listChanged(removed: number[] = []): void {
+  /**
+   * The faces list again (the list or its order changed in ways no single job says): at once, then at most
+   * every LIST_EVERY_MS while changes keep coming (the slices of a big add, another process at work).
+   */
+  listChanged(removed: readonly number[] = []): void {
+    this.removed.push(...removed);
+    if (this.listTimer || this.closed) return;
+    const wait = Math.max(0, this.listedAt + LIST_EVERY_MS - Date.now());
+    if (wait === 0) return this.sendList();
+    this.listTimer = setTimeout(() => this.sendList(), wait);
+    this.listTimer.unref?.();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.listTimer) clearTimeout(this.listTimer);
+    this.listTimer = null;
+  }
+
+  private sendList(): void {
+    this.listTimer = null;
+    this.listedAt = Date.now();
+    const removed = this.removed;
+    this.removed = [];
     this.deps.hub.emit({ type: 'jobs-changed', removed });
-    this.deps.watch.jobsChanged();
+  }
+
+  private rowChanged(row: JobRow): void {
+    if (row.state !== 'uploading' && row.state !== 'downloading') this.deps.meters.forget(row.id);
+    // The service charges when a dub completes (and may for a failure): its balance is read again.
+    if (row.credits_charged !== null || row.state === 'failed' || row.state === 'canceled')
+      this.deps.balance.charged();
   }
 }

@@ -1,6 +1,6 @@
 import { toContractError, type ContractError } from '../../../shared/contract/errors';
 import type { DubdeskApi } from '../../../shared/contract/methods';
-import type { RunOptions, RunOutcome } from '../queue/runner';
+import type { RunOptions, RunOutcome } from '../runner/runner';
 
 /** What a long-lived face (the desktop app, `serve`) needs of the engine to keep its queue worked. */
 export interface WorkableHost {

@@ -3,9 +3,9 @@ import type { SourceReads } from '../api/body-stream';
 import type { PartFiles } from '../api/download';
 import type { HttpLimits } from '../api/limits';
 import type { KeyStore } from '../keys/key-store';
-import type { BackoffPolicy } from '../queue/backoff';
-import type { WatchTiming } from '../watch/env';
-import type { SandboxStarter, ServiceOverrides } from './service';
+import type { BackoffPolicy } from '../runner/backoff';
+import type { WatchTiming } from '../watcher/env';
+import type { SandboxStarter, ServiceOverrides } from './dubbing-service';
 
 export interface EngineOptions {
   home: string;

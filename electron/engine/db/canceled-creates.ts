@@ -1,5 +1,4 @@
-import type { Db } from './open';
-import { statement } from './statements';
+import type { Db } from './types';
 import { JobRow } from './job-store/rows';
 
 /**
@@ -10,28 +9,36 @@ import { JobRow } from './job-store/rows';
 const UNDER_WAY = `create_pending != 0 AND state = 'canceled' AND step = 'submit' AND lease_token IS NULL
   AND service IN (?, '')`;
 
-export function canceledCreates(db: Db, service: string): JobRow[] {
-  return statement(db, `SELECT * FROM jobs WHERE ${UNDER_WAY} ORDER BY id`)
-    .all(service)
-    .map((r) => JobRow.parse(r));
-}
+export class CanceledCreates {
+  private readonly q;
 
-export function canceledCreatesCount(db: Db, service: string): number {
-  return (statement(db, `SELECT count(*) AS n FROM jobs WHERE ${UNDER_WAY}`).get(service) as { n: number }).n;
-}
+  constructor(db: Db) {
+    this.q = {
+      list: db.prepare(`SELECT * FROM jobs WHERE ${UNDER_WAY} ORDER BY id`),
+      count: db.prepare(`SELECT count(*) AS n FROM jobs WHERE ${UNDER_WAY}`),
+      holdingDubs: db.prepare(
+        `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(?)) AND +state = 'canceled'
+          AND (create_pending != 0 OR (remote_id IS NOT NULL AND step IN ('track', 'fetch')
+            AND coalesce(remote_status, 0) != 4))
+          ORDER BY id DESC`,
+      ),
+    };
+  }
 
-/**
- * Of these sources, the newest canceled job of each language that holds a dub the service made (or may
- * have: its create was under way): adding its source again retries it, fetching that dub, not paying again.
- */
-export function canceledHoldingDubs(db: Db, sources: readonly string[]): JobRow[] {
-  return statement(
-    db,
-    `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(?)) AND +state = 'canceled'
-      AND (create_pending != 0 OR (remote_id IS NOT NULL AND step IN ('track', 'fetch')
-        AND coalesce(remote_status, 0) != 4))
-      ORDER BY id DESC`,
-  )
-    .all(JSON.stringify(sources))
-    .map((r) => JobRow.parse(r));
+  /** The jobs of `service` canceled while their create was under way. */
+  of(service: string): JobRow[] {
+    return this.q.list.all(service).map((r) => JobRow.parse(r));
+  }
+
+  count(service: string): number {
+    return (this.q.count.get(service) as { n: number }).n;
+  }
+
+  /**
+   * Of these sources, the newest canceled job of each language that holds a dub the service made (or may
+   * have: its create was under way): adding its source again retries it, fetching that dub, not paying again.
+   */
+  holdingDubs(sources: readonly string[]): JobRow[] {
+    return this.q.holdingDubs.all(JSON.stringify(sources)).map((r) => JobRow.parse(r));
+  }
 }

@@ -1,4 +1,4 @@
-import type { Db } from './open';
+import type { Db } from './types';
 
 /** A job's estimate in credits, as `job_counts` sums it: its length rounded up, studio quality double. */
 const ESTIMATE = `(CASE WHEN reuse_results = 0 AND duration IS NOT NULL

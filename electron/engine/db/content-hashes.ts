@@ -1,11 +1,7 @@
-import type Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
-import { statement } from './statements';
-
-/** The most read at once: a large file goes through one buffer of this size. */
-const CHUNK = 1024 * 1024;
+import { sha256Of } from '../files/sha256';
+import type { Db } from './types';
 
 const Cached = z.object({ size: z.number().int(), mtime_ms: z.number().int(), hash: z.string() });
 
@@ -15,13 +11,12 @@ const Cached = z.object({ size: z.number().int(), mtime_ms: z.number().int(), ha
  * `touch` does not make it new, and a copy under another name is the same source.
  */
 export class ContentHashes {
-  private readonly get: Database.Statement<[string]>;
-  private readonly put: Database.Statement<[string, number, number, string]>;
+  private readonly get;
+  private readonly put;
 
-  constructor(db: Database.Database) {
-    this.get = statement(db, `SELECT size, mtime_ms, hash FROM content_hashes WHERE path = ?`);
-    this.put = statement(
-      db,
+  constructor(db: Db) {
+    this.get = db.prepare<[string]>(`SELECT size, mtime_ms, hash FROM content_hashes WHERE path = ?`);
+    this.put = db.prepare<[string, number, number, string]>(
       `INSERT OR REPLACE INTO content_hashes (path, size, mtime_ms, hash) VALUES (?, ?, ?, ?)`,
     );
   }
@@ -35,7 +30,7 @@ export class ContentHashes {
   async of(path: string, size: number, mtimeMs: number): Promise<string> {
     const known = this.known(path, size, mtimeMs);
     if (known !== null) return known;
-    const digest = await hashFile(path, size);
+    const digest = await sha256OfFile(path, size);
     this.remember(path, size, mtimeMs, digest);
     return digest;
   }
@@ -49,21 +44,12 @@ export class ContentHashes {
   }
 }
 
-/** The SHA-256 of a file's bytes, read to its end (`size`, as last seen, sizes the buffer). */
-export async function hashFile(path: string, size: number): Promise<string> {
-  const hash = createHash('sha256');
+/** The SHA-256 of the file at `path`, read to its end (`size`, as last seen, sizes the buffer). */
+export async function sha256OfFile(path: string, size: number): Promise<string> {
   const fh = await open(path, 'r');
   try {
-    // One buffer, the file's size up to CHUNK, read into until the end: a read stream allocated 1 MiB
-    // per file, and its machinery cost more than the reads of a small file.
-    const buf = Buffer.allocUnsafe(Math.max(1, Math.min(size + 1, CHUNK)));
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) break;
-      hash.update(buf.subarray(0, bytesRead));
-    }
+    return await sha256Of(fh, size);
   } finally {
     await fh.close();
   }
-  return hash.digest('hex');
 }

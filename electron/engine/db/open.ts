@@ -7,7 +7,9 @@ import { checkWhole, damagedDatabase, isDamage, lostDatabase } from './damage';
 import { migrate } from './migrations';
 import { convertToIncrementalVacuum, preferIncrementalVacuum } from './vacuum';
 
-export type Db = Database.Database;
+import type { Db } from './types';
+
+export type { Db };
 
 /** A queue database gone or emptied beside its backups is damage (see `lostDatabase`): said, never opened. */
 export function assertNotLost(file: string): void {

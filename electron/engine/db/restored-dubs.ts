@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Db } from './open';
-import { JobRow } from './job-store/rows';
-import { statement } from './statements';
+import { AbandonedIds, JobRow } from './job-store/rows';
+import { transactionsOf, type Transactions } from './transactions';
+import type { Db } from './types';
 
 /**
  * After `restore-db`, what the restored queue does not know about the service: the dubs made since its
@@ -38,65 +38,88 @@ export type UnclaimedDub = z.infer<typeof UnclaimedDub>;
 /** Offered to the jobs of their files this long after the restore; then a file added again is new work. */
 const OFFERED_MS = 30 * 24 * 3600_000;
 
+/** Marks a restore whose dubs the service is to be asked for (on the restored file's own connection). */
 export function markRestored(db: Db, pending: RestorePending): void {
-  statement(
-    db,
+  db.prepare(
     `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
   ).run(RESTORE_PENDING, JSON.stringify(pending));
 }
 
-/** The restore whose dubs the service has not been asked for yet, or null. */
-export function restorePending(db: Db): RestorePending | null {
-  const row = statement(db, `SELECT value FROM settings WHERE key = ?`).get(RESTORE_PENDING) as
-    { value: string } | undefined;
-  if (!row) return null;
-  try {
-    const parsed = RestorePending.safeParse(JSON.parse(row.value));
-    // A value nobody can read is still a restore: asked for from the beginning of time.
-    return parsed.success ? parsed.data : { restoredAt: Date.now(), backupAt: 0 };
-  } catch {
-    return { restoredAt: Date.now(), backupAt: 0 };
+/** The restore's part of the job store: whether the service is still to be asked, and the dubs kept. */
+export class RestoredDubs {
+  private readonly q;
+  private readonly t: Transactions;
+
+  constructor(db: Db) {
+    this.t = transactionsOf(db);
+    this.q = {
+      pending: db.prepare(`SELECT value FROM settings WHERE key = ?`),
+      put: db.prepare(
+        `INSERT OR REPLACE INTO unclaimed_dubs
+          (remote_id, lists, name, dest_lang, source_lang, studio, duration, status, found_at)
+          VALUES (@remote_id, @lists, @name, @dest_lang, @source_lang, @studio, @duration, @status, @found_at)`,
+      ),
+      settled: db.prepare(`DELETE FROM settings WHERE key = ?`),
+      unclaimed: db.prepare(`SELECT * FROM unclaimed_dubs WHERE found_at > ? ORDER BY found_at DESC`),
+      any: db.prepare(`SELECT 1 FROM unclaimed_dubs LIMIT 1`),
+      drop: db.prepare(`DELETE FROM unclaimed_dubs WHERE remote_id = ?`),
+      unsent: db.prepare(
+        `SELECT * FROM jobs WHERE step = 'submit' AND dest_lang = ? AND id != ?
+          AND +state IN ('queued', 'uploading', 'paused', 'failed') AND reuse_results = 0`,
+      ),
+      owned: db.prepare(`SELECT DISTINCT remote_id FROM jobs WHERE remote_id IS NOT NULL`),
+      abandoned: db.prepare(`SELECT abandoned_remote_ids FROM jobs WHERE abandoned_remote_ids != '[]'`),
+    };
   }
-}
 
-/** The service was asked: keeps what it listed that no job owns, and lets sending begin. */
-export function settleRestore(db: Db, dubs: readonly UnclaimedDub[]): void {
-  db.transaction(() => {
-    const put = statement(
-      db,
-      `INSERT OR REPLACE INTO unclaimed_dubs
-        (remote_id, lists, name, dest_lang, source_lang, studio, duration, status, found_at)
-        VALUES (@remote_id, @lists, @name, @dest_lang, @source_lang, @studio, @duration, @status, @found_at)`,
-    );
-    for (const d of dubs) put.run(d);
-    statement(db, `DELETE FROM settings WHERE key = ?`).run(RESTORE_PENDING);
-  }).immediate();
-}
+  /** The restore whose dubs the service has not been asked for yet, or null. */
+  pending(): RestorePending | null {
+    const row = this.q.pending.get(RESTORE_PENDING) as { value: string } | undefined;
+    if (!row) return null;
+    try {
+      const parsed = RestorePending.safeParse(JSON.parse(row.value));
+      // A value nobody can read is still a restore: asked for from the beginning of time.
+      return parsed.success ? parsed.data : { restoredAt: Date.now(), backupAt: 0 };
+    } catch {
+      return { restoredAt: Date.now(), backupAt: 0 };
+    }
+  }
 
-/** The dubs still on offer, newest found first; none once they are all taken or too old. */
-export function unclaimedDubs(db: Db, now = Date.now()): UnclaimedDub[] {
-  return statement(db, `SELECT * FROM unclaimed_dubs WHERE found_at > ? ORDER BY found_at DESC`)
-    .all(now - OFFERED_MS)
-    .map((r) => UnclaimedDub.safeParse(r))
-    .flatMap((p) => (p.success ? [p.data] : []));
-}
+  /** The service was asked: keeps what it listed that no job owns, and lets sending begin. */
+  settle(dubs: readonly UnclaimedDub[]): void {
+    this.t.write(() => {
+      for (const d of dubs) this.q.put.run(d);
+      this.q.settled.run(RESTORE_PENDING);
+    });
+  }
 
-export function hasUnclaimedDubs(db: Db): boolean {
-  return statement(db, `SELECT 1 FROM unclaimed_dubs LIMIT 1`).get() !== undefined;
-}
+  /** The dubs still on offer, newest found first; none once they are all taken or too old. */
+  unclaimed(now = Date.now()): UnclaimedDub[] {
+    return this.q.unclaimed
+      .all(now - OFFERED_MS)
+      .map((r) => UnclaimedDub.safeParse(r))
+      .flatMap((p) => (p.success ? [p.data] : []));
+  }
 
-/** A job took it: no other ever will. */
-export function dropUnclaimed(db: Db, remoteId: string): void {
-  statement(db, `DELETE FROM unclaimed_dubs WHERE remote_id = ?`).run(remoteId);
-}
+  hasUnclaimed(): boolean {
+    return this.q.any.get() !== undefined;
+  }
 
-/** Jobs of a language that have not created their dub yet (and may still): rivals for a kept one. */
-export function unsentOfLanguage(db: Db, destLang: string, except: number): JobRow[] {
-  return statement(
-    db,
-    `SELECT * FROM jobs WHERE step = 'submit' AND dest_lang = ? AND id != ?
-      AND +state IN ('queued', 'uploading', 'paused', 'failed') AND reuse_results = 0`,
-  )
-    .all(destLang, except)
-    .map((r) => JobRow.parse(r));
+  /** A job took it: no other ever will. */
+  drop(remoteId: string): void {
+    this.t.write(() => this.q.drop.run(remoteId));
+  }
+
+  /** Jobs of a language that have not created their dub yet (and may still): rivals for a kept one. */
+  unsentOfLanguage(destLang: string, except: number): JobRow[] {
+    return this.q.unsent.all(destLang, except).map((r) => JobRow.parse(r));
+  }
+
+  /** Every dub id a job of the queue owns, or gave up (an undispatched 502, a dub that failed). */
+  ownedIds(): Set<string> {
+    const ids = new Set((this.q.owned.all() as { remote_id: string }[]).map((r) => r.remote_id));
+    for (const row of this.q.abandoned.all() as { abandoned_remote_ids: string }[])
+      for (const id of AbandonedIds.parse(row.abandoned_remote_ids)) ids.add(id);
+    return ids;
+  }
 }

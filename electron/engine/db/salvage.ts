@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { JobRow, OutputRow } from './job-store/rows';
-import type { Db } from './open';
+import { cellsOf, JobRow, OutputRow } from './job-store/rows';
+import type { Db } from './types';
 
 /** What a restore got back from the damaged file: jobs put back, and why the rest could not be read. */
 export interface Salvaged {
@@ -118,7 +118,8 @@ export function salvageInto(db: Db, damagedFile: string, now = Date.now()): Salv
     if (have && (!same || Number(have.updated_at) >= job.updated_at)) continue;
     try {
       db.transaction(() => {
-        write.run(Object.fromEntries(columns.map((c) => [c, (job as Record<string, unknown>)[c] ?? null])));
+        const cells = cellsOf(job);
+        write.run(Object.fromEntries(columns.map((c) => [c, cells[c] ?? null])));
         note.run(job.id, now, job.state, 'put back from the damaged database after a restore');
         for (const o of read.outputs.get(job.id) ?? []) {
           const out = OutputRow.safeParse(o);

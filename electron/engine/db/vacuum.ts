@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { join } from 'node:path';
 import { makeFolderSync } from '../files/make-folder';
 import { backupFolder } from './backup';
-import type { Db } from './open';
+import type { Db } from './types';
 
 /** SQLite's `auto_vacuum` value for INCREMENTAL. */
 const INCREMENTAL = 2;

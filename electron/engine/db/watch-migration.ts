@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 /**
  * Migration 14: what a restart over big watched folders need not look through again.
  * - `outcomes_signature`: the folder's jobs as they were when its outcomes were last recorded.
- * - `snapshot`: the file name of its tree's snapshot as of its last catch-up (watch/snapshots.ts).
+ * - `snapshot`: the file name of its tree's snapshot as of its last catch-up (watcher/snapshots.ts).
  * - `counts`: its files' status counts as of `counts_at`, a value of `counts_version`, which triggers move
  *   at every change that can change a count (a file row, a link, the state of a linked job): a folder
  *   view reads the stored counts until then, instead of every file and job of the folder.

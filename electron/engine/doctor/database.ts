@@ -1,10 +1,9 @@
-import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { listBackups } from '../db/backup';
 import { lostDatabase } from '../db/damage';
-import { INSANE_FIGURES_SQL } from '../db/job-store/rows';
+import { lookAtDatabase } from '../db/look';
 import { fail, messageOf, pass, type Check } from './check';
 
 export const databaseFile = (home: string) => join(home, 'dubdesk.db');
@@ -18,15 +17,11 @@ export function databaseCheck(home: string): Check {
   if (lost) return fail(title, lost.message.replace(/^The queue database /, ''), lost.remedy ?? '');
   if (!existsSync(file)) return pass(title, `${file} (not created yet: made on first use)`);
   const restore = `Quit Dubdesk and run \`dubdesk restore-db\`: it puts back the newest good copy from ${backupsFolder(home)} and keeps the damaged file beside it.`;
-  let db: Database.Database | null = null;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-    db.pragma('busy_timeout = 5000');
-    const rows = db.pragma('quick_check') as { quick_check: string }[];
-    const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
+    const { problems, oddJobs } = lookAtDatabase(file);
     if (problems.length)
       return fail(title, `${file} is damaged (${problems.slice(0, 3).join('; ')})`, restore);
-    const odd = (db.prepare(INSANE_FIGURES_SQL).all() as { id: number }[]).map((r) => `job ${r.id}`);
+    const odd = oddJobs.map((id) => `job ${id}`);
     if (odd.length)
       return fail(
         title,
@@ -36,8 +31,6 @@ export function databaseCheck(home: string): Check {
     return pass(title, `${file} (integrity ok)`);
   } catch (e) {
     return fail(title, `${file} cannot be read as a database (${messageOf(e)})`, restore);
-  } finally {
-    db?.close();
   }
 }
 

@@ -6,12 +6,12 @@
 import { open, stat } from 'node:fs/promises';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import { logFile } from '../log/log';
-import type { SandboxStarter } from '../app/service';
+import type { SandboxStarter } from '../app/dubbing-service';
 import { formatChecks, pass, skipped, type Check } from './check';
 import { backupCheck, databaseCheck } from './database';
 import { homeCheck, runtimeCheck } from './runtime';
 import { formatBytes } from '../../../shared/format';
-import { keyStoreCheck, sandboxCheck, serviceCheck, type KeyUse } from './service';
+import { keyStoreCheck, sandboxCheck, serviceCheck, type KeyUse } from './service-checks';
 import { glibcVersion, systemCheck } from './system';
 import { ffmpegCheck } from './media-tools';
 

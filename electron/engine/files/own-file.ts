@@ -1,6 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { foreignLinkFrom } from '../../file-safety/foreign-link';
 
 /**
  * Files Dubdesk writes in folders others may write into too (a shared drive, a synced folder): a `.part`
@@ -63,31 +64,6 @@ export async function entryAt(path: string): Promise<Stats | null> {
     if (e.code === 'ENOENT') return null;
     throw e;
   });
-}
-
-/**
- * A folder on the file's path that is a symbolic link someone else made: another user who can write beside
- * an output folder could swap it for a link into a folder of theirs (or one only the user can read) and
- * have Dubdesk serve what is there, or write there. A link the user (or the administrator) made,
- * `~/Videos` pointing at a second disk, is followed, as Linux's `protected_symlinks` follows links in
- * shared folders only for their owner.
- */
-export function foreignLinkOnPath(path: string): Promise<string | null> {
-  return foreignLinkFrom(dirname(path));
-}
-
-/** `folder` or a folder above it, when one is a link another user made. */
-async function foreignLinkFrom(start: string): Promise<string | null> {
-  const uid = process.getuid?.();
-  if (uid === undefined) return null; // Windows: links need the right to make them; no owner to compare
-  let folder = start;
-  for (;;) {
-    const st = await lstat(folder).catch(() => null);
-    if (st?.isSymbolicLink() && st.uid !== uid && st.uid !== 0) return folder;
-    const up = dirname(folder);
-    if (up === folder) return null;
-    folder = up;
-  }
 }
 
 /** The handle must be the file the name holds now: a plain file (never a link), the same one. */

@@ -1,5 +1,4 @@
 import { ExternalStatus } from '../../../shared/api/common';
-import { canceledCreates } from '../db/canceled-creates';
 import { LeaseLostError, type JobRow, type JobStore } from '../db/jobs';
 import { transition, type LifeEvent } from '../jobs/life';
 import { ApiError } from '../api/errors';
@@ -29,7 +28,7 @@ export async function settleCanceledCreates(
   busy: (id: number) => boolean,
   now = Date.now(),
 ): Promise<JobRow[]> {
-  const rows = canceledCreates(store.db, service).filter((r) => !busy(r.id));
+  const rows = store.canceledCreates.of(service).filter((r) => !busy(r.id));
   const statuses = new Map<'v1' | 'legacy', Promise<Map<string, number | null>>>();
   const listOf = (api: 'v1' | 'legacy') => {
     let list = statuses.get(api);

@@ -26,7 +26,6 @@ export class LeasedJob {
     readonly store: JobStore,
     public row: JobRow,
     readonly token: string,
-    private readonly onChange: (row: JobRow) => void,
     private readonly stopping: () => boolean,
     /** What the worker does when the step succeeded (take a pause asked meanwhile, give the claim back). */
     private readonly finish: (job: LeasedJob) => void,
@@ -38,7 +37,6 @@ export class LeasedJob {
   /** `also` is written in the same transaction as the change (it is rolled back with it). */
   apply(event: LifeEvent, also?: () => void): void {
     this.row = transition(this.store, this.row.id, { token: this.token }, event, Date.now(), also);
-    this.onChange(this.row);
   }
 
   /**
@@ -56,7 +54,7 @@ export class LeasedJob {
   }
 
   record(patch: RecordPatch): void {
-    this.store.record(this.row.id, { token: this.token }, patch);
+    this.store.writes.record(this.row.id, { token: this.token }, patch);
     this.row = { ...this.row, ...patch };
   }
 
@@ -69,7 +67,7 @@ export class LeasedJob {
   /** The run stopping or the queue paused (the runner's view), or this job paused: read in one transaction. */
   private static stopAsked(job: LeasedJob): 'stop' | 'pause' | null {
     if (job.stopping()) return 'stop';
-    return job.store.pauseRequested(job.row.id) ? 'pause' : null;
+    return job.store.leases.pauseRequested(job.row.id) ? 'pause' : null;
   }
 }
 

@@ -6,8 +6,6 @@ import type { OutputType } from '../../../shared/api/common';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { languageName } from '../../../shared/languages';
 import type { JobRow, OutputRow } from '../db/jobs';
-import { recordOwnFile } from '../db/own-files';
-import { carrierOf, completedDubsOf } from '../db/same-content';
 import { makeFolder } from '../files/make-folder';
 import { entryAt, identityOf, NameTakenError } from '../files/own-file';
 import { NO_HARD_LINKS, freeName, freeVariant, outputPath, settle } from '../outputs/naming';
@@ -23,9 +21,9 @@ async function stillThere(o: OutputRow): Promise<boolean> {
 
 /** The newest completed dub of this content whose results are all still on disk, with them. */
 async function donorOf(ctx: StepContext, r: JobRow): Promise<{ donor: JobRow; outputs: OutputRow[] } | null> {
-  for (const donor of completedDubsOf(ctx.store.db, r)) {
+  for (const donor of ctx.store.sameContent.completedDubsOf(r)) {
     if (donor.id === r.id) continue;
-    const outputs = ctx.store.outputs(donor.id).filter((o) => o.done === 1);
+    const outputs = ctx.store.outputs.of(donor.id).filter((o) => o.done === 1);
     if (outputs.length === 0) continue;
     if ((await Promise.all(outputs.map(stillThere))).every(Boolean)) return { donor, outputs };
   }
@@ -61,7 +59,7 @@ export async function takeCopy(ctx: StepContext, job: LeasedJob): Promise<void> 
   const r = job.row;
   const found = await donorOf(ctx, r);
   if (!found) {
-    const carrier = carrierOf(ctx.store.db, r, r.id);
+    const carrier = ctx.store.sameContent.carrierOf(r, r.id);
     if (carrier) {
       job.apply({
         type: 'await-first-upload',
@@ -80,7 +78,7 @@ export async function takeCopy(ctx: StepContext, job: LeasedJob): Promise<void> 
   const { donor, outputs } = found;
   const stem = resultStem(parse(r.source_name).name);
   const wanted = outputs.map((o) => o.type as OutputType);
-  const existing = new Map(ctx.store.outputs(r.id).map((o) => [o.type, o]));
+  const existing = new Map(ctx.store.outputs.of(r.id).map((o) => [o.type, o]));
   const planned = new Set([...existing.values()].map((o) => o.path));
   /** One file per donor file: two output types of the donor that share a file share it here too. */
   const made = new Map<string, string>();
@@ -111,11 +109,11 @@ export async function takeCopy(ctx: StepContext, job: LeasedJob): Promise<void> 
         );
         planned.add(free);
         // Recorded before the file appears: a crash leaves a name this job knows, not a stray file.
-        ctx.store.putOutput({ job_id: r.id, type: o.type, path: free, bytes: null, done: 0 });
+        ctx.store.outputs.put({ job_id: r.id, type: o.type, path: free, bytes: null, done: 0 });
         target = await linkOrCopy(o.path, free).catch((e: unknown) => {
           throw local(e, dirname(free), o.bytes);
         });
-        await recordOwnFile(ctx.store.db, target);
+        await ctx.store.results.recordOwnFile(target);
       }
       made.set(o.path, target);
     }
@@ -124,7 +122,7 @@ export async function takeCopy(ctx: StepContext, job: LeasedJob): Promise<void> 
   const main = outputs[0]?.path ?? donor.source_name;
   job.end(
     { type: 'copied', from: basename(main), fromJob: donor.id, measuredDuration: donor.measured_duration },
-    () => ctx.store.putOutputs(rows),
+    () => ctx.store.outputs.putMany(rows),
   );
 }
 

@@ -69,8 +69,8 @@ function itemsOf(list: DubPageOfV2): { id: string; identity: DubV2Identity | nul
  */
 export async function lookUp(env: LookupEnv, row: JobRow, fields: CreateV2Fields): Promise<Verdict> {
   const mark = markOf(row);
-  const taken = env.store.remoteIdsOwnedByOthers(row.id);
-  const abandoned = new Set(JSON.parse(row.abandoned_remote_ids) as string[]);
+  const taken = env.store.reads.remoteIdsOwnedByOthers(row.id);
+  const abandoned = new Set(row.abandoned_remote_ids);
   const ours = (d: DubV2Identity) =>
     !taken.has(d.id) &&
     !abandoned.has(d.id) &&

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
 import { PartWriteError } from '../api/download';
 import { ApiError } from '../api/errors';
-import { OutputRow, type JobRow, type JobStore } from '../db/jobs';
+import type { JobRow, JobStore, OutputRow } from '../db/jobs';
 import { openOwnFile, type FileIdentity } from '../files/own-file';
 import { DiskError } from '../jobs/errors';
 import { SNIFF_BYTES } from '../outputs/sniff';
@@ -71,15 +71,7 @@ export async function identicalOutput(
  * `previous/` (an earlier dub's, or a twin of one): this job's results stand beside each other.
  */
 export function sourceOutputs(store: JobStore, r: JobRow, type: OutputType): OutputRow[] {
-  return store.db
-    .prepare(
-      `SELECT o.* FROM outputs o JOIN jobs j ON j.id = o.job_id
-        WHERE j.source = ? AND j.out_dir = ? AND o.type = ? AND o.job_id <> ? AND o.bytes IS NOT NULL
-          AND (j.source_hash IS NULL OR @hash IS NULL OR j.source_hash = @hash)`,
-    )
-    .all(r.source, r.out_dir, type, r.id, { hash: r.source_hash })
-    .map((row) => OutputRow.parse(row))
-    .filter((o) => !isMovedAside(o.path));
+  return store.outputs.ofSource(r, type).filter((o) => !isMovedAside(o.path));
 }
 
 const MIB = 1024 * 1024;

@@ -1,9 +1,6 @@
-import { statement } from '../db/statements';
 import { rename, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { z } from 'zod';
 import type { JobRow, JobStore } from '../db/jobs';
-import { recordOwnFile } from '../db/own-files';
 import { makeFolder } from '../files/make-folder';
 import { notThroughForeignLink } from '../files/own-file';
 import { KeyLock } from '../outputs/key-lock';
@@ -15,14 +12,6 @@ export const PREVIOUS_FOLDER = 'previous';
 
 /** Whether a result lies in a `previous/` folder: moved aside, no longer anybody's current result. */
 export const isMovedAside = (path: string): boolean => basename(dirname(path)) === PREVIOUS_FOLDER;
-
-const EarlierResult = z.object({
-  job_id: z.number(),
-  type: z.string(),
-  path: z.string(),
-  dest_lang: z.string(),
-  source_hash: z.string().nullable(),
-});
 
 /** The jobs of one source and folder move their predecessors' files one at a time (see KeyLock). */
 const moving = new KeyLock();
@@ -41,14 +30,8 @@ const moving = new KeyLock();
 export async function movePreviousVersions(store: JobStore, r: JobRow): Promise<void> {
   if (r.source_kind !== 'file') return;
   await moving.run(`${r.source}\0${r.out_dir}`, async () => {
-    const earlier = statement(
-      store.db,
-      `SELECT o.job_id, o.type, o.path, j.dest_lang, j.source_hash FROM outputs o JOIN jobs j ON j.id = o.job_id
-        WHERE j.source = ? AND j.out_dir = ? AND j.source_kind = 'file' AND j.id < ? AND o.done = 1
-        ORDER BY o.job_id`,
-    )
-      .all(r.source, r.out_dir, r.id)
-      .map((row) => EarlierResult.parse(row))
+    const earlier = store.outputs
+      .earlierResults(r)
       .filter((o) => !isMovedAside(o.path))
       .filter((o) =>
         o.source_hash !== null && r.source_hash !== null && o.source_hash !== r.source_hash
@@ -79,11 +62,10 @@ async function moveTogether(store: JobStore, paths: readonly string[]): Promise<
     await notThroughForeignLink(folder);
   }
   const n = await freeVariant(present.map(aside), () => false);
-  const update = statement(store.db, `UPDATE outputs SET path = ? WHERE path = ?`);
   for (const p of present) {
     const moved = join(dirname(aside(p)), withVariant(basename(p), n));
     await rename(p, moved);
-    update.run(moved, p);
-    await recordOwnFile(store.db, moved);
+    store.outputs.moved(p, moved);
+    await store.results.recordOwnFile(moved);
   }
 }

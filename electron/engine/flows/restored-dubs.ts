@@ -3,15 +3,7 @@ import type { ApiGeneration } from '../../../shared/contract/jobs';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { serviceTime } from '../api/service-time';
 import type { JobRow, JobStore } from '../db/jobs';
-import {
-  dropUnclaimed,
-  hasUnclaimedDubs,
-  restorePending,
-  settleRestore,
-  unclaimedDubs,
-  unsentOfLanguage,
-  type UnclaimedDub,
-} from '../db/restored-dubs';
+import type { UnclaimedDub } from '../db/restored-dubs';
 import type { Clients, LeasedJob } from './context';
 
 /** The service's clock may be this far off ours: dubs up to a day older than the backup are listed too. */
@@ -97,27 +89,16 @@ export async function askAfterRestore(
   signal: AbortSignal,
   now = Date.now(),
 ): Promise<AfterRestore | null> {
-  const pending = restorePending(store.db);
+  const pending = store.restored.pending();
   if (!pending) return null;
   const listed = await listedSince(clients, signal, pending.backupAt);
-  const owned = ownedIds(store);
+  const owned = store.restored.ownedIds();
   const unclaimed = [...listed.values()]
     .filter((d) => !owned.has(d.remote_id))
     .filter((d) => d.status !== ExternalStatus.Failed && d.status !== ExternalStatus.Uploading)
     .map((d): UnclaimedDub => ({ ...d, lists: [...d.lists].join(','), found_at: now }));
-  settleRestore(store.db, unclaimed);
+  store.restored.settle(unclaimed);
   return { listed: listed.size, unclaimed };
-}
-
-/** Every dub id a job of the queue owns, or gave up (an undispatched 502, a dub that failed). */
-function ownedIds(store: JobStore): Set<string> {
-  const ids = store.remoteIdsOwnedByOthers(-1);
-  for (const row of store.db
-    .prepare(`SELECT abandoned_remote_ids FROM jobs WHERE abandoned_remote_ids != '[]'`)
-    .all())
-    for (const id of JSON.parse((row as { abandoned_remote_ids: string }).abandoned_remote_ids) as string[])
-      ids.add(id);
-  return ids;
 }
 
 /**
@@ -140,17 +121,19 @@ function fits(d: UnclaimedDub, r: JobRow): boolean {
  * are never offered to it again (a retry then makes a new one). True when a dub was taken.
  */
 export function takeRestored(store: JobStore, job: LeasedJob): boolean {
-  if (!hasUnclaimedDubs(store.db)) return false;
+  if (!store.restored.hasUnclaimed()) return false;
   const row = job.row;
-  const taken = store.remoteIdsOwnedByOthers(row.id);
-  const given = new Set(JSON.parse(row.abandoned_remote_ids) as string[]);
-  const mine = unclaimedDubs(store.db).filter(
-    (d) => !taken.has(d.remote_id) && !given.has(d.remote_id) && fits(d, row),
-  );
+  const taken = store.reads.remoteIdsOwnedByOthers(row.id);
+  const given = new Set(row.abandoned_remote_ids);
+  const mine = store.restored
+    .unclaimed()
+    .filter((d) => !taken.has(d.remote_id) && !given.has(d.remote_id) && fits(d, row));
   const only = mine[0];
   if (!only) return false;
   const rivals =
-    mine.length > 1 ? [] : unsentOfLanguage(store.db, row.dest_lang, row.id).filter((r) => fits(only, r));
+    mine.length > 1
+      ? []
+      : store.restored.unsentOfLanguage(row.dest_lang, row.id).filter((r) => fits(only, r));
   if (mine.length === 1 && rivals.length === 0) {
     job.end({
       type: 'created',
@@ -158,11 +141,11 @@ export function takeRestored(store: JobStore, job: LeasedJob): boolean {
       status: only.status,
       note: `dub ${only.remote_id}, made before the queue database was restored: taken, not paid for again`,
     });
-    dropUnclaimed(store.db, only.remote_id);
+    store.restored.drop(only.remote_id);
     return true;
   }
   const ids = mine.map((d) => d.remote_id);
-  job.record({ abandoned_remote_ids: JSON.stringify([...given, ...ids]) });
+  job.record({ abandoned_remote_ids: [...given, ...ids] });
   const others = rivals.length ? ` (so may ${rivals.map((r) => `job #${r.id}`).join(', ')})` : '';
   throw new DubdeskError(
     'service',

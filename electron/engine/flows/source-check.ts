@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { SourceIdentity } from '../api/file-body';
 import { ApiError } from '../api/errors';
-import { ContentHashes } from '../db/content-hashes';
 import type { LeasedJob, StepContext } from './context';
 
 /**
@@ -29,7 +28,7 @@ export async function sourceBeforeUpload(
   }
   let hash = r.source_hash;
   if (hash === null) {
-    hash = await new ContentHashes(ctx.store.db).of(r.source, now.size, now.mtimeMs);
+    hash = await ctx.store.hashes.of(r.source, now.size, now.mtimeMs);
     job.record({ source_hash: hash });
   }
   return { size: now.size, mtimeMs: now.mtimeMs, hash };

@@ -45,7 +45,7 @@ export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
 function oncePlan(ctx: StepContext, job: LeasedJob): OncePlan | null {
   const r = job.row;
   if (r.api !== 'v2' || r.source_kind !== 'file' || !r.upload_once || r.link_refused) return null;
-  return planUploadOnce(r, ctx.store.sameSource(r));
+  return planUploadOnce(r, ctx.store.reads.sameSource(r));
 }
 
 function awaitFirstUpload(job: LeasedJob, message: string): void {
@@ -128,8 +128,8 @@ async function submitV2(
     }
     if (e instanceof ApiError && e.kind === 'backend' && e.remoteId) {
       // The service made this dub but could not dispatch it: never adopt it, create another later.
-      const abandoned = [...(JSON.parse(job.row.abandoned_remote_ids) as string[]), e.remoteId];
-      job.record({ create_pending: 0, abandoned_remote_ids: JSON.stringify(abandoned) });
+      const abandoned = [...job.row.abandoned_remote_ids, e.remoteId];
+      job.record({ create_pending: 0, abandoned_remote_ids: abandoned });
     } else if (e instanceof ApiError && e.kind === 'source') {
       // The file changed (or stalled) before its last bytes left: the request never became whole, no dub.
       job.record({ create_pending: 0 });

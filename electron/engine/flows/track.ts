@@ -38,8 +38,8 @@ export async function pollOnce(
   /** Jobs a worker of this process still holds (a canceled create still being torn down). */
   busy: (id: number) => boolean = () => false,
 ): Promise<{ changed: JobRow[]; failure: unknown }> {
-  const followed = store.followed(service);
-  const tracked = [...store.tracking(service), ...followed];
+  const followed = store.leases.followed(service);
+  const tracked = [...store.leases.tracking(service), ...followed];
   const unwatched = new Set(followed.map((j) => j.id));
   const byApi = { v2: [] as JobRow[], v1: [] as JobRow[], legacy: [] as JobRow[] };
   for (const j of tracked) byApi[j.api].push(j);

@@ -107,8 +107,8 @@ export async function createFromCopy(
       return null;
     }
     if (e instanceof ApiError && e.kind === 'backend' && e.remoteId) {
-      const abandoned = [...(JSON.parse(job.row.abandoned_remote_ids) as string[]), e.remoteId];
-      job.record({ create_pending: 0, abandoned_remote_ids: JSON.stringify(abandoned) });
+      const abandoned = [...job.row.abandoned_remote_ids, e.remoteId];
+      job.record({ create_pending: 0, abandoned_remote_ids: abandoned });
     }
     throw e;
   }

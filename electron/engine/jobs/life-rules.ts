@@ -301,16 +301,13 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
       const endedAfterCancel = r.state === 'canceled' && r.remote_status === 4;
       if (r.error_code === 'remote-failed' || r.error_code === 'remote-missing' || endedAfterCancel) {
         // The dub failed or vanished on the service: make a new one, and never adopt the old one again.
-        const abandoned = [
-          ...(JSON.parse(r.abandoned_remote_ids) as string[]),
-          ...(r.remote_id ? [r.remote_id] : []),
-        ];
+        const abandoned = [...r.abandoned_remote_ids, ...(r.remote_id ? [r.remote_id] : [])];
         return {
           to: 'queued',
           patch: {
             ...reset,
             step: 'submit',
-            abandoned_remote_ids: JSON.stringify(abandoned),
+            abandoned_remote_ids: abandoned,
             remote_id: null,
             upload_url: null,
             upload_expires_at: null,

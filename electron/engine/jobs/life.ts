@@ -2,7 +2,6 @@ import type { JobState } from '../../../shared/contract/jobs';
 import type { AnyPatch, JobRow, JobStore, NewJob, WriteGuard } from '../db/jobs';
 import { LeaseLostError } from '../db/jobs';
 import type { LifeEvent, LifeEventType } from './life-events';
-import { wakeCopyWaiters } from '../db/same-content';
 import { COPY_WAKERS, RULES, WAKES_WAITERS, type Rule } from './life-rules';
 
 export type { LifeEvent, LifeEventType } from './life-events';
@@ -44,32 +43,36 @@ function applyEvent(
   now: number,
   also: (() => void) | undefined,
 ): JobRow {
-  {
-    const row = store.get(id);
-    if (!row) throw new LeaseLostError(id);
-    if (typeof guard === 'object' && row.lease_token !== guard.token) throw new LeaseLostError(id);
-    const rule = RULES[event.type] as Rule<LifeEventType>;
-    if (!rule.from.includes(row.state)) {
-      if (guard === 'user') throw new IllegalTransitionError(id, row.state, event.type);
-      throw new LeaseLostError(id); // someone moved it on meanwhile
-    }
-    const { to, patch, reason = null } = rule.apply(row, event as never, now);
-    const full: AnyPatch = { ...patch, state: to };
-    if (guard === 'user') store.revoke(id);
-    store.write(id, guard === 'user' ? 'user' : guard, full, now);
-    // History: every change of state, and each new reason to wait; not every poll or retry of the same wait.
-    const waits = event.type === 'wait' || event.type === 'halt' || event.type === 'await-first-upload';
-    const newWait = waits && row.waiting !== patch.waiting;
-    const note =
-      event.type === 'link-refused' ||
-      event.type === 'followed-dub-ended' ||
-      event.type === 'made-after-cancel';
-    if (to !== row.state || newWait || note) store.appendHistory(id, now, row.state, to, event.type, reason);
-    if (to !== row.state && WAKES_WAITERS.includes(to)) store.wakeFirstUploadWaiters(row.source);
-    if (to !== row.state && COPY_WAKERS.includes(to)) wakeCopyWaiters(store.db, row);
-    also?.();
-    return { ...row, ...full, updated_at: now, lease_token: guard === 'user' ? null : row.lease_token };
+  const row = store.reads.get(id);
+  if (!row) throw new LeaseLostError(id);
+  if (typeof guard === 'object' && row.lease_token !== guard.token) throw new LeaseLostError(id);
+  const rule = RULES[event.type] as Rule<LifeEventType>;
+  if (!rule.from.includes(row.state)) {
+    if (guard === 'user') throw new IllegalTransitionError(id, row.state, event.type);
+    throw new LeaseLostError(id); // someone moved it on meanwhile
   }
+  const { to, patch, reason = null } = rule.apply(row, event as never, now);
+  const full: AnyPatch = { ...patch, state: to };
+  if (guard === 'user') store.leases.revoke(id);
+  const after: JobRow = {
+    ...row,
+    ...full,
+    updated_at: now,
+    lease_token: guard === 'user' ? null : row.lease_token,
+  };
+  store.writes.write(id, guard === 'user' ? 'user' : guard, full, now, after);
+  // History: every change of state, and each new reason to wait; not every poll or retry of the same wait.
+  const waits = event.type === 'wait' || event.type === 'halt' || event.type === 'await-first-upload';
+  const newWait = waits && row.waiting !== patch.waiting;
+  const note =
+    event.type === 'link-refused' ||
+    event.type === 'followed-dub-ended' ||
+    event.type === 'made-after-cancel';
+  if (to !== row.state || newWait || note) store.history.append(id, now, row.state, to, event.type, reason);
+  if (to !== row.state && WAKES_WAITERS.includes(to)) store.writes.wakeFirstUploadWaiters(row.source);
+  if (to !== row.state && COPY_WAKERS.includes(to)) store.sameContent.wakeCopyWaiters(row);
+  also?.();
+  return after;
 }
 
 /**
@@ -78,42 +81,40 @@ function applyEvent(
  * the job is paused now: a pending pause on a job nobody holds would keep it from being claimed for ever.
  */
 export function requestPause(store: JobStore, id: number, now = Date.now()): JobRow {
-  return store.db
-    .transaction(() => {
-      const row = store.get(id);
-      if (!row) throw new LeaseLostError(id);
-      if (!row.lease_token) return transition(store, id, 'user', { type: 'pause' }, now);
-      if (!['uploading', 'downloading', 'queued', 'submitted', 'processing'].includes(row.state))
-        throw new IllegalTransitionError(id, row.state, 'pause');
-      store.write(
-        id,
-        'user',
-        { pause_requested: 1, waiting: 'pausing after the current step', waiting_code: 'pausing' },
-        now,
-      );
-      store.appendHistory(
-        id,
-        now,
-        row.state,
-        row.state,
-        'pause-requested',
-        'finishing the current step first',
-      );
-      return {
-        ...row,
-        pause_requested: 1,
-        waiting: 'pausing after the current step',
-        waiting_code: 'pausing',
-      };
-    })
-    .immediate();
+  return store.tx(() => {
+    const row = store.reads.get(id);
+    if (!row) throw new LeaseLostError(id);
+    if (!row.lease_token) return transition(store, id, 'user', { type: 'pause' }, now);
+    if (!['uploading', 'downloading', 'queued', 'submitted', 'processing'].includes(row.state))
+      throw new IllegalTransitionError(id, row.state, 'pause');
+    store.writes.write(
+      id,
+      'user',
+      { pause_requested: 1, waiting: 'pausing after the current step', waiting_code: 'pausing' },
+      now,
+    );
+    store.history.append(
+      id,
+      now,
+      row.state,
+      row.state,
+      'pause-requested',
+      'finishing the current step first',
+    );
+    return {
+      ...row,
+      pause_requested: 1,
+      waiting: 'pausing after the current step',
+      waiting_code: 'pausing',
+    };
+  });
 }
 
 /** Takes back a pause the worker has not reached yet. */
 export function cancelPauseRequest(store: JobStore, id: number, now = Date.now()): JobRow {
-  const row = store.get(id);
+  const row = store.reads.get(id);
   if (!row) throw new LeaseLostError(id);
-  store.write(id, 'user', { pause_requested: 0, waiting: null, waiting_code: null }, now);
+  store.writes.write(id, 'user', { pause_requested: 0, waiting: null, waiting_code: null }, now);
   return { ...row, pause_requested: 0, waiting: null, waiting_code: null };
 }
 
@@ -125,15 +126,15 @@ export function enqueue(
   now = Date.now(),
   notify = true,
 ): number {
-  const id = store.insert(job, now);
-  store.appendHistory(id, now, null, 'queued', 'added', reason, notify);
+  const id = store.writes.insert(job, now);
+  store.history.append(id, now, null, 'queued', 'added', reason, notify);
   return id;
 }
 
 /** `enqueue`, unless a live job of the same source and language is there already: null then. */
 export function enqueueUnlessLive(store: JobStore, job: NewJob, now: number, notify: boolean): number | null {
-  const id = store.insertUnlessLive(job, now);
-  if (id !== null) store.appendHistory(id, now, null, 'queued', 'added', null, notify);
+  const id = store.writes.insertUnlessLive(job, now);
+  if (id !== null) store.history.append(id, now, null, 'queued', 'added', null, notify);
   return id;
 }
 
@@ -144,8 +145,8 @@ export function enqueueManyUnlessLive(
   now: number,
   notify: boolean,
 ): (number | null)[] {
-  const ids = store.insertManyUnlessLive(jobs, now);
-  store.appendHistoryMany(
+  const ids = store.writes.insertManyUnlessLive(jobs, now);
+  store.history.appendMany(
     ids.filter((id) => id !== null),
     now,
     null,
@@ -162,10 +163,5 @@ export function enqueueManyUnlessLive(
  * is over, their state and history stay as they are.
  */
 export function endNetworkWaits(store: JobStore, service: string, now = Date.now()): number {
-  return store.db
-    .prepare(
-      `UPDATE jobs SET next_run_at = @now WHERE waiting_code = 'offline' AND next_run_at > @now
-         AND lease_token IS NULL AND step IN ('submit', 'fetch') AND service IN (@service, '')`,
-    )
-    .run({ now, service }).changes;
+  return store.writes.endNetworkWaits(service, now);
 }

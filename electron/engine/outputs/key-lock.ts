@@ -1,5 +1,5 @@
 /**
- * One holder at a time per key, in this process (one runner works a home: see queue/lock). The languages of
+ * One holder at a time per key, in this process (one runner works a home: see runner/lock). The languages of
  * one source fetch the outputs they share (the original, its subtitles, the poster) one after the other, so
  * the second finds the first's file instead of racing it to the same name.
  */

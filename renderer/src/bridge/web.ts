@@ -1,5 +1,6 @@
 import { DubdeskError } from '../../../shared/contract/errors';
-import { METHOD_NAMES, METHODS, type DubdeskApi, type MethodName } from '../../../shared/contract/methods';
+import { METHODS, type DubdeskApi, type MethodName } from '../../../shared/contract/methods';
+import { callerOf } from '../../../shared/contract/proxy';
 import type { BrowserFile, FaceBridge, MediaKind } from '../../../shared/face';
 import {
   MAX_STAGED_BYTES,
@@ -171,8 +172,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
       }),
     );
 
-  const methods: Record<string, unknown> = {};
-  for (const name of METHOD_NAMES) methods[name] = (input?: unknown) => call(name, input);
+  const methods = callerOf(call);
 
   const bridge: Omit<WebBridge, Exclude<keyof DubdeskApi, 'subscribe'>> = {
     shell: 'web',
@@ -221,5 +221,5 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     showInFolder: () => notHere('showing a file in its folder'),
     openPath: () => notHere('opening a file'),
   };
-  return Object.assign(methods, bridge) as unknown as WebBridge;
+  return { ...methods, ...bridge };
 }

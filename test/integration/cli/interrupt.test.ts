@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli, startCli } from '../../helpers/cli';
 import { tempDir } from '../../helpers/engine';
@@ -14,17 +14,24 @@ interface StatusJob {
 const status = async (env: NodeJS.ProcessEnv) =>
   (JSON.parse((await runCli(['status', '--json'], env)).stdout) as { jobs: StatusJob[] }).jobs;
 
-/** Sends SIGINT once stderr has shown `pattern`, then runs `then` (at most once each). */
-function interruptOn(child: ReturnType<typeof startCli>['child'], pattern: RegExp, then?: () => void) {
+/** Runs `then` once stderr has shown `pattern` (at most once). */
+function onStderr(child: ReturnType<typeof startCli>['child'], pattern: RegExp, then: () => void) {
   let seen = '';
-  let sent = false;
+  let fired = false;
   child.stderr?.on('data', (d: Buffer) => {
     seen += d.toString();
-    if (!sent && pattern.test(seen)) {
-      sent = true;
-      child.kill('SIGINT');
-      then?.();
+    if (!fired && pattern.test(seen)) {
+      fired = true;
+      then();
     }
+  });
+}
+
+/** Sends SIGINT once stderr has shown `pattern`, then runs `then` (at most once each). */
+function interruptOn(child: ReturnType<typeof startCli>['child'], pattern: RegExp, then?: () => void) {
+  onStderr(child, pattern, () => {
+    child.kill('SIGINT');
+    then?.();
   });
 }
 
@@ -45,14 +52,16 @@ describe('Ctrl+C in dubdesk run', () => {
 
   it('once: the upload in flight finishes and its dub is recorded, then the run stops (exit 130)', async () => {
     const env = await queued('drain-me.mp4');
-    // Every answer takes 2 s: the create call is still in flight when Ctrl+C comes.
-    sb.setFaults({ latencyMs: 2000 });
+    // The create's answer is held: Ctrl+C comes while the request is at the service, not before it leaves
+    // (a press before the create stops the job with nothing sent, which is right too, and not this case).
+    sb.setFaults({ holdCreates: true });
     const { child, done } = startCli(['run', '--until-done', '--poll-interval', '0.2'], env);
-    interruptOn(child, /drain-me\.mp4 → es: uploading/);
+    await vi.waitFor(() => expect(sb.faults.held.creates.now).toBe(1), { timeout: 30_000 });
+    child.kill('SIGINT');
+    onStderr(child, /Finishing the current step/, () => sb.setFaults({ holdCreates: false }));
     const r = await done;
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toContain('Finishing the current step');
-    sb.setFaults({ latencyMs: 0 });
     const [job] = await status(env);
     // Cut short, the create would have been thrown away: the job would be queued with no dub.
     expect(job?.remoteId).toBeTruthy();

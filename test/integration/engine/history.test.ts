@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
+import { storeAt } from '../../helpers/store';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { JobStore } from '../../../electron/engine/db/jobs';
 import { openDatabase } from '../../../electron/engine/db/open';
 import { openDubdesk } from '../../../electron/engine/index';
 import { tempDir } from '../../helpers/engine';
@@ -14,13 +14,13 @@ const DAY = 86_400_000;
 function agedHome(): string {
   const home = tempDir();
   seedQueue(home, 20, ['es', 'fr']);
-  const store = new JobStore(openDatabase(join(home, 'dubdesk.db')));
+  const store = storeAt(join(home, 'dubdesk.db'));
   const ids = store.db.prepare(`SELECT id FROM jobs ORDER BY id`).pluck().all() as number[];
   ids.forEach((id, i) => {
     const source = Math.floor(i / 2);
     const at = source < 8 ? Date.now() - 40 * DAY : source < 12 ? Date.now() - DAY : null;
     if (at !== null)
-      store.write(
+      store.writes.write(
         id,
         'user',
         { state: 'completed', step: 'done', completed_at: at, credits_charged: 30 },

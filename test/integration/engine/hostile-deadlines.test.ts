@@ -106,7 +106,10 @@ describe('a canceled call', () => {
 
     const late = new AbortController();
     const download = failure(
-      downloads.toPart(`${f.url}/o`, join(tempDir(), 'o.part'), late.signal, () => late.abort()),
+      downloads.toPart(`${f.url}/o`, join(tempDir(), 'o.part'), {
+        signal: late.signal,
+        onProgress: () => late.abort(),
+      }),
     );
     expect(await download).toMatchObject({ kind: 'canceled' });
   });
@@ -165,14 +168,15 @@ describe('uploads have idle limits while the file goes out, and a deadline for t
       });
       const path = await bigFile(48);
       const { v2, v1 } = clients(f);
-      const started = performance.now();
+      // No clock read: a hang is the test's own timeout; what is checked is which limit ended it.
       const e = await failure(
         kind === 'v2 create'
           ? v2.createFromFile(path, 'video/mp4', CREATE)
           : v1.upload(`${f.url}/put?sig=1`, path, 'video/mp4'),
       );
       expect(e).toMatchObject({ kind: 'network', retry: 'wait' });
-      expect(performance.now() - started).toBeLessThan(SHORT_LIMITS.idleMs * 4);
+      // The idle limit on the bytes going out ended it (socket), not a deadline of the whole call.
+      expect((e as Error).message).toMatch(/in time \(socket timeout\)$/);
       expect(f.seen[0]?.bodyBytes).toBeLessThan(48 * 1024 * 1024);
     },
   );

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
+import { storeAt } from '../../helpers/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { JobStore } from '../../../electron/engine/db/jobs';
-import { openDatabase } from '../../../electron/engine/db/open';
 import { applyAction } from '../../../electron/engine/app/queue/actions';
 import { LeasedJob } from '../../../electron/engine/flows/context';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
@@ -51,25 +50,25 @@ describe('a pause that meets the end of a step', () => {
     const id = added[0] ?? 0;
     // The other process: its own connection. Its `pause` reads the row, then writes; the worker's `created`
     // commits exactly in between (the read is stalled until then).
-    const otherStore = new JobStore(openDatabase(join(home, 'dubdesk.db')));
+    const otherStore = storeAt(join(home, 'dubdesk.db'));
     const origEnd = LeasedJob.prototype.end;
     let pauseResult: unknown;
     LeasedJob.prototype.end = function (this: LeasedJob, ...a: Parameters<LeasedJob['end']>) {
       if (a[0].type !== 'created') return origEnd.apply(this, a);
-      const realShown = otherStore.shown.bind(otherStore);
-      otherStore.shown = (jid: number) => {
+      const realShown = otherStore.reads.shown.bind(otherStore.reads);
+      otherStore.reads.shown = (jid: number) => {
         const row = realShown(jid); // seen with the worker's lease
         origEnd.apply(this, a); // the worker's end: created + release, one commit
         return row;
       };
       pauseResult = applyAction(otherStore, [id], 'pause', () => {});
-      otherStore.shown = realShown;
+      otherStore.reads.shown = realShown;
     };
     const running = host.run(quickRun());
     const outcome = await running.finally(() => {
       LeasedJob.prototype.end = origEnd;
     });
-    const job = otherStore.get(id);
+    const job = otherStore.reads.get(id);
     expect(pauseResult).toMatchObject({ changed: [id] });
     expect({ outcome, state: job?.state, pending: job?.pause_requested }).toEqual({
       outcome: 'done',

@@ -1,7 +1,7 @@
 import { copyFileSync, statSync, truncateSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loopTurns } from '../../../electron/engine/queue/idle';
+import { loopTurns } from '../../../electron/engine/runner/idle';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { engineFor, recordJobs, tempDir } from '../../helpers/engine';
 import { audioMp3, videoMp4 } from '../../helpers/media';

@@ -12,7 +12,7 @@ import type { SourceReads } from '../../../electron/engine/api/body-stream';
 import { createServiceClients } from '../../../electron/engine/api/clients';
 import { Http } from '../../../electron/engine/api/http';
 import { openDubdesk } from '../../../electron/engine/index';
-import { loopTurns } from '../../../electron/engine/queue/idle';
+import { loopTurns } from '../../../electron/engine/runner/idle';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { allJobs, tempDir, whenJob } from '../../helpers/engine';
 import { SHORT_LIMITS, failure, readBody, serversClosedAfterEach } from '../../helpers/hostile';

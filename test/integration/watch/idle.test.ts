@@ -2,7 +2,7 @@ import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loopTurns } from '../../../electron/engine/queue/idle';
+import { loopTurns } from '../../../electron/engine/runner/idle';
 import { startSandbox } from '../../../electron/sandbox/server';
 import { tempDir } from '../../helpers/engine';
 import { countFileCalls } from '../../helpers/fs-calls';

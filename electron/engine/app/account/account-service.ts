@@ -6,7 +6,8 @@ import { LANGUAGES, LEGACY_CODES, flagEmoji, languageName } from '../../../../sh
 import { targetLanguages } from '../../api/langs';
 import type { JobStore } from '../../db/jobs';
 import { asContractError, ensureService } from '../contract-error';
-import type { ServiceManager } from '../service';
+import type { ServiceConnection } from '../dubbing-service';
+import type { ServiceReach } from '../totals/reach';
 import { BalanceCache } from './balance';
 import { CreditAnchor } from './credit-anchor';
 import { ApiError } from '../../api/errors';
@@ -46,11 +47,11 @@ function accountOf(mode: Account['mode'], baseUrl: string, me: ProfileV2): Accou
 }
 
 export interface AccountDeps {
-  services: ServiceManager;
+  services: ServiceConnection;
   /** The language list is cached in the queue's database. */
   store: JobStore;
   /** The service answered: whatever said it was unreachable is over. */
-  reachable(): void;
+  reach: Pick<ServiceReach, 'answered'>;
 }
 
 type AccountHandlers = Pick<DubdeskHandlers, 'account' | 'testKey' | 'languages'>;
@@ -73,7 +74,7 @@ export class AccountService {
       const me = await active.clients.v2.me();
       // A read sent before the one the balance shows is older news: the newer one stands.
       if (this.anchor.heard(sent, me.id, me.seconds)) this.balance.heard(me.seconds);
-      this.deps.reachable();
+      this.deps.reach.answered();
       return accountOf(active.mode, active.baseUrl, me);
     } catch (e) {
       throw asContractError(e);
@@ -86,7 +87,7 @@ export class AccountService {
    */
   committedNow(): number {
     const service = this.deps.services.current()?.id ?? this.deps.services.serviceId();
-    return this.anchor.committed(service, this.deps.store.creditSums().committed);
+    return this.anchor.committed(service, this.deps.store.lists.creditSums().committed);
   }
 
   /** The balance, or null when the service cannot be asked now; a rejected key still stops. */
@@ -103,7 +104,7 @@ export class AccountService {
   async liveCodes(): Promise<{ codes: string[]; from: Languages['from'] }> {
     const active = await ensureService(this.deps.services).catch(() => null);
     if (!active) return { codes: LANGUAGES.map((l) => l.code), from: 'fallback' };
-    return targetLanguages(this.deps.store, active.clients.langs);
+    return targetLanguages(this.deps.store.settings, active.clients.langs);
   }
 
   handlers(): AccountHandlers {

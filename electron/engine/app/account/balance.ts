@@ -39,7 +39,7 @@ export class BalanceCache {
     if (moved) for (const l of this.listeners) l();
   }
 
-  /** Runs `listener` whenever the balance read from the service changed. */
+  /** Runs `listener` whenever the balance read from the service changed, or was forgotten. */
   onChange(listener: () => void): void {
     this.listeners.add(listener);
   }
@@ -61,6 +61,8 @@ export class BalanceCache {
     this.readAt = 0;
     this.askedAt = 0;
     for (const l of this.forgetting) l();
+    // Told even when none was known: whoever shows it asks the new service.
+    for (const l of this.listeners) l();
   }
 
   /** Asks when it is wanted and the last ask is far enough behind; else comes back when it will be. */

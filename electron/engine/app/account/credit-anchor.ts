@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChargeLedger } from '../../db/charge-ledger';
+import type { ChargeLedger } from '../../db/charge-ledger';
 import type { JobStore } from '../../db/jobs';
 
 const KEY = 'credits.anchor';
@@ -43,8 +43,8 @@ export class CreditAnchor {
   private readonly ledger: ChargeLedger;
   private anchor: Anchor | null = null;
 
-  constructor(private readonly store: Pick<JobStore, 'db' | 'setting' | 'setSetting'>) {
-    this.ledger = new ChargeLedger(store.db);
+  constructor(private readonly store: Pick<JobStore, 'ledger' | 'settings'>) {
+    this.ledger = store.ledger;
   }
 
   sending(service: string): ReadSent {
@@ -76,7 +76,7 @@ export class CreditAnchor {
     // none there, any earlier read is as good a base (the sums carry on from it): an idle engine's reads
     // write nothing.
     const ownBase = stored?.service === sent.service && stored.account === account;
-    if (sent.atService > 0 || !ownBase) this.store.setSetting(KEY, JSON.stringify(this.anchor));
+    if (sent.atService > 0 || !ownBase) this.store.settings.set(KEY, JSON.stringify(this.anchor));
     return true;
   }
 
@@ -92,12 +92,12 @@ export class CreditAnchor {
   /** Another service or key: the last read says nothing about the next. */
   forget(): void {
     this.anchor = null;
-    this.store.setSetting(KEY, null);
+    this.store.settings.set(KEY, null);
   }
 
   private stored(): Anchor | null {
     try {
-      const parsed = Anchor.safeParse(JSON.parse(this.store.setting(KEY) ?? 'null'));
+      const parsed = Anchor.safeParse(JSON.parse(this.store.settings.get(KEY) ?? 'null'));
       return parsed.success ? parsed.data : null;
     } catch {
       return null;

@@ -1,7 +1,6 @@
 import type { DoneBefore } from '../../../../shared/contract/batches';
 import { creditsFor } from '../../../../shared/credits';
 import { existsSync } from 'node:fs';
-import { canceledHoldingDubs } from '../../db/canceled-creates';
 import type { JobRow, JobStore, NewJob } from '../../db/jobs';
 import { lookInChunks, TimeSlices } from '../time-slices';
 
@@ -53,12 +52,15 @@ export async function sortAgainstQueue(
   const sources = [...new Set(jobs.map((j) => j.source))];
   const key = (source: string, lang: string) => `${lang}\u0000${source}`;
   const live = new Map(
-    (await lookInChunks(sources, slices, (c) => store.liveOf(c))).map((r) => [key(r.source, r.dest_lang), r]),
+    (await lookInChunks(sources, slices, (c) => store.reads.liveOf(c))).map((r) => [
+      key(r.source, r.dest_lang),
+      r,
+    ]),
   );
   // A canceled job holding a dub the service made (or may have: its create was under way): retried.
   const canceled = new Map<string, JobRow>();
   if (!again)
-    for (const r of await lookInChunks(sources, slices, (c) => canceledHoldingDubs(store.db, c)))
+    for (const r of await lookInChunks(sources, slices, (c) => store.canceledCreates.holdingDubs(c)))
       if (!canceled.has(key(r.source, r.dest_lang))) canceled.set(key(r.source, r.dest_lang), r);
   const completed = new Map<string, JobRow[]>();
   const remember = (k: string, r: JobRow) => {
@@ -72,13 +74,13 @@ export async function sortAgainstQueue(
   /** The dubs being made now, and the name of the file each is made of. */
   const carried = new Map<string, string>();
   if (!again) {
-    for (const r of await lookInChunks(sources, slices, (c) => store.completedOf(c)))
+    for (const r of await lookInChunks(sources, slices, (c) => store.reads.completedOf(c)))
       remember(key(r.source, r.dest_lang), r);
     // The same content under another name (a copy, a file moved): the same source, already paid for.
     const hashes = [...new Set(jobs.flatMap((j) => (j.source_hash ? [j.source_hash] : [])))];
-    for (const r of await lookInChunks(hashes, slices, (c) => store.completedOfHashes(c)))
+    for (const r of await lookInChunks(hashes, slices, (c) => store.reads.completedOfHashes(c)))
       if (r.source_hash) remember(key(`#${r.source_hash}`, r.dest_lang), r);
-    for (const c of await lookInChunks(hashes, slices, (h) => store.carriersOfHashes(h)))
+    for (const c of await lookInChunks(hashes, slices, (h) => store.reads.carriersOfHashes(h)))
       carried.set(dubKey(c, c.source_hash), c.source_name);
   }
   for (const job of jobs) {
@@ -113,8 +115,8 @@ export async function sortAgainstQueue(
         jobId: before.id,
         source: job.source,
         destLang: job.dest_lang,
-        outputs: store
-          .outputs(before.id)
+        outputs: store.outputs
+          .of(before.id)
           .filter((o) => o.done)
           .map((o) => o.path),
       });
@@ -139,7 +141,7 @@ export async function sortAgainstQueue(
 function wantsOwnNames(store: JobStore, before: JobRow, job: NewJob): boolean {
   if (before.source === job.source && before.out_dir === job.out_dir && before.naming === job.naming)
     return false;
-  const outputs = store.outputs(before.id).filter((o) => o.done);
+  const outputs = store.outputs.of(before.id).filter((o) => o.done);
   return outputs.length > 0 && outputs.every((o) => existsSync(o.path));
 }
 
@@ -161,6 +163,6 @@ export function creditsOf(jobs: readonly Pick<NewJob, 'duration' | 'studio' | 'r
 /** The jobs a batch will pay for: new ones, and failed ones the service has not charged yet (a retry of a
  * charged dub only fetches its results again). */
 export function toBePaid(store: JobStore, sorted: Sorted): NewJob[] {
-  const unpaid = sorted.failed.filter((f) => (store.get(f.id)?.credits_charged ?? null) === null);
+  const unpaid = sorted.failed.filter((f) => (store.reads.get(f.id)?.credits_charged ?? null) === null);
   return [...sorted.fresh, ...unpaid.map((f) => f.job)];
 }

@@ -2,17 +2,13 @@ import type { AddResult, Estimate } from '../../../../shared/contract/batches';
 import { DubdeskError } from '../../../../shared/contract/errors';
 import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/methods';
 import type { WatchPreset } from '../../../../shared/contract/watch';
-import { ContentHashes } from '../../db/content-hashes';
 import { mapInTurns } from '../../files/in-turns';
 import type { JobStore, NewJob } from '../../db/jobs';
-import type { Db } from '../../db/open';
-import type { PlannedFiles } from '../../watch/env';
-import { outRootOf } from '../../watch/env';
+import type { PlannedFiles } from '../../watcher/env';
+import { outRootOf } from '../../watcher/env';
 import type { AccountService } from '../account/account-service';
 import { ensureService, legacyNeedsUrl } from '../contract-error';
-import type { JobEvents } from '../job-events';
-import { BULK } from '../options';
-import type { ServiceManager } from '../service';
+import type { ServiceConnection } from '../dubbing-service';
 import { rememberBatch } from '../settings/app-settings';
 import { creditsOf, sortAgainstQueue, toBePaid } from './against-queue';
 import { refuseResultCopies } from './result-copies';
@@ -25,17 +21,12 @@ import { uploadOnceSavings } from './upload-once';
 import { relocateJobs } from '../queue/relocate';
 
 export interface BatchDeps {
-  db: Db;
   store: JobStore;
-  services: ServiceManager;
+  services: ServiceConnection;
   account: AccountService;
-  events: JobEvents;
   /** Where relative paths start: the CLI's working folder; null for a face that has none. */
   cwd: string | null;
   info(fields: Record<string, unknown>, message: string): void;
-  /** New jobs are there: the worker takes them now. */
-  wake(): void;
-  scheduleTotals(): void;
 }
 
 type BatchHandlers = Pick<DubdeskHandlers, 'estimate' | 'add'>;
@@ -53,11 +44,7 @@ function overBalance(balance: number | null, committed: number, credits: number)
 
 /** A batch: sources times languages, what it would cost against the balance, and queueing it. */
 export class BatchService {
-  private readonly hashes: ContentHashes;
-
-  constructor(private readonly deps: BatchDeps) {
-    this.hashes = new ContentHashes(deps.db);
-  }
+  constructor(private readonly deps: BatchDeps) {}
 
   /**
    * Each file's content, the source's identity (read once per path, size and modification time), a few
@@ -71,7 +58,7 @@ export class BatchService {
           files.set(job.source, { size: job.source_bytes, mtime: job.source_mtime });
     const hashes = new Map<string, string>();
     await mapInTurns([...files], HASHES_AT_ONCE, async ([path, { size, mtime }]) => {
-      hashes.set(path, await this.hashes.of(path, size, mtime));
+      hashes.set(path, await this.deps.store.hashes.of(path, size, mtime));
     });
     for (const job of jobs)
       if (job.source_kind === 'file' && job.source_bytes !== null && job.source_mtime !== null)
@@ -83,7 +70,7 @@ export class BatchService {
   }
 
   /** `create`: the output folders are made now (adding), not only checked (estimating). */
-  private async prepare(args: MethodArgs<'estimate'>, create = false, again = false) {
+  private async planned(args: MethodArgs<'estimate'>, create = false, again = false) {
     const active = await ensureService(this.deps.services);
     if (args.api === 'legacy' && !active.legacyUrl) throw legacyNeedsUrl();
     checkLanguages(args, (await this.deps.account.liveCodes()).codes);
@@ -91,12 +78,11 @@ export class BatchService {
     const planned = await planBatch(args, {
       service: active.id,
       cwd: this.deps.cwd,
-      ownOutputs: (paths) => this.deps.store.recordedOutputs(paths),
+      ownOutputs: (paths) => this.deps.store.outputs.recorded(paths),
     });
     await checkOutputFolders(planned.jobs, args.outDir !== undefined, create);
     await this.identify(planned.jobs);
-    if (!again)
-      await refuseResultCopies(this.deps.db, planned, (paths) => this.deps.store.recordedOutputs(paths));
+    if (!again) await refuseResultCopies(this.deps.store, planned);
     return planned;
   }
 
@@ -151,7 +137,7 @@ export class BatchService {
 
   private async estimate(args: MethodArgs<'estimate'>): Promise<Estimate> {
     const { store, account } = this.deps;
-    const planned = await this.prepare(args);
+    const planned = await this.planned(args);
     const sorted = await sortAgainstQueue(store, planned.jobs, false);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
     const paid = toBePaid(store, sorted);
@@ -175,8 +161,8 @@ export class BatchService {
   }
 
   private async add(args: MethodArgs<'add'>): Promise<AddResult> {
-    const { db, store, account, events } = this.deps;
-    const planned = await this.prepare(args, true, args.again);
+    const { store, account } = this.deps;
+    const planned = await this.planned(args, true, args.again);
     const sorted = await sortAgainstQueue(store, planned.jobs, args.again);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
     const { credits, unknown } = creditsOf(toBePaid(store, sorted));
@@ -194,13 +180,9 @@ export class BatchService {
       store,
       sorted.failed.map((f) => ({ id: f.id, outDir: f.job.out_dir })),
     );
-    const { added, retried, queuedMeanwhile } = await enqueueBatch(db, store, sorted, args.again);
+    const { added, retried, queuedMeanwhile } = await enqueueBatch(store, sorted, args.again);
     if (added.length) rememberBatch(store, args.to);
     this.deps.info({ added: added.length, retried: retried.length, credits }, 'batch added');
-    if (added.length + retried.length > BULK) events.listChanged();
-    else for (const id of [...added, ...retried]) events.emitJob(id);
-    this.deps.wake();
-    this.deps.scheduleTotals();
     return {
       added,
       alreadyQueued: [...sorted.queued, ...queuedMeanwhile],

@@ -1,6 +1,5 @@
 import { INSERT_ROWS, type JobStore, type NewJob } from '../../db/jobs';
-import type { Db } from '../../db/open';
-import { dubKeyOf, paidDubs } from '../../db/same-content';
+import { dubKeyOf } from '../../db/job-store/same-content';
 import { enqueueManyUnlessLive, transition } from '../../jobs/life';
 import { TimeSlices } from '../time-slices';
 import type { Sorted } from './against-queue';
@@ -19,22 +18,21 @@ export interface Enqueued {
  * batch again after a crash loses nothing.
  */
 export async function enqueueBatch(
-  db: Db,
   store: JobStore,
   sorted: Sorted,
   again: boolean,
   slices = new TimeSlices(),
 ): Promise<Enqueued> {
   const out: Enqueued = { added: [], retried: [], queuedMeanwhile: [] };
-  await writeInSlices(db, slices, sorted.failed, 1, ([{ id, job }]) => {
-    const state = store.get(id)?.state;
+  await writeInSlices(store, slices, sorted.failed, 1, ([{ id, job }]) => {
+    const state = store.reads.get(id)?.state;
     if (state !== 'failed' && state !== 'canceled') {
       out.queuedMeanwhile.push(id);
       return;
     }
     // Adding a failed job again (or a canceled one holding its dub) retries it; where its results go may
     // change, what was dubbed may not.
-    store.record(id, 'user', {
+    store.writes.record(id, 'user', {
       outputs_wanted: job.outputs_wanted,
       out_dir: job.out_dir,
       naming: job.naming,
@@ -45,13 +43,13 @@ export async function enqueueBatch(
     out.retried.push(id);
   });
   const now = Date.now();
-  await writeInSlices(db, slices, sorted.fresh, INSERT_ROWS, (jobs) => {
-    const ids = enqueueManyUnlessLive(store, again ? jobs : payOnce(db, jobs), now, false);
+  await writeInSlices(store, slices, sorted.fresh, INSERT_ROWS, (jobs) => {
+    const ids = enqueueManyUnlessLive(store, again ? jobs : payOnce(store, jobs), now, false);
     ids.forEach((id, i) => {
       if (id !== null) out.added.push(id);
       else {
         const job = jobs[i] as NewJob;
-        const live = store.live(job.source, job.dest_lang);
+        const live = store.reads.live(job.source, job.dest_lang);
         if (live) out.queuedMeanwhile.push(live.id);
       }
     });
@@ -64,14 +62,11 @@ export async function enqueueBatch(
  * double click, a second face, a watched folder) may have queued the same content under another name
  * meanwhile. Checked again in the insert's own write transaction, so that content is paid for once.
  */
-function payOnce(db: Db, jobs: readonly NewJob[]): NewJob[] {
+function payOnce(store: JobStore, jobs: readonly NewJob[]): NewJob[] {
   const keys = jobs.map((j) =>
     !j.reuse_results && j.source_hash ? { ...j, source_hash: j.source_hash } : null,
   );
-  const paid = paidDubs(
-    db,
-    keys.filter((k) => k !== null),
-  );
+  const paid = store.sameContent.paidDubs(keys.filter((k) => k !== null));
   return jobs.map((j, i) => {
     const key = keys[i];
     return key && paid.has(dubKeyOf(key)) ? { ...j, reuse_results: 1 } : j;
@@ -83,7 +78,7 @@ function payOnce(db: Db, jobs: readonly NewJob[]): NewJob[] {
  * loop's turn between.
  */
 async function writeInSlices<T>(
-  db: Db,
+  store: JobStore,
   slices: TimeSlices,
   items: readonly T[],
   size: number,
@@ -92,11 +87,11 @@ async function writeInSlices<T>(
   let i = 0;
   while (i < items.length) {
     if (slices.due) await slices.breathe();
-    db.transaction(() => {
+    store.tx(() => {
       do {
         write(items.slice(i, i + size) as [T, ...T[]]);
         i += size;
       } while (i < items.length && !slices.due);
-    }).immediate();
+    });
   }
 }

@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3';
 import type { ContractError } from '../../../../shared/contract/errors';
-import { copyOfResult, resultsWithContents } from '../../db/result-contents';
+import type { JobStore } from '../../db/jobs';
+import { copyOfResult } from '../../watcher/result-copy';
 import { lookInChunks, TimeSlices } from '../time-slices';
 import type { Planned } from './plan';
 
@@ -10,21 +10,22 @@ import type { Planned } from './plan';
  * named itself (`add out/s6.de.mp4`) is a dub of a dub asked for by name, and stays allowed.
  */
 export async function refuseResultCopies(
-  db: Database.Database,
+  store: JobStore,
   planned: Planned,
-  resultsThemselves: (paths: readonly string[]) => Set<string>,
   slices = new TimeSlices(),
 ): Promise<void> {
   // Asked per thousand files, not per file: its jobs (one per language) share the answer.
   const hashes = new Map<string, string>();
   for (const job of planned.jobs)
     if (job.source_kind === 'file' && job.source_hash) hashes.set(job.source, job.source_hash);
-  const itself = new Set(await lookInChunks([...hashes.keys()], slices, (c) => [...resultsThemselves(c)]));
+  const itself = new Set(
+    await lookInChunks([...hashes.keys()], slices, (c) => [...store.outputs.recorded(c)]),
+  );
   const results = new Map(
     await lookInChunks(
       [...hashes].flatMap(([path, hash]) => (itself.has(path) ? [] : [hash])),
       slices,
-      (c) => [...resultsWithContents(db, c)],
+      (c) => [...store.results.resultsWithContents(c)],
     ),
   );
   const refused = new Map<string, ContractError>();

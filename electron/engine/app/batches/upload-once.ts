@@ -29,7 +29,7 @@ const CARRYING: readonly JobRow['state'][] = ['queued', 'uploading', 'submitted'
 
 /** A job of this file already in the queue that puts (or put) it on the service: nobody in the batch must. */
 function alreadyThere(store: JobStore, job: NewJob): boolean {
-  return store
+  return store.reads
     .sameSource({ id: -1, source: job.source })
     .some(
       (o) =>

@@ -1,5 +1,6 @@
+import { settingChanged, type Changes } from '../../db/changes';
 import type { JobStore } from '../../db/jobs';
-import { readAppSettings } from '../settings/app-settings';
+import { APP_SETTINGS_KEY, readAppSettings } from '../settings/app-settings';
 
 const DAY_MS = 86_400_000;
 /** Jobs moved per transaction: a long history ages in short steps, other work runs between them. */
@@ -9,8 +10,7 @@ const RECHECK_MS = DAY_MS;
 
 export interface HistoryAgingDeps {
   store: JobStore;
-  /** Jobs left the live list: the faces list again, the totals change. */
-  moved(count: number): void;
+  info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
 }
 
@@ -29,9 +29,9 @@ export class HistoryAging {
     this.arm(0);
   }
 
-  /** The setting changed: look again now. */
-  settingsChanged(): void {
-    this.arm(0);
+  /** A commit (the feed's subscriber): the history setting may have changed, so look again now. */
+  heard(changes: Changes): void {
+    if (settingChanged(changes, APP_SETTINGS_KEY)) this.arm(0);
   }
 
   private arm(inMs: number): void {
@@ -65,7 +65,7 @@ export class HistoryAging {
       }
       if (moved) {
         store.aging.vacuum();
-        this.deps.moved(moved);
+        this.deps.info({ jobs: moved }, 'finished jobs moved to the history');
       }
       const oldest = store.aging.oldestFinishedAt();
       this.arm(oldest === null ? RECHECK_MS : oldest + keepMs - now() + 1000);

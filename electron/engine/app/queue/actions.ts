@@ -54,9 +54,9 @@ export function applyAction(
 ): ActionResult & { removed: number[] } {
   const result: ActionResult & { removed: number[] } = { changed: [], skipped: [], removed: [] };
   if (action === 'clear') {
-    const rows = ids.map((id) => ({ id, row: store.shown(id) }));
+    const rows = ids.map((id) => ({ id, row: store.reads.shown(id) }));
     const finished = rows.filter((r) => r.row && isTerminal(r.row.state)).map((r) => r.id);
-    result.removed = store.remove(finished);
+    result.removed = store.writes.remove(finished);
     result.changed = result.removed;
     for (const r of rows) {
       if (!r.row) result.skipped.push({ id: r.id, error: { code: 'not-found', message: `no job ${r.id}` } });
@@ -69,7 +69,7 @@ export function applyAction(
     return result;
   }
   for (const id of ids) {
-    const row = store.shown(id);
+    const row = store.reads.shown(id);
     if (!row) {
       result.skipped.push({ id, error: { code: 'not-found', message: `no job ${id}` } });
       continue;

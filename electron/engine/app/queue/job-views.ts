@@ -25,11 +25,11 @@ export class JobViews {
   }
 
   view(row: JobRow): JobView {
-    return this.grown(toView(row, this.store.outputs(row.id), this.context(), this.meters.get(row.id)));
+    return this.grown(toView(row, this.store.outputs.of(row.id), this.context(), this.meters.get(row.id)));
   }
 
   views(rows: readonly JobRow[]): JobView[] {
-    const outputs = this.store.outputsOf(rows.map((r) => r.id));
+    const outputs = this.store.outputs.ofJobs(rows.map((r) => r.id));
     const ctx = this.context();
     return rows.map((r) => this.grown(toView(r, outputs.get(r.id) ?? [], ctx, this.meters.get(r.id))));
   }

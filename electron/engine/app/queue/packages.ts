@@ -1,6 +1,7 @@
 import { DubdeskError } from '../../../../shared/contract/errors';
 import type { PackageNowRequest, PackageView } from '../../../../shared/contract/jobs';
-import { deliverOf, languagesOf, type DeliverStore, type PackageRow } from '../../db/deliver-store';
+import type { JobStore } from '../../db/jobs';
+import { deliverOf, languagesOf, type PackageRow } from '../../db/job-store/deliver-values';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -23,8 +24,8 @@ export function packageView(p: PackageRow): PackageView {
 }
 
 /** The latest package of a source (one per output folder), or null when none was asked for. */
-export function sourcePackage(deliver: DeliverStore, source: string): PackageView | null {
-  const latest = deliver.packagesOf(source)[0];
+export function sourcePackage(store: JobStore, source: string): PackageView | null {
+  const latest = store.packages.ofSource(source)[0];
   return latest ? packageView(latest) : null;
 }
 
@@ -32,8 +33,8 @@ export function sourcePackage(deliver: DeliverStore, source: string): PackageVie
  * Package now: the source's finished languages (in the folder its latest dub wrote to) go into one file at
  * once, in the format asked for, else the one its batch or last package chose, else MKV.
  */
-export function packageNow(deliver: DeliverStore, req: PackageNowRequest): PackageView {
-  const jobs = deliver.sourceJobs(req.source);
+export function packageNow(store: JobStore, req: PackageNowRequest): PackageView {
+  const jobs = store.packages.sourceJobs(req.source);
   const finished = jobs.filter((j) => j.state === 'completed');
   const latest = finished.at(-1);
   if (!latest)
@@ -41,13 +42,13 @@ export function packageNow(deliver: DeliverStore, req: PackageNowRequest): Packa
       remedy: 'Package now takes the languages of a source that have finished; wait for one, or add it.',
       field: 'source',
     });
-  const before = deliver.packageOf(req.source, latest.out_dir);
+  const before = store.packages.of(req.source, latest.out_dir);
   const choice = deliverOf(latest);
   const format =
     req.format ?? before?.format ?? (choice && choice.package !== 'none' ? choice.package : 'mkv');
   const defaultAudio = before?.default_audio ?? choice?.defaultAudio ?? 'original';
-  deliver.wantPackage(req.source, latest.out_dir, { package: format, defaultAudio }, latest.naming, true);
-  const row = deliver.packageOf(req.source, latest.out_dir);
+  store.packages.want(req.source, latest.out_dir, { package: format, defaultAudio }, latest.naming, true);
+  const row = store.packages.of(req.source, latest.out_dir);
   if (!row) throw new Error('the package was not recorded');
   return packageView(row);
 }

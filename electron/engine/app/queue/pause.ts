@@ -1,8 +1,8 @@
 import { QueuePauseSchema } from '../../../../shared/contract/queue';
 import type { JobStore } from '../../db/jobs';
-import type { QueuePause } from '../../queue/runner';
+import type { QueuePause } from '../../runner/runner';
 
-const PAUSE_KEY = 'queue.pause';
+export const PAUSE_KEY = 'queue.pause';
 
 /**
  * Whether the whole queue is paused, and why (the user, or a key the service refused). Kept in the
@@ -11,12 +11,11 @@ const PAUSE_KEY = 'queue.pause';
 export class QueuePauseSetting {
   constructor(
     private readonly store: JobStore,
-    /** It changed: tell the log, the worker and the faces. */
-    private readonly changed: (pause: QueuePause | null) => void,
+    private readonly info: (fields: Record<string, unknown>, message: string) => void,
   ) {}
 
   get(): QueuePause | null {
-    const raw = this.store.setting(PAUSE_KEY);
+    const raw = this.store.settings.get(PAUSE_KEY);
     if (!raw) return null;
     // The database is a file on disk: a value this version cannot read counts as no pause.
     try {
@@ -27,10 +26,10 @@ export class QueuePauseSetting {
   }
 
   set(pause: QueuePause | null): void {
-    const before = this.store.setting(PAUSE_KEY) ?? null;
+    const before = this.store.settings.get(PAUSE_KEY) ?? null;
     const next = pause ? JSON.stringify(pause) : null;
     if (before === next) return;
-    this.store.setSetting(PAUSE_KEY, next);
-    this.changed(pause);
+    this.store.settings.set(PAUSE_KEY, next);
+    this.info({ pause }, pause ? `queue paused: ${pause.message}` : 'queue resumed');
   }
 }

@@ -2,11 +2,8 @@ import { DubdeskError } from '../../../../shared/contract/errors';
 import type { ActionResult, SourceRow } from '../../../../shared/contract/jobs';
 import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/methods';
 import type { JobRow, JobStore } from '../../db/jobs';
-import type { DeliverStore } from '../../db/deliver-store';
 import { packageNow, sourcePackage } from './packages';
 import type { EngineLog } from '../../log/log';
-import type { JobEvents } from '../job-events';
-import { BULK } from '../options';
 import { checkOutputFolder } from '../batches/checks';
 import { absolutePath } from '../paths';
 import { applyAction, type Action } from './actions';
@@ -17,15 +14,10 @@ import { toDetail } from './views';
 
 export interface QueueDeps {
   store: JobStore;
-  deliver: DeliverStore;
   views: JobViews;
-  events: JobEvents;
   log: Pick<EngineLog, 'jobLines' | 'logger'>;
   /** Stops the transfer of a job this process works. */
   abortJob(id: number): void;
-  /** Something changed the worker should act on now. */
-  wake(): void;
-  scheduleTotals(): void;
 }
 
 type QueueHandlers = Pick<
@@ -48,9 +40,9 @@ export class QueueService {
 
   /** A job in the queue's list, or why there is none ("already dubbed: job #N" may name a cleared one). */
   private shownJob(id: number): JobRow {
-    const row = this.deps.store.shown(id);
+    const row = this.deps.store.reads.shown(id);
     if (row) return row;
-    if (this.deps.store.get(id))
+    if (this.deps.store.reads.get(id))
       throw new DubdeskError('not-found', `job ${id} was cleared from the list`, {
         remedy: 'Its files stay where they were written; add its source with --again to dub it again.',
       });
@@ -63,19 +55,15 @@ export class QueueService {
    * charge (`moved`), or, gone from disk, it is skipped with the way to dub it again.
    */
   private async retryInto(sel: MethodArgs<'retryJobs'>, raw: string): Promise<ActionResult> {
-    const { store, events } = this.deps;
+    const { store } = this.deps;
     const outDir = absolutePath(raw, null, 'outDir');
-    const ids = sel.ids ?? store.select(sel.filter ?? {});
-    const completed = ids.filter((id) => store.get(id)?.state === 'completed');
+    const ids = sel.ids ?? store.lists.select(sel.filter ?? {});
+    const completed = ids.filter((id) => store.reads.get(id)?.state === 'completed');
     const done = await moveCompletedResults(store, completed, outDir);
-    for (const id of done.moved) {
-      const row = store.get(id);
-      if (row) events.changed(row);
-    }
     const rest = ids.filter((id) => !completed.includes(id));
     // Only failed and canceled jobs are retried: a retry that will be refused leaves the disk as it was.
     const retried = rest.filter((id) => {
-      const state = store.get(id)?.state;
+      const state = store.reads.get(id)?.state;
       return state === 'failed' || state === 'canceled';
     });
     if (retried.length) await checkOutputFolder(outDir, 'outDir', true);
@@ -93,9 +81,8 @@ export class QueueService {
   }
 
   private act(action: Action, sel: MethodArgs<'retryJobs'>) {
-    const { store, events } = this.deps;
-    const ids = sel.ids ?? store.select(sel.filter ?? {});
-    const bulk = ids.length > BULK;
+    const { store } = this.deps;
+    const ids = sel.ids ?? store.lists.select(sel.filter ?? {});
     const startedAtService: number[] = [];
     const result = applyAction(store, ids, action, (row) => {
       if (action === 'cancel') {
@@ -107,14 +94,9 @@ export class QueueService {
         const underWay = row.step === 'submit' && row.create_pending !== 0;
         if ((started && !ended) || underWay) startedAtService.push(row.id);
       }
-      if (!bulk) events.changed(row);
     });
-    if (bulk || result.removed.length) events.listChanged(result.removed);
-    if (result.changed.length) {
+    if (result.changed.length)
       this.deps.log.logger.info({ action, jobs: result.changed.length }, `user: ${action}`);
-      this.deps.wake();
-      this.deps.scheduleTotals();
-    }
     return {
       changed: result.changed,
       skipped: result.skipped,
@@ -126,30 +108,27 @@ export class QueueService {
     const { store, views } = this.deps;
     return {
       listJobs: ({ filter, offset, limit }) => {
-        const { total, rows } = store.page(filter, offset, limit);
+        const { total, rows } = store.lists.page(filter, offset, limit);
         return { total, offset, jobs: views.views(rows) };
       },
       listSources: ({ filter, offset, limit }) => {
-        const { total, groups } = store.sourcesPage(filter, offset, limit);
+        const { total, groups } = store.lists.sourcesPage(filter, offset, limit);
         const byId = new Map(views.views(groups.flatMap((g) => g.rows)).map((v) => [v.id, v]));
         const sources: SourceRow[] = groups.map((g) => ({
           ...sourceRow(g.source, g.rows, byId),
-          package: sourcePackage(this.deps.deliver, g.source),
+          package: sourcePackage(store, g.source),
         }));
         return { total, offset, sources };
       },
       packageNow: (req) => {
-        const view = packageNow(this.deps.deliver, req);
+        // Its commit is heard: the worker looks, the faces show the source's row waiting.
+        const view = packageNow(store, req);
         this.deps.log.logger.info({ source: req.source }, 'user: package now');
-        this.deps.wake();
-        // The source's row shows the package as waiting at once.
-        const latest = this.deps.deliver.sourceJobs(req.source).at(-1);
-        if (latest) this.deps.events.changed(latest);
         return view;
       },
       getJob: ({ id }) => {
         const row = this.shownJob(id);
-        return toDetail(views.view(row), row, store.history(id));
+        return toDetail(views.view(row), row, store.history.of(id));
       },
       jobLog: ({ id, limit }) => {
         const row = this.shownJob(id);

@@ -18,21 +18,13 @@ const exists = (path: string) =>
     () => false,
   );
 
-/** Whether another job records the same file (an output shared by the languages of one source). */
-function shared(store: JobStore, o: OutputRow): boolean {
-  return (
-    store.db.prepare(`SELECT 1 FROM outputs WHERE path = ? AND job_id <> ? LIMIT 1`).get(o.path, o.job_id) !==
-    undefined
-  );
-}
-
 /** Moves one file (a copy where another job keeps it, or across devices); the record follows it. */
 async function moveOutput(store: JobStore, o: OutputRow, to: string): Promise<void> {
   const outDir = dirname(to);
   const from = o.path;
   if (await exists(to)) {
     // A move a crash cut between the rename and its record: the file is already there.
-    if (!(await exists(from))) return store.putOutput({ ...o, path: to });
+    if (!(await exists(from))) return store.outputs.put({ ...o, path: to });
     throw new DubdeskError('conflict', `cannot move ${from} to ${outDir}: ${to} already exists`, {
       remedy: 'Move or rename that file, or choose another folder, then retry.',
       field: 'outDir',
@@ -40,18 +32,18 @@ async function moveOutput(store: JobStore, o: OutputRow, to: string): Promise<vo
   }
   if (!(await exists(from))) {
     // Gone from disk (deleted by hand): fetched again into the new folder.
-    store.putOutput({ ...o, path: to, bytes: null, done: 0 });
+    store.outputs.put({ ...o, path: to, bytes: null, done: 0 });
     return;
   }
   // Never through an entry put at `to` since it was looked at (a link would send the copy elsewhere).
-  if (shared(store, o)) await copyFile(from, to, constants.COPYFILE_EXCL);
+  if (store.outputs.sharedByAnother(o)) await copyFile(from, to, constants.COPYFILE_EXCL);
   else
     await rename(from, to).catch(async (e: NodeJS.ErrnoException) => {
       if (e.code !== 'EXDEV') throw e;
       await copyFile(from, to, constants.COPYFILE_EXCL);
       await rm(from, { force: true });
     });
-  store.putOutput({ ...o, path: to });
+  store.outputs.put({ ...o, path: to });
 }
 
 /** Where a result goes in the new folder: at the same place under it (`es/Movie.mp4` stays in `es/`). */
@@ -68,7 +60,7 @@ async function relocateOne(store: JobStore, id: number, oldDir: string, outDir: 
       field: 'outDir',
     });
   });
-  for (const o of store.outputs(id)) {
+  for (const o of store.outputs.of(id)) {
     if (o.done === 1) {
       const to = placeIn(oldDir, outDir, o.path);
       await makeFolder(dirname(to))
@@ -83,8 +75,8 @@ async function relocateOne(store: JobStore, id: number, oldDir: string, outDir: 
         });
     } else await rm(`${o.path}.part`, { force: true });
   }
-  store.clearPendingOutputs(id);
-  store.record(id, 'user', { out_dir: outDir });
+  store.outputs.clearPending(id);
+  store.writes.record(id, 'user', { out_dir: outDir });
 }
 
 /**
@@ -95,7 +87,7 @@ async function relocateOne(store: JobStore, id: number, oldDir: string, outDir: 
 export async function relocateJobs(store: JobStore, moves: readonly Relocation[]): Promise<number[]> {
   const moved: number[] = [];
   for (const { id, outDir } of moves) {
-    const row = store.get(id);
+    const row = store.reads.get(id);
     if (!row || (row.state !== 'failed' && row.state !== 'canceled') || row.out_dir === outDir) continue;
     await relocateOne(store, id, row.out_dir, outDir);
     moved.push(id);
@@ -118,13 +110,13 @@ export async function moveCompletedResults(
     skipped: [],
   };
   for (const id of ids) {
-    const row = store.get(id);
+    const row = store.reads.get(id);
     if (!row || row.state !== 'completed') continue;
     if (row.out_dir === outDir) {
       out.moved.push(id);
       continue;
     }
-    const saved = store.outputs(id).filter((o) => o.done === 1);
+    const saved = store.outputs.of(id).filter((o) => o.done === 1);
     const gone: string[] = [];
     for (const o of saved) if (!(await exists(o.path))) gone.push(o.path);
     if (saved.length === 0 || gone.length > 0) {

@@ -8,7 +8,7 @@ import {
   type Waiting,
 } from '../../../../shared/contract/jobs';
 import type { HistoryRow, JobRow, OutputRow } from '../../db/jobs';
-import { qcOf } from '../../db/deliver-store';
+import { qcOf } from '../../db/job-store/deliver-values';
 import { parseSelection } from '../../flows/fetch-outputs';
 
 export interface Transfer {
@@ -111,12 +111,6 @@ export function toView(
 }
 
 export function toDetail(view: JobView, row: JobRow, history: readonly HistoryRow[]): JobDetail {
-  let abandoned: string[] = [];
-  try {
-    abandoned = JSON.parse(row.abandoned_remote_ids) as string[];
-  } catch {
-    /* damaged: none */
-  }
   return {
     ...view,
     history: history.map((h) => ({
@@ -128,7 +122,7 @@ export function toDetail(view: JobView, row: JobRow, history: readonly HistoryRo
     })),
     outputsWanted: parseSelection(row.outputs_wanted),
     attempts: row.attempts,
-    abandonedRemoteIds: abandoned,
+    abandonedRemoteIds: row.abandoned_remote_ids,
     sourceBytes: row.source_bytes,
     sourceType: row.source_type,
   };

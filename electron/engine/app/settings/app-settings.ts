@@ -9,7 +9,8 @@ import {
 } from '../../../../shared/contract/settings';
 import type { JobStore } from '../../db/jobs';
 
-const KEY = 'app.settings';
+export const APP_SETTINGS_KEY = 'app.settings';
+const KEY = APP_SETTINGS_KEY;
 const Lang = z.string().min(1).max(16);
 
 /** The settings kept in the queue's database (the service's are in `service.json` and the key store). */
@@ -49,7 +50,7 @@ export type AppSettings = z.infer<typeof AppSettings>;
 export function readAppSettings(store: JobStore): AppSettings {
   let raw: unknown = {};
   try {
-    raw = JSON.parse(store.setting(KEY) ?? '{}');
+    raw = JSON.parse(store.settings.get(KEY) ?? '{}');
   } catch {
     /* damaged: defaults */
   }
@@ -76,7 +77,7 @@ export function writeAppSettings(
     ...(patch.historyAfterDays !== undefined ? { historyAfterDays: patch.historyAfterDays } : {}),
     defaults: { ...now.defaults, ...(patch.defaults as Partial<AppSettings['defaults']> | undefined) },
   };
-  store.setSetting(KEY, JSON.stringify(next));
+  store.settings.set(KEY, JSON.stringify(next));
   return next;
 }
 
@@ -84,7 +85,7 @@ export function writeAppSettings(
 export function rememberBatch(store: JobStore, languages: readonly string[]): void {
   const now = readAppSettings(store);
   const recent = [...languages, ...now.recentLanguages.filter((l) => !languages.includes(l))].slice(0, 12);
-  store.setSetting(
+  store.settings.set(
     KEY,
     JSON.stringify({ ...now, recentLanguages: recent, lastBatchLanguages: [...languages] }),
   );

@@ -1,5 +1,6 @@
 import type { DubdeskHandlers } from '../../../../shared/contract/methods';
 import type { Settings } from '../../../../shared/contract/settings';
+import { settingChanged, type Changes } from '../../db/changes';
 import type { JobStore } from '../../db/jobs';
 import type { AccountService } from '../account/account-service';
 import { asContractError } from '../contract-error';
@@ -8,28 +9,30 @@ import type { LogSecrets } from '../log-secrets';
 import type { EngineOptions } from '../options';
 import { absolutePath } from '../paths';
 import type { QueuePauseSetting } from '../queue/pause';
-import type { ServiceManager } from '../service';
-import { readAppSettings, settingsView, writeAppSettings } from './app-settings';
+import type { ServiceConnection } from '../dubbing-service';
+import { APP_SETTINGS_KEY, readAppSettings, settingsView, writeAppSettings } from './app-settings';
 import { checkOutputFolder } from './output-folder';
 
 export interface SettingsDeps {
   options: Pick<EngineOptions, 'appVersion' | 'face' | 'home' | 'cwd'>;
   store: JobStore;
-  services: ServiceManager;
+  services: ServiceConnection;
   account: AccountService;
   pause: QueuePauseSetting;
   secrets: LogSecrets;
   hub: EventHub;
   info(fields: Record<string, unknown>, message: string): void;
-  /** The worker reads the settings again now (concurrency, the service). */
-  wake(): void;
-  scheduleTotals(): void;
+  /** The job views name the service: the faces list again when it changed. */
+  listChanged(): void;
 }
 
 type SettingsHandlers = Pick<DubdeskHandlers, 'appInfo' | 'getSettings' | 'setSettings'>;
 
 /** The app's settings (in the queue's database) and the service's (service.json and the key store). */
 export class SettingsService {
+  /** The settings as last sent to the faces: an unchanged value is not sent again. */
+  private sent = '';
+
   constructor(private readonly deps: SettingsDeps) {}
 
   private settings(): Settings {
@@ -45,7 +48,6 @@ export class SettingsService {
     const { services, pause } = this.deps;
     this.deps.secrets.forget();
     this.deps.account.balance.forget();
-    this.deps.scheduleTotals();
     this.deps.info({ mode: services.mode() }, 'service settings changed');
     try {
       await services.ensure();
@@ -54,7 +56,20 @@ export class SettingsService {
       const err = asContractError(e);
       if (err.code === 'auth' || err.code === 'config') pause.set({ reason: 'auth', message: err.message });
     }
-    this.deps.hub.emit({ type: 'jobs-changed', removed: [] });
+    this.deps.listChanged();
+  }
+
+  /**
+   * A commit (the feed's subscriber): the app's settings, changed here, or by another process (sent only
+   * when they differ from what the faces were last sent: another process's commit names no key), are sent.
+   */
+  heard(changes: Changes): void {
+    if (!settingChanged(changes, APP_SETTINGS_KEY) || this.deps.hub.size === 0) return;
+    const settings = this.settings();
+    const json = JSON.stringify(settings);
+    if (changes.foreign && json === this.sent) return;
+    this.sent = json;
+    this.deps.hub.emit({ type: 'settings', settings });
   }
 
   handlers(): SettingsHandlers {
@@ -83,11 +98,12 @@ export class SettingsService {
         if (service) {
           await this.deps.services.update(service);
           await this.serviceChanged();
+          // The service's settings live in service.json and the key store, not the database: told here.
+          const settings = this.settings();
+          this.sent = JSON.stringify(settings);
+          this.deps.hub.emit({ type: 'settings', settings });
         }
-        const settings = this.settings();
-        this.deps.hub.emit({ type: 'settings', settings });
-        this.deps.wake();
-        return settings;
+        return this.settings();
       },
     };
   }

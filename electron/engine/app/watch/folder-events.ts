@@ -36,7 +36,7 @@ export class FolderEvents {
 
   /** Every folder's view may have changed. */
   allChanged(): void {
-    for (const row of this.deps.watch.folders()) this.changed(row.id);
+    for (const row of this.deps.watch.folders.all()) this.changed(row.id);
   }
 
   close(): void {
@@ -52,7 +52,7 @@ export class FolderEvents {
     const ids = [...this.dirty];
     this.dirty.clear();
     for (const id of ids) {
-      const row = this.deps.watch.folder(id);
+      const row = this.deps.watch.folders.get(id);
       if (!row) {
         this.emitted.delete(id);
         this.deps.emit({ type: 'watch-folder-removed', id });

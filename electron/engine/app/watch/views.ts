@@ -1,8 +1,8 @@
 import { relative } from 'node:path';
 import type { WatchFile, WatchFolder } from '../../../../shared/contract/watch';
 import type { WatchFileViewRow, WatchFolderRow, WatchStore } from '../../db/watch';
-import { outRootOf } from '../../watch/env';
-import { watcherAlive } from '../../watch/service';
+import { outRootOf } from '../../watcher/env';
+import { watcherAlive } from '../../watcher/watcher-loop';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const HOUR_MS = 3_600_000;
@@ -17,9 +17,9 @@ export function folderView(
   watchedHere: boolean,
   now = Date.now(),
 ): WatchFolder {
-  const c = watch.counts(row.id);
-  const awaiting = watch.awaiting(row.id);
-  const alive = watchedHere || watcherAlive(watch.lastBeat(), now);
+  const c = watch.counts.get(row.id);
+  const awaiting = watch.links.awaiting(row.id);
+  const alive = watchedHere || watcherAlive(watch.beat.lastBeat(), now);
   const status = row.paused ? 'paused' : alive ? row.status : 'inactive';
   const message = status === 'inactive' ? INACTIVE_MESSAGE : status === 'paused' ? null : row.status_message;
   return {
@@ -48,7 +48,7 @@ export function folderView(
     },
     awaitingCredits: awaiting.credits,
     awaitingUnknownLength: awaiting.unknownLength,
-    creditsLastHour: watch.creditsSince(row.id, now - HOUR_MS),
+    creditsLastHour: watch.links.creditsSince(row.id, now - HOUR_MS),
     creditsPerHour: 3600 * row.preset.to.length * (row.preset.studio ? 2 : 1),
     createdAt: new Date(row.created_at).toISOString(),
   };

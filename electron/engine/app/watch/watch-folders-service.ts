@@ -8,10 +8,11 @@ import {
   type WatchFolder,
   type WatchPreset,
 } from '../../../../shared/contract/watch';
-import type { JobRow, JobStore } from '../../db/jobs';
+import type { Changes } from '../../db/changes';
+import type { JobStore } from '../../db/jobs';
 import type { WatchFolderRow, WatchStore } from '../../db/watch';
-import { DEFAULT_WATCH_TIMING, type PlannedFiles, type WatchEnv, type WatchTiming } from '../../watch/env';
-import { WatchService } from '../../watch/service';
+import { DEFAULT_WATCH_TIMING, type PlannedFiles, type WatchEnv, type WatchTiming } from '../../watcher/env';
+import { WatcherLoop } from '../../watcher/watcher-loop';
 import { absolutePath } from '../paths';
 import { approveFolder, reprocessFile, type FileActionContext } from './file-actions';
 import { checkOverlap, checkWatchPath, resolvePreset } from './folder-checks';
@@ -45,7 +46,6 @@ export interface WatchDeps {
   balance(): Promise<number | null>;
   /** Checks a folder's preset can be used (languages, generation, output folder); throws a contract error. */
   checkPreset(preset: WatchPreset, folder: string): Promise<void>;
-  jobsChanged(added: readonly number[], changed: readonly JobRow[]): void;
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
 }
@@ -61,7 +61,7 @@ const notFound = (id: number) =>
  */
 export class WatchFolders {
   readonly env: WatchEnv;
-  private service: WatchService | null = null;
+  private service: WatcherLoop | null = null;
   private readonly events: FolderEvents;
   private closed = false;
 
@@ -73,8 +73,6 @@ export class WatchFolders {
       snapshotDir: join(deps.home, 'watch-snapshots'),
       plan: deps.plan,
       balance: deps.balance,
-      jobsChanged: deps.jobsChanged,
-      folderChanged: (id) => this.folderChanged(id),
       info: deps.info,
       warn: deps.warn,
     };
@@ -89,7 +87,7 @@ export class WatchFolders {
   /** Starts watching every folder (while this process works the queue). */
   startWatching(): void {
     if (this.service || this.closed) return;
-    this.service = new WatchService(this.env);
+    this.service = new WatcherLoop(this.env);
     this.service.start();
     this.events.allChanged();
   }
@@ -107,18 +105,16 @@ export class WatchFolders {
     this.events.close();
   }
 
-  /** A job changed: its folder's counts may have. */
-  jobChanged(row: JobRow): void {
-    if (row.watch_folder_id !== null) this.folderChanged(row.watch_folder_id);
-  }
-
-  /** Many jobs changed at once (bulk actions): every folder's counts may have. */
-  jobsChanged(): void {
-    this.events.allChanged();
-  }
-
-  folderChanged(id: number): void {
-    this.events.changed(id);
+  /**
+   * A commit (the feed's subscriber): the folders it named, or all of them, may show otherwise (their rows,
+   * files, or the jobs their counts are made of); a change to the folder table is the watcher's to read.
+   */
+  heard(changes: Changes): void {
+    if (changes.folderTable) this.service?.wake();
+    if (changes.allFolders || changes.allJobs || changes.removed.length) return this.events.allChanged();
+    for (const id of changes.folders) this.events.changed(id);
+    for (const row of changes.jobs.values())
+      if (row?.watch_folder_id != null) this.events.changed(row.watch_folder_id);
   }
 
   private view(row: WatchFolderRow): WatchFolder {
@@ -126,30 +122,23 @@ export class WatchFolders {
   }
 
   private folder(id: number): WatchFolderRow {
-    const row = this.deps.watch.folder(id);
+    const row = this.deps.watch.folders.get(id);
     if (!row) throw notFound(id);
     return row;
-  }
-
-  /** A change the watching process must act on: told now when it is this one, else it reads the table. */
-  private changedFolder(id: number): void {
-    this.service?.wake();
-    this.folderChanged(id);
   }
 
   handlers(): WatchHandlers {
     const { watch, cwd } = this.deps;
     return {
-      listWatchFolders: () => ({ folders: watch.folders().map((r) => this.view(r)) }),
+      listWatchFolders: () => ({ folders: watch.folders.all().map((r) => this.view(r)) }),
 
       addWatchFolder: async ({ path: raw, preset: given }) => {
         const path = await checkWatchPath(raw, cwd);
         const preset = resolvePreset(given, cwd);
-        await checkOverlap(path, preset.recursive, watch.folders());
+        await checkOverlap(path, preset.recursive, watch.folders.all());
         await this.deps.checkPreset(preset, path);
-        const id = watch.insertFolder(path, preset, Date.now());
+        const id = watch.folders.insert(path, preset, Date.now());
         this.deps.info({ id, path }, 'watched folder added');
-        this.changedFolder(id);
         return this.view(this.folder(id));
       },
 
@@ -168,7 +157,7 @@ export class WatchFolders {
             await checkOverlap(
               row.path,
               true,
-              watch.folders().filter((f) => f.id !== id),
+              watch.folders.all().filter((f) => f.id !== id),
             );
           await this.deps.checkPreset(preset, row.path);
           const before = row.preset;
@@ -178,7 +167,7 @@ export class WatchFolders {
           );
           if (bumped) presetVersion = row.preset_version + 1;
         }
-        watch.updateFolder(
+        watch.folders.update(
           id,
           {
             ...(preset ? { preset } : {}),
@@ -188,22 +177,20 @@ export class WatchFolders {
           Date.now(),
         );
         this.deps.info({ id, presetVersion, paused }, 'watched folder changed');
-        this.changedFolder(id);
         return this.view(this.folder(id));
       },
 
       removeWatchFolder: ({ id }) => {
         const row = this.folder(id);
-        watch.removeFolder(id);
+        watch.folders.remove(id);
         this.deps.info({ id, path: row.path }, 'watched folder removed');
-        this.changedFolder(id);
         return { id };
       },
 
       listWatchFiles: ({ id, statuses, search, offset, limit }) => {
         const folder = this.folder(id);
-        const { total, rows } = watch.page(id, { statuses, search }, offset, limit);
-        const jobs = watch.jobIdsOf(rows.map((r) => r.id));
+        const { total, rows } = watch.views.page(id, { statuses, search }, offset, limit);
+        const jobs = watch.links.jobIdsOf(rows.map((r) => r.id));
         return { total, offset, files: rows.map((r) => fileView(r, folder.path, jobs.get(r.id) ?? [])) };
       },
 
@@ -216,14 +203,13 @@ export class WatchFolders {
 
       rescanWatchFolder: ({ id }) => {
         this.folder(id);
-        watch.askRescan(id);
-        this.changedFolder(id);
+        watch.folders.askRescan(id);
         return this.view(this.folder(id));
       },
     };
   }
 
   private actionContext(folder: WatchFolderRow): FileActionContext {
-    return { env: this.env, folder, info: this.deps.info, changed: () => this.changedFolder(folder.id) };
+    return { env: this.env, folder, info: this.deps.info };
   }
 }

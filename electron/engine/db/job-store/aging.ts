@@ -1,4 +1,5 @@
-import type { Db } from '../open';
+import { transactionsOf, type Transactions } from '../transactions';
+import type { Db } from '../types';
 import { vacuumSome } from '../vacuum';
 
 /**
@@ -10,8 +11,10 @@ const AGING = `cleared_at IS NULL AND archived_at IS NULL AND state IN ('complet
 /** Finished jobs leaving the live list for the history once they are older than the setting. */
 export class JobAging {
   private readonly q;
+  private readonly t: Transactions;
 
   constructor(private readonly db: Db) {
+    this.t = transactionsOf(db);
     this.q = {
       oldest: db.prepare(`SELECT min(updated_at) AS t FROM jobs INDEXED BY jobs_aging WHERE ${AGING}`),
       archive: db.prepare(
@@ -28,8 +31,11 @@ export class JobAging {
 
   /** Moves up to `limit` finished jobs last changed before `before` into the history; returns how many. */
   archive(before: number, now: number, limit: number): number {
-    const n = this.db.transaction(() => this.q.archive.run({ before, now, limit }).changes).immediate();
-    return n;
+    return this.t.tx(() => {
+      const n = this.q.archive.run({ before, now, limit }).changes;
+      if (n) this.t.changes.someJobs();
+      return n;
+    });
   }
 
   /** After aging or clearing: free pages go back to the file system, a bounded number at a time. */

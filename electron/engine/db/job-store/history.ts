@@ -1,22 +1,15 @@
 import type { JobState } from '../../../../shared/contract/jobs';
-import type { Db } from '../open';
+import { transactionsOf, type Transactions } from '../transactions';
+import type { Db } from '../types';
 import { HistoryRow } from './rows';
-
-export type HistoryListener = (
-  jobId: number,
-  from: JobState | null,
-  to: JobState,
-  event: string,
-  reason: string | null,
-) => void;
 
 /** Each job's history: every change of state, with its event and reason. */
 export class JobHistory {
-  /** Sees every history entry as it is written (the engine logs them). */
-  onHistory: HistoryListener | null = null;
   private readonly q;
+  private readonly t: Transactions;
 
   constructor(db: Db) {
+    this.t = transactionsOf(db);
     this.q = {
       insert: db.prepare(
         `INSERT INTO job_history (job_id, at, from_state, to_state, event, reason) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -31,7 +24,7 @@ export class JobHistory {
     };
   }
 
-  appendHistory(
+  append(
     id: number,
     at: number,
     from: JobState | null,
@@ -41,12 +34,14 @@ export class JobHistory {
     /** False for the entries of a bulk add: the engine logs the batch once, not each of its jobs. */
     notify = true,
   ): void {
-    this.q.insert.run(id, at, from, to, event, reason);
-    if (notify) this.onHistory?.(id, from, to, event, reason);
+    this.t.write(() => {
+      this.q.insert.run(id, at, from, to, event, reason);
+      if (notify) this.t.changes.logged({ jobId: id, from, to, event, reason });
+    });
   }
 
   /** The same entry for many jobs, in one statement. */
-  appendHistoryMany(
+  appendMany(
     ids: readonly number[],
     at: number,
     from: JobState | null,
@@ -56,11 +51,13 @@ export class JobHistory {
     notify = true,
   ): void {
     if (ids.length === 0) return;
-    this.q.insertMany.run({ ids: JSON.stringify(ids), at, from, to, event, reason });
-    if (notify) for (const id of ids) this.onHistory?.(id, from, to, event, reason);
+    this.t.write(() => {
+      this.q.insertMany.run({ ids: JSON.stringify(ids), at, from, to, event, reason });
+      if (notify) for (const id of ids) this.t.changes.logged({ jobId: id, from, to, event, reason });
+    });
   }
 
-  history(id: number): HistoryRow[] {
+  of(id: number): HistoryRow[] {
     return this.q.list.all(id).map((r) => HistoryRow.parse(r));
   }
 }

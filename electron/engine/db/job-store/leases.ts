@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_CONCURRENCY } from '../../../../shared/contract/settings';
-import type { Db } from '../open';
+import { transactionsOf, type Transactions } from '../transactions';
+import type { Db } from '../types';
 import { dueQuery, nextDueQuery } from './due';
 import type { JobReads } from './reads';
 import { FINISHED, JobRow, NOT_WORKABLE } from './rows';
@@ -18,11 +19,13 @@ export const FOLLOWED = `step = 'track' AND state IN ('canceled', 'paused') AND 
 /** Who works which job: claims under tokens, their release, and what the runner asks about the queue. */
 export class JobLeases {
   private readonly q;
+  private readonly t: Transactions;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly reads: JobReads,
   ) {
+    this.t = transactionsOf(db);
     this.q = {
       due: { submit: db.prepare(dueQuery('submit')), fetch: db.prepare(dueQuery('fetch')) },
       nextDue: { submit: db.prepare(nextDueQuery('submit')), fetch: db.prepare(nextDueQuery('fetch')) },
@@ -68,34 +71,32 @@ export class JobLeases {
     offLinkLimit = 0,
   ): { row: JobRow; token: string; offLink: boolean }[] {
     if (limit <= 0 && offLinkLimit <= 0) return [];
-    return this.db
-      .transaction(() => {
-        const claimed: { row: JobRow; token: string; offLink: boolean }[] = [];
-        const taken = { link: 0, off: 0 };
-        const full = () => taken.link >= limit && taken.off >= offLinkLimit;
-        for (;;) {
-          const batch = this.q.due[step].all(now, service) as { id: number; off_link: number }[];
-          const before = claimed.length;
-          for (const { id, off_link } of batch) {
-            if (full()) break;
-            const offLink = off_link === 1;
-            if (offLink ? taken.off >= offLinkLimit : taken.link >= limit) continue;
-            if (busy(id)) continue;
-            const token = randomUUID();
-            if (this.q.lease.run(token, service, id).changes === 1) {
-              const row = this.reads.get(id);
-              if (row) {
-                claimed.push({ row, token, offLink });
-                taken[offLink ? 'off' : 'link']++;
-              }
+    return this.t.tx(() => {
+      const claimed: { row: JobRow; token: string; offLink: boolean }[] = [];
+      const taken = { link: 0, off: 0 };
+      const full = () => taken.link >= limit && taken.off >= offLinkLimit;
+      for (;;) {
+        const batch = this.q.due[step].all(now, service) as { id: number; off_link: number }[];
+        const before = claimed.length;
+        for (const { id, off_link } of batch) {
+          if (full()) break;
+          const offLink = off_link === 1;
+          if (offLink ? taken.off >= offLinkLimit : taken.link >= limit) continue;
+          if (busy(id)) continue;
+          const token = randomUUID();
+          if (this.q.lease.run(token, service, id).changes === 1) {
+            const row = this.reads.get(id);
+            if (row) {
+              claimed.push({ row, token, offLink });
+              taken[offLink ? 'off' : 'link']++;
             }
           }
-          // A concurrency above one batch (the CLI allows any) takes the next batch: the leased are skipped.
-          if (batch.length < MAX_CONCURRENCY || full() || claimed.length === before) break;
         }
-        return claimed;
-      })
-      .immediate();
+        // A concurrency above one batch (the CLI allows any) takes the next batch: the leased are skipped.
+        if (batch.length < MAX_CONCURRENCY || full() || claimed.length === before) break;
+      }
+      return claimed;
+    });
   }
 
   /** Still the holder? A user action (cancel, retry, pause of an idle job) takes the token away. */

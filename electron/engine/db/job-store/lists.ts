@@ -1,5 +1,5 @@
 import type { JobFilter, JobState } from '../../../../shared/contract/jobs';
-import type { Db } from '../open';
+import type { Db } from '../types';
 import { LIVE, onlyStates, where } from './filter';
 import { JobRow } from './rows';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Db } from '../open';
+import type { Db } from '../types';
 import { JobRow } from './rows';
 
 /** What makes two jobs the same dub (see `db/same-content.ts`), as a carrier of it reads from the table. */

@@ -27,6 +27,31 @@ export const INSANE_FIGURES_SQL = `SELECT id FROM jobs WHERE
 export const CREATE_SENT = 1;
 export const CREATE_ANSWERED = 2;
 
+/**
+ * `abandoned_remote_ids`: the dubs a job never adopts again (failed, or made but never dispatched), a JSON
+ * list in its cell. A damaged cell reads as the ids it still names rather than stopping every list.
+ */
+export const AbandonedIds = z.string().transform((cell): string[] => {
+  let json: unknown = null;
+  try {
+    json = JSON.parse(cell);
+  } catch {
+    /* damaged: no ids */
+  }
+  const list = z.array(z.unknown()).safeParse(json);
+  return list.success ? list.data.filter((id): id is string => typeof id === 'string') : [];
+});
+
+/** Columns kept as JSON text: how each is written back from what a row holds. */
+const JSON_COLUMNS = ['abandoned_remote_ids'] as const;
+
+/** A patch of row values as the cells take them (lists written as JSON text). */
+export function cellsOf(patch: Partial<JobRow>): Record<string, unknown> {
+  const cells: Record<string, unknown> = { ...patch };
+  for (const column of JSON_COLUMNS) if (column in cells) cells[column] = JSON.stringify(cells[column]);
+  return cells;
+}
+
 /** A row of `jobs` exactly as stored; parsed on the way out because the database is a file on disk. */
 export const JobRow = z.object({
   id: z.number().int(),
@@ -62,7 +87,7 @@ export const JobRow = z.object({
   create_attempted_at: z.number().int().nullable(),
   /** The service's newest dub just before the last v2 create was sent (JSON, see flows/create-mark.ts). */
   create_mark: z.string().nullable(),
-  abandoned_remote_ids: z.string(),
+  abandoned_remote_ids: AbandonedIds,
   remote_status: z.number().int().nullable(),
   progress: z.number(),
   waiting: z.string().nullable(),

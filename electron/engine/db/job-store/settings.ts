@@ -1,10 +1,13 @@
-import type { Db } from '../open';
+import { transactionsOf, type Transactions } from '../transactions';
+import type { Db } from '../types';
 
 /** The app's settings: one key-value table beside the queue (what the application layer's settings read and write). */
 export class SettingsTable {
   private readonly q;
+  private readonly t: Transactions;
 
   constructor(db: Db) {
+    this.t = transactionsOf(db);
     this.q = {
       get: db.prepare(`SELECT value FROM settings WHERE key = ?`),
       put: db.prepare(
@@ -14,13 +17,16 @@ export class SettingsTable {
     };
   }
 
-  setting(key: string): string | undefined {
+  get(key: string): string | undefined {
     return (this.q.get.get(key) as { value: string } | undefined)?.value;
   }
 
   /** Null deletes the key. */
-  setSetting(key: string, value: string | null): void {
-    if (value === null) this.q.delete.run(key);
-    else this.q.put.run(key, value);
+  set(key: string, value: string | null): void {
+    this.t.write(() => {
+      if (value === null) this.q.delete.run(key);
+      else this.q.put.run(key, value);
+      this.t.changes.setting(key);
+    });
   }
 }

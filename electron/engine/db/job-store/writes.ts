@@ -1,6 +1,8 @@
-import type { Db } from '../open';
+import { transactionsOf, type Transactions } from '../transactions';
+import type { Db } from '../types';
 import { vacuumSome } from '../vacuum';
 import {
+  cellsOf,
   JobRow,
   LeaseLostError,
   LIFE_COLUMNS,
@@ -57,15 +59,25 @@ interface InsertedRow {
 export class JobWrites {
   private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
   private readonly q;
+  private readonly t: Transactions;
 
   constructor(private readonly db: Db) {
+    this.t = transactionsOf(db);
     this.q = {
       insert: db.prepare(INSERT_JOB),
       insertUnlessLive: db.prepare(`${INSERT_JOB} ON CONFLICT DO NOTHING`),
       insertRows: new Map<number, ReturnType<Db['prepare']>>(),
-      wakeFirstUpload: db.prepare(
-        `UPDATE jobs SET next_run_at = 0 WHERE source = ? AND state = 'queued' AND waiting_code = 'first-upload' AND next_run_at > 0`,
-      ),
+      wakeFirstUpload: db
+        .prepare(
+          `UPDATE jobs SET next_run_at = 0 WHERE source = ? AND state = 'queued' AND waiting_code = 'first-upload' AND next_run_at > 0 RETURNING id`,
+        )
+        .pluck(),
+      endNetworkWaits: db
+        .prepare(
+          `UPDATE jobs SET next_run_at = @now WHERE waiting_code = 'offline' AND next_run_at > @now
+             AND lease_token IS NULL AND step IN ('submit', 'fetch') AND service IN (@service, '') RETURNING id`,
+        )
+        .pluck(),
       remove: db.prepare(`DELETE FROM jobs WHERE id = ? AND state IN ('failed', 'canceled')`),
       clear: db.prepare(
         `UPDATE jobs SET cleared_at = ? WHERE id = ? AND state = 'completed' AND cleared_at IS NULL`,
@@ -75,9 +87,14 @@ export class JobWrites {
 
   /** Inserts a queued job and returns its id; only `jobs/life.ts` calls it (it writes the history too). */
   insert(job: NewJob, now: number): number {
-    return Number(
-      this.q.insert.run({ source_hash: null, reuse_results: 0, deliver: null, ...job, now }).lastInsertRowid,
-    );
+    return this.t.write(() => {
+      const id = Number(
+        this.q.insert.run({ source_hash: null, reuse_results: 0, deliver: null, ...job, now })
+          .lastInsertRowid,
+      );
+      this.t.changes.jobsAdded([id]);
+      return id;
+    });
   }
 
   /**
@@ -85,14 +102,19 @@ export class JobWrites {
    * same statement: another add, in this process or another, may have queued it a moment ago). Null then.
    */
   insertUnlessLive(job: NewJob, now: number): number | null {
-    const r = this.q.insertUnlessLive.run({
-      source_hash: null,
-      reuse_results: 0,
-      deliver: null,
-      ...job,
-      now,
+    return this.t.write(() => {
+      const r = this.q.insertUnlessLive.run({
+        source_hash: null,
+        reuse_results: 0,
+        deliver: null,
+        ...job,
+        now,
+      });
+      if (r.changes === 0) return null;
+      const id = Number(r.lastInsertRowid);
+      this.t.changes.jobsAdded([id]);
+      return id;
     });
-    return r.changes === 0 ? null : Number(r.lastInsertRowid);
   }
 
   /**
@@ -100,6 +122,14 @@ export class JobWrites {
    * or null where a live job of its source and language is there (from before, or earlier in `jobs`).
    */
   insertManyUnlessLive(jobs: readonly NewJob[], now: number): (number | null)[] {
+    return this.t.write(() => {
+      const ids = this.insertRows(jobs, now);
+      this.t.changes.jobsAdded(ids.filter((id) => id !== null));
+      return ids;
+    });
+  }
+
+  private insertRows(jobs: readonly NewJob[], now: number): (number | null)[] {
     const ids: (number | null)[] = [];
     for (let start = 0; start < jobs.length; start += INSERT_ROWS) {
       const chunk = jobs.slice(start, start + INSERT_ROWS);
@@ -136,7 +166,22 @@ export class JobWrites {
 
   /** Jobs of a source waiting for its first upload look again now; only `jobs/life.ts` calls it. */
   wakeFirstUploadWaiters(source: string): void {
-    this.q.wakeFirstUpload.run(source);
+    this.t.write(() => this.woken(this.q.wakeFirstUpload.all(source) as number[]));
+  }
+
+  /**
+   * Jobs waiting out a network backoff become due now (the machine woke up, the network is back): their wait
+   * is over, their state and history stay as they are. Returns how many.
+   */
+  endNetworkWaits(service: string, now: number): number {
+    return this.t.write(() => this.woken(this.q.endNetworkWaits.all({ now, service }) as number[]));
+  }
+
+  /** Jobs made due now: told as changed, and the worker looks. */
+  private woken(ids: readonly number[]): number {
+    for (const id of ids) this.t.changes.job(id);
+    if (ids.length) this.t.changes.dueSooner();
+    return ids.length;
   }
 
   /**
@@ -150,8 +195,20 @@ export class JobWrites {
     this.write(id, guard, patch, now);
   }
 
-  /** The one UPDATE of a job row; `jobs/life.ts` uses it for state changes, `record` for the rest. */
-  write(id: number, guard: WriteGuard, patch: AnyPatch, now: number): void {
+  /**
+   * The one UPDATE of a job row; `jobs/life.ts` uses it for state changes, `record` for the rest. `after`:
+   * the whole row once written, when the writer knows it (the job's life does): the change carries it.
+   */
+  write(id: number, guard: WriteGuard, patch: AnyPatch, now: number, after?: JobRow): void {
+    this.t.write(() => {
+      this.update(id, guard, patch, now);
+      this.t.changes.job(id, after ?? null);
+      const due = patch.next_run_at !== undefined && patch.next_run_at !== null && patch.next_run_at <= now;
+      if (due || patch.step === 'track') this.t.changes.dueSooner();
+    });
+  }
+
+  private update(id: number, guard: WriteGuard, patch: AnyPatch, now: number): void {
     const keys = Object.keys(patch).sort();
     const kind = typeof guard === 'string' ? guard : 'token';
     const sig = `${keys.join(',')}|${kind}`;
@@ -170,7 +227,7 @@ export class JobWrites {
       this.statements.set(sig, stmt);
     }
     const token = typeof guard === 'string' ? {} : { __token: guard.token };
-    const info = stmt.run({ ...patch, ...token, __id: id, __now: now });
+    const info = stmt.run({ ...cellsOf(patch), ...token, __id: id, __now: now });
     if (info.changes !== 1) throw new LeaseLostError(id);
   }
 
@@ -181,13 +238,11 @@ export class JobWrites {
    */
   remove(ids: readonly number[], now = Date.now()): number[] {
     const removed: number[] = [];
-    this.db
-      .transaction(() => {
-        for (const id of ids)
-          if (this.q.remove.run(id).changes === 1 || this.q.clear.run(now, id).changes === 1)
-            removed.push(id);
-      })
-      .immediate();
+    this.t.tx(() => {
+      for (const id of ids)
+        if (this.q.remove.run(id).changes === 1 || this.q.clear.run(now, id).changes === 1) removed.push(id);
+      this.t.changes.jobsRemoved(removed);
+    });
     if (removed.length) vacuumSome(this.db);
     return removed;
   }

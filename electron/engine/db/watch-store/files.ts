@@ -1,12 +1,15 @@
-import type { Db } from '../open';
+import { transactionsOf, type Transactions } from '../transactions';
+import type { Db } from '../types';
 import { PresentRow, WatchFileRow, type FilePatch, type FileRowStatus } from './rows';
 
 /** The files found in watched folders: one row per version, written compare-and-set. */
 export class WatchFiles {
   private readonly q;
   private readonly updates = new Map<string, ReturnType<Db['prepare']>>();
+  private readonly t: Transactions;
 
   constructor(private readonly db: Db) {
+    this.t = transactionsOf(db);
     this.q = {
       file: db.prepare(`SELECT * FROM watch_files WHERE id = ?`),
       current: db.prepare(`SELECT * FROM watch_files WHERE folder_id = ? AND path = ? AND current = 1`),
@@ -20,7 +23,7 @@ export class WatchFiles {
         INSERT INTO watch_files (folder_id, path, version, status, size, mtime_ms, changed_at, wait_since,
           next_check_at, first_seen_at, updated_at)
         VALUES (@folder_id, @path, @version, @status, @size, @mtime_ms, @now, @now, @next_check_at, @now, @now)`),
-      deleteFile: db.prepare(`DELETE FROM watch_files WHERE id = ? AND rev = ?`),
+      deleteFile: db.prepare(`DELETE FROM watch_files WHERE id = ? AND rev = ? RETURNING folder_id`).pluck(),
       due: db.prepare(
         `SELECT * FROM watch_files WHERE status IN ('settling', 'waiting') AND next_check_at <= ?
            AND folder_id = ? ORDER BY next_check_at, id LIMIT ?`,
@@ -35,6 +38,12 @@ export class WatchFiles {
       recheck: db.prepare(
         `UPDATE watch_files SET next_check_at = ?, rev = rev + 1 WHERE folder_id = ? AND status = 'settling'`,
       ),
+      setGone: db
+        .prepare(
+          `UPDATE watch_files SET gone = ?, rev = rev + 1 WHERE id IN (SELECT value FROM json_each(?))
+           RETURNING folder_id`,
+        )
+        .pluck(),
       hasStatus: db.prepare(`SELECT 1 FROM watch_files WHERE folder_id = ? AND status = ? LIMIT 1`),
       sameContent: db.prepare(
         `SELECT * FROM watch_files WHERE folder_id = ? AND hash = ? AND preset_version = ? AND id != ?
@@ -54,7 +63,7 @@ export class WatchFiles {
     };
   }
 
-  file(id: number): WatchFileRow | undefined {
+  get(id: number): WatchFileRow | undefined {
     const row = this.q.file.get(id);
     return row ? WatchFileRow.parse(row) : undefined;
   }
@@ -75,7 +84,7 @@ export class WatchFiles {
     return row ? WatchFileRow.parse(row) : undefined;
   }
 
-  insertFile(f: {
+  insert(f: {
     folder_id: number;
     path: string;
     version: number;
@@ -85,12 +94,16 @@ export class WatchFiles {
     next_check_at: number | null;
     now: number;
   }): number {
-    return Number(this.q.insertFile.run(f).lastInsertRowid);
+    return this.t.write(() => {
+      const id = Number(this.q.insertFile.run(f).lastInsertRowid);
+      this.t.changes.folder(f.folder_id);
+      return id;
+    });
   }
 
   /** Compare-and-set, like `update`. */
-  deleteFile(id: number, rev: number): boolean {
-    return this.q.deleteFile.run(id, rev).changes === 1;
+  delete(id: number, rev: number): boolean {
+    return this.t.write(() => this.wrote(this.q.deleteFile.get(id, rev)));
   }
 
   /**
@@ -104,12 +117,24 @@ export class WatchFiles {
     let stmt = this.updates.get(sig);
     if (!stmt) {
       const sets = [...keys.map((k) => `${k} = @${k}`), 'rev = rev + 1', 'updated_at = @__now'];
-      stmt = this.db.prepare(`UPDATE watch_files SET ${sets.join(', ')} WHERE id = @__id AND rev = @__rev`);
+      stmt = this.db
+        .prepare(
+          `UPDATE watch_files SET ${sets.join(', ')} WHERE id = @__id AND rev = @__rev RETURNING folder_id`,
+        )
+        .pluck();
       this.updates.set(sig, stmt);
     }
     const values: Record<string, unknown> = { ...patch, __id: id, __rev: rev, __now: now };
     if ('problem' in patch) values.problem = patch.problem ? JSON.stringify(patch.problem) : null;
-    return stmt.run(values).changes === 1;
+    const run = stmt;
+    return this.t.write(() => this.wrote(run.get(values)));
+  }
+
+  /** A row of `folder` was written (`undefined`: none was): its folder is told as changed. */
+  private wrote(folder: unknown): boolean {
+    if (typeof folder !== 'number') return false;
+    this.t.changes.folder(folder);
+    return true;
   }
 
   /** Rows due for a look: settling or waiting, their time come. */
@@ -128,7 +153,9 @@ export class WatchFiles {
 
   /** Every settling file of the folder is looked at again at `now` (a watcher starts on it). */
   recheckSettling(folderId: number, now: number): void {
-    this.q.recheck.run(now, folderId);
+    this.t.write(() => {
+      if (this.q.recheck.run(now, folderId).changes) this.t.changes.folder(folderId);
+    });
   }
 
   hasStatus(folderId: number, status: FileRowStatus): boolean {
@@ -156,9 +183,9 @@ export class WatchFiles {
 
   setGone(ids: readonly number[], gone: boolean): void {
     if (ids.length === 0) return;
-    this.db
-      .prepare(`UPDATE watch_files SET gone = ?, rev = rev + 1 WHERE id IN (SELECT value FROM json_each(?))`)
-      .run(gone ? 1 : 0, JSON.stringify(ids));
+    this.t.write(() => {
+      for (const folder of new Set(this.q.setGone.all(gone ? 1 : 0, JSON.stringify(ids)))) this.wrote(folder);
+    });
   }
 
   /** A result this folder's own jobs wrote (or are writing) at `path`. */

@@ -1,12 +1,15 @@
 import type { WatchPreset } from '../../../../shared/contract/watch';
-import type { Db } from '../open';
+import { transactionsOf, type Transactions } from '../transactions';
+import type { Db } from '../types';
 import { WatchFolderRow } from './rows';
 
 /** The watched folders: their presets, what the watching process found, and asked rescans. */
-export class WatchFolders {
+export class WatchFolderRows {
   private readonly q;
+  private readonly t: Transactions;
 
   constructor(private readonly db: Db) {
+    this.t = transactionsOf(db);
     this.q = {
       folders: db.prepare(`SELECT * FROM watch_folders ORDER BY id`),
       folder: db.prepare(`SELECT * FROM watch_folders WHERE id = ?`),
@@ -32,21 +35,25 @@ export class WatchFolders {
     };
   }
 
-  folders(): WatchFolderRow[] {
+  all(): WatchFolderRow[] {
     return this.q.folders.all().map((r) => WatchFolderRow.parse(r));
   }
 
-  folder(id: number): WatchFolderRow | undefined {
+  get(id: number): WatchFolderRow | undefined {
     const row = this.q.folder.get(id);
     return row ? WatchFolderRow.parse(row) : undefined;
   }
 
-  insertFolder(path: string, preset: WatchPreset, now: number): number {
-    return Number(this.q.insertFolder.run(path, JSON.stringify(preset), now, now).lastInsertRowid);
+  insert(path: string, preset: WatchPreset, now: number): number {
+    return this.t.write(() => {
+      const id = Number(this.q.insertFolder.run(path, JSON.stringify(preset), now, now).lastInsertRowid);
+      this.t.changes.folder(id, true);
+      return id;
+    });
   }
 
   /** A user's change: the watching process notices it through `revision`. */
-  updateFolder(
+  update(
     id: number,
     patch: { preset?: WatchPreset; presetVersion?: number; paused?: boolean },
     now: number,
@@ -55,21 +62,23 @@ export class WatchFolders {
     if (patch.preset) sets.push('preset = @preset');
     if (patch.presetVersion !== undefined) sets.push('preset_version = @preset_version');
     if (patch.paused !== undefined) sets.push('paused = @paused');
-    this.db.prepare(`UPDATE watch_folders SET ${sets.join(', ')} WHERE id = @id`).run({
-      id,
-      now,
-      preset: patch.preset ? JSON.stringify(patch.preset) : null,
-      preset_version: patch.presetVersion ?? null,
-      paused: patch.paused ? 1 : 0,
-    });
+    this.written(id, true, () =>
+      this.db.prepare(`UPDATE watch_folders SET ${sets.join(', ')} WHERE id = @id`).run({
+        id,
+        now,
+        preset: patch.preset ? JSON.stringify(patch.preset) : null,
+        preset_version: patch.presetVersion ?? null,
+        paused: patch.paused ? 1 : 0,
+      }),
+    );
   }
 
-  removeFolder(id: number): boolean {
-    return this.q.removeFolder.run(id).changes === 1;
+  remove(id: number): boolean {
+    return this.written(id, true, () => this.q.removeFolder.run(id));
   }
 
   /** What the watching process found (not a user's change: no new revision). */
-  setFolderState(
+  setState(
     id: number,
     s: {
       status: WatchFolderRow['status'];
@@ -78,31 +87,33 @@ export class WatchFolders {
       pollReason: string | null;
     },
   ): void {
-    this.q.folderState.run({
-      id,
-      status: s.status,
-      status_message: s.message,
-      polled: s.polled ? 1 : 0,
-      poll_reason: s.pollReason,
-    });
+    this.written(id, false, () =>
+      this.q.folderState.run({
+        id,
+        status: s.status,
+        status_message: s.message,
+        polled: s.polled ? 1 : 0,
+        poll_reason: s.pollReason,
+      }),
+    );
   }
 
   activity(id: number, now: number): void {
-    this.q.activity.run(now, id);
+    this.written(id, false, () => this.q.activity.run(now, id));
   }
 
   scanned(id: number, now: number): void {
-    this.q.scanned.run(now, id);
+    this.written(id, false, () => this.q.scanned.run(now, id));
   }
 
   /** The folder's jobs (`WatchLinks.jobSignature`) when every outcome they make was recorded. */
   outcomesRecorded(id: number, signature: string): void {
-    this.q.outcomesSignature.run(signature, id);
+    this.written(id, false, () => this.q.outcomesSignature.run(signature, id));
   }
 
   /** The file name of the folder's snapshot as of its last catch-up. */
   setSnapshot(id: number, name: string | null): void {
-    this.q.snapshot.run(name, id);
+    this.written(id, false, () => this.q.snapshot.run(name, id));
   }
 
   /** Whether a taken file carries a problem (its original could not be moved): outcomes are looked at again. */
@@ -112,6 +123,15 @@ export class WatchFolders {
 
   /** `rescan_asked` only grows: the watching process rescans when it differs from the count it saw. */
   askRescan(id: number): void {
-    this.q.askRescan.run(id);
+    this.written(id, true, () => this.q.askRescan.run(id));
+  }
+
+  /** One write of a folder's row; `byUser`: a change to the folder table the watching process must read. */
+  private written(id: number, byUser: boolean, write: () => { changes: number }): boolean {
+    return this.t.write(() => {
+      const wrote = write().changes > 0;
+      if (wrote) this.t.changes.folder(id, byUser);
+      return wrote;
+    });
   }
 }

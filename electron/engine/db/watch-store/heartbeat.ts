@@ -1,15 +1,26 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import type { Db } from '../open';
+import { transactionsOf, type Transactions } from '../transactions';
+import type { Db } from '../types';
 
-const Beat = z.object({ at: z.number(), pid: z.number().int().optional(), host: z.string().optional() });
+const Beat = z.object({
+  at: z.number(),
+  pid: z.number().int().optional(),
+  host: z.string().optional(),
+  owner: z.string().optional(),
+});
 export type WatchBeat = z.infer<typeof Beat>;
 
-/** The watching process's heartbeat: folders show `inactive` when nobody watches them. */
+/**
+ * The watching process's heartbeat: folders show `inactive` when nobody watches them. A beat is told as a
+ * change of every folder only when a watcher starts or stops (not at every beat: they come every few seconds).
+ */
 export class WatchHeartbeat {
   private readonly q;
+  private readonly t: Transactions;
 
   constructor(db: Db) {
+    this.t = transactionsOf(db);
     this.q = {
       heartbeat: db.prepare(`SELECT value FROM settings WHERE key = 'watch.heartbeat'`),
       putHeartbeat: db.prepare(
@@ -21,11 +32,18 @@ export class WatchHeartbeat {
   }
 
   heartbeat(owner: string, now: number): void {
-    this.q.putHeartbeat.run(JSON.stringify({ owner, at: now, pid: process.pid, host: hostname() }));
+    this.t.write(() => {
+      const started = this.lastBeat()?.owner !== owner;
+      this.q.putHeartbeat.run(JSON.stringify({ owner, at: now, pid: process.pid, host: hostname() }));
+      if (started) this.t.changes.someFolders();
+    });
   }
 
   dropHeartbeat(owner: string): void {
-    this.q.dropHeartbeat.run(`%"owner":${JSON.stringify(owner)}%`);
+    this.t.write(() => {
+      if (this.q.dropHeartbeat.run(`%"owner":${JSON.stringify(owner)}%`).changes)
+        this.t.changes.someFolders();
+    });
   }
 
   /** When a watching process last said it was alive (0: never). */

@@ -1,4 +1,4 @@
-import type { Db } from '../open';
+import type { Db } from '../types';
 import { LinkedJob } from './rows';
 
 /** Which jobs each watched file queued, and the credits and jobs a folder counts on. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WATCH_FILE_STATUSES, type WatchFileStatus } from '../../../../shared/contract/watch';
-import type { Db } from '../open';
+import type { Db } from '../types';
 import type { WatchViews } from './views';
 
 const Counts = z.record(z.enum(WATCH_FILE_STATUSES), z.number().int().nonnegative());

@@ -1,5 +1,5 @@
 import { WATCH_FILE_STATUSES, type WatchFileStatus } from '../../../../shared/contract/watch';
-import type { Db } from '../open';
+import type { Db } from '../types';
 import type { WatchFiles } from './files';
 import { Outcome, ViewRow, WatchFileRow, type FilesFilter, type WatchFileViewRow } from './rows';
 
@@ -58,7 +58,7 @@ export class WatchViews {
 
   /** One file as a user sees it. */
   view(fileId: number): WatchFileViewRow | undefined {
-    const f = this.files.file(fileId);
+    const f = this.files.get(fileId);
     if (!f) return undefined;
     const { sql, params } = this.filtered(f.folder_id, {});
     const row = this.db.prepare(`SELECT * FROM (${sql}) WHERE id = @id`).get({ ...params, id: fileId });

@@ -33,7 +33,7 @@ function ebur128Summary(stderr: string): { integrated?: string; truePeak?: strin
   for (const raw of stderr.slice(at).split('\n')) {
     const line = raw.trim();
     if (/^(Integrated loudness|Loudness range|Sample peak|True peak):$/.test(line)) section = line;
-    const value = /^(I|Peak):\s+(\S+)\s+(LUFS|dBFS)$/.exec(line)?.[2];
+    const value = line.match(/^(I|Peak):\s+(\S+)\s+(LUFS|dBFS)$/)?.[2];
     if (value === undefined) continue;
     if (section.startsWith('Integrated')) out.integrated = value;
     else if (section.startsWith('Sample')) out.samplePeak = value;

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { transactionsOf, type Transactions } from './transactions';
+import type { Db } from './types';
+
+export const LockRow = z.object({
+  owner: z.string(),
+  pid: z.number().int(),
+  host: z.string(),
+  heartbeat_at: z.number().int(),
+  started_at: z.number().int(),
+});
+export type LockRow = z.infer<typeof LockRow>;
+
+/** The queue's lock row (`runner_lock`): who works the queue, and since when it last said it is alive. */
+export class LockStore {
+  private readonly q;
+  private readonly t: Transactions;
+
+  constructor(db: Db) {
+    this.t = transactionsOf(db);
+    this.q = {
+      read: db.prepare(`SELECT owner, pid, host, heartbeat_at, started_at FROM runner_lock WHERE id = 1`),
+      take: db.prepare(
+        `INSERT INTO runner_lock (id, owner, pid, host, heartbeat_at, started_at) VALUES (1, @owner, @pid, @host, @now, @now)
+         ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, pid = excluded.pid, host = excluded.host,
+           heartbeat_at = excluded.heartbeat_at, started_at = excluded.started_at`,
+      ),
+      renew: db.prepare(`UPDATE runner_lock SET heartbeat_at = ? WHERE id = 1 AND owner = ?`),
+      drop: db.prepare(`DELETE FROM runner_lock WHERE id = 1 AND owner = ?`),
+    };
+  }
+
+  /** The holder as recorded (null: none, or a row this version cannot read). */
+  holder(): LockRow | null {
+    const found = this.q.read.get();
+    const row = found ? LockRow.safeParse(found) : null;
+    return row?.success ? row.data : null;
+  }
+
+  /**
+   * Takes the lock for `owner` in one IMMEDIATE transaction, unless `refuse` (given the holder as it is in
+   * that transaction) throws: two processes starting at the same instant can never both hold it.
+   */
+  take(
+    owner: { owner: string; pid: number; host: string },
+    now: number,
+    refuse: (holder: LockRow | null) => void,
+  ): void {
+    this.t.tx(() => {
+      refuse(this.holder());
+      this.q.take.run({ ...owner, now });
+      this.t.changes.lockChanged();
+    });
+  }
+
+  /** The holder says it is alive; false when someone else holds the lock now. */
+  renew(owner: string, now: number): boolean {
+    return this.q.renew.run(now, owner).changes === 1;
+  }
+
+  release(owner: string): void {
+    this.t.write(() => {
+      if (this.q.drop.run(owner).changes) this.t.changes.lockChanged();
+    });
+  }
+}

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { DubdeskError } from '../../../shared/contract/errors';
+import type { LockRow, LockStore } from '../db/lock-store';
+import { IDLE_STALE_MS, pidAlive } from './idle';
+
+/** A holder that has not said it is alive for this long is gone (hung, or on a machine we cannot ask). */
+const STALE_MS = 30_000;
+export const HEARTBEAT_MS = 5_000;
+
+/**
+ * On this machine the holder's pid says whether it lives (killed: no need to wait for the heartbeat), so
+ * an idle holder may renew seldom; the long limit only guards against its pid being reused after it died.
+ */
+function stale(row: LockRow, now: number): boolean {
+  if (row.host === hostname()) return !pidAlive(row.pid) || now - row.heartbeat_at > IDLE_STALE_MS;
+  return now - row.heartbeat_at > STALE_MS;
+}
+
+/**
+ * One worker per queue (desktop app, CLI or serve): a row in the queue's own database, taken and taken over
+ * inside an IMMEDIATE transaction, so two processes starting at the same instant can never both hold it.
+ * The holder renews it; a holder that died (its pid is gone) or went silent is replaced.
+ */
+export class QueueLock {
+  private constructor(
+    private readonly store: LockStore,
+    readonly owner: string,
+  ) {}
+
+  static acquire(store: LockStore, home: string, now = Date.now()): QueueLock {
+    const owner = randomUUID();
+    store.take({ owner, pid: process.pid, host: hostname() }, now, (holder) => {
+      if (holder && !stale(holder, now))
+        throw new DubdeskError(
+          'busy',
+          `another Dubdesk (pid ${holder.pid} on ${holder.host}) is already working this queue in ${home}`,
+          { remedy: 'Let it finish, or stop it first.' },
+        );
+    });
+    return new QueueLock(store, owner);
+  }
+
+  /** False when someone took the lock over (we were silent too long): the worker must stop at once. */
+  heartbeat(now = Date.now()): boolean {
+    return this.store.renew(this.owner, now);
+  }
+
+  release(): void {
+    this.store.release(this.owner);
+  }
+
+  /** Whether some live process works this queue now (for the queue's status). */
+  static held(store: LockStore, now = Date.now()): boolean {
+    const holder = store.holder();
+    return holder !== null && !stale(holder, now);
+  }
+}

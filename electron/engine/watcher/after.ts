@@ -1,0 +1,67 @@
+import { makeFolder } from '../files/make-folder';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import type { Outcome, WatchFileRow, WatchFolderRow } from '../db/watch';
+import { freeName, settle } from '../outputs/naming';
+import type { WatchEnv } from './env';
+import { look } from './file-check';
+import { DONE_DIR, FAILED_DIR } from './ignore';
+import { locationOf } from './take';
+
+const dirFor = (outcome: Outcome) =>
+  outcome === 'done' ? DONE_DIR : outcome === 'failed' ? FAILED_DIR : null;
+
+/**
+ * Files whose jobs have all finished: their outcome is recorded (it outlives the jobs, which a user may
+ * clear), and with `after: move` the original goes to `done/` (every language completed) or `failed/` (one
+ * failed), keeping its subfolder, under a name that replaces nothing. Only the very file that was taken
+ * moves: if the path holds other content by now, it stays.
+ */
+export async function settleOutcomes(env: WatchEnv, folder: WatchFolderRow): Promise<number> {
+  let moved = 0;
+  for (const row of env.watch.views.settled(folder.id)) {
+    const outcome = row.now_outcome;
+    const target = folder.preset.after === 'move' ? dirFor(outcome) : null;
+    let movedTo: string | null | undefined;
+    if (target) {
+      try {
+        movedTo = await moveOriginal(folder, row, target);
+      } catch (e) {
+        const message = `could not move ${locationOf(row)} to ${target}/: ${(e as Error).message}`;
+        env.warn({ path: row.path }, message);
+        env.watch.files.update(row.id, row.rev, { problem: { code: 'disk', message } }, Date.now());
+        continue;
+      }
+    }
+    const now = Date.now();
+    env.watch.files.update(
+      row.id,
+      row.rev,
+      { outcome, ...(movedTo ? { moved_to: movedTo, gone: 0 } : {}), problem: null },
+      now,
+    );
+    if (movedTo) {
+      moved++;
+      env.info({ from: locationOf(row), to: movedTo, outcome }, `moved the original to ${target}/`);
+      env.watch.folders.activity(folder.id, now);
+    }
+  }
+  return moved;
+}
+
+/** Returns where it moved the file, or null when it stays (already there, gone, or replaced). */
+async function moveOriginal(
+  folder: WatchFolderRow,
+  row: WatchFileRow,
+  target: string,
+): Promise<string | null> {
+  const from = locationOf(row);
+  const targetRoot = join(folder.path, target);
+  if (from === targetRoot || from.startsWith(`${targetRoot}${sep}`)) return null;
+  const seen = await look(from);
+  if (seen.kind !== 'file' || seen.size !== row.size || seen.mtimeMs !== row.mtime_ms) return null;
+  const wanted = join(targetRoot, relative(folder.path, row.path));
+  await makeFolder(dirname(wanted));
+  // Hard link then unlink (rename where links are not possible): an existing name is never replaced.
+  const free = await freeName(dirname(wanted), basename(wanted));
+  return settle(from, free);
+}
