@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { deliverFields } from './deliver';
 import { ContractErrorSchema } from './errors';
-import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema } from './jobs';
+import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema, SendSchema } from './jobs';
 import { LanguageCodeSchema, languageListSchema } from './language-codes';
 
 /**
@@ -28,6 +28,11 @@ export const BatchRequestSchema = z
      * copy (`original` link as `source_url`). `auto`: on for large files going to several languages.
      */
     uploadOnce: z.union([z.boolean(), z.literal('auto')]).default('auto'),
+    /**
+     * A video's sound alone where it can be (see SendSchema), or always the whole file. Absent: `audio`, or
+     * what DUBDESK_SEND says where the engine runs.
+     */
+    send: SendSchema.optional(),
     /**
      * What is handed on besides each language's files: one file with every language (`package`), the
      * subtitle formats (`subtitles`), the package's default sound (`defaultAudio`), and the loudness target
@@ -74,6 +79,19 @@ export const FileEstimateSchema = z.object({
   free: z.array(FreeDubSchema),
   /** Why this file will not be queued; null when it is fine. */
   problem: ContractErrorSchema.nullable(),
+  /**
+   * What goes to the service for each of its languages: its sound alone (`bytes` about what the extracted
+   * sound weighs) or the whole file. Null for a link or a refused file.
+   */
+  sends: z
+    .object({
+      what: SendSchema,
+      bytes: z.number(),
+      /** Why the whole file goes though the sound alone was asked for (no ffmpeg, no picture…). */
+      why: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type FileEstimate = z.infer<typeof FileEstimateSchema>;
 
@@ -114,6 +132,18 @@ export const EstimateSchema = z.object({
     files: z.number().int(),
     outOf: z.number().int(),
   }),
+  /**
+   * What the batch sends to the service, once per job: `bytes` with the audio path where it applies,
+   * `wholeBytes` the whole files; `notice` says once why no sound alone is sent at all (no ffmpeg).
+   */
+  sends: z
+    .object({
+      bytes: z.number(),
+      wholeBytes: z.number(),
+      audioFiles: z.number().int(),
+      notice: z.string().nullable(),
+    })
+    .optional(),
 });
 export type Estimate = z.infer<typeof EstimateSchema>;
 
@@ -127,5 +157,7 @@ export const AddResultSchema = z.object({
   credits: z.number(),
   unknownLengthJobs: z.number().int(),
   balance: z.number().nullable(),
+  /** Said once when the sound alone was asked for and cannot be sent at all (no ffmpeg found). */
+  notice: z.string().nullable().optional(),
 });
 export type AddResult = z.infer<typeof AddResultSchema>;

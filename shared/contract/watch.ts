@@ -6,7 +6,7 @@ import {
   SubtitleFormatsSchema,
 } from './deliver';
 import { ContractErrorSchema } from './errors';
-import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema } from './jobs';
+import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema, SendSchema } from './jobs';
 import { LanguageCodeSchema, languageListSchema } from './language-codes';
 
 const Lang = LanguageCodeSchema;
@@ -42,6 +42,8 @@ const presetFields = {
    */
   creditLimit: z.number().int().min(0).nullable(),
   uploadOnce: z.union([z.boolean(), z.literal('auto')]),
+  /** A video's sound alone where it can be, or always the whole file (see SendSchema). */
+  send: SendSchema,
   /**
    * How changes are noticed. `auto`: file-system events, or polling where events are unreliable (network
    * shares, removable drives: see WatchFolder.pollReason); `always`/`never` force it.
@@ -68,6 +70,8 @@ export const WatchPresetSchema = z
     recursive: presetFields.recursive.default(false),
     creditLimit: presetFields.creditLimit.default(null),
     uploadOnce: presetFields.uploadOnce.default('auto'),
+    /** Absent: `audio` (or DUBDESK_SEND where the engine runs), as for a batch. */
+    send: presetFields.send.optional(),
     polling: presetFields.polling.default('auto'),
     package: presetFields.package.default('none'),
     subtitles: presetFields.subtitles.default(['vtt']),
@@ -84,7 +88,7 @@ export type WatchPresetPatch = z.infer<typeof WatchPresetPatchSchema>;
 
 /**
  * The preset fields that decide what a dub produces. Changing one of them bumps `presetVersion`; the others
- * (after, recursive, creditLimit, uploadOnce, polling) change how the folder behaves, not its results, and
+ * (after, recursive, creditLimit, uploadOnce, send, polling) change how the folder behaves, not its results, and
  * the delivery ones (package, subtitles, defaultAudio, loudness) what is made here of the dubs, never paid.
  */
 export const VERSIONED_PRESET_FIELDS = [

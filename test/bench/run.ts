@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every figure of issue 11 beside its reference, measured in this run (medians of
+ * `npm run bench`: every figure of issue 11 (and later ones: link, wire) beside its reference, measured in this run (medians of
  * alternating runs where timing is involved), printed as one table and written to `bench-results.json`.
  * Timings live here, never in tests. Everything runs on loopback; every sandbox runs in its own process.
  */
@@ -18,6 +18,7 @@ import { qcFigures } from './qc';
 import { scaleFigures } from './scale';
 import { uiFigures } from './ui';
 import { uploadFigures } from './upload';
+import { wireFigures } from './wire';
 
 const work = mkdtempSync(join(tmpdir(), 'dubdesk-bench-'));
 const sections: [string, () => Promise<Figure[]>][] = [
@@ -32,6 +33,7 @@ const sections: [string, () => Promise<Figure[]>][] = [
   ['idle', () => idleFigures(work)],
   ['link', () => linkFigures(work)],
   ['qc', () => qcFigures(work)],
+  ['wire', () => wireFigures(work)],
 ];
 const only = process.argv.slice(2);
 const figures: Figure[] = [];

@@ -86,6 +86,49 @@ function chaptersFile(seconds: number): string {
   return path;
 }
 
+/** The duration boxes of an MP4 a file can lie in: the movie's, each track's, each track's media. */
+export type DurationBox = 'mvhd' | 'tkhd' | 'mdhd';
+
+/**
+ * A real `seconds`-long MP4 whose `boxes` claim it lasts 1 second (a byte patch of their duration fields,
+ * nothing else changed): what an estimate that believes the header would take for a 1-credit file.
+ */
+export function lyingMp4(seconds: number, name: string, boxes: readonly DurationBox[]): string {
+  const made = folderFor('lying', seconds, name, boxes);
+  const path = join(made, name);
+  if (existsSync(path)) return path;
+  const bytes = readFileSync(videoMp4(seconds, `${name}.real.mp4`));
+  let movieScale = 1000;
+  const walk = (start: number, end: number) => {
+    for (let p = start; p + 8 <= end;) {
+      let size = bytes.readUInt32BE(p);
+      const type = bytes.toString('latin1', p + 4, p + 8);
+      let head = 8;
+      if (size === 1) [size, head] = [Number(bytes.readBigUInt64BE(p + 8)), 16];
+      else if (size === 0) size = end - p;
+      const body = p + head;
+      const v1 = bytes.readUInt8(body) === 1;
+      // Version 0 fields are 32-bit, version 1 fields 64-bit; the timescale comes just before the duration.
+      const at = { mvhd: v1 ? 20 : 12, tkhd: v1 ? 28 : 20, mdhd: v1 ? 20 : 12 }[type as DurationBox];
+      if (type === 'mvhd') movieScale = bytes.readUInt32BE(body + at);
+      if (at !== undefined && boxes.includes(type as DurationBox)) {
+        // tkhd counts in the movie's timescale; mvhd and mdhd carry their own.
+        const scale = type === 'tkhd' ? movieScale : bytes.readUInt32BE(body + at);
+        const field = type === 'tkhd' ? body + at : body + at + 4;
+        if (v1) bytes.writeBigUInt64BE(BigInt(scale), field);
+        else bytes.writeUInt32BE(scale, field);
+      }
+      if (['moov', 'trak', 'mdia'].includes(type)) walk(body, p + size);
+      p += size;
+    }
+  };
+  walk(0, bytes.length);
+  const part = join(made, `.${process.pid}.${name}`);
+  writeFileSync(part, bytes);
+  renameSync(part, path);
+  return path;
+}
+
 /**
  * A phone's recording: H.264/AAC, shot turned (a 90° display matrix), with two chapters. The rotation is
  * written by ffmpeg's `rotate` tag, which the ffmpeg given (`DUBDESK_TEST_ROTATING_FFMPEG`, else the one
@@ -184,49 +227,6 @@ export function ffprobeJson(path: string): {
       path,
     ]).toString(),
   ) as ReturnType<typeof ffprobeJson>;
-}
-
-/** The duration boxes of an MP4 a file can lie in: the movie's, each track's, each track's media. */
-export type DurationBox = 'mvhd' | 'tkhd' | 'mdhd';
-
-/**
- * A real `seconds`-long MP4 whose `boxes` claim it lasts 1 second (a byte patch of their duration fields,
- * nothing else changed): what an estimate that believes the header would take for a 1-credit file.
- */
-export function lyingMp4(seconds: number, name: string, boxes: readonly DurationBox[]): string {
-  const made = folderFor('lying', seconds, name, boxes);
-  const path = join(made, name);
-  if (existsSync(path)) return path;
-  const bytes = readFileSync(videoMp4(seconds, `${name}.real.mp4`));
-  let movieScale = 1000;
-  const walk = (start: number, end: number) => {
-    for (let p = start; p + 8 <= end;) {
-      let size = bytes.readUInt32BE(p);
-      const type = bytes.toString('latin1', p + 4, p + 8);
-      let head = 8;
-      if (size === 1) [size, head] = [Number(bytes.readBigUInt64BE(p + 8)), 16];
-      else if (size === 0) size = end - p;
-      const body = p + head;
-      const v1 = bytes.readUInt8(body) === 1;
-      // Version 0 fields are 32-bit, version 1 fields 64-bit; the timescale comes just before the duration.
-      const at = { mvhd: v1 ? 20 : 12, tkhd: v1 ? 28 : 20, mdhd: v1 ? 20 : 12 }[type as DurationBox];
-      if (type === 'mvhd') movieScale = bytes.readUInt32BE(body + at);
-      if (at !== undefined && boxes.includes(type as DurationBox)) {
-        // tkhd counts in the movie's timescale; mvhd and mdhd carry their own.
-        const scale = type === 'tkhd' ? movieScale : bytes.readUInt32BE(body + at);
-        const field = type === 'tkhd' ? body + at : body + at + 4;
-        if (v1) bytes.writeBigUInt64BE(BigInt(scale), field);
-        else bytes.writeUInt32BE(scale, field);
-      }
-      if (['moov', 'trak', 'mdia'].includes(type)) walk(body, p + size);
-      p += size;
-    }
-  };
-  walk(0, bytes.length);
-  const part = join(made, `.${process.pid}.${name}`);
-  writeFileSync(part, bytes);
-  renameSync(part, path);
-  return path;
 }
 
 /**

@@ -2,7 +2,7 @@ import { plural } from '../../../shared/format';
 import { resolve, sep } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DubdeskError } from '../../../shared/contract/errors';
-import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
+import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import type { WatchFile, WatchFolder, WatchPresetPatch } from '../../../shared/contract/watch';
 import { withSession } from '../context';
@@ -17,7 +17,7 @@ import {
   WatchListJson,
   WatchReprocessJson,
 } from '../json-shapes';
-import { languageList, outputSelection } from '../options';
+import { languageList, outputSelection, sendOption } from '../options';
 import { addDeliverOptions, type DeliverFlags } from '../deliver-options';
 
 interface WatchFlags extends DeliverFlags {
@@ -32,6 +32,7 @@ interface WatchFlags extends DeliverFlags {
   after: 'leave' | 'move';
   creditLimit?: number | 'none';
   polling: 'auto' | 'always' | 'never';
+  send?: Send;
   list?: boolean;
   files?: string;
   remove?: string;
@@ -102,6 +103,7 @@ function presetFrom(flags: WatchFlags, cmd: Command, adding: boolean): WatchPres
   if (given('subtitles')) p.subtitles = flags.subtitles;
   if (given('defaultAudio')) p.defaultAudio = flags.defaultAudio;
   if (given('loudness')) p.loudness = flags.loudness;
+  if (flags.send) p.send = flags.send;
   return p;
 }
 
@@ -323,6 +325,7 @@ export function registerWatchCommand(program: Command): void {
         .choices(['suffix', 'folders'])
         .default('suffix'),
     )
+    .addOption(sendOption())
     .option('--recursive', 'take files in subfolders too', false)
     .option('--no-recursive', 'only the folder’s own files (to change a watched folder back)')
     .addOption(

@@ -7,6 +7,7 @@ import { Packages } from './job-store/packages';
 import { JobQc } from './job-store/qc';
 import { JobReads } from './job-store/reads';
 import { SameContent } from './job-store/same-content';
+import { StagedAudio } from './job-store/staged-audio';
 import { CanceledCreates } from './canceled-creates';
 import { ChargeLedger } from './charge-ledger';
 import { ContentHashes } from './content-hashes';
@@ -37,8 +38,9 @@ export { INSERT_ROWS } from './job-store/writes';
 /**
  * Every query on the job tables, one part per concern (`job-store/`), each found by its name: `reads`,
  * `lists`, `leases`, `writes`, `outputs`, `history`, `settings`, `aging`, `sameContent`, `hashes`,
- * `results`, `ledger`, `canceledCreates`, `restored`, `qc`, `packages`. Every write runs in a transaction of
- * the connection's (`tx`), and the change feed (`changes`) hears each commit. State changes go through `jobs/life.ts`.
+ * `results`, `ledger`, `canceledCreates`, `restored`, `stagedAudio`, `qc`, `packages`. Every write runs in a
+ * transaction of the connection's (`tx`), and the change feed (`changes`) hears each commit. State changes go
+ * through `jobs/life.ts`.
  */
 export class JobStore {
   readonly reads: JobReads;
@@ -60,6 +62,8 @@ export class JobStore {
   readonly canceledCreates: CanceledCreates;
   /** After `restore-db`: whether the service is still to be asked, and the dubs it listed that no job owns. */
   readonly restored: RestoredDubs;
+  /** The audio path's staged sounds, and which jobs still need them. */
+  readonly stagedAudio: StagedAudio;
   /** Each finished dub's QC and SubRip file (what is handed on). */
   readonly qc: JobQc;
   /** Each source's package of every language (what is handed on). */
@@ -82,6 +86,7 @@ export class JobStore {
     this.ledger = new ChargeLedger(db);
     this.canceledCreates = new CanceledCreates(db);
     this.restored = new RestoredDubs(db);
+    this.stagedAudio = new StagedAudio(db);
     this.packages = new Packages(db);
     this.qc = new JobQc(db, this.packages);
   }

@@ -44,6 +44,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
           defaultAudio: folder.preset.defaultAudio,
           subtitles: folder.preset.subtitles,
           loudness: folder.preset.loudness,
+          send: folder.preset.send ?? 'audio',
         }
       : presetFromSettings(settings),
   );
@@ -68,6 +69,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
       naming: preset.naming,
       uploadOnce: preset.uploadOnce,
       ...deliverOf(preset),
+      send: preset.send,
       after: extra.after,
       recursive: extra.recursive,
       creditLimit: limit === '' ? null : Math.max(0, Math.round(Number(limit))),

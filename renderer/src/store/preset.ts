@@ -6,7 +6,7 @@ import type {
   PackageFormat,
   SubtitleFormats,
 } from '../../../shared/contract/deliver';
-import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
+import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
 import type { Settings } from '../../../shared/contract/settings';
 
 /** What a batch (the Add sheet) and a watched folder both choose: where to, how, and what comes back. */
@@ -21,6 +21,11 @@ export interface PresetDraft {
   naming: OutputNaming;
   /** v2 only: upload a file for its first language and make the others from the service's copy. */
   uploadOnce: boolean | 'auto';
+  /**
+   * A video's sound alone (its video rebuilt here), or the whole file: always said, so the sheet shows what
+   * the request asks for (a watched folder's preset from before this choice existed reads as `audio`).
+   */
+  send: Send;
   /** One file per source with every language (none, MKV or MP4), its default sound, the subtitle formats. */
   package: PackageFormat;
   defaultAudio: DefaultAudio;
@@ -54,6 +59,7 @@ export function presetFromSettings(settings: Settings | null, batch = false): Pr
     defaultAudio: 'original',
     subtitles: ['vtt'],
     loudness: 'broadcast',
+    send: 'audio',
   };
 }
 
@@ -82,6 +88,7 @@ export function batchRequest(
     naming: preset.naming,
     uploadOnce: preset.uploadOnce,
     ...deliverOf(preset),
+    send: preset.send,
     ...(preset.outDir.trim() ? { outDir: preset.outDir.trim() } : {}),
   };
 }

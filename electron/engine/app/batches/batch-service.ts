@@ -17,6 +17,7 @@ import { mediaTools } from '../../media/ffmpeg/locate';
 import { enqueueBatch } from './enqueue';
 import { withShares } from './file-shares';
 import { planBatch } from './plan';
+import { sendTotals } from './send-plan';
 import { uploadOnceSavings } from './upload-once';
 import { relocateJobs } from '../queue/relocate';
 
@@ -106,6 +107,7 @@ export class BatchService {
         subtitles: preset.subtitles,
         defaultAudio: preset.defaultAudio,
         loudness: preset.loudness,
+        ...(preset.send ? { send: preset.send } : {}),
       },
       {
         service: this.serviceId(),
@@ -157,6 +159,7 @@ export class BatchService {
       alreadyDone: sorted.done,
       alreadyQueued: sorted.queued,
       uploadOnce: uploadOnceSavings(store, queued),
+      sends: sendTotals(queued, planned.sends),
     };
   }
 
@@ -192,6 +195,7 @@ export class BatchService {
       credits,
       unknownLengthJobs: unknown,
       balance,
+      notice: queued.length ? planned.sends.notice : null,
     };
   }
 }

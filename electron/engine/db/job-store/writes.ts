@@ -35,6 +35,7 @@ const NEW_COLUMNS = [
   'watch_folder_id',
   'upload_once',
   'deliver',
+  'send',
 ] as const satisfies readonly (keyof NewJob)[];
 const INTO = `INTO jobs (${NEW_COLUMNS.join(', ')}, state, step, created_at, updated_at)`;
 
@@ -44,7 +45,7 @@ const INSERT_JOB = `INSERT ${INTO} VALUES (${NEW_COLUMNS.map((c) => `@${c}`).joi
 /**
  * Rows a multi-row insert takes. One statement per job made SQLite copy every page the insert touched (the
  * jobs row, its indexes, the aggregates and the search index the triggers keep) into a statement journal,
- * for each job: a table with triggers gets one per statement. 50 rows share it: 950 parameters.
+ * for each job: a table with triggers gets one per statement. 50 rows share it: 1,000 parameters.
  */
 export const INSERT_ROWS = 50;
 const row = `(${NEW_COLUMNS.map(() => '?').join(', ')}, 'queued', 'submit', ?, ?)`;
@@ -89,7 +90,7 @@ export class JobWrites {
   insert(job: NewJob, now: number): number {
     return this.t.write(() => {
       const id = Number(
-        this.q.insert.run({ source_hash: null, reuse_results: 0, deliver: null, ...job, now })
+        this.q.insert.run({ source_hash: null, reuse_results: 0, deliver: null, send: 'file', ...job, now })
           .lastInsertRowid,
       );
       this.t.changes.jobsAdded([id]);
@@ -107,6 +108,7 @@ export class JobWrites {
         source_hash: null,
         reuse_results: 0,
         deliver: null,
+        send: 'file',
         ...job,
         now,
       });
@@ -135,7 +137,13 @@ export class JobWrites {
       const chunk = jobs.slice(start, start + INSERT_ROWS);
       const params: unknown[] = [];
       for (const job of chunk) {
-        const full: Record<string, unknown> = { source_hash: null, reuse_results: 0, deliver: null, ...job };
+        const full: Record<string, unknown> = {
+          source_hash: null,
+          reuse_results: 0,
+          deliver: null,
+          send: 'file',
+          ...job,
+        };
         for (const c of NEW_COLUMNS) params.push(full[c]);
         params.push(now, now);
       }
