@@ -35,6 +35,23 @@ export interface DeliveryEnv {
   warn(message: string): void;
 }
 
+const isFile = (path: string) =>
+  stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+
+/**
+ * On the audio path, the dubbed sound as the service sent it: the staged copy the video was made from, or
+ * the sound among the results when it was asked for. Null for a dub the service made whole (its video is
+ * what was downloaded), or when the staged copy is gone (QC then hears the video made here).
+ */
+async function heardSound(row: JobRow, outputs: readonly DoneOutput[]): Promise<string | null> {
+  if (row.send !== 'audio') return null;
+  if (row.dubbed_audio && (await isFile(row.dubbed_audio))) return row.dubbed_audio;
+  return outputs.find((o) => o.type === 'translated_mp3')?.path ?? null;
+}
+
 const problem = (code: QcProblem['code'], message: string, remedy: string): QcProblem => ({
   code,
   severity: 'warn',
@@ -131,6 +148,7 @@ export class Deliveries {
     const choice = deliverOf(row);
     if (!choice) return;
     const outputs: DoneOutput[] = this.env.store.qc.doneOutputs(row.id);
+    const heard = await heardSound(row, outputs);
     const tools = await this.env.tools();
     let made: { qc: Qc; srt: Awaited<ReturnType<typeof deliverJob>>['srt']; dropVtt: string | null };
     if (!tools)
@@ -139,7 +157,7 @@ export class Deliveries {
       const facts = await this.sourceFactsOf(tools, row, signal);
       made = await deliverJob(
         tools,
-        { outputs, subtitles: choice.subtitles, loudness: choice.loudness },
+        { outputs, heard, subtitles: choice.subtitles, loudness: choice.loudness },
         facts,
         signal,
       ).catch(async (e: unknown) => {
@@ -147,7 +165,7 @@ export class Deliveries {
         // The SubRip file could not be written (a full disk, a folder gone): QC is recorded all the same.
         const qc = await deliverJob(
           tools,
-          { outputs, subtitles: ['vtt'], loudness: choice.loudness },
+          { outputs, heard, subtitles: ['vtt'], loudness: choice.loudness },
           facts,
           signal,
         );
@@ -174,6 +192,7 @@ export class Deliveries {
     }
     const recorded = this.env.store.qc.record(row, made.qc, made.srt, made.dropVtt !== null);
     if (recorded && made.dropVtt) await rm(made.dropVtt, { force: true });
+    if (recorded && row.dubbed_audio) await rm(row.dubbed_audio, { force: true });
   }
 
   /** No ffmpeg: the subtitles are checked, the sound cannot be, and QC says so. */

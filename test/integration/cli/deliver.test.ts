@@ -107,6 +107,39 @@ describe('dub --package mkv --subtitles vtt,srt: one file with every language, S
     expect(json.jobs.map((j) => j.qc?.verdict)).toEqual(['fail']);
   });
 
+  it('sending the sound alone: the videos made here are packaged, and the short dub is flagged though its video was padded to length', async () => {
+    const { work, source, env } = setup('sound only.mp4');
+    const r = await runCli(
+      ['dub', source, '--to', 'es,fr', '--send', 'audio', '--package', 'mkv', '--poll-interval', '0.2'],
+      env,
+    );
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.code).toBe(0);
+    const status = StatusJson.parse(JSON.parse((await runCli(['status', '--json'], env)).stdout));
+    const es = status.jobs.find((j) => j.destLang === 'es');
+    const fr = status.jobs.find((j) => j.destLang === 'fr');
+    // The French video was made here the source's length: its sound, as the service sent it, is 4 s short.
+    expect(Number(ffprobeJson(join(work, 'sound only.fr.mp4')).format.duration)).toBeCloseTo(10, 0);
+    expect(fr?.qc?.verdict).toBe('fail');
+    expect(fr?.qc?.durationDelta).toBeLessThan(-3.5);
+    expect(es?.qc?.verdict).toBe('pass');
+    const independent = loudnormMeasure(join(work, 'sound only.es.mp4'));
+    expect(Math.abs((es?.qc?.loudness.integrated ?? 0) - independent.integrated)).toBeLessThanOrEqual(1);
+
+    const pkg = join(work, 'sound only.multi.mkv');
+    expect(videoMd5(pkg)).toBe(videoMd5(source));
+    const audio = streams(pkg).filter((s) => s.codec_type === 'audio');
+    expect(audio.map(lang)).toEqual(['und', 'spa', 'fre']);
+    expect(
+      streams(pkg)
+        .filter((s) => s.codec_type === 'subtitle')
+        .map(lang),
+    ).toEqual(['spa', 'fre']);
+    // The dubbed sounds fetched to make the videos are gone once QC has measured them.
+    const staged = join(work, 'home', 'staging', '.audio-path', 'dubbed');
+    expect(existsSync(staged) ? readdirSync(staged) : []).toEqual([]);
+  });
+
   it('a language added later makes the package again; the one before goes to previous/', async () => {
     const { work, source, env } = setup('talk.mp4');
     const first = await runCli(

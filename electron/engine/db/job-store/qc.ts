@@ -29,7 +29,8 @@ export class JobQc {
             content_hash = excluded.content_hash`,
       ),
       dropOutput: db.prepare(`DELETE FROM outputs WHERE job_id = ? AND type = ?`),
-      setQc: db.prepare(`UPDATE jobs SET qc = ? WHERE id = ? AND state = 'completed'`),
+      // The dubbed sound the video was made from has been measured: the staging sweep may take it.
+      setQc: db.prepare(`UPDATE jobs SET qc = ?, dubbed_audio = NULL WHERE id = ? AND state = 'completed'`),
     };
   }
 
@@ -46,6 +47,7 @@ export class JobQc {
   /**
    * A dub's QC, with the SubRip file made from its subtitles (and its WebVTT record gone when SubRip alone
    * was asked for), in one commit; and its source's package wanted (again) when the batch asked for one.
+   * The audio path's dubbed sound, kept in staging for QC, is no longer the job's (the caller removes it).
    * False when the job is no longer completed (cleared, moved on): nothing is written then.
    */
   record(row: JobRow, qc: Qc, srt: MadeSrt | null, droppedVtt: boolean, now = Date.now()): boolean {

@@ -65,13 +65,23 @@ export interface JobDeliverables {
  */
 export async function deliverJob(
   tools: MediaTools,
-  job: { outputs: readonly DoneOutput[]; subtitles: SubtitleFormats; loudness: LoudnessTarget },
+  job: {
+    outputs: readonly DoneOutput[];
+    /**
+     * The dubbed sound as it was downloaded, when the dub's video was made here from it (the audio path):
+     * what QC listens to, since the video made here is padded or cut to the source's length.
+     */
+    heard?: string | null;
+    subtitles: SubtitleFormats;
+    loudness: LoudnessTarget;
+  },
   source: SourceFacts,
   signal?: AbortSignal,
 ): Promise<JobDeliverables> {
   const vtt = dubWebVtt(job.outputs);
   const subtitles = vtt ?? job.outputs.find((o) => o.type === 'translated_subtitle')?.path ?? null;
-  const qc = await checkDub(tools, { media: dubMedia(job.outputs), subtitles }, source, job.loudness, signal);
+  const media = job.heard ?? dubMedia(job.outputs);
+  const qc = await checkDub(tools, { media, subtitles }, source, job.loudness, signal);
   const hasSrt = job.outputs.some((o) => o.type === 'translated_subtitle_srt');
   let srt: MadeFile | null = null;
   if (job.subtitles.includes('srt') && vtt && !hasSrt)
