@@ -63,7 +63,7 @@ export const JobRow = z.object({
   source_mtime: z.number().nullable(),
   /** The file's content (SHA-256): what a source is, wherever it lies and whenever it was touched. */
   source_hash: z.string().nullable(),
-  /** What the batch asked for besides the dub (JSON, see db/deliver-store); null: nothing (older jobs). */
+  /** What the batch asked for besides the dub (JSON, see job-store/deliver-values.ts); null: nothing (older jobs). */
   deliver: z.string().nullable(),
   /** The finished dub's QC (JSON, QcSchema, parsed where read); null until it has run. */
   qc: z.string().nullable(),
