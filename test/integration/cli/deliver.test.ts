@@ -53,6 +53,10 @@ describe('dub --package mkv --subtitles vtt,srt: one file with every language, S
     );
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.code).toBe(0);
+    // The run's last lines say what was handed on, and that a dub failed its QC though it completed.
+    expect(r.stderr).toContain(`package: ${join(work, 'keynote.multi.mkv')} (es, fr)`);
+    expect(r.stderr).toMatch(/! #\d+ keynote\.mp4 → fr: QC FAILS: the dub's sound is \d\.\d\d s shorter/);
+    expect(r.stderr).not.toMatch(/! #\d+ keynote\.mp4 → es/);
     expect(
       readdirSync(work)
         .filter((f) => f !== 'home')
