@@ -167,10 +167,10 @@ describe('dub --package mkv --subtitles vtt,srt: one file with every language, S
     ).toHaveLength(2);
   });
 
-  it('--subtitles srt alone: the SRT is kept, the WebVTT it came from is not', async () => {
+  it('--subtitles srt alone: the SRT is kept, the WebVTT it came from is not, and the MP4 package carries it', async () => {
     const { work, source, env } = setup('alone.mp4');
     const r = await runCli(
-      ['dub', source, '--to', 'es', '--subtitles', 'srt', '--poll-interval', '0.2'],
+      ['dub', source, '--to', 'es', '--subtitles', 'srt', '--package', 'mp4', '--poll-interval', '0.2'],
       env,
     );
     expect(r.code).toBe(0);
@@ -178,7 +178,9 @@ describe('dub --package mkv --subtitles vtt,srt: one file with every language, S
       readdirSync(work)
         .filter((f) => f !== 'home')
         .sort(),
-    ).toEqual(['alone.es.mp4', 'alone.es.srt', 'alone.mp4']);
+    ).toEqual(['alone.es.mp4', 'alone.es.srt', 'alone.mp4', 'alone.multi.mp4']);
+    const subs = streams(join(work, 'alone.multi.mp4')).filter((s) => s.codec_type === 'subtitle');
+    expect(subs.map((s) => [s.codec_name, lang(s)])).toEqual([['mov_text', 'spa']]);
     const status = StatusJson.parse(JSON.parse((await runCli(['status', '--json'], env)).stdout));
     expect(status.jobs[0]?.outputs.map((o) => o.type).sort()).toEqual([
       'translated_mp4',

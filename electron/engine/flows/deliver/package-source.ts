@@ -61,6 +61,19 @@ export async function movePackageAside(path: string): Promise<string | null> {
 }
 
 /**
+ * A language's subtitles as the package takes them (SubRip, which ffmpeg turns into mov_text for an MP4):
+ * converted from its WebVTT into `temp`, or its SubRip result as it is when SubRip alone was kept. Null
+ * when it has none.
+ */
+async function packagedSubtitles(job: PackagedJob, temp: string): Promise<string | null> {
+  const vtt = dubWebVtt(job.outputs);
+  if (!vtt) return job.outputs.find((o) => o.type === 'translated_subtitle_srt')?.path ?? null;
+  const srt = join(temp, `${job.lang}.srt`);
+  await writeFile(srt, webVttToSrt(await readFile(vtt, 'utf8'), vtt));
+  return srt;
+}
+
+/**
  * The source's one file with every language, beside its other results: its picture as it is, its sound,
  * each dub's sound and subtitles (SubRip converted from the service's WebVTT). Written to a `.part` and
  * moved into place once whole; the package it replaces goes to `previous/` first. No service call.
@@ -81,13 +94,7 @@ export async function makePackage(
     for (const j of req.jobs) {
       const media = dubMedia(j.outputs);
       if (!media) continue;
-      const vtt = dubWebVtt(j.outputs);
-      let srt: string | null = null;
-      if (vtt) {
-        srt = join(temp, `${j.lang}.srt`);
-        await writeFile(srt, webVttToSrt(await readFile(vtt, 'utf8'), vtt));
-      }
-      dubs.push({ lang: j.lang, media, srt });
+      dubs.push({ lang: j.lang, media, srt: await packagedSubtitles(j, temp) });
     }
     if (dubs.length === 0) throw new PackageRefusedError(`no dubbed sound of ${req.source} to package`);
     const part = `${wanted}.part`;
