@@ -130,7 +130,8 @@ const ORDER: Record<JobView['state'], number> = {
 export interface Progress {
   /** A message of the command's own (Ctrl+C's), shown above the live region rather than over it. */
   say(line: string): void;
-  stop(): void;
+  /** Stops following; `last`, the jobs as the run left them, is shown first (what no event told yet). */
+  stop(last?: readonly JobView[]): void;
 }
 
 const plainSay = (line: string) => process.stderr.write(`${line}\n`);
@@ -148,6 +149,34 @@ function storageNotices(): (e: EngineEvent) => string | null {
 }
 
 /**
+ * Calls `apply` with every job `fetch` returns, after each `jobs-changed` event (the engine's word for "many
+ * jobs changed at once: fetch what you show again"). One fetch at a time; events meanwhile ask for one more.
+ */
+function refetchOnListChange(
+  fetch: () => Promise<readonly JobView[]>,
+  apply: (job: JobView) => void,
+): { heard: (e: EngineEvent) => void; stop: () => void } {
+  let running = false;
+  let again = false;
+  let stopped = false;
+  const refetch = async (): Promise<void> => {
+    running = true;
+    do {
+      again = false;
+      const jobs = await fetch().catch(() => [] as readonly JobView[]);
+      if (!stopped) for (const j of jobs) apply(j);
+    } while (again && !stopped);
+    running = false;
+  };
+  const heard = (e: EngineEvent) => {
+    if (e.type !== 'jobs-changed' || stopped) return;
+    if (running) again = true;
+    else void refetch();
+  };
+  return { heard, stop: () => void (stopped = true) };
+}
+
+/**
  * Follows the engine's events for the jobs in scope. On a terminal: a bounded live region (the busiest jobs
  * and a totals line, never more lines than fit, each cut to the width so nothing wraps) with finished jobs
  * scrolling above it. Elsewhere: one line per change of state.
@@ -159,6 +188,8 @@ export function followProgress(
   inScope: (id: number) => boolean,
   /** The queue's pause when the run began (the totals' events tell its changes). */
   initialHeld: QueueHeld = null,
+  /** The jobs in scope as they are now: read again when the engine says many changed at once. */
+  refetch: () => Promise<readonly JobView[]> = async () => [],
 ): Progress {
   if (mode === 'silent') return { say: plainSay, stop: () => {} };
   const jobs = new Map(initial.map((j) => [j.id, j]));
@@ -177,20 +208,31 @@ export function followProgress(
   if (mode === 'plain') {
     const last = new Map<number, string>();
     if (held) process.stderr.write(`${heldLine(held)}\n`);
-    const unsubscribe = api.subscribe((e: EngineEvent) => {
-      if (heard(e)) process.stderr.write(`${heldLine(held)}\n`);
-      const full = storage(e);
-      if (full) process.stderr.write(`${full}\n`);
-      if (e.type !== 'job' || !inScope(e.job.id)) return;
-      const j = e.job;
+    const jobChanged = (j: JobView) => {
+      if (!inScope(j.id)) return;
       const line = isTerminal(j.state)
         ? finishedLine(j)
         : `  ${describeJob(j)}: ${waitingText(j, Date.now()) ?? stateWords(j, held)}`;
       if (last.get(j.id) === line) return;
       last.set(j.id, line);
       process.stderr.write(`${line}\n`);
+    };
+    const listChanged = refetchOnListChange(refetch, jobChanged);
+    const unsubscribe = api.subscribe((e: EngineEvent) => {
+      if (heard(e)) process.stderr.write(`${heldLine(held)}\n`);
+      const full = storage(e);
+      if (full) process.stderr.write(`${full}\n`);
+      listChanged.heard(e);
+      if (e.type === 'job') jobChanged(e.job);
     });
-    return { say: plainSay, stop: unsubscribe };
+    return {
+      say: plainSay,
+      stop: (lastJobs = []) => {
+        listChanged.stop();
+        unsubscribe();
+        for (const j of lastJobs) jobChanged(j);
+      },
+    };
   }
 
   const log = createLogUpdate(process.stderr);
@@ -229,16 +271,8 @@ export function followProgress(
     log(lines.join('\n'));
   };
   const timer = setInterval(render, 150);
-  const unsubscribe = api.subscribe((e: EngineEvent) => {
-    if (heard(e)) dirty = true;
-    const full = storage(e);
-    if (full) {
-      log.clear();
-      process.stderr.write(`${full}\n`);
-      dirty = true;
-    }
-    if (e.type !== 'job' || !inScope(e.job.id)) return;
-    const j = e.job;
+  const jobChanged = (j: JobView) => {
+    if (!inScope(j.id)) return;
     jobs.set(j.id, j);
     dirty = true;
     if (isTerminal(j.state) && !reported.has(j.id)) {
@@ -247,6 +281,18 @@ export function followProgress(
       process.stderr.write(`${finishedFitted(j, columns())}\n`);
       render();
     } else if (!isTerminal(j.state)) reported.delete(j.id);
+  };
+  const listChanged = refetchOnListChange(refetch, jobChanged);
+  const unsubscribe = api.subscribe((e: EngineEvent) => {
+    if (heard(e)) dirty = true;
+    const full = storage(e);
+    if (full) {
+      log.clear();
+      process.stderr.write(`${full}\n`);
+      dirty = true;
+    }
+    listChanged.heard(e);
+    if (e.type === 'job') jobChanged(e.job);
   });
   render();
   return {
@@ -256,8 +302,10 @@ export function followProgress(
       dirty = true;
       render();
     },
-    stop: () => {
+    stop: (lastJobs = []) => {
+      listChanged.stop();
       unsubscribe();
+      for (const j of lastJobs) jobChanged(j);
       clearInterval(timer);
       dirty = true;
       render();

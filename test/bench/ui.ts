@@ -7,9 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions } from 'playwright-core';
 import { build } from 'vite';
-import { CODE_FRAGMENT_KEY, ROUTES } from '../../shared/serve-routes';
 import { CHROMIUM } from '../helpers/browser-app';
 import { CLI } from '../helpers/cli';
 import { seedQueue } from '../helpers/seed';
@@ -18,13 +17,15 @@ import { API_KEY, benchSandbox } from './sandbox';
 import { fileURLToPath } from 'node:url';
 
 export interface RunningServe {
-  /** The page's address, without a code: each context gets the session token in its tab (see `visit`). */
+  /** The address serve printed: its one-time code signs in the first browser that opens it. */
+  printed: string;
+  /** The page's address, without a code, for a browser already signed in. */
   url: string;
-  token: string;
+  /** The signed-in browser's cookies, once a first visit has traded the printed code (see `visit`). */
+  session?: BrowserContextOptions['storageState'];
   child: ChildProcess;
 }
 
-/** `dubdesk serve` as a user runs it, in its own process, on a data folder holding the seeded queue. */
 export async function startServeForBench(work: string, baseUrl: string): Promise<RunningServe> {
   const home = mkdtempSync(join(work, 'ui-'));
   seedQueue(home, 2000, ['es', 'fr', 'de', 'it', 'pt']);
@@ -52,27 +53,33 @@ export async function startServeOn(home: string, baseUrl: string): Promise<Runni
     });
     child.on('exit', (code) => reject(new Error(`dubdesk serve exited with ${code}`)));
   });
-  // The printed address's code works once: it is traded for the token here, as the page would.
-  const address = new URL(printed);
-  const code = new URLSearchParams(address.hash.slice(1)).get(CODE_FRAGMENT_KEY) ?? '';
-  const reply = await fetch(new URL(ROUTES.session, address.origin), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ code }),
-  });
-  const { value } = (await reply.json()) as { value: { token: string } };
-  return { url: `${address.origin}/`, token: value.token, child };
+  return { printed, url: `${new URL(printed).origin}/`, child };
 }
 
-/** Opens the app in a fresh context's page, with the session token already in the tab. */
+/**
+ * Opens the app in a fresh context's page, as a person does: the first visit opens the printed address (its
+ * page trades the one-time code for the session cookie); every later one is a new context of that signed-in
+ * browser (its cookies, nothing cached), on the plain address.
+ */
 export async function visit(browser: Browser, app: RunningServe, initScript?: string) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  await page.addInitScript(
-    `window.sessionStorage.setItem('dubdesk.serve-token', ${JSON.stringify(app.token)});`,
+  const viewport = { width: 1280, height: 800 };
+  const context = await browser.newContext(
+    app.session ? { viewport, storageState: app.session } : { viewport },
   );
+  const page = await context.newPage();
   if (initScript) await page.addInitScript(initScript);
-  await page.goto(app.url);
+  if (app.session) {
+    await page.goto(app.url);
+    return { context, page };
+  }
+  await page.goto(app.printed);
+  // Signed in once the page's trade of the code has set the session cookie.
+  const until = Date.now() + 60_000;
+  while ((await context.cookies()).length === 0) {
+    if (Date.now() > until) throw new Error(`the printed address ${app.printed} signed no session in`);
+    await page.waitForTimeout(50);
+  }
+  app.session = await context.storageState();
   return { context, page };
 }
 

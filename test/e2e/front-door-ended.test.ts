@@ -38,6 +38,10 @@ describe('a tab whose serve was started again', () => {
     // The page's event stream reconnects, is refused, and the page says why.
     await expect.poll(() => shown(page), PATIENT).toMatch(/^Dubdesk stopped, or was started again/);
     expect(await page.getByText('npx dubdesk serve --link').count()).toBe(1);
+    // A laptop's short window: the card fits, and a page with nothing more to show has no scroll bar.
+    await page.setViewportSize({ width: 1000, height: 600 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+    expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'front-door-session-ended');
   });
 });

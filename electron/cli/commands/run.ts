@@ -94,6 +94,7 @@ export async function runQueue(
     before,
     (id) => !inScope || inScope.has(id),
     held,
+    () => allJobs(api, scope),
   );
   interrupts.sayWith((line) => progress.say(line));
   let outcome: RunOutcome;
@@ -106,7 +107,8 @@ export async function runQueue(
       drain: interrupts.drain,
     });
   } finally {
-    progress.stop();
+    // Read before the progress stops: the last jobs to finish may have been told only as "list again".
+    progress.stop(await allJobs(api, scope).catch(() => []));
     interrupts.dispose();
   }
   const after = await allJobs(api, scope);

@@ -28,20 +28,22 @@ function withCode(text: string) {
  */
 export function NeedsLink({ why }: { why: Why }) {
   return (
-    <main className="needs-link" aria-labelledby="needs-link-title">
-      <h1 id="needs-link-title">{TITLE[why]}</h1>
-      <p>{withCode(WHY[why])}</p>
-      <h2>To open Dubdesk in this browser</h2>
-      <ol>
-        <li>
-          In a terminal, in the Dubdesk folder, run <code>npx dubdesk serve --link</code> (or press Enter in
-          the terminal where <code>dubdesk serve</code> runs).
-        </li>
-        <li>Open the address it prints here. Every tab of this browser then works.</li>
-      </ol>
-      <p className="needs-link-more">
-        Not running any more? <code>npx dubdesk serve</code> starts it again and opens the browser.
-      </p>
-    </main>
+    <div className="needs-link-page">
+      <main className="needs-link" aria-labelledby="needs-link-title">
+        <h1 id="needs-link-title">{TITLE[why]}</h1>
+        <p>{withCode(WHY[why])}</p>
+        <h2>To open Dubdesk in this browser</h2>
+        <ol>
+          <li>
+            In a terminal, in the Dubdesk folder, run <code>npx dubdesk serve --link</code> (or press Enter in
+            the terminal where <code>dubdesk serve</code> runs).
+          </li>
+          <li>Open the address it prints here. Every tab of this browser then works.</li>
+        </ol>
+        <p className="needs-link-more">
+          Not running any more? <code>npx dubdesk serve</code> starts it again and opens the browser.
+        </p>
+      </main>
+    </div>
   );
 }
