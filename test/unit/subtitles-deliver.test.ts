@@ -46,7 +46,7 @@ describe('QC of subtitles: the sandbox breaks them on purpose, each break is sai
     const problems = checkSubtitles(spoilSubtitles(good, ['subtitles-fast'], 20), 20);
     expect(codes(problems)).toEqual(['subtitles-fast']);
     expect(problems[0]?.message).toMatch(
-      /^1 cue asks for more than 20 characters a second \(the fastest, at 0:00, 37\)/,
+      /^1 cue asks for more than 20 characters a second \(the fastest: 37 a second, at 0:00\)/,
     );
   });
 

@@ -59,7 +59,7 @@ export function checkSubtitles(vtt: string, mediaSeconds: number | null): QcProb
     problems.push({
       code: 'subtitles-fast',
       severity: 'warn',
-      message: `${fast.length} ${fast.length === 1 ? 'cue asks' : 'cues ask'} for more than ${MAX_CPS} characters a second (the fastest, at ${clock(fastest.cue.start)}, ${Math.round(fastest.cps)})`,
+      message: `${fast.length} ${fast.length === 1 ? 'cue asks' : 'cues ask'} for more than ${MAX_CPS} characters a second (the fastest: ${Math.round(fastest.cps)} a second, at ${clock(fastest.cue.start)})`,
       remedy: 'Shorten or lengthen those cues in a subtitle editor before handing them on.',
     });
   }
