@@ -1,5 +1,13 @@
-/** The native files a target loads, under node_modules; `pkg` is the per-platform package holding one. */
-export declare function nativesFor(platform: string, arch: string): { file: string; pkg: string | null }[];
+/**
+ * The native files a target loads, under node_modules; `pkg` is the per-platform package holding one, `tool`
+ * marks ffmpeg and ffprobe, `builtFor` the processor a file is built for when not the target's.
+ */
+export declare function nativesFor(
+  platform: string,
+  arch: string,
+): { file: string; pkg: string | null; tool?: boolean; builtFor?: string }[];
+/** The processor a target's ffmpeg is built for (Windows on Arm: x64, under emulation). */
+export declare function ffmpegArch(platform: string, arch: string): string;
 /** The system and processor a native binary's header says it is built for. */
 export declare function binaryTarget(head: Buffer): { platform: string; arch: string } | null;
 /** What is wrong with the native parts under `modules` for a target (none: an empty list). */

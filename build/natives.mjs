@@ -1,4 +1,6 @@
 // The native parts each target of electron-builder.yml needs, and the check that a package carries them.
+// The same goes for the ffmpeg and ffprobe Dubdesk ships (@ffmpeg-installer/*, @ffprobe-installer/*: one
+// package per system and processor, the binary inside; Windows on Arm runs the x64 build under emulation).
 // npm installs only this machine's platform packages of @parcel/watcher and @napi-rs/keyring, so an x64 Mac
 // package made on an arm64 Mac (or arm64 Windows on x64) shipped none, and the engine died at load. Every
 // pack is checked (build/after-pack.mjs): the target's binaries are there, built for its processor, and no
@@ -7,6 +9,7 @@
 //   node build/natives.mjs install <darwin|win32|linux> <x64|arm64>
 import { execFileSync } from 'node:child_process';
 import {
+  chmodSync,
   closeSync,
   existsSync,
   mkdirSync,
@@ -25,22 +28,41 @@ import { gunzipSync } from 'node:zlib';
 
 const ROOT = join(import.meta.dirname, '..');
 
+/** The processor a target's ffmpeg is built for: Windows on Arm has no build of its own. */
+export const ffmpegArch = (platform, arch) => (platform === 'win32' && arch === 'arm64' ? 'x64' : arch);
+
+/** The folders holding the shipped ffmpeg and ffprobe, one package per target. */
+export const MEDIA_TOOL_SCOPES = ['@ffmpeg-installer', '@ffprobe-installer'];
+
 /**
  * The native files a target loads, as paths under node_modules; `pkg` is the npm package holding one when
- * it is a per-platform package of its own (better-sqlite3 ships every prebuild inside itself).
+ * it is a per-platform package of its own (better-sqlite3 ships every prebuild inside itself); `tool` marks
+ * an executable (ffmpeg, ffprobe), and `builtFor` the processor it is built for when not the target's.
  * @param {string} platform darwin, win32 or linux
  * @param {string} arch x64 or arm64
- * @returns {{ file: string, pkg: string | null }[]}
+ * @returns {{ file: string, pkg: string | null, tool?: boolean, builtFor?: string }[]}
  */
 export function nativesFor(platform, arch) {
   const libc = platform === 'linux' ? '-glibc' : '';
   const abi = { linux: '-gnu', win32: '-msvc', darwin: '' }[platform] ?? '';
   const watcher = `@parcel/watcher-${platform}-${arch}${libc}`;
   const keyring = `@napi-rs/keyring-${platform}-${arch}${abi}`;
+  const toolArch = ffmpegArch(platform, arch);
+  const exe = platform === 'win32' ? '.exe' : '';
+  const tools = ['ffmpeg', 'ffprobe'].map((name) => {
+    const pkg = `@${name}-installer/${platform}-${toolArch}`;
+    return {
+      file: `${pkg}/${name}${exe}`,
+      pkg,
+      tool: true,
+      ...(toolArch !== arch ? { builtFor: toolArch } : {}),
+    };
+  });
   return [
     { file: `better-sqlite3/prebuilds/${platform}-${arch}.node`, pkg: null },
     { file: `${watcher}/watcher.node`, pkg: watcher },
     { file: `${keyring}/keyring.${platform}-${arch}${abi}.node`, pkg: keyring },
+    ...tools,
   ];
 }
 
@@ -91,6 +113,19 @@ function nodeFiles(dir) {
     .filter((f) => statSync(f).isFile());
 }
 
+/** The ffmpeg and ffprobe packages under `modules` (only their platform packages hold a binary). */
+function mediaToolFolders(modules) {
+  return MEDIA_TOOL_SCOPES.flatMap((scope) => {
+    const dir = join(modules, scope);
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((name) => name !== 'ffmpeg' && name !== 'ffprobe')
+      .map((name) => `${scope}/${name}`);
+  });
+}
+
+const executable = (path) => process.platform === 'win32' || (statSync(path).mode & 0o111) !== 0;
+
 const runsOn = (built, platform, arch) =>
   built?.platform === platform && built.arch.split('+').includes(arch);
 
@@ -102,21 +137,25 @@ const runsOn = (built, platform, arch) =>
 export function nativeProblems(modules, platform, arch, onlyOwn = true) {
   const problems = [];
   const wanted = nativesFor(platform, arch);
-  for (const { file, pkg } of wanted) {
+  for (const { file, pkg, tool, builtFor } of wanted) {
     const path = join(modules, file);
     if (!existsSync(path)) {
       problems.push(`missing ${pkg ?? file} (${file})`);
       continue;
     }
     const built = binaryTarget(headOf(path));
-    if (!runsOn(built, platform, arch))
+    if (!runsOn(built, platform, builtFor ?? arch))
       problems.push(`${file} is built for ${built ? `${built.platform} ${built.arch}` : 'no known system'}`);
+    else if (tool && platform !== 'win32' && !executable(path)) problems.push(`${file} is not executable`);
   }
   if (!onlyOwn) return problems;
   const own = new Set(wanted.map((w) => join(modules, w.file)));
   for (const path of nodeFiles(modules))
     if (!own.has(path) && !runsOn(binaryTarget(headOf(path)), platform, arch))
       problems.push(`${relative(modules, path).split(sep).join('/')} belongs to another target`);
+  const ownTools = new Set(wanted.filter((w) => w.tool).map((w) => w.pkg));
+  for (const folder of mediaToolFolders(modules))
+    if (!ownTools.has(folder)) problems.push(`${folder} belongs to another target`);
   return problems;
 }
 
@@ -136,7 +175,13 @@ export function assertNatives(modules, platform, arch, onlyOwn = true) {
 
 /** The version the lock file holds of a platform package, from its parent's optionalDependencies. */
 function versionOf(pkg) {
-  const parent = pkg.startsWith('@parcel/') ? '@parcel/watcher' : '@napi-rs/keyring';
+  const parent = pkg.startsWith('@parcel/')
+    ? '@parcel/watcher'
+    : pkg.startsWith('@ffmpeg-installer/')
+      ? '@ffmpeg-installer/ffmpeg'
+      : pkg.startsWith('@ffprobe-installer/')
+        ? '@ffprobe-installer/ffprobe'
+        : '@napi-rs/keyring';
   const meta = JSON.parse(readFileSync(join(ROOT, 'node_modules', parent, 'package.json'), 'utf8'));
   const version = meta.optionalDependencies?.[pkg];
   if (!version) throw new Error(`${parent} has no ${pkg} for this target`);
@@ -200,6 +245,9 @@ export function installNatives(platform, arch) {
         .split('\n')
         .at(-1);
       untar(gunzipSync(readFileSync(join(work, packed))), join(ROOT, 'node_modules', pkg));
+      // Their own install script makes the binary executable (ffprobe's tarball has it 0644); npm pack ran none.
+      for (const n of nativesFor(platform, arch))
+        if (n.tool && n.pkg === pkg) chmodSync(join(ROOT, 'node_modules', n.file), 0o755);
       return spec;
     });
   } finally {

@@ -13,6 +13,10 @@ export default function setup(): () => void {
   const root = mkdtempSync(join(tmpdir(), 'dubdesk-tests-'));
   process.env.TMPDIR = root;
   process.env.DUBDESK_TEST_FIXTURES = join(root, 'fixtures');
+  // The suite's world sends whole files unless a test says otherwise: the tests written for the whole-file
+  // path compare what the service served byte for byte. The audio path's tests ask for it by name
+  // (`send: 'audio'`, `--send audio`), and test/unit/send-default.test.ts checks that a user gets it unasked.
+  process.env.DUBDESK_SEND = 'file';
   mkdirSync(process.env.DUBDESK_TEST_FIXTURES);
   return () => rmSync(root, { recursive: true, force: true, maxRetries: 3 });
 }

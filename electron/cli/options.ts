@@ -1,6 +1,6 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { OUTPUT_TYPES, type OutputType } from '../../shared/api/common';
-import type { OutputSelection } from '../../shared/contract/jobs';
+import { SendSchema, type OutputSelection } from '../../shared/contract/jobs';
 
 export function languageList(raw: string): string[] {
   const codes = raw
@@ -26,6 +26,14 @@ export function outputSelection(raw: string): OutputSelection {
     );
   }
   return [...new Set(types)] as OutputType[];
+}
+
+/** `--send`: what goes to the service for a video (see SendSchema). */
+export function sendOption(): Option {
+  return new Option(
+    '--send <what>',
+    "audio: only a video's sound goes up, and each language's video is made here from your picture (needs ffmpeg; else the whole file goes); file: the whole file, as the service dubs it (default: audio, or DUBDESK_SEND)",
+  ).choices(SendSchema.options);
 }
 
 export function positiveInt(raw: string): number {

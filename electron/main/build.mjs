@@ -16,6 +16,8 @@ const node = {
   format: 'cjs',
   sourcemap: true,
   logLevel: 'warning',
+  // The engine finds the ffmpeg shipped beside it from its own folder (media/ffmpeg/locate.ts).
+  define: { 'import.meta.dirname': '__dirname' },
 };
 export const NATIVE = ['better-sqlite3', '@napi-rs/keyring', '@parcel/watcher'];
 

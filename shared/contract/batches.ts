@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ContractErrorSchema } from './errors';
-import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema } from './jobs';
+import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema, SendSchema } from './jobs';
 import { LanguageCodeSchema, languageListSchema } from './language-codes';
 
 /**
@@ -27,6 +27,11 @@ export const BatchRequestSchema = z
      * copy (`original` link as `source_url`). `auto`: on for large files going to several languages.
      */
     uploadOnce: z.union([z.boolean(), z.literal('auto')]).default('auto'),
+    /**
+     * A video's sound alone where it can be (see SendSchema), or always the whole file. Absent: `audio`, or
+     * what DUBDESK_SEND says where the engine runs.
+     */
+    send: SendSchema.optional(),
   })
   .strict();
 export type BatchRequest = z.infer<typeof BatchRequestSchema>;
@@ -67,6 +72,19 @@ export const FileEstimateSchema = z.object({
   free: z.array(FreeDubSchema),
   /** Why this file will not be queued; null when it is fine. */
   problem: ContractErrorSchema.nullable(),
+  /**
+   * What goes to the service for each of its languages: its sound alone (`bytes` about what the extracted
+   * sound weighs) or the whole file. Null for a link or a refused file.
+   */
+  sends: z
+    .object({
+      what: SendSchema,
+      bytes: z.number(),
+      /** Why the whole file goes though the sound alone was asked for (no ffmpeg, no picture…). */
+      why: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type FileEstimate = z.infer<typeof FileEstimateSchema>;
 
@@ -107,6 +125,18 @@ export const EstimateSchema = z.object({
     files: z.number().int(),
     outOf: z.number().int(),
   }),
+  /**
+   * What the batch sends to the service, once per job: `bytes` with the audio path where it applies,
+   * `wholeBytes` the whole files; `notice` says once why no sound alone is sent at all (no ffmpeg).
+   */
+  sends: z
+    .object({
+      bytes: z.number(),
+      wholeBytes: z.number(),
+      audioFiles: z.number().int(),
+      notice: z.string().nullable(),
+    })
+    .optional(),
 });
 export type Estimate = z.infer<typeof EstimateSchema>;
 
@@ -120,5 +150,7 @@ export const AddResultSchema = z.object({
   credits: z.number(),
   unknownLengthJobs: z.number().int(),
   balance: z.number().nullable(),
+  /** Said once when the sound alone was asked for and cannot be sent at all (no ffmpeg found). */
+  notice: z.string().nullable().optional(),
 });
 export type AddResult = z.infer<typeof AddResultSchema>;

@@ -33,6 +33,14 @@ export const OutputSelectionSchema = z.union([
 ]);
 export type OutputSelection = z.infer<typeof OutputSelectionSchema>;
 
+/**
+ * What goes to the service for a video: `audio` (its sound alone; the dubbed video is then made here from
+ * the source's own picture and the dubbed sound) whenever ffmpeg is found and the file has a picture and a
+ * sound, else the whole file; `file`: always the whole file, the service's own dubbed video fetched.
+ */
+export const SendSchema = z.enum(['audio', 'file']);
+export type Send = z.infer<typeof SendSchema>;
+
 export const OutputNamingSchema = z.enum(['suffix', 'folders']);
 export type OutputNaming = z.infer<typeof OutputNamingSchema>;
 
@@ -138,6 +146,8 @@ export const JobDetailSchema = JobViewSchema.extend({
   abandonedRemoteIds: z.array(z.string()),
   sourceBytes: z.number().nullable(),
   sourceType: z.string().nullable(),
+  /** What this job sends: its sound alone, or the whole file (absent from older engines: the whole file). */
+  send: SendSchema.optional(),
 });
 export type JobDetail = z.infer<typeof JobDetailSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ContractErrorSchema } from './errors';
-import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema } from './jobs';
+import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema, SendSchema } from './jobs';
 import { LanguageCodeSchema, languageListSchema } from './language-codes';
 
 const Lang = LanguageCodeSchema;
@@ -36,6 +36,8 @@ const presetFields = {
    */
   creditLimit: z.number().int().min(0).nullable(),
   uploadOnce: z.union([z.boolean(), z.literal('auto')]),
+  /** A video's sound alone where it can be, or always the whole file (see SendSchema). */
+  send: SendSchema,
   /**
    * How changes are noticed. `auto`: file-system events, or polling where events are unreliable (network
    * shares, removable drives: see WatchFolder.pollReason); `always`/`never` force it.
@@ -57,6 +59,8 @@ export const WatchPresetSchema = z
     recursive: presetFields.recursive.default(false),
     creditLimit: presetFields.creditLimit.default(null),
     uploadOnce: presetFields.uploadOnce.default('auto'),
+    /** Absent: `audio` (or DUBDESK_SEND where the engine runs), as for a batch. */
+    send: presetFields.send.optional(),
     polling: presetFields.polling.default('auto'),
   })
   .strict();
@@ -69,7 +73,7 @@ export type WatchPresetPatch = z.infer<typeof WatchPresetPatchSchema>;
 
 /**
  * The preset fields that decide what a dub produces. Changing one of them bumps `presetVersion`; the others
- * (after, recursive, creditLimit, uploadOnce, polling) change how the folder behaves, not its results.
+ * (after, recursive, creditLimit, uploadOnce, send, polling) change how the folder behaves, not its results.
  */
 export const VERSIONED_PRESET_FIELDS = [
   'to',

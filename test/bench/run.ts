@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every figure of issue 11 beside its reference, measured in this run (medians of
+ * `npm run bench`: every figure of issue 11 (and later ones: link, wire) beside its reference, measured in this run (medians of
  * alternating runs where timing is involved), printed as one table and written to `bench-results.json`.
  * Timings live here, never in tests. Everything runs on loopback; every sandbox runs in its own process.
  */
@@ -17,6 +17,7 @@ import { probeFigures } from './probe';
 import { scaleFigures } from './scale';
 import { uiFigures } from './ui';
 import { uploadFigures } from './upload';
+import { wireFigures } from './wire';
 
 const work = mkdtempSync(join(tmpdir(), 'dubdesk-bench-'));
 const sections: [string, () => Promise<Figure[]>][] = [
@@ -30,6 +31,7 @@ const sections: [string, () => Promise<Figure[]>][] = [
   ['scale', () => scaleFigures(work)],
   ['idle', () => idleFigures(work)],
   ['link', () => linkFigures(work)],
+  ['wire', () => wireFigures(work)],
 ];
 const only = process.argv.slice(2);
 const figures: Figure[] = [];

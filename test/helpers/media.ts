@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,6 +75,17 @@ export function emptyFile(name = 'empty.mp4'): string {
   return textFile(name, '');
 }
 
+/** Chapters for `videoWithChapters`: two, split at the middle. */
+function chaptersFile(seconds: number): string {
+  const half = Math.round((seconds * 1000) / 2);
+  const text =
+    `;FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=${half}\ntitle=First half\n` +
+    `[CHAPTER]\nTIMEBASE=1/1000\nSTART=${half}\nEND=${Math.round(seconds * 1000)}\ntitle=Second half\n`;
+  const path = join(folderFor('chapters', seconds), 'chapters.txt');
+  if (!existsSync(path)) writeFileSync(path, text);
+  return path;
+}
+
 /** The duration boxes of an MP4 a file can lie in: the movie's, each track's, each track's media. */
 export type DurationBox = 'mvhd' | 'tkhd' | 'mdhd';
 
@@ -119,6 +130,106 @@ export function lyingMp4(seconds: number, name: string, boxes: readonly Duration
 }
 
 /**
+ * A phone's recording: H.264/AAC, shot turned (a 90° display matrix), with two chapters. The rotation is
+ * written by ffmpeg's `rotate` tag, which the ffmpeg given (`DUBDESK_TEST_ROTATING_FFMPEG`, else the one
+ * shipped with Dubdesk) turns into the display matrix.
+ */
+export function videoTurnedWithChapters(seconds: number, name: string, rotating: string): string {
+  const chapters = chaptersFile(seconds);
+  const made = folderFor('turned', seconds, name, rotating);
+  const path = join(made, name);
+  if (!existsSync(path)) {
+    const plain = videoMp4(seconds, `plain-${name}`);
+    const part = join(made, `.${process.pid}.${name}`);
+    execFileSync(rotating, [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      plain,
+      '-i',
+      chapters,
+      '-map',
+      '0',
+      '-map_metadata',
+      '1',
+      '-map_chapters',
+      '1',
+      '-c',
+      'copy',
+      '-metadata:s:v:0',
+      'rotate=90',
+      '-f',
+      'mp4',
+      part,
+    ]);
+    renameSync(part, path);
+  }
+  return path;
+}
+
+/** An MP3 tone of exactly this length: a stand-in for a dubbed soundtrack longer or shorter than its video. */
+export function dubbedMp3(seconds: number): string {
+  return audioMp3(seconds, `dubbed-${seconds}s.mp3`);
+}
+
+/** A video whose sound is neither AAC nor MP3 (WebM: VP8 and Opus), for the intermediate. */
+export function videoWebm(seconds: number, name = `video-${seconds}s.webm`): string {
+  return videoMatroska(seconds, name);
+}
+
+/** A video with an MP3 soundtrack in an MP4 (as old cameras and screen recorders write). */
+export function videoMp3Sound(seconds: number, name = `video-mp3-${seconds}s.mp4`): string {
+  const tone = ['-f', 'lavfi', '-i', 'sine=frequency=500'];
+  return ffmpeg(
+    [...PATTERN, ...tone, '-t', String(seconds), ...H264, '-c:a', 'libmp3lame', '-shortest'],
+    name,
+  );
+}
+
+/** The MD5 of a file's video packets, as the issue's check reads it (`-map 0:v -c copy -f md5 -`). */
+export function videoMd5(path: string): string {
+  return execFileSync('ffmpeg', ['-v', 'error', '-i', path, '-map', '0:v', '-c', 'copy', '-f', 'md5', '-'])
+    .toString()
+    .trim();
+}
+
+/** The MD5 of a file's first audio stream's packets. */
+export function audioMd5(path: string): string {
+  return execFileSync('ffmpeg', ['-v', 'error', '-i', path, '-map', '0:a:0', '-c', 'copy', '-f', 'md5', '-'])
+    .toString()
+    .trim();
+}
+
+export interface ProbedStream {
+  codec_type: string;
+  codec_name: string;
+  duration?: string;
+  tags?: Record<string, string>;
+  side_data_list?: { rotation?: number }[];
+}
+
+/** What ffprobe (the system's) says of a file's streams, chapters and length. */
+export function ffprobeJson(path: string): {
+  streams: ProbedStream[];
+  chapters: unknown[];
+  format: { duration: string; format_name: string };
+} {
+  return JSON.parse(
+    execFileSync('ffprobe', [
+      '-v',
+      'error',
+      '-show_streams',
+      '-show_chapters',
+      '-show_format',
+      '-of',
+      'json',
+      path,
+    ]).toString(),
+  ) as ReturnType<typeof ffprobeJson>;
+}
+
+/**
  * A real `seconds`-long WebM that does not say how long it is, as a browser's recorder or any writer
  * through a pipe leaves it: no duration in its header, none per stream, no index (ffprobe says N/A).
  */
@@ -141,4 +252,56 @@ export function lengthlessWebm(seconds: number, name: string): string {
   writeFileSync(part, bytes);
   renameSync(part, path);
   return path;
+}
+
+/**
+ * A dubbed soundtrack as the service sends one: a voice (flite's) over a quiet room and a low hum, 48 kHz
+ * stereo, as an MP3 at 128 kbit/s; `wav` is the same mix before the MP3, to measure what the MP3 lost.
+ */
+export function dubbedVoice(seconds: number): { wav: string; mp3: string } {
+  const text = join(folderFor('voice-text', seconds), 'voice.txt');
+  if (!existsSync(text))
+    writeFileSync(
+      text,
+      `${'a dubbed voice reads this sentence over the quiet of the room. '.repeat(seconds)}`,
+    );
+  const mix = [
+    ...['-f', 'lavfi', '-i', `flite=textfile=${text}:voice=slt`],
+    ...['-f', 'lavfi', '-i', 'anoisesrc=a=0.03:c=pink:r=48000'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000'],
+    '-filter_complex',
+    `[0]aresample=48000[v];[2]volume=0.05[h];[v][1][h]amix=inputs=3:duration=first:normalize=0,` +
+      `aformat=channel_layouts=stereo,atrim=end=${seconds}`,
+  ];
+  const wav = ffmpeg([...mix, '-c:a', 'pcm_s16le'], `voice-${seconds}s.wav`);
+  return { wav, mp3: ffmpeg(['-i', wav, '-c:a', 'libmp3lame', '-b:a', '128k'], `voice-${seconds}s.mp3`) };
+}
+
+/** EBU R128 integrated loudness (LUFS) of `graph` (ending where ebur128 goes) over `inputs` (system ffmpeg). */
+function integratedLoudness(inputs: string[], graph: string): number {
+  const run = spawnSync(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-nostats', ...inputs.flatMap((i) => ['-i', i])],
+      ...['-filter_complex', `${graph}ebur128`, '-f', 'null', '-'],
+    ],
+    { encoding: 'utf8' },
+  );
+  const summary = run.stderr.slice(run.stderr.lastIndexOf('Summary:'));
+  const found = summary.match(/I:\s+(-?[\d.]+) LUFS/);
+  if (run.status !== 0 || !found?.[1]) throw new Error(`ebur128 gave no loudness: ${run.stderr.slice(-500)}`);
+  return Number(found[1]);
+}
+
+/** The loudness of a file's first audio stream, in LUFS. */
+export function loudness(path: string): number {
+  return integratedLoudness([path], '[0:a:0]');
+}
+
+/**
+ * The loudness of what `encoded` differs from `reference` by (their difference, sample by sample, in
+ * LUFS): how much error an encode added. -70 is silence: nothing differs.
+ */
+export function errorLoudness(reference: string, encoded: string): number {
+  return integratedLoudness([reference, encoded], '[1:a:0]volume=-1[n];[0:a:0][n]amix=inputs=2:normalize=0,');
 }

@@ -97,7 +97,7 @@ describe('a batch against the queue', () => {
     const { store, ran } = countingStore();
     const jobs = batch(3, ['es', 'fr', 'de', 'it', 'pt']);
     ran.n = 0;
-    const planned = { files: [], jobs, refused: [] };
+    const planned = { files: [], jobs, refused: [], sends: { bySource: new Map(), notice: null } };
     await refuseResultCopies(store, planned);
     // One query for which files are results themselves, one for which are copies of one.
     expect(ran.n).toBe(2);
@@ -106,7 +106,12 @@ describe('a batch against the queue', () => {
 
   it('gives the event loop its turns while it asks whether a big batch holds copies of results', async () => {
     const { store } = countingStore();
-    const planned = { files: [], jobs: batch(2500, ['es']), refused: [] };
+    const planned = {
+      files: [],
+      jobs: batch(2500, ['es']),
+      refused: [],
+      sends: { bySource: new Map(), notice: null },
+    };
     const asking = await turnsDuring(async () => {
       await refuseResultCopies(store, planned, new TimeSlices(0));
     });

@@ -3,14 +3,14 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { AddResult } from '../../../shared/contract/batches';
-import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
+import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
 import { withSession, type CliSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
 import { jobRange, printJson, printable } from '../format';
 import { AddJson, DubJson } from '../json-shapes';
 import { readingLine } from '../reading';
-import { languageList, outputSelection } from '../options';
+import { languageList, outputSelection, sendOption } from '../options';
 import { catchInterrupts } from '../interrupts';
 import { addRunOptions, runQueue, type RunFlags, type RunResult } from './run';
 
@@ -26,6 +26,7 @@ interface AddFlags {
   again: boolean;
   /** Absent: auto (on for big files going to several languages). */
   uploadOnce?: boolean;
+  send?: Send;
   json?: boolean;
 }
 
@@ -108,8 +109,10 @@ async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): 
     force: flags.force,
     again: flags.again,
     uploadOnce: flags.uploadOnce ?? 'auto',
+    ...(flags.send ? { send: flags.send } : {}),
     ...(flags.out ? { outDir: flags.out } : {}),
   });
+  if (r.notice && !flags.json) process.stderr.write(`note: ${r.notice}\n`);
   const skipped = report(r, flags);
   const ids = [...r.added, ...r.retried, ...r.alreadyQueued];
   if (ids.length === 0 && r.alreadyDone.length === 0) {
@@ -147,6 +150,7 @@ function addJobOptions(cmd: Command): Command {
       "v2: upload each file once, make the other languages from the service's copy (default: auto, for files of 50 MiB or more going to several languages)",
     )
     .option('--no-upload-once', 'upload each file once per language')
+    .addOption(sendOption())
     .option('--json', 'print what was queued (and, for dub, what the run did) as JSON on stdout', false);
 }
 

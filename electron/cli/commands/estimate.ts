@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { toContractError } from '../../../shared/contract/errors';
-import type { ApiGeneration } from '../../../shared/contract/jobs';
+import type { ApiGeneration, Send } from '../../../shared/contract/jobs';
+import { sendsWords } from '../../../shared/sends';
 import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode, exitCodeFor } from '../exit-codes';
@@ -9,7 +10,7 @@ import { formatLength, plural } from '../../../shared/format';
 import { printJson, printable, table } from '../format';
 import { EstimateJson } from '../json-shapes';
 import { readingLine } from '../reading';
-import { languageList } from '../options';
+import { languageList, sendOption } from '../options';
 
 interface EstimateFlags {
   to: string[];
@@ -17,6 +18,7 @@ interface EstimateFlags {
   studio: boolean;
   api: ApiGeneration;
   uploadOnce?: boolean;
+  send?: Send;
   json: boolean;
 }
 
@@ -36,6 +38,7 @@ export function registerEstimateCommand(program: Command): void {
       'v2: upload each file once for all its languages (default: auto, files of 50 MiB or more)',
     )
     .option('--no-upload-once', 'upload each file once per language')
+    .addOption(sendOption())
     .option('--json', 'print the estimate as JSON on stdout (see docs/cli-json.md)', false)
     .action(async (inputs: string[], flags: EstimateFlags, cmd: Command) => {
       if (!flags.json) process.stderr.write(readingLine(inputs));
@@ -50,6 +53,7 @@ export function registerEstimateCommand(program: Command): void {
             studio: flags.studio,
             api: flags.api,
             uploadOnce: flags.uploadOnce ?? 'auto',
+            ...(flags.send ? { send: flags.send } : {}),
           });
           const good = e.files.filter((f) => !f.problem);
           const bad = e.files.filter((f) => f.problem);
@@ -85,6 +89,9 @@ export function registerEstimateCommand(program: Command): void {
                 ` Balance: ${e.balance}${committed ? ` (${committed} committed to the queue)` : ''}${after < 0 ? `; short by ${-after}.` : `, ${after} after.`}`,
               );
             }
+            const sends = e.sends ? sendsWords(e.sends) : null;
+            if (sends) process.stdout.write(`\n${sends[0]?.toUpperCase()}${sends.slice(1)}.`);
+            if (e.sends?.notice) process.stdout.write(`\nNote: ${e.sends.notice}.`);
             const once = uploadOnceWords(e.uploadOnce);
             if (once) process.stdout.write(`\nUpload once: ${once}`);
             if (e.alreadyDone.length)

@@ -2,7 +2,7 @@ import { plural } from '../../../shared/format';
 import { resolve, sep } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DubdeskError } from '../../../shared/contract/errors';
-import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
+import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import type { WatchFile, WatchFolder, WatchPresetPatch } from '../../../shared/contract/watch';
 import { withSession } from '../context';
@@ -17,7 +17,7 @@ import {
   WatchListJson,
   WatchReprocessJson,
 } from '../json-shapes';
-import { languageList, outputSelection } from '../options';
+import { languageList, outputSelection, sendOption } from '../options';
 
 interface WatchFlags {
   to?: string[];
@@ -31,6 +31,7 @@ interface WatchFlags {
   after: 'leave' | 'move';
   creditLimit?: number | 'none';
   polling: 'auto' | 'always' | 'never';
+  send?: Send;
   list?: boolean;
   files?: string;
   remove?: string;
@@ -97,6 +98,7 @@ function presetFrom(flags: WatchFlags, cmd: Command, adding: boolean): WatchPres
   if (flags.creditLimit !== undefined)
     p.creditLimit = flags.creditLimit === 'none' ? null : flags.creditLimit;
   if (given('polling')) p.polling = flags.polling;
+  if (flags.send) p.send = flags.send;
   return p;
 }
 
@@ -318,6 +320,7 @@ export function registerWatchCommand(program: Command): void {
         .choices(['suffix', 'folders'])
         .default('suffix'),
     )
+    .addOption(sendOption())
     .option('--recursive', 'take files in subfolders too', false)
     .option('--no-recursive', 'only the folder’s own files (to change a watched folder back)')
     .addOption(

@@ -5,6 +5,7 @@ import { JobLists } from './job-store/lists';
 import { JobOutputs } from './job-store/outputs';
 import { JobReads } from './job-store/reads';
 import { SameContent } from './job-store/same-content';
+import { StagedAudio } from './job-store/staged-audio';
 import { CanceledCreates } from './canceled-creates';
 import { ChargeLedger } from './charge-ledger';
 import { ContentHashes } from './content-hashes';
@@ -35,8 +36,8 @@ export { INSERT_ROWS } from './job-store/writes';
 /**
  * Every query on the job tables, one part per concern (`job-store/`), each found by its name: `reads`,
  * `lists`, `leases`, `writes`, `outputs`, `history`, `settings`, `aging`, `sameContent`, `hashes`,
- * `results`, `ledger`, `canceledCreates`, `restored`. Every write runs in a transaction of the connection's (`tx`), and the change feed (`changes`)
- * hears each commit. State changes go through `jobs/life.ts`.
+ * `results`, `ledger`, `canceledCreates`, `restored`, `stagedAudio`. Every write runs in a transaction of the
+ * connection's (`tx`), and the change feed (`changes`) hears each commit. State changes go through `jobs/life.ts`.
  */
 export class JobStore {
   readonly reads: JobReads;
@@ -58,6 +59,8 @@ export class JobStore {
   readonly canceledCreates: CanceledCreates;
   /** After `restore-db`: whether the service is still to be asked, and the dubs it listed that no job owns. */
   readonly restored: RestoredDubs;
+  /** The audio path's staged sounds, and which jobs still need them. */
+  readonly stagedAudio: StagedAudio;
   private readonly transactions: Transactions;
 
   constructor(db: Db) {
@@ -76,6 +79,7 @@ export class JobStore {
     this.ledger = new ChargeLedger(db);
     this.canceledCreates = new CanceledCreates(db);
     this.restored = new RestoredDubs(db);
+    this.stagedAudio = new StagedAudio(db);
   }
 
   /** Every commit on this database, told once it committed: by this process, or by another one. */

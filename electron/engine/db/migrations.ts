@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { audioPathMigration } from './audio-path-migration';
 import { historyCountMigration } from './history-count-migration';
 import { payOnceMigration } from './pay-once-migration';
 import { scaleMigration } from './scale-migration';
@@ -261,6 +262,8 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   ledgerMigration,
   // 16: paying once in the real world: a skewed clock, a restored database (pay-once-migration.ts).
   payOnceMigration,
+  // 17: the audio path: what a job sends, the sounds it stages (audio-path-migration.ts).
+  audioPathMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

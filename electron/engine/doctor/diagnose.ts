@@ -13,6 +13,7 @@ import { homeCheck, runtimeCheck } from './runtime';
 import { formatBytes } from '../../../shared/format';
 import { keyStoreCheck, sandboxCheck, serviceCheck, type KeyUse } from './service-checks';
 import { glibcVersion, systemCheck } from './system';
+import { ffmpegCheck } from './media-tools';
 
 export interface DiagnoseOptions {
   home: string;
@@ -61,6 +62,7 @@ export async function diagnose(o: DiagnoseOptions): Promise<Check[]> {
     service.push(skipped('Service', 'the data folder or the database failed its check'));
   }
   checks.push(home, db, backup, await keyStoreCheck(o.home, o.keyStore, use), ...service);
+  checks.push(await ffmpegCheck());
   checks.push(await logCheck(o.home));
   return checks;
 }

@@ -79,6 +79,8 @@ export interface StepContext {
   drain?: AbortSignal | undefined;
   /** Completed dubs the last poll saw, with fresh links. */
   seen?: SeenDubs;
+  /** `<home>/staging/.audio-path`: the extracted and dubbed sounds, until their jobs no longer need them. */
+  stagingDir: string;
   /** Transfer progress of the current upload or download, for speed and ETA. */
   progress: (jobId: number, transferred: number, total: number | null) => void;
 }

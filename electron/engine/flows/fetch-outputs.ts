@@ -6,6 +6,7 @@ import { serviceValueText } from '../../../shared/text';
 import { ApiError } from '../api/errors';
 import { makeFolder } from '../files/make-folder';
 import type { LeasedJob, StepContext } from './context';
+import { audioPathOutputs } from './audio/outputs';
 import { OutputFetch, type CompletedDub } from './output-fetch';
 import { local } from './output-files';
 import { movePreviousVersions } from './previous-version';
@@ -58,7 +59,13 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
   if (!completed) return;
   const { dub } = completed;
   const r = job.row;
-  const wanted = chooseOutputs(parseSelection(r.outputs_wanted), dub, r.source_type);
+  const selection = parseSelection(r.outputs_wanted);
+  // The audio path: what the service made from the sound, and the dubbed video made here.
+  const audioPath =
+    r.send === 'audio'
+      ? audioPathOutputs(selection, dub, (s, d) => chooseOutputs(s, d, r.source_type))
+      : null;
+  const wanted = audioPath?.wanted ?? chooseOutputs(selection, dub, r.source_type);
   if (wanted.length === 0)
     throw new DubdeskError(
       'service',
@@ -75,7 +82,8 @@ export async function fetchOutputs(ctx: StepContext, job: LeasedJob): Promise<vo
       throw local(e, r.out_dir, null);
     });
   const fetch = new OutputFetch(ctx, job, completed, wanted, existing);
-  await fetch.all();
+  await fetch.all(audioPath?.download ?? wanted);
+  if (audioPath?.rebuild && !existing.get('translated_mp4')?.done) await fetch.rebuild();
   fetch.finish();
 }
 

@@ -14,6 +14,7 @@ import { resultStem } from '../outputs/result-stem';
 import { USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
 import { head, identicalOutput, local, outputByteCap, sameBytesAt, sourceOutputs } from './output-files';
+import { rebuildStep, type RebuildSlot } from './audio/rebuild-step';
 import { OutputNames } from './output-names';
 import { OutputRecords } from './output-records';
 
@@ -48,6 +49,8 @@ export class OutputFetch {
   private readonly remoteId: string;
   /** The dub, with fresh links once the ones it came with expired. */
   private dub: DubV2;
+  /** A step of the download ran: the next one checks first whether the job or the run is to stop. */
+  private started = false;
 
   constructor(
     private readonly ctx: StepContext,
@@ -67,14 +70,16 @@ export class OutputFetch {
     this.transferSignal = ctx.drain ? AbortSignal.any([ctx.signal, ctx.drain]) : ctx.signal;
   }
 
-  /** Every wanted output not on disk yet, stopping between two of them if the job or the run is to stop. */
-  async all(): Promise<void> {
+  /**
+   * Every output of `download` (by default every wanted one) not on disk yet, stopping between two of them
+   * if the job or the run is to stop.
+   */
+  async all(download: readonly OutputType[] = this.wanted): Promise<void> {
     const r = this.job.row;
-    let first = true;
     try {
-      for (const type of this.wanted) {
-        if (!first) this.job.checkpoint();
-        first = false;
+      for (const type of download) {
+        if (this.started) this.job.checkpoint();
+        this.started = true;
         const before = this.existing.get(type);
         if (before?.done) continue;
         if (before && before.bytes !== null && (await alreadySettled(before.path, before.bytes))) {
@@ -91,6 +96,45 @@ export class OutputFetch {
       // A file gone between two steps of a download: its folder was moved or deleted meanwhile.
       throw (e as NodeJS.ErrnoException)?.code === 'ENOENT' ? local(e, r.out_dir, null) : e;
     }
+  }
+
+  /**
+   * The audio path's dubbed video, made here after the outputs fetched (see audio/rebuild-step), under the
+   * name claimed for the job's `translated_mp4`.
+   */
+  async rebuild(): Promise<void> {
+    if (this.started) this.job.checkpoint();
+    this.started = true;
+    try {
+      await rebuildStep(this.ctx, this.job, this.dub, this.rebuildSlot(), this.transferSignal);
+    } catch (e) {
+      this.records.flush();
+      throw e;
+    }
+  }
+
+  private rebuildSlot(): RebuildSlot {
+    const video = 'translated_mp4';
+    const id = this.job.row.id;
+    return {
+      claimed: async () => {
+        await this.names.claimOwnNames();
+        return this.records.known.get(video)?.path ?? this.names.place(video, 'mp4');
+      },
+      renamed: async (ext) => {
+        const mine = this.records.known.get(video)?.path;
+        if (mine?.endsWith(`.${ext}`)) return mine;
+        return this.names.pick(
+          video,
+          this.names.place(video, ext),
+          (p) => this.names.planned.has(p) && p !== mine,
+        );
+      },
+      dubbedResult: this.wanted.includes('translated_mp3')
+        ? (this.records.known.get('translated_mp3')?.path ?? null)
+        : null,
+      done: (path, bytes) => this.records.put({ job_id: id, type: video, path, bytes, done: 1 }),
+    };
   }
 
   /**

@@ -14,6 +14,7 @@ import { createFields, round3, takeMark, type CreateMark } from './create-mark';
 import { findAnswered, findCreated } from './lookup';
 import { takeRestored } from './restored-dubs';
 import { sourceBeforeUpload } from './source-check';
+import { releaseStagedAudio, whatToSend } from './audio/stage';
 import { createFromCopy, FIRST_UPLOAD_RECHECK_MS, planUploadOnce, type OncePlan } from './upload-once';
 
 /** An upload URL this close to expiry is not worth starting a transfer on. */
@@ -59,7 +60,12 @@ function waitForFirstUpload(ctx: StepContext, job: LeasedJob): boolean {
   return true;
 }
 
-function adopt(job: LeasedJob, remoteId: string, status: number | null): void {
+async function adopt(
+  ctx: StepContext,
+  job: LeasedJob,
+  remoteId: string,
+  status: number | null,
+): Promise<void> {
   try {
     job.end({ type: 'created', remoteId, status });
   } catch (e) {
@@ -67,6 +73,7 @@ function adopt(job: LeasedJob, remoteId: string, status: number | null): void {
     if (e instanceof LeaseLostError) madeAfterCancel(job.store, job.row.id, remoteId, status);
     throw e;
   }
+  await releaseStagedAudio(ctx, job);
 }
 
 /** `early`: the mark taken before the step began (undefined: none taken yet; null: the list was unreadable). */
@@ -79,11 +86,11 @@ async function submitV2(
   const fields = createFields(job.row);
   if (job.row.create_pending === CREATE_ANSWERED) {
     const found = await findAnswered(ctx, job, fields, null);
-    return adopt(job, found.id, found.status);
+    return adopt(ctx, job, found.id, found.status);
   }
   if (job.row.create_pending) {
     const found = await findCreated(ctx, job, fields);
-    if (found) return adopt(job, found.id, found.status);
+    if (found) return adopt(ctx, job, found.id, found.status);
     job.record({ create_pending: 0 });
   }
   const plan = oncePlan(ctx, job);
@@ -91,10 +98,15 @@ async function submitV2(
   if (plan?.kind === 'link') {
     if (mark === undefined) mark = await takeMark(ctx);
     const made = await createFromCopy(ctx, job, fields, plan.donors, mark);
-    if (made) return adopt(job, made.id, made.status);
+    if (made) return adopt(ctx, job, made.id, made.status);
     job.checkpoint();
   }
   const expect = await sourceBeforeUpload(ctx, job);
+  const sending = await whatToSend(ctx, job, {
+    path: job.row.source,
+    type: job.row.source_type ?? 'application/octet-stream',
+    expect,
+  });
   // A lost answer looked for and not found: where the new create stands is noted now.
   if (mark === undefined) mark = await takeMark(ctx);
   // The last moment a pause stops the create: from here nothing is awaited until the request leaves.
@@ -113,18 +125,18 @@ async function submitV2(
     dub =
       job.row.source_kind === 'file'
         ? await v2.createFromFile(
-            job.row.source,
-            job.row.source_type ?? 'application/octet-stream',
+            sending.path,
+            sending.type,
             fields,
             ctx.signal,
             (t, n) => ctx.progress(job.row.id, t, n),
-            expect,
+            sending.expect,
           )
         : await v2.createFromUrl(job.row.source, fields, ctx.signal);
   } catch (e) {
     if (e instanceof ApiError && e.answeredUnread) {
       const found = await findAnswered(ctx, job, fields, e);
-      return adopt(job, found.id, found.status);
+      return adopt(ctx, job, found.id, found.status);
     }
     if (e instanceof ApiError && e.kind === 'backend' && e.remoteId) {
       // The service made this dub but could not dispatch it: never adopt it, create another later.
@@ -138,7 +150,7 @@ async function submitV2(
     }
     throw e;
   }
-  adopt(job, dub.id, dub.external_status_id);
+  return adopt(ctx, job, dub.id, dub.external_status_id);
 }
 
 function uploadExpiry(url: string): number {
@@ -154,7 +166,13 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
       remedy: 'Set the legacy URL in the settings, then retry the job.',
       field: 'legacyUrl',
     });
-  const mime = isLegacy ? 'video/mp4' : (job.row.source_type ?? 'application/octet-stream');
+  // The sound alone on the audio path (an audio-only MP4 for legacy), extracted before init names its type.
+  const sending = await whatToSend(ctx, job, {
+    path: job.row.source,
+    type: isLegacy ? 'video/mp4' : (job.row.source_type ?? 'application/octet-stream'),
+    expect: undefined,
+  });
+  const mime = sending.type;
   for (let round = 0; round < 3; round++) {
     const r = job.row;
     const urlStale = !r.upload_url || (r.upload_expires_at ?? 0) < Date.now() + UPLOAD_URL_MARGIN_MS;
@@ -200,9 +218,11 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
         const onProgress = (t: number, n: number | null) => ctx.progress(job.row.id, t, n);
         // A file that changed since it was added, or changes under the upload, is not started.
         const expect = await sourceBeforeUpload(ctx, job);
+        const { path, expect: sent } =
+          sending.path === job.row.source ? { ...sending, expect } : await whatToSend(ctx, job, sending);
         if (isLegacy && legacy)
-          await legacy.upload(job.row.upload_url ?? '', job.row.source, ctx.signal, onProgress, expect);
-        else await v1.upload(job.row.upload_url ?? '', job.row.source, mime, ctx.signal, onProgress, expect);
+          await legacy.upload(job.row.upload_url ?? '', path, ctx.signal, onProgress, sent);
+        else await v1.upload(job.row.upload_url ?? '', path, mime, ctx.signal, onProgress, sent);
       } catch (e) {
         // An expired or refused upload address: ask for a new one.
         if (e instanceof ApiError && (e.kind === 'forbidden' || e.kind === 'not-found')) {
@@ -220,7 +240,7 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
       if (isLegacy && legacy) await legacy.start(id, ctx.signal);
       else await v1.start(id, ctx.signal);
     } catch (e) {
-      if (e instanceof ApiError && e.kind === 'conflict') return adopt(job, id, null); // already running: ours
+      if (e instanceof ApiError && e.kind === 'conflict') return adopt(ctx, job, id, null); // already running: ours
       if (e instanceof ApiError && e.kind === 'not-uploaded') {
         job.record({ uploaded: 0, create_pending: 0 });
         continue;
@@ -240,7 +260,7 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
         job.record({ create_pending: 0 });
       throw e;
     }
-    return adopt(job, id, ExternalStatus.InQueue);
+    return adopt(ctx, job, id, ExternalStatus.InQueue);
   }
   throw new ApiError('protocol', 'the service kept refusing the upload; it will be tried again');
 }

@@ -19,6 +19,12 @@ export type LifeEvent =
   | { type: 'await-first-upload'; message: string; runAt: number }
   /** The service refused another dub's `original` link as a source: this job uploads the file itself. */
   | { type: 'link-refused'; message: string }
+  /** The audio path: the source's sound was extracted to send (`note` says what and how big). */
+  | { type: 'audio-staged'; note: string }
+  /** The audio path cannot be taken for this job (no ffmpeg, no sound…): it sends the whole file. */
+  | { type: 'send-whole'; why: string }
+  /** The audio path: the dubbed video was made here from the source's picture and the dubbed sound. */
+  | { type: 'rebuilt'; note: string }
   /** The service made the dub (or a lost create was found, or a start answered 409: it is ours). */
   | { type: 'created'; remoteId: string; status: number | null; note?: string }
   /** A poll saw the dub still in the service's queue or processing. */

@@ -116,6 +116,22 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
       reason: `the service refused the link: uploaded instead (${e.message})`,
     }),
   },
+  'audio-staged': {
+    from: ['uploading'],
+    apply: (_r, e) => ({ to: 'uploading', patch: {}, reason: e.note }),
+  },
+  'send-whole': {
+    from: ['uploading'],
+    apply: (_r, e) => ({
+      to: 'uploading',
+      patch: { send: 'file', staged_audio: null, staged_type: null },
+      reason: `sends the whole file: ${e.why}`,
+    }),
+  },
+  rebuilt: {
+    from: ['downloading'],
+    apply: (_r, e) => ({ to: 'downloading', patch: {}, reason: e.note }),
+  },
   created: {
     from: ['uploading'],
     apply: (r, e) => ({

@@ -18,6 +18,15 @@ export class IllegalTransitionError extends Error {
   }
 }
 
+/** Events that keep the job's state but say something its history keeps. */
+const NOTED: readonly LifeEvent['type'][] = [
+  'link-refused',
+  'followed-dub-ended',
+  'made-after-cancel',
+  'audio-staged',
+  'send-whole',
+  'rebuilt',
+];
 /**
  * Applies one event to one job under a guard (the worker's token, the poller, or a user), atomically with
  * its history entry. Returns the new row. Throws LeaseLostError when the writer no longer holds the job,
@@ -64,10 +73,7 @@ function applyEvent(
   // History: every change of state, and each new reason to wait; not every poll or retry of the same wait.
   const waits = event.type === 'wait' || event.type === 'halt' || event.type === 'await-first-upload';
   const newWait = waits && row.waiting !== patch.waiting;
-  const note =
-    event.type === 'link-refused' ||
-    event.type === 'followed-dub-ended' ||
-    event.type === 'made-after-cancel';
+  const note = NOTED.includes(event.type);
   if (to !== row.state || newWait || note) store.history.append(id, now, row.state, to, event.type, reason);
   if (to !== row.state && WAKES_WAITERS.includes(to)) store.writes.wakeFirstUploadWaiters(row.source);
   if (to !== row.state && COPY_WAKERS.includes(to)) store.sameContent.wakeCopyWaiters(row);

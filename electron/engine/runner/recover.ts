@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import type { Waiting } from '../../../shared/contract/jobs';
 import type { JobStore } from '../db/jobs';
 import { transition } from '../jobs/life';
+import { sweepStagedMedia } from '../flows/audio/stage';
 import type { RunnerHooks } from './runner-types';
 
 /**
@@ -18,6 +20,18 @@ export function recoverLeftJobs(store: JobStore, hooks: RunnerHooks): void {
     }
   }
   if (leased > 0) hooks.resumed(leased);
+}
+
+/**
+ * The audio path's part of the data folder's staging area: a hidden folder of its own beside the files the
+ * browser face stages (one folder each, which it sweeps), so neither takes the other's for its own.
+ */
+export const audioPathStaging = (home: string) => join(home, 'staging', '.audio-path');
+
+/** `recoverLeftJobs`, then the staged sounds no job needs any more (a killed run's parts among them). */
+export async function recoverLeft(store: JobStore, hooks: RunnerHooks, stagingDir: string): Promise<void> {
+  recoverLeftJobs(store, hooks);
+  await sweepStagedMedia(stagingDir, store);
 }
 
 /**

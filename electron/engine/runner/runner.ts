@@ -18,7 +18,7 @@ import { RestoreAsk } from './restore-ask';
 import { IDLE_HEARTBEAT_MS, IDLE_LOOK_MS, loopTurns } from './idle';
 import { HEARTBEAT_MS, QueueLock } from './lock';
 import { lookAfter, lookAround } from './looks';
-import { markTrackedOffline, recoverLeftJobs } from './recover';
+import { audioPathStaging, markTrackedOffline, recoverLeft } from './recover';
 import { MAX_CONCURRENCY } from '../../../shared/contract/settings';
 import { valueOf, type RunnerEnv, type RunnerHooks, type RunOptions, type RunOutcome } from './runner-types';
 
@@ -110,7 +110,7 @@ export class Runner {
   private async work(opts: RunOptions, lock: QueueLock): Promise<RunOutcome> {
     const { store } = this.env;
     const signal = opts.signal ?? new AbortController().signal;
-    recoverLeftJobs(store, this.hooks);
+    await recoverLeft(store, this.hooks, audioPathStaging(this.env.home));
     // A new run asks the service again: a key or a balance may have been fixed since the last one.
     const pause = this.env.queuePause();
     if (pause && pause.reason !== 'user') this.env.setQueuePause(null);
@@ -313,6 +313,7 @@ export class Runner {
       drain,
       progress: this.hooks.progress,
       seen: this.seen,
+      stagingDir: audioPathStaging(this.env.home),
     };
     // A cancel or retry from another process takes the token away: notice it and stop the transfer.
     const watch = setInterval(() => {

@@ -142,6 +142,33 @@ export function PresetControls(props: Props) {
         </label>
       </fieldset>
 
+      <fieldset className="send" aria-describedby={`${id}-send-help`}>
+        <legend>Send to the service</legend>
+        <label className="check-label">
+          <input
+            type="radio"
+            name={`${id}-send`}
+            checked={value.send === 'audio'}
+            onChange={() => onChange({ send: 'audio' })}
+          />
+          Only the sound <span className="muted">(each language’s video is made here)</span>
+        </label>
+        <label className="check-label">
+          <input
+            type="radio"
+            name={`${id}-send`}
+            checked={value.send === 'file'}
+            onChange={() => onChange({ send: 'file' })}
+          />
+          The whole file <span className="muted">(the service’s own dubbed video)</span>
+        </label>
+        <p className="hint" id={`${id}-send-help`}>
+          {value.send === 'audio'
+            ? 'A fraction of the bytes; your picture never leaves this computer and is never re-encoded. Without ffmpeg the whole file is sent.'
+            : 'The whole video goes up for every language, and the service re-encodes the picture it sends back.'}
+        </p>
+      </fieldset>
+
       <details className="advanced" open={legacy || undefined}>
         <summary>Advanced</summary>
         <label className="field">

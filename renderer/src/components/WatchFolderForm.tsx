@@ -40,6 +40,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
           outDir: folder.preset.outDir ?? '',
           naming: folder.preset.naming,
           uploadOnce: folder.preset.uploadOnce,
+          send: folder.preset.send ?? 'audio',
         }
       : presetFromSettings(settings),
   );
@@ -63,6 +64,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
       outDir: preset.outDir.trim() || null,
       naming: preset.naming,
       uploadOnce: preset.uploadOnce,
+      send: preset.send,
       after: extra.after,
       recursive: extra.recursive,
       creditLimit: limit === '' ? null : Math.max(0, Math.round(Number(limit))),

@@ -1,6 +1,6 @@
 import type { Language } from '../../../shared/contract/account';
 import type { BatchRequestInput } from '../../../shared/contract/batches';
-import type { ApiGeneration, OutputNaming, OutputSelection } from '../../../shared/contract/jobs';
+import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
 import type { Settings } from '../../../shared/contract/settings';
 
 /** What a batch (the Add sheet) and a watched folder both choose: where to, how, and what comes back. */
@@ -15,6 +15,11 @@ export interface PresetDraft {
   naming: OutputNaming;
   /** v2 only: upload a file for its first language and make the others from the service's copy. */
   uploadOnce: boolean | 'auto';
+  /**
+   * A video's sound alone (its video rebuilt here), or the whole file: always said, so the sheet shows what
+   * the request asks for (a watched folder's preset from before this choice existed reads as `audio`).
+   */
+  send: Send;
 }
 
 /** A new draft's choices; a batch's (not a watched folder's) starts in the folder this face used last. */
@@ -30,6 +35,7 @@ export function presetFromSettings(settings: Settings | null, batch = false): Pr
     outDir: (batch ? settings?.lastOutDir : null) ?? d?.outDir ?? '',
     naming: 'suffix',
     uploadOnce: d?.uploadOnce ?? 'auto',
+    send: 'audio',
   };
 }
 
@@ -57,6 +63,7 @@ export function batchRequest(
     outputs: preset.outputs,
     naming: preset.naming,
     uploadOnce: preset.uploadOnce,
+    send: preset.send,
     ...(preset.outDir.trim() ? { outDir: preset.outDir.trim() } : {}),
   };
 }

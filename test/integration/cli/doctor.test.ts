@@ -42,6 +42,13 @@ describe('dubdesk doctor for a new user', () => {
     expect(r.code).toBe(0);
   });
 
+  it('says which ffmpeg the audio path uses and its version: the one shipped with Dubdesk, PATH or not', async () => {
+    const r = await runCli(['doctor'], plainEnv(join(tempDir(), 'Dubdesk'), { PATH: '/nonexistent' }));
+    expect(r.stdout).toMatch(
+      /^✓ ffmpeg: ffmpeg version \S+.*, shipped with Dubdesk: .*node_modules\/@ffmpeg-installer\/linux-x64\/ffmpeg$/m,
+    );
+  });
+
   it.runIf(process.platform === 'linux')(
     'says, without failing, what happens when a key is saved where no credential store answers',
     async () => {

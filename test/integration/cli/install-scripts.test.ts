@@ -43,6 +43,19 @@ describe('install scripts', () => {
     expect(found, prebuilt).toBe(true);
   });
 
+  it('the shipped ffmpeg’s scripts are allowed: they only make the binary executable (ffprobe’s tarball has it 0644)', () => {
+    const tools = Object.keys(pkg.allowScripts ?? {}).filter((n) => /^@ff(mpeg|probe)-installer\//.test(n));
+    expect(tools.length).toBeGreaterThan(0);
+    for (const name of tools) {
+      expect(pkg.allowScripts?.[name], name).toBe(true);
+      const installed = join(ROOT, 'node_modules', name, 'package.json');
+      if (!existsSync(installed)) continue; // another system's: not installed here
+      const scripts = (JSON.parse(readFileSync(installed, 'utf8')) as { scripts?: Record<string, string> })
+        .scripts;
+      expect(scripts?.postinstall, name).toMatch(/^chmod u\+x ff(mpeg|probe)$/);
+    }
+  });
+
   const npmKnowsAllowScripts =
     spawnSync('npm', ['approve-scripts', '--help'], { cwd: ROOT, encoding: 'utf8' }).status === 0;
   it.runIf(npmKnowsAllowScripts)('npm itself finds nothing left to review', async () => {

@@ -49,6 +49,9 @@ const RUNTIME_MODULES = [
   'picomatch',
   'is-glob',
   'is-extglob',
+  // The ffmpeg and ffprobe shipped for the audio path (issue 34).
+  `@ffmpeg-installer/${process.platform}-${process.arch}`,
+  `@ffprobe-installer/${process.platform}-${process.arch}`,
 ];
 const platformFlag = { linux: '--linux', darwin: '--mac', win32: '--win' } as Record<string, string>;
 
@@ -190,7 +193,7 @@ describe('the packaged app', () => {
     });
   });
 
-  it('carries only the native modules, only its own binaries, and unpacks nothing but them', (ctx) => {
+  it('carries only the native modules and its ffmpeg, only its own binaries, and unpacks nothing but them', (ctx) => {
     skipUnlessPacked(ctx);
     const modules = new Set(
       files
@@ -219,13 +222,19 @@ describe('the packaged app', () => {
         ),
       ].sort(),
     );
+    const exe = process.platform === 'win32' ? '.exe' : '';
+    const tools = [
+      `node_modules/@ffmpeg-installer/${process.platform}-${process.arch}/ffmpeg${exe}`,
+      `node_modules/@ffprobe-installer/${process.platform}-${process.arch}/ffprobe${exe}`,
+    ];
     expect(
       files
         .filter((f) => f.unpacked)
         .map((f) => f.path)
         .sort(),
-    ).toEqual(native.sort());
-    for (const f of native) expect(existsSync(join(resources, 'app.asar.unpacked', f)), f).toBe(true);
+    ).toEqual([...native, ...tools].sort());
+    for (const f of [...native, ...tools])
+      expect(existsSync(join(resources, 'app.asar.unpacked', f)), f).toBe(true);
   });
 
   it(`refuses to pack for ${otherArch} while that processor's native packages are not installed`, (ctx) => {

@@ -5,7 +5,15 @@
  * ships a prebuild for each of the eight targets, which stand in for the watcher's and keyring's.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,10 +50,11 @@ const TARGETS: [string, string][] = (
 /** A package's node_modules for a target, every native file a real binary of `built` (the target's by default). */
 function tree(platform: string, arch: string, o: { without?: string; built?: string; extra?: string } = {}) {
   const modules = join(tempDir('dubdesk-natives-'), 'node_modules');
-  for (const { file, pkg } of nativesFor(platform, arch)) {
+  for (const { file, pkg, tool, builtFor } of nativesFor(platform, arch)) {
     if (pkg && pkg === o.without) continue;
     mkdirSync(dirname(join(modules, file)), { recursive: true });
-    copyFileSync(prebuild(o.built ?? `${platform}-${arch}`), join(modules, file));
+    copyFileSync(prebuild(o.built ?? `${platform}-${builtFor ?? arch}`), join(modules, file));
+    if (tool) chmodSync(join(modules, file), 0o755);
   }
   if (o.extra)
     copyFileSync(prebuild(o.extra), join(modules, 'better-sqlite3', 'prebuilds', `${o.extra}.node`));
@@ -93,9 +102,42 @@ describe('the packaging check, for every target electron-builder.yml builds', ()
   it.each(TARGETS)('%s %s: refuses one whose binaries are the other processor’s', (platform, arch) => {
     const other = `${platform}-${arch === 'x64' ? 'arm64' : 'x64'}`;
     const problems = nativeProblems(tree(platform, arch, { built: other }), platform, arch);
-    expect(problems).toHaveLength(3);
+    // Windows on Arm ships the x64 ffmpeg and ffprobe: those two are right.
+    expect(problems).toHaveLength(platform === 'win32' && arch === 'arm64' ? 3 : 5);
     expect(problems[0]).toMatch(/is built for \w+ (x64|arm64)$/);
   });
+
+  it.each(TARGETS)(
+    '%s %s: refuses one without its ffmpeg or ffprobe, or with another target’s',
+    (platform, arch) => {
+      const tools = nativesFor(platform, arch).filter((n) => n.tool);
+      expect(tools.map((t) => t.file)).toEqual([
+        expect.stringMatching(/^@ffmpeg-installer\/.*\/ffmpeg(\.exe)?$/),
+        expect.stringMatching(/^@ffprobe-installer\/.*\/ffprobe(\.exe)?$/),
+      ]);
+      const probe = tools[1]?.pkg ?? '';
+      expect(() => assertNatives(tree(platform, arch, { without: probe }), platform, arch)).toThrow(
+        new RegExp(`missing ${probe}[\\s\\S]*node build/natives\\.mjs install ${platform} ${arch}`),
+      );
+      const modules = tree(platform, arch);
+      const stranger = platform === 'linux' ? 'darwin-arm64' : 'linux-x64';
+      mkdirSync(join(modules, '@ffmpeg-installer', stranger), { recursive: true });
+      copyFileSync(prebuild(stranger), join(modules, '@ffmpeg-installer', stranger, 'ffmpeg'));
+      expect(nativeProblems(modules, platform, arch)).toEqual([
+        `@ffmpeg-installer/${stranger} belongs to another target`,
+      ]);
+    },
+  );
+
+  it.runIf(process.platform !== 'win32').each(TARGETS.filter(([p]) => p !== 'win32'))(
+    '%s %s: refuses an ffprobe that is not executable (its tarball has it 0644)',
+    (platform, arch) => {
+      const modules = tree(platform, arch);
+      const probe = nativesFor(platform, arch).find((n) => n.file.endsWith('ffprobe'))?.file ?? '';
+      chmodSync(join(modules, probe), 0o644);
+      expect(nativeProblems(modules, platform, arch)).toEqual([`${probe} is not executable`]);
+    },
+  );
 
   it.each(TARGETS)('%s %s: refuses one that also carries another target’s prebuild', (platform, arch) => {
     const extra = platform === 'linux' ? 'win32-x64' : 'linux-x64';

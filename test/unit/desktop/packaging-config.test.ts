@@ -108,14 +108,25 @@ describe('the installer configuration', () => {
     expect(readme).toMatch(/glibc 2\.34/);
   });
 
-  it('ships only the target’s natives, unpacks only .node files, leaves the CLI bundle out, checks every pack (22, 4)', () => {
+  it('ships only the target’s natives and ffmpeg, unpacks only .node files and ffmpeg/ffprobe, leaves the CLI bundle out, checks every pack (22, 4)', () => {
     const files = config.files as string[];
     expect(files).toContain('!dist/cli/**');
     expect(files).toContain('node_modules/better-sqlite3/prebuilds/${platform}-${arch}.node');
     expect(files.filter((f) => f.includes('prebuilds'))).toHaveLength(1);
     expect(files).toContain('node_modules/@parcel/watcher-${platform}-${arch}*/**');
     expect(files).toContain('node_modules/@napi-rs/keyring-${platform}-${arch}*/**');
-    expect(config.asarUnpack).toEqual(['**/*.node']);
+    expect(files).toContain('node_modules/@ffmpeg-installer/${platform}-${arch}/**');
+    expect(files).toContain('node_modules/@ffprobe-installer/${platform}-${arch}/**');
+    // Windows on Arm runs the x64 ffmpeg: the Windows section adds that package.
+    expect((config.win as { files?: string[] }).files).toEqual([
+      'node_modules/@ffmpeg-installer/win32-x64/**',
+      'node_modules/@ffprobe-installer/win32-x64/**',
+    ]);
+    expect(config.asarUnpack).toEqual([
+      '**/*.node',
+      'node_modules/@ffmpeg-installer/*/ffmpeg*',
+      'node_modules/@ffprobe-installer/*/ffprobe*',
+    ]);
     expect(config.asar).toEqual({ smartUnpack: false });
     expect(config.npmRebuild).toBe(false);
     expect(config.afterPack).toBe('build/after-pack.mjs');

@@ -16,6 +16,7 @@ import { checkLanguages, checkOutputFolder, checkOutputFolders } from './checks'
 import { enqueueBatch } from './enqueue';
 import { withShares } from './file-shares';
 import { planBatch } from './plan';
+import { sendTotals } from './send-plan';
 import { uploadOnceSavings } from './upload-once';
 import { relocateJobs } from '../queue/relocate';
 
@@ -100,6 +101,7 @@ export class BatchService {
         outputs: preset.outputs,
         naming: preset.naming,
         uploadOnce: preset.uploadOnce,
+        ...(preset.send ? { send: preset.send } : {}),
       },
       {
         service: this.serviceId(),
@@ -151,6 +153,7 @@ export class BatchService {
       alreadyDone: sorted.done,
       alreadyQueued: sorted.queued,
       uploadOnce: uploadOnceSavings(store, queued),
+      sends: sendTotals(queued, planned.sends),
     };
   }
 
@@ -186,6 +189,7 @@ export class BatchService {
       credits,
       unknownLengthJobs: unknown,
       balance,
+      notice: queued.length ? planned.sends.notice : null,
     };
   }
 }

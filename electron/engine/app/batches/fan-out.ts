@@ -3,6 +3,7 @@ import type { BatchRequest } from '../../../../shared/contract/batches';
 import { nameFromUrl } from '../../../../shared/url-name';
 import type { NewJob } from '../../db/jobs';
 import type { Source } from './expand-inputs';
+import type { SendChoice } from './send-plan';
 import { takesPart } from './upload-once';
 
 export interface FanOutOptions {
@@ -13,6 +14,8 @@ export interface FanOutOptions {
   /** Where relative paths start: the CLI's working folder; null for a face that has none. */
   cwd: string | null;
   watchFolderId?: number | null;
+  /** What each file sends (send-plan.ts); a file missing from it sends the whole file. */
+  sends?: ReadonlyMap<string, SendChoice>;
 }
 
 /** One job per source and target language, each with where its results go. */
@@ -48,6 +51,7 @@ export function fanOut(sources: readonly Source[], req: BatchRequest, opts: FanO
           upload_once: 0,
         });
       } else {
+        const sends = opts.sends?.get(s.path);
         jobs.push({
           ...common,
           dest_lang: lang,
@@ -59,7 +63,9 @@ export function fanOut(sources: readonly Source[], req: BatchRequest, opts: FanO
           source_mtime: s.mtimeMs,
           duration: s.durationSeconds,
           out_dir: outDir ?? dirname(s.path),
-          upload_once: takesPart(req.uploadOnce, req.api, s.bytes, req.to.length) ? 1 : 0,
+          // Upload once pays off by the bytes that go up: with the sound alone, those of the sound.
+          upload_once: takesPart(req.uploadOnce, req.api, sends?.bytes ?? s.bytes, req.to.length) ? 1 : 0,
+          send: sends?.what ?? 'file',
         });
       }
     }

@@ -5,11 +5,14 @@ import type { ProbeOptions } from '../../media/probe';
 import { absolutePath } from '../paths';
 import { expandInputs, type OwnOutputs } from './expand-inputs';
 import { fanOut } from './fan-out';
+import { planSends, type SendPlan } from './send-plan';
 
 export interface Planned {
   files: FileEstimate[];
   jobs: NewJob[];
   refused: { input: string; error: ContractError }[];
+  /** What each file sends: its sound alone or the whole file. */
+  sends: SendPlan;
 }
 
 /** Probes every input (a few at a time) and makes one job per good source and target language. */
@@ -29,11 +32,14 @@ export async function planBatch(
     lengthUnknown: opts.lengthUnknown ?? 'refuse',
   });
   const outDir = req.outDir ? absolutePath(req.outDir, opts.cwd, 'outDir') : null;
+  const sends = await planSends(sources, req);
   const jobs = fanOut(sources, req, {
     service: opts.service,
     outDir,
     cwd: opts.cwd,
+    sends: sends.bySource,
     ...(opts.watchFolderId !== undefined ? { watchFolderId: opts.watchFolderId } : {}),
   });
-  return { files, jobs, refused };
+  const withSends = files.map((f) => (f.problem ? f : { ...f, sends: sends.bySource.get(f.input) ?? null }));
+  return { files: withSends, jobs, refused, sends };
 }

@@ -118,5 +118,6 @@ export function toDetail(view: JobView, row: JobRow, history: readonly HistoryRo
     abandonedRemoteIds: row.abandoned_remote_ids,
     sourceBytes: row.source_bytes,
     sourceType: row.source_type,
+    send: row.send,
   };
 }

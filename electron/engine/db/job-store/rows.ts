@@ -115,6 +115,13 @@ export const JobRow = z.object({
   copied_from: z.string().nullable(),
   /** When a finished job aged out of the live list into the history (still searchable, still remembered). */
   archived_at: z.number().int().nullable(),
+  /** What it sends: the source's sound alone (its video rebuilt here), or the whole file. */
+  send: z.enum(['audio', 'file']).catch('file'),
+  /** The sound extracted to send (the data folder's staging area) and its type, once whole. */
+  staged_audio: z.string().nullable(),
+  staged_type: z.string().nullable(),
+  /** The dubbed sound fetched to rebuild the video from, once whole (staging, or the job's own result). */
+  dubbed_audio: z.string().nullable(),
 });
 export type JobRow = z.infer<typeof JobRow>;
 
@@ -178,7 +185,7 @@ export type NewJob = Pick<
   | 'watch_folder_id'
   | 'upload_once'
 > &
-  Partial<Pick<JobRow, 'source_hash' | 'reuse_results'>>;
+  Partial<Pick<JobRow, 'source_hash' | 'reuse_results' | 'send'>>;
 
 export const OutputRow = z.object({
   job_id: z.number().int(),

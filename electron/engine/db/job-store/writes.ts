@@ -34,6 +34,7 @@ const NEW_COLUMNS = [
   'service',
   'watch_folder_id',
   'upload_once',
+  'send',
 ] as const satisfies readonly (keyof NewJob)[];
 const INTO = `INTO jobs (${NEW_COLUMNS.join(', ')}, state, step, created_at, updated_at)`;
 
@@ -43,7 +44,7 @@ const INSERT_JOB = `INSERT ${INTO} VALUES (${NEW_COLUMNS.map((c) => `@${c}`).joi
 /**
  * Rows a multi-row insert takes. One statement per job made SQLite copy every page the insert touched (the
  * jobs row, its indexes, the aggregates and the search index the triggers keep) into a statement journal,
- * for each job: a table with triggers gets one per statement. 50 rows share it: 950 parameters.
+ * for each job: a table with triggers gets one per statement. 50 rows share it: 1,000 parameters.
  */
 export const INSERT_ROWS = 50;
 const row = `(${NEW_COLUMNS.map(() => '?').join(', ')}, 'queued', 'submit', ?, ?)`;
@@ -88,7 +89,7 @@ export class JobWrites {
   insert(job: NewJob, now: number): number {
     return this.t.write(() => {
       const id = Number(
-        this.q.insert.run({ source_hash: null, reuse_results: 0, ...job, now }).lastInsertRowid,
+        this.q.insert.run({ source_hash: null, reuse_results: 0, send: 'file', ...job, now }).lastInsertRowid,
       );
       this.t.changes.jobsAdded([id]);
       return id;
@@ -101,7 +102,13 @@ export class JobWrites {
    */
   insertUnlessLive(job: NewJob, now: number): number | null {
     return this.t.write(() => {
-      const r = this.q.insertUnlessLive.run({ source_hash: null, reuse_results: 0, ...job, now });
+      const r = this.q.insertUnlessLive.run({
+        source_hash: null,
+        reuse_results: 0,
+        send: 'file',
+        ...job,
+        now,
+      });
       if (r.changes === 0) return null;
       const id = Number(r.lastInsertRowid);
       this.t.changes.jobsAdded([id]);
@@ -127,7 +134,7 @@ export class JobWrites {
       const chunk = jobs.slice(start, start + INSERT_ROWS);
       const params: unknown[] = [];
       for (const job of chunk) {
-        const full: Record<string, unknown> = { source_hash: null, reuse_results: 0, ...job };
+        const full: Record<string, unknown> = { source_hash: null, reuse_results: 0, send: 'file', ...job };
         for (const c of NEW_COLUMNS) params.push(full[c]);
         params.push(now, now);
       }

@@ -1,0 +1,90 @@
+import type { BatchRequest } from '../../../../shared/contract/batches';
+import { SendSchema, type Send } from '../../../../shared/contract/jobs';
+import { mapInTurns } from '../../files/in-turns';
+import { audioBytes, audioPlan } from '../../media/ffmpeg/audio-plan';
+import { mediaTools, NO_FFMPEG, type ToolsSearch } from '../../media/ffmpeg/locate';
+import { probeStreams } from '../../media/ffmpeg/streams';
+import type { Source } from './expand-inputs';
+
+/** What one file sends for each of its languages, and why the whole file when the sound alone was asked. */
+export interface SendChoice {
+  what: Send;
+  bytes: number;
+  why: string | null;
+}
+
+export interface SendPlan {
+  /** By source path; links have none (the service fetches them itself). */
+  bySource: Map<string, SendChoice>;
+  /** Said once for the batch: no ffmpeg, so no file sends its sound alone. */
+  notice: string | null;
+}
+
+/**
+ * What a batch or preset that does not say sends: the sound alone, unless DUBDESK_SEND says `file` where
+ * the engine runs (a machine whose uplink is not the constraint, or the test suite's whole-file world).
+ */
+export function sendOf(asked: Send | undefined, env: NodeJS.ProcessEnv = process.env): Send {
+  return asked ?? SendSchema.catch('audio').parse(env.DUBDESK_SEND?.trim().toLowerCase() || 'audio');
+}
+
+/** ffprobe reads a few files at once: each is a short process, and two cores are shared with the queue. */
+const PROBES_AT_ONCE = 4;
+
+/**
+ * Decides, per file, what goes to the service: a video's sound alone whenever ffmpeg is found and the file
+ * has both a picture and a sound (the estimate shows what it will weigh), else the whole file.
+ */
+export async function planSends(
+  sources: readonly Source[],
+  req: Pick<BatchRequest, 'send' | 'api'>,
+  search: Promise<ToolsSearch> = mediaTools(),
+): Promise<SendPlan> {
+  const files = sources.flatMap((s) => ('url' in s ? [] : [s]));
+  const bySource = new Map<string, SendChoice>();
+  const whole = (bytes: number, why: string | null): SendChoice => ({ what: 'file', bytes, why });
+  const send = sendOf(req.send);
+  const videos = files.filter((f) => send === 'audio' && f.kind === 'video');
+  for (const f of files) bySource.set(f.path, whole(f.bytes, null));
+  if (videos.length === 0) return { bySource, notice: null };
+  const { tools } = await search;
+  if (!tools) {
+    for (const f of videos) bySource.set(f.path, whole(f.bytes, NO_FFMPEG));
+    return { bySource, notice: NO_FFMPEG };
+  }
+  await mapInTurns(videos, PROBES_AT_ONCE, async (f) => {
+    const streams = await probeStreams(tools.ffprobe, f.path).catch(() => null);
+    if (!streams) return bySource.set(f.path, whole(f.bytes, 'ffprobe could not read its streams'));
+    if (!streams.video) return bySource.set(f.path, whole(f.bytes, 'it has no picture to keep'));
+    if (!streams.audio) return bySource.set(f.path, whole(f.bytes, 'it has no sound to dub'));
+    const plan = audioPlan(streams.audio, req.api);
+    // A file that does not say how long it is: its sound weighs at most the file.
+    const seconds = streams.durationSeconds ?? f.durationSeconds;
+    const bytes = seconds === null ? f.bytes : Math.min(f.bytes, audioBytes(plan, seconds));
+    return bySource.set(f.path, { what: 'audio', bytes, why: null });
+  });
+  return { bySource, notice: null };
+}
+
+/** What the jobs to be sent weigh together: with the audio path, and as whole files. */
+export function sendTotals(
+  jobs: readonly {
+    source: string;
+    source_kind: string;
+    source_bytes: number | null;
+    reuse_results?: number;
+  }[],
+  plan: SendPlan,
+): { bytes: number; wholeBytes: number; audioFiles: number; notice: string | null } {
+  let bytes = 0;
+  let wholeBytes = 0;
+  const audio = new Set<string>();
+  for (const j of jobs) {
+    if (j.source_kind !== 'file' || j.reuse_results) continue;
+    const choice = plan.bySource.get(j.source);
+    wholeBytes += j.source_bytes ?? 0;
+    bytes += choice?.bytes ?? j.source_bytes ?? 0;
+    if (choice?.what === 'audio') audio.add(j.source);
+  }
+  return { bytes, wholeBytes, audioFiles: audio.size, notice: plan.notice };
+}

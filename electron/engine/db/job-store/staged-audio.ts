@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { Db } from '../types';
+
+const PathRow = z.object({ path: z.string() });
+
+/** The audio path's staged files (the sound a job sends, the dubbed sound it rebuilds from) and who needs them. */
+export class StagedAudio {
+  private readonly q;
+
+  constructor(db: Db) {
+    this.q = {
+      neededByAnother: db.prepare(
+        `SELECT 1 FROM jobs WHERE staged_audio = ? AND id <> ? AND step = 'submit'
+            AND state NOT IN ('completed', 'canceled') LIMIT 1`,
+      ),
+      inUse: db.prepare(
+        `SELECT staged_audio AS path FROM jobs WHERE staged_audio IS NOT NULL AND step = 'submit'
+            AND state NOT IN ('completed', 'canceled')
+         UNION SELECT dubbed_audio FROM jobs WHERE dubbed_audio IS NOT NULL AND step = 'fetch'`,
+      ),
+    };
+  }
+
+  /**
+   * Whether another job still needs this extracted sound: one of the same source that has not sent it yet
+   * (its dub not created), and is not over. The languages of one file share one extraction.
+   */
+  neededByAnother(path: string, exceptId: number): boolean {
+    return this.q.neededByAnother.get(path, exceptId) !== undefined;
+  }
+
+  /** Every staged file a job may still use: sounds to send, dubbed sounds to rebuild from. */
+  inUse(): Set<string> {
+    return new Set(this.q.inUse.all().map((row) => PathRow.parse(row).path));
+  }
+}

@@ -1,0 +1,136 @@
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { DubV2 } from '../../../../shared/api/v2';
+import { DubdeskError } from '../../../../shared/contract/errors';
+import { ApiError } from '../../api/errors';
+import { InputError } from '../../media/probe';
+import { mediaTools } from '../../media/ffmpeg/locate';
+import { describeFit, rebuildVideo, rebuiltContainer } from '../../media/ffmpeg/rebuild';
+import { probeStreams } from '../../media/ffmpeg/streams';
+import { SourceProbes } from './source-probes';
+import type { LeasedJob, StepContext } from '../context';
+import { local, outputByteCap } from '../output-files';
+
+/** The languages of one file rebuild from one look at its streams. */
+const sourceProbes = new SourceProbes();
+
+/** Fresh links after an expired one, at most this many times. */
+const MAX_LINK_REFRESHES = 3;
+
+/** Where the rebuilt video goes, as fetch-outputs claimed it for the job (see `claimOwnNames` there). */
+export interface RebuildSlot {
+  /** The name claimed for the dubbed video (an .mp4). */
+  claimed: () => Promise<string>;
+  /** A free name of the job's with another extension (a picture MP4 cannot hold goes into an .mkv), recorded. */
+  renamed: (ext: 'mkv') => Promise<string>;
+  /** The dubbed sound when it is one of the job's results (ticked), else null: fetched into staging. */
+  dubbedResult: string | null;
+  /** Records the finished video as the job's `translated_mp4`. */
+  done: (path: string, bytes: number) => void;
+}
+
+const isFile = (p: string | null) =>
+  p
+    ? stat(p).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    : Promise.resolve(false);
+
+/** The dubbed sound for a video the user did not ask the sound of: into staging, resumable, recorded when whole. */
+async function fetchDubbedToStaging(ctx: StepContext, job: LeasedJob, dub: DubV2, signal: AbortSignal) {
+  const r = job.row;
+  if (r.dubbed_audio && (await isFile(r.dubbed_audio))) return r.dubbed_audio;
+  const path = join(ctx.stagingDir, 'dubbed', `job-${r.id}.audio`);
+  await mkdir(dirname(path), { recursive: true }).catch((e: unknown) => {
+    throw local(e, dirname(path), null);
+  });
+  let link = dub.outputs.translated_mp3;
+  for (let refresh = 0; ; refresh++) {
+    if (!link) throw new ApiError('protocol', 'the service no longer offers translated_mp3');
+    try {
+      await ctx.clients.downloads.toPart(link.download_url, `${path}.part`, {
+        signal,
+        onProgress: (t, n) => ctx.progress(r.id, t, n),
+        maxBytes: outputByteCap(r, dub.measured_duration),
+      });
+      break;
+    } catch (e) {
+      if (!(e instanceof ApiError && e.kind === 'forbidden') || refresh >= MAX_LINK_REFRESHES)
+        throw local(e, dirname(path), null);
+      link = (await ctx.clients.v2.get(dub.id, ctx.signal)).outputs.translated_mp3; // expired: fresh links
+    }
+  }
+  await rename(`${path}.part`, path);
+  job.record({ dubbed_audio: path });
+  return path;
+}
+
+/** The source as it was dubbed: its picture goes into the result, so a changed file is not used. */
+async function assertSourceUnchanged(job: LeasedJob): Promise<void> {
+  const r = job.row;
+  const now = await stat(r.source).catch(() => null);
+  if (!now?.isFile())
+    throw new InputError(
+      r.source,
+      'not-found',
+      `${r.source}: the source is gone, and its picture makes the dubbed video`,
+      'Put it back, then retry the job (nothing is charged again).',
+    );
+  if (now.size !== r.source_bytes || Math.round(now.mtimeMs) !== Math.round(r.source_mtime ?? -1))
+    throw new DubdeskError(
+      'conflict',
+      `${r.source} changed since it was dubbed: its picture no longer matches the dubbed sound`,
+      { remedy: 'Put the version that was dubbed back and retry, or dub the new version (--again).' },
+    );
+}
+
+/**
+ * The audio path's last step: the dubbed video made here, the source's picture copied bit for bit under
+ * the dubbed sound, written to a `.part` and renamed when whole. Done again after a crash (the fetched
+ * sound is kept until then): nothing is fetched or paid twice.
+ */
+export async function rebuildStep(
+  ctx: StepContext,
+  job: LeasedJob,
+  dub: DubV2,
+  slot: RebuildSlot,
+  transferSignal: AbortSignal,
+): Promise<void> {
+  const r = job.row;
+  const { tools } = await mediaTools();
+  if (!tools)
+    throw new DubdeskError('config', 'no ffmpeg found to make the dubbed video from the dubbed sound', {
+      remedy:
+        'Install ffmpeg (with ffprobe) or set DUBDESK_FFMPEG, then retry the job (nothing is charged again).',
+    });
+  await assertSourceUnchanged(job);
+  // The download stops at the first Ctrl+C and resumes; ffmpeg's few seconds finish unless the job stops.
+  const dubbed = slot.dubbedResult ?? (await fetchDubbedToStaging(ctx, job, dub, transferSignal));
+  const signal = ctx.signal;
+  job.checkpoint();
+  const [sourceStreams, dubbedStreams] = await Promise.all([
+    sourceProbes.of(tools.ffprobe, r, signal),
+    probeStreams(tools.ffprobe, dubbed, signal),
+  ]);
+  const out = rebuiltContainer(sourceStreams) === 'mp4' ? await slot.claimed() : await slot.renamed('mkv');
+  const fit = await rebuildVideo(
+    tools,
+    {
+      source: r.source,
+      sourceStreams,
+      dubbedAudio: dubbed,
+      dubbedSeconds: dubbedStreams.durationSeconds ?? dubbedStreams.audio?.durationSeconds ?? 0,
+      dubbedChannels: dubbedStreams.audio?.channels ?? null,
+      destLang: r.dest_lang,
+      out,
+    },
+    signal,
+  ).catch((e: unknown) => {
+    throw local(e, dirname(out), null);
+  });
+  slot.done(out, (await stat(out)).size);
+  await ctx.store.results.recordResult(out);
+  job.apply({ type: 'rebuilt', note: `made ${out} here: the picture copied as it is; ${describeFit(fit)}` });
+  if (!slot.dubbedResult) await rm(dubbed, { force: true });
+}

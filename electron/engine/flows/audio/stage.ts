@@ -1,0 +1,112 @@
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { formatBytes } from '../../../../shared/format';
+import type { SourceIdentity } from '../../api/file-body';
+import type { JobStore } from '../../db/jobs';
+import { audioPlan } from '../../media/ffmpeg/audio-plan';
+import { extractAudio, type Extracted } from '../../media/ffmpeg/extract';
+import { mediaTools, NO_FFMPEG } from '../../media/ffmpeg/locate';
+import { MediaToolError } from '../../media/ffmpeg/run';
+import { probeStreams } from '../../media/ffmpeg/streams';
+import { KeyLock } from '../../outputs/key-lock';
+import type { LeasedJob, StepContext } from '../context';
+
+/** What an upload sends: a file, its declared type, and what it must still be when its last bytes leave. */
+export interface Sending {
+  path: string;
+  type: string;
+  expect: SourceIdentity | undefined;
+}
+
+/** The languages of one file share its extraction: one at a time makes it, the others find it made. */
+const extracting = new KeyLock();
+
+export const audioStaging = (ctx: StepContext) => join(ctx.stagingDir, 'audio');
+
+async function fileThere(path: string | null): Promise<SourceIdentity | null> {
+  if (!path) return null;
+  const s = await stat(path).catch(() => null);
+  return s?.isFile() ? { size: s.size, mtimeMs: s.mtimeMs, hash: null } : null;
+}
+
+/** The audio path given up for this job: why goes into its history, the whole file is sent. */
+function sendWhole(job: LeasedJob, why: string): null {
+  job.apply({ type: 'send-whole', why });
+  return null;
+}
+
+async function extractOnce(ctx: StepContext, job: LeasedJob): Promise<Extracted | null> {
+  const r = job.row;
+  const { tools } = await mediaTools();
+  if (!tools) return sendWhole(job, NO_FFMPEG.replace(/: the whole file is sent$/, ''));
+  const streams = await probeStreams(tools.ffprobe, r.source, ctx.signal).catch((e: unknown) => {
+    if (e instanceof MediaToolError && e.why === 'stopped') throw e;
+    return null;
+  });
+  if (!streams) return sendWhole(job, 'ffprobe could not read its streams');
+  if (!streams.video) return sendWhole(job, 'it has no picture to keep');
+  if (!streams.audio) return sendWhole(job, 'it has no sound to dub');
+  const plan = audioPlan(streams.audio, r.api);
+  // By content: every language of the file (and a copy of it under another name) shares one extraction.
+  const dest = join(
+    audioStaging(ctx),
+    `${r.source_hash ?? `job-${r.id}`}-${r.api === 'legacy' ? 'mp4' : 'sound'}`,
+  );
+  await mkdir(audioStaging(ctx), { recursive: true });
+  try {
+    return await extracting.run(dest, async () => {
+      const made = `${dest}.${plan.ext}`;
+      const there = await fileThere(made);
+      if (there) return { path: made, bytes: there.size, plan };
+      return extractAudio(tools, r.source, streams, r.api, dest, ctx.signal);
+    });
+  } catch (e) {
+    if (!(e instanceof MediaToolError) || e.why === 'stopped') throw e;
+    return sendWhole(job, `ffmpeg could not take its sound (${e.message})`);
+  }
+}
+
+/**
+ * What a file job uploads: the whole source, or on the audio path its sound alone, extracted once into the
+ * data folder's staging area (again after a crash: a `.part` never counts). The source was checked just
+ * before (`sourceBeforeUpload`): its content is the job's identity, whatever is sent.
+ */
+export async function whatToSend(ctx: StepContext, job: LeasedJob, whole: Sending): Promise<Sending> {
+  const r = job.row;
+  if (r.send !== 'audio' || r.source_kind !== 'file') return whole;
+  const kept = await fileThere(r.staged_audio);
+  if (kept && r.staged_audio && r.staged_type)
+    return { path: r.staged_audio, type: r.staged_type, expect: kept };
+  const made = await extractOnce(ctx, job);
+  if (!made) return whole;
+  job.record({ staged_audio: made.path, staged_type: made.plan.mime });
+  const how = made.plan.copy ? 'its sound as it is' : 'its sound as AAC';
+  job.apply({
+    type: 'audio-staged',
+    note: `sends ${how}: ${formatBytes(made.bytes)} instead of ${formatBytes(r.source_bytes ?? 0)}`,
+  });
+  return { path: made.path, type: made.plan.mime, expect: (await fileThere(made.path)) ?? undefined };
+}
+
+/** Once its dub is made, a job's extracted sound goes, unless another language of the file still needs it. */
+export async function releaseStagedAudio(ctx: StepContext, job: LeasedJob): Promise<void> {
+  const path = job.row.staged_audio;
+  if (!path || ctx.store.stagedAudio.neededByAnother(path, job.row.id)) return;
+  await rm(path, { force: true }).catch(() => {});
+}
+
+/**
+ * Staged files no job needs any more (their jobs were canceled or failed before sending, or a crash came
+ * between a dub's creation and the cleanup), and parts a killed ffmpeg left: removed when a run starts.
+ */
+export async function sweepStagedMedia(stagingDir: string, store: JobStore): Promise<void> {
+  const inUse = store.stagedAudio.inUse();
+  for (const sub of ['audio', 'dubbed']) {
+    const dir = join(stagingDir, sub);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      const path = join(dir, name);
+      if (!inUse.has(path)) await rm(path, { force: true }).catch(() => {});
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { runTool } from './run';
+
+/** What ffprobe says of a file's streams: only the fields the audio path reads, checked. */
+const StreamSchema = z.object({
+  index: z.number().int(),
+  codec_type: z.string().optional(),
+  codec_name: z.string().optional(),
+  codec_tag_string: z.string().optional(),
+  channels: z.number().int().optional(),
+  sample_rate: z.string().optional(),
+  bit_rate: z.string().optional(),
+  duration: z.string().optional(),
+  disposition: z.object({ attached_pic: z.number().optional() }).partial().optional(),
+  tags: z.record(z.string(), z.string()).optional(),
+  side_data_list: z.array(z.object({ rotation: z.number().optional() }).loose()).optional(),
+});
+const ProbeSchema = z.object({
+  streams: z.array(StreamSchema).default([]),
+  format: z
+    .object({
+      duration: z.string().optional(),
+      format_name: z.string().optional(),
+      bit_rate: z.string().optional(),
+    })
+    .default({}),
+  chapters: z.array(z.unknown()).default([]),
+});
+
+export interface AudioStream {
+  index: number;
+  codec: string;
+  channels: number | null;
+  bitRate: number | null;
+  durationSeconds: number | null;
+}
+
+export interface MediaStreams {
+  /** The picture: the first video stream that is not cover art. */
+  video: { index: number; codec: string; codecTag: string; rotation: number | null } | null;
+  /** The first audio stream: what the service would hear. */
+  audio: AudioStream | null;
+  durationSeconds: number | null;
+  formatName: string;
+  chapters: number;
+}
+
+const num = (s: string | undefined) => {
+  const n = Number(s);
+  return s !== undefined && Number.isFinite(n) && n > 0 ? n : null;
+};
+
+/** A file's streams, as ffprobe reads them (`-show_streams -show_format -show_chapters`). */
+export async function probeStreams(
+  ffprobe: string,
+  path: string,
+  signal?: AbortSignal,
+): Promise<MediaStreams> {
+  const { stdout } = await runTool(
+    ffprobe,
+    ['-v', 'error', '-show_streams', '-show_format', '-show_chapters', '-of', 'json', path],
+    { timeoutMs: 60_000, signal },
+  );
+  const parsed = ProbeSchema.parse(JSON.parse(stdout));
+  const video = parsed.streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  const audio = parsed.streams.find((s) => s.codec_type === 'audio');
+  const rotation =
+    video?.side_data_list?.find((d) => typeof d.rotation === 'number')?.rotation ?? num(video?.tags?.rotate);
+  return {
+    video: video
+      ? {
+          index: video.index,
+          codec: video.codec_name ?? 'unknown',
+          codecTag: video.codec_tag_string ?? '',
+          rotation: rotation ?? null,
+        }
+      : null,
+    audio: audio
+      ? {
+          index: audio.index,
+          codec: audio.codec_name ?? 'unknown',
+          channels: audio.channels ?? null,
+          bitRate: num(audio.bit_rate),
+          durationSeconds: num(audio.duration),
+        }
+      : null,
+    durationSeconds: num(parsed.format.duration),
+    formatName: parsed.format.format_name ?? '',
+    chapters: parsed.chapters.length,
+  };
+}

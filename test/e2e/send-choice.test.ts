@@ -1,0 +1,50 @@
+/**
+ * The Add sheet's send choice (issue 34) as a person uses it: the sound alone is picked, and the estimate
+ * says what goes up instead of the whole file; the whole file says so too. Screenshots, light and dark.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { seriousViolations } from '../helpers/axe';
+import { addButtonShown, appInBrowser, screenshot, PATIENT } from '../helpers/browser-app';
+import { videoMp4 } from '../helpers/media';
+
+async function bothThemes(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await screenshot(page, `${name}-${scheme}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('the Add sheet: what is sent', () => {
+  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 8, balance: 36_000 } }, { ready: addButtonShown });
+
+  it('shows "sends … (audio) instead of …" for the sound alone, and the whole files when that is picked', async () => {
+    const { page } = e2e.view;
+    await page.getByRole('button', { name: '+ Add files' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+    await page.setInputFiles('[data-testid=file-input]', [
+      videoMp4(40, 'keynote-rehearsal.mp4'),
+      videoMp4(25, 'product tour (final).mp4'),
+    ]);
+    const box = page.getByRole('combobox', { name: /Dub into/ });
+    for (const name of ['Spanish', 'French']) {
+      await box.fill(name);
+      await box.press('Enter');
+    }
+    await box.press('Tab');
+    await sheet.getByRole('radio', { name: /Only the sound/ }).check();
+    const sends = page.getByTestId('estimate-sends');
+    await expect
+      .poll(() => sends.textContent(), PATIENT)
+      .toMatch(/^Sends [\d.]+ [KM]iB \(audio\) instead of [\d.]+ [KM]iB$/);
+    await sheet.getByText(/your picture never leaves this computer/).scrollIntoViewIfNeeded();
+    await bothThemes(page, 'add-send-audio');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await sheet.getByRole('radio', { name: /The whole file/ }).check();
+    await expect.poll(() => sends.textContent(), PATIENT).toMatch(/^Sends [\d.]+ [KM]iB \(whole files\)$/);
+    await bothThemes(page, 'add-send-file');
+    await sheet.getByRole('button', { name: 'Cancel' }).click();
+  });
+});
