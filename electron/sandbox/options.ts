@@ -136,6 +136,11 @@ export const SandboxOptions = z.object({
    */
   linkRateMiBps: z.number().positive().max(100_000).optional(),
   /**
+   * Shapes the sending side of downloads (the outputs) the same way, shared by all downloads at once: with
+   * `linkRateMiBps`, a link both ways (the wire benchmark). Absent: no limit.
+   */
+  downlinkRateMiBps: z.number().positive().max(100_000).optional(),
+  /**
    * False: no ffprobe/ffmpeg even where installed; the media is read by an in-process parser and the results
    * are copies of the upload. For benchmarks of a client, where the service's own work is not measured.
    */

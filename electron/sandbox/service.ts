@@ -33,6 +33,7 @@ export class SandboxService {
       write: this.stamp,
     });
     this.uplink = options.linkRateMiBps ? new LinkShaper(options.linkRateMiBps * MIB) : null;
+    this.downlink = options.downlinkRateMiBps ? new LinkShaper(options.downlinkRateMiBps * MIB) : null;
   }
 
   /** A `created_at` as the service writes it now (the `timestamps` fault). */
@@ -105,6 +106,8 @@ export class SandboxService {
   readonly presented: PresentCache;
   /** The shaped receiving side of uploads (`linkRateMiBps`), or null for the full speed of the machine. */
   readonly uplink: LinkShaper | null;
+  /** The shaped sending side of downloads (`downlinkRateMiBps`), or null for the full speed of the machine. */
+  readonly downlink: LinkShaper | null;
 
   /** Start-dub for v1 and legacy: the preconditions in the order the spec lists them. */
   startDub(account: SandboxAccount, id: string, generation: 'v1' | 'legacy'): SandboxDub {

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -252,4 +252,56 @@ export function lengthlessWebm(seconds: number, name: string): string {
   writeFileSync(part, bytes);
   renameSync(part, path);
   return path;
+}
+
+/**
+ * A dubbed soundtrack as the service sends one: a voice (flite's) over a quiet room and a low hum, 48 kHz
+ * stereo, as an MP3 at 128 kbit/s; `wav` is the same mix before the MP3, to measure what the MP3 lost.
+ */
+export function dubbedVoice(seconds: number): { wav: string; mp3: string } {
+  const text = join(folderFor('voice-text', seconds), 'voice.txt');
+  if (!existsSync(text))
+    writeFileSync(
+      text,
+      `${'a dubbed voice reads this sentence over the quiet of the room. '.repeat(seconds)}`,
+    );
+  const mix = [
+    ...['-f', 'lavfi', '-i', `flite=textfile=${text}:voice=slt`],
+    ...['-f', 'lavfi', '-i', 'anoisesrc=a=0.03:c=pink:r=48000'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000'],
+    '-filter_complex',
+    `[0]aresample=48000[v];[2]volume=0.05[h];[v][1][h]amix=inputs=3:duration=first:normalize=0,` +
+      `aformat=channel_layouts=stereo,atrim=end=${seconds}`,
+  ];
+  const wav = ffmpeg([...mix, '-c:a', 'pcm_s16le'], `voice-${seconds}s.wav`);
+  return { wav, mp3: ffmpeg(['-i', wav, '-c:a', 'libmp3lame', '-b:a', '128k'], `voice-${seconds}s.mp3`) };
+}
+
+/** EBU R128 integrated loudness (LUFS) of `graph` (ending where ebur128 goes) over `inputs` (system ffmpeg). */
+function integratedLoudness(inputs: string[], graph: string): number {
+  const run = spawnSync(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-nostats', ...inputs.flatMap((i) => ['-i', i])],
+      ...['-filter_complex', `${graph}ebur128`, '-f', 'null', '-'],
+    ],
+    { encoding: 'utf8' },
+  );
+  const summary = run.stderr.slice(run.stderr.lastIndexOf('Summary:'));
+  const found = summary.match(/I:\s+(-?[\d.]+) LUFS/);
+  if (run.status !== 0 || !found?.[1]) throw new Error(`ebur128 gave no loudness: ${run.stderr.slice(-500)}`);
+  return Number(found[1]);
+}
+
+/** The loudness of a file's first audio stream, in LUFS. */
+export function loudness(path: string): number {
+  return integratedLoudness([path], '[0:a:0]');
+}
+
+/**
+ * The loudness of what `encoded` differs from `reference` by (their difference, sample by sample, in
+ * LUFS): how much error an encode added. -70 is silence: nothing differs.
+ */
+export function errorLoudness(reference: string, encoded: string): number {
+  return integratedLoudness([reference, encoded], '[1:a:0]volume=-1[n];[0:a:0][n]amix=inputs=2:normalize=0,');
 }

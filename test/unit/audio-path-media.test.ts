@@ -17,7 +17,10 @@ import { tempDir } from '../helpers/engine';
 import {
   audioMd5,
   dubbedMp3,
+  dubbedVoice,
+  errorLoudness,
   ffprobeJson,
+  loudness,
   videoMd5,
   videoMp3Sound,
   videoMp4,
@@ -107,6 +110,9 @@ describe.each(TOOLSETS)('the audio path with %s', (_name, toolsOf) => {
     expect(audioMd5(v2.path)).toBe(audioMd5(source));
     const got = ffprobeJson(v2.path);
     expect(got.streams.map((s) => s.codec_type)).toEqual(['audio']);
+    // The file says it lasts what its sound lasts: the service bills whole seconds of what it measures.
+    const sound = ffprobeJson(source).streams.find((s) => s.codec_type === 'audio');
+    expect(Number(got.format.duration)).toBeCloseTo(Number(sound?.duration), 3);
     const legacy = await extractAudio(tools, source, streams, 'legacy', join(dir, 'legacy'));
     expect(legacy.plan).toMatchObject({ copy: true, mime: 'video/mp4', ext: 'mp4' });
     expect(ffprobeJson(legacy.path).format.format_name).toMatch(/mp4/);
@@ -156,6 +162,7 @@ describe.each(TOOLSETS)('the audio path with %s', (_name, toolsOf) => {
         sourceStreams: streams,
         dubbedAudio: dubbedMp3(dubbed),
         dubbedSeconds: (await probeStreams(tools.ffprobe, dubbedMp3(dubbed))).durationSeconds ?? 0,
+        dubbedChannels: null,
         destLang: 'es',
         out,
       });
@@ -176,6 +183,26 @@ describe.each(TOOLSETS)('the audio path with %s', (_name, toolsOf) => {
     expect((await readdir(dir)).filter((f) => f.endsWith('.part'))).toEqual([]);
   });
 
+  it("keeps a dubbed voice's loudness, and adds less error than the service's own MP3 carries", async () => {
+    const tools = await toolsOf();
+    const voice = dubbedVoice(8);
+    const source = videoMp4(8, 'talk for the voice.mp4');
+    const out = join(tempDir('rebuild-voice'), 'talk.es.mp4');
+    const dubbed = await probeStreams(tools.ffprobe, voice.mp3);
+    await rebuildVideo(tools, {
+      source,
+      sourceStreams: await probeStreams(tools.ffprobe, source),
+      dubbedAudio: voice.mp3,
+      dubbedSeconds: dubbed.durationSeconds ?? 0,
+      dubbedChannels: dubbed.audio?.channels ?? null,
+      destLang: 'es',
+      out,
+    });
+    expect(Math.abs(loudness(out) - loudness(voice.mp3))).toBeLessThanOrEqual(0.5);
+    // What the AAC encode got wrong is quieter than what the service's 128 kbit/s MP3 already got wrong.
+    expect(errorLoudness(voice.mp3, out)).toBeLessThan(errorLoudness(voice.wav, voice.mp3));
+  });
+
   it('puts a picture MP4 cannot hold into Matroska', async () => {
     const tools = await toolsOf();
     const webm = videoWebm(2, 'vp8.webm');
@@ -187,6 +214,7 @@ describe.each(TOOLSETS)('the audio path with %s', (_name, toolsOf) => {
       sourceStreams: streams,
       dubbedAudio: dubbedMp3(2),
       dubbedSeconds: 2,
+      dubbedChannels: null,
       destLang: 'fr',
       out,
     });

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { rename, rm, stat } from 'node:fs/promises';
 import { OutputTypeSchema } from '../../../shared/api/common';
@@ -103,12 +104,18 @@ async function download(svc: SandboxService, ctx: Ctx): Promise<void> {
   const body = createReadStream(artifact.path, { start, end: last });
   // The file vanished or the reader broke after the headers went out: all that is left is to hang up.
   body.on('error', () => dropConnection(ctx));
-  ctx.res.on('close', () => body.destroy());
+  // Through the link's sending side when it is shaped (`--link-rate`): every download shares its rate.
+  const shaped = svc.downlink?.throttle() ?? null;
+  const sent: Readable = shaped ? body.pipe(shaped) : body;
+  ctx.res.on('close', () => {
+    body.destroy();
+    shaped?.destroy();
+  });
   if (truncated) {
-    body.on('end', () => dropConnection(ctx));
-    body.pipe(ctx.res, { end: false });
+    sent.on('end', () => dropConnection(ctx));
+    sent.pipe(ctx.res, { end: false });
   } else {
-    body.pipe(ctx.res);
+    sent.pipe(ctx.res);
   }
 }
 

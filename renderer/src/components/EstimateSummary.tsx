@@ -2,7 +2,6 @@ import { uploadOnceWords } from '../../../shared/file-share';
 import { formatCredits, plural } from '../format';
 import { useApp } from '../store';
 import { batchWords, estimateTotals } from '../store/estimate';
-import { sendsWords } from '../../../shared/sends';
 
 /** The batch in one line: files x languages = dubs, credits, the balance before and after; red when over. */
 export function EstimateSummary() {
@@ -30,7 +29,6 @@ export function EstimateSummary() {
   const t = estimateTotals(estimate, again, committed);
   const doneSources = new Set(estimate.alreadyDone.map((d) => d.source)).size;
   const once = uploadOnceWords(estimate.uploadOnce);
-  const sends = estimate.sends ? sendsWords(estimate.sends) : null;
   return (
     <div
       className={`estimate-summary ${t.overBy > 0 ? 'over' : ''}`}
@@ -69,13 +67,6 @@ export function EstimateSummary() {
           <span className="muted"> + {plural(estimate.unknownLengthJobs, 'link')} priced once measured</span>
         )}
       </p>
-      {sends && (
-        <p className="muted num" data-testid="estimate-sends">
-          {sends[0]?.toUpperCase()}
-          {sends.slice(1)}
-          {estimate.sends?.notice ? ` — ${estimate.sends.notice}` : ''}
-        </p>
-      )}
       {once && (
         <p className="muted num" data-testid="estimate-upload-once">
           {once.charAt(0).toUpperCase() + once.slice(1)}

@@ -6,6 +6,7 @@ import { ErrorText, errorElsewhere, errorFor } from '../components/ErrorText';
 import { EstimateFiles } from '../components/EstimateFiles';
 import { EstimateSummary } from '../components/EstimateSummary';
 import { PresetControls } from '../components/PresetControls';
+import { SendsSummary } from '../components/SendsSummary';
 import { baseName, formatCredits, plural } from '../format';
 import { useApp, useAppApi, useBridge } from '../store';
 import { estimateTotals } from '../store/estimate';
@@ -145,6 +146,7 @@ export function AddSheet() {
           <EstimateFiles />
         </div>
         <PresetControls value={preset} onChange={setPreset} error={formError} uploadsFolder={uploadsFolder} />
+        <SendsSummary />
       </div>
     </Dialog>
   );

@@ -1,13 +1,15 @@
 /**
  * `--link-rate` / `linkRateMiBps`: the sandbox receives uploads no faster than a link of that rate, shared
- * by the uploads at once. Only lower bounds on time are asserted: a slower machine can only add to them.
+ * by the uploads at once; `downlinkRateMiBps` sends the outputs the same way. Only lower bounds on time are
+ * asserted: a slower machine can only add to them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DubV2 } from '../../../shared/api/v2';
 import { InitDubV1Response } from '../../../shared/api/v1';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { runCli } from '../../helpers/cli';
-import { call } from '../../helpers/http';
+import { call, formWithFile, waitFor } from '../../helpers/http';
+import { audioMp3 } from '../../helpers/media';
 import { startSandboxProcess } from '../../helpers/sandbox-process';
 
 const MIB = 1024 * 1024;
@@ -81,6 +83,37 @@ describe('the shaped link', () => {
       expect(seconds).toBeGreaterThanOrEqual(3.5);
     } finally {
       await child.stop();
+    }
+  }, 60_000);
+});
+
+describe('the shaped link, downloads', () => {
+  it('sends the outputs at the downlink rate, shared by downloads at once, whole', async () => {
+    const down = await startSandbox({ downlinkRateMiBps: 0.25, ffmpeg: false, pipelineSeconds: 0.2 });
+    try {
+      // A real MP3 of about 1.1 MiB: its dubbed sound is a copy of it when the sandbox has no ffmpeg.
+      const tone = audioMp3(140, 'a long tone.mp3');
+      const form = await formWithFile(tone, { dest_lang: 'es' }, 'audio/mpeg');
+      const created = await call('POST', `${down.baseUrl}/api/v2/dubs`, { headers: auth, body: form });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const id = DubV2.parse(created.body).id;
+      const done = await waitFor('the dub to complete', async () => {
+        const r = await call('GET', `${down.baseUrl}/api/v2/dubs/${id}`, { headers: auth });
+        const dub = DubV2.parse(r.body);
+        return dub.external_status_id === 5 ? dub : undefined;
+      });
+      const link = done.outputs.translated_mp3?.download_url;
+      if (!link) throw new Error('no translated_mp3');
+      const fetchAll = async () => (await (await fetch(link)).arrayBuffer()).byteLength;
+      const [one, seconds] = await timed(fetchAll);
+      expect(one).toBeGreaterThan(MIB);
+      // 1.1 MiB at 0.25 MiB/s: over 4 s.
+      expect(seconds).toBeGreaterThanOrEqual(3.5);
+      const [both, together] = await timed(() => Promise.all([fetchAll(), fetchAll()]));
+      expect(both).toEqual([one, one]);
+      expect(together).toBeGreaterThanOrEqual(7.5);
+    } finally {
+      await down.stop();
     }
   }, 60_000);
 });

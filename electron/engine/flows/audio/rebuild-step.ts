@@ -7,8 +7,12 @@ import { InputError } from '../../media/probe';
 import { mediaTools } from '../../media/ffmpeg/locate';
 import { describeFit, rebuildVideo, rebuiltContainer } from '../../media/ffmpeg/rebuild';
 import { probeStreams } from '../../media/ffmpeg/streams';
+import { SourceProbes } from './source-probes';
 import type { LeasedJob, StepContext } from '../context';
 import { local, outputByteCap } from '../output-files';
+
+/** The languages of one file rebuild from one look at its streams. */
+const sourceProbes = new SourceProbes();
 
 /** Fresh links after an expired one, at most this many times. */
 const MAX_LINK_REFRESHES = 3;
@@ -106,7 +110,7 @@ export async function rebuildStep(
   const signal = ctx.signal;
   job.checkpoint();
   const [sourceStreams, dubbedStreams] = await Promise.all([
-    probeStreams(tools.ffprobe, r.source, signal),
+    sourceProbes.of(tools.ffprobe, r, signal),
     probeStreams(tools.ffprobe, dubbed, signal),
   ]);
   const out = rebuiltContainer(sourceStreams) === 'mp4' ? await slot.claimed() : await slot.renamed('mkv');
@@ -117,6 +121,7 @@ export async function rebuildStep(
       sourceStreams,
       dubbedAudio: dubbed,
       dubbedSeconds: dubbedStreams.durationSeconds ?? dubbedStreams.audio?.durationSeconds ?? 0,
+      dubbedChannels: dubbedStreams.audio?.channels ?? null,
       destLang: r.dest_lang,
       out,
     },

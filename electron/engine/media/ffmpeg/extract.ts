@@ -2,6 +2,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import type { ApiGeneration } from '../../../../shared/contract/jobs';
 import { audioPlan, type AudioPlan } from './audio-plan';
 import type { MediaTools } from './locate';
+import { lengthsAsEdited } from './edit-list-length';
 import { runTool } from './run';
 import type { MediaStreams } from './streams';
 
@@ -58,6 +59,7 @@ export async function extractAudio(
       ],
       { timeoutMs: toolTimeout(streams.durationSeconds), signal },
     );
+    if (plan.muxer === 'mp4') await lengthsAsEdited(part);
     await rename(part, path);
   } catch (e) {
     await rm(part, { force: true });

@@ -1,4 +1,5 @@
 import { rename, rm } from 'node:fs/promises';
+import { lengthsAsEdited } from './edit-list-length';
 import { languageTag } from './language-tag';
 import type { MediaTools } from './locate';
 import { runTool } from './run';
@@ -43,11 +44,27 @@ export function fitOf(dubbedSeconds: number, sourceSeconds: number): LengthFit {
   return { how, differenceSeconds, sourceSeconds };
 }
 
+/** AAC-LC bits a second per channel: 128 kb/s for stereo. */
+const AAC_BITS_PER_CHANNEL = 64_000;
+
+/**
+ * The dub's AAC: ffmpeg's own encoder with its fast coder, 64 kb/s a channel. The default coder (twoloop)
+ * costs about three times the CPU at the same rate. Measured on a dubbed voice over background
+ * (docs/audio-path.md, test/unit/audio-path-media.test.ts): the loudness (EBU R128 integrated, range, peak) is the input's, and the error
+ * this encode adds lies about 30 dB under the signal, below what the service's own 128 kb/s MP3 carries.
+ */
+export function aacSettings(channels: number | null): string[] {
+  const n = Math.min(Math.max(channels ?? 2, 1), 8);
+  return ['-c:a', 'aac', '-aac_coder', 'fast', '-b:a', String(n * AAC_BITS_PER_CHANNEL)];
+}
+
 export interface RebuildInput {
   source: string;
   sourceStreams: MediaStreams;
   dubbedAudio: string;
   dubbedSeconds: number;
+  /** The dubbed audio's channels (null: unknown, taken as stereo): the AAC's bitrate follows them. */
+  dubbedChannels: number | null;
   destLang: string;
   /** The finished file's path; it is written to `${out}.part` and renamed when whole. */
   out: string;
@@ -96,10 +113,7 @@ export async function rebuildVideo(
         // Padded with silence, then cut: exactly the source's length whichever way it differed.
         '-af',
         `apad,atrim=end=${sourceSeconds.toFixed(6)}`,
-        '-c:a',
-        'aac',
-        '-b:a',
-        '192k',
+        ...aacSettings(input.dubbedChannels),
         '-metadata:s:a:0',
         `language=${languageTag(input.destLang)}`,
         '-disposition:a:0',
@@ -110,6 +124,7 @@ export async function rebuildVideo(
       ],
       { timeoutMs: toolTimeout(sourceSeconds), signal },
     );
+    if (container === 'mp4') await lengthsAsEdited(part);
     await rename(part, input.out);
   } catch (e) {
     await rm(part, { force: true });

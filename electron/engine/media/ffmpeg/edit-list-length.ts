@@ -1,0 +1,127 @@
+import { open, type FileHandle } from 'node:fs/promises';
+
+/** A movie box bigger than this is not an audio file's or a rebuilt video's header: left as it is. */
+const MAX_MOOV_BYTES = 64 * 1024 * 1024;
+
+interface Box {
+  type: string;
+  /** Where the box starts, and where its body does, in the buffer (or file) walked. */
+  at: number;
+  body: number;
+  end: number;
+}
+
+function* boxes(buf: Buffer, start: number, end: number): Generator<Box> {
+  for (let at = start; at + 8 <= end;) {
+    let size = buf.readUInt32BE(at);
+    let head = 8;
+    if (size === 1 && at + 16 <= end) [size, head] = [Number(buf.readBigUInt64BE(at + 8)), 16];
+    else if (size === 0) size = end - at;
+    if (size < head || at + size > end) return;
+    yield { type: buf.toString('latin1', at + 4, at + 8), at, body: at + head, end: at + size };
+    at += size;
+  }
+}
+
+/** The top-level `moov` box of an MP4 file: where it lies and its bytes. */
+async function readMoov(file: FileHandle): Promise<{ at: number; bytes: Buffer } | null> {
+  const { size } = await file.stat();
+  const head = Buffer.alloc(16);
+  for (let at = 0; at + 8 <= size;) {
+    await file.read(head, 0, 16, at);
+    let length = head.readUInt32BE(0);
+    if (length === 1) length = Number(head.readBigUInt64BE(8));
+    else if (length === 0) length = size - at;
+    if (length < 8) return null;
+    if (head.toString('latin1', 4, 8) === 'moov') {
+      if (length > MAX_MOOV_BYTES || at + length > size) return null;
+      const bytes = Buffer.alloc(length);
+      await file.read(bytes, 0, length, at);
+      return { at, bytes };
+    }
+    at += length;
+  }
+  return null;
+}
+
+/** A full box's duration field: where it is and how wide, by the box's version (mvhd, tkhd). */
+function durationField(buf: Buffer, box: Box): { at: number; wide: boolean } {
+  const wide = buf.readUInt8(box.body) === 1;
+  if (box.type === 'mvhd') return { at: box.body + (wide ? 24 : 16), wide };
+  return { at: box.body + (wide ? 28 : 20), wide };
+}
+const readField = (buf: Buffer, f: { at: number; wide: boolean }) =>
+  f.wide ? Number(buf.readBigUInt64BE(f.at)) : buf.readUInt32BE(f.at);
+function writeField(buf: Buffer, f: { at: number; wide: boolean }, value: number): void {
+  if (f.wide) buf.writeBigUInt64BE(BigInt(value), f.at);
+  else buf.writeUInt32BE(value, f.at);
+}
+
+/** The sum of a track's edit list's segments, in the movie's timescale; null without an edit list. */
+function editedLength(buf: Buffer, trak: Box): number | null {
+  for (const edts of boxes(buf, trak.body, trak.end)) {
+    if (edts.type !== 'edts') continue;
+    for (const elst of boxes(buf, edts.body, edts.end)) {
+      if (elst.type !== 'elst') continue;
+      const wide = buf.readUInt8(elst.body) === 1;
+      const count = buf.readUInt32BE(elst.body + 4);
+      const entry = wide ? 20 : 12;
+      if (elst.body + 8 + count * entry > elst.end) return null;
+      let total = 0;
+      for (let i = 0, at = elst.body + 8; i < count; i++, at += entry)
+        total += wide ? Number(buf.readBigUInt64BE(at)) : buf.readUInt32BE(at);
+      return total;
+    }
+  }
+  return null;
+}
+
+/**
+ * Makes an MP4's movie and track lengths what its edit lists play. ffmpeg's 2018 build (the one shipped)
+ * counts the AAC encoder's priming in them: an M4A of 60.000 s of sound says 60.022 s, and the service,
+ * which bills whole seconds of what it measures, would charge 61. Newer builds write the edited length,
+ * which this leaves as it is. Only the header's numbers change, in place: not a byte of the media.
+ * Returns whether it changed anything.
+ */
+export async function lengthsAsEdited(path: string): Promise<boolean> {
+  const file = await open(path, 'r+');
+  try {
+    const moov = await readMoov(file);
+    if (!moov) return false;
+    const buf = moov.bytes;
+    const [top] = boxes(buf, 0, buf.length);
+    if (!top) return false;
+    let changed = false;
+    let longest = 0;
+    let mvhd: Box | null = null;
+    for (const box of boxes(buf, top.body, top.end)) {
+      if (box.type === 'mvhd') mvhd = box;
+      if (box.type !== 'trak') continue;
+      const tkhd = [...boxes(buf, box.body, box.end)].find((b) => b.type === 'tkhd');
+      if (!tkhd) return false;
+      const field = durationField(buf, tkhd);
+      const edited = editedLength(buf, box);
+      let length = readField(buf, field);
+      if (edited !== null && edited < length) {
+        writeField(buf, field, edited);
+        [length, changed] = [edited, true];
+      }
+      longest = Math.max(longest, length);
+    }
+    if (mvhd) {
+      const field = durationField(buf, mvhd);
+      if (longest > 0 && longest < readField(buf, field)) {
+        writeField(buf, field, longest);
+        changed = true;
+      }
+    }
+    if (changed) await file.write(buf, 0, buf.length, moov.at);
+    return changed;
+  } catch (e) {
+    // A header too short for what its boxes say: left as ffmpeg wrote it.
+    if (e instanceof RangeError) return false;
+    throw e;
+  } finally {
+    await file.close();
+  }
+}
