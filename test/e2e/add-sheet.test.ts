@@ -36,6 +36,31 @@ describe('the Add sheet and the watch form say what is true', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('closed and opened again in one breath (Esc or ✕, then Ctrl+O at once), the sheet stays open', async () => {
+    const { page } = e2e.view;
+    await page.keyboard.press('Control+o');
+    const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+    await sheet.waitFor();
+    const openAfterTheCloseLands = await page.evaluate(async () => {
+      const dialog = document.querySelector<HTMLDialogElement>('dialog.add-sheet');
+      const close = dialog?.querySelector<HTMLButtonElement>('button[aria-label="Close"]');
+      if (!dialog || !close) throw new Error('no Add sheet with a close button');
+      const closeEvent = new Promise((resolve) => dialog.addEventListener('close', resolve, { once: true }));
+      close.click();
+      // React closes the dialog in a microtask of the click; the Ctrl+O comes before the next task.
+      for (let turn = 0; dialog.open && turn < 100; turn++) await Promise.resolve();
+      if (dialog.open) throw new Error('the ✕ did not close the sheet');
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'o', ctrlKey: true, bubbles: true }));
+      // The browser tells of the first close a task later, when the sheet is already open again.
+      await closeEvent;
+      return dialog.open;
+    });
+    expect(openAfterTheCloseLands).toBe(true);
+    expect(await sheet.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'hidden' });
+  });
+
   it('by keyboard: removing a file moves focus to the next one, and Ctrl+Enter adds the batch', async () => {
     const { page } = e2e.view;
     await page.keyboard.press('Control+o');

@@ -92,6 +92,15 @@ export class OutgoingBody {
     await Promise.all(this.files.map((f) => f.closed));
   }
 
+  /** Once every file is closed: null. When a read still hangs `ms` later: that file's stall, named. */
+  async closedWithin(ms: number): Promise<FileStalledError | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+    const outcome = await Promise.race([this.closed().then(() => 'closed' as const), late]);
+    clearTimeout(timer);
+    return outcome === 'closed' ? null : this.stalled(ms);
+  }
+
   private async *bytes(): AsyncGenerator<Buffer> {
     for (const part of this.body.parts) {
       if (Buffer.isBuffer(part)) yield* this.slices(part);

@@ -197,9 +197,12 @@ export class Transport {
         stream.destroy();
         const why = own.signal.aborted ? (own.signal.reason as unknown) : e;
         const error = errorFromFailure(why, url, false);
-        // The file is closed by the time the failure is heard, unless a read of it is what is stuck.
-        if (file && error.kind !== 'source') void file.closed().then(() => reject(error));
-        else reject(error);
+        if (!file || error.kind === 'source') return reject(error);
+        // The file is closed by the time the failure is heard. A read of it still hanging then (the line
+        // dropped, or timed out first, while the disk did not answer) is the failure to tell.
+        void file
+          .closedWithin(t.idleMs)
+          .then((stall) => reject(stall ? errorFromFailure(stall, url, false) : error));
       };
       stream.once('error', fail);
       stream.on('uploadProgress', (p: Progress) => {

@@ -36,8 +36,9 @@ export function Dialog({ open, title, onClose, className, children, footer }: Pr
       }}
       onClose={() => {
         // The browser closed it on its own (a second Escape it lets no page refuse): the app hears of it, and
-        // a dialog that must be answered comes back.
-        if (!open) return;
+        // a dialog that must be answered comes back. The event comes a task after the close, so a dialog the
+        // app closed and opened again meanwhile (Esc, then Ctrl+O at once) is open: that close is old news.
+        if (!open || ref.current?.open) return;
         if (onClose) onClose();
         else ref.current?.showModal();
       }}

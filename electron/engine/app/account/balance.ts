@@ -5,6 +5,8 @@
 const AFTER_CHANGE_MS = 2000;
 /** Otherwise a shown balance is asked again when it is older than this (and someone looks at it). */
 const IDLE_REFRESH_MS = 60_000;
+/** A balance nobody could read yet is asked again after this, twice as long each time, up to the idle refresh. */
+const UNKNOWN_RETRY_MS = 2000;
 
 /**
  * The balance the service last told (its `seconds`), never one worked out here, and when to ask again:
@@ -20,6 +22,7 @@ export class BalanceCache {
   private asking = false;
   private askedAt = 0;
   private timer: NodeJS.Timeout | null = null;
+  private unknownRetryMs = UNKNOWN_RETRY_MS;
   private closed = false;
   private readonly listeners = new Set<() => void>();
   private readonly forgetting = new Set<() => void>();
@@ -36,6 +39,7 @@ export class BalanceCache {
     const moved = seconds !== this.current;
     this.current = seconds;
     this.readAt = Date.now();
+    this.unknownRetryMs = UNKNOWN_RETRY_MS;
     if (moved) for (const l of this.listeners) l();
   }
 
@@ -72,14 +76,8 @@ export class BalanceCache {
     if (!wanted) return;
     const wait = this.askedAt + AFTER_CHANGE_MS - Date.now();
     if (wait > 0) {
-      // Only a job that ended comes back by itself: an idle refresh waits for someone to look.
-      if (this.stale && !this.timer) {
-        this.timer = setTimeout(() => {
-          this.timer = null;
-          this.refreshIfDue();
-        }, wait);
-        this.timer.unref?.();
-      }
+      // A job that ended, or a balance not known yet, comes back by itself: an idle refresh waits for a look.
+      if (this.stale || this.current === null) this.askAgainIn(wait);
       return;
     }
     const asked = this.ask();
@@ -93,7 +91,23 @@ export class BalanceCache {
         this.asking = false;
         // A job that ended while this ask was on its way is not covered by its answer.
         if (this.stale) this.refreshIfDue();
+        // A read that failed leaves the header without a balance, and an idle window does not look again.
+        else if (this.current === null) this.askUnknownAgain();
       });
+  }
+
+  private askUnknownAgain(): void {
+    this.askAgainIn(this.unknownRetryMs);
+    this.unknownRetryMs = Math.min(this.unknownRetryMs * 2, IDLE_REFRESH_MS);
+  }
+
+  private askAgainIn(ms: number): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.refreshIfDue();
+    }, ms);
+    this.timer.unref?.();
   }
 
   close(): void {
