@@ -61,7 +61,7 @@ export function DeliverControls({ value, onChange }: Props) {
           ? 'One file per language, as the service makes them.'
           : 'Once every language of a file is done: one file beside them with the picture as it is, the original sound first, each dub, and the subtitles, each track named. Made here; nothing is charged.'}
       </p>
-      <div className="field-row">
+      <div className="field-row subtitles-row">
         <span className="field-label" id={`${id}-subs`}>
           Subtitles
         </span>
