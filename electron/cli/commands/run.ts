@@ -98,6 +98,7 @@ export async function runQueue(
   );
   interrupts.sayWith((line) => progress.say(line));
   let outcome: RunOutcome;
+  let last: JobView[] | null;
   try {
     outcome = await host.run({
       untilDone: flags.untilDone,
@@ -108,10 +109,11 @@ export async function runQueue(
     });
   } finally {
     // Read before the progress stops: the last jobs to finish may have been told only as "list again".
-    progress.stop(await allJobs(api, scope).catch(() => []));
+    last = await allJobs(api, scope).catch(() => null);
+    progress.stop(last ?? []);
     interrupts.dispose();
   }
-  const after = await allJobs(api, scope);
+  const after = last ?? (await allJobs(api, scope));
   const t = tally(before, after);
   // The balance a run ends with is the service's after its charges: read again, not the one read before the last.
   if (t.counts.creditsCharged > 0) await api.account().catch(() => null);

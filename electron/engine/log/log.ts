@@ -53,7 +53,9 @@ export class EngineLog {
     const file = logFile(home);
     if (size(file) > MAX_BYTES) rotate(file);
     privateFile(file);
-    this.dest = pino.destination({ dest: file, sync: false, mkdir: true });
+    // Written as it is logged: a job's log is read back from this file (the job panel, `dubdesk log`), and a
+    // line queued behind a thread pool held by a stuck share, or lost to a kill -9, is a line nobody reads.
+    this.dest = pino.destination({ dest: file, sync: true, mkdir: true });
     // The log is a diagnostic: a write that fails later (disk full, the folder made read-only meanwhile)
     // must not end the engine with an unhandled 'error'. The file was checked writable above.
     this.dest.on('error', () => {});
@@ -92,11 +94,6 @@ export class EngineLog {
      */
     since = 0,
   ): LogLine[] {
-    try {
-      this.dest.flushSync();
-    } catch {
-      /* nothing buffered yet */
-    }
     const found: LogLine[] = [];
     const file = logFile(this.home);
     for (const f of [file, `${file}.1`]) {

@@ -154,7 +154,13 @@ describe('after: move', () => {
     const moved = join(dir, 'failed', 'bad.mp3');
     await waitFor('the original moved to failed/', () => existsSync(moved) && !existsSync(original), Boolean);
     expect((await jobsOf(api, folder.id)).map((j) => j.state)).toEqual(['failed', 'failed']);
-    expect((await filesOf(api, folder.id))[0]).toMatchObject({ status: 'failed', movedTo: moved });
+    // The file is moved first, and where it went recorded after: the record is waited for.
+    const [record] = await waitFor(
+      'the move recorded',
+      () => filesOf(api, folder.id),
+      (files) => files[0]?.movedTo !== null,
+    );
+    expect(record).toMatchObject({ status: 'failed', movedTo: moved });
 
     sb.setFaults({ rateDubFailure: 0 });
     const again = await api.reprocessWatchFile({ id: folder.id, path: moved });
