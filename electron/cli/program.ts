@@ -5,6 +5,7 @@ import { registerAccountCommands } from './commands/account';
 import { registerAddCommands } from './commands/add';
 import { registerDoctorCommand } from './commands/doctor';
 import { registerEstimateCommand } from './commands/estimate';
+import { registerQcCommand } from './commands/qc';
 import { registerRestoreCommand } from './commands/restore';
 import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
@@ -92,6 +93,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
   registerAddCommands(program);
   registerRunCommand(program);
   registerStatusCommand(program);
+  registerQcCommand(program);
   registerRetryCommand(program);
   registerCancelCommand(program);
   registerPauseResumeCommands(program);

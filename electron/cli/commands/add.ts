@@ -11,10 +11,11 @@ import { jobRange, printJson, printable } from '../format';
 import { AddJson, DubJson } from '../json-shapes';
 import { readingLine } from '../reading';
 import { languageList, outputSelection, sendOption } from '../options';
+import { addDeliverOptions, deliverRequest, type DeliverFlags } from '../deliver-options';
 import { catchInterrupts } from '../interrupts';
 import { addRunOptions, runQueue, type RunFlags, type RunResult } from './run';
 
-interface AddFlags {
+interface AddFlags extends DeliverFlags {
   to: string[];
   from: string;
   studio: boolean;
@@ -109,6 +110,7 @@ async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): 
     force: flags.force,
     again: flags.again,
     uploadOnce: flags.uploadOnce ?? 'auto',
+    ...deliverRequest(flags),
     ...(flags.send ? { send: flags.send } : {}),
     ...(flags.out ? { outDir: flags.out } : {}),
   });
@@ -123,7 +125,7 @@ async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): 
 }
 
 function addJobOptions(cmd: Command): Command {
-  return cmd
+  return addDeliverOptions(cmd)
     .argument('<sources...>', 'video or audio files, folders of them, or http(s) URLs (v2 only)')
     .requiredOption('--to <langs>', 'target languages, comma-separated (e.g. es,fr,de)', languageList)
     .option('--from <lang>', 'source language, or auto to detect it', 'auto')

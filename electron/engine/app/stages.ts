@@ -122,9 +122,9 @@ export interface Work {
 }
 
 export function work(ground: Ground, state: QueueState, options: EngineOptions): Work {
-  const { db, services, store, hub } = ground;
+  const { db, services, store, hub, warn } = ground;
   const { account, pause, reach, events, meters } = state;
-  const runner = newWorker({ db, services, account, pause, reach, events, options });
+  const runner = newWorker({ db, services, account, pause, reach, events, warn, options });
   const totals = new TotalsService({ store, lock: db.lock, hub, meters, account, pause, reach, runner });
   return { runner, totals };
 }

@@ -1,5 +1,6 @@
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { QueueDatabase } from '../db/queue-database';
+import { mediaTools } from '../media/ffmpeg/locate';
 import { DEFAULT_BACKOFF } from '../runner/backoff';
 import { Runner } from '../runner/runner';
 import type { AccountService } from './account/account-service';
@@ -17,6 +18,8 @@ export interface WorkerParts {
   pause: QueuePauseSetting;
   reach: ServiceReach;
   events: JobEvents;
+  /** What went wrong that no record holds (a QC or a package that could not be recorded): to the log. */
+  warn: (fields: Record<string, unknown>, message: string) => void;
   options: Pick<EngineOptions, 'home' | 'backoff' | 'maxServiceAttempts'>;
 }
 
@@ -25,12 +28,14 @@ export interface WorkerParts {
  * or the sandbox may replace it meanwhile), tells the job events of transfers, and the service's reach of
  * what it found; what it commits, everyone hears on the database's change feed.
  */
-export function newWorker({ db, services, account, pause, reach, events, options }: WorkerParts): Runner {
+export function newWorker(parts: WorkerParts): Runner {
+  const { db, services, account, pause, reach, events, warn, options } = parts;
   return new Runner(
     {
       store: db.jobs,
       lock: db.lock,
       lookForOthers: () => db.lookForOthers(),
+      mediaTools: async () => (await mediaTools()).tools,
       home: options.home,
       clients: () => {
         const active = services.current();
@@ -49,6 +54,7 @@ export function newWorker({ db, services, account, pause, reach, events, options
       connectivity: (offline) => reach.connectivity(offline),
       resumed: (n) => reach.resumedJobs(n),
       storage: (full) => reach.storageIsFull(full),
+      warn: (message) => warn({}, message),
     },
   );
 }

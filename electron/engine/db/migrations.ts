@@ -6,6 +6,7 @@ import { scaleMigration } from './scale-migration';
 import { searchMigration } from './search-migration';
 import { watchRestartMigration } from './watch-migration';
 import { ledgerMigration } from './ledger-migration';
+import { deliverMigration } from './deliver-migration';
 
 /** Each entry moves the schema one version up; never edit one that has shipped, add a new one. */
 const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
@@ -264,6 +265,9 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   payOnceMigration,
   // 17: the audio path: what a job sends, the sounds it stages (audio-path-migration.ts).
   audioPathMigration,
+  // 18: what is handed on: the batch's delivery choices and each dub's QC on the job, the packages
+  // (deliver-migration.ts).
+  deliverMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -145,8 +145,13 @@ export function AddSheet() {
           <ErrorText error={errorFor(formError, 'inputs')} />
           <EstimateFiles />
         </div>
-        <PresetControls value={preset} onChange={setPreset} error={formError} uploadsFolder={uploadsFolder} />
-        <SendsSummary />
+        <PresetControls
+          value={preset}
+          onChange={setPreset}
+          error={formError}
+          uploadsFolder={uploadsFolder}
+          sendsSummary={<SendsSummary />}
+        />
       </div>
     </Dialog>
   );
