@@ -1,11 +1,10 @@
-import type { OutputType } from './api/common';
-import type { JobView } from './contract/jobs';
+import type { JobOutputType, JobView } from './contract/jobs';
 import type { MediaKind } from './face';
 
 /** Which recorded output stands for each kind, best first. */
-const OUTPUTS_FOR: Record<Exclude<MediaKind, 'original'>, readonly OutputType[]> = {
+const OUTPUTS_FOR: Record<Exclude<MediaKind, 'original'>, readonly JobOutputType[]> = {
   dub: ['translated_mp4', 'translated', 'translated_mp3'],
-  subtitles: ['translated_subtitle'],
+  subtitles: ['translated_subtitle', 'translated_subtitle_srt'],
   poster: ['poster'],
 };
 

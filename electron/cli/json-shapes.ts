@@ -9,7 +9,8 @@ import {
 } from '../../shared/contract/batch-summary';
 import { AddResultSchema, EstimateSchema, FileEstimateSchema } from '../../shared/contract/batches';
 import { ContractErrorSchema } from '../../shared/contract/errors';
-import { JobViewSchema } from '../../shared/contract/jobs';
+import { QcSchema } from '../../shared/contract/deliver';
+import { JobStateSchema, JobViewSchema } from '../../shared/contract/jobs';
 import { QueueTotalsSchema } from '../../shared/contract/queue';
 import { ApproveResultSchema, WatchFileSchema, WatchFolderSchema } from '../../shared/contract/watch';
 
@@ -75,3 +76,21 @@ export const WatchFolderJson = WatchFolderSchema;
 export const WatchApproveJson = ApproveResultSchema;
 /** `watch --reprocess FILE`: the file after it was queued again. */
 export const WatchReprocessJson = WatchFileSchema;
+
+/** `qc`: each job asked for (or every completed one) with its QC (null: not checked yet), and ids not found. */
+export const QcJson = z
+  .object({
+    jobs: z.array(
+      z
+        .object({
+          id: z.number().int(),
+          source: z.string(),
+          destLang: z.string(),
+          state: JobStateSchema,
+          qc: QcSchema.nullable(),
+        })
+        .strict(),
+    ),
+    missing: z.array(z.number().int()),
+  })
+  .strict();

@@ -6,6 +6,7 @@ import { registerAddCommands } from './commands/add';
 import { registerDoctorCommand } from './commands/doctor';
 import { registerEstimateCommand } from './commands/estimate';
 import { registerMoveCommand } from './commands/move';
+import { registerQcCommand } from './commands/qc';
 import { registerPresetCommand } from './commands/preset';
 import { registerSpendCommand } from './commands/spend';
 import { registerRestoreCommand } from './commands/restore';
@@ -95,6 +96,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
   registerAddCommands(program);
   registerRunCommand(program);
   registerStatusCommand(program);
+  registerQcCommand(program);
   registerRetryCommand(program);
   registerCancelCommand(program);
   registerPauseResumeCommands(program);

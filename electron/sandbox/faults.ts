@@ -1,4 +1,4 @@
-import { FaultSettings, NO_FAULTS, type FaultPatch } from './options';
+import { FaultSettings, NO_FAULTS, type BadDub, type FaultPatch } from './options';
 
 /** mulberry32: tiny, fast and seedable, so a failing run can be replayed with the same --seed. */
 export function mulberry32(seed: number): () => number {
@@ -98,5 +98,10 @@ export class Faults {
 
   get listFault(): FaultSettings['listFault'] {
     return this.settings.listFault;
+  }
+
+  /** How a dub into `lang` is to come out bad (none: a good dub). */
+  badDubsFor(lang: string): BadDub[] {
+    return [...(this.settings.badDubs[lang.toLowerCase()] ?? [])];
   }
 }

@@ -4,7 +4,9 @@ import { parseFile } from 'music-metadata';
 import type { OutputType } from '../../shared/api/common';
 import { languageName } from '../../shared/languages';
 import { extensionForMime } from '../../shared/media-types';
+import { spoilMedia, spoilSubtitles } from './bad-dubs';
 import { markedCopy, silentMp3 } from './media-marks';
+import type { BadDub } from './options';
 import type { ProcessPool } from './process-pool';
 import type { Artifact } from './state';
 
@@ -101,7 +103,14 @@ export async function probeMedia(path: string, pool: ProcessPool, useFfmpeg = tr
   return { duration, hasVideo: Boolean(meta.format.hasVideo), hasAudio: meta.format.hasAudio !== false };
 }
 
-/** Valid WebVTT with one cue every few seconds over the whole duration. */
+/** A cue at least this long: a shorter rest of the media goes into the cue before it. */
+const MIN_CUE_SECONDS = 3;
+
+/**
+ * Valid WebVTT with one cue every four seconds over the whole duration, each readable in its time (at most
+ * 20 characters a second, as QC asks): the last cue takes a short rest, and a media too short for the
+ * note gets the language and the number only.
+ */
 export function webVtt(duration: number, lang: string, note: string): string {
   const ts = (s: number) => {
     const ms = Math.round(s * 1000);
@@ -113,9 +122,11 @@ export function webVtt(duration: number, lang: string, note: string): string {
   const cues: string[] = [];
   const step = 4;
   for (let start = 0, n = 1; start < duration; start += step, n++) {
-    cues.push(
-      `${n}\n${ts(start)} --> ${ts(Math.min(duration, start + step))}\n[${languageName(lang)}] ${note} ${n}`,
-    );
+    const end = duration - (start + step) < MIN_CUE_SECONDS ? duration : start + step;
+    const long = `[${languageName(lang)}] ${note} ${n}`;
+    const text = long.length <= (end - start) * 20 ? long : `[${languageName(lang)}] ${n}`;
+    cues.push(`${n}\n${ts(start)} --> ${ts(end)}\n${text}`);
+    if (end === duration) break;
   }
   return `WEBVTT\n\n${cues.join('\n\n')}\n`;
 }
@@ -133,6 +144,8 @@ export async function makeArtifacts(
   stem: string,
   pool: ProcessPool,
   useFfmpeg = true,
+  /** How this dub is to come out bad (QC's test cases); none: a good dub. */
+  bad: readonly BadDub[] = [],
 ): Promise<Partial<Record<OutputType, Artifact>>> {
   const run = (file: string, args: string[]) => pool.run(file, args);
   await mkdir(dir, { recursive: true });
@@ -195,6 +208,7 @@ export async function makeArtifacts(
     ] as const;
     for (const [type, file, comment, fileName] of variants) {
       await markedCopy(base, at(file), comment, pool, ff);
+      if (ff && type !== 'original_mp4') await spoilMedia(at(file), bad, media.duration, pool);
       out[type] = { path: at(file), contentType: 'video/mp4', fileName };
     }
     if (ff) await rm(mp4, { force: true });
@@ -227,6 +241,7 @@ export async function makeArtifacts(
     await silentMp3(mp3, media.duration);
   }
   await markedCopy(mp3, at('translated.mp3'), dubbed, pool, ff);
+  if (ff) await spoilMedia(at('translated.mp3'), bad, media.duration, pool);
   out.translated_mp3 = {
     path: at('translated.mp3'),
     contentType: 'audio/mpeg',
@@ -239,7 +254,11 @@ export async function makeArtifacts(
   const subDest = at('translated.vtt');
   await writeFile(
     subDest,
-    webVtt(media.duration, langs.dest, 'Sandbox subtitle (not a real translation), cue'),
+    spoilSubtitles(
+      webVtt(media.duration, langs.dest, 'Sandbox subtitle (not a real translation), cue'),
+      bad,
+      media.duration,
+    ),
   );
   out.translated_subtitle = { path: subDest, contentType: 'text/vtt', fileName: `${stem}.${langs.dest}.vtt` };
   const subSource = at('original.vtt');

@@ -2,6 +2,24 @@ import { z } from 'zod';
 
 const rate = z.number().min(0).max(1);
 
+/**
+ * Bad dubs made on purpose, for QC: `short` (its sound 4 s shorter than the source), `loud` (24 dB louder,
+ * clipped), `silence` (6 s of silence in the middle), and broken subtitles: `subtitles-unreadable` (a cue
+ * whose timing does not parse), `subtitles-order` (two cues swapped), `subtitles-past-end` (a cue 5 s past
+ * the end), `subtitles-fast` (a cue of 80 characters in one second).
+ */
+export const BAD_DUBS = [
+  'short',
+  'loud',
+  'silence',
+  'subtitles-unreadable',
+  'subtitles-order',
+  'subtitles-past-end',
+  'subtitles-fast',
+] as const;
+export const BadDubSchema = z.enum(BAD_DUBS);
+export type BadDub = z.infer<typeof BadDubSchema>;
+
 /** Each fault and its range; none is on unless set. */
 const FAULT_FIELDS = {
   /** Share of API calls answered 502 (v2 create's 502 carries the dub id; nothing is dispatched). */
@@ -29,6 +47,11 @@ const FAULT_FIELDS = {
    * the caller's). Details (`GET /api/v2/dubs/{id}`) still answer.
    */
   listFault: z.enum(['none', 'error', 'huge', 'deep', 'others']),
+  /** Dubs into these languages come out bad in these ways (`{ "fr": ["short"] }`); none by default. */
+  badDubs: z.record(
+    z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/),
+    z.array(BadDubSchema).max(BAD_DUBS.length),
+  ),
   /** Extra delay before every answer, in milliseconds. */
   latencyMs: z.number().int().min(0).max(600_000),
   /**
@@ -71,6 +94,7 @@ export const NO_FAULTS: FaultSettings = {
   rateRefuseSourceUrl: 0,
   rateQuoteKey: 0,
   listFault: 'none',
+  badDubs: {},
   latencyMs: 0,
   clockSkewSeconds: 0,
   timestamps: 'iso',

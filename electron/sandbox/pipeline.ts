@@ -125,6 +125,7 @@ export class Pipeline {
         stem,
         this.pool,
         this.useFfmpeg,
+        this.faults.badDubsFor(dub.destLang),
       );
       dub.media = { ok: true, duration: Math.round(media.duration * 1000) / 1000 };
     } catch (e) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deliverFields } from './deliver';
 import { ContractErrorSchema } from './errors';
 import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema, SendSchema } from './jobs';
 import { LanguageCodeSchema, languageListSchema } from './language-codes';
@@ -32,6 +33,12 @@ export const BatchRequestSchema = z
      * what DUBDESK_SEND says where the engine runs.
      */
     send: SendSchema.optional(),
+    /**
+     * What is handed on besides each language's files: one file with every language (`package`), the
+     * subtitle formats (`subtitles`), the package's default sound (`defaultAudio`), and the loudness target
+     * QC checks each dub against (`loudness`). None of it is paid for.
+     */
+    ...deliverFields,
   })
   .strict();
 export type BatchRequest = z.infer<typeof BatchRequestSchema>;

@@ -1,5 +1,6 @@
 export * from './account';
 export * from './batches';
+export * from './deliver';
 export * from './errors';
 export * from './events';
 export * from './implement';

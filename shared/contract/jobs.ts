@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { OUTPUT_TYPES } from '../api/common';
+import { OUTPUT_TYPES, type OutputType } from '../api/common';
+import { PackageFormatSchema, QcSchema } from './deliver';
 import { ContractErrorSchema } from './errors';
 
 export const API_GENERATIONS = ['v2', 'v1', 'legacy'] as const;
@@ -44,8 +45,18 @@ export type Send = z.infer<typeof SendSchema>;
 export const OutputNamingSchema = z.enum(['suffix', 'folders']);
 export type OutputNaming = z.infer<typeof OutputNamingSchema>;
 
+/** Files Dubdesk makes here from a dub's outputs: the SubRip twin of its WebVTT subtitles. */
+export const DERIVED_OUTPUT_TYPES = ['translated_subtitle_srt'] as const;
+export type DerivedOutputType = (typeof DERIVED_OUTPUT_TYPES)[number];
+/** A job's file: an output the service made, or one made here from it. */
+export const JobOutputTypeSchema = z.union([OutputTypeSchema, z.enum(DERIVED_OUTPUT_TYPES)]);
+export type JobOutputType = z.infer<typeof JobOutputTypeSchema>;
+/** Whether a job's file is one the service made (not one made here from it). */
+export const isServiceOutput = <T extends { type: JobOutputType }>(o: T): o is T & { type: OutputType } =>
+  !(DERIVED_OUTPUT_TYPES as readonly string[]).includes(o.type);
+
 export const JobOutputSchema = z.object({
-  type: OutputTypeSchema,
+  type: JobOutputTypeSchema,
   path: z.string(),
   bytes: z.number(),
 });
@@ -126,6 +137,11 @@ export const JobViewSchema = z.object({
    * under a new name gets its own result names at no charge. Null (or absent) when it was dubbed itself.
    */
   copiedFrom: z.string().nullable().optional(),
+  /**
+   * QC of the finished dub, computed on this machine from what was downloaded: null until it has run (or
+   * for a job that is not completed). A failed QC hides nothing: the files stay where they are.
+   */
+  qc: QcSchema.nullable().optional(),
 });
 export type JobView = z.infer<typeof JobViewSchema>;
 
@@ -189,6 +205,21 @@ export const JobPageSchema = z.object({
 });
 export type JobPage = z.infer<typeof JobPageSchema>;
 
+/**
+ * A source's one file with every language: `waiting` for its languages to finish, `making` it now, `done`
+ * (at `path`), or `failed` (with `error`; the languages' own files are untouched).
+ */
+export const PackageViewSchema = z.object({
+  format: PackageFormatSchema.exclude(['none']),
+  state: z.enum(['waiting', 'making', 'done', 'failed']),
+  path: z.string().nullable(),
+  /** The dubbed languages in it (done), or that will be (waiting, making). */
+  languages: z.array(z.string()),
+  error: ContractErrorSchema.nullable(),
+  updatedAt: z.string(),
+});
+export type PackageView = z.infer<typeof PackageViewSchema>;
+
 /** One row of the queue: a source with one job per language (only the jobs the filter matched). */
 export const SourceRowSchema = z.object({
   source: z.string(),
@@ -199,6 +230,8 @@ export const SourceRowSchema = z.object({
   jobs: z.array(JobViewSchema),
   /** Jobs of earlier versions of the file (other content at the same path), shown apart from `jobs`. */
   earlier: z.array(JobViewSchema),
+  /** Its package, when one was asked for (absent or null: none). */
+  package: PackageViewSchema.nullable().optional(),
 });
 export type SourceRow = z.infer<typeof SourceRowSchema>;
 
@@ -253,6 +286,18 @@ export const ActionResultSchema = z.object({
 export type ActionResult = z.infer<typeof ActionResultSchema>;
 
 export const JobIdSchema = z.object({ id: z.number().int().positive() }).strict();
+
+/**
+ * "Package now": one file with every finished language of a source, made (again) at once, in the format
+ * asked for (default: the one its batch chose, else MKV). Costs nothing: no call to the service.
+ */
+export const PackageNowSchema = z
+  .object({
+    source: z.string().min(1).max(4096),
+    format: PackageFormatSchema.exclude(['none']).optional(),
+  })
+  .strict();
+export type PackageNowRequest = z.infer<typeof PackageNowSchema>;
 
 export const LogLineSchema = z.object({
   at: z.string(),

@@ -19,6 +19,7 @@ export const METHOD_NAMES = [
   'pauseJobs',
   'resumeJobs',
   'clearJobs',
+  'packageNow',
   'totals',
   'pauseQueue',
   'resumeQueue',

@@ -9,6 +9,8 @@ import {
   JobIdSchema,
   JobPageSchema,
   LogLineSchema,
+  PackageNowSchema,
+  PackageViewSchema,
   PageRequestSchema,
   RetrySchema,
   SelectionSchema,
@@ -85,6 +87,11 @@ export const METHODS = {
    * taken as new sources.
    */
   clearJobs: act(SelectionSchema, ActionResultSchema),
+  /**
+   * One file with every finished language of a source, made (again) now without waiting for its other
+   * languages; the one it replaces goes to `previous/`. Made here with ffmpeg: nothing is charged.
+   */
+  packageNow: act(PackageNowSchema, PackageViewSchema),
   totals: q(null, QueueTotalsSchema),
   pauseQueue: act(null, QueueTotalsSchema),
   resumeQueue: act(null, QueueTotalsSchema),

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  DefaultAudioSchema,
+  LoudnessTargetSchema,
+  PackageFormatSchema,
+  SubtitleFormatsSchema,
+} from './deliver';
 import { ContractErrorSchema } from './errors';
 import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema, SendSchema } from './jobs';
 import { LanguageCodeSchema, languageListSchema } from './language-codes';
@@ -43,6 +49,11 @@ const presetFields = {
    * shares, removable drives: see WatchFolder.pollReason); `always`/`never` force it.
    */
   polling: z.enum(['auto', 'always', 'never']),
+  /** One file with every language per source (see BatchRequest): delivery, not a dub setting. */
+  package: PackageFormatSchema,
+  subtitles: SubtitleFormatsSchema,
+  defaultAudio: DefaultAudioSchema,
+  loudness: LoudnessTargetSchema,
 };
 
 /** What a watched folder does with each new file: the batch settings, plus what happens afterwards. */
@@ -62,6 +73,10 @@ export const WatchPresetSchema = z
     /** Absent: `audio` (or DUBDESK_SEND where the engine runs), as for a batch. */
     send: presetFields.send.optional(),
     polling: presetFields.polling.default('auto'),
+    package: presetFields.package.default('none'),
+    subtitles: presetFields.subtitles.default(['vtt']),
+    defaultAudio: presetFields.defaultAudio.default('original'),
+    loudness: presetFields.loudness.default('broadcast'),
   })
   .strict();
 export type WatchPreset = z.infer<typeof WatchPresetSchema>;
@@ -73,7 +88,8 @@ export type WatchPresetPatch = z.infer<typeof WatchPresetPatchSchema>;
 
 /**
  * The preset fields that decide what a dub produces. Changing one of them bumps `presetVersion`; the others
- * (after, recursive, creditLimit, uploadOnce, send, polling) change how the folder behaves, not its results.
+ * (after, recursive, creditLimit, uploadOnce, send, polling) change how the folder behaves, not its results, and
+ * the delivery ones (package, subtitles, defaultAudio, loudness) what is made here of the dubs, never paid.
  */
 export const VERSIONED_PRESET_FIELDS = [
   'to',

@@ -14,6 +14,7 @@ import { printTable, writeResults, type Figure } from './figures';
 import { overheadFigures } from './overhead';
 import { pollingFigures } from './polling';
 import { probeFigures } from './probe';
+import { qcFigures } from './qc';
 import { scaleFigures } from './scale';
 import { uiFigures } from './ui';
 import { uploadFigures } from './upload';
@@ -31,6 +32,7 @@ const sections: [string, () => Promise<Figure[]>][] = [
   ['scale', () => scaleFigures(work)],
   ['idle', () => idleFigures(work)],
   ['link', () => linkFigures(work)],
+  ['qc', () => qcFigures(work)],
   ['wire', () => wireFigures(work)],
 ];
 const only = process.argv.slice(2);

@@ -16,6 +16,7 @@ import {
   type Viewing,
 } from '../helpers/browser-app';
 import { allJobs } from '../helpers/engine';
+import { focusedFieldCut } from '../helpers/in-sight';
 import { videoMp4 } from '../helpers/media';
 
 const LOOKS = [
@@ -36,18 +37,6 @@ function cutOff(page: Page): Promise<string[]> {
       if (!scrolls && el.scrollWidth > el.clientWidth + 1 && s.overflowX !== 'visible')
         if (s.textOverflow !== 'ellipsis' || !el.title) out.push(el.textContent.trim().slice(0, 60));
     }
-    // The field being typed in, whole inside the scrolling box that holds it (not under a sticky footer).
-    const field = document.activeElement?.closest('.picker-box') ?? document.activeElement;
-    if (field && field !== document.body) {
-      let box = field.parentElement;
-      while (box && !/(auto|scroll)/.test(getComputedStyle(box).overflowY)) box = box.parentElement;
-      const f = field.getBoundingClientRect();
-      const b = box?.getBoundingClientRect();
-      if (b && (f.bottom > b.bottom + 1 || f.top < b.top - 1))
-        out.push(
-          `the focused field is cut off by .${box?.className} (${Math.round(f.bottom - b.bottom)} px)`,
-        );
-    }
     // A glyph wider than the box kept for it runs into the text beside it ("❚❚es").
     for (const el of Array.from(document.querySelectorAll<HTMLElement>('.chip-symbol')))
       if (el.scrollWidth > el.clientWidth + 1)
@@ -64,6 +53,8 @@ async function shoot(app: RunningApp, name: string, drive: (page: Page) => Promi
       await drive(view.page);
       await screenshot(view.page, `tour-${name}-${look.name}`);
       for (const t of await cutOff(view.page)) found.push(`${look.name}: ${t}`);
+      const cut = await focusedFieldCut(view.page);
+      if (cut) found.push(`${look.name}: ${cut}`);
     } finally {
       await view.close();
     }

@@ -165,6 +165,10 @@ describe('the preset schemas', () => {
       creditLimit: null,
       uploadOnce: 'auto',
       polling: 'auto',
+      package: 'none',
+      subtitles: ['vtt'],
+      defaultAudio: 'original',
+      loudness: 'broadcast',
     });
     expect(WatchPresetPatchSchema.parse({ studio: true })).toEqual({ studio: true });
     expect(WatchPresetPatchSchema.safeParse({ destination: 'x' }).success).toBe(false);

@@ -11,6 +11,7 @@ import { jobRange, printJson, printable } from '../format';
 import { AddJson, DubJson } from '../json-shapes';
 import { readingLine } from '../reading';
 import { languageList, outputSelection, sendOption } from '../options';
+import { addDeliverOptions } from '../deliver-options';
 import { catchInterrupts } from '../interrupts';
 import { addRunOptions, runQueue, type RunFlags, type RunResult } from './run';
 import { batchRequest, type AddFlags } from './batch-options';
@@ -107,7 +108,7 @@ function addJobOptions(cmd: Command): Command {
 
 /** The options of a batch, as `add`, `dub` and `preset save` take them. */
 export function batchOptionFlags(cmd: Command): Command {
-  return cmd
+  return addDeliverOptions(cmd)
     .option('--to <langs>', 'target languages, comma-separated (e.g. es,fr,de)', languageList)
     .option('--from <lang>', 'source language, or auto to detect it', 'auto')
     .option('--studio', 'studio quality (costs 2x credits)', false)

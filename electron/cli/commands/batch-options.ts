@@ -3,9 +3,10 @@ import { DubdeskError } from '../../../shared/contract/errors';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import { PresetOptionsSchema, type Preset, type PresetOptionsInput } from '../../../shared/contract/presets';
 import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
+import type { DeliverFlags } from '../deliver-options';
 
 /** The flags of `add`, `dub` and `preset save`: a batch's options. */
-export interface AddFlags {
+export interface AddFlags extends DeliverFlags {
   to?: string[];
   from: string;
   studio: boolean;
@@ -35,6 +36,10 @@ const FLAG_OF = {
   naming: 'naming',
   uploadOnce: 'uploadOnce',
   send: 'send',
+  package: 'package',
+  subtitles: 'subtitles',
+  defaultAudio: 'defaultAudio',
+  loudness: 'loudness',
 } as const satisfies Partial<Record<keyof PresetOptionsInput, keyof AddFlags>>;
 
 /**

@@ -9,6 +9,7 @@ import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
 import { catchInterrupts, type CaughtInterrupts } from '../interrupts';
 import { printJson, printable } from '../format';
+import { printHandedOn } from '../handed-on';
 import { RunJson } from '../json-shapes';
 import { printJobsElsewhere, printPausedJobs, printQueueLine, printSummary, tally } from '../run-summary';
 import { byteRate, positiveInt, positiveSeconds, sendWindow } from '../options';
@@ -138,6 +139,11 @@ export async function runQueue(
   const leftPaused = flags.untilDone && outcome === 'done' && t.counts.paused > 0;
   if (!flags.json) {
     printSummary(t, scope ? 'This batch' : 'This run', skipped, totals.paused !== null);
+    const was = new Map(before.map((j) => [j.id, j.state]));
+    await printHandedOn(
+      api,
+      after.filter((j) => j.state === 'completed' && was.get(j.id) !== 'completed'),
+    ).catch(() => {});
     if (!scope) printQueueLine(totals);
   }
   if (outcome === 'auth')

@@ -1,7 +1,7 @@
 import { plural } from '../../../shared/format';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DubdeskError } from '../../../shared/contract/errors';
-import type { SandboxUser } from '../../sandbox/options';
+import { BAD_DUBS, BadDubSchema, type BadDub, type SandboxUser } from '../../sandbox/options';
 
 function number(min: number, max = Infinity, integer = false) {
   return (raw: string): number => {
@@ -21,6 +21,17 @@ function user(raw: string, previous: SandboxUser[] = []): SandboxUser[] {
   if (at <= 0 || !Number.isFinite(seconds))
     throw new InvalidArgumentError('expected KEY:SECONDS, e.g. second-key:600');
   return [...previous, { apiKey: raw.slice(0, at), seconds }];
+}
+
+/** `fr:short,loud`: dubs into French come out short and loud (repeatable, one language each time). */
+function badDub(raw: string, previous: Record<string, BadDub[]> = {}): Record<string, BadDub[]> {
+  const [lang = '', kinds = ''] = raw.split(':');
+  const parsed = kinds.split(',').map((k) => BadDubSchema.safeParse(k.trim()));
+  if (!/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/.test(lang) || parsed.some((p) => !p.success))
+    throw new InvalidArgumentError(
+      `expected LANG:KIND[,KIND], e.g. fr:short; the kinds are ${BAD_DUBS.join(', ')}`,
+    );
+  return { ...previous, [lang]: parsed.flatMap((p) => (p.success ? [p.data] : [])) };
 }
 
 const DEFAULT_PORT = 8787;
@@ -96,6 +107,11 @@ export function registerSandboxCommand(program: Command): void {
         .choices(['none', 'error', 'huge', 'deep', 'others'])
         .default('none'),
     )
+    .option(
+      '--bad-dub <lang:kinds>',
+      `dubs into LANG come out bad, for QC (repeatable; kinds: ${BAD_DUBS.join(', ')})`,
+      badDub,
+    )
     .option('--latency <ms>', 'delay before every API answer', number(0, 60_000, true), 0)
     .option(
       '--clock-skew <seconds>',
@@ -146,6 +162,7 @@ export function registerSandboxCommand(program: Command): void {
         faultRefuseSourceUrl: number;
         faultQuoteKey: number;
         faultList: 'none' | 'error' | 'huge' | 'deep' | 'others';
+        badDub?: Record<string, BadDub[]>;
         latency: number;
         clockSkew: number;
         timestamps: 'iso' | 'naive' | 'unparseable';
@@ -178,6 +195,7 @@ export function registerSandboxCommand(program: Command): void {
             rateRefuseSourceUrl: o.faultRefuseSourceUrl,
             rateQuoteKey: o.faultQuoteKey,
             listFault: o.faultList,
+            badDubs: o.badDub ?? {},
             latencyMs: o.latency,
             clockSkewSeconds: o.clockSkew,
             timestamps: o.timestamps,

@@ -3,8 +3,8 @@ import type { WatchPresetPatch } from '../../../shared/contract/watch';
 
 /**
  * A watched folder's settings from a named preset: the options the two share (languages, quality, outputs,
- * folder, naming, upload once, what is sent). What the folder alone has (after, recursive, credit limit, polling) keeps
- * its own default or flag.
+ * folder, naming, upload once, what is sent, what is handed on). What the folder alone has (after,
+ * recursive, credit limit, polling) keeps its own default or flag.
  */
 export function watchPresetOf(preset: Preset): WatchPresetPatch {
   const o = preset.options;
@@ -18,5 +18,9 @@ export function watchPresetOf(preset: Preset): WatchPresetPatch {
     uploadOnce: o.uploadOnce,
     ...(o.outDir ? { outDir: o.outDir } : {}),
     ...(o.send ? { send: o.send } : {}),
+    package: o.package,
+    subtitles: o.subtitles,
+    defaultAudio: o.defaultAudio,
+    loudness: o.loudness,
   };
 }

@@ -20,8 +20,9 @@ import {
   WatchReprocessJson,
 } from '../json-shapes';
 import { languageList, outputSelection, sendOption } from '../options';
+import { addDeliverOptions, type DeliverFlags } from '../deliver-options';
 
-interface WatchFlags {
+interface WatchFlags extends DeliverFlags {
   to?: string[];
   from: string;
   studio: boolean;
@@ -101,6 +102,10 @@ function presetFrom(flags: WatchFlags, cmd: Command, adding: boolean): WatchPres
   if (flags.creditLimit !== undefined)
     p.creditLimit = flags.creditLimit === 'none' ? null : flags.creditLimit;
   if (given('polling')) p.polling = flags.polling;
+  if (given('package')) p.package = flags.package;
+  if (given('subtitles')) p.subtitles = flags.subtitles;
+  if (given('defaultAudio')) p.defaultAudio = flags.defaultAudio;
+  if (given('loudness')) p.loudness = flags.loudness;
   if (flags.send) p.send = flags.send;
   return p;
 }
@@ -131,6 +136,7 @@ function describeFolder(f: WatchFolder): string {
     ...(p.recursive ? ['with subfolders'] : []),
     ...(p.after === 'move' ? ['originals move to done/ or failed/'] : []),
     ...(p.creditLimit !== null ? [`at most ${p.creditLimit} credits an hour by itself`] : []),
+    ...(p.package !== 'none' ? [`one ${p.package.toUpperCase()} with every language per file`] : []),
     ...(f.polled ? [`polled: ${f.pollReason ?? 'yes'}`] : []),
   ];
   return printable(`#${f.id} ${f.path} ${bits.join('; ')}`);
@@ -303,8 +309,7 @@ async function act(
 }
 
 export function registerWatchCommand(program: Command): void {
-  program
-    .command('watch')
+  addDeliverOptions(program.command('watch'))
     .description(
       'Watch a folder: every video or audio file that lands in it is dubbed into its languages (by whichever Dubdesk works the queue)',
     )

@@ -38,7 +38,8 @@ export class JobEvents {
   /** One commit's changes (the feed's subscriber). */
   heard(changes: Changes): void {
     for (const row of changes.jobs.values()) if (row) this.rowChanged(row);
-    if (changes.allJobs || changes.removed.length) this.listChanged(changes.removed);
+    // A source's package is on its row, which no job's event carries.
+    if (changes.allJobs || changes.removed.length || changes.packages) this.listChanged(changes.removed);
     if (this.deps.hub.size === 0 || this.closed || changes.jobs.size === 0) return;
     if (!this.turnWatched) {
       this.turnWatched = true;

@@ -135,9 +135,9 @@ export interface Work {
 }
 
 export function work(ground: Ground, state: QueueState, options: EngineOptions): Work {
-  const { db, services, store, hub } = ground;
+  const { db, services, store, hub, warn } = ground;
   const { account, pause, reach, events, meters, steering } = state;
-  const runner = newWorker({ db, services, account, pause, reach, events, steering, options });
+  const runner = newWorker({ db, services, account, pause, reach, events, warn, steering, options });
   const totals = new TotalsService({ store, lock: db.lock, hub, meters, account, pause, reach, runner });
   return { runner, totals };
 }

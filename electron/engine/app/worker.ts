@@ -1,5 +1,6 @@
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { QueueDatabase } from '../db/queue-database';
+import { mediaTools } from '../media/ffmpeg/locate';
 import { DEFAULT_BACKOFF } from '../runner/backoff';
 import { Runner } from '../runner/runner';
 import type { AccountService } from './account/account-service';
@@ -18,6 +19,8 @@ export interface WorkerParts {
   pause: QueuePauseSetting;
   reach: ServiceReach;
   events: JobEvents;
+  /** What went wrong that no record holds (a QC or a package that could not be recorded): to the log. */
+  warn: (fields: Record<string, unknown>, message: string) => void;
   /** The sending window, from the settings or the run's flags. */
   steering: Pick<RunSettings, 'current'>;
   options: Pick<EngineOptions, 'home' | 'backoff' | 'maxServiceAttempts'>;
@@ -29,12 +32,13 @@ export interface WorkerParts {
  * what it found; what it commits, everyone hears on the database's change feed.
  */
 export function newWorker(parts: WorkerParts): Runner {
-  const { db, services, account, pause, reach, events, steering, options } = parts;
+  const { db, services, account, pause, reach, events, warn, steering, options } = parts;
   return new Runner(
     {
       store: db.jobs,
       lock: db.lock,
       lookForOthers: () => db.lookForOthers(),
+      mediaTools: async () => (await mediaTools()).tools,
       home: options.home,
       clients: () => {
         const active = services.current();
@@ -54,6 +58,7 @@ export function newWorker(parts: WorkerParts): Runner {
       connectivity: (offline) => reach.connectivity(offline),
       resumed: (n) => reach.resumedJobs(n),
       storage: (full) => reach.storageIsFull(full),
+      warn: (message) => warn({}, message),
     },
   );
 }

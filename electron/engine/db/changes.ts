@@ -26,6 +26,8 @@ export interface Changes {
   readonly allJobs: boolean;
   /** A job may be due to be worked (or polled) sooner than the worker planned. */
   readonly due: boolean;
+  /** A source's package changed (wanted, made, failed): the faces list again. */
+  readonly packages: boolean;
   /** Watched folders whose row, files or links changed. */
   readonly folders: ReadonlySet<number>;
   /** Watched folders changed that are not named one by one (another process's commit). */
@@ -59,6 +61,7 @@ export class PendingChanges {
   private removed: number[] = [];
   private allJobs = false;
   private due = false;
+  private packages = false;
   private folders = new Set<number>();
   private allFolders = false;
   private folderTable = false;
@@ -98,6 +101,10 @@ export class PendingChanges {
     this.due = true;
   }
 
+  packagesChanged(): void {
+    this.packages = true;
+  }
+
   folder(id: number, byUser = false): void {
     this.folders.add(id);
     if (byUser) this.folderTable = true;
@@ -127,7 +134,8 @@ export class PendingChanges {
   /** The areas another process must hear of. */
   areas(): Area[] {
     const areas: Area[] = [];
-    if (this.jobs.size || this.removed.length || this.allJobs) areas.push('jobs');
+    // Packages show on their sources' rows: another process lists its jobs again.
+    if (this.jobs.size || this.removed.length || this.allJobs || this.packages) areas.push('jobs');
     if (this.folders.size || this.allFolders) areas.push('folders');
     if (this.settings.size) areas.push('settings');
     if (this.lock) areas.push('lock');
@@ -146,6 +154,7 @@ export class PendingChanges {
       removed: this.removed,
       allJobs: this.allJobs,
       due: this.due,
+      packages: this.packages,
       folders: this.folders,
       allFolders: this.allFolders,
       folderTable: this.folderTable,
@@ -165,6 +174,7 @@ export class PendingChanges {
     this.removed = [];
     this.allJobs = false;
     this.due = false;
+    this.packages = false;
     this.folders = new Set();
     this.allFolders = false;
     this.folderTable = false;
@@ -183,6 +193,7 @@ export function foreignChanges(areas: ReadonlySet<Area>): Changes {
     removed: [],
     allJobs: areas.has('jobs'),
     due: areas.has('jobs'),
+    packages: areas.has('jobs'),
     folders: new Set(),
     allFolders: areas.has('folders'),
     folderTable: areas.has('folders'),

@@ -6,6 +6,8 @@ import { JobHistory } from './job-store/history';
 import { JobLeases } from './job-store/leases';
 import { JobLists } from './job-store/lists';
 import { JobOutputs } from './job-store/outputs';
+import { Packages } from './job-store/packages';
+import { JobQc } from './job-store/qc';
 import { JobReads } from './job-store/reads';
 import { SameContent } from './job-store/same-content';
 import { StagedAudio } from './job-store/staged-audio';
@@ -39,9 +41,9 @@ export { INSERT_ROWS } from './job-store/writes';
 /**
  * Every query on the job tables, one part per concern (`job-store/`), each found by its name: `reads`,
  * `lists`, `leases`, `writes`, `outputs`, `history`, `settings`, `aging`, `sameContent`, `hashes`,
- * `results`, `ledger`, `canceledCreates`, `restored`, `stagedAudio`, `order`, `charges`, `presets`. Every write
- * runs in a transaction of the connection's (`tx`), and the change feed (`changes`) hears each commit. State
- * changes go through `jobs/life.ts`.
+ * `results`, `ledger`, `canceledCreates`, `restored`, `stagedAudio`, `qc`, `packages`, `order`, `charges`,
+ * `presets`. Every write runs in a transaction of the connection's (`tx`), and the change feed (`changes`)
+ * hears each commit. State changes go through `jobs/life.ts`.
  */
 export class JobStore {
   readonly reads: JobReads;
@@ -71,6 +73,10 @@ export class JobStore {
   readonly restored: RestoredDubs;
   /** The audio path's staged sounds, and which jobs still need them. */
   readonly stagedAudio: StagedAudio;
+  /** Each finished dub's QC and SubRip file (what is handed on). */
+  readonly qc: JobQc;
+  /** Each source's package of every language (what is handed on). */
+  readonly packages: Packages;
   private readonly transactions: Transactions;
 
   constructor(db: Db) {
@@ -90,6 +96,8 @@ export class JobStore {
     this.canceledCreates = new CanceledCreates(db);
     this.restored = new RestoredDubs(db);
     this.stagedAudio = new StagedAudio(db);
+    this.packages = new Packages(db);
+    this.qc = new JobQc(db, this.packages);
     this.order = new JobOrder(db);
     this.charges = new JobCharges(db);
     this.presets = new PresetTable(db);

@@ -7,6 +7,7 @@ import { scaleMigration } from './scale-migration';
 import { searchMigration } from './search-migration';
 import { watchRestartMigration } from './watch-migration';
 import { ledgerMigration } from './ledger-migration';
+import { deliverMigration } from './deliver-migration';
 
 /** Each entry moves the schema one version up; never edit one that has shipped, add a new one. */
 const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
@@ -265,9 +266,9 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   payOnceMigration,
   // 17: the audio path: what a job sends, the sounds it stages (audio-path-migration.ts).
   audioPathMigration,
-  // 18: held for what is handed on (issue 35's deliver-migration.ts), which lands beside this branch; the
-  // landing puts deliverMigration in this place. Empty until then.
-  () => {},
+  // 18: what is handed on: the batch's delivery choices and each dub's QC on the job, the packages
+  // (deliver-migration.ts).
+  deliverMigration,
   // 19: the queue's order, charges' dates, batches and named presets (queue-order-migration.ts).
   queueOrderMigration,
 ];

@@ -1,6 +1,7 @@
 import { link, rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join, parse } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
+import type { JobOutputType } from '../../../shared/contract/jobs';
 import { entryAt, identityOf, NameTakenError, sameFile, type FileIdentity } from '../files/own-file';
 
 const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
@@ -39,9 +40,9 @@ export function outputPath(
   naming: 'suffix' | 'folders',
   stem: string,
   destLang: string,
-  type: OutputType,
+  type: JobOutputType,
   ext: string,
-  wanted: readonly OutputType[],
+  wanted: readonly JobOutputType[],
 ): string {
   const tag =
     type === 'translated' && (wanted.includes('translated_mp4') || wanted.includes('translated_mp3'))
@@ -54,6 +55,7 @@ export function outputPath(
       case 'translated_mp4':
       case 'translated_mp3':
       case 'translated_subtitle':
+      case 'translated_subtitle_srt':
       case 'translated':
         return join(destLang, `${stem}${tag}.${ext}`);
       case 'poster':
@@ -68,6 +70,7 @@ export function outputPath(
     case 'translated_mp4':
     case 'translated_mp3':
     case 'translated_subtitle':
+    case 'translated_subtitle_srt':
     case 'translated':
       return `${stem}.${destLang}${tag}.${ext}`;
     case 'poster':

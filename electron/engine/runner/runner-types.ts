@@ -2,6 +2,7 @@ import type { QueueTotals } from '../../../shared/contract/queue';
 import type { SendWindow } from '../../../shared/schedule';
 import type { JobStore } from '../db/jobs';
 import type { LockStore } from '../db/lock-store';
+import type { MediaTools } from '../media/ffmpeg/locate';
 import type { Clients } from '../flows/context';
 import type { BackoffPolicy } from './backoff';
 
@@ -51,6 +52,8 @@ export interface RunnerHooks {
   resumed(count: number): void;
   /** The disk under the data folder is full ("disk full: free N MiB in DIR"), or has room again (null). */
   storage(full: string | null): void;
+  /** Something went wrong that no record holds (a QC or a package that could not be recorded): logged. */
+  warn?(message: string): void;
 }
 
 /** What the runner needs from its engine; the service may change while it runs (new key, sandbox). */
@@ -59,6 +62,8 @@ export interface RunnerEnv {
   lock: LockStore;
   /** Looks whether another process committed (where the data folder cannot be watched, the loop's turns do). */
   lookForOthers(): void;
+  /** The ffmpeg Dubdesk found, or null (QC, SubRip files and packages: see runner/deliveries.ts). */
+  mediaTools(): Promise<MediaTools | null>;
   home: string;
   clients(): Clients;
   /** Jobs belong to the service that made them; only those of the current one are worked. */

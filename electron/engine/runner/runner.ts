@@ -12,6 +12,7 @@ import { endNetworkWaits, type LifeEvent } from '../jobs/life';
 import { isDiskFull } from '../files/disk-space';
 import { CreditsRecheck } from './credits-recheck';
 import { FailurePolicy } from './failure-policy';
+import { Deliveries } from './deliveries';
 import { againOnceThereIsRoom } from './room';
 import { windowOpensAt } from './send-window';
 import { PollBudget } from './poll-budget';
@@ -112,6 +113,13 @@ export class Runner {
     const { store } = this.env;
     const signal = opts.signal ?? new AbortController().signal;
     await recoverLeft(store, this.hooks, audioPathStaging(this.env.home));
+    // What is made of finished dubs here (QC, SubRip, packages): in the process that holds the queue.
+    const deliveries = new Deliveries({
+      store,
+      tools: () => this.env.mediaTools(),
+      warn: (message) => this.hooks.warn?.(message),
+    });
+    deliveries.onSettled = () => this.wakeUp();
     // A new run asks the service again: a key or a balance may have been fixed since the last one.
     const pause = this.env.queuePause();
     if (pause && pause.reason !== 'user') this.env.setQueuePause(null);
@@ -200,7 +208,8 @@ export class Runner {
 
         credits.turn(paused, opts.untilDone);
 
-        const idle = this.active.size === 0 && !polling && !this.restore.busy;
+        if (!draining()) deliveries.look();
+        const idle = this.active.size === 0 && !polling && !this.restore.busy && deliveries.idle;
         const withRoom = {
           submit: !held && opensAt === null && this.hasRoom('submit', concurrency),
           fetch: this.hasRoom('fetch', concurrency),
@@ -225,6 +234,7 @@ export class Runner {
         await this.sleep(Math.max(10, Math.min(...candidates)));
       }
     } finally {
+      await deliveries.stop();
       stopListening();
       signal.removeEventListener('abort', onAbort);
       opts.drain?.removeEventListener('abort', onAbort);

@@ -1,6 +1,7 @@
 import { makeFolder } from '../files/make-folder';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Outcome, WatchFileRow, WatchFolderRow } from '../db/watch';
+import { KeyLock } from '../outputs/key-lock';
 import { freeName, settle } from '../outputs/naming';
 import type { WatchEnv } from './env';
 import { look } from './file-check';
@@ -16,7 +17,15 @@ const dirFor = (outcome: Outcome) =>
  * failed), keeping its subfolder, under a name that replaces nothing. Only the very file that was taken
  * moves: if the path holds other content by now, it stays.
  */
-export async function settleOutcomes(env: WatchEnv, folder: WatchFolderRow): Promise<number> {
+export function settleOutcomes(env: WatchEnv, folder: WatchFolderRow): Promise<number> {
+  // One at a time per folder: two at once (a job's completion, then its QC a moment later) both saw the
+  // file to move; the second found it gone and recorded no move, and the first's record then lost its race.
+  return settling.run(String(folder.id), () => settleNow(env, folder));
+}
+
+const settling = new KeyLock();
+
+async function settleNow(env: WatchEnv, folder: WatchFolderRow): Promise<number> {
   let moved = 0;
   for (const row of env.watch.views.settled(folder.id)) {
     const outcome = row.now_outcome;

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useFocusInSight } from './useFocusInSight';
 
 interface Props {
   open: boolean;
@@ -17,6 +18,8 @@ interface Props {
 export function Dialog({ open, title, onClose, className, children, footer }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const body = useRef<HTMLDivElement>(null);
+  useFocusInSight(body, open);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -53,7 +56,9 @@ export function Dialog({ open, title, onClose, className, children, footer }: Pr
               </button>
             )}
           </header>
-          <div className="dialog-body">{children}</div>
+          <div className="dialog-body" ref={body}>
+            {children}
+          </div>
           {footer && <footer className="dialog-foot">{footer}</footer>}
         </div>
       )}

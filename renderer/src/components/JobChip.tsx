@@ -4,6 +4,7 @@ import { baseName } from '../format';
 import { useApp } from '../store';
 import { CHIP_SYMBOL, chipKind, chipWaitWords, stateWords } from '../store/derived';
 import { pausedNow } from '../store/views';
+import { QC_MARK, QC_WORDS } from './QcSection';
 
 /**
  * One language of a source: a symbol, the code, the percent while working, "copied" when its results were
@@ -34,6 +35,11 @@ export function JobChip({
   const pct = `${Math.floor(job.progress)}%`;
   // A copy under a new name got its results linked from a dub already made, at no charge.
   const copied = job.copiedFrom ? baseName(job.copiedFrom) : null;
+  // QC of a finished dub: a mark when it is worth a look or fails, its first problem in words.
+  const qc = job.state === 'completed' ? (job.qc ?? null) : null;
+  const qcWords = qc
+    ? `, ${QC_WORDS[qc.verdict]}${qc.problems[0] ? ` (${qc.problems[0].message})` : ''}`
+    : '';
   const words = paused
     ? `paused${job.state === 'paused' ? '' : ' (the queue is paused)'}`
     : `${stateWords(job.state)}${job.waiting ? `, ${chipWaitWords(job.waiting)}` : ''}${copied ? `, copied from ${copied} at no charge` : ''}`;
@@ -48,9 +54,15 @@ export function JobChip({
       className={`chip chip-${kind} ${open ? 'chip-open' : ''} ${job.waiting ? 'chip-waiting' : ''} ${active ? 'item-active' : ''}`}
       aria-pressed={open}
       // Whose file it is, last: a screen reader moving chip to chip hears the file without going back to the row.
-      aria-label={`${languageName(job.destLang)}, ${job.destLang}${working ? ` ${pct}` : ''}${copied ? ' copied' : ''}: ${words} (${job.sourceName})`}
+      aria-label={`${languageName(job.destLang)}, ${job.destLang}${working ? ` ${pct}` : ''}${copied ? ' copied' : ''}: ${words}${qcWords} (${job.sourceName})`}
       onFocus={onFocus}
-      title={copied ? `Copied from ${copied} at no charge` : undefined}
+      title={
+        qc && qc.verdict !== 'pass'
+          ? `${QC_WORDS[qc.verdict]}: ${qc.problems.map((p) => p.message).join('; ')}`
+          : copied
+            ? `Copied from ${copied} at no charge`
+            : undefined
+      }
       onClick={(e) => {
         e.stopPropagation();
         onOpen(job.id);
@@ -62,6 +74,11 @@ export function JobChip({
       {working ? ` ${job.destLang} ` : ` ${job.destLang}`}
       {working && <span className="chip-pct num">{pct}</span>}
       {copied && <span className="chip-note"> copied</span>}
+      {qc && QC_MARK[qc.verdict] && (
+        <span className={`chip-qc chip-qc-${qc.verdict}`} aria-hidden="true">
+          {QC_MARK[qc.verdict]}
+        </span>
+      )}
       {working && (
         <span className="chip-bar" aria-hidden="true" style={{ width: `${Math.min(100, job.progress)}%` }} />
       )}

@@ -9,6 +9,7 @@ import { CHIP_SYMBOL, chipKind, stateWords, waitingWords } from '../store/derive
 import { loadedJob } from '../store/rows';
 import { ErrorText } from './ErrorText';
 import { Preview } from './Preview';
+import { PackageNow, QcSection } from './QcSection';
 import { RetryElsewhere } from './RetryElsewhere';
 import { useNow } from './useNow';
 
@@ -185,6 +186,7 @@ export function JobPanel() {
           </p>
           {job.waiting && <p className="waiting-text num">{waitingWords(job, now)}</p>}
           <ErrorText error={job.state === 'failed' ? job.error : null} />
+          <QcSection job={job} />
           <div className="panel-actions">
             {(job.state === 'failed' || job.state === 'canceled') && (
               <button type="button" className="primary" onClick={() => void bulk('retry', [job])}>
@@ -206,6 +208,7 @@ export function JobPanel() {
                 Cancel…
               </button>
             )}
+            <PackageNow job={job} />
           </div>
           {(job.state === 'failed' || job.state === 'canceled' || job.state === 'completed') && (
             <RetryElsewhere key={`retry-${job.id}`} job={job} />

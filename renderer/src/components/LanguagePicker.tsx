@@ -92,6 +92,7 @@ export function LanguagePicker({
     <div className="language-picker">
       <div
         ref={boxRef}
+        data-in-sight
         className={`picker-box ${invalid ? 'invalid' : ''}`}
         onClick={() => inputRef.current?.focus()}
       >

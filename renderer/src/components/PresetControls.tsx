@@ -1,9 +1,10 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import type { ContractError } from '../../../shared/contract/errors';
 import { API_GENERATIONS } from '../../../shared/contract/jobs';
 import { languageName } from '../../../shared/languages';
 import { useApp, useBridge } from '../store';
 import type { PresetDraft } from '../store/preset';
+import { DeliverControls } from './DeliverControls';
 import { ErrorText, errorFor } from './ErrorText';
 import { LanguagePicker } from './LanguagePicker';
 import { OutputsPicker } from './OutputsPicker';
@@ -22,11 +23,14 @@ interface Props {
   outDirPlaceholder?: string;
   /** Web: where files sent from the browser are saved when no folder is chosen (their own is hidden). */
   uploadsFolder?: string | null;
+  /** The Add sheet's "Sends 9.6 MiB (audio) instead of 600 MiB", under the send choice it is about. */
+  sendsSummary?: ReactNode;
 }
 
 /** The choices a batch and a watched folder share: languages, source language, quality, where, what, how. */
 export function PresetControls(props: Props) {
   const { value, onChange, error, outDirPlaceholder = 'Beside each source', uploadsFolder = null } = props;
+  const { sendsSummary = null } = props;
   const bridge = useBridge();
   const languages = useApp((s) => s.languages);
   const id = useId();
@@ -167,7 +171,10 @@ export function PresetControls(props: Props) {
             ? 'A fraction of the bytes; your picture never leaves this computer and is never re-encoded. Without ffmpeg the whole file is sent.'
             : 'The whole video goes up for every language, and the service re-encodes the picture it sends back.'}
         </p>
+        {sendsSummary}
       </fieldset>
+
+      <DeliverControls value={value} onChange={onChange} />
 
       <details className="advanced" open={legacy || undefined}>
         <summary>Advanced</summary>

@@ -3,7 +3,7 @@ import { useApp } from '../store';
 
 /**
  * What the batch sends, under the send choice: "Sends 9.6 MiB (audio) instead of 600 MiB". In the sheet's
- * body, not its footer: a footer line more leaves the body too short at 200% zoom for the field in focus.
+ * body, not its footer: a footer line more leaves the body too short at 200% zoom.
  */
 export function SendsSummary() {
   const sends = useApp((s) => s.estimate?.sends ?? null);

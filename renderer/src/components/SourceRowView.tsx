@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { JobView, SourceRow } from '../../../shared/contract/jobs';
-import { formatLength } from '../format';
+import { baseName, formatLength } from '../format';
 import { languageName } from '../../../shared/languages';
 import { rowDone, stateWords } from '../store/derived';
 import { JobChip } from './JobChip';
@@ -45,7 +45,7 @@ export function estimateRowHeight(row: SourceRow | null): number {
   let px = estimates.get(row);
   if (px === undefined) {
     const problems = rowDone(row) ? 0 : problemGroups(row.jobs).length;
-    const lines = problems + (row.earlier.length > 0 ? 1 : 0);
+    const lines = problems + (row.earlier.length > 0 ? 1 : 0) + (row.package ? 1 : 0);
     px = Math.max(ROW_PX, LINES_PX + lines * PROBLEM_LINE_PX);
     estimates.set(row, px);
   }
@@ -65,6 +65,21 @@ function earlierWords(jobs: readonly JobView[]): string {
   const parts = [...byState].map(([words, langs]) => `${langs.join(', ')} ${words}`);
   const done = jobs.some((j) => j.state === 'completed');
   return `Earlier version: ${parts.join('; ')}${done ? '; its results are in previous/' : ''}`;
+}
+
+/** The source's one file with every language, in words: where it is, or where it stands. */
+export function packageWords(p: NonNullable<SourceRow['package']>): string {
+  const langs = p.languages.map(languageName).join(', ');
+  switch (p.state) {
+    case 'done':
+      return `Package: ${baseName(p.path ?? '')}${langs ? ` (original, ${langs})` : ''}`;
+    case 'waiting':
+      return `Package (${p.format.toUpperCase()}): made once every language is done`;
+    case 'making':
+      return `Package (${p.format.toUpperCase()}): being made…`;
+    case 'failed':
+      return `Package failed: ${p.error?.message ?? 'unknown error'}`;
+  }
 }
 
 /** The id of a row's item (its chips, then its Retry buttons): what the grid's active descendant names. */
@@ -136,9 +151,14 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
           />
         ))}
       </div>
-      {(problems.length > 0 || row.earlier.length > 0) && (
+      {(problems.length > 0 || row.earlier.length > 0 || row.package) && (
         <div role="gridcell" className="cell-problems">
           {row.earlier.length > 0 && <p className="earlier-version">{earlierWords(row.earlier)}</p>}
+          {row.package && (
+            <p className={`package-line package-${row.package.state}`} title={row.package.path ?? undefined}>
+              {packageWords(row.package)}
+            </p>
+          )}
           {problems.map((g) => {
             const item = g.jobs[0]?.state === 'failed' ? retries++ : null;
             return (

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { ContractError } from '../../../shared/contract/errors';
 import type { WatchFolder, WatchPresetInput } from '../../../shared/contract/watch';
 import { useApp, useBridge } from '../store';
-import { presetFromSettings, usableLanguages, type PresetDraft } from '../store/preset';
+import { deliverOf, presetFromSettings, usableLanguages, type PresetDraft } from '../store/preset';
 import { Dialog } from './Dialog';
 import { ErrorText, errorElsewhere, errorFor } from './ErrorText';
 import { NamedPresets } from './NamedPresets';
@@ -41,6 +41,10 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
           outDir: folder.preset.outDir ?? '',
           naming: folder.preset.naming,
           uploadOnce: folder.preset.uploadOnce,
+          package: folder.preset.package,
+          defaultAudio: folder.preset.defaultAudio,
+          subtitles: folder.preset.subtitles,
+          loudness: folder.preset.loudness,
           send: folder.preset.send ?? 'audio',
         }
       : presetFromSettings(settings),
@@ -65,6 +69,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
       outDir: preset.outDir.trim() || null,
       naming: preset.naming,
       uploadOnce: preset.uploadOnce,
+      ...deliverOf(preset),
       send: preset.send,
       after: extra.after,
       recursive: extra.recursive,

@@ -171,8 +171,8 @@ export function AddSheet() {
             onChange={setPreset}
             error={formError}
             uploadsFolder={uploadsFolder}
+            sendsSummary={<SendsSummary />}
           />
-          <SendsSummary />
         </div>
       </div>
     </Dialog>

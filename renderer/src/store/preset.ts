@@ -1,5 +1,11 @@
 import type { Language } from '../../../shared/contract/account';
 import type { BatchRequestInput } from '../../../shared/contract/batches';
+import type {
+  DefaultAudio,
+  LoudnessTarget,
+  PackageFormat,
+  SubtitleFormats,
+} from '../../../shared/contract/deliver';
 import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
 import type { PresetOptions, PresetOptionsInput } from '../../../shared/contract/presets';
 import type { Settings } from '../../../shared/contract/settings';
@@ -21,6 +27,20 @@ export interface PresetDraft {
    * the request asks for (a watched folder's preset from before this choice existed reads as `audio`).
    */
   send: Send;
+  /** One file per source with every language (none, MKV or MP4), its default sound, the subtitle formats. */
+  package: PackageFormat;
+  defaultAudio: DefaultAudio;
+  subtitles: SubtitleFormats;
+  /** What QC checks each dub's loudness against. */
+  loudness: LoudnessTarget;
+}
+
+/** The delivery fields of a draft, as a batch or a preset takes them. */
+export function deliverOf(p: PresetDraft) {
+  // A default sound naming a language no longer in the batch goes back to the original.
+  const defaultAudio =
+    p.defaultAudio === 'original' || p.to.includes(p.defaultAudio) ? p.defaultAudio : 'original';
+  return { package: p.package, subtitles: [...p.subtitles], defaultAudio, loudness: p.loudness };
 }
 
 /** A new draft's choices; a batch's (not a watched folder's) starts in the folder this face used last. */
@@ -36,6 +56,10 @@ export function presetFromSettings(settings: Settings | null, batch = false): Pr
     outDir: (batch ? settings?.lastOutDir : null) ?? d?.outDir ?? '',
     naming: 'suffix',
     uploadOnce: d?.uploadOnce ?? 'auto',
+    package: 'none',
+    defaultAudio: 'original',
+    subtitles: ['vtt'],
+    loudness: 'broadcast',
     send: 'audio',
   };
 }
@@ -64,6 +88,7 @@ export function batchRequest(
     outputs: preset.outputs,
     naming: preset.naming,
     uploadOnce: preset.uploadOnce,
+    ...deliverOf(preset),
     send: preset.send,
     ...(preset.outDir.trim() ? { outDir: preset.outDir.trim() } : {}),
   };
@@ -83,6 +108,10 @@ export function draftOfPreset(options: PresetOptions, draft: PresetDraft): Prese
     uploadOnce: options.uploadOnce,
     // A preset saved without saying what it sends leaves the draft's choice.
     send: options.send ?? draft.send,
+    package: options.package,
+    defaultAudio: options.defaultAudio,
+    subtitles: options.subtitles,
+    loudness: options.loudness,
   };
 }
 

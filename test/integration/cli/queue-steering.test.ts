@@ -119,11 +119,14 @@ describe('steering the queue from the command line', () => {
     expect((await runCli(['preset', 'show', 'euro'], env)).code).not.toBe(0);
   });
 
-  it('a preset keeps what it sends: add and a watched folder given it send the sound alone', async () => {
+  it('a preset keeps what it sends and hands on: add and a watched folder given it send the sound alone', async () => {
     const home = tempDir();
     const env = envFor(sb, home);
     // The suite's world sends whole files unasked (DUBDESK_SEND=file): the preset says otherwise.
-    const saved = await runCli(['preset', 'save', 'voice only', '--to', 'de', '--send', 'audio'], env);
+    const saved = await runCli(
+      ['preset', 'save', 'voice only', '--to', 'de', '--send', 'audio', '--package', 'mkv'],
+      env,
+    );
     expect(saved.code, saved.stderr).toBe(0);
     expect(saved.stderr).toContain('sends the sound alone');
     const clip = sourceOf('master copy.mp4', 1);
@@ -144,6 +147,7 @@ describe('steering the queue from the command line', () => {
     expect(WatchFolderSchema.parse(JSON.parse(watched.stdout)).preset).toMatchObject({
       to: ['de'],
       send: 'audio',
+      package: 'mkv',
     });
   });
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiGeneration } from '../../../shared/contract/jobs';
+import { isServiceOutput, type ApiGeneration } from '../../../shared/contract/jobs';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
 import { allJobs, engineFor, startedDubs, tempDir } from '../../helpers/engine';
@@ -55,7 +55,7 @@ describe.each([
 
     for (const job of jobs) {
       const dub = s.state.dubs.get(job.remoteId ?? '');
-      for (const o of job.outputs) {
+      for (const o of job.outputs.filter(isServiceOutput)) {
         const served = await readFile(dub?.artifacts?.[o.type]?.path ?? '');
         expect((await readFile(o.path)).equals(served), o.path).toBe(true);
       }

@@ -55,11 +55,19 @@ describe("a result's content, recorded to recognise copies of it", () => {
   it('is hashed as it downloads: the recorded hash is the SHA-256 of the file, never read again for it', async () => {
     const out = tempDir();
     const results = [join(out, 'hashed.es.mp4'), join(out, 'hashed.es.vtt')];
-    const calls = countFileCalls((p) => results.includes(p));
-    undo = calls.undo;
+    const [video, subtitles] = results as [string, string];
+    const videoCalls = countFileCalls((p) => p === video);
+    const subtitleCalls = countFileCalls((p) => p === subtitles);
+    // Undone in the reverse order: the second wraps the first.
+    undo = () => {
+      subtitleCalls.undo();
+      videoCalls.undo();
+    };
     const rows = await dubInto(out, media(256 * 1024));
-    expect(calls.opens()).toBe(0);
-    calls.undo();
+    expect(videoCalls.opens()).toBe(0);
+    // Read once here, by QC, which checks the subtitles (the video's sound it hears through ffmpeg).
+    expect(subtitleCalls.opens()).toBeLessThanOrEqual(1);
+    undo();
     expect(rows.map((r) => r.path)).toEqual(results);
     for (const r of rows) expect(r.content_hash).toBe(sha256(r.path));
   });

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JobDetail } from '../../../shared/contract/jobs';
+import { isServiceOutput, type JobDetail } from '../../../shared/contract/jobs';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { videoMp4 } from '../../helpers/media';
 import {
@@ -30,7 +30,7 @@ async function expectOutputsIntact(sb: Sandbox, details: JobDetail[]): Promise<v
   for (const d of details) {
     expect(d.outputs.length, `#${d.id}`).toBeGreaterThan(0);
     const dub = sb.state.dubs.get(d.remoteId ?? '');
-    for (const o of d.outputs) {
+    for (const o of d.outputs.filter(isServiceOutput)) {
       const served = dub?.artifacts?.[o.type]?.path ?? '';
       expect((await readFile(o.path)).equals(await readFile(served)), o.path).toBe(true);
     }

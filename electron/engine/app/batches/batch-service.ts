@@ -12,7 +12,8 @@ import type { ServiceConnection } from '../dubbing-service';
 import { rememberBatch } from '../settings/app-settings';
 import { creditsOf, sortAgainstQueue, toBePaid } from './against-queue';
 import { refuseResultCopies } from './result-copies';
-import { checkLanguages, checkOutputFolder, checkOutputFolders } from './checks';
+import { checkDelivery, checkLanguages, checkOutputFolder, checkOutputFolders } from './checks';
+import { mediaTools } from '../../media/ffmpeg/locate';
 import { enqueueBatch } from './enqueue';
 import { withShares } from './file-shares';
 import { planBatch } from './plan';
@@ -78,6 +79,7 @@ export class BatchService {
     const active = await ensureService(this.deps.services);
     if (args.api === 'legacy' && !active.legacyUrl) throw legacyNeedsUrl();
     checkLanguages(args, (await this.deps.account.liveCodes()).codes);
+    checkDelivery(args, args.package === 'none' ? null : (await mediaTools()).tools !== null);
     const planned = await planBatch(args, {
       service: active.id,
       cwd: this.deps.cwd,
@@ -105,6 +107,10 @@ export class BatchService {
         outputs: preset.outputs,
         naming: preset.naming,
         uploadOnce: preset.uploadOnce,
+        package: preset.package,
+        subtitles: preset.subtitles,
+        defaultAudio: preset.defaultAudio,
+        loudness: preset.loudness,
         ...(preset.send ? { send: preset.send } : {}),
       },
       {

@@ -47,6 +47,31 @@ export function checkLanguages(
   }
 }
 
+/**
+ * The package's default sound is the original or one of the batch's own languages: another one would be a
+ * track the file does not have. And a package is made with ffmpeg, which must have been found.
+ */
+export function checkDelivery(
+  req: Pick<BatchRequest, 'to' | 'package' | 'defaultAudio'>,
+  ffmpegFound: boolean | null,
+): void {
+  if (req.defaultAudio !== 'original' && !req.to.includes(req.defaultAudio))
+    throw new DubdeskError(
+      'bad-request',
+      `the default sound '${req.defaultAudio}' is not one of this batch's languages (${req.to.join(', ')})`,
+      { remedy: `Pick original, or one of ${req.to.join(', ')}.`, field: 'defaultAudio' },
+    );
+  if (req.package !== 'none' && ffmpegFound === false)
+    throw new DubdeskError(
+      'config',
+      `a ${req.package.toUpperCase()} with every language needs ffmpeg, and none was found`,
+      {
+        remedy: 'Install ffmpeg (or set DUBDESK_FFMPEG to one), or leave the package out (--package none).',
+        field: 'package',
+      },
+    );
+}
+
 /** The nearest folder of `path` that exists (itself included), or the error that stops us there. */
 async function existingAncestor(path: string): Promise<{ dir: string } | { file: string }> {
   let p = path;

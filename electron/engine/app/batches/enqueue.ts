@@ -37,6 +37,7 @@ export async function enqueueBatch(
       out_dir: job.out_dir,
       naming: job.naming,
       upload_once: job.upload_once,
+      ...(job.deliver !== undefined ? { deliver: job.deliver } : {}),
     });
     transition(store, id, 'user', { type: 'retry' });
     out.retried.push(id);

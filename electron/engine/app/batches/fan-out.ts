@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import type { BatchRequest } from '../../../../shared/contract/batches';
+import type { DeliverChoice } from '../../../../shared/contract/deliver';
 import { nameFromUrl } from '../../../../shared/url-name';
 import type { NewJob } from '../../db/jobs';
 import type { Source } from './expand-inputs';
@@ -29,6 +30,12 @@ export function fanOut(sources: readonly Source[], req: BatchRequest, opts: FanO
     naming: req.naming,
     service: opts.service,
     watch_folder_id: opts.watchFolderId ?? null,
+    deliver: JSON.stringify({
+      package: req.package,
+      subtitles: req.subtitles,
+      defaultAudio: req.defaultAudio,
+      loudness: req.loudness,
+    } satisfies DeliverChoice),
   };
   // A link's results go to the chosen folder, else (CLI) the working folder; links without either were refused.
   const linkOut = outDir ?? cwd;

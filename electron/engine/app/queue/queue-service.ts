@@ -2,6 +2,7 @@ import { DubdeskError } from '../../../../shared/contract/errors';
 import type { ActionResult, SourceRow } from '../../../../shared/contract/jobs';
 import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/methods';
 import type { JobRow, JobStore } from '../../db/jobs';
+import { packageNow, sourcePackage } from './packages';
 import type { EngineLog } from '../../log/log';
 import { checkOutputFolder } from '../batches/checks';
 import { absolutePath } from '../paths';
@@ -30,6 +31,7 @@ type QueueHandlers = Pick<
   | 'pauseJobs'
   | 'resumeJobs'
   | 'clearJobs'
+  | 'packageNow'
 >;
 
 /** The queue's jobs: listed, by source, one in detail with its log, and the user's actions on them. */
@@ -112,8 +114,17 @@ export class QueueService {
       listSources: ({ filter, offset, limit }) => {
         const { total, groups } = store.lists.sourcesPage(filter, offset, limit);
         const byId = new Map(views.views(groups.flatMap((g) => g.rows)).map((v) => [v.id, v]));
-        const sources: SourceRow[] = groups.map((g) => sourceRow(g.source, g.rows, byId));
+        const sources: SourceRow[] = groups.map((g) => ({
+          ...sourceRow(g.source, g.rows, byId),
+          package: sourcePackage(store, g.source),
+        }));
         return { total, offset, sources };
+      },
+      packageNow: (req) => {
+        // Its commit is heard: the worker looks, the faces show the source's row waiting.
+        const view = packageNow(store, req);
+        this.deps.log.logger.info({ source: req.source }, 'user: package now');
+        return view;
       },
       getJob: ({ id }) => {
         const row = this.shownJob(id);

@@ -1,8 +1,14 @@
-import type { OutputType } from '../../../../shared/api/common';
 import { creditsFor } from '../../../../shared/credits';
 import { jobProgress } from '../../../../shared/progress';
-import { isTerminal, type JobDetail, type JobView, type Waiting } from '../../../../shared/contract/jobs';
+import {
+  isTerminal,
+  type JobDetail,
+  type JobOutputType,
+  type JobView,
+  type Waiting,
+} from '../../../../shared/contract/jobs';
 import type { HistoryRow, JobRow, OutputRow } from '../../db/jobs';
+import { qcOf } from '../../db/job-store/deliver-values';
 import { parseSelection } from '../../flows/fetch-outputs';
 
 export interface Transfer {
@@ -92,7 +98,7 @@ export function toView(
     outDir: row.out_dir,
     outputs: outputs
       .filter((o) => o.done)
-      .map((o) => ({ type: o.type as OutputType, path: o.path, bytes: o.bytes ?? 0 })),
+      .map((o) => ({ type: o.type as JobOutputType, path: o.path, bytes: o.bytes ?? 0 })),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     completedAt: row.completed_at === null ? null : iso(row.completed_at),
@@ -100,6 +106,7 @@ export function toView(
     etaSeconds: moving ? (transfer?.etaSeconds ?? null) : null,
     watchFolderId: row.watch_folder_id,
     copiedFrom: row.copied_from,
+    qc: row.state === 'completed' ? qcOf(row) : null,
   };
 }
 

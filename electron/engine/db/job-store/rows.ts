@@ -63,6 +63,10 @@ export const JobRow = z.object({
   source_mtime: z.number().nullable(),
   /** The file's content (SHA-256): what a source is, wherever it lies and whenever it was touched. */
   source_hash: z.string().nullable(),
+  /** What the batch asked for besides the dub (JSON, see job-store/deliver-values.ts); null: nothing (older jobs). */
+  deliver: z.string().nullable(),
+  /** The finished dub's QC (JSON, QcSchema, parsed where read); null until it has run. */
+  qc: z.string().nullable(),
   duration: z.number().nullable(),
   dest_lang: z.string(),
   source_lang: z.string(),
@@ -185,7 +189,7 @@ export type NewJob = Pick<
   | 'watch_folder_id'
   | 'upload_once'
 > &
-  Partial<Pick<JobRow, 'source_hash' | 'reuse_results' | 'send'>>;
+  Partial<Pick<JobRow, 'source_hash' | 'reuse_results' | 'deliver' | 'send'>>;
 
 export const OutputRow = z.object({
   job_id: z.number().int(),

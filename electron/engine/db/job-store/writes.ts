@@ -34,6 +34,7 @@ const NEW_COLUMNS = [
   'service',
   'watch_folder_id',
   'upload_once',
+  'deliver',
   'send',
 ] as const satisfies readonly (keyof NewJob)[];
 const INTO = `INTO jobs (${NEW_COLUMNS.join(', ')}, state, step, created_at, updated_at)`;
@@ -89,7 +90,8 @@ export class JobWrites {
   insert(job: NewJob, now: number): number {
     return this.t.write(() => {
       const id = Number(
-        this.q.insert.run({ source_hash: null, reuse_results: 0, send: 'file', ...job, now }).lastInsertRowid,
+        this.q.insert.run({ source_hash: null, reuse_results: 0, deliver: null, send: 'file', ...job, now })
+          .lastInsertRowid,
       );
       this.t.changes.jobsAdded([id]);
       return id;
@@ -105,6 +107,7 @@ export class JobWrites {
       const r = this.q.insertUnlessLive.run({
         source_hash: null,
         reuse_results: 0,
+        deliver: null,
         send: 'file',
         ...job,
         now,
@@ -134,7 +137,13 @@ export class JobWrites {
       const chunk = jobs.slice(start, start + INSERT_ROWS);
       const params: unknown[] = [];
       for (const job of chunk) {
-        const full: Record<string, unknown> = { source_hash: null, reuse_results: 0, send: 'file', ...job };
+        const full: Record<string, unknown> = {
+          source_hash: null,
+          reuse_results: 0,
+          deliver: null,
+          send: 'file',
+          ...job,
+        };
         for (const c of NEW_COLUMNS) params.push(full[c]);
         params.push(now, now);
       }

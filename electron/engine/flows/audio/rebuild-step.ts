@@ -132,5 +132,7 @@ export async function rebuildStep(
   slot.done(out, (await stat(out)).size);
   await ctx.store.results.recordResult(out);
   job.apply({ type: 'rebuilt', note: `made ${out} here: the picture copied as it is; ${describeFit(fit)}` });
-  if (!slot.dubbedResult) await rm(dubbed, { force: true });
+  // A dub whose QC is to come keeps the sound as the service sent it: QC measures that (the video made
+  // here is the source's length whatever the dub's), then removes it (`runner/deliveries.ts`).
+  if (!slot.dubbedResult && r.deliver === null) await rm(dubbed, { force: true });
 }

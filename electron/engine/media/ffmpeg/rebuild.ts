@@ -7,7 +7,7 @@ import { toolTimeout } from './extract';
 import type { MediaStreams } from './streams';
 
 /** Video codecs an MP4 holds as they are; anything else (ProRes, DNxHD, FFV1, VP8…) goes into Matroska. */
-const MP4_VIDEO = new Set(['h264', 'hevc', 'av1', 'vp9', 'mpeg4', 'mpeg2video', 'mjpeg']);
+export const MP4_VIDEO = new Set(['h264', 'hevc', 'av1', 'vp9', 'mpeg4', 'mpeg2video', 'mjpeg']);
 
 /** The container a source's picture is put back into: `mp4` when it fits, else `mkv`. */
 export function rebuiltContainer(streams: MediaStreams): 'mp4' | 'mkv' {

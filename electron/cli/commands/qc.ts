@@ -1,0 +1,106 @@
+import type { Command } from 'commander';
+import type { Qc } from '../../../shared/contract/deliver';
+import type { JobFilter, JobView } from '../../../shared/contract/jobs';
+import type { DubdeskApi } from '../../../shared/contract/methods';
+import { withSession } from '../context';
+import { ExitCode } from '../exit-codes';
+import { describeJob, printJson } from '../format';
+import { QcJson } from '../json-shapes';
+import { jobId } from '../options';
+import { say } from '../status-view';
+
+interface QcFlags {
+  json: boolean;
+  failed: boolean;
+}
+
+const ids = (raw: string, previous: number[] = []) => [...previous, jobId(raw)];
+
+/** The figures of a check on one line: length, loudness, true peak. */
+export function qcFigures(qc: Qc): string {
+  const delta =
+    qc.durationDelta === null
+      ? 'length ?'
+      : `length ${qc.durationDelta > 0 ? '+' : ''}${qc.durationDelta.toFixed(2)} s`;
+  const lufs = qc.loudness.integrated === null ? 'silent' : `${qc.loudness.integrated.toFixed(1)} LUFS`;
+  const peak = qc.loudness.truePeak === null ? '' : `, true peak ${qc.loudness.truePeak.toFixed(1)} dBTP`;
+  return `${delta}, ${lufs} (target ${qc.target.lufs}±${qc.target.tolerance})${peak}`;
+}
+
+const VERDICT_WORD = { pass: 'passes', warn: 'has warnings', fail: 'FAILS' } as const;
+
+/** One job's check, in words: its verdict and figures, then each problem and what to do. */
+export function describeQc(j: JobView): string {
+  const head = describeJob(j);
+  if (!j.qc) {
+    const why =
+      j.state === 'completed'
+        ? 'not checked yet (it is checked after the download)'
+        : `not checked: it is ${j.state}`;
+    return `${head}: ${why}`;
+  }
+  const lines = [`${head}: QC ${VERDICT_WORD[j.qc.verdict]} (${qcFigures(j.qc)})`];
+  for (const p of j.qc.problems)
+    lines.push(`  ${p.severity === 'fail' ? 'fail' : 'warn'}: ${p.message}.`, `    ${p.remedy}`);
+  return lines.join('\n');
+}
+
+async function jobsFor(api: DubdeskApi, wanted: number[], failedOnly: boolean): Promise<JobView[]> {
+  const filter: JobFilter = wanted.length ? { ids: wanted } : { states: ['completed'] };
+  const out: JobView[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = await api.listJobs({ filter, offset, limit: 500 });
+    out.push(...page.jobs);
+    if (out.length >= page.total || page.jobs.length === 0) break;
+  }
+  return failedOnly ? out.filter((j) => j.qc?.verdict === 'fail') : out;
+}
+
+export function registerQcCommand(program: Command): void {
+  program
+    .command('qc')
+    .description(
+      'QC of finished dubs, checked on this machine: length against the source, loudness (EBU R128) and true peak, clipping, long silences, and the subtitles',
+    )
+    .argument('[ids...]', 'job ids (default: every completed job)', ids)
+    .option('--failed', 'only the dubs whose QC fails', false)
+    .option('--json', 'print the jobs and their QC as JSON on stdout (see docs/cli-json.md)', false)
+    .action(async (given: number[] | undefined, flags: QcFlags, cmd: Command) => {
+      process.exitCode = await withSession(cmd, { needsService: false, quiet: true }, async ({ api }) => {
+        const wanted = given ?? [];
+        const jobs = await jobsFor(api, wanted, flags.failed);
+        const missing = wanted.filter((id) => !jobs.some((j) => j.id === id));
+        const failing = jobs.some((j) => j.qc?.verdict === 'fail');
+        if (flags.json) {
+          printJson(
+            QcJson.parse({
+              jobs: jobs.map((j) => ({
+                id: j.id,
+                source: j.source,
+                destLang: j.destLang,
+                state: j.state,
+                qc: j.qc ?? null,
+              })),
+              missing,
+            }),
+          );
+        } else {
+          for (const id of missing)
+            process.stderr.write(`dubdesk qc: no job #${id} (see \`dubdesk status\`).\n`);
+          if (jobs.length === 0 && missing.length === 0)
+            say(
+              flags.failed
+                ? 'No dub fails QC.'
+                : 'No finished dub yet: QC runs on each one after its download.',
+            );
+          for (const j of jobs) say(describeQc(j));
+          if (failing)
+            say(
+              '\nA failed QC hides nothing: the files are where they were. Redo a dub with `dubdesk add FILE --to LANG --again` (charged again).',
+            );
+        }
+        if (missing.length && jobs.length === 0) return ExitCode.Usage;
+        return failing ? ExitCode.Failed : ExitCode.Ok;
+      });
+    });
+}

@@ -1,0 +1,34 @@
+import type { JobView } from '../../shared/contract/jobs';
+import type { DubdeskApi } from '../../shared/contract/methods';
+import { printable } from './format';
+
+const VERDICT = { warn: 'has warnings', fail: 'FAILS' } as const;
+
+/**
+ * After a run, what was handed on for the dubs it finished: each source's package (or why it could not be
+ * made), and each dub whose QC did not pass, with its first problem and where to read the rest. A run that
+ * ends "2 completed" must not leave a failed QC unsaid.
+ */
+export async function printHandedOn(api: DubdeskApi, finished: readonly JobView[]): Promise<void> {
+  if (finished.length === 0) return;
+  const ids = finished.map((j) => j.id);
+  const { sources } = await api.listSources({ filter: { ids }, offset: 0, limit: 500 });
+  for (const s of sources) {
+    const p = s.package;
+    if (p?.state === 'done' && p.path)
+      process.stderr.write(`  package: ${printable(p.path)} (${p.languages.join(', ')})\n`);
+    if (p?.state === 'failed')
+      process.stderr.write(
+        `  ✗ no package of ${printable(s.sourceName)}: ${printable(p.error?.message ?? 'it failed')}\n`,
+      );
+  }
+  for (const j of finished) {
+    const verdict = j.qc?.verdict;
+    if (!j.qc || (verdict !== 'warn' && verdict !== 'fail')) continue;
+    const first = j.qc.problems[0];
+    const why = first ? `: ${printable(first.message)}` : '';
+    process.stderr.write(
+      `  ! #${j.id} ${printable(j.sourceName)} → ${j.destLang}: QC ${VERDICT[verdict]}${why} (\`dubdesk qc ${j.id}\` says what to do)\n`,
+    );
+  }
+}

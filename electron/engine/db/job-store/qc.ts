@@ -1,0 +1,65 @@
+import type { Qc } from '../../../../shared/contract/deliver';
+import { transactionsOf, type Transactions } from '../transactions';
+import type { Db } from '../types';
+import { deliverOf, type MadeSrt } from './deliver-values';
+import type { Packages } from './packages';
+import { JobRow, OutputRow } from './rows';
+
+/**
+ * Each finished dub's QC (`jobs.qc`) and the SubRip file made from its subtitles: what is still to do,
+ * and both recorded in one commit, which the change feed tells (the job's row changed).
+ */
+export class JobQc {
+  private readonly q;
+  private readonly t: Transactions;
+
+  constructor(
+    db: Db,
+    private readonly packages: Packages,
+  ) {
+    this.t = transactionsOf(db);
+    this.q = {
+      due: db.prepare(
+        `SELECT * FROM jobs WHERE state = 'completed' AND deliver IS NOT NULL AND qc IS NULL ORDER BY id LIMIT ?`,
+      ),
+      outputs: db.prepare(`SELECT * FROM outputs WHERE job_id = ? AND done = 1 ORDER BY rowid`),
+      putOutput: db.prepare(
+        `INSERT INTO outputs (job_id, type, path, bytes, done, content_hash) VALUES (?, ?, ?, ?, 1, ?)
+          ON CONFLICT (job_id, type) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, done = 1,
+            content_hash = excluded.content_hash`,
+      ),
+      dropOutput: db.prepare(`DELETE FROM outputs WHERE job_id = ? AND type = ?`),
+      // The dubbed sound the video was made from has been measured: the staging sweep may take it.
+      setQc: db.prepare(`UPDATE jobs SET qc = ?, dubbed_audio = NULL WHERE id = ? AND state = 'completed'`),
+    };
+  }
+
+  /** Completed jobs whose QC (and SubRip file) is still to do, oldest first. */
+  due(limit: number): JobRow[] {
+    return this.q.due.all(limit).map((r) => JobRow.parse(r));
+  }
+
+  /** A job's finished outputs, in the order they were recorded. */
+  doneOutputs(jobId: number): OutputRow[] {
+    return this.q.outputs.all(jobId).map((r) => OutputRow.parse(r));
+  }
+
+  /**
+   * A dub's QC, with the SubRip file made from its subtitles (and its WebVTT record gone when SubRip alone
+   * was asked for), in one commit; and its source's package wanted (again) when the batch asked for one.
+   * The audio path's dubbed sound, kept in staging for QC, is no longer the job's (the caller removes it).
+   * False when the job is no longer completed (cleared, moved on): nothing is written then.
+   */
+  record(row: JobRow, qc: Qc, srt: MadeSrt | null, droppedVtt: boolean, now = Date.now()): boolean {
+    return this.t.tx(() => {
+      if (this.q.setQc.run(JSON.stringify(qc), row.id).changes === 0) return false;
+      if (srt) this.q.putOutput.run(row.id, 'translated_subtitle_srt', srt.path, srt.bytes, srt.sha256);
+      if (droppedVtt) this.q.dropOutput.run(row.id, 'translated_subtitle');
+      this.t.changes.job(row.id);
+      const choice = deliverOf(row);
+      if (choice && choice.package !== 'none')
+        this.packages.want(row.source, row.out_dir, choice, row.naming, false, now);
+      return true;
+    });
+  }
+}

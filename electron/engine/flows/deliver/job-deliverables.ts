@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import type { LoudnessTarget, Qc, SubtitleFormats } from '../../../../shared/contract/deliver';
+import type { MediaTools } from '../../media/ffmpeg/locate';
+import { checkDub, type SourceFacts } from '../../media/qc/check-dub';
+import { SubtitleConversionError, webVttToSrt } from '../../media/subtitles/srt';
+import { srtBeside } from '../../outputs/deliver-names';
+import { settle } from '../../outputs/naming';
+
+/** A job's finished output, as its record says. */
+export interface DoneOutput {
+  type: string;
+  path: string;
+}
+
+/** The dubbed media QC listens to: the video the service made, else its other formats. */
+const MEDIA_ORDER = ['translated_mp4', 'translated', 'translated_mp3'];
+
+export const dubMedia = (outputs: readonly DoneOutput[]): string | null =>
+  MEDIA_ORDER.map((t) => outputs.find((o) => o.type === t)?.path).find((p) => p !== undefined) ?? null;
+
+/** The dub's subtitles as the service sent them (WebVTT): what QC reads and SRT is made from. */
+export const dubWebVtt = (outputs: readonly DoneOutput[]): string | null => {
+  const sub = outputs.find((o) => o.type === 'translated_subtitle');
+  return sub && extname(sub.path).toLowerCase() === '.vtt' ? sub.path : null;
+};
+
+export interface MadeFile {
+  path: string;
+  bytes: number;
+  sha256: string;
+}
+
+/**
+ * `Movie.es.srt` beside `Movie.es.vtt`: converted, written to a `.part`, moved into place without replacing
+ * anything (a name taken by someone else's file gets the next free one).
+ */
+export async function writeSrtBeside(vtt: string): Promise<MadeFile> {
+  const srt = webVttToSrt(await readFile(vtt, 'utf8'), vtt);
+  const wanted = srtBeside(vtt);
+  const part = `${wanted}.part`;
+  await writeFile(part, srt);
+  try {
+    const path = await settle(part, wanted);
+    const bytes = (await stat(path)).size;
+    return { path, bytes, sha256: createHash('sha256').update(srt).digest('hex') };
+  } catch (e) {
+    await rm(part, { force: true });
+    throw e;
+  }
+}
+
+export interface JobDeliverables {
+  qc: Qc;
+  /** The SubRip file made, when `srt` was asked for and the dub has WebVTT subtitles. */
+  srt: MadeFile | null;
+  /** SubRip alone was asked for: the WebVTT it was made from, to be removed with its record. */
+  dropVtt: string | null;
+}
+
+/**
+ * What a finished dub gets on this machine: QC from what was downloaded, and the SubRip twin of its
+ * subtitles when asked for. Nothing is sent anywhere; nothing of the dub's is moved or deleted.
+ */
+export async function deliverJob(
+  tools: MediaTools,
+  job: {
+    outputs: readonly DoneOutput[];
+    /**
+     * The dubbed sound as it was downloaded, when the dub's video was made here from it (the audio path):
+     * what QC listens to, since the video made here is padded or cut to the source's length.
+     */
+    heard?: string | null;
+    subtitles: SubtitleFormats;
+    loudness: LoudnessTarget;
+  },
+  source: SourceFacts,
+  signal?: AbortSignal,
+): Promise<JobDeliverables> {
+  const vtt = dubWebVtt(job.outputs);
+  const subtitles = vtt ?? job.outputs.find((o) => o.type === 'translated_subtitle')?.path ?? null;
+  const media = job.heard ?? dubMedia(job.outputs);
+  const qc = await checkDub(tools, { media, subtitles }, source, job.loudness, signal);
+  const hasSrt = job.outputs.some((o) => o.type === 'translated_subtitle_srt');
+  let srt: MadeFile | null = null;
+  if (job.subtitles.includes('srt') && vtt && !hasSrt)
+    // Subtitles that do not read as WebVTT give no SubRip: QC says what is wrong with them.
+    srt = await writeSrtBeside(vtt).catch((e: unknown) => {
+      if (e instanceof SubtitleConversionError) return null;
+      throw e;
+    });
+  const dropVtt = vtt && (srt || hasSrt) && !job.subtitles.includes('vtt') ? vtt : null;
+  return { qc, srt, dropVtt };
+}

@@ -1,0 +1,139 @@
+import { rm } from 'node:fs/promises';
+import { languageName } from '../../../../shared/languages';
+import type { DefaultAudio } from '../../../../shared/contract/deliver';
+import { toolTimeout } from './extract';
+import { languageTag } from './language-tag';
+import type { MediaTools } from './locate';
+import { MP4_VIDEO } from './rebuild';
+import { runTool } from './run';
+import type { MediaStreams } from './streams';
+
+/** Sound an MP4 holds as it is; anything else (PCM, FLAC in old players, Vorbis…) becomes AAC there. */
+const MP4_AUDIO = new Set(['aac', 'mp3', 'ac3', 'eac3', 'alac', 'opus']);
+
+export interface PackagedDub {
+  lang: string;
+  /** The dubbed media (video or audio): its first audio stream goes in as it is. */
+  media: string;
+  /** The dub's subtitles as SubRip (converted from the service's WebVTT), or null. */
+  srt: string | null;
+}
+
+export interface PackageInput {
+  source: string;
+  sourceStreams: MediaStreams;
+  /** The language the source speaks (`auto` or unknown: `und`). */
+  sourceLang: string;
+  dubs: readonly PackagedDub[];
+  container: 'mkv' | 'mp4';
+  defaultAudio: DefaultAudio;
+  /** Written here (the caller's `.part`), whole or not at all. */
+  part: string;
+}
+
+export class PackageRefusedError extends Error {
+  override name = 'PackageRefusedError';
+}
+
+/** The extension of a package: `.mkv`/`.mp4`, or `.mka`/`.m4a` for a source with no picture. */
+export function packageExtension(container: 'mkv' | 'mp4', hasVideo: boolean): string {
+  if (container === 'mkv') return hasVideo ? 'mkv' : 'mka';
+  return hasVideo ? 'mp4' : 'm4a';
+}
+
+/** Why a source's picture or sound cannot go into an MP4 as it is; null when it can. */
+export function mp4Refusal(streams: MediaStreams): string | null {
+  if (streams.video && !MP4_VIDEO.has(streams.video.codec))
+    return `its picture is ${streams.video.codec}, which an MP4 cannot hold without re-encoding it`;
+  return null;
+}
+
+/** The title players show for a track: "Spanish (dubbed)", "English (original)". */
+export const dubTitle = (lang: string) => `${languageName(lang)} (dubbed)`;
+export const originalTitle = (lang: string) =>
+  lang === 'auto' || languageTag(lang) === 'und' ? 'Original' : `${languageName(lang)} (original)`;
+
+/** The ffmpeg arguments of a package (exported for the tests that read them). */
+export function packageArgs(input: PackageInput): string[] {
+  const { sourceStreams: s, dubs, container } = input;
+  const args = ['-nostdin', '-v', 'error', '-y', '-i', input.source];
+  for (const d of dubs) args.push('-i', d.media);
+  const withSubs = dubs.filter((d) => d.srt !== null);
+  for (const d of withSubs) args.push('-f', 'srt', '-i', d.srt ?? '');
+  if (s.video) args.push('-map', `0:${s.video.index}`);
+  if (s.audio) args.push('-map', `0:${s.audio.index}`);
+  dubs.forEach((_, i) => args.push('-map', `${i + 1}:a:0`));
+  withSubs.forEach((_, i) => args.push('-map', `${dubs.length + 1 + i}:0`));
+  args.push('-map_metadata', '0', '-map_chapters', '0', '-c', 'copy');
+  if (container === 'mp4' && s.video?.codec === 'hevc') args.push('-tag:v', 'hvc1');
+  if (container === 'mp4' && s.audio && !MP4_AUDIO.has(s.audio.codec))
+    args.push('-c:a:0', 'aac', '-b:a:0', '192k');
+  args.push('-c:s', container === 'mp4' ? 'mov_text' : 'srt');
+
+  const audio: { lang: string; title: string; isDefault: boolean }[] = [];
+  if (s.audio)
+    audio.push({
+      lang: languageTag(input.sourceLang),
+      title: originalTitle(input.sourceLang),
+      isDefault: input.defaultAudio === 'original',
+    });
+  for (const d of dubs)
+    audio.push({
+      lang: languageTag(d.lang),
+      title: dubTitle(d.lang),
+      isDefault: input.defaultAudio === d.lang,
+    });
+  // Exactly one default: the one asked for, else the first track (the original's, or the first dub's).
+  if (!audio.some((a) => a.isDefault) && audio[0]) audio[0].isDefault = true;
+  // A track's title: Matroska's own field; an MP4 keeps it as the track's handler name, which players show.
+  const titleKey = container === 'mp4' ? 'handler_name' : 'title';
+  audio.forEach((a, i) =>
+    args.push(
+      `-metadata:s:a:${i}`,
+      `language=${a.lang}`,
+      `-metadata:s:a:${i}`,
+      `${titleKey}=${a.title}`,
+      `-disposition:a:${i}`,
+      a.isDefault ? 'default' : '0',
+    ),
+  );
+  withSubs.forEach((d, i) =>
+    args.push(
+      `-metadata:s:s:${i}`,
+      `language=${languageTag(d.lang)}`,
+      `-metadata:s:s:${i}`,
+      `${titleKey}=${languageName(d.lang)}`,
+      `-disposition:s:${i}`,
+      '0',
+    ),
+  );
+  if (container === 'mp4') args.push('-movflags', '+faststart');
+  args.push('-f', container === 'mp4' ? 'mp4' : 'matroska', input.part);
+  return args;
+}
+
+/**
+ * One file with every language: the source's picture copied bit for bit, its sound first, then each dub's
+ * sound as it came, each tagged with its language and a title, exactly one of them the default; then each
+ * dub's subtitles (SubRip in Matroska, mov_text in MP4), tagged. Nothing is sent anywhere.
+ */
+export async function writePackage(
+  tools: MediaTools,
+  input: PackageInput,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (input.container === 'mp4') {
+    const refused = mp4Refusal(input.sourceStreams);
+    if (refused) throw new PackageRefusedError(`${input.source} cannot be packaged as MP4: ${refused}`);
+  }
+  await rm(input.part, { force: true });
+  try {
+    await runTool(tools.ffmpeg, packageArgs(input), {
+      timeoutMs: toolTimeout(input.sourceStreams.durationSeconds),
+      signal,
+    });
+  } catch (e) {
+    await rm(input.part, { force: true });
+    throw e;
+  }
+}

@@ -1,0 +1,97 @@
+import { readFile } from 'node:fs/promises';
+import type { LoudnessTarget, Qc, QcProblem } from '../../../../shared/contract/deliver';
+import type { MediaTools } from '../ffmpeg/locate';
+import { MediaToolError } from '../ffmpeg/run';
+import {
+  measureAudio,
+  measureSourceSilences,
+  NoSoundError,
+  type AudioMeasure,
+  type Silence,
+} from './measure';
+import { judge } from './rules';
+import { checkSubtitles } from './subtitle-checks';
+
+export interface DubFiles {
+  /** The dubbed media downloaded (video or audio); null when only subtitles were asked for. */
+  media: string | null;
+  /** The dub's WebVTT subtitles; null when none were downloaded. */
+  subtitles: string | null;
+}
+
+export interface SourceFacts {
+  seconds: number | null;
+  /** Where the source is silent; null when unknown (a URL source, a file since gone). */
+  silences: Silence[] | null;
+}
+
+const unchecked = (what: string, e: unknown): QcProblem => ({
+  code: 'unchecked',
+  severity: 'warn',
+  message: `${what} could not be checked: ${e instanceof MediaToolError || e instanceof Error ? e.message : String(e)}`,
+  remedy: 'Check the file still opens; QC runs again when the job is retried or its source packaged again.',
+});
+
+/**
+ * A source's facts for QC: its length (as probed when it was added) and its pauses, read once and shared by
+ * all its languages. A source that cannot be read (moved, a URL) gives what is known: its length.
+ */
+export async function sourceFacts(
+  tools: MediaTools,
+  path: string | null,
+  knownSeconds: number | null,
+  signal?: AbortSignal,
+): Promise<SourceFacts> {
+  if (!path) return { seconds: knownSeconds, silences: null };
+  try {
+    const measured = await measureSourceSilences(tools, path, { expectedSeconds: knownSeconds, signal });
+    return { seconds: knownSeconds ?? measured.durationSeconds, silences: measured.silences };
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    // A picture with no sound: nobody speaks anywhere.
+    if (e instanceof NoSoundError)
+      return { seconds: knownSeconds, silences: knownSeconds ? [{ start: 0, end: knownSeconds }] : [] };
+    return { seconds: knownSeconds, silences: null };
+  }
+}
+
+/** QC of one finished dub from its files on disk: one ffmpeg pass over its sound, its subtitles read. */
+export async function checkDub(
+  tools: MediaTools,
+  files: DubFiles,
+  source: SourceFacts,
+  target: LoudnessTarget,
+  signal?: AbortSignal,
+): Promise<Qc> {
+  const extra: QcProblem[] = [];
+  let audio: AudioMeasure | null = null;
+  let noAudioStream = false;
+  if (files.media) {
+    try {
+      audio = await measureAudio(tools, files.media, { expectedSeconds: source.seconds, signal });
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      if (e instanceof NoSoundError) noAudioStream = true;
+      else extra.push(unchecked('the dubbed media', e));
+    }
+  }
+  let subtitleProblems: QcProblem[] = [];
+  if (files.subtitles) {
+    try {
+      const vtt = await readFile(files.subtitles, 'utf8');
+      // The picture's length (the source's): a dub's sound cut short must not make its cues look late.
+      subtitleProblems = checkSubtitles(vtt, source.seconds ?? audio?.durationSeconds ?? null);
+    } catch (e) {
+      extra.push(unchecked('the subtitles', e));
+    }
+  }
+  return judge({
+    audio,
+    noAudioStream,
+    sourceSeconds: source.seconds,
+    sourceSilences: source.silences,
+    subtitleProblems,
+    target,
+    extra,
+  });
+}

@@ -1,0 +1,152 @@
+import {
+  LOUDNESS_TARGETS,
+  verdictOf,
+  type LoudnessTarget,
+  type Qc,
+  type QcProblem,
+} from '../../../../shared/contract/deliver';
+import { clock } from './clock';
+import { LONG_SILENCE_SECONDS, type AudioMeasure, type Silence } from './measure';
+
+/** Length differences: a look beyond this, a failure beyond the next (seconds). */
+export const LENGTH_WARN_SECONDS = 0.5;
+export const LENGTH_FAIL_SECONDS = 2;
+/** EBU R128's ceiling for the true peak. */
+export const TRUE_PEAK_CEILING_DBTP = -1;
+/** Off the loudness target by more than this many tolerances: a delivery check refuses it outright. */
+const LOUDNESS_FAIL_TOLERANCES = 3;
+/** Clipped: at least this share of samples within 1 dB of full scale, with the peak at full scale. */
+const CLIPPED_SHARE = 1e-4;
+const CLIPPED_PEAK_DBFS = -0.5;
+
+const REDO = 'Dub it again (Dub again shows its cost first), or check it by ear before handing it on.';
+
+export interface QcInput {
+  /** The dub's sound as measured; null when no dubbed media was downloaded (subtitles only). */
+  audio: AudioMeasure | null;
+  /** The media holds no sound at all. */
+  noAudioStream?: boolean;
+  /** The source's length (seconds); null when unknown. */
+  sourceSeconds: number | null;
+  /** Where the source is silent; null when unknown (then it is taken to sound throughout). */
+  sourceSilences: Silence[] | null;
+  /** The subtitle checks' problems (see checkSubtitles). */
+  subtitleProblems: QcProblem[];
+  target: LoudnessTarget;
+  /** Problems found before the measurement (a file gone, a tool that failed). */
+  extra?: QcProblem[];
+  now?: Date;
+}
+
+const signed = (n: number, digits = 2) => `${n > 0 ? '+' : ''}${n.toFixed(digits)}`;
+
+function lengthProblem(delta: number, dub: number, source: number): QcProblem | null {
+  const off = Math.abs(delta);
+  if (off <= LENGTH_WARN_SECONDS) return null;
+  return {
+    code: 'length',
+    severity: off > LENGTH_FAIL_SECONDS ? 'fail' : 'warn',
+    message: `the dub's sound is ${off.toFixed(2)} s ${delta < 0 ? 'shorter' : 'longer'} than the source (${dub.toFixed(2)} s against ${source.toFixed(2)} s)`,
+    remedy: REDO,
+  };
+}
+
+function loudnessProblems(a: AudioMeasure, targetName: LoudnessTarget): QcProblem[] {
+  const target = LOUDNESS_TARGETS[targetName];
+  if (a.integratedLufs === null)
+    return [
+      {
+        code: 'no-audio',
+        severity: 'fail',
+        message: 'the dub is silent from start to end',
+        remedy: REDO,
+      },
+    ];
+  const out: QcProblem[] = [];
+  const off = a.integratedLufs - target.lufs;
+  if (Math.abs(off) > target.tolerance)
+    out.push({
+      code: 'loudness',
+      severity: Math.abs(off) > target.tolerance * LOUDNESS_FAIL_TOLERANCES ? 'fail' : 'warn',
+      message: `integrated loudness ${a.integratedLufs.toFixed(1)} LUFS is ${Math.abs(off).toFixed(1)} LU ${off > 0 ? 'above' : 'below'} the ${target.label} target of ${target.lufs} LUFS (±${target.tolerance})`,
+      remedy: `Bring it to ${target.lufs} LUFS in an editor (ffmpeg's loudnorm filter does it)${targetName === 'broadcast' ? ', or check it against the web target (-14 LUFS) if it goes to a web platform' : ''}.`,
+    });
+  if (a.truePeakDbtp !== null && a.truePeakDbtp > TRUE_PEAK_CEILING_DBTP)
+    out.push({
+      code: 'true-peak',
+      severity: 'warn',
+      message: `true peak ${signed(a.truePeakDbtp, 1)} dBTP is above the ${TRUE_PEAK_CEILING_DBTP} dBTP ceiling`,
+      remedy: 'Lower it with a true-peak limiter when the loudness is set.',
+    });
+  const share = a.samples > 0 ? a.fullScaleSamples / a.samples : 0;
+  if (share >= CLIPPED_SHARE && (a.samplePeakDbfs ?? -Infinity) >= CLIPPED_PEAK_DBFS)
+    out.push({
+      code: 'clipping',
+      severity: 'fail',
+      message: `the sound is clipped: ${a.fullScaleSamples} samples (${(share * 100).toFixed(share < 0.01 ? 2 : 0)}%) are at full scale`,
+      remedy: REDO,
+    });
+  return out;
+}
+
+/** The parts of `[start, end]` where the source sounds: its length, in seconds. */
+function sourceSoundsFor(s: Silence, sourceSilences: Silence[] | null): number {
+  let quiet = 0;
+  for (const q of sourceSilences ?? [])
+    quiet += Math.max(0, Math.min(s.end, q.end) - Math.max(s.start, q.start));
+  return s.end - s.start - quiet;
+}
+
+function silenceProblems(a: AudioMeasure, sourceSilences: Silence[] | null): QcProblem[] {
+  if (a.integratedLufs === null) return []; // silent throughout: said once, as no-audio
+  const long = a.silences.filter(
+    (s) =>
+      s.end - s.start >= LONG_SILENCE_SECONDS && sourceSoundsFor(s, sourceSilences) >= LONG_SILENCE_SECONDS,
+  );
+  const first = long[0];
+  if (!first) return [];
+  const more = long.length > 1 ? ` (and ${long.length - 1} more)` : '';
+  return [
+    {
+      code: 'silence',
+      severity: 'warn',
+      message: `the dub is silent from ${clock(first.start)} to ${clock(first.end)} (${(first.end - first.start).toFixed(1)} s) where the original has sound${more}: part of the speech may be missing`,
+      remedy: REDO,
+    },
+  ];
+}
+
+/** The verdict on one finished dub, and each problem in words with what to do. */
+export function judge(input: QcInput): Qc {
+  const problems: QcProblem[] = [...(input.extra ?? [])];
+  const a = input.audio;
+  let durationDelta: number | null = null;
+  if (input.noAudioStream)
+    problems.push({
+      code: 'no-audio',
+      severity: 'fail',
+      message: 'the dubbed media has no sound track',
+      remedy: REDO,
+    });
+  if (a) {
+    if (input.sourceSeconds !== null) {
+      durationDelta = Math.round((a.durationSeconds - input.sourceSeconds) * 1000) / 1000;
+      const length = lengthProblem(durationDelta, a.durationSeconds, input.sourceSeconds);
+      if (length) problems.push(length);
+    }
+    problems.push(...loudnessProblems(a, input.target), ...silenceProblems(a, input.sourceSilences));
+  }
+  problems.push(...input.subtitleProblems);
+  const target = LOUDNESS_TARGETS[input.target];
+  return {
+    verdict: verdictOf(problems),
+    durationDelta,
+    loudness: {
+      integrated: a?.integratedLufs ?? null,
+      truePeak: a?.truePeakDbtp ?? null,
+    },
+    target: { name: input.target, lufs: target.lufs, tolerance: target.tolerance },
+    problems,
+    checkedAt: (input.now ?? new Date()).toISOString(),
+  };
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+/**
+ * What a batch hands on besides each language's own files: one file holding every language (`mkv` or
+ * `mp4`; `none` for no such file), the subtitle formats written beside the media, and the loudness target
+ * each finished dub is checked against.
+ */
+export const PACKAGE_FORMATS = ['mkv', 'mp4', 'none'] as const;
+export const PackageFormatSchema = z.enum(PACKAGE_FORMATS);
+export type PackageFormat = z.infer<typeof PackageFormatSchema>;
+
+export const SUBTITLE_FORMATS = ['vtt', 'srt'] as const;
+export const SubtitleFormatSchema = z.enum(SUBTITLE_FORMATS);
+export type SubtitleFormat = z.infer<typeof SubtitleFormatSchema>;
+/** `vtt` (the service's WebVTT, as it came), `srt` (converted from it), or both. */
+export const SubtitleFormatsSchema = z
+  .array(SubtitleFormatSchema)
+  .min(1, 'name at least one subtitle format: vtt, srt')
+  .max(2)
+  .refine((list) => new Set(list).size === list.length, { message: 'a subtitle format is named twice' });
+export type SubtitleFormats = z.infer<typeof SubtitleFormatsSchema>;
+
+/**
+ * Which audio track of the package players start with: the original (the default) or one dubbed language
+ * of the batch. Exactly one track is marked default.
+ */
+export const DefaultAudioSchema = z.union([
+  z.literal('original'),
+  z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'a language code such as es, or original'),
+]);
+export type DefaultAudio = z.infer<typeof DefaultAudioSchema>;
+
+/** The integrated loudness a dub is checked against: EBU R128 broadcast, or what web platforms play at. */
+export const LOUDNESS_TARGETS = {
+  broadcast: { lufs: -23, tolerance: 2, label: 'broadcast (EBU R128)' },
+  web: { lufs: -14, tolerance: 2, label: 'web platforms' },
+} as const;
+export const LoudnessTargetSchema = z.enum(['broadcast', 'web']);
+export type LoudnessTarget = z.infer<typeof LoudnessTargetSchema>;
+
+/** What a batch asks for beyond the dubs themselves; every field has its default. */
+export const deliverFields = {
+  package: PackageFormatSchema.default('none'),
+  subtitles: SubtitleFormatsSchema.default(['vtt']),
+  defaultAudio: DefaultAudioSchema.default('original'),
+  loudness: LoudnessTargetSchema.default('broadcast'),
+};
+
+/** A job's delivery choices as stored with it (each field falls back to its default). */
+export const DeliverChoiceSchema = z.object(deliverFields);
+export type DeliverChoice = z.infer<typeof DeliverChoiceSchema>;
+
+export const QC_VERDICTS = ['pass', 'warn', 'fail'] as const;
+export const QcVerdictSchema = z.enum(QC_VERDICTS);
+export type QcVerdict = z.infer<typeof QcVerdictSchema>;
+
+export const QC_CODES = [
+  /** The dub's sound is longer or shorter than the source. */
+  'length',
+  /** Integrated loudness off the target. */
+  'loudness',
+  /** True peak above the ceiling (-1 dBTP). */
+  'true-peak',
+  /** Samples at full scale: the sound is cut off. */
+  'clipping',
+  /** A long silence where the original has sound. */
+  'silence',
+  /** No sound at all (or none downloaded). */
+  'no-audio',
+  /** The subtitles do not read as WebVTT. */
+  'subtitles-unreadable',
+  /** A cue starts before the one above it. */
+  'subtitles-order',
+  /** A cue runs past the end of the media. */
+  'subtitles-past-end',
+  /** Cues faster than a viewer reads (characters per second). */
+  'subtitles-fast',
+  /** The check itself could not run (the file is gone, ffmpeg failed). */
+  'unchecked',
+] as const;
+export const QcCodeSchema = z.enum(QC_CODES);
+export type QcCode = z.infer<typeof QcCodeSchema>;
+
+export const QcProblemSchema = z.object({
+  code: QcCodeSchema,
+  /** `warn`: worth a look; `fail`: a delivery check would refuse it. */
+  severity: z.enum(['warn', 'fail']),
+  /** What is wrong, in words, with the figures. */
+  message: z.string(),
+  /** What to do about it. */
+  remedy: z.string(),
+});
+export type QcProblem = z.infer<typeof QcProblemSchema>;
+
+/** A finished dub's check, computed on this machine from what was downloaded. Never hides a result. */
+export const QcSchema = z.object({
+  verdict: QcVerdictSchema,
+  /** The dub's sound minus the source's length, in seconds; null when either is unknown. */
+  durationDelta: z.number().nullable(),
+  loudness: z.object({
+    /** EBU R128 integrated loudness (LUFS); null when silent or not measured. */
+    integrated: z.number().nullable(),
+    /** EBU R128 true peak (dBTP); null when silent or not measured. */
+    truePeak: z.number().nullable(),
+  }),
+  /** What the loudness was checked against. */
+  target: z.object({ name: LoudnessTargetSchema, lufs: z.number(), tolerance: z.number() }),
+  problems: z.array(QcProblemSchema),
+  /** ISO time of the check. */
+  checkedAt: z.string(),
+});
+export type Qc = z.infer<typeof QcSchema>;
+
+/** The worst of the problems' severities: no problem passes. */
+export function verdictOf(problems: readonly Pick<QcProblem, 'severity'>[]): QcVerdict {
+  if (problems.some((p) => p.severity === 'fail')) return 'fail';
+  return problems.length > 0 ? 'warn' : 'pass';
+}

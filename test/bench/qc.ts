@@ -1,0 +1,190 @@
+/**
+ * QC's cost: the check of one dub (one ffmpeg pass over its sound: ebur128 with true peak, silencedetect,
+ * volumedetect chained on one decode; its length from the same pass) per minute of dub, against one plain
+ * `ffmpeg -af ebur128` pass over the same file, with the same ffmpeg. Two dubs: the service's video (AAC
+ * 48 kHz) and, as QC hears it on the audio path, the service's dubbed sound (MP3 44.1 kHz). The source's
+ * own pass (its pauses, once per source whatever its number of languages) is a figure of its own.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { checkDub, sourceFacts } from '../../electron/engine/media/qc/check-dub';
+import { mediaTools } from '../../electron/engine/media/ffmpeg/locate';
+import { alternate, median, ratioOf, round, type Figure } from './figures';
+
+const run = promisify(execFile);
+/** Two minutes: long enough that starting ffmpeg is not what is measured. */
+const SECONDS = 120;
+const RUNS = 5;
+const TARGET_RATIO = 1.3;
+
+/** A talk as a service hands back a dub: H.264 picture, 48 kHz stereo AAC with a voice-like tone and noise. */
+function dubFile(work: string): string {
+  const dir = join(work, 'qc');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, 'talk.es.mp4');
+  if (!existsSync(path))
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=640x360:rate=25',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=220:sample_rate=48000',
+      '-f',
+      'lavfi',
+      '-i',
+      'anoisesrc=color=pink:sample_rate=48000:amplitude=0.05',
+      '-filter_complex',
+      '[1][2]amerge=inputs=2,volume=-6dB[a]',
+      '-map',
+      '0:v',
+      '-map',
+      '[a]',
+      '-t',
+      String(SECONDS),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-ac',
+      '2',
+      path,
+    ]);
+  return path;
+}
+
+/** The dubbed sound as the service sends it on the audio path: MP3, 44.1 kHz, 64 kbit/s. */
+function dubSound(video: string): string {
+  const path = video.replace(/\.mp4$/, '.mp3');
+  if (!existsSync(path))
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', video, '-vn', '-ar', '44100', '-b:a', '64k', path]);
+  return path;
+}
+
+/** The QC pass's filters as one graph of three branches (asplit) instead of a chain: tried, and dearer. */
+const ASPLIT_GRAPH =
+  '[0:a:0]asplit=3[l][s][v];[l]ebur128=peak=true+sample:framelog=verbose,anullsink;' +
+  '[s]silencedetect=n=-50dB:d=5,anullsink;[v]volumedetect,anullsink';
+
+/**
+ * CPU seconds the finished child processes used (Linux: /proc/self/stat's cutime + cstime, in clock ticks
+ * of 1/100 s): on a shared machine the wall clock measures the other engineers' load as much as ffmpeg.
+ */
+function childCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds of the ffmpeg and ffprobe `f` ran (wall seconds where the system does not say). */
+const timed = async (f: () => Promise<unknown>) => {
+  const c0 = childCpuSeconds();
+  const t0 = performance.now();
+  await f();
+  const c1 = childCpuSeconds();
+  return c0 !== null && c1 !== null ? c1 - c0 : (performance.now() - t0) / 1000;
+};
+
+export async function qcFigures(work: string): Promise<Figure[]> {
+  const { tools } = await mediaTools();
+  if (!tools) throw new Error('no ffmpeg found (npm ci installs the one shipped with Dubdesk)');
+  const dub = dubFile(work);
+  const sound = dubSound(dub);
+  const minutes = SECONDS / 60;
+  const source = await sourceFacts(tools, dub, SECONDS);
+  const ffmpeg = (input: string, ...args: string[]) =>
+    run(tools.ffmpeg, ['-hide_banner', '-nostats', '-nostdin', '-i', input, ...args, '-f', 'null', '-']);
+  const ebur128 = (input: string, audioOnly: boolean, filter = 'ebur128') =>
+    ffmpeg(input, ...(audioOnly ? ['-vn'] : []), '-af', filter);
+  const qcOf = (media: string) => () =>
+    timed(() => checkDub(tools, { media, subtitles: null }, source, 'broadcast'));
+  const perMinute = (runs: number[]) => median(runs) / minutes;
+
+  const video = await alternate(RUNS, qcOf(dub), () => timed(() => ebur128(dub, true)));
+  const literal = await alternate(
+    RUNS,
+    () => timed(() => ebur128(dub, false)),
+    () => timed(() => sourceFacts(tools, dub, SECONDS)),
+  );
+  // What EBU R128's true peak costs alone (ebur128 oversamples the sound 4x to find it), and the graph.
+  const peak = await alternate(
+    RUNS,
+    () => timed(() => ebur128(dub, true, 'ebur128=peak=true')),
+    () => timed(() => ffmpeg(dub, '-vn', '-filter_complex', ASPLIT_GRAPH)),
+  );
+  const mp3 = await alternate(RUNS, qcOf(sound), () => timed(() => ebur128(sound, true)));
+
+  const qc = perMinute(video.a);
+  const audioPass = perMinute(video.b);
+  const qcMp3 = perMinute(mp3.a);
+  const mp3Pass = perMinute(mp3.b);
+  const cpu = 'CPU s/min';
+  const against = (name: string, measured: number, reference: string, base: number, target: boolean) => ({
+    name,
+    measured: round(measured, 3),
+    unit: cpu,
+    target: target ? `<= ${TARGET_RATIO}x` : '—',
+    reference: `${reference}: ${round(base, 3)} ${cpu}`,
+    ratio: ratioOf(measured, base),
+    pass: target ? measured / base <= TARGET_RATIO : null,
+  });
+  return [
+    against(
+      `QC of a dub (${minutes} min video, AAC 48 kHz stereo), per minute of dub`,
+      qc,
+      `one ffmpeg -vn -af ebur128 pass (${tools.from} ffmpeg)`,
+      audioPass,
+      true,
+    ),
+    against(
+      'QC of the dubbed sound on the audio path (MP3 44.1 kHz, as the service sends it)',
+      qcMp3,
+      'one ffmpeg -af ebur128 pass over that MP3',
+      mp3Pass,
+      true,
+    ),
+    against(
+      'QC of a dub against `ffmpeg -i dub -af ebur128 -f null -` as typed (the picture decoded too)',
+      qc,
+      'that pass',
+      perMinute(literal.a),
+      true,
+    ),
+    against(
+      'QC of a dub against one ebur128 pass that measures the true peak too (`-af ebur128=peak=true`)',
+      qc,
+      'that pass',
+      perMinute(peak.a),
+      false,
+    ),
+    against(
+      "QC's filters as one asplit graph of three branches instead of a chain (tried, not used)",
+      perMinute(peak.b),
+      'the chain QC runs',
+      qc,
+      false,
+    ),
+    against(
+      "QC's pass over the source (its pauses), once per source, per minute",
+      perMinute(literal.b),
+      'one ffmpeg -vn -af ebur128 pass',
+      audioPass,
+      false,
+    ),
+  ];
+}

@@ -1,0 +1,67 @@
+/**
+ * The Add sheet at 200% zoom (a 1280 x 800 window: 640 x 400 CSS pixels), where its body is about 200 px
+ * tall between the title and the cost. The cost comes a moment after each pick, later on a busy machine, and
+ * can take more lines than the "Reading files…" it replaces: the field being typed in must stay in sight.
+ */
+import type { Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  closeBrowser,
+  openPage,
+  PATIENT,
+  screenshot,
+  startApp,
+  type RunningApp,
+} from '../helpers/browser-app';
+import { focusedFieldCut } from '../helpers/in-sight';
+import { videoMp4 } from '../helpers/media';
+
+describe('the Add sheet at 200% zoom', () => {
+  let app: RunningApp;
+  beforeAll(async () => {
+    app = await startApp({ work: false });
+  });
+  afterAll(async () => {
+    await closeBrowser();
+    await app?.close();
+  });
+
+  it('keeps the field being typed in whole when a late cost grows the footer', async () => {
+    const queued = videoMp4(3, 'zoom-queued.mp4');
+    const fresh = videoMp4(4, 'zoom-fresh.mp4');
+    // Already queued in Spanish: the cost says so in a line of its own.
+    await app.host.api.add({ inputs: [queued], to: ['es'] });
+    const view = await openPage(app, { width: 640, height: 400, zoom: 2 });
+    try {
+      const { page } = view;
+      await page.getByRole('button', { name: '+ Add files' }).click();
+      const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+      await sheet.getByRole('textbox', { name: 'Paths or URLs, one per line' }).fill(`${queued}\n${fresh}`);
+      await sheet.getByRole('button', { name: 'Add', exact: true }).click();
+      await sheet.getByText('zoom-fresh.mp4').waitFor(PATIENT);
+
+      // A slow machine: the cost is asked for at once and answered only after the next keystrokes.
+      const held: Route[] = [];
+      await page.route('**/api/estimate', (route) => void held.push(route));
+      const box = sheet.getByRole('combobox', { name: /Dub into/ });
+      await box.fill('Spanish');
+      await page.getByRole('option', { name: /^Spanish es( |$)/ }).waitFor();
+      await box.press('Enter');
+      await expect.poll(() => held.length, PATIENT).toBeGreaterThan(0);
+      await box.fill('po');
+      await page
+        .getByRole('option', { name: /Portuguese/ })
+        .first()
+        .waitFor();
+      expect(await focusedFieldCut(page)).toBeNull();
+
+      for (const route of held) await route.continue();
+      await page.unroute('**/api/estimate');
+      await sheet.getByText(/1 dub is already in the queue/).waitFor(PATIENT);
+      await screenshot(page, 'add-sheet-late-cost-200pct');
+      expect(await focusedFieldCut(page)).toBeNull();
+    } finally {
+      await view.close();
+    }
+  });
+});

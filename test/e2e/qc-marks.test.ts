@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { seriousViolations } from '../helpers/axe';
+import { addButtonShown, appInBrowser, openPage, screenshot, PATIENT } from '../helpers/browser-app';
+import { talkVideo } from '../helpers/deliver-media';
+import { allJobs } from '../helpers/engine';
+
+async function bothThemes(page: Page, name: string): Promise<void> {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await screenshot(page, `${name}-light`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('QC on the chips and in the job panel; the package on the row', () => {
+  // French comes out 4 s short with a cue too fast to read (fails), German with 6 s of silence (a look).
+  const e2e = appInBrowser(
+    {
+      sandbox: {
+        pipelineSeconds: 1,
+        balance: 36_000,
+        // The bad dubs' sound is spoiled with ffmpeg (the other browser tests run the sandbox without it).
+        ffmpeg: true,
+        faults: { badDubs: { fr: ['short', 'subtitles-fast'], de: ['silence'] } },
+      },
+    },
+    { ready: addButtonShown },
+  );
+
+  it('a failed QC is marked on its chip and said in the panel, with what to do; nothing is hidden', async () => {
+    const { api } = e2e.app.host;
+    await api.add({ inputs: [talkVideo(12, 'keynote.mp4')], to: ['es', 'fr', 'de'], package: 'mkv' });
+    await expect
+      .poll(
+        async () => {
+          const jobs = await allJobs(api);
+          return jobs.length === 3 && jobs.every((j) => j.qc != null);
+        },
+        { ...PATIENT, timeout: 90_000 },
+      )
+      .toBe(true);
+    const { page } = e2e.view;
+    const row = page.getByRole('row', { name: /keynote\.mp4/ });
+    await row
+      .getByRole('button', { name: /^French, fr: done, QC failed \(the dub's sound is/ })
+      .waitFor(PATIENT);
+    await row
+      .getByRole('button', { name: /^German, de: done, QC: worth a look \(the dub is silent from/ })
+      .waitFor();
+    await row.getByRole('button', { name: /^Spanish, es: done, QC passed/ }).waitFor();
+    await row
+      .getByText(/^Package: keynote\.multi\.mkv \(original, Spanish, French, German\)/)
+      .waitFor(PATIENT);
+    await bothThemes(page, 'qc-chips');
+
+    await row.getByRole('button', { name: /^French, fr:/ }).click();
+    const panel = page.getByRole('complementary');
+    await panel.getByRole('heading', { name: 'Quality check' }).waitFor();
+    await panel.getByText('QC failed').waitFor();
+    await panel.getByText(/the dub's sound is \d\.\d\d s shorter than the source/).waitFor();
+    await panel.getByText(/cue asks for more than 20 characters a second/).waitFor();
+    // Its files are all still there.
+    await panel.getByText('keynote.fr.mp4').waitFor();
+    await bothThemes(page, 'qc-panel');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Dub again asks first, with its cost; keeping as is changes nothing.
+    await panel.getByRole('button', { name: 'Dub again…' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(/^The service charges about 1\d cr again\./).waitFor();
+    await dialog.getByRole('button', { name: /^Dub again \(1\d credits\)$/ }).waitFor();
+    await screenshot(page, 'qc-dub-again-confirm');
+    await dialog.getByRole('button', { name: 'Keep as is' }).click();
+    expect((await allJobs(api)).length).toBe(3);
+  });
+
+  it('at 200% zoom the marks and the QC section still read', async () => {
+    const zoomed = await openPage(e2e.app, { width: 640, height: 400, zoom: 2 });
+    try {
+      const { page } = zoomed;
+      const chip = page.getByRole('button', { name: /^French, fr: done, QC failed/ });
+      await chip.waitFor(PATIENT);
+      await screenshot(page, 'qc-chips-zoom-200');
+      await chip.click();
+      await page
+        .getByRole('complementary')
+        .getByRole('heading', { name: 'Quality check' })
+        .scrollIntoViewIfNeeded();
+      await screenshot(page, 'qc-panel-zoom-200');
+    } finally {
+      await zoomed.close();
+    }
+  });
+
+  it('Package now on a finished source: its package is there and up to date, not made twice', async () => {
+    const { page } = e2e.view;
+    const panel = page.getByRole('complementary');
+    await panel.getByRole('button', { name: 'Package now' }).click();
+    await page.getByText(/the MKV with every finished language is being made/).waitFor(PATIENT);
+    await page
+      .getByRole('row', { name: /keynote\.mp4/ })
+      .getByText(/^Package: keynote\.multi\.mkv \(original, Spanish, French, German\)/)
+      .waitFor(PATIENT);
+    const [source] = (await allJobs(e2e.app.host.api)).map((j) => j.source);
+    expect(existsSync(join(dirname(source ?? ''), 'previous'))).toBe(false);
+  });
+});

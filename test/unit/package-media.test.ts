@@ -1,0 +1,162 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { locateMediaTools, type MediaTools } from '../../electron/engine/media/ffmpeg/locate';
+import {
+  PackageRefusedError,
+  packageExtension,
+  writePackage,
+  type PackageInput,
+} from '../../electron/engine/media/ffmpeg/package';
+import { probeStreams } from '../../electron/engine/media/ffmpeg/streams';
+import { webVttToSrt } from '../../electron/engine/media/subtitles/srt';
+import { webVtt } from '../../electron/sandbox/media';
+import { tempDir } from '../helpers/engine';
+import { talkVideo, withAudioFilter } from '../helpers/deliver-media';
+import { audioMp3, ffprobeJson, videoMd5, videoWebm } from '../helpers/media';
+
+async function shipped(): Promise<MediaTools> {
+  const { tools } = await locateMediaTools();
+  if (tools?.from !== 'bundled')
+    throw new Error('the ffmpeg package for this machine is not installed: npm ci');
+  return tools;
+}
+async function system(): Promise<MediaTools> {
+  const { tools } = await locateMediaTools({ from: [], env: { PATH: process.env.PATH } });
+  if (!tools) throw new Error('these tests need ffmpeg and ffprobe on the PATH (apt install ffmpeg)');
+  return tools;
+}
+const TOOLSETS = [
+  ['shipped with Dubdesk', shipped],
+  ['the system ffmpeg', system],
+] as const;
+
+interface Probed {
+  index: number;
+  codec_type: string;
+  codec_name: string;
+  tags?: Record<string, string>;
+  disposition?: Record<string, number>;
+}
+const streamsOf = (path: string) => ffprobeJson(path).streams as unknown as Probed[];
+/** ffprobe leaves out a Matroska track's `und` (the file holds it: see `matroskaLanguages`). */
+const lang = (s: Probed) => s.tags?.language ?? s.tags?.LANGUAGE ?? 'und';
+/** Matroska's title, or an MP4's handler name (what players show there). */
+const title = (s: Probed) => s.tags?.title ?? s.tags?.TITLE ?? s.tags?.handler_name;
+
+/** The TrackLanguage elements (EBML id 0x22B59C) of a Matroska file, read from its bytes. */
+function matroskaLanguages(path: string): string[] {
+  const bytes = readFileSync(path);
+  const out: string[] = [];
+  for (let at = bytes.indexOf(LANGUAGE_ID); at >= 0; at = bytes.indexOf(LANGUAGE_ID, at + 1)) {
+    const size = (bytes[at + 3] ?? 0) & 0x7f; // a one-byte EBML size (0x80 | n)
+    out.push(bytes.subarray(at + 4, at + 4 + size).toString('latin1'));
+  }
+  return out;
+}
+const LANGUAGE_ID = Buffer.from([0x22, 0xb5, 0x9c]);
+
+function srtFile(langCode: string, seconds: number): string {
+  const path = join(tempDir('subs-'), `talk.${langCode}.srt`);
+  writeFileSync(path, webVttToSrt(webVtt(seconds, langCode, 'cue')));
+  return path;
+}
+
+describe.each(TOOLSETS)('one file with every language, muxed by %s', (_name, tools) => {
+  const source = talkVideo(6, 'keynote.mp4');
+  const es = withAudioFilter(source, 'asetrate=48000*1.05,aresample=48000', 'keynote.es.mp4');
+  const fr = withAudioFilter(source, 'volume=-2dB', 'keynote.fr.mp3');
+
+  const input = async (over: Partial<PackageInput>): Promise<PackageInput> => ({
+    source,
+    sourceStreams: await probeStreams((await tools()).ffprobe, source),
+    sourceLang: 'auto',
+    dubs: [
+      { lang: 'es', media: es, srt: srtFile('es', 6) },
+      { lang: 'fr', media: fr, srt: srtFile('fr', 6) },
+    ],
+    container: 'mkv',
+    defaultAudio: 'original',
+    part: join(tempDir('package-'), 'keynote.multi.mkv.part'),
+    ...over,
+  });
+
+  it('MKV: the picture bit for bit, the original first, each dub tagged and titled, one default, SubRip tagged', async () => {
+    const t = await tools();
+    const inp = await input({});
+    await writePackage(t, inp);
+    const streams = streamsOf(inp.part);
+    expect(videoMd5(inp.part)).toBe(videoMd5(source));
+    const audio = streams.filter((s) => s.codec_type === 'audio');
+    expect(audio.map(lang)).toEqual(['und', 'spa', 'fre']);
+    // Video, then the three sounds, then the two subtitles: the original's `und` is written, not left out.
+    expect(matroskaLanguages(inp.part)).toEqual(['und', 'und', 'spa', 'fre', 'spa', 'fre']);
+    expect(audio.map(title)).toEqual(['Original', 'Spanish (dubbed)', 'French (dubbed)']);
+    expect(audio.map((s) => s.disposition?.default)).toEqual([1, 0, 0]);
+    expect(audio.map((s) => s.codec_name)).toEqual(['aac', 'aac', 'mp3']);
+    const subs = streams.filter((s) => s.codec_type === 'subtitle');
+    expect(subs.map(lang)).toEqual(['spa', 'fre']);
+    expect(subs.map((s) => s.codec_name)).toEqual(['subrip', 'subrip']);
+    expect(subs.map((s) => s.disposition?.default)).toEqual([0, 0]);
+  });
+
+  it('MP4: mov_text subtitles, the default the user chose, the source language named', async () => {
+    const t = await tools();
+    const inp = await input({
+      container: 'mp4',
+      defaultAudio: 'es',
+      sourceLang: 'en',
+      part: join(tempDir('package-'), 'keynote.multi.mp4.part'),
+    });
+    await writePackage(t, inp);
+    const streams = streamsOf(inp.part);
+    expect(videoMd5(inp.part)).toBe(videoMd5(source));
+    const audio = streams.filter((s) => s.codec_type === 'audio');
+    expect(audio.map(lang)).toEqual(['eng', 'spa', 'fre']);
+    expect(audio.map((s) => s.disposition?.default)).toEqual([0, 1, 0]);
+    expect(audio.map(title)).toEqual(['English (original)', 'Spanish (dubbed)', 'French (dubbed)']);
+    const subs = streams.filter((s) => s.codec_type === 'subtitle');
+    expect(subs.map((s) => [s.codec_name, lang(s)])).toEqual([
+      ['mov_text', 'spa'],
+      ['mov_text', 'fre'],
+    ]);
+  });
+
+  it('a dub with no subtitles adds its sound only; a default naming no dub of the batch falls back to the original', async () => {
+    const t = await tools();
+    const inp = await input({ dubs: [{ lang: 'es', media: es, srt: null }], defaultAudio: 'de' });
+    await writePackage(t, inp);
+    const streams = streamsOf(inp.part);
+    expect(streams.filter((s) => s.codec_type === 'subtitle')).toEqual([]);
+    expect(streams.filter((s) => s.codec_type === 'audio').map((s) => s.disposition?.default)).toEqual([
+      1, 0,
+    ]);
+  });
+
+  it('a picture MP4 cannot hold is refused in words, and nothing is left behind', async () => {
+    const t = await tools();
+    const webm = videoWebm(3, 'clip.webm');
+    const part = join(tempDir('package-'), 'clip.multi.mp4.part');
+    const inp = await input({
+      source: webm,
+      sourceStreams: await probeStreams(t.ffprobe, webm),
+      container: 'mp4',
+      part,
+    });
+    await expect(writePackage(t, inp)).rejects.toThrow(PackageRefusedError);
+    await expect(writePackage(t, inp)).rejects.toThrow(/cannot be packaged as MP4: its picture is vp8/);
+    expect(existsSync(part)).toBe(false);
+  });
+
+  it('a source with no picture: an audio package (.mka, .m4a)', async () => {
+    const t = await tools();
+    const mp3 = audioMp3(6, 'podcast.mp3');
+    const streams = await probeStreams(t.ffprobe, mp3);
+    expect(packageExtension('mkv', streams.video !== null)).toBe('mka');
+    expect(packageExtension('mp4', streams.video !== null)).toBe('m4a');
+    const inp = await input({ source: mp3, sourceStreams: streams });
+    await writePackage(t, inp);
+    const probed = streamsOf(inp.part);
+    expect(probed.map((s) => s.codec_type)).toEqual(['audio', 'audio', 'audio', 'subtitle', 'subtitle']);
+  });
+});
