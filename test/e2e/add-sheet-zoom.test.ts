@@ -64,4 +64,39 @@ describe('the Add sheet at 200% zoom', () => {
       await view.close();
     }
   });
+  it('shows the languages it offers while typing, not under the cost or past the window', async () => {
+    const view = await openPage(app, { width: 640, height: 400, zoom: 2 });
+    try {
+      const { page } = view;
+      await page.getByRole('button', { name: '+ Add files' }).click();
+      const sheet = page.getByRole('dialog', { name: 'Add to queue' });
+      await sheet
+        .getByRole('textbox', { name: 'Paths or URLs, one per line' })
+        .fill(videoMp4(3, 'zoom-list.mp4'));
+      await sheet.getByRole('button', { name: 'Add', exact: true }).click();
+      await sheet.getByText('zoom-list.mp4').waitFor(PATIENT);
+      const box = sheet.getByRole('combobox', { name: /Dub into/ });
+      await box.fill('Spanish');
+      await page.getByRole('option', { name: /^Spanish es( |$)/ }).waitFor();
+      await box.press('Enter');
+      await box.fill('po');
+      const option = page.getByRole('option', { name: /Portuguese/ }).first();
+      await option.waitFor();
+      // What a person sees at the option's middle, once painted: the option itself, not the footer over it.
+      const seen = await option.evaluate(async (el) => {
+        await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted)));
+        const r = el.getBoundingClientRect();
+        const x = r.left + r.width / 2;
+        const y = r.top + r.height / 2;
+        if (y < 0 || y > window.innerHeight) return `outside the window (at ${Math.round(y)} px)`;
+        const top = document.elementFromPoint(x, y);
+        return top && el.contains(top) ? 'the option' : `covered by ${top?.className || top?.tagName}`;
+      });
+      await screenshot(page, 'add-sheet-languages-200pct');
+      expect(seen).toBe('the option');
+      expect(await focusedFieldCut(page)).toBeNull();
+    } finally {
+      await view.close();
+    }
+  });
 });

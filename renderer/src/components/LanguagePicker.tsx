@@ -1,3 +1,4 @@
+import { autoUpdate, flip, offset, size, useFloating } from '@floating-ui/react-dom';
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Language } from '../../../shared/contract/account';
 import { languageName } from '../../../shared/languages';
@@ -49,6 +50,7 @@ export function LanguagePicker({
   const showBox = () => boxRef.current?.scrollIntoView({ block: 'nearest' });
   const id = useId();
   const listId = `${id}-list`;
+  const list = useListPlacement(open);
 
   const all = useMemo(() => ordered(languages, favourites, recent), [languages, favourites, recent]);
   const q = query.trim().toLowerCase();
@@ -91,7 +93,10 @@ export function LanguagePicker({
   return (
     <div className="language-picker">
       <div
-        ref={boxRef}
+        ref={(el) => {
+          boxRef.current = el;
+          list.refs.setReference(el);
+        }}
         data-in-sight
         className={`picker-box ${invalid ? 'invalid' : ''}`}
         onClick={() => inputRef.current?.focus()}
@@ -148,6 +153,8 @@ export function LanguagePicker({
         aria-multiselectable="true"
         aria-label="Languages"
         className="picker-list"
+        ref={list.refs.setFloating}
+        style={list.floatingStyles}
         hidden={!open}
         // Out of the Tab order: Chromium makes a scrolling list focusable by itself, Tab landed on it, the
         // input's blur hid it, and focus fell out of the dialog. The input drives it (aria-activedescendant).
@@ -204,4 +211,33 @@ export function LanguagePicker({
       )}
     </div>
   );
+}
+
+/** The list's tallest, and the least it is made before it opens on the other side of the field instead. */
+const LIST_MAX_PX = 280;
+const LIST_MIN_PX = 96;
+
+/**
+ * Where the list opens: under the field, or above it when the room under it is short (at 200% zoom the Add
+ * sheet's cost sits right under the field, and a list under it was hidden there), as tall as the room allows.
+ */
+function useListPlacement(open: boolean) {
+  return useFloating({
+    open,
+    strategy: 'fixed',
+    placement: 'bottom-start',
+    whileElementsMounted: autoUpdate,
+    middleware: [
+      offset(4),
+      flip({ padding: 8 }),
+      size({
+        padding: 8,
+        apply({ availableHeight, rects, elements }) {
+          const height = Math.max(LIST_MIN_PX, Math.min(LIST_MAX_PX, availableHeight));
+          elements.floating.style.maxHeight = `${height}px`;
+          elements.floating.style.width = `${rects.reference.width}px`;
+        },
+      }),
+    ],
+  });
 }

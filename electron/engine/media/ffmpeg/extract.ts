@@ -1,10 +1,9 @@
-import { rename, rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { ApiGeneration } from '../../../../shared/contract/jobs';
 import { audioPlan, type AudioPlan } from './audio-plan';
 import type { MediaTools } from './locate';
-import { lengthsAsEdited } from './edit-list-length';
-import { runTool } from './run';
 import type { MediaStreams } from './streams';
+import { ffmpegWhole } from './write-whole';
 
 export interface Extracted {
   path: string;
@@ -30,40 +29,25 @@ export async function extractAudio(
   if (!streams.audio) throw new Error(`${source} has no audio stream`);
   const plan = audioPlan(streams.audio, api);
   const path = `${dest}.${plan.ext}`;
-  const part = `${path}.part`;
-  // A part left by a run that was killed (its ffmpeg may still be writing the old file: a new one is made).
-  await rm(part, { force: true });
-  try {
-    await runTool(
-      tools.ffmpeg,
-      [
-        '-nostdin',
-        '-v',
-        'error',
-        '-y',
-        '-i',
-        source,
-        '-map',
-        `0:${streams.audio.index}`,
-        '-vn',
-        '-sn',
-        '-dn',
-        '-map_metadata',
-        '-1',
-        '-map_chapters',
-        '-1',
-        ...plan.codecArgs,
-        '-f',
-        plan.muxer,
-        part,
-      ],
-      { timeoutMs: toolTimeout(streams.durationSeconds), signal },
-    );
-    if (plan.muxer === 'mp4') await lengthsAsEdited(part);
-    await rename(part, path);
-  } catch (e) {
-    await rm(part, { force: true });
-    throw e;
-  }
+  await ffmpegWhole(
+    tools.ffmpeg,
+    [
+      '-i',
+      source,
+      '-map',
+      `0:${streams.audio.index}`,
+      '-vn',
+      '-sn',
+      '-dn',
+      '-map_metadata',
+      '-1',
+      '-map_chapters',
+      '-1',
+      ...plan.codecArgs,
+    ],
+    plan.muxer,
+    path,
+    { timeoutMs: toolTimeout(streams.durationSeconds), signal },
+  );
   return { path, bytes: (await stat(path)).size, plan };
 }

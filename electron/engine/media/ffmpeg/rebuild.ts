@@ -1,10 +1,8 @@
-import { rename, rm } from 'node:fs/promises';
-import { lengthsAsEdited } from './edit-list-length';
 import { languageTag } from './language-tag';
 import type { MediaTools } from './locate';
-import { runTool } from './run';
 import { toolTimeout } from './extract';
 import type { MediaStreams } from './streams';
+import { ffmpegWhole } from './write-whole';
 
 /** Video codecs an MP4 holds as they are; anything else (ProRes, DNxHD, FFV1, VP8…) goes into Matroska. */
 export const MP4_VIDEO = new Set(['h264', 'hevc', 'av1', 'vp9', 'mpeg4', 'mpeg2video', 'mjpeg']);
@@ -85,50 +83,36 @@ export async function rebuildVideo(
   const sourceSeconds = s.durationSeconds ?? input.dubbedSeconds;
   const fit = fitOf(input.dubbedSeconds, sourceSeconds);
   const container = rebuiltContainer(s);
-  const part = `${input.out}.part`;
-  await rm(part, { force: true });
-  try {
-    await runTool(
-      tools.ffmpeg,
-      [
-        '-nostdin',
-        '-v',
-        'error',
-        '-y',
-        '-i',
-        input.source,
-        '-i',
-        input.dubbedAudio,
-        '-map',
-        `0:${s.video.index}`,
-        '-map',
-        '1:a:0',
-        '-map_metadata',
-        '0',
-        '-map_chapters',
-        '0',
-        '-c:v',
-        'copy',
-        ...(container === 'mp4' && s.video.codec === 'hevc' ? ['-tag:v', 'hvc1'] : []),
-        // Padded with silence, then cut: exactly the source's length whichever way it differed.
-        '-af',
-        `apad,atrim=end=${sourceSeconds.toFixed(6)}`,
-        ...aacSettings(input.dubbedChannels),
-        '-metadata:s:a:0',
-        `language=${languageTag(input.destLang)}`,
-        '-disposition:a:0',
-        'default',
-        '-f',
-        container === 'mp4' ? 'mp4' : 'matroska',
-        part,
-      ],
-      { timeoutMs: toolTimeout(sourceSeconds), signal },
-    );
-    if (container === 'mp4') await lengthsAsEdited(part);
-    await rename(part, input.out);
-  } catch (e) {
-    await rm(part, { force: true });
-    throw e;
-  }
+  await ffmpegWhole(
+    tools.ffmpeg,
+    [
+      '-i',
+      input.source,
+      '-i',
+      input.dubbedAudio,
+      '-map',
+      `0:${s.video.index}`,
+      '-map',
+      '1:a:0',
+      '-map_metadata',
+      '0',
+      '-map_chapters',
+      '0',
+      '-c:v',
+      'copy',
+      ...(container === 'mp4' && s.video.codec === 'hevc' ? ['-tag:v', 'hvc1'] : []),
+      // Padded with silence, then cut: exactly the source's length whichever way it differed.
+      '-af',
+      `apad,atrim=end=${sourceSeconds.toFixed(6)}`,
+      ...aacSettings(input.dubbedChannels),
+      '-metadata:s:a:0',
+      `language=${languageTag(input.destLang)}`,
+      '-disposition:a:0',
+      'default',
+    ],
+    container === 'mp4' ? 'mp4' : 'matroska',
+    input.out,
+    { timeoutMs: toolTimeout(sourceSeconds), signal },
+  );
   return fit;
 }
