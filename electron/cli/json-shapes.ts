@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { ProfileV2 } from '../../shared/api/v2';
 import { LanguageSchema } from '../../shared/contract/account';
+import {
+  BatchSummarySchema,
+  BatchTallySchema,
+  type BatchSummary,
+  type BatchTally,
+} from '../../shared/contract/batch-summary';
 import { AddResultSchema, EstimateSchema, FileEstimateSchema } from '../../shared/contract/batches';
 import { ContractErrorSchema } from '../../shared/contract/errors';
 import { QcSchema } from '../../shared/contract/deliver';
@@ -30,38 +36,15 @@ export const AddJson = AddResultSchema.omit({ refused: true })
   .strict();
 export type AddJson = z.infer<typeof AddJson>;
 
-export const RUN_OUTCOMES = ['done', 'aborted', 'auth', 'credits', 'paused', 'unreachable'] as const;
+export { RUN_OUTCOMES } from '../../shared/contract/batch-summary';
 
 /** What one run did to its jobs (a `dub` batch, or every job for `run`), compared before and after. */
-export const RunTallyJson = z
-  .object({
-    /** Jobs that reached `completed` / `failed` during this run. */
-    completed: z.number().int(),
-    failed: z.number().int(),
-    /** Jobs not completed, failed or canceled when it ended (queued, paused, working). */
-    open: z.number().int(),
-    /** Of those, jobs paused one by one (`dubdesk pause ID`). */
-    paused: z.number().int(),
-    /** Credits the service charged during this run, and what those dubs were estimated at. */
-    creditsCharged: z.number(),
-    creditsEstimated: z.number(),
-  })
-  .strict();
-export type RunTallyJson = z.infer<typeof RunTallyJson>;
+export const RunTallyJson = BatchTallySchema;
+export type RunTallyJson = BatchTally;
 
-export const RunJson = z
-  .object({
-    outcome: z.enum(RUN_OUTCOMES),
-    /** The command's exit code (see `dubdesk --help`). */
-    exitCode: z.number().int(),
-    tally: RunTallyJson,
-    /** The whole queue after the run. */
-    queue: QueueTotalsSchema,
-    /** The run's jobs after it: the batch's for `dub`, every job for `run`. */
-    jobs: z.array(JobViewSchema),
-  })
-  .strict();
-export type RunJson = z.infer<typeof RunJson>;
+/** A run's summary: the batch summary every face gives (a when-done command reads the same). */
+export const RunJson = BatchSummarySchema;
+export type RunJson = BatchSummary;
 
 /** `dub`: what was added, then what the run did (null when nothing was run: nothing new, or all refused). */
 export const DubJson = AddJson.extend({ run: RunJson.nullable() }).strict();

@@ -1,4 +1,8 @@
+import bytes from 'bytes-iec';
 import { InvalidArgumentError, Option } from 'commander';
+import { MIN_RATE_BYTES } from '../../shared/rates';
+import { sinceTime } from '../../shared/contract/spending';
+import { SendWindowSchema, type SendWindow } from '../../shared/schedule';
 import { OUTPUT_TYPES, type OutputType } from '../../shared/api/common';
 import { SendSchema, type OutputSelection } from '../../shared/contract/jobs';
 
@@ -53,4 +57,34 @@ export function jobId(raw: string): number {
   if (!Number.isInteger(n) || n < 1)
     throw new InvalidArgumentError('expected a job id (a number; see `dubdesk status`)');
   return n;
+}
+
+/** `5MiB`, `500KiB`, `2MB` (per second; `/s` may follow): a rate cap in bytes per second. */
+export function byteRate(raw: string): number {
+  const text = raw.trim().replace(/\s*\/\s*s(ec(ond)?)?$/i, '');
+  const n = /^\d+(\.\d+)?\s*[a-z]+$/i.test(text) ? bytes.parse(text) : null;
+  if (n === null || !Number.isFinite(n))
+    throw new InvalidArgumentError('expected a rate such as 5MiB or 500KiB (bytes per second)');
+  if (n < MIN_RATE_BYTES)
+    throw new InvalidArgumentError(
+      `a cap below ${MIN_RATE_BYTES / 1024}KiB per second would stall transfers`,
+    );
+  return Math.round(n);
+}
+
+/** `22:00-07:00`: when new work may be sent, local time. */
+export function sendWindow(raw: string): SendWindow {
+  const [from, to, ...rest] = raw.split(/\s*[-–]\s*/);
+  const parsed = SendWindowSchema.safeParse({ from, to });
+  if (rest.length || !parsed.success)
+    throw new InvalidArgumentError(
+      `expected two times of day such as 22:00-07:00${parsed.error ? ` (${parsed.error.issues[0]?.message})` : ''}`,
+    );
+  return parsed.data;
+}
+
+/** `--since 2026-11-01` (from that local midnight) or an ISO time. */
+export function sinceDate(raw: string): string {
+  if (Number.isNaN(sinceTime(raw))) throw new InvalidArgumentError('expected a date such as 2026-11-01');
+  return raw.trim();
 }

@@ -132,6 +132,8 @@ export interface Progress {
   say(line: string): void;
   /** Stops following; `last`, the jobs as the run left them, is shown first (what no event told yet). */
   stop(last?: readonly JobView[]): void;
+  /** A job as it is now, learnt other than by an event (what `status --watch` shows first). */
+  update(job: JobView): void;
 }
 
 const plainSay = (line: string) => process.stderr.write(`${line}\n`);
@@ -190,8 +192,10 @@ export function followProgress(
   initialHeld: QueueHeld = null,
   /** The jobs in scope as they are now: read again when the engine says many changed at once. */
   refetch: () => Promise<readonly JobView[]> = async () => [],
+  /** Where the lines go: standard error for a run, standard output for `status --watch`. */
+  out: NodeJS.WriteStream = process.stderr,
 ): Progress {
-  if (mode === 'silent') return { say: plainSay, stop: () => {} };
+  if (mode === 'silent') return { say: plainSay, stop: () => {}, update: () => {} };
   const jobs = new Map(initial.map((j) => [j.id, j]));
   const reported = new Set(initial.filter((j) => isTerminal(j.state)).map((j) => j.id));
   let held: QueueHeld = initialHeld;
@@ -207,7 +211,7 @@ export function followProgress(
 
   if (mode === 'plain') {
     const last = new Map<number, string>();
-    if (held) process.stderr.write(`${heldLine(held)}\n`);
+    if (held) out.write(`${heldLine(held)}\n`);
     const jobChanged = (j: JobView) => {
       if (!inScope(j.id)) return;
       const line = isTerminal(j.state)
@@ -215,18 +219,19 @@ export function followProgress(
         : `  ${describeJob(j)}: ${waitingText(j, Date.now()) ?? stateWords(j, held)}`;
       if (last.get(j.id) === line) return;
       last.set(j.id, line);
-      process.stderr.write(`${line}\n`);
+      out.write(`${line}\n`);
     };
     const listChanged = refetchOnListChange(refetch, jobChanged);
     const unsubscribe = api.subscribe((e: EngineEvent) => {
-      if (heard(e)) process.stderr.write(`${heldLine(held)}\n`);
+      if (heard(e)) out.write(`${heldLine(held)}\n`);
       const full = storage(e);
-      if (full) process.stderr.write(`${full}\n`);
+      if (full) out.write(`${full}\n`);
       listChanged.heard(e);
       if (e.type === 'job') jobChanged(e.job);
     });
     return {
-      say: plainSay,
+      say: (line) => out.write(`${line}\n`),
+      update: jobChanged,
       stop: (lastJobs = []) => {
         listChanged.stop();
         unsubscribe();
@@ -235,16 +240,16 @@ export function followProgress(
     };
   }
 
-  const log = createLogUpdate(process.stderr);
+  const log = createLogUpdate(out);
   // One column short of the edge: a line that fills the last column wraps on some terminals.
-  const columns = () => Math.max(20, (process.stderr.columns ?? 80) - 1);
+  const columns = () => Math.max(20, (out.columns ?? 80) - 1);
   let dirty = true;
   const render = () => {
     if (!dirty) return;
     dirty = false;
     const now = Date.now();
     const width = columns();
-    const room = Math.max(1, Math.min(12, (process.stderr.rows ?? 24) - 3));
+    const room = Math.max(1, Math.min(12, (out.rows ?? 24) - 3));
     const all = [...jobs.values()];
     const open = all
       .filter((j) => !isTerminal(j.state))
@@ -278,7 +283,7 @@ export function followProgress(
     if (isTerminal(j.state) && !reported.has(j.id)) {
       reported.add(j.id);
       log.clear();
-      process.stderr.write(`${finishedFitted(j, columns())}\n`);
+      out.write(`${finishedFitted(j, columns())}\n`);
       render();
     } else if (!isTerminal(j.state)) reported.delete(j.id);
   };
@@ -288,7 +293,7 @@ export function followProgress(
     const full = storage(e);
     if (full) {
       log.clear();
-      process.stderr.write(`${full}\n`);
+      out.write(`${full}\n`);
       dirty = true;
     }
     listChanged.heard(e);
@@ -296,9 +301,10 @@ export function followProgress(
   });
   render();
   return {
+    update: jobChanged,
     say: (line) => {
       log.clear();
-      process.stderr.write(`${line.replace(/^\n+/, '')}\n`);
+      out.write(`${line.replace(/^\n+/, '')}\n`);
       dirty = true;
       render();
     },

@@ -1,32 +1,10 @@
 import { plural } from '../../shared/format';
-import { isTerminal, type JobView } from '../../shared/contract/jobs';
+import { tally } from '../../shared/contract/batch-summary';
+import type { JobView } from '../../shared/contract/jobs';
 import type { QueueTotals } from '../../shared/contract/queue';
 import { describeJob, printable } from './format';
-import type { RunTallyJson } from './json-shapes';
 
-/** What a run did to its jobs, compared before and after, so the figures are this run's alone. */
-export function tally(
-  before: readonly JobView[],
-  after: readonly JobView[],
-): { counts: RunTallyJson; failedJobs: JobView[] } {
-  const was = new Map(before.map((j) => [j.id, j]));
-  const moved = (s: JobView['state']) => after.filter((j) => j.state === s && was.get(j.id)?.state !== s);
-  const failedJobs = moved('failed');
-  // Charged when the service completed the dub, downloaded or not; the estimate of those same dubs beside it.
-  const paid = after.filter((j) => (j.creditsCharged ?? 0) !== (was.get(j.id)?.creditsCharged ?? 0));
-  const counts = {
-    completed: moved('completed').length,
-    failed: failedJobs.length,
-    open: after.filter((j) => !isTerminal(j.state)).length,
-    paused: after.filter((j) => j.state === 'paused').length,
-    creditsCharged: paid.reduce(
-      (n, j) => n + (j.creditsCharged ?? 0) - (was.get(j.id)?.creditsCharged ?? 0),
-      0,
-    ),
-    creditsEstimated: paid.reduce((n, j) => n + (j.estimatedCredits ?? 0), 0),
-  };
-  return { counts, failedJobs };
-}
+export { tally };
 
 /** The summary line (`This batch: 2 completed, …`), each failed job, and each input skipped. */
 export function printSummary(

@@ -23,6 +23,7 @@ export {
   type SystemKeyStoreOptions,
 } from './keys/os-key-store';
 export type { SandboxHandle, SandboxStarter, ServiceOverrides } from './app/dubbing-service';
+export { systemExecutor, type WhenDoneExecutor } from './app/when-done/executor';
 export type { AfterRestore, EngineOptions, Restored, RunOptions, RunOutcome };
 
 export interface DubdeskHost {

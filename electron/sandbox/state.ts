@@ -99,7 +99,15 @@ export class SandboxState {
     fileBytes: 0,
     putBytes: 0,
     urlBytes: 0,
+    /** Each file received (the last 1,000): its bytes and how long its body took to arrive, first to last byte. */
+    uploads: [] as { bytes: number; ms: number }[],
   };
+
+  /** A file's body arrived whole: `bytes` in the `ms` since its request came in. */
+  received(bytes: number, ms: number): void {
+    this.ingest.uploads.push({ bytes, ms });
+    if (this.ingest.uploads.length > 1000) this.ingest.uploads.shift();
+  }
   /** Each owner's dubs in creation order, so a page is a slice, not a sort of everything. */
   private readonly byOwner = new Map<string, SandboxDub[]>();
   private seq = 0;

@@ -5,6 +5,8 @@ import { Header } from './components/Header';
 import { JobPanel } from './components/JobPanel';
 import { Notices } from './components/Notices';
 import { Sidebar } from './components/Sidebar';
+import { WhenDoneCountdown } from './components/WhenDoneMenu';
+import { SpendingScreen } from './screens/SpendingScreen';
 import { useShellEvents } from './components/useShellEvents';
 import { useShortcuts } from './components/useShortcuts';
 import { useWindowDrop } from './components/useWindowDrop';
@@ -24,6 +26,7 @@ function Shell({ store, bridge }: { store: AppStore; bridge: FaceBridge }) {
   return (
     <div className={`app ${panelOpen ? 'with-panel' : ''}`}>
       <Header />
+      <WhenDoneCountdown />
       <Banners />
       <div className="app-body">
         <Sidebar />
@@ -31,6 +34,7 @@ function Shell({ store, bridge }: { store: AppStore; bridge: FaceBridge }) {
           {screen === 'queue' && <QueueScreen />}
           {screen === 'watch' && <WatchScreen />}
           {screen === 'settings' && <SettingsScreen />}
+          {screen === 'spending' && <SpendingScreen />}
         </main>
         {panelOpen && <JobPanel />}
       </div>

@@ -25,6 +25,8 @@ function sendFirstCalls(): void {
     call(ROUTES.method('getSettings')),
     call(ROUTES.method('languages')),
     call(ROUTES.method('listWatchFolders')),
+    call(ROUTES.method('listPresets')),
+    call(ROUTES.method('whenDone')),
     call(ROUTES.mediaToken),
   ]);
 }

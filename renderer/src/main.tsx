@@ -9,6 +9,7 @@ import { NeedsLink } from './screens/NeedsLink';
 import { createAppStore } from './store';
 import { connect } from './store/connect';
 import './styles.css';
+import './steering.css';
 
 const root = document.getElementById('root');
 if (root) {

@@ -118,6 +118,12 @@ export const EstimateSchema = z.object({
   balanceAfter: z.number().nullable(),
   /** The balance cannot pay for what is queued and this batch: `add` refuses it without `force`. */
   overBalance: z.boolean(),
+  /**
+   * The monthly budget cannot take what this month charged, what is queued, and this batch: `add` refuses it
+   * without `force`. `budgetLeft`: what the budget still allows before this batch (null: no budget).
+   */
+  overBudget: z.boolean().default(false),
+  budgetLeft: z.number().nullable().default(null),
   /** Source x language pairs already dubbed with these settings: skipped unless `again`. */
   alreadyDone: z.array(DoneBeforeSchema),
   /** Source x language pairs already in the queue: not added twice. */

@@ -33,6 +33,14 @@ export const METHOD_NAMES = [
   'approveWatchFolder',
   'reprocessWatchFile',
   'rescanWatchFolder',
+  'moveJobs',
+  'listPresets',
+  'savePreset',
+  'deletePreset',
+  'spending',
+  'whenDone',
+  'setWhenDone',
+  'cancelWhenDone',
 ] as const;
 
 export type MethodName = (typeof METHOD_NAMES)[number];

@@ -16,7 +16,10 @@ import {
   SelectionSchema,
   SourcePageSchema,
 } from './jobs';
-import { QueueTotalsSchema } from './queue';
+import { PresetListSchema, PresetNameRequestSchema, PresetSchema, SavePresetSchema } from './presets';
+import { MoveRequestSchema, MoveResultSchema, QueueTotalsSchema } from './queue';
+import { SpendingRequestSchema, SpendingSchema } from './spending';
+import { WhenDoneSchema, WhenDoneStateSchema } from '../when-done';
 import { SettingsPatchSchema, SettingsSchema } from './settings';
 import {
   AddWatchFolderSchema,
@@ -114,6 +117,23 @@ export const METHODS = {
   reprocessWatchFile: act(ReprocessWatchFileSchema, WatchFileSchema),
   /** Looks through the whole folder again now (periodic full scans happen anyway). */
   rescanWatchFolder: act(WatchFolderIdSchema, WatchFolderSchema),
+  /**
+   * Moves jobs in the queue's order (the order the worker starts them in): to the top, the bottom, or before
+   * another job. A job already sending its file, or finished, stays where it is.
+   */
+  moveJobs: act(MoveRequestSchema, MoveResultSchema),
+  /** Every named preset, by name. */
+  listPresets: q(null, PresetListSchema),
+  /** Saves a preset under its name (a preset of that name is replaced). */
+  savePreset: act(SavePresetSchema, PresetSchema),
+  deletePreset: act(PresetNameRequestSchema, z.object({ name: z.string() })),
+  /** Every charged job (cleared ones too) as the service charged it, and the monthly budget. */
+  spending: q(SpendingRequestSchema, SpendingSchema),
+  /** What happens when the queue has nothing left to do, and the countdown under way. */
+  whenDone: q(null, WhenDoneStateSchema),
+  setWhenDone: act(WhenDoneSchema, WhenDoneStateSchema),
+  /** Stops a sleep or shut-down countdown (the choice goes back to doing nothing). */
+  cancelWhenDone: act(null, WhenDoneStateSchema),
 } as const satisfies Record<MethodName, MethodSpec>;
 
 export type { MethodName };

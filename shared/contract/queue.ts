@@ -47,3 +47,28 @@ export type QueueTotals = z.infer<typeof QueueTotalsSchema>;
 export function emptyCounts(): Record<JobState, number> {
   return Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>;
 }
+
+/** Where moved jobs go in the queue's order. */
+export const MoveTargetSchema = z.union([
+  z.literal('top'),
+  z.literal('bottom'),
+  z.object({ before: z.number().int().min(1) }).strict(),
+]);
+export type MoveTarget = z.infer<typeof MoveTargetSchema>;
+
+export const MoveRequestSchema = z
+  .object({
+    ids: z.array(z.number().int().min(1)).min(1, 'name at least one job').max(100_000),
+    to: MoveTargetSchema,
+  })
+  .strict();
+
+export const MoveResultSchema = z.object({
+  /** Jobs moved, in their new order. */
+  moved: z.array(z.number().int()),
+  /** Jobs left where they were: already sending their file, at the service, or finished. */
+  stayed: z.array(z.number().int()),
+  /** Ids that are no job of the queue. */
+  missing: z.array(z.number().int()),
+});
+export type MoveResult = z.infer<typeof MoveResultSchema>;

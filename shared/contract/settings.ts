@@ -2,12 +2,22 @@ import { z } from 'zod';
 import { ServiceModeSchema } from './account';
 import { ApiGenerationSchema, OutputSelectionSchema } from './jobs';
 import { LanguageCodeSchema, languageListSchema } from './language-codes';
+import { MIN_RATE_BYTES } from '../rates';
+import { SendWindowSchema } from '../schedule';
 import { ServiceAddressSchema } from './service-address';
 
 /** Uploads (and downloads) at once: the most the settings allow. */
 export const MAX_CONCURRENCY = 16;
 
 const Lang = LanguageCodeSchema;
+
+/** A transfer cap in bytes per second: at least MIN_RATE_BYTES, at most 10 GiB/s. */
+export const RateSchema = z
+  .number()
+  .int()
+  .min(MIN_RATE_BYTES, `a cap below ${MIN_RATE_BYTES / 1024} KiB/s would stall transfers`)
+  .max(10 * 1024 ** 3);
+export const BudgetSchema = z.number().int().min(0).max(1e12);
 
 /**
  * Where the API key goes: the OS credential store (Keychain, Credential Manager, Secret Service) when the
@@ -79,6 +89,13 @@ export const SettingsSchema = z.object({
   notifyWhenDone: z.boolean(),
   /** Finished jobs older than this many days leave the live list for the history (still searchable). */
   historyAfterDays: z.number().int().min(1).max(MAX_HISTORY_DAYS),
+  /** Caps in bytes per second, all transfers of a kind together; null: as fast as the line goes. */
+  maxUploadRate: RateSchema.nullable().default(null),
+  maxDownloadRate: RateSchema.nullable().default(null),
+  /** New work is sent only inside this window (local time); null: any time. */
+  sendWindow: SendWindowSchema.nullable().default(null),
+  /** Credits a calendar month may spend; `add` and watched folders hold work past it. Null: no budget. */
+  monthlyBudget: BudgetSchema.nullable().default(null),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -104,6 +121,10 @@ export const SettingsPatchSchema = z
     lastOutDir: z.string().max(4096).optional(),
     notifyWhenDone: z.boolean().optional(),
     historyAfterDays: z.number().int().min(1).max(MAX_HISTORY_DAYS).optional(),
+    maxUploadRate: RateSchema.nullable().optional(),
+    maxDownloadRate: RateSchema.nullable().optional(),
+    sendWindow: SendWindowSchema.nullable().optional(),
+    monthlyBudget: BudgetSchema.nullable().optional(),
   })
   .strict();
 export type SettingsPatch = z.input<typeof SettingsPatchSchema>;

@@ -64,7 +64,11 @@ describe('the queue by keyboard', () => {
     );
     expect(stops).toBe(1);
 
+    // From the toolbar's last control that takes the keyboard (nothing failed or done: Retry failed and
+    // Clear done are off), one Tab lands in the grid.
     await page.getByRole('searchbox', { name: 'Search files by name' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await keyboardAt(page)).toMatchObject({ name: expect.stringMatching(/^When done:/) });
     await page.keyboard.press('Tab');
     expect(await inGrid(page)).toBe(true);
     expect(await keyboardAt(page)).toMatchObject({

@@ -6,7 +6,12 @@ import { afterAll, beforeAll } from 'vitest';
 import { startServer, type DubdeskServer } from '../../electron/web/server';
 import type { FolderEnv } from '../../electron/web/downloads-folder';
 import { workQueue } from '../../electron/web/worker';
-import { openDubdesk, type DubdeskHost, type QueueWorker } from '../../electron/engine/index';
+import {
+  openDubdesk,
+  type DubdeskHost,
+  type EngineOptions,
+  type QueueWorker,
+} from '../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import type { SandboxOptionsInput } from '../../electron/sandbox/options';
 import { tempDir } from './engine';
@@ -37,6 +42,8 @@ export interface AppOptions {
   firstRun?: boolean;
   /** Where serve looks for the user's Downloads folder (a temporary home). */
   folders?: FolderEnv;
+  /** More engine options (a when-done executor that records instead of shutting the machine down). */
+  engine?: Partial<EngineOptions>;
 }
 
 /**
@@ -70,6 +77,7 @@ export async function startApp(opts: AppOptions = {}): Promise<RunningApp> {
     }),
     backoff: { baseMs: 200, capMs: 1000 },
     checkOutputs: true,
+    ...opts.engine,
   });
   await host.api.setSettings({ pollIntervalSeconds: 0.2 });
   const server = await startServer({

@@ -8,7 +8,12 @@ import { enqueue } from '../../electron/engine/jobs/life';
  * way the benchmarks do: far faster than adding real files. They belong to a service nobody runs, so no
  * worker picks them up; they are there to be listed.
  */
-export function seedQueue(home: string, sources: number, languages: readonly string[]): number {
+export function seedQueue(
+  home: string,
+  sources: number,
+  languages: readonly string[],
+  service = 'http://127.0.0.1:9',
+): number {
   const store = storeAt(join(home, 'dubdesk.db'));
   let count = 0;
   try {
@@ -31,7 +36,7 @@ export function seedQueue(home: string, sources: number, languages: readonly str
             out_dir: '/videos/seeded',
             outputs_wanted: '"default"',
             naming: 'suffix',
-            service: 'http://127.0.0.1:9',
+            service,
             watch_folder_id: null,
             upload_once: 0,
           };

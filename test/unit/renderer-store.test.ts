@@ -202,6 +202,8 @@ describe('what the screens derive', () => {
       balance: 200,
       balanceAfter: 50,
       overBalance: false,
+      overBudget: false,
+      budgetLeft: null,
       alreadyDone: [{ jobId: 1, source: '/a.mp4', destLang: 'es', outputs: [] }],
       alreadyQueued: [],
       uploadOnce: { enabled: false, bytesSaved: 0, files: 0, outOf: 1 },

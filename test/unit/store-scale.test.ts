@@ -102,6 +102,15 @@ describe('the queue at scale: lists and totals never read the whole history', ()
       else if (i % 5 === 0) store.writes.write(id, 'user', { state: 'failed', error: 'x' }, now);
       else if (i % 7 === 0) store.writes.write(id, 'user', { duration: 12.5, studio: 1 }, now);
     });
+    // The user's order moves rows of the list: each source's place follows its first job's.
+    store.order.move(
+      ids.filter((_, i) => i % 4 === 1),
+      'top',
+    );
+    store.order.move(
+      ids.filter((_, i) => i % 11 === 2),
+      { before: ids[30] ?? 0 },
+    );
     store.writes.remove(ids.filter((_, i) => i % 6 === 0 || i % 5 === 0)); // clears completed, deletes failed
     const source = store.reads.get(ids[1] ?? 0)?.source ?? '';
     store.writes.remove([ids[1] ?? 0]); // a queued job: not removable, nothing changes
@@ -121,10 +130,13 @@ describe('the queue at scale: lists and totals never read the whole history', ()
     });
     const sources = store.db
       .prepare(
-        `SELECT source, min(id) AS first_id, count(*) AS jobs FROM jobs WHERE cleared_at IS NULL AND archived_at IS NULL GROUP BY source ORDER BY source`,
+        `SELECT source, min(id) AS first_id, count(*) AS jobs, min(queue_order) AS first_order
+          FROM jobs WHERE cleared_at IS NULL AND archived_at IS NULL GROUP BY source ORDER BY source`,
       )
       .all();
-    expect(store.db.prepare(`SELECT * FROM live_sources ORDER BY source`).all()).toEqual(sources);
+    expect(
+      store.db.prepare(`SELECT source, first_id, jobs, first_order FROM live_sources ORDER BY source`).all(),
+    ).toEqual(sources);
     expect(store.lists.sourcesPage({ source }, 0, 10).groups[0]?.rows.length).toBeGreaterThan(0);
     store.db.close();
   });

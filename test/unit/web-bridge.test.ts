@@ -155,7 +155,7 @@ describe('the page’s first calls', () => {
     const early = [...sent];
     expect(early[0]).toBe('GET /api/events ');
     expect(early[1]).toMatch(/^POST \/api\/listSources \{"filter":\{\},"offset":0,"limit":\d+\}$/);
-    expect(early).toHaveLength(7);
+    expect(early).toHaveLength(9);
 
     const { getBridge, bridgeReady } = await import('../../renderer/src/bridge/index');
     const { createAppStore } = await import('../../renderer/src/store/index');

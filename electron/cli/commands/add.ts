@@ -1,9 +1,9 @@
 import { plural } from '../../../shared/format';
+import type { OutputSelection } from '../../../shared/contract/jobs';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { AddResult } from '../../../shared/contract/batches';
-import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
 import { withSession, type CliSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
@@ -11,25 +11,10 @@ import { jobRange, printJson, printable } from '../format';
 import { AddJson, DubJson } from '../json-shapes';
 import { readingLine } from '../reading';
 import { languageList, outputSelection, sendOption } from '../options';
-import { addDeliverOptions, deliverRequest, type DeliverFlags } from '../deliver-options';
+import { addDeliverOptions } from '../deliver-options';
 import { catchInterrupts } from '../interrupts';
 import { addRunOptions, runQueue, type RunFlags, type RunResult } from './run';
-
-interface AddFlags extends DeliverFlags {
-  to: string[];
-  from: string;
-  studio: boolean;
-  api: ApiGeneration;
-  out?: string;
-  outputs: OutputSelection;
-  naming: OutputNaming;
-  force: boolean;
-  again: boolean;
-  /** Absent: auto (on for big files going to several languages). */
-  uploadOnce?: boolean;
-  send?: Send;
-  json?: boolean;
-}
+import { batchRequest, type AddFlags } from './batch-options';
 
 interface Added {
   /** The batch's jobs: added, retried, and those already in the queue. */
@@ -98,22 +83,9 @@ function report(r: AddResult, flags: AddFlags): string[] {
 }
 
 /** Queues the batch. Refused inputs are reported; the valid rest of the batch goes ahead. */
-async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): Promise<Added> {
-  const r = await session.api.add({
-    inputs,
-    to: flags.to,
-    from: flags.from,
-    studio: flags.studio,
-    api: flags.api,
-    outputs: flags.outputs,
-    naming: flags.naming,
-    force: flags.force,
-    again: flags.again,
-    uploadOnce: flags.uploadOnce ?? 'auto',
-    ...deliverRequest(flags),
-    ...(flags.send ? { send: flags.send } : {}),
-    ...(flags.out ? { outDir: flags.out } : {}),
-  });
+async function addJobs(session: CliSession, inputs: string[], flags: AddFlags, cmd: Command): Promise<Added> {
+  const options = await batchRequest(session.api, flags, cmd);
+  const r = await session.api.add({ inputs, ...options, force: flags.force, again: flags.again });
   if (r.notice && !flags.json) process.stderr.write(`note: ${r.notice}\n`);
   const skipped = report(r, flags);
   const ids = [...r.added, ...r.retried, ...r.alreadyQueued];
@@ -125,9 +97,19 @@ async function addJobs(session: CliSession, inputs: string[], flags: AddFlags): 
 }
 
 function addJobOptions(cmd: Command): Command {
+  return batchOptionFlags(
+    cmd.argument('<sources...>', 'video or audio files, folders of them, or http(s) URLs (v2 only)'),
+  )
+    .option('--preset <name>', 'start from a named preset (`dubdesk preset list`); flags given beside it win')
+    .option('--force', 'queue even if the estimate exceeds the credit balance or the monthly budget', false)
+    .option('--again', 'dub again what was already dubbed with the same settings (charged again)', false)
+    .option('--json', 'print what was queued (and, for dub, what the run did) as JSON on stdout', false);
+}
+
+/** The options of a batch, as `add`, `dub` and `preset save` take them. */
+export function batchOptionFlags(cmd: Command): Command {
   return addDeliverOptions(cmd)
-    .argument('<sources...>', 'video or audio files, folders of them, or http(s) URLs (v2 only)')
-    .requiredOption('--to <langs>', 'target languages, comma-separated (e.g. es,fr,de)', languageList)
+    .option('--to <langs>', 'target languages, comma-separated (e.g. es,fr,de)', languageList)
     .option('--from <lang>', 'source language, or auto to detect it', 'auto')
     .option('--studio', 'studio quality (costs 2x credits)', false)
     .addOption(
@@ -145,15 +127,12 @@ function addJobOptions(cmd: Command): Command {
         .choices(['suffix', 'folders'])
         .default('suffix'),
     )
-    .option('--force', 'queue even if the estimate exceeds the credit balance', false)
-    .option('--again', 'dub again what was already dubbed with the same settings (charged again)', false)
     .option(
       '--upload-once',
       "v2: upload each file once, make the other languages from the service's copy (default: auto, for files of 50 MiB or more going to several languages)",
     )
     .option('--no-upload-once', 'upload each file once per language')
-    .addOption(sendOption())
-    .option('--json', 'print what was queued (and, for dub, what the run did) as JSON on stdout', false);
+    .addOption(sendOption());
 }
 
 export function registerAddCommands(program: Command): void {
@@ -162,7 +141,7 @@ export function registerAddCommands(program: Command): void {
   ).action(async (inputs: string[], flags: AddFlags, cmd: Command) => {
     if (!flags.json) process.stderr.write(readingLine(inputs));
     process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
-      const added = await addJobs(s, inputs, flags);
+      const added = await addJobs(s, inputs, flags, cmd);
       if (flags.json) printJson(AddJson.parse(addJson(added)));
       return added.code;
     });
@@ -177,7 +156,7 @@ export function registerAddCommands(program: Command): void {
       const caught = catchInterrupts();
       let added: Added;
       try {
-        added = await addJobs(s, inputs, flags);
+        added = await addJobs(s, inputs, flags, cmd);
       } catch (e) {
         caught.dispose();
         throw e;

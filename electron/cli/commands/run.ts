@@ -1,7 +1,7 @@
 import { plural } from '../../../shared/format';
 import type { Command } from 'commander';
 import { toContractError } from '../../../shared/contract/errors';
-import type { JobView } from '../../../shared/contract/jobs';
+import { isTerminal, type JobView } from '../../../shared/contract/jobs';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import type { RunOutcome } from '../../engine/index';
 import { withSession, type CliSession } from '../context';
@@ -12,13 +12,20 @@ import { printJson, printable } from '../format';
 import { printHandedOn } from '../handed-on';
 import { RunJson } from '../json-shapes';
 import { printJobsElsewhere, printPausedJobs, printQueueLine, printSummary, tally } from '../run-summary';
-import { positiveInt, positiveSeconds } from '../options';
+import { byteRate, positiveInt, positiveSeconds, sendWindow } from '../options';
+import type { SendWindow } from '../../../shared/schedule';
+import { runWhenDone, whenEachBatchIsDone } from '../when-done';
 
 export interface RunFlags {
   untilDone: boolean;
   concurrency: number;
   pollInterval: number;
   json?: boolean;
+  /** A shell command run once the queue is done, with the summary (`--json`'s) on its standard input. */
+  whenDone?: string;
+  maxUploadRate?: number;
+  maxDownloadRate?: number;
+  sendWindow?: SendWindow;
 }
 
 /** Every job (or the jobs of `ids`), a page at a time: 10,000 jobs never travel at once. */
@@ -97,6 +104,11 @@ export async function runQueue(
     () => allJobs(api, scope),
   );
   interrupts.sayWith((line) => progress.say(line));
+  // A run that goes on watching: the command runs after each batch; one that ends: once, at its end.
+  const eachBatch =
+    flags.whenDone && !flags.untilDone
+      ? whenEachBatchIsDone(api, flags.whenDone, () => allJobs(api, null))
+      : null;
   let outcome: RunOutcome;
   let last: JobView[] | null;
   try {
@@ -106,13 +118,18 @@ export async function runQueue(
       pollIntervalMs: flags.pollInterval * 1000,
       signal: interrupts.cut,
       drain: interrupts.drain,
+      ...(flags.maxUploadRate !== undefined ? { maxUploadRate: flags.maxUploadRate } : {}),
+      ...(flags.maxDownloadRate !== undefined ? { maxDownloadRate: flags.maxDownloadRate } : {}),
+      ...(flags.sendWindow !== undefined ? { sendWindow: flags.sendWindow } : {}),
     });
   } finally {
+    eachBatch?.stop();
     // Read before the progress stops: the last jobs to finish may have been told only as "list again".
     last = await allJobs(api, scope).catch(() => null);
     progress.stop(last ?? []);
     interrupts.dispose();
   }
+  await eachBatch?.settled();
   const after = last ?? (await allJobs(api, scope));
   const t = tally(before, after);
   // The balance a run ends with is the service's after its charges: read again, not the one read before the last.
@@ -162,7 +179,12 @@ export async function runQueue(
         : failed || skipped.length
           ? ExitCode.Failed
           : ExitCode.Ok);
-  return { code, json: { outcome, exitCode: code, tally: t.counts, queue: totals, jobs: after } };
+  const json: RunJson = { outcome, exitCode: code, tally: t.counts, queue: totals, jobs: after };
+  // Done means the queue has nothing open at all, after a run that had work: never after its first job.
+  const hadWork = before.some((j) => !isTerminal(j.state)) || after.length > before.length;
+  if (flags.whenDone && flags.untilDone && outcome === 'done' && totals.left === 0 && hadWork)
+    await runWhenDone(flags.whenDone, json);
+  return { code, json };
 }
 
 /** A run that does not stop by itself watches the folders too: say which. */
@@ -189,7 +211,26 @@ async function notWatching(api: DubdeskApi): Promise<void> {
 export function addRunOptions(cmd: Command): Command {
   return cmd
     .option('--concurrency <n>', 'uploads at once, and downloads at once', positiveInt, 2)
-    .option('--poll-interval <seconds>', 'shortest time between two status polls', positiveSeconds, 3);
+    .option('--poll-interval <seconds>', 'shortest time between two status polls', positiveSeconds, 3)
+    .option(
+      '--when-done <command>',
+      'run this shell command once the queue is done, the summary (as --json prints it) on its standard input',
+    )
+    .option(
+      '--max-upload-rate <rate>',
+      'cap all uploads together, e.g. 5MiB (per second; default: the settings)',
+      byteRate,
+    )
+    .option(
+      '--max-download-rate <rate>',
+      'cap all downloads together, e.g. 20MiB (default: the settings)',
+      byteRate,
+    )
+    .option(
+      '--send-window <from-to>',
+      'start new uploads only between these local times, e.g. 22:00-07:00',
+      sendWindow,
+    );
 }
 
 export function registerRunCommand(program: Command): void {

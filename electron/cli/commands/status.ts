@@ -7,6 +7,7 @@ import { printJson } from '../format';
 import { StatusJson } from '../json-shapes';
 import { positiveInt } from '../options';
 import { printCredits, printJobs, printPaused, say } from '../status-view';
+import { watchUntilInterrupted } from './status-watch-command';
 
 function states(raw: string): JobState[] {
   const list = raw
@@ -22,6 +23,7 @@ function states(raw: string): JobState[] {
 }
 
 interface StatusFlags {
+  watch: boolean;
   json: boolean;
   state?: JobState[];
   failed: boolean;
@@ -104,6 +106,7 @@ export function registerStatusCommand(program: Command): void {
     .option('--limit <n>', 'show the last N jobs', positiveInt, 50)
     .option('--all', 'show every job', false)
     .option('--verbose', 'say what to do about each error', false)
+    .option('--watch', 'keep showing the queue as it moves, worked here or elsewhere (Ctrl+C stops)', false)
     .option(
       '--json',
       'print the queue and every matching job as JSON on stdout (see docs/cli-json.md)',
@@ -111,6 +114,7 @@ export function registerStatusCommand(program: Command): void {
     )
     .action(async (flags: StatusFlags, cmd: Command) => {
       const limitGiven = cmd.getOptionValueSource('limit') === 'cli';
+      if (flags.watch) return watchUntilInterrupted(cmd);
       await withSession(cmd, { needsService: false }, ({ api }) => printStatus(api, flags, limitGiven));
     });
 }

@@ -1,3 +1,5 @@
+import { findPreset } from './batch-options';
+import { watchPresetOf } from './watch-preset';
 import { plural } from '../../../shared/format';
 import { resolve, sep } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
@@ -42,6 +44,7 @@ interface WatchFlags extends DeliverFlags {
   rescan?: string;
   reprocess?: string;
   json: boolean;
+  preset?: string;
 }
 
 const ACTIONS = ['list', 'files', 'remove', 'pause', 'resume', 'approve', 'rescan', 'reprocess'] as const;
@@ -278,8 +281,10 @@ async function act(
   const { folders } = await api.listWatchFolders();
   const existing = folders.find((f) => f.path === resolve(dir));
   let folder: WatchFolder;
+  // A named preset fills what the flags typed beside it do not say.
+  const named = flags.preset ? watchPresetOf(await findPreset(api, flags.preset)) : null;
   if (existing) {
-    const patch = presetFrom(flags, cmd, false);
+    const patch = { ...named, ...presetFrom(flags, cmd, false) };
     folder = await api.updateWatchFolder({ id: existing.id, preset: patch });
     process.stderr.write(
       Object.keys(patch).length
@@ -287,12 +292,15 @@ async function act(
         : `Already watching ${describeFolder(folder)}.\n`,
     );
   } else {
-    if (!flags.to) {
-      process.stderr.write('dubdesk watch: name the target languages with --to (e.g. --to es,fr).\n');
+    const to = flags.to ?? named?.to;
+    if (!to) {
+      process.stderr.write(
+        'dubdesk watch: name the target languages with --to (e.g. --to es,fr) or a --preset.\n',
+      );
       return ExitCode.Usage;
     }
-    const preset = presetFrom(flags, cmd, true);
-    folder = await api.addWatchFolder({ path: resolve(dir), preset: { ...preset, to: flags.to } });
+    const preset = named ? { ...named, ...presetFrom(flags, cmd, false) } : presetFrom(flags, cmd, true);
+    folder = await api.addWatchFolder({ path: resolve(dir), preset: { ...preset, to } });
     process.stderr.write(`Watching ${describeFolder(folder)}.\n`);
   }
   whoWatches(folder);
@@ -307,6 +315,10 @@ export function registerWatchCommand(program: Command): void {
     )
     .argument('[dir]', 'the folder to watch (again: change its settings)')
     .option('--to <langs>', 'target languages, comma-separated (e.g. es,fr)', languageList)
+    .option(
+      '--preset <name>',
+      'take the languages, quality, outputs, folder and what is sent from a named preset',
+    )
     .option('--from <lang>', 'source language, or auto to detect it', 'auto')
     .option('--studio', 'studio quality (costs 2x credits)', false)
     .option('--no-studio', 'standard quality (to change a watched folder back)')

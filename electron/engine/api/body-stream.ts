@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { FileChangedError, FileStalledError, type FileBody, type SourceIdentity } from './file-body';
+import type { RateCap } from './rate-cap';
 
 /** Reads of a file going out: 1 MiB each. */
 export const READ_BYTES = 1024 * 1024;
@@ -50,6 +51,8 @@ export class OutgoingBody {
   constructor(
     readonly body: FileBody,
     private readonly reads: SourceReads = nodeReads,
+    /** The uplink's cap, shared with every upload at once; bytes wait for it only while it is set. */
+    private readonly cap: RateCap | null = null,
   ) {
     for (const part of body.parts) {
       if (Buffer.isBuffer(part)) continue;
@@ -103,8 +106,20 @@ export class OutgoingBody {
 
   private async *bytes(): AsyncGenerator<Buffer> {
     for (const part of this.body.parts) {
-      if (Buffer.isBuffer(part)) yield* this.slices(part);
-      else yield* this.file(part.path, part.size, part.expect);
+      if (!Buffer.isBuffer(part)) yield* this.file(part.path, part.size, part.expect);
+      else if (this.cap?.capped) yield* this.paced(part, this.cap);
+      else yield* this.slices(part);
+    }
+  }
+
+  /** Bytes as the cap lets them go: a piece at a time, each once its share of the rate has passed. */
+  private async *paced(bytes: Buffer, cap: RateCap): AsyncGenerator<Buffer> {
+    for (let at = 0; at < bytes.length;) {
+      const slice = bytes.subarray(at, at + Math.min(cap.piece ?? WRITE_BYTES, WRITE_BYTES));
+      await cap.take(slice.length);
+      at += slice.length;
+      this.given += slice.length;
+      yield slice;
     }
   }
 
@@ -161,7 +176,8 @@ export class OutgoingBody {
         sent += chunk.length;
         hash?.update(chunk);
         if (expect && sent >= size) await stillTheSame(path, expect, hash?.digest('hex') ?? null);
-        yield* this.slices(chunk);
+        if (this.cap?.capped) yield* this.paced(chunk, this.cap);
+        else yield* this.slices(chunk);
         this.reading = path;
       }
     } finally {

@@ -3,6 +3,7 @@ import { Downloads, type PartFiles } from './download';
 import { LangsClient } from './langs';
 import { LegacyClient } from './legacy';
 import { LANGS_LIMITS, withLimits, type HttpLimits } from './limits';
+import { uncapped, type TransferCaps } from './rate-cap';
 import type { Secrets } from './scrub';
 import { Uploads } from './upload';
 import { V1Client } from './v1';
@@ -21,6 +22,8 @@ export interface ServiceOptions {
   sourceReads?: SourceReads;
   /** Every other key Dubdesk knows (stored, or given for the session): scrubbed from answers with `apiKey`. */
   secrets?: Secrets;
+  /** The engine's caps on uploads and downloads (one uplink, one downlink: shared by every client). */
+  caps?: TransferCaps;
 }
 
 export interface ServiceClients {
@@ -38,17 +41,18 @@ export interface ServiceClients {
 export function createServiceClients(o: ServiceOptions): ServiceClients {
   const limits = withLimits(o.limits);
   const secrets: Secrets = () => [o.apiKey, ...(o.secrets?.() ?? [])];
-  const uploads = new Uploads(limits, o.sourceReads, secrets);
+  const caps = o.caps ?? uncapped();
+  const uploads = new Uploads(limits, o.sourceReads, secrets, caps.upload);
   // The language list keeps its own short limits unless the caller's are shorter still.
   const langsLimits = Object.fromEntries(
     Object.entries(LANGS_LIMITS).map(([k, v]) => [k, Math.min(v, limits[k as keyof HttpLimits])]),
   );
   return {
-    v2: new V2Client(o.baseUrl, o.apiKey, { limits, reads: o.sourceReads, secrets }),
+    v2: new V2Client(o.baseUrl, o.apiKey, { limits, reads: o.sourceReads, secrets, uploadCap: caps.upload }),
     v1: new V1Client(o.baseUrl, o.apiKey, { limits, uploads, secrets }),
     legacy: o.legacyUrl ? new LegacyClient(o.legacyUrl, o.apiKey, { limits, uploads, secrets }) : null,
     langs: new LangsClient(o.baseUrl, { ...limits, ...langsLimits }, secrets),
-    downloads: new Downloads(limits, o.partFiles, secrets),
+    downloads: new Downloads(limits, o.partFiles, secrets, caps.download),
     uploads,
   };
 }

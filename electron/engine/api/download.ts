@@ -16,6 +16,7 @@ import { DEFAULT_LIMITS, withLimits, type HttpLimits } from './limits';
 import { httpUrl, isHttp, redirectTarget } from './links';
 import { type PartFiles, type Downloaded, type EarlierPart, tooBig, writePart } from './part-transfer';
 import { planDownload } from './ranges';
+import { RateCap } from './rate-cap';
 import type { Secrets } from './scrub';
 import { readCapped, timeoutsFor, Transport, utf8, type ProgressListener } from './transport';
 
@@ -62,6 +63,8 @@ export class Downloads {
     private readonly files: PartFiles = diskPartFiles,
     /** Keys to scrub from storage's error answers. */
     private readonly secrets: Secrets = () => [],
+    /** The downlink's cap, shared by every download at once. */
+    private readonly cap: RateCap = new RateCap(),
   ) {
     this.limits = withLimits(DEFAULT_LIMITS, limits);
     this.transport = new Transport(timeoutsFor('download', this.limits), { 'user-agent': 'Dubdesk' });
@@ -103,7 +106,7 @@ export class Downloads {
       await rm(part, { force: true });
       throw tooBig(body, true);
     }
-    return writePart(body, this.files, this.limits);
+    return writePart(body, this.files, this.limits, this.cap);
   }
 
   /** Storage's refusal, from its answer's (capped, scrubbed) body. */

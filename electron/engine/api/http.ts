@@ -6,6 +6,7 @@ import type { SourceReads } from './body-stream';
 import { DEFAULT_LIMITS, withLimits, type HttpLimits } from './limits';
 import { MAX_JSON_DEPTH, nestsDeeper } from './json-depth';
 import { httpUrl, redirectTarget } from './links';
+import type { RateCap } from './rate-cap';
 import { scrubValue, type Secrets } from './scrub';
 import {
   contentLength,
@@ -29,6 +30,8 @@ export interface HttpOptions {
   reads?: SourceReads | undefined;
   /** Keys to scrub from the service's answers besides `auth`'s (any stored). */
   secrets?: Secrets | undefined;
+  /** The cap files going out keep to (shared by every upload at once). */
+  uploadCap?: RateCap | undefined;
 }
 
 export interface CallOptions {
@@ -76,7 +79,7 @@ export class Http {
     const headers = { 'user-agent': 'Dubdesk', ...(opts.auth ? { [opts.auth.header]: opts.auth.key } : {}) };
     this.transports = {
       call: new Transport(timeoutsFor('call', this.limits), headers),
-      upload: new Transport(timeoutsFor('upload', this.limits), headers, opts.reads),
+      upload: new Transport(timeoutsFor('upload', this.limits), headers, opts.reads, opts.uploadCap),
     };
   }
 

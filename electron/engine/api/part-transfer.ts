@@ -5,6 +5,7 @@ import { NameTakenError, type FileIdentity } from '../files/own-file';
 import { errorFromFailure } from './classify';
 import { ApiError, redact } from './errors';
 import type { HttpLimits } from './limits';
+import { RateCap } from './rate-cap';
 import type { ProgressListener } from './transport';
 
 /** How much of a download's start is kept in memory for sniffing (see outputs/sniff). */
@@ -100,7 +101,12 @@ export function tooBig(body: PartBody, said: boolean): ApiError {
  * Each chunk is on disk before the next is read: when the line drops, every byte received is kept (and
  * counts as progress), and a disk error (ENOSPC…) is the disk's, never the service's.
  */
-export async function writePart(body: PartBody, files: PartFiles, limits: HttpLimits): Promise<Downloaded> {
+export async function writePart(
+  body: PartBody,
+  files: PartFiles,
+  limits: HttpLimits,
+  cap: RateCap = new RateCap(),
+): Promise<Downloaded> {
   const { part, stream, append, earlier } = body;
   const held = holdWhileOpening(stream);
   // Started over: the earlier part (Dubdesk's own, checked before) goes, and a new one is made in its place.
@@ -110,7 +116,7 @@ export async function writePart(body: PartBody, files: PartFiles, limits: HttpLi
     if (e instanceof NameTakenError) throw e;
     throw new PartWriteError(e, body.expected === null ? null : body.expected - (append ? earlier.have : 0));
   });
-  const copy = new PartCopy(body, out);
+  const copy = new PartCopy(body, out, cap);
   // Set once the part file is open: a folder that refuses it leaves no timer to hold the process.
   const floor = slowFloor(body, limits, copy);
   try {
@@ -146,6 +152,7 @@ class PartCopy {
   constructor(
     private readonly body: PartBody,
     private readonly out: PartFile,
+    private readonly cap: RateCap,
   ) {
     this.written = body.append ? body.earlier.have : 0;
     this.start = this.written;
@@ -155,6 +162,8 @@ class PartCopy {
   async all(chunks: AsyncIterable<Buffer>): Promise<void> {
     const { body } = this;
     for await (const chunk of chunks) {
+      // Capped, the body is read no faster than the rate: the socket fills and TCP slows the sender.
+      if (this.cap.capped) await this.cap.take(chunk.length);
       await this.write(chunk);
       this.keepHead(chunk);
       this.written += chunk.length;

@@ -9,6 +9,7 @@ import type { FileBody } from './file-body';
 import type { HttpLimits } from './limits';
 import { redirectTarget } from './links';
 import { agentsFor } from './network';
+import type { RateCap } from './rate-cap';
 
 export type ProgressListener = (transferred: number, total: number | null) => void;
 
@@ -114,6 +115,8 @@ export class Transport {
     private readonly timeouts: Timeouts,
     private readonly headers: Readonly<Record<string, string>>,
     private readonly reads?: SourceReads,
+    /** The cap a file going out keeps to (uploads); null: none. */
+    private readonly cap: RateCap | null = null,
   ) {
     this.secret = Object.keys(headers)
       .map((h) => h.toLowerCase())
@@ -136,7 +139,7 @@ export class Transport {
 
     let file: OutgoingBody | null = null;
     try {
-      file = isFile(req.body) ? new OutgoingBody(req.body, this.reads) : null;
+      file = isFile(req.body) ? new OutgoingBody(req.body, this.reads, this.cap) : null;
     } catch (e) {
       unlisten();
       return Promise.reject(errorFromFailure(e, url, false));

@@ -3,6 +3,7 @@ import { rawFileBody, type SourceIdentity } from './file-body';
 import { Http, type ProgressListener } from './http';
 import type { HttpLimits } from './limits';
 import { httpUrl } from './links';
+import type { RateCap } from './rate-cap';
 import type { Secrets } from './scrub';
 
 /**
@@ -12,8 +13,8 @@ import type { Secrets } from './scrub';
 export class Uploads {
   private readonly http: Http;
 
-  constructor(limits?: Partial<HttpLimits>, reads?: SourceReads, secrets?: Secrets) {
-    this.http = new Http({ limits: limits ?? {}, reads, secrets });
+  constructor(limits?: Partial<HttpLimits>, reads?: SourceReads, secrets?: Secrets, cap?: RateCap) {
+    this.http = new Http({ limits: limits ?? {}, reads, secrets, uploadCap: cap });
   }
 
   async put(

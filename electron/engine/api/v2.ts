@@ -13,6 +13,7 @@ import { Http, type ProgressListener } from './http';
 import { headerTime } from './service-time';
 import type { HttpLimits } from './limits';
 import { serviceEndpoint } from './links';
+import type { RateCap } from './rate-cap';
 import type { Secrets } from './scrub';
 
 export interface DubPageOfV2 extends DubListV2 {
@@ -39,13 +40,19 @@ export class V2Client {
   constructor(
     baseUrl: string,
     apiKey: string,
-    options: { limits?: Partial<HttpLimits>; reads?: SourceReads | undefined; secrets?: Secrets } = {},
+    options: {
+      limits?: Partial<HttpLimits>;
+      reads?: SourceReads | undefined;
+      secrets?: Secrets;
+      uploadCap?: RateCap | undefined;
+    } = {},
   ) {
     this.http = new Http({
       auth: { header: 'apikey', key: apiKey },
       limits: options.limits ?? {},
       reads: options.reads,
       secrets: options.secrets,
+      uploadCap: options.uploadCap,
     });
     this.root = (path) => serviceEndpoint(baseUrl, `api/v2/${path}`);
   }

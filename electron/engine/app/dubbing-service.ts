@@ -62,7 +62,7 @@ export class ServiceConnection {
     private readonly startSandbox: SandboxStarter | null,
     private readonly clientOptions: Pick<
       ServiceOptions,
-      'limits' | 'partFiles' | 'sourceReads' | 'secrets'
+      'limits' | 'partFiles' | 'sourceReads' | 'secrets' | 'caps'
     > = {},
   ) {}
 

@@ -6,6 +6,7 @@ import type { KeyStore } from '../keys/key-store';
 import type { BackoffPolicy } from '../runner/backoff';
 import type { WatchTiming } from '../watcher/env';
 import type { SandboxStarter, ServiceOverrides } from './dubbing-service';
+import type { WhenDoneExecutor } from './when-done/executor';
 
 export interface EngineOptions {
   home: string;
@@ -36,6 +37,10 @@ export interface EngineOptions {
   cwd?: string;
   /** How patient the folder watcher is (tests shorten it). */
   watch?: Partial<WatchTiming>;
+  /** What sleeps, shuts down and runs commands when a batch is done (tests give one that records). */
+  whenDoneExecutor?: WhenDoneExecutor;
+  /** How long sleep and shut down count down first (tests shorten it). */
+  whenDoneCountdownMs?: number;
 }
 
 /** More jobs than this changed at once: the faces are told to reload the list, not sent each job. */

@@ -11,8 +11,10 @@ import type { HistoryAging } from './history/history-aging';
 import type { JobEvents } from './job-events';
 import type { EngineOptions } from './options';
 import type { ServiceConnection } from './dubbing-service';
+import type { RunSettings } from './steering/run-settings';
 import { capabilities, listenAndOpen, openGround, queueState, work } from './stages';
 import type { TotalsService } from './totals/totals-service';
+import type { WhenDoneService } from './when-done/when-done-service';
 import type { WatchFolders } from './watch/watch-folders-service';
 
 /**
@@ -33,6 +35,9 @@ export class DubdeskEngine {
   private readonly events: JobEvents;
   private readonly watch: WatchFolders;
   private readonly aging: HistoryAging;
+  /** The caps and the sending window: the settings', or a run's own flags while it runs. */
+  private readonly steering: RunSettings;
+  private readonly whenDone: WhenDoneService;
   private readonly unsubscribe: () => void;
   private closed = false;
   /** Tells another Dubdesk (`restore-db`) that this one has the data folder open, until it closes. */
@@ -54,6 +59,8 @@ export class DubdeskEngine {
     this.events = state.events;
     this.watch = caps.watch;
     this.aging = caps.aging;
+    this.steering = state.steering;
+    this.whenDone = caps.steer.whenDone;
     this.api = api;
     this.unsubscribe = unsubscribe;
     this.aging.start();
@@ -80,6 +87,7 @@ export class DubdeskEngine {
       'run started',
     );
     this.totals.schedule();
+    this.steering.forRun(opts);
     // The runner takes the queue lock before its first await: only the process that holds it watches.
     const running = this.runner.run(opts);
     if (watching && this.runner.isRunning) this.watch.startWatching();
@@ -88,6 +96,7 @@ export class DubdeskEngine {
       this.log.logger.info({ outcome }, 'run ended');
       return outcome;
     } finally {
+      this.steering.forRun(null);
       await this.watch.stopWatching();
       this.totals.schedule();
     }
@@ -119,6 +128,7 @@ export class DubdeskEngine {
     await this.watch.close();
     await this.aging.close();
     this.totals.close();
+    this.whenDone.dispose();
     this.events.close();
     this.unsubscribe();
     this.hub.clear();

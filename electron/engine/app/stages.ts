@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { implementApi, type ImplementOptions } from '../../../shared/contract/implement';
 import type { DubdeskApi } from '../../../shared/contract/methods';
+import { uncapped, type TransferCaps } from '../api/rate-cap';
 import { StartupBackup } from '../db/backup';
 import type { Changes } from '../db/changes';
 import type { JobStore } from '../db/jobs';
@@ -25,6 +26,9 @@ import { SettingsService } from './settings/settings-service';
 import { ServiceReach } from './totals/reach';
 import { TotalsService } from './totals/totals-service';
 import { WatchFolders } from './watch/watch-folders-service';
+import { RunSettings } from './steering/run-settings';
+import { SpendingService } from './steering/spending-service';
+import { steeringServices, type Steering } from './steering/steering';
 import { newWorker } from './worker';
 
 /*
@@ -54,6 +58,8 @@ export interface Ground {
   hub: EventHub;
   /** The service the queue's jobs belong to now (the open one, or the configured one). */
   serviceId: () => string;
+  /** The caps on uploads and downloads, shared by every transfer (set from the settings or a run's flags). */
+  caps: TransferCaps;
 }
 
 export function openGround(options: EngineOptions): Ground {
@@ -61,12 +67,13 @@ export function openGround(options: EngineOptions): Ground {
   const keyStore: KeyStore = options.keyStore ?? new FileKeyStore(options.home);
   // Every key Dubdesk knows is scrubbed from the log, and from what the service says as it arrives.
   const secrets = new LogSecrets(keyStore, options.service?.apiKey);
+  const caps = uncapped();
   const services = new ServiceConnection(
     options.home,
     keyStore,
     options.service ?? {},
     options.startSandbox ?? null,
-    { ...serviceOptions(options), secrets: () => secrets.values() },
+    { ...serviceOptions(options), secrets: () => secrets.values(), caps },
   );
   const log = new EngineLog(options.home, () => secrets.values());
   const info: Say = (fields, message) => log.logger.info(fields, message);
@@ -92,10 +99,14 @@ export function openGround(options: EngineOptions): Ground {
     backup,
     hub: new EventHub(),
     serviceId,
+    caps,
   };
 }
 
-/** Stage 2: what the queue's state is made of: the service's reach, the account, the pause, the job events. */
+/**
+ * Stage 2: what the queue's state is made of: the service's reach, the account, the pause, the job events,
+ * and what steers the work (caps, the sending window, the monthly budget).
+ */
 export interface QueueState {
   reach: ServiceReach;
   account: AccountService;
@@ -103,16 +114,18 @@ export interface QueueState {
   meters: TransferMeters;
   views: JobViews;
   events: JobEvents;
+  steering: RunSettings;
 }
 
-export function queueState({ services, store, hub, warn, info, serviceId }: Ground): QueueState {
+export function queueState({ services, store, hub, warn, info, serviceId, caps }: Ground): QueueState {
   const reach = new ServiceReach(warn);
   const account = new AccountService({ services, store, reach });
   const pause = new QueuePauseSetting(store, info);
   const meters = new TransferMeters();
   const views = new JobViews(store, meters, serviceId, () => pause.get()?.reason === 'user');
   const events = new JobEvents({ store, hub, meters, views, balance: account.balance });
-  return { reach, account, pause, meters, views, events };
+  const steering = new RunSettings(store, caps);
+  return { reach, account, pause, meters, views, events, steering };
 }
 
 /** Stage 3: the worker, then the totals, which read it. */
@@ -123,8 +136,8 @@ export interface Work {
 
 export function work(ground: Ground, state: QueueState, options: EngineOptions): Work {
   const { db, services, store, hub, warn } = ground;
-  const { account, pause, reach, events, meters } = state;
-  const runner = newWorker({ db, services, account, pause, reach, events, warn, options });
+  const { account, pause, reach, events, meters, steering } = state;
+  const runner = newWorker({ db, services, account, pause, reach, events, warn, steering, options });
   const totals = new TotalsService({ store, lock: db.lock, hub, meters, account, pause, reach, runner });
   return { runner, totals };
 }
@@ -136,18 +149,23 @@ export interface Capabilities {
   queue: QueueService;
   aging: HistoryAging;
   settings: SettingsService;
+  /** The queue's order, presets, spending and the budget, what happens when a batch is done. */
+  steer: Steering;
 }
 
 export function capabilities(
   ground: Ground,
   state: QueueState,
-  { runner }: Work,
+  { runner, totals }: Work,
   options: EngineOptions,
 ): Capabilities {
-  const { services, store, db, hub, info, warn, log, secrets } = ground;
-  const { account, pause, views, events } = state;
+  const { services, store, db, hub, info, warn, log, secrets, serviceId } = ground;
+  const { account, pause, views, events, steering } = state;
   const cwd = options.cwd ?? null;
-  const batches = new BatchService({ store, services, account, cwd, info });
+  const monthlyBudget = () => steering.current().monthlyBudget;
+  const spending = new SpendingService({ store, monthlyBudget, service: serviceId });
+  const budget = () => spending.budget();
+  const batches = new BatchService({ store, services, account, cwd, info, budget });
   const watch = new WatchFolders({
     store,
     watch: db.watch,
@@ -158,6 +176,7 @@ export function capabilities(
     hasListeners: () => hub.size > 0,
     plan: (paths, preset, folderId) => batches.planForFolder(paths, preset, folderId),
     balance: () => account.balanceOrNull().catch(() => null),
+    budget,
     checkPreset: (preset, folder) => batches.checkPreset(preset, folder),
     info,
     warn,
@@ -176,7 +195,20 @@ export function capabilities(
     info,
     listChanged,
   });
-  return { batches, watch, queue, aging, settings };
+  const listJobs = queue.handlers().listJobs;
+  const steer = steeringServices({
+    store,
+    hub,
+    log,
+    info,
+    warn,
+    totals,
+    spending,
+    account,
+    listJobs,
+    options,
+  });
+  return { batches, watch, queue, aging, settings, steer };
 }
 
 /**
@@ -199,6 +231,8 @@ export function listenAndOpen(
     (c) => caps.watch.heard(c),
     (c) => caps.settings.heard(c),
     (c) => caps.aging.heard(c),
+    (c) => state.steering.heard(c),
+    (c) => caps.steer.presets.heard(c),
   ];
   const stops = listeners.map((l) => db.changes.subscribe(l));
   db.listenForOthers();
@@ -209,6 +243,10 @@ export function listenAndOpen(
     ...caps.queue.handlers(),
     ...totals.handlers(),
     ...caps.watch.handlers(),
+    ...caps.steer.order.handlers(),
+    ...caps.steer.presets.handlers(),
+    ...caps.steer.spending.handlers(),
+    ...caps.steer.whenDone.handlers(),
   };
   const impl: ImplementOptions = options.checkOutputs ? { checkOutputs: true } : {};
   const api = implementApi(handlers, (listener) => hub.subscribe(listener), impl);

@@ -8,6 +8,7 @@ import type { JobEvents } from './job-events';
 import type { EngineOptions } from './options';
 import type { QueuePauseSetting } from './queue/pause';
 import type { ServiceConnection } from './dubbing-service';
+import type { RunSettings } from './steering/run-settings';
 import type { ServiceReach } from './totals/reach';
 
 /** What the worker is made of: all of it built before it. */
@@ -20,6 +21,8 @@ export interface WorkerParts {
   events: JobEvents;
   /** What went wrong that no record holds (a QC or a package that could not be recorded): to the log. */
   warn: (fields: Record<string, unknown>, message: string) => void;
+  /** The sending window, from the settings or the run's flags. */
+  steering: Pick<RunSettings, 'current'>;
   options: Pick<EngineOptions, 'home' | 'backoff' | 'maxServiceAttempts'>;
 }
 
@@ -29,7 +32,7 @@ export interface WorkerParts {
  * what it found; what it commits, everyone hears on the database's change feed.
  */
 export function newWorker(parts: WorkerParts): Runner {
-  const { db, services, account, pause, reach, events, warn, options } = parts;
+  const { db, services, account, pause, reach, events, warn, steering, options } = parts;
   return new Runner(
     {
       store: db.jobs,
@@ -48,6 +51,7 @@ export function newWorker(parts: WorkerParts): Runner {
       balance: async () => (await account.accountNow()).balance,
       backoff: options.backoff ?? DEFAULT_BACKOFF,
       maxServiceAttempts: options.maxServiceAttempts ?? 8,
+      sendWindow: () => steering.current().sendWindow,
     },
     {
       progress: (id, transferred, total) => events.progress(id, transferred, total),

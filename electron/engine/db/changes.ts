@@ -38,6 +38,8 @@ export interface Changes {
   readonly settings: ReadonlySet<string> | 'all';
   /** A process took or gave back the queue's lock. */
   readonly lock: boolean;
+  /** A named preset was saved or deleted. */
+  readonly presets: boolean;
   /** History entries to log (not those of a bulk add: its batch is logged once). */
   readonly history: readonly HistoryEntry[];
   /** Another process committed this. */
@@ -47,7 +49,7 @@ export interface Changes {
 export type ChangeListener = (changes: Changes) => void;
 
 /** The areas whose marks another process reads (`db/foreign-commits.ts`). */
-export type Area = 'jobs' | 'folders' | 'settings' | 'lock';
+export type Area = 'jobs' | 'folders' | 'settings' | 'lock' | 'presets';
 
 /** Keys of the settings table every process shares: a change to them is announced (not caches, heartbeats). */
 export const SHARED_SETTINGS: readonly string[] = ['app.settings', 'queue.pause'];
@@ -65,6 +67,7 @@ export class PendingChanges {
   private folderTable = false;
   private settings = new Set<string>();
   private lock = false;
+  private presets = false;
   private history: HistoryEntry[] = [];
 
   /** The job's row was written: `row` as it is now, or null when the writer has not got it whole. */
@@ -120,6 +123,10 @@ export class PendingChanges {
     this.lock = true;
   }
 
+  presetsChanged(): void {
+    this.presets = true;
+  }
+
   logged(entry: HistoryEntry): void {
     this.history.push(entry);
   }
@@ -132,6 +139,7 @@ export class PendingChanges {
     if (this.folders.size || this.allFolders) areas.push('folders');
     if (this.settings.size) areas.push('settings');
     if (this.lock) areas.push('lock');
+    if (this.presets) areas.push('presets');
     return areas;
   }
 
@@ -152,6 +160,7 @@ export class PendingChanges {
       folderTable: this.folderTable,
       settings: this.settings,
       lock: this.lock,
+      presets: this.presets,
       history: this.history,
       foreign: false,
     };
@@ -171,6 +180,7 @@ export class PendingChanges {
     this.folderTable = false;
     this.settings = new Set();
     this.lock = false;
+    this.presets = false;
     this.history = [];
   }
 }
@@ -189,6 +199,7 @@ export function foreignChanges(areas: ReadonlySet<Area>): Changes {
     folderTable: areas.has('folders'),
     settings: areas.has('settings') ? 'all' : new Set(),
     lock: areas.has('lock'),
+    presets: areas.has('presets'),
     history: [],
     foreign: true,
   };

@@ -1,4 +1,7 @@
 import { JobAging } from './job-store/aging';
+import { JobCharges } from './job-store/charges';
+import { JobOrder } from './job-store/order';
+import { PresetTable } from './presets';
 import { JobHistory } from './job-store/history';
 import { JobLeases } from './job-store/leases';
 import { JobLists } from './job-store/lists';
@@ -38,9 +41,9 @@ export { INSERT_ROWS } from './job-store/writes';
 /**
  * Every query on the job tables, one part per concern (`job-store/`), each found by its name: `reads`,
  * `lists`, `leases`, `writes`, `outputs`, `history`, `settings`, `aging`, `sameContent`, `hashes`,
- * `results`, `ledger`, `canceledCreates`, `restored`, `stagedAudio`, `qc`, `packages`. Every write runs in a
- * transaction of the connection's (`tx`), and the change feed (`changes`) hears each commit. State changes go
- * through `jobs/life.ts`.
+ * `results`, `ledger`, `canceledCreates`, `restored`, `stagedAudio`, `qc`, `packages`, `order`, `charges`,
+ * `presets`. Every write runs in a transaction of the connection's (`tx`), and the change feed (`changes`)
+ * hears each commit. State changes go through `jobs/life.ts`.
  */
 export class JobStore {
   readonly reads: JobReads;
@@ -51,6 +54,12 @@ export class JobStore {
   readonly history: JobHistory;
   readonly settings: SettingsTable;
   readonly aging: JobAging;
+  /** The queue's order, which users change. */
+  readonly order: JobOrder;
+  /** What the service charged, job by job; batches. */
+  readonly charges: JobCharges;
+  /** Named sets of add's options, shared by every face. */
+  readonly presets: PresetTable;
   readonly sameContent: SameContent;
   /** What each file is (its SHA-256), kept by path, size and modification time. */
   readonly hashes: ContentHashes;
@@ -89,6 +98,9 @@ export class JobStore {
     this.stagedAudio = new StagedAudio(db);
     this.packages = new Packages(db);
     this.qc = new JobQc(db, this.packages);
+    this.order = new JobOrder(db);
+    this.charges = new JobCharges(db);
+    this.presets = new PresetTable(db);
   }
 
   /** Every commit on this database, told once it committed: by this process, or by another one. */

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { audioPathMigration } from './audio-path-migration';
 import { historyCountMigration } from './history-count-migration';
 import { payOnceMigration } from './pay-once-migration';
+import { queueOrderMigration } from './queue-order-migration';
 import { scaleMigration } from './scale-migration';
 import { searchMigration } from './search-migration';
 import { watchRestartMigration } from './watch-migration';
@@ -268,6 +269,8 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // 18: what is handed on: the batch's delivery choices and each dub's QC on the job, the packages
   // (deliver-migration.ts).
   deliverMigration,
+  // 19: the queue's order, charges' dates, batches and named presets (queue-order-migration.ts).
+  queueOrderMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

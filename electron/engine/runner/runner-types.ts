@@ -1,4 +1,5 @@
 import type { QueueTotals } from '../../../shared/contract/queue';
+import type { SendWindow } from '../../../shared/schedule';
 import type { JobStore } from '../db/jobs';
 import type { LockStore } from '../db/lock-store';
 import type { MediaTools } from '../media/ffmpeg/locate';
@@ -26,6 +27,11 @@ export interface RunOptions {
   idleLookMs?: number;
   /** Watch the folders meanwhile (the engine does; default: when not `untilDone`). */
   watch?: boolean;
+  /** This run's caps in bytes per second (null: none), beating the settings'; absent: the settings'. */
+  maxUploadRate?: number | null;
+  maxDownloadRate?: number | null;
+  /** This run's sending window (null: any time), beating the settings'; absent: the settings'. */
+  sendWindow?: SendWindow | null;
 }
 
 export const valueOf = (v: number | (() => number)): number => (typeof v === 'function' ? v() : v);
@@ -73,4 +79,6 @@ export interface RunnerEnv {
    * count again.
    */
   maxServiceAttempts: number;
+  /** When new work may be sent (local time), read at every turn; null or absent: any time. */
+  sendWindow?: () => SendWindow | null;
 }

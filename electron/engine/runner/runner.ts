@@ -14,6 +14,7 @@ import { CreditsRecheck } from './credits-recheck';
 import { FailurePolicy } from './failure-policy';
 import { Deliveries } from './deliveries';
 import { againOnceThereIsRoom } from './room';
+import { windowOpensAt } from './send-window';
 import { PollBudget } from './poll-budget';
 import { RestoreAsk } from './restore-ask';
 import { IDLE_HEARTBEAT_MS, IDLE_LOOK_MS, loopTurns } from './idle';
@@ -169,8 +170,10 @@ export class Runner {
         const isDue = (t: number | null) => t !== null && t <= now && !draining() && !givenUp;
         // After a restore, nothing is created before the service has said which dubs it made meanwhile.
         const held = this.restore.holds(store, () => this.env.clients(), signal, draining());
-        if (!paused && !held && isDue(due.submit))
-          this.claim('submit', concurrency, service, signal, opts.drain);
+        // Outside the sending window nothing new starts; what was sent goes on (polls, downloads).
+        const opensAt = windowOpensAt(this.env.sendWindow?.() ?? null, now);
+        const sends = !paused && !held && opensAt === null;
+        if (sends && isDue(due.submit)) this.claim('submit', concurrency, service, signal, opts.drain);
         if ((!paused || paused.reason === 'credits') && isDue(due.fetch))
           this.claim('fetch', concurrency, service, signal, opts.drain);
 
@@ -208,7 +211,7 @@ export class Runner {
         if (!draining()) deliveries.look();
         const idle = this.active.size === 0 && !polling && !this.restore.busy && deliveries.idle;
         const withRoom = {
-          submit: !held && this.hasRoom('submit', concurrency),
+          submit: !held && opensAt === null && this.hasRoom('submit', concurrency),
           fetch: this.hasRoom('fetch', concurrency),
         };
         const after = store.read(lookAfter, store, service, opts.untilDone && idle, paused, withRoom);
@@ -226,6 +229,7 @@ export class Runner {
           ...(nextDue !== null ? [nextDue - Date.now()] : []),
           ...(tracking ? [pollAt - Date.now()] : []),
           ...(held && this.restore.nextAt !== null ? [this.restore.nextAt - Date.now()] : []),
+          ...(opensAt !== null ? [opensAt - Date.now()] : []),
         ];
         await this.sleep(Math.max(10, Math.min(...candidates)));
       }

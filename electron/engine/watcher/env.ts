@@ -1,3 +1,4 @@
+import type { Spending } from '../../../shared/contract/spending';
 import { join } from 'node:path';
 import type { ContractError } from '../../../shared/contract/errors';
 import type { WatchPreset } from '../../../shared/contract/watch';
@@ -62,6 +63,8 @@ export interface WatchEnv {
   plan(paths: readonly string[], preset: WatchPreset, folderId: number): Promise<PlannedFiles>;
   /** The balance now; null when the service cannot be asked. */
   balance(): Promise<number | null>;
+  /** The monthly budget: this month's charges and what is queued against it (null: none). */
+  budget?(): Spending['budget'];
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
 }

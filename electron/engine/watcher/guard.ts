@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { ContractError } from '../../../shared/contract/errors';
+import { overBudget } from '../../../shared/contract/spending';
 import type { WatchFolderRow } from '../db/watch';
 import type { WatchEnv } from './env';
 
@@ -36,6 +37,13 @@ export async function guard(
       };
   }
   if (credits === 0) return null;
+  const budget = env.budget?.() ?? null;
+  if (budget && overBudget(budget, credits).over)
+    return {
+      code: 'credits',
+      message: `${files} would cost about ${credits} credits, past the monthly budget of ${budget.credits} (${budget.spentThisMonth} spent this month, ${budget.committed} queued)`,
+      remedy: 'Raise the monthly budget in the settings, or approve the folder to queue them.',
+    };
   const balance = await env.balance();
   if (balance !== null && (balance <= 0 || credits > balance))
     return {

@@ -27,8 +27,10 @@ async function upload(svc: SandboxService, ctx: Ctx): Promise<void> {
   // Into a side file first: a broken or refused upload never replaces one that arrived whole.
   const part = `${dub.uploadPath}.part-${randomUUID()}`;
   try {
+    const started = Date.now();
     const bytes = await receiveToFile(ctx.req, part, max, svc.uplink);
     svc.state.ingest.putBytes += bytes;
+    svc.state.received(bytes, Date.now() - started);
     if (bytes === 0) throw new HttpError(400, 'Empty upload');
     await rename(part, dub.uploadPath);
   } finally {

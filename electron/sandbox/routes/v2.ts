@@ -55,6 +55,7 @@ async function create(svc: SandboxService, ctx: Ctx): Promise<void> {
       if (length > svc.options.maxUploadBytes + MULTIPART_OVERHEAD) {
         throw new HttpError(413, `File exceeds the ${svc.options.maxUploadBytes}-byte upload limit`);
       }
+      const started = Date.now();
       const form = await readMultipart(ctx, uploadPath, svc.options.maxUploadBytes, svc.uplink);
       fields = parseBody(CreateDubV2Fields, {
         ...form.fields,
@@ -67,6 +68,7 @@ async function create(svc: SandboxService, ctx: Ctx): Promise<void> {
         throw new HttpError(400, "Send either 'file' or 'source_url', not both");
       if (form.file) {
         svc.state.ingest.fileBytes += form.file.bytes;
+        svc.state.received(form.file.bytes, Date.now() - started);
         if (form.file.bytes === 0) throw new HttpError(400, "The 'file' part is empty");
         svc.state.ingest.createsFromFile += 1;
         name = fields.name ?? form.file.filename;

@@ -4,6 +4,7 @@ import type { JobView, SourceRow } from '../../../shared/contract/jobs';
 import { useApp, useAppApi } from '../store';
 import { PAGE_SIZE } from '../store/queue';
 import { rowAt } from '../store/rows';
+import { moveByKey, rowDragProps } from './row-moves';
 import { SourceRowView, estimateRowHeight, itemId, rowItemCount } from './SourceRowView';
 
 /** Rows made beyond the visible ones, each side: each costs DOM, style, layout and paint on every frame. */
@@ -80,7 +81,13 @@ const VirtualRow = memo(function VirtualRow({
   });
   const { row } = slice;
   return (
-    <div data-index={index} ref={measure} className="virtual-slot" role="presentation">
+    <div
+      data-index={index}
+      ref={measure}
+      className="virtual-slot"
+      role="presentation"
+      {...(row ? rowDragProps(row, store.getState) : {})}
+    >
       {row ? (
         <SourceRowView
           row={row}
@@ -225,6 +232,10 @@ export function QueueList() {
       s.setCursor(s.cursor, to);
       takeFocus();
     };
+    if (moveByKey(e, s)) {
+      e.preventDefault();
+      return;
+    }
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'a') {
       s.selectAll();
       e.preventDefault();

@@ -5,12 +5,16 @@ import { useApp } from '../store';
 import { selectionActions } from '../store/selection';
 import { DownloadAll } from './DownloadAll';
 import type { BulkAction } from '../store/types';
+import { MoveButtons } from './MoveButtons';
+import { WhenDoneMenu } from './WhenDoneMenu';
 
 const SEARCH_DELAY_MS = 250;
 
 /**
  * Filename search, then either the selection's bulk actions (while rows are selected) or the whole
- * queue's (retry failed, clear done): one row of controls at any width.
+ * queue's (when done, retry failed, clear done): one row of controls at any width. When done lives here,
+ * not in the header: there it made the header two lines tall at 1280 px once the balance was known, and
+ * the queue jumped a row under the pointer as it arrived.
  */
 export function QueueToolbar() {
   const search = useApp((s) => s.search);
@@ -58,6 +62,7 @@ export function QueueToolbar() {
           {action('pause', 'Pause')}
           {action('resume', 'Resume')}
           {action('cancel', 'Cancel…')}
+          <MoveButtons />
           <DownloadAll />
           {actions.length === 0 && <span className="hint">All done: nothing to retry, pause or cancel.</span>}
           <button type="button" className="link" onClick={clearSelection}>
@@ -66,6 +71,7 @@ export function QueueToolbar() {
         </div>
       ) : (
         <div className="toolbar-group end">
+          <WhenDoneMenu />
           <button type="button" disabled={failed === 0} onClick={() => void retryAllFailed()}>
             Retry failed ({formatCount(failed)})
           </button>

@@ -59,6 +59,24 @@ function WatchLink() {
   );
 }
 
+function SpendingLink() {
+  const current = useApp((s) => s.screen === 'spending');
+  const setScreen = useApp((s) => s.setScreen);
+  return (
+    <button
+      type="button"
+      className={`nav-item ${current ? 'current' : ''}`}
+      aria-current={current ? 'page' : undefined}
+      onClick={() => setScreen('spending')}
+    >
+      <span className="nav-icon" aria-hidden="true">
+        ¤
+      </span>
+      <span className="nav-label">Spending</span>
+    </button>
+  );
+}
+
 /** The queue's states with live counts (zero counts dimmed, never hidden), watched folders, settings. */
 export function Sidebar() {
   const settingsCurrent = useApp((s) => s.screen === 'settings');
@@ -73,6 +91,7 @@ export function Sidebar() {
       </ul>
       <h2 className="nav-heading">Automation</h2>
       <WatchLink />
+      <SpendingLink />
       <div className="nav-spacer" />
       <button
         type="button"

@@ -5,6 +5,7 @@ import { useApp, useBridge } from '../store';
 import { deliverOf, presetFromSettings, usableLanguages, type PresetDraft } from '../store/preset';
 import { Dialog } from './Dialog';
 import { ErrorText, errorElsewhere, errorFor } from './ErrorText';
+import { NamedPresets } from './NamedPresets';
 import { PresetControls } from './PresetControls';
 
 interface Props {
@@ -116,6 +117,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
           <ErrorText error={pathError} />
           <p className="hint">New media files dropped in this folder are dubbed with the settings below.</p>
         </div>
+        <NamedPresets value={preset} onApply={setPreset} />
         <PresetControls
           value={preset}
           onChange={(patch) => setPreset({ ...preset, ...patch })}

@@ -5,6 +5,7 @@ import { DropZone } from '../components/DropZone';
 import { ErrorText, errorElsewhere, errorFor } from '../components/ErrorText';
 import { EstimateFiles } from '../components/EstimateFiles';
 import { EstimateSummary } from '../components/EstimateSummary';
+import { NamedPresets } from '../components/NamedPresets';
 import { PresetControls } from '../components/PresetControls';
 import { SendsSummary } from '../components/SendsSummary';
 import { baseName, formatCredits, plural } from '../format';
@@ -31,7 +32,11 @@ export function AddSheet() {
     ),
   );
   const canAdd = totals !== null && totals.jobs > 0 && !adding;
-  const over = totals !== null && totals.overBy > 0;
+  const overBalance = totals !== null && totals.overBy > 0;
+  const budget = useApp(
+    useShallow((s) => ({ over: s.estimate?.overBudget ?? false, left: s.estimate?.budgetLeft ?? null })),
+  );
+  const over = overBalance || budget.over;
   const bridge = useBridge();
   const [uploadsFolder, setUploadsFolder] = useState<string | null>(null);
   const shortcutId = useId();
@@ -51,7 +56,16 @@ export function AddSheet() {
 
   async function submit() {
     const s = store.getState();
-    if (over && totals) {
+    if (budget.over && totals) {
+      const ok = await s.confirm({
+        title: 'Add past your monthly budget?',
+        body: `This batch needs ${formatCredits(totals.credits)}; the monthly budget has ${formatCredits(Math.max(0, budget.left ?? 0))} left, counting what is queued.`,
+        confirmLabel: 'Add anyway',
+        danger: true,
+      });
+      if (!ok) return;
+    }
+    if (overBalance && totals) {
       const ok = await s.confirm({
         title: 'Add over your balance?',
         body: `This batch needs ${formatCredits(totals.credits)}: with the queue, your balance is short by ${formatCredits(totals.overBy)}. Jobs that cannot be paid for wait until you add credits.`,
@@ -105,6 +119,11 @@ export function AddSheet() {
       footer={
         <>
           <EstimateSummary />
+          {budget.over && (
+            <p className="hint warn" role="status">
+              Past the monthly budget: {formatCredits(Math.max(0, budget.left ?? 0))} left this month.
+            </p>
+          )}
           <ErrorText error={errorElsewhere(formError, FORM_FIELDS)} />
           <p id={shortcutId} className="visually-hidden">
             Shortcut: Ctrl+Enter (⌘+Enter on macOS) adds from anywhere in the sheet.
@@ -145,13 +164,16 @@ export function AddSheet() {
           <ErrorText error={errorFor(formError, 'inputs')} />
           <EstimateFiles />
         </div>
-        <PresetControls
-          value={preset}
-          onChange={setPreset}
-          error={formError}
-          uploadsFolder={uploadsFolder}
-          sendsSummary={<SendsSummary />}
-        />
+        <div className="add-choices">
+          <NamedPresets value={preset} onApply={setPreset} />
+          <PresetControls
+            value={preset}
+            onChange={setPreset}
+            error={formError}
+            uploadsFolder={uploadsFolder}
+            sendsSummary={<SendsSummary />}
+          />
+        </div>
       </div>
     </Dialog>
   );

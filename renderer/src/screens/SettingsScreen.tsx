@@ -6,6 +6,7 @@ import { ErrorText, errorElsewhere, errorFor } from '../components/ErrorText';
 import { addressesOf, needsKeyAgain, ServiceSettings, type ServiceForm } from '../components/ServiceSettings';
 import { LanguagePicker } from '../components/LanguagePicker';
 import { OutputsPicker } from '../components/OutputsPicker';
+import { SteeringSettings } from '../components/SteeringSettings';
 import { UpdateCheck } from '../components/UpdateCheck';
 import { useApp } from '../store';
 
@@ -195,6 +196,7 @@ export function SettingsScreen() {
           </button>
         </div>
       </form>
+      <SteeringSettings />
       <UpdateCheck />
     </section>
   );

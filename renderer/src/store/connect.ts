@@ -7,7 +7,14 @@ import type { AppStore } from './index';
 export async function refreshAll(store: AppStore): Promise<void> {
   const s = store.getState();
   s.refetchPages();
-  await Promise.all([s.refreshTotals(), s.loadSettings(), s.loadLanguages(), s.loadFolders()]);
+  await Promise.all([
+    s.refreshTotals(),
+    s.loadSettings(),
+    s.loadLanguages(),
+    s.loadFolders(),
+    s.loadPresets(),
+    s.loadWhenDone(),
+  ]);
 }
 
 /**
@@ -53,6 +60,18 @@ export function connect(store: AppStore, bridge: FaceBridge): () => void {
         break;
       case 'watch-folder-removed':
         s.dropFolder(event.id);
+        break;
+      case 'presets':
+        s.setPresets(event.presets);
+        break;
+      case 'when-done':
+        s.setWhenDoneState(event.state);
+        break;
+      case 'batch-done':
+        s.notify(
+          event.tally.failed ? 'error' : 'info',
+          `Batch finished: ${event.tally.completed} done${event.tally.failed ? `, ${event.tally.failed} failed` : ''}.`,
+        );
         break;
     }
   });

@@ -6,6 +6,7 @@ import { createLanguagesSlice } from './languages';
 import { createQueueSlice } from './queue';
 import { createSelectionSlice } from './selection';
 import { createSettingsSlice } from './settings';
+import { createSteeringSlice } from './steering';
 import { createTotalsSlice } from './totals';
 import type { AppState } from './types';
 import { createUiSlice } from './ui';
@@ -23,6 +24,7 @@ export function createAppStore(bridge: FaceBridge): AppStore {
     ...createSelectionSlice(bridge)(...a),
     ...createAddDraftSlice(bridge)(...a),
     ...createWatchSlice(bridge)(...a),
+    ...createSteeringSlice(bridge)(...a),
     ...createUiSlice(bridge)(...a),
   }));
 }

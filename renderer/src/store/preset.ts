@@ -7,6 +7,7 @@ import type {
   SubtitleFormats,
 } from '../../../shared/contract/deliver';
 import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
+import type { PresetOptions, PresetOptionsInput } from '../../../shared/contract/presets';
 import type { Settings } from '../../../shared/contract/settings';
 
 /** What a batch (the Add sheet) and a watched folder both choose: where to, how, and what comes back. */
@@ -91,4 +92,31 @@ export function batchRequest(
     send: preset.send,
     ...(preset.outDir.trim() ? { outDir: preset.outDir.trim() } : {}),
   };
+}
+
+/** A named preset's options as the form's draft (what the preset does not say keeps the draft's). */
+export function draftOfPreset(options: PresetOptions, draft: PresetDraft): PresetDraft {
+  return {
+    ...draft,
+    to: options.to,
+    from: options.from,
+    studio: options.studio,
+    api: options.api,
+    outputs: options.outputs,
+    outDir: options.outDir ?? '',
+    naming: options.naming,
+    uploadOnce: options.uploadOnce,
+    // A preset saved without saying what it sends leaves the draft's choice.
+    send: options.send ?? draft.send,
+    package: options.package,
+    defaultAudio: options.defaultAudio,
+    subtitles: options.subtitles,
+    loudness: options.loudness,
+  };
+}
+
+/** The form's draft as a named preset's options. */
+export function presetOptionsOf(draft: PresetDraft): PresetOptionsInput {
+  const { inputs: _inputs, ...options } = batchRequest([], draft, []);
+  return { ...options, to: [...draft.to] };
 }

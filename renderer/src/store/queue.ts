@@ -26,6 +26,9 @@ export const pageRequest = (view: QueueView, search: string, page: number, queue
 
 export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) => {
   const inFlight = new Set<string>();
+  // Pages asked for again while a fetch of theirs was on its way: that answer may have been read before the
+  // change that asked (a move, a new job), so the page is fetched once more when it lands.
+  const askedAgain = new Set<string>();
   let refetchTimer: ReturnType<typeof setTimeout> | null = null;
   // Hidden, the rows are not fetched again: once, when the window is shown.
   let refetchWhenShown = false;
@@ -51,7 +54,11 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
   async function load(page: number, force: boolean): Promise<void> {
     const gen = get().queueGeneration;
     const key = `${gen}:${page}`;
-    if (inFlight.has(key) || (!force && get().pages[page])) return;
+    if (inFlight.has(key)) {
+      if (force) askedAgain.add(key);
+      return;
+    }
+    if (!force && get().pages[page]) return;
     inFlight.add(key);
     try {
       const { view, search, totals } = get();
@@ -69,6 +76,7 @@ export const createQueueSlice: SliceMaker<QueueSlice> = (bridge) => (set, get) =
       if (get().queueGeneration === gen) set({ queueError: e instanceof Error ? e.message : String(e) });
     } finally {
       inFlight.delete(key);
+      if (askedAgain.delete(key) && get().queueGeneration === gen) void load(page, true);
     }
   }
 

@@ -3,7 +3,10 @@ import type { Language, Languages } from '../../../shared/contract/account';
 import type { AddResult, Estimate } from '../../../shared/contract/batches';
 import type { ContractError } from '../../../shared/contract/errors';
 import type { ActionResult, JobFilter, JobView, SourceRow } from '../../../shared/contract/jobs';
-import type { QueueTotals } from '../../../shared/contract/queue';
+import type { Preset, PresetOptionsInput } from '../../../shared/contract/presets';
+import type { MoveTarget, QueueTotals } from '../../../shared/contract/queue';
+import type { Spending } from '../../../shared/contract/spending';
+import type { WhenDone, WhenDoneState } from '../../../shared/when-done';
 import type { Settings, SettingsPatch } from '../../../shared/contract/settings';
 import type { WatchFile, WatchFolder, WatchPresetInput } from '../../../shared/contract/watch';
 import type { BrowserFile, FaceBridge } from '../../../shared/face';
@@ -149,7 +152,26 @@ export interface WatchSlice {
   reprocessFile(folderId: number, path: string): Promise<void>;
 }
 
-export type Screen = 'queue' | 'watch' | 'settings';
+export interface SteeringSlice {
+  presets: readonly Preset[];
+  whenDone: WhenDoneState | null;
+  spending: Spending | null;
+  spendingError: ContractError | null;
+  setPresets(presets: readonly Preset[]): void;
+  setWhenDoneState(state: WhenDoneState): void;
+  loadPresets(): Promise<void>;
+  /** Saves (or replaces) a preset; answers the error, or null. */
+  savePreset(name: string, options: PresetOptionsInput): Promise<ContractError | null>;
+  deletePreset(name: string): Promise<void>;
+  loadWhenDone(): Promise<void>;
+  chooseWhenDone(choice: WhenDone): Promise<void>;
+  cancelWhenDone(): Promise<void>;
+  loadSpending(): Promise<void>;
+  /** Moves jobs in the queue's order (rows dragged, Move to top / bottom). */
+  moveJobs(ids: readonly number[], to: MoveTarget): Promise<void>;
+}
+
+export type Screen = 'queue' | 'watch' | 'settings' | 'spending';
 
 export interface Notice {
   id: number;
@@ -202,6 +224,7 @@ export type AppState = QueueSlice &
   SelectionSlice &
   AddDraftSlice &
   WatchSlice &
+  SteeringSlice &
   UiSlice;
 
 /** A slice gets the bridge it talks to; the store gives it get/set over the whole state. */

@@ -20,6 +20,8 @@ import { planBatch } from './plan';
 import { sendTotals } from './send-plan';
 import { uploadOnceSavings } from './upload-once';
 import { relocateJobs } from '../queue/relocate';
+import type { Spending } from '../../../../shared/contract/spending';
+import { budgetCheck, refuseOverBudget } from './budget';
 
 export interface BatchDeps {
   store: JobStore;
@@ -28,6 +30,8 @@ export interface BatchDeps {
   /** Where relative paths start: the CLI's working folder; null for a face that has none. */
   cwd: string | null;
   info(fields: Record<string, unknown>, message: string): void;
+  /** The monthly budget as it stands (null: none). */
+  budget(): Spending['budget'];
 }
 
 type BatchHandlers = Pick<DubdeskHandlers, 'estimate' | 'add'>;
@@ -156,6 +160,7 @@ export class BatchService {
       balance,
       balanceAfter: balance === null ? null : balance - committed - credits,
       overBalance: queued.length > 0 && overBalance(balance, committed, credits),
+      ...budgetCheck(this.deps.budget(), queued.length > 0 ? credits : 0),
       alreadyDone: sorted.done,
       alreadyQueued: sorted.queued,
       uploadOnce: uploadOnceSavings(store, queued),
@@ -178,6 +183,7 @@ export class BatchService {
         `this batch needs about ${credits} credits (1 credit = 1 second${args.studio ? ', studio quality counts double' : ''})${committed ? `, with ${committed} already queued and not yet charged` : ''}; the balance is ${balance}`,
         { remedy: 'Add credits, dub fewer files or languages, or add it anyway.' },
       );
+    if (queued.length && !args.force) refuseOverBudget(this.deps.budget(), credits);
     // A failed job added again into another folder takes the results it saved along: never split.
     await relocateJobs(
       store,

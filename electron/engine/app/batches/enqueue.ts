@@ -54,6 +54,12 @@ export async function enqueueBatch(
       }
     });
   });
+  // The queue's order from now on: small files first, a batch's worth at a time (ids keep the batch's
+  // order); the new jobs are one batch for the spending report.
+  store.tx(() => {
+    store.order.smallFirst(out.added);
+    store.charges.tagBatch(out.added, now);
+  });
   return out;
 }
 

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { ApiGenerationSchema, OutputSelectionSchema } from '../../../../shared/contract/jobs';
 import {
+  BudgetSchema,
   DEFAULT_HISTORY_DAYS,
   MAX_CONCURRENCY,
   MAX_HISTORY_DAYS,
+  RateSchema,
   type Settings,
   type SettingsPatch,
 } from '../../../../shared/contract/settings';
+import { SendWindowSchema } from '../../../../shared/schedule';
 import type { JobStore } from '../../db/jobs';
 
 export const APP_SETTINGS_KEY = 'app.settings';
@@ -43,6 +46,10 @@ const AppSettings = z.object({
   lastBatchLanguages: z.array(Lang).catch([]),
   notifyWhenDone: z.boolean().catch(true),
   historyAfterDays: z.number().int().min(1).max(MAX_HISTORY_DAYS).catch(DEFAULT_HISTORY_DAYS),
+  maxUploadRate: RateSchema.nullable().catch(null),
+  maxDownloadRate: RateSchema.nullable().catch(null),
+  sendWindow: SendWindowSchema.nullable().catch(null),
+  monthlyBudget: BudgetSchema.nullable().catch(null),
 });
 export type AppSettings = z.infer<typeof AppSettings>;
 
@@ -75,6 +82,10 @@ export function writeAppSettings(
     ...(patch.favouriteLanguages !== undefined ? { favouriteLanguages: patch.favouriteLanguages } : {}),
     ...(patch.notifyWhenDone !== undefined ? { notifyWhenDone: patch.notifyWhenDone } : {}),
     ...(patch.historyAfterDays !== undefined ? { historyAfterDays: patch.historyAfterDays } : {}),
+    ...(patch.maxUploadRate !== undefined ? { maxUploadRate: patch.maxUploadRate } : {}),
+    ...(patch.maxDownloadRate !== undefined ? { maxDownloadRate: patch.maxDownloadRate } : {}),
+    ...(patch.sendWindow !== undefined ? { sendWindow: patch.sendWindow } : {}),
+    ...(patch.monthlyBudget !== undefined ? { monthlyBudget: patch.monthlyBudget } : {}),
     defaults: { ...now.defaults, ...(patch.defaults as Partial<AppSettings['defaults']> | undefined) },
   };
   store.settings.set(KEY, JSON.stringify(next));

@@ -1,3 +1,4 @@
+import type { Spending } from '../../../../shared/contract/spending';
 import { join } from 'node:path';
 import { DubdeskError } from '../../../../shared/contract/errors';
 import type { EngineEventBody } from '../../../../shared/contract/events';
@@ -44,6 +45,8 @@ export interface WatchDeps {
   hasListeners(): boolean;
   plan(paths: readonly string[], preset: WatchPreset, folderId: number): Promise<PlannedFiles>;
   balance(): Promise<number | null>;
+  /** The monthly budget as it stands (null: none). */
+  budget?(): Spending['budget'];
   /** Checks a folder's preset can be used (languages, generation, output folder); throws a contract error. */
   checkPreset(preset: WatchPreset, folder: string): Promise<void>;
   info(fields: Record<string, unknown>, message: string): void;
@@ -73,6 +76,7 @@ export class WatchFolders {
       snapshotDir: join(deps.home, 'watch-snapshots'),
       plan: deps.plan,
       balance: deps.balance,
+      ...(deps.budget ? { budget: deps.budget } : {}),
       info: deps.info,
       warn: deps.warn,
     };

@@ -2,11 +2,10 @@ import { MAX_CONCURRENCY } from '../../../../shared/contract/settings';
 import { NOT_WORKABLE } from './rows';
 
 /**
- * How far ahead of the queue's order an upload may jump for being small: the next this many due jobs (a
- * batch's worth) go smallest first. The first result then comes back after the smallest file's upload
- * instead of the first-added one's, while the link stays full all the same; and a large file waits for at
- * most this many smaller ones added after it, never for ever. The window is read through the due index,
- * so the cost of a claim does not grow with the queue.
+ * How far ahead of the queue's order an upload may jump for being small, within one batch: a batch is
+ * queued smallest first in runs of this many jobs (`JobOrder.smallFirst`), so the first result comes back after the
+ * smallest file's upload, and a large file waits for at most this many smaller ones. The queue's order
+ * (`queue_order`), which the user may change, is what the worker then follows.
  */
 export const SMALL_FIRST_WINDOW = 256;
 
@@ -36,18 +35,20 @@ const OFF_LINK = `(
  * index only when the query names its condition.
  */
 export function dueQuery(step: 'submit' | 'fetch'): string {
-  const due = `
-      SELECT id, source_bytes, next_run_at FROM jobs
-      WHERE step IN ('submit', 'fetch') AND step = '${step}' AND next_run_at <= ? AND lease_token IS NULL
-        AND pause_requested = 0 AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')
-      ORDER BY next_run_at, id LIMIT ${SMALL_FIRST_WINDOW}`;
+  const where = `step IN ('submit', 'fetch') AND step = '${step}' AND next_run_at <= ? AND lease_token IS NULL
+        AND pause_requested = 0 AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')`;
   if (step === 'fetch')
-    return `SELECT id, 0 AS off_link FROM (${due}) ORDER BY next_run_at, id LIMIT ${MAX_CONCURRENCY}`;
-  // Uploads: those that send nothing first (they never wait for the link), then the smallest source first
-  // among the next due ones (see SMALL_FIRST_WINDOW).
+    return `SELECT id, 0 AS off_link FROM (
+      SELECT id, next_run_at FROM jobs WHERE ${where} ORDER BY next_run_at, id LIMIT ${SMALL_FIRST_WINDOW}
+    ) ORDER BY next_run_at, id LIMIT ${MAX_CONCURRENCY}`;
+  // Uploads in the queue's order (walked through its own index), those that send nothing first: they
+  // never wait for the link.
+  const due = `
+      SELECT id, queue_order FROM jobs INDEXED BY jobs_submit_order
+      WHERE step = 'submit' AND ${where} ORDER BY queue_order LIMIT ${SMALL_FIRST_WINDOW}`;
   return `
     SELECT d.id, ${OFF_LINK} AS off_link FROM (${due}) d JOIN jobs j ON j.id = d.id
-    ORDER BY off_link DESC, d.source_bytes, d.next_run_at, d.id LIMIT ${MAX_CONCURRENCY}`;
+    ORDER BY off_link DESC, d.queue_order, d.id LIMIT ${MAX_CONCURRENCY}`;
 }
 
 /** The soonest due job of one step: the index's order, first row (a constant step, as in `dueQuery`). */

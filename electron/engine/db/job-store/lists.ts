@@ -20,7 +20,7 @@ export class JobLists {
       ),
       sourceCount: db.prepare(`SELECT count(*) AS n FROM live_sources`),
       historyCount: db.prepare(`SELECT n FROM history_count`),
-      sources: db.prepare(`SELECT source FROM live_sources ORDER BY first_id LIMIT ? OFFSET ?`),
+      sources: db.prepare(`SELECT source FROM live_sources ORDER BY first_order, source LIMIT ? OFFSET ?`),
       jobsOf: db.prepare(
         `SELECT * FROM jobs WHERE source IN (SELECT value FROM json_each(@sources)) AND ${LIVE} ORDER BY id`,
       ),
@@ -47,7 +47,7 @@ export class JobLists {
     return { total: this.total(filter, w), rows };
   }
 
-  /** A page of sources (in queue order: by their first job), each with its jobs that match the filter. */
+  /** A page of sources (in the queue's order: by their first job's place), each with its jobs that match the filter. */
   sourcesPage(
     filter: JobFilter,
     offset: number,
@@ -70,7 +70,7 @@ export class JobLists {
       sources = (
         this.db
           .prepare(
-            `SELECT source, min(id) AS first FROM jobs WHERE ${w.sql} GROUP BY source ORDER BY first LIMIT @limit OFFSET @offset`,
+            `SELECT source, min(queue_order) AS first FROM jobs WHERE ${w.sql} GROUP BY source ORDER BY first, source LIMIT @limit OFFSET @offset`,
           )
           .all({ ...w.params, limit, offset }) as { source: string }[]
       ).map((r) => r.source);

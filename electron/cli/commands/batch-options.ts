@@ -1,0 +1,84 @@
+import type { Command } from 'commander';
+import { DubdeskError } from '../../../shared/contract/errors';
+import type { DubdeskApi } from '../../../shared/contract/methods';
+import { PresetOptionsSchema, type Preset, type PresetOptionsInput } from '../../../shared/contract/presets';
+import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
+import type { DeliverFlags } from '../deliver-options';
+
+/** The flags of `add`, `dub` and `preset save`: a batch's options. */
+export interface AddFlags extends DeliverFlags {
+  to?: string[];
+  from: string;
+  studio: boolean;
+  api: ApiGeneration;
+  out?: string;
+  outputs: OutputSelection;
+  naming: OutputNaming;
+  force: boolean;
+  again: boolean;
+  /** Absent: auto (on for big files going to several languages). */
+  uploadOnce?: boolean;
+  /** Absent: the engine's choice (the sound alone where ffmpeg is found, or DUBDESK_SEND). */
+  send?: Send;
+  json?: boolean;
+  /** A named preset: its options, then the flags given beside it. */
+  preset?: string;
+}
+
+/** The flag of each batch option, by the option's name in the contract (`outDir` is `--out`). */
+const FLAG_OF = {
+  to: 'to',
+  from: 'from',
+  studio: 'studio',
+  api: 'api',
+  outDir: 'out',
+  outputs: 'outputs',
+  naming: 'naming',
+  uploadOnce: 'uploadOnce',
+  send: 'send',
+  package: 'package',
+  subtitles: 'subtitles',
+  defaultAudio: 'defaultAudio',
+  loudness: 'loudness',
+} as const satisfies Partial<Record<keyof PresetOptionsInput, keyof AddFlags>>;
+
+/**
+ * The batch options the flags say: every one (defaults included), or with `onlyGiven` just those typed on
+ * the command line, which win over a preset's.
+ */
+export function batchOptions(flags: AddFlags, cmd: Command, onlyGiven: boolean): Partial<PresetOptionsInput> {
+  const out: Record<string, unknown> = {};
+  for (const [option, flag] of Object.entries(FLAG_OF)) {
+    const value = flags[flag];
+    if (value === undefined) continue;
+    if (onlyGiven && cmd.getOptionValueSource(flag) !== 'cli') continue;
+    out[option] = value;
+  }
+  return out as Partial<PresetOptionsInput>;
+}
+
+/** The preset called `name` (any case), or a clear error naming the presets there are. */
+export async function findPreset(api: DubdeskApi, name: string): Promise<Preset> {
+  const { presets } = await api.listPresets();
+  const found = presets.find((p) => p.name.toLowerCase() === name.trim().toLowerCase());
+  if (found) return found;
+  throw new DubdeskError('not-found', `there is no preset called “${name}”`, {
+    remedy: presets.length
+      ? `The presets are: ${presets.map((p) => p.name).join(', ')}.`
+      : 'Save one first: dubdesk preset save NAME --to es,fr …',
+  });
+}
+
+/** What a batch asks for: the preset's options with the flags given beside it on top, or the flags alone. */
+export async function batchRequest(
+  api: DubdeskApi,
+  flags: AddFlags,
+  cmd: Command,
+): Promise<PresetOptionsInput> {
+  if (flags.preset) {
+    const preset = await findPreset(api, flags.preset);
+    return PresetOptionsSchema.parse({ ...preset.options, ...batchOptions(flags, cmd, true) });
+  }
+  if (!flags.to) cmd.error("error: required option '--to <langs>' not specified (or name a --preset)");
+  return { ...batchOptions(flags, cmd, false), uploadOnce: flags.uploadOnce ?? 'auto' } as PresetOptionsInput;
+}

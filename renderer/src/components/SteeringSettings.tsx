@@ -1,0 +1,149 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { ContractError } from '../../../shared/contract/errors';
+import type { Settings, SettingsPatch } from '../../../shared/contract/settings';
+import { useApp } from '../store';
+import { ErrorText } from './ErrorText';
+
+const MIB = 1024 * 1024;
+
+interface Form {
+  upload: string;
+  download: string;
+  windowOn: boolean;
+  from: string;
+  to: string;
+  budget: string;
+}
+
+const mib = (bytes: number | null) => (bytes === null ? '' : String(Math.round((bytes / MIB) * 100) / 100));
+
+function formOf(s: Settings): Form {
+  return {
+    upload: mib(s.maxUploadRate),
+    download: mib(s.maxDownloadRate),
+    windowOn: s.sendWindow !== null,
+    from: s.sendWindow?.from ?? '22:00',
+    to: s.sendWindow?.to ?? '07:00',
+    budget: s.monthlyBudget === null ? '' : String(s.monthlyBudget),
+  };
+}
+
+const rate = (text: string) => (text.trim() === '' ? null : Math.round(Number(text) * MIB));
+
+function patchOf(f: Form): SettingsPatch {
+  return {
+    maxUploadRate: rate(f.upload),
+    maxDownloadRate: rate(f.download),
+    sendWindow: f.windowOn ? { from: f.from, to: f.to } : null,
+    monthlyBudget: f.budget.trim() === '' ? null : Math.round(Number(f.budget)),
+  };
+}
+
+/**
+ * The line and the money: caps on uploads and downloads (all of them together), the hours new work may
+ * be sent in, and a monthly budget that adding and watched folders keep to. Saved on their own.
+ */
+export function SteeringSettings() {
+  const settings = useApp((s) => s.settings);
+  const save = useApp((s) => s.saveSettings);
+  const [form, setForm] = useState<Form | null>(settings ? formOf(settings) : null);
+  const [error, setError] = useState<ContractError | null>(null);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    if (settings && !form) setForm(formOf(settings));
+  }, [settings, form]);
+  if (!settings || !form) return null;
+  const set = (patch: Partial<Form>) => {
+    setForm({ ...form, ...patch });
+    setSaved(false);
+  };
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const failed = await save(patchOf(form));
+    setError(failed);
+    setSaved(failed === null);
+  };
+  return (
+    <form className="settings-form steering-settings" onSubmit={(e) => void onSubmit(e)}>
+      <fieldset>
+        <legend>Line and schedule</legend>
+        <div className="field-row">
+          <label className="field">
+            <span className="field-label">Upload cap (MiB/s, all uploads)</span>
+            <input
+              type="number"
+              min={0.0625}
+              step="any"
+              value={form.upload}
+              placeholder="No cap"
+              onChange={(e) => set({ upload: e.target.value })}
+            />
+          </label>
+          <label className="field">
+            <span className="field-label">Download cap (MiB/s)</span>
+            <input
+              type="number"
+              min={0.0625}
+              step="any"
+              value={form.download}
+              placeholder="No cap"
+              onChange={(e) => set({ download: e.target.value })}
+            />
+          </label>
+        </div>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={form.windowOn}
+            onChange={(e) => set({ windowOn: e.target.checked })}
+          />
+          Send new work only between
+          <input
+            type="time"
+            aria-label="From"
+            value={form.from}
+            disabled={!form.windowOn}
+            onChange={(e) => set({ from: e.target.value })}
+          />
+          and
+          <input
+            type="time"
+            aria-label="To"
+            value={form.to}
+            disabled={!form.windowOn}
+            onChange={(e) => set({ to: e.target.value })}
+          />
+        </label>
+        <p className="hint">
+          Local time. Outside it, jobs wait in the queue; dubs already sent go on and are downloaded.
+        </p>
+      </fieldset>
+      <fieldset>
+        <legend>Spending</legend>
+        <label className="field">
+          <span className="field-label">Monthly budget (credits)</span>
+          <input
+            type="number"
+            min={0}
+            step={1}
+            value={form.budget}
+            placeholder="No budget"
+            onChange={(e) => set({ budget: e.target.value })}
+          />
+        </label>
+        <p className="hint">Adding past it asks first; watched folders hold new files for approval.</p>
+      </fieldset>
+      <ErrorText error={error} />
+      <div className="form-buttons">
+        {saved && (
+          <span className="hint" role="status">
+            Saved.
+          </span>
+        )}
+        <button type="submit" className="primary">
+          Save line and spending
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,6 @@
+/**
+ * The lowest transfer cap taken, in bytes per second. A capped download stops reading its socket while it
+ * waits for its share, and a socket left unread for the idle limit (a minute) is taken for a dead line:
+ * with 16 transfers sharing the cap, one 64 KiB read must still get its share within seconds.
+ */
+export const MIN_RATE_BYTES = 64 * 1024;
