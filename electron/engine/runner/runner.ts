@@ -6,8 +6,7 @@ import { LeasedJob } from '../flows/context';
 import { fetchOutputs } from '../flows/fetch-outputs';
 import { submit } from '../flows/submit';
 import { SeenDubs } from '../flows/seen-dubs';
-import { pollOnce } from '../flows/track';
-import { StopAtStep, classify, type JobError } from '../jobs/errors';
+import { StopAtStep, classify } from '../jobs/errors';
 import { endNetworkWaits, type LifeEvent } from '../jobs/life';
 import { isDiskFull } from '../files/disk-space';
 import { CreditsRecheck } from './credits-recheck';
@@ -15,12 +14,12 @@ import { FailurePolicy } from './failure-policy';
 import { Deliveries } from './deliveries';
 import { againOnceThereIsRoom } from './room';
 import { windowOpensAt } from './send-window';
-import { PollBudget } from './poll-budget';
+import { PollLoop } from './poll-loop';
 import { RestoreAsk } from './restore-ask';
 import { IDLE_HEARTBEAT_MS, IDLE_LOOK_MS, loopTurns } from './idle';
 import { HEARTBEAT_MS, QueueLock } from './lock';
 import { lookAfter, lookAround } from './looks';
-import { audioPathStaging, markTrackedOffline, recoverLeft } from './recover';
+import { audioPathStaging, recoverLeft } from './recover';
 import { MAX_CONCURRENCY } from '../../../shared/contract/settings';
 import { valueOf, type RunnerEnv, type RunnerHooks, type RunOptions, type RunOutcome } from './runner-types';
 
@@ -123,12 +122,16 @@ export class Runner {
     // A new run asks the service again: a key or a balance may have been fixed since the last one.
     const pause = this.env.queuePause();
     if (pause && pause.reason !== 'user') this.env.setQueuePause(null);
-    const pollMs = () => valueOf(opts.pollIntervalMs);
     const draining = () => opts.drain?.aborted === true;
-    let pollAt = 0;
-    let pollInterval = pollMs();
-    let polling: Promise<void> | null = null;
-    const polls = new PollBudget(this.env);
+    const polls = new PollLoop({
+      env: this.env,
+      hooks: this.hooks,
+      seen: this.seen,
+      pollMs: () => valueOf(opts.pollIntervalMs),
+      worked: (id) => this.active.has(id),
+      halt: this.halt,
+      ended: () => this.wakeUp(),
+    });
     let heartbeatAt = Date.now();
     const credits = new CreditsRecheck(this.env);
     // Nothing running, tracked or due at the last turn: the heartbeat is renewed seldom (see `idle.ts`).
@@ -147,12 +150,11 @@ export class Runner {
         this.env.lookForOthers();
         if (this.halted) throw this.takeHalted();
         if (signal.aborted) return 'aborted';
-        if (draining() && this.active.size === 0 && !polling) return 'aborted';
+        if (draining() && this.active.size === 0 && !polls.busy) return 'aborted';
         const now = Date.now();
         if (this.pollSoon) {
           this.pollSoon = false;
-          pollAt = 0;
-          pollInterval = pollMs();
+          polls.soon();
           endNetworkWaits(store, this.env.service(), now);
         }
         if (now - heartbeatAt >= (wasIdle ? IDLE_HEARTBEAT_MS : HEARTBEAT_MS)) {
@@ -161,10 +163,11 @@ export class Runner {
         }
         const service = this.env.service();
         const { paused, due, tracking } = store.read(lookAround, store, service, this.env.queuePause);
-        if (paused?.reason === 'auth' && opts.untilDone && this.active.size === 0 && !polling) return 'auth';
+        if (paused?.reason === 'auth' && opts.untilDone && this.active.size === 0 && !polls.busy)
+          return 'auth';
         // The service's lists failed all the budget allows: a run that should finish starts nothing more.
-        const givenUp = opts.untilDone && polls.spent;
-        if (givenUp && this.active.size === 0 && !polling) return 'unreachable';
+        const givenUp = opts.untilDone && polls.budget.spent;
+        if (givenUp && this.active.size === 0 && !polls.busy) return 'unreachable';
         const concurrency = valueOf(opts.concurrency);
         // One read tells whether anything is due at each step; a claim (a write transaction) only then.
         const isDue = (t: number | null) => t !== null && t <= now && !draining() && !givenUp;
@@ -180,36 +183,12 @@ export class Runner {
         // The service has no pause: dubs it started go on and are charged, so a pause (by the user or out of
         // credits) stops new work, never the polls that record their end. Only a rejected key stops them.
         const mayPoll = paused?.reason !== 'auth' && !draining() && !givenUp;
-        if (tracking > 0 && mayPoll && !polling && Date.now() >= pollAt) {
-          polling = pollOnce(store, this.env.clients(), service, signal, this.seen, (id) =>
-            this.active.has(id),
-          )
-            .then(({ changed, failure }) => {
-              if (failure) throw failure;
-              this.hooks.connectivity(null);
-              polls.succeeded();
-              const base = pollMs();
-              const slowest = Math.max(base, Math.min(base * 6, 30_000));
-              pollInterval = changed.length ? base : Math.min(pollInterval * 1.5, slowest);
-              pollAt = Date.now() + pollInterval;
-            })
-            .catch((e: unknown) =>
-              isDiskFull(e, this.env.home) ? this.halt(e) : this.pollFailed(classify(e), polls, service),
-            )
-            .then((retryAt) => {
-              if (typeof retryAt === 'number') pollAt = retryAt;
-            })
-            .catch(this.halt)
-            .finally(() => {
-              polling = null;
-              this.wakeUp();
-            });
-        }
+        if (tracking > 0 && mayPoll) polls.startIfDue(service, signal);
 
         credits.turn(paused, opts.untilDone);
 
         if (!draining()) deliveries.look();
-        const idle = this.active.size === 0 && !polling && !this.restore.busy && deliveries.idle;
+        const idle = this.active.size === 0 && !polls.busy && !this.restore.busy && deliveries.idle;
         const withRoom = {
           submit: !held && opensAt === null && this.hasRoom('submit', concurrency),
           fetch: this.hasRoom('fetch', concurrency),
@@ -227,7 +206,7 @@ export class Runner {
         const candidates = [
           wasIdle ? (opts.idleLookMs ?? IDLE_LOOK_MS) : 1000,
           ...(nextDue !== null ? [nextDue - Date.now()] : []),
-          ...(tracking ? [pollAt - Date.now()] : []),
+          ...(tracking ? [polls.dueAt - Date.now()] : []),
           ...(held && this.restore.nextAt !== null ? [this.restore.nextAt - Date.now()] : []),
           ...(opensAt !== null ? [opensAt - Date.now()] : []),
         ];
@@ -240,7 +219,7 @@ export class Runner {
       opts.drain?.removeEventListener('abort', onAbort);
       for (const a of this.active.values()) a.controller.abort();
       await Promise.allSettled([...this.active.values()].map((a) => a.done));
-      if (polling) await polling;
+      await polls.settled();
     }
   }
 
@@ -249,21 +228,6 @@ export class Runner {
     const { error } = this.halted ?? { error: null };
     this.halted = null;
     return error;
-  }
-
-  /**
-   * A failed poll: offline marks the tracked jobs as waiting for the network, a list that keeps failing
-   * says so on them, a rejected key halts the queue. Returns when to poll again.
-   */
-  private pollFailed(err: JobError, polls: PollBudget, service: string): number {
-    if (err.retry === 'halt-auth') this.env.setQueuePause({ reason: 'auth', message: err.error.message });
-    if (err.error.code === 'offline') {
-      this.hooks.connectivity(err.error.message);
-      markTrackedOffline(this.env.store, service);
-    }
-    const { retryAt, problem } = polls.failed(err);
-    if (problem) markTrackedOffline(this.env.store, service, { code: 'retry', message: problem });
-    return retryAt;
   }
 
   private sleep(ms: number): Promise<void> {
