@@ -14,7 +14,7 @@ import { languageList, outputSelection, sendOption } from '../options';
 import { addDeliverOptions } from '../deliver-options';
 import { catchInterrupts } from '../interrupts';
 import { addRunOptions, runQueue, type RunFlags, type RunResult } from './run';
-import { batchRequest, type AddFlags } from './batch-options';
+import { batchRequest, requireLanguagesOrPreset, type AddFlags } from './batch-options';
 
 interface Added {
   /** The batch's jobs: added, retried, and those already in the queue. */
@@ -139,6 +139,7 @@ export function registerAddCommands(program: Command): void {
   addJobOptions(
     program.command('add').description('Queue files, folders or URLs to dub into the target languages'),
   ).action(async (inputs: string[], flags: AddFlags, cmd: Command) => {
+    requireLanguagesOrPreset(flags, cmd);
     if (!flags.json) process.stderr.write(readingLine(inputs));
     process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
       const added = await addJobs(s, inputs, flags, cmd);
@@ -150,6 +151,7 @@ export function registerAddCommands(program: Command): void {
   addRunOptions(
     addJobOptions(program.command('dub').description('Add, then run the queue until every job is done')),
   ).action(async (inputs: string[], flags: AddFlags & RunFlags, cmd: Command) => {
+    requireLanguagesOrPreset(flags, cmd);
     if (!flags.json) process.stderr.write(readingLine(inputs));
     process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
       // Ctrl+C while adding: the batch is added whole or not at all, then the run does not start.

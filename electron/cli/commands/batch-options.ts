@@ -69,6 +69,12 @@ export async function findPreset(api: DubdeskApi, name: string): Promise<Preset>
   });
 }
 
+/** A batch names its languages, or a preset that does: said before any file is read or the queue opened. */
+export function requireLanguagesOrPreset(flags: Pick<AddFlags, 'to' | 'preset'>, cmd: Command): void {
+  if (!flags.to && !flags.preset)
+    cmd.error("error: required option '--to <langs>' not specified (or name a --preset)");
+}
+
 /** What a batch asks for: the preset's options with the flags given beside it on top, or the flags alone. */
 export async function batchRequest(
   api: DubdeskApi,
@@ -79,6 +85,6 @@ export async function batchRequest(
     const preset = await findPreset(api, flags.preset);
     return PresetOptionsSchema.parse({ ...preset.options, ...batchOptions(flags, cmd, true) });
   }
-  if (!flags.to) cmd.error("error: required option '--to <langs>' not specified (or name a --preset)");
+  requireLanguagesOrPreset(flags, cmd);
   return { ...batchOptions(flags, cmd, false), uploadOnce: flags.uploadOnce ?? 'auto' } as PresetOptionsInput;
 }

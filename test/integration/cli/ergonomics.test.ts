@@ -66,7 +66,8 @@ describe('dubdesk at the keyboard', () => {
     expect(await runCli(['add', 'x.mp4'], env)).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: "error: required option '--to <langs>' not specified\n(see `dubdesk add --help`)\n",
+      stderr:
+        "error: required option '--to <langs>' not specified (or name a --preset)\n(see `dubdesk add --help`)\n",
     });
     expect(await runCli(['statsu'], env)).toMatchObject({
       code: 2,
