@@ -5,8 +5,8 @@ import { PresetOptionsSchema, type Preset, type PresetOptionsInput } from '../..
 import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
 import type { DeliverFlags } from '../deliver-options';
 
-/** The flags of `add`, `dub` and `preset save`: a batch's options. */
-export interface AddFlags extends DeliverFlags {
+/** What every batch says, whether added by hand or by a watched folder. */
+export interface BatchFlags extends DeliverFlags {
   to?: string[];
   from: string;
   studio: boolean;
@@ -14,15 +14,19 @@ export interface AddFlags extends DeliverFlags {
   out?: string;
   outputs: OutputSelection;
   naming: OutputNaming;
+  /** Absent: the engine's choice (the sound alone where ffmpeg is found, or DUBDESK_SEND). */
+  send?: Send;
+  /** A named preset: its options, then the flags given beside it. */
+  preset?: string;
+}
+
+/** The flags of `add`, `dub` and `preset save`: a batch's options. */
+export interface AddFlags extends BatchFlags {
   force: boolean;
   again: boolean;
   /** Absent: auto (on for big files going to several languages). */
   uploadOnce?: boolean;
-  /** Absent: the engine's choice (the sound alone where ffmpeg is found, or DUBDESK_SEND). */
-  send?: Send;
   json?: boolean;
-  /** A named preset: its options, then the flags given beside it. */
-  preset?: string;
 }
 
 /** The flag of each batch option, by the option's name in the contract (`outDir` is `--out`). */

@@ -1,10 +1,10 @@
-import { findPreset } from './batch-options';
+import { findPreset, type BatchFlags } from './batch-options';
 import { watchPresetOf } from './watch-preset';
 import { plural } from '../../../shared/format';
 import { resolve, sep } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DubdeskError } from '../../../shared/contract/errors';
-import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
+import type { OutputSelection } from '../../../shared/contract/jobs';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import type { WatchFile, WatchFolder, WatchPresetPatch } from '../../../shared/contract/watch';
 import { withSession } from '../context';
@@ -20,21 +20,13 @@ import {
   WatchReprocessJson,
 } from '../json-shapes';
 import { languageList, outputSelection, sendOption } from '../options';
-import { addDeliverOptions, type DeliverFlags } from '../deliver-options';
+import { addDeliverOptions } from '../deliver-options';
 
-interface WatchFlags extends DeliverFlags {
-  to?: string[];
-  from: string;
-  studio: boolean;
-  api: ApiGeneration;
-  out?: string;
-  outputs: OutputSelection;
-  naming: OutputNaming;
+interface WatchFlags extends BatchFlags {
   recursive: boolean;
   after: 'leave' | 'move';
   creditLimit?: number | 'none';
   polling: 'auto' | 'always' | 'never';
-  send?: Send;
   list?: boolean;
   files?: string;
   remove?: string;
@@ -44,7 +36,6 @@ interface WatchFlags extends DeliverFlags {
   rescan?: string;
   reprocess?: string;
   json: boolean;
-  preset?: string;
 }
 
 const ACTIONS = ['list', 'files', 'remove', 'pause', 'resume', 'approve', 'rescan', 'reprocess'] as const;
