@@ -4,3 +4,6 @@
  * with 16 transfers sharing the cap, one 64 KiB read must still get its share within seconds.
  */
 export const MIN_RATE_BYTES = 64 * 1024;
+
+/** The highest transfer cap taken: past any line's speed, a larger figure is a typo. */
+export const MAX_RATE_BYTES = 10 * 1024 ** 3;

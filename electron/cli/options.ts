@@ -1,6 +1,6 @@
 import bytes from 'bytes-iec';
 import { InvalidArgumentError, Option } from 'commander';
-import { MIN_RATE_BYTES } from '../../shared/rates';
+import { MAX_RATE_BYTES, MIN_RATE_BYTES } from '../../shared/rates';
 import { sinceTime } from '../../shared/contract/spending';
 import { SendWindowSchema, type SendWindow } from '../../shared/schedule';
 import { OUTPUT_TYPES, type OutputType } from '../../shared/api/common';
@@ -68,6 +68,10 @@ export function byteRate(raw: string): number {
   if (n < MIN_RATE_BYTES)
     throw new InvalidArgumentError(
       `a cap below ${MIN_RATE_BYTES / 1024}KiB per second would stall transfers`,
+    );
+  if (n > MAX_RATE_BYTES)
+    throw new InvalidArgumentError(
+      `a cap above ${MAX_RATE_BYTES / 1024 ** 3}GiB per second is past any line's speed (a typo?)`,
     );
   return Math.round(n);
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ServiceModeSchema } from './account';
 import { ApiGenerationSchema, OutputSelectionSchema } from './jobs';
 import { LanguageCodeSchema, languageListSchema } from './language-codes';
-import { MIN_RATE_BYTES } from '../rates';
+import { MAX_RATE_BYTES, MIN_RATE_BYTES } from '../rates';
 import { SendWindowSchema } from '../schedule';
 import { ServiceAddressSchema } from './service-address';
 
@@ -16,7 +16,7 @@ export const RateSchema = z
   .number()
   .int()
   .min(MIN_RATE_BYTES, `a cap below ${MIN_RATE_BYTES / 1024} KiB/s would stall transfers`)
-  .max(10 * 1024 ** 3);
+  .max(MAX_RATE_BYTES, `a cap above ${MAX_RATE_BYTES / 1024 ** 3} GiB/s is past any line's speed`);
 export const BudgetSchema = z.number().int().min(0).max(1e12);
 
 /**

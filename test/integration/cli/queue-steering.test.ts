@@ -242,5 +242,10 @@ describe('steering the queue from the command line', () => {
     const refused = await runCli(['run', '--until-done', '--max-upload-rate', '10KiB'], env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('would stall transfers');
+    // A cap past what any line carries is a typo, refused before anything is queued or run.
+    const huge = await runCli(['dub', file, '--to', 'fr', '--max-upload-rate', '9999999TiB'], env);
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toContain('a cap above 10GiB per second');
+    expect(huge.stderr).not.toContain('tokensPerInterval');
   });
 });
