@@ -5,7 +5,8 @@ import type { ProbeOptions } from '../../media/probe';
 import { absolutePath } from '../paths';
 import { expandInputs, type OwnOutputs } from './expand-inputs';
 import { fanOut } from './fan-out';
-import { planSends, type SendPlan } from './send-plan';
+import { InputError } from '../../media/probe';
+import { NO_SOUND, planSends, type SendPlan } from './send-plan';
 
 export interface Planned {
   files: FileEstimate[];
@@ -33,7 +34,12 @@ export async function planBatch(
   });
   const outDir = req.outDir ? absolutePath(req.outDir, opts.cwd, 'outDir') : null;
   const sends = await planSends(sources, req);
-  const jobs = fanOut(sources, req, {
+  const dubbable = sources.filter((s) => {
+    if ('url' in s || sends.bySource.get(s.path)?.why !== NO_SOUND) return true;
+    refuseSilent(s.path, files, refused);
+    return false;
+  });
+  const jobs = fanOut(dubbable, req, {
     service: opts.service,
     outDir,
     cwd: opts.cwd,
@@ -42,4 +48,18 @@ export async function planBatch(
   });
   const withSends = files.map((f) => (f.problem ? f : { ...f, sends: sends.bySource.get(f.input) ?? null }));
   return { files: withSends, jobs, refused, sends };
+}
+
+/** A video with no sound track is refused before anything is sent: its dub would be charged for silence. */
+function refuseSilent(path: string, files: FileEstimate[], refused: Planned['refused']): void {
+  const error = new InputError(
+    path,
+    'bad-request',
+    `${path} has no sound to dub: the service would charge for a dub with no voice in it.`,
+    'Add the version of the video that has its sound track.',
+  ).toJSON();
+  refused.push({ input: path, error });
+  const at = files.findIndex((f) => f.input === path);
+  const file = files[at];
+  if (file) files[at] = { ...file, creditsPerLanguage: null, credits: null, problem: error };
 }

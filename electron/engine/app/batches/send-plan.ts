@@ -28,6 +28,9 @@ export function sendOf(asked: Send | undefined, env: NodeJS.ProcessEnv = process
   return asked ?? SendSchema.catch('audio').parse(env.DUBDESK_SEND?.trim().toLowerCase() || 'audio');
 }
 
+/** Why a video is not sent at all: the service dubs a voice, and charges even for a dub of silence. */
+export const NO_SOUND = 'it has no sound to dub';
+
 /** ffprobe reads a few files at once: each is a short process, and two cores are shared with the queue. */
 const PROBES_AT_ONCE = 4;
 
@@ -56,7 +59,7 @@ export async function planSends(
     const streams = await probeStreams(tools.ffprobe, f.path).catch(() => null);
     if (!streams) return bySource.set(f.path, whole(f.bytes, 'ffprobe could not read its streams'));
     if (!streams.video) return bySource.set(f.path, whole(f.bytes, 'it has no picture to keep'));
-    if (!streams.audio) return bySource.set(f.path, whole(f.bytes, 'it has no sound to dub'));
+    if (!streams.audio) return bySource.set(f.path, whole(f.bytes, NO_SOUND));
     const plan = audioPlan(streams.audio, req.api);
     // A file that does not say how long it is: its sound weighs at most the file.
     const seconds = streams.durationSeconds ?? f.durationSeconds;
