@@ -1,24 +1,18 @@
 /**
- * A source whose reads hang (a network share asleep) and one that is not a file at all. The reads of a file
+ * A source whose reads hang (a network share asleep). The reads of a file
  * going out run in libuv's thread pool: a read that never returns holds one pool thread, never the engine.
  * The hang here is real: the read of the stuck file is a blocking read of a FIFO nobody writes, made in the
  * pool by Node's own `fs.read`.
  */
-import { execFileSync } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceClients } from '../../../electron/engine/api/clients';
-import { Http } from '../../../electron/engine/api/http';
 import { openDubdesk } from '../../../electron/engine/index';
 import { loopTurns } from '../../../electron/engine/runner/idle';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { allJobs, tempDir, whenJob } from '../../helpers/engine';
 import { hangingReads } from '../../helpers/hanging-reads';
-import { SHORT_LIMITS, failure, readBody, serversClosedAfterEach } from '../../helpers/hostile';
 import { videoMp4 } from '../../helpers/media';
-
-const server = serversClosedAfterEach();
 
 function copyOf(name: string): string {
   const path = join(tempDir(), name);
@@ -112,37 +106,5 @@ describe('a source whose reads hang', () => {
       await running;
       await host.close();
     }
-  });
-});
-
-describe('a source that is not a regular file', () => {
-  it('a FIFO in the file’s place is refused, whether it was there when measured or put there after', async () => {
-    const fifo = join(tempDir(), 'pipe.mp4');
-    execFileSync('mkfifo', [fifo]);
-    const f = await server(async (req, res, seen) => {
-      await readBody(req, seen);
-      res.writeHead(200);
-      res.end();
-    });
-    const clients = createServiceClients({
-      baseUrl: f.url,
-      legacyUrl: f.url,
-      apiKey: 'k',
-      limits: SHORT_LIMITS,
-    });
-    expect(String(await failure(clients.v1.upload(`${f.url}/put?sig=1`, fifo, 'video/mp4')))).toContain(
-      `${fifo} is no longer a regular file`,
-    );
-    // Measured as a 10-byte file, a FIFO when opened: refused without waiting for a writer.
-    const e = await failure(
-      new Http({ limits: SHORT_LIMITS }).send(`${f.url}/put?sig=1`, {
-        method: 'PUT',
-        body: { length: 10, parts: [{ path: fifo, size: 10 }] },
-        headers: { 'content-length': '10' },
-        upload: true,
-      }),
-    );
-    expect(String(e)).toContain(`${fifo} is no longer a regular file`);
-    expect(f.seen.filter((s) => s.bodyBytes > 0)).toEqual([]);
   });
 });
