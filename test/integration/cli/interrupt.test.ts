@@ -70,8 +70,15 @@ describe('Ctrl+C in dubdesk run', () => {
   });
 
   it('twice: the second press stops at once, whatever is in flight; the job is queued again', async () => {
-    // A service whose create never answers: only the second press can end this run.
-    const service = await fakeService({ create: () => true });
+    // A service whose create never answers: only the second press can end this run. The first press comes
+    // once the service holds the whole create (a press while the file is still going out stops that upload).
+    let held = () => {};
+    const service = await fakeService({
+      create: () => {
+        held();
+        return true;
+      },
+    });
     try {
       const work = tempDir('dubdesk-interrupt-');
       const env = {
@@ -83,9 +90,11 @@ describe('Ctrl+C in dubdesk run', () => {
       const added = await runCli(['add', videoMp4(2, 'cut-me.mp4'), '--to', 'es', '--out', 'out'], env, work);
       expect(added.code, added.stderr).toBe(0);
       const { child, done } = startCli(['run', '--until-done', '--poll-interval', '0.2'], env, work);
-      interruptOn(child, /cut-me\.mp4 → es: uploading/, () =>
-        interruptOn(child, /Finishing the current step/),
-      );
+      held = () => {
+        held = () => {};
+        child.kill('SIGINT');
+      };
+      interruptOn(child, /Finishing the current step/);
       const r = await done;
       expect(r.code, r.stderr).toBe(130);
       expect(r.stderr).toContain('Stopping now');
