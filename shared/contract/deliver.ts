@@ -102,6 +102,11 @@ export const QcSchema = z.object({
     integrated: z.number().nullable(),
     /** EBU R128 true peak (dBTP); null when silent or not measured. */
     truePeak: z.number().nullable(),
+    /**
+     * The source's own integrated loudness (LUFS), measured here once per source: null when it could not
+     * be (a URL source, a file since moved, silence); absent from checks made before it was measured.
+     */
+    source: z.number().nullable().optional(),
   }),
   /** What the loudness was checked against. */
   target: z.object({ name: LoudnessTargetSchema, lufs: z.number(), tolerance: z.number() }),
