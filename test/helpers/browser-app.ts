@@ -140,7 +140,14 @@ export async function closeBrowser(): Promise<void> {
 /** Opens the app's address in a fresh browser context, recording console errors and failed requests. */
 export async function openPage(
   app: RunningApp,
-  opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; zoom?: number } = {},
+  opts: {
+    colorScheme?: 'light' | 'dark';
+    width?: number;
+    height?: number;
+    zoom?: number;
+    /** Runs on the fresh context before the address is opened (routes that hold or change requests). */
+    beforeOpen?: (context: BrowserContext) => Promise<void>;
+  } = {},
 ): Promise<Viewing> {
   const b = await launch();
   const context = await b.newContext({
@@ -164,6 +171,7 @@ export async function openPage(
     if (r.status() >= 400)
       troubles.requests.push(`${r.request().method()} ${new URL(r.url()).pathname}: ${r.status()}`);
   });
+  await opts.beforeOpen?.(context);
   await page.goto(app.server.url);
   return {
     browser: b,
