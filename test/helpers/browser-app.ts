@@ -85,7 +85,8 @@ export async function startApp(opts: AppOptions = {}): Promise<RunningApp> {
     port: 0,
     rendererDir,
     log: { stream: new LogSink(), level: 'warn' },
-    ...(opts.folders ? { folders: opts.folders } : {}),
+    // The user's Downloads folder is this test's own: a browser's files saved with no folder chosen land there.
+    folders: opts.folders ?? { home: join(home, 'user'), env: {}, platform: 'linux' },
   });
   let worker: QueueWorker | null = null;
   if (opts.work !== false) worker = workQueue(host, () => undefined);
