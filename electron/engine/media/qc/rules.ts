@@ -99,12 +99,11 @@ function offTarget(lufs: number, targetName: LoudnessTarget, sourceLufs: number 
   if (Math.abs(off) <= target.tolerance) return null;
   const severity = Math.abs(off) > target.tolerance * LOUDNESS_FAIL_TOLERANCES ? 'fail' : 'warn';
   const normalize = `bring it to ${target.lufs} LUFS in an editor (ffmpeg's loudnorm filter does it)`;
-  const sourceOff = sourceLufs === null ? null : sourceLufs - target.lufs;
+  // Off the same way, past the tolerance too, and within the tolerance of the dub.
   const asSource =
     sourceLufs !== null &&
-    sourceOff !== null &&
-    Math.sign(sourceOff) === Math.sign(off) &&
-    Math.abs(sourceOff) > target.tolerance &&
+    Math.sign(sourceLufs - target.lufs) === Math.sign(off) &&
+    Math.abs(sourceLufs - target.lufs) > target.tolerance &&
     Math.abs(lufs - sourceLufs) <= target.tolerance;
   if (!asSource)
     return {
