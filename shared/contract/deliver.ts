@@ -89,6 +89,11 @@ export const QcProblemSchema = z.object({
   message: z.string(),
   /** What to do about it. */
   remedy: z.string(),
+  /**
+   * The source itself is off the same way (a dub as loud as its web-loud original): dubbing it again would
+   * give the same, so no face offers to. Absent: the dub's own.
+   */
+  asSource: z.boolean().optional(),
 });
 export type QcProblem = z.infer<typeof QcProblemSchema>;
 

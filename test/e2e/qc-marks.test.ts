@@ -128,6 +128,8 @@ describe('QC on the chips and in the job panel; the package on the row', () => {
     const figures = panel.locator('dl.qc-figures');
     await figures.getByText('Source loudness', { exact: true }).waitFor();
     await figures.getByText(/^-1[345]\.\d LUFS$/).waitFor();
+    // Dubbing it again would give the same sound: the panel does not offer to charge for it.
+    expect(await panel.getByRole('button', { name: 'Dub again…' }).count()).toBe(0);
     await bothThemes(page, 'qc-panel-web-loud-source');
     expect(await seriousViolations(page)).toEqual([]);
   });

@@ -35,6 +35,7 @@ describe("a dub's loudness against its source's", () => {
     );
     // 8.2 LU off, beyond three tolerances: the target's verdict, whatever the source.
     expect(p?.severity).toBe('fail');
+    expect(p?.asSource).toBe(true);
   });
 
   it('at the web target, a broadcast-level source and its dub: the broadcast target is offered', () => {
@@ -52,6 +53,7 @@ describe("a dub's loudness against its source's", () => {
       'integrated loudness -12.0 LUFS is 11.0 LU above the broadcast (EBU R128) target of -23 LUFS (±2); the source is at -23.5 LUFS',
     );
     expect(p?.remedy).not.toMatch(/Dubbing it again would give the same/);
+    expect(p?.asSource).toBeUndefined();
   });
 
   it('a source on the other side of the target, or unknown: the words as before', () => {

@@ -150,7 +150,7 @@ export function QcSection({ job }: { job: JobView }) {
               ))}
             </ul>
           )}
-          {qc.verdict !== 'pass' && (
+          {qc.problems.some((p) => !p.asSource) && (
             <div className="panel-actions">
               <DubAgain job={job} />
             </div>

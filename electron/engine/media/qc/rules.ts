@@ -120,6 +120,7 @@ function offTarget(lufs: number, targetName: LoudnessTarget, sourceLufs: number 
     severity,
     message: `integrated loudness ${lufs.toFixed(1)} LUFS, target ${target.lufs} ±${target.tolerance}, ${target.label}; the source itself is at ${sourceLufs.toFixed(1)} LUFS: the dub is as ${off > 0 ? 'loud' : 'quiet'} as its original`,
     remedy: `Dubbing it again would give the same. ${fits ? pick : `${capitalized(normalize)}; its original is as far off.`}`,
+    asSource: true,
   };
 }
 
