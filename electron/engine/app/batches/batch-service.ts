@@ -83,7 +83,8 @@ export class BatchService {
     const planned = await planBatch(args, {
       service: active.id,
       cwd: this.deps.cwd,
-      ownOutputs: (paths) => this.deps.store.outputs.recorded(paths),
+      ownOutputs: (paths) =>
+        new Set([...this.deps.store.outputs.recorded(paths), ...this.deps.store.results.savedAmong(paths)]),
     });
     await checkOutputFolders(planned.jobs, args.outDir !== undefined, create);
     await this.identify(planned.jobs);
