@@ -7,6 +7,7 @@ import { copyFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiGeneration } from '../../../shared/contract/jobs';
+import { openDubdesk } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli } from '../../helpers/cli';
 import { engineFor, quickRun, tempDir } from '../../helpers/engine';
@@ -137,14 +138,21 @@ describe('restore-db', () => {
     }
   });
 
-  it('refuses while another Dubdesk works on the data folder, naming it', async () => {
-    const sb = await sandbox();
-    const home = tempDir();
-    const open = engineFor(sb, home);
-    cleanup.push(() => open.close());
-    const r = await runCli(['restore-db'], envFor(sb, home));
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(new RegExp(`another Dubdesk .*pid ${process.pid}`));
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  });
+  it.each([
+    ['cli', 'a dubdesk command'],
+    ['web', '`dubdesk serve`'],
+    ['electron', 'the Dubdesk app'],
+  ] as const)(
+    'refuses while another Dubdesk works on the data folder, naming it (%s: %s)',
+    async (face, named) => {
+      const sb = await sandbox();
+      const home = tempDir();
+      const open = openDubdesk({ home, face, service: { baseUrl: sb.baseUrl, apiKey: sb.account.apiKey } });
+      cleanup.push(() => open.close());
+      const r = await runCli(['restore-db'], envFor(sb, home));
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain(`another Dubdesk is using ${home}: ${named} (pid ${process.pid}`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
 });
