@@ -204,6 +204,7 @@ describe('what the screens derive', () => {
       overBalance: false,
       overBudget: false,
       budgetLeft: null,
+      budget: null,
       alreadyDone: [{ jobId: 1, source: '/a.mp4', destLang: 'es', outputs: [] }],
       alreadyQueued: [],
       uploadOnce: { enabled: false, bytesSaved: 0, files: 0, outOf: 1 },
