@@ -11,7 +11,7 @@ import { printable } from './format';
 export function whenDoneCommand(raw: string): string {
   if (raw.trim() === '')
     throw new InvalidArgumentError(
-      "--when-done needs a command to run, e.g. --when-done 'cat > summary.json' (leave the flag out to run nothing)",
+      "expected a command to run, e.g. --when-done 'cat > summary.json' (leave the flag out to run nothing)",
     );
   return raw;
 }

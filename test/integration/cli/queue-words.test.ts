@@ -79,6 +79,11 @@ describe('flags refused before any work, and what a preset holds', () => {
     expect(r.stderr).toContain('The presets are: euro.');
     expect(r.stderr).not.toContain('Reading');
     expect(r.stderr).not.toContain('sandbox');
+    // A default sound the batch does not have is refused from the flags alone, before a file is read.
+    const sound = await runCli(['add', sourceOf('clip.mp4', 1), '--to', 'es', '--default-audio', 'de'], env);
+    expect(sound.code).toBe(ExitCode.Usage);
+    expect(sound.stderr).toContain("the default sound 'de' is not one of this batch's languages (es)");
+    expect(sound.stderr).not.toContain('Reading');
   });
 
   it('--when-done refuses an empty or blank command before anything is queued', async () => {
@@ -130,40 +135,34 @@ describe('when-done and the exit code, status in the queue order', () => {
     const home = tempDir();
     const env = envFor(sb, home);
     const clip = sourceOf('when done.mp4', 1);
-    const r = await runCli(
-      [
-        'dub',
-        clip,
-        '--to',
-        'es',
-        '--out',
-        join(home, 'out'),
-        '--poll-interval',
-        '0.1',
-        '--when-done',
-        'exit 3',
-      ],
-      env,
-    );
+    const dub = (file: string, whenDone: string, ...more: string[]) =>
+      runCli(
+        [
+          'dub',
+          file,
+          ...more,
+          '--to',
+          'es',
+          '--out',
+          join(home, 'out'),
+          '--poll-interval',
+          '0.1',
+          '--when-done',
+          whenDone,
+        ],
+        env,
+      );
+    const r = await dub(clip, 'exit 3');
     expect(r.stderr).toContain('the --when-done command exit 3 failed');
     expect(r.code).toBe(ExitCode.WhenDoneFailed);
     expect(ExitCode.WhenDoneFailed).toBe(9);
-    const fine = await runCli(
-      [
-        'dub',
-        sourceOf('fine.mp4', 1),
-        '--to',
-        'es',
-        '--out',
-        join(home, 'out'),
-        '--poll-interval',
-        '0.1',
-        '--when-done',
-        'true',
-      ],
-      env,
-    );
+    const fine = await dub(sourceOf('fine.mp4', 1), 'true');
     expect(fine.code, fine.stderr).toBe(0);
+    // A batch that did not go well (a file skipped) keeps its own code; the command's failure is still said.
+    const missing = join(home, 'no such file.mp4');
+    const skipped = await dub(sourceOf('other.mp4', 2), 'exit 3', missing);
+    expect(skipped.stderr).toContain('the --when-done command exit 3 failed');
+    expect(skipped.code).toBe(ExitCode.Failed);
   });
 
   it('status lists the jobs in the order the worker takes them, as the window does', async () => {
