@@ -1,3 +1,4 @@
+import type { EventListener } from './contract/events';
 import type { DubdeskApi } from './contract/methods';
 
 /** What a job's preview can play: the dubbed media, the original at the same position, subtitles, the poster. */
@@ -38,6 +39,13 @@ export interface BrowserFile {
  */
 export interface FaceBridge extends DubdeskApi {
   readonly shell: 'electron' | 'web';
+  /**
+   * The engine's events, as DubdeskApi's. `opened` runs each time events start to reach `listener` from a new
+   * subscription (the first, and each one after a break): what the page shows is fetched then, not before,
+   * or a change made in between reaches it by no event. In the browser it also runs when the first try to
+   * open the stream failed, so the page's answers can say why.
+   */
+  subscribe(listener: EventListener, opened?: () => void): () => void;
   /** A URL for <video>/<track>/<img> serving one job's media (only the job's own files are ever served). */
   mediaUrl(jobId: number, kind: MediaKind): string;
   /**

@@ -61,7 +61,13 @@ const onShellEvent = listenerSet<ShellEvent>(
 
 const bridge: FaceBridge = {
   ...contract,
-  subscribe: (listener: EventListener) => subscribe(listener),
+  subscribe: (listener: EventListener, opened?: () => void) => {
+    const stop = subscribe(listener);
+    // The subscription message goes before any call the page makes after this (one ordered IPC channel), so
+    // what it fetches from now on misses no event.
+    if (opened) queueMicrotask(opened);
+    return stop;
+  },
   shell: 'electron',
   mediaUrl: (jobId: number, kind: MediaKind) => mediaUrl(jobId, kind),
   stageFiles: async (files: readonly BrowserFile[], onProgress?: (sent: number, total: number) => void) => {

@@ -85,7 +85,8 @@ export async function startApp(opts: AppOptions = {}): Promise<RunningApp> {
     port: 0,
     rendererDir,
     log: { stream: new LogSink(), level: 'warn' },
-    ...(opts.folders ? { folders: opts.folders } : {}),
+    // The user's Downloads folder is this test's own: a browser's files saved with no folder chosen land there.
+    folders: opts.folders ?? { home: join(home, 'user'), env: {}, platform: 'linux' },
   });
   let worker: QueueWorker | null = null;
   if (opts.work !== false) worker = workQueue(host, () => undefined);
@@ -140,7 +141,14 @@ export async function closeBrowser(): Promise<void> {
 /** Opens the app's address in a fresh browser context, recording console errors and failed requests. */
 export async function openPage(
   app: RunningApp,
-  opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; zoom?: number } = {},
+  opts: {
+    colorScheme?: 'light' | 'dark';
+    width?: number;
+    height?: number;
+    zoom?: number;
+    /** Runs on the fresh context before the address is opened (routes that hold or change requests). */
+    beforeOpen?: (context: BrowserContext) => Promise<void>;
+  } = {},
 ): Promise<Viewing> {
   const b = await launch();
   const context = await b.newContext({
@@ -164,6 +172,7 @@ export async function openPage(
     if (r.status() >= 400)
       troubles.requests.push(`${r.request().method()} ${new URL(r.url()).pathname}: ${r.status()}`);
   });
+  await opts.beforeOpen?.(context);
   await page.goto(app.server.url);
   return {
     browser: b,

@@ -163,7 +163,8 @@ export function firstLine(child: ChildProcess): Promise<string> {
 /** The environment of a child `dubdesk serve` on `home`, with no service configured from outside. */
 export function serveEnv(home: string): NodeJS.ProcessEnv {
   const { DUBDESK_API_KEY: _k, DUBDESK_BASE_URL: _b, DUBDESK_LEGACY_URL: _l, ...env } = process.env;
-  return { ...env, DUBDESK_HOME: home };
+  // The user's Downloads folder is the test's own (files a browser sends with no folder chosen land there).
+  return { ...env, DUBDESK_HOME: home, XDG_DOWNLOAD_DIR: join(home, 'Downloads') };
 }
 
 /** What the page does with an address's one-time code: trades it for the session token (once). */

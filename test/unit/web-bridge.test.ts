@@ -139,12 +139,13 @@ describe('the page’s first calls', () => {
     vi.resetModules();
   });
 
-  it('leave before the rest of the page is evaluated, and the start takes each answer instead of asking again', async () => {
+  it('leave before the rest of the page is evaluated, what can change once the stream is open, and the start takes each answer instead of asking again', async () => {
     const sent: string[] = [];
+    let streamOpens: (r: Response) => void = () => {};
     vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
       sent.push(`${init?.method ?? 'GET'} ${url} ${typeof init?.body === 'string' ? init.body : ''}`);
       expect(new Headers(init?.headers).get('authorization')).toBeNull();
-      if (url === '/api/events') return new Response('');
+      if (url === '/api/events') return new Promise<Response>((resolve) => (streamOpens = resolve));
       return new Response(
         JSON.stringify({ ok: false, error: { code: 'internal', message: 'not in this test' } }),
       );
@@ -152,10 +153,12 @@ describe('the page’s first calls', () => {
     fakeSessions(['page-code']);
     fakeWindow('http://127.0.0.1:5000/#code=page-code');
     await import('../../renderer/src/first-calls');
+    // What cannot change goes at once; a snapshot taken before the stream is subscribed could miss a change.
+    expect(sent).toEqual(['GET /api/events ', 'POST /api/languages null', 'POST /api/media-token null']);
+    streamOpens(new Response(''));
+    await vi.waitFor(() => expect(sent).toHaveLength(9));
+    expect(sent[3]).toMatch(/^POST \/api\/listSources \{"filter":\{\},"offset":0,"limit":\d+\}$/);
     const early = [...sent];
-    expect(early[0]).toBe('GET /api/events ');
-    expect(early[1]).toMatch(/^POST \/api\/listSources \{"filter":\{\},"offset":0,"limit":\d+\}$/);
-    expect(early).toHaveLength(9);
 
     const { getBridge, bridgeReady } = await import('../../renderer/src/bridge/index');
     const { createAppStore } = await import('../../renderer/src/store/index');

@@ -19,9 +19,12 @@ function keyOf(url: string, init: RequestInit | undefined): string {
   return `${init?.method ?? 'GET'} ${url} ${headers.get('authorization') ?? ''} ${body}`;
 }
 
-/** Sends these requests now; the first identical request made through claimEarly() receives the answer. */
-export function sendEarly(requests: readonly { url: string; init: RequestInit }[]): void {
-  for (const { url, init } of requests) {
+/**
+ * Sends these requests now; the first identical request made through claimEarly() receives the answer.
+ * Returns their responses, in order.
+ */
+export function sendEarly(requests: readonly { url: string; init: RequestInit }[]): Promise<Response>[] {
+  return requests.map(({ url, init }) => {
     const controller = new AbortController();
     const response = fetch(url, { ...init, signal: controller.signal });
     // Rejections are the claimer's to see; an unclaimed one must not be reported as unhandled.
@@ -33,7 +36,8 @@ export function sendEarly(requests: readonly { url: string; init: RequestInit }[
       waiting.delete(key);
       controller.abort();
     }, UNCLAIMED_MS);
-  }
+    return response;
+  });
 }
 
 /** A fetch that answers from a matching early request when there is one, else fetches. */

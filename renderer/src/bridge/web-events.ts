@@ -21,11 +21,14 @@ const pause = (ms: number, signal: AbortSignal) =>
  * which EventSource cannot, and runs in Node too), shared by every listener: a browser allows only six
  * connections to a host, and a stream per component would starve the API calls. Opened by the first
  * listener, closed with the last. When it breaks it reconnects after the server's `retry:` hint; the new
- * stream is a new subscription whose `seq` starts again at 1, which tells listeners to fetch again.
+ * stream is a new subscription whose `seq` starts again at 1. Each listener's `opened` runs when a stream is
+ * open (the server subscribed it before it answered the headers), so what it fetches then misses nothing.
  */
 export class WebEvents {
   private readonly listeners = new Set<EventListener>();
+  private readonly openedCalls = new Map<EventListener, () => void>();
   private controller: AbortController | null = null;
+  private streamOpen = false;
 
   constructor(
     private readonly url: string,
@@ -36,14 +39,16 @@ export class WebEvents {
     private readonly refused?: () => void,
   ) {}
 
-  subscribe(listener: EventListener): () => void {
+  subscribe(listener: EventListener, opened?: () => void): () => void {
     this.listeners.add(listener);
+    if (opened) this.openedCalls.set(listener, opened);
     if (!this.controller) {
       this.controller = new AbortController();
       void this.run(this.controller.signal);
-    }
+    } else if (opened && this.streamOpen) queueMicrotask(opened);
     return () => {
       this.listeners.delete(listener);
+      this.openedCalls.delete(listener);
       if (this.listeners.size === 0) this.close();
     };
   }
@@ -51,6 +56,17 @@ export class WebEvents {
   close(): void {
     this.controller?.abort();
     this.controller = null;
+    this.streamOpen = false;
+  }
+
+  private tellOpened(): void {
+    for (const opened of [...this.openedCalls.values()]) {
+      try {
+        opened();
+      } catch {
+        /* one listener failing must not starve the others */
+      }
+    }
   }
 
   private dispatch(data: string): void {
@@ -78,14 +94,18 @@ export class WebEvents {
       onRetry: (ms) => (retryMs = Math.min(Math.max(ms, 250), 60_000)),
       maxBufferSize: MAX_EVENT_CHARS,
     });
+    let tried = false;
     while (!signal.aborted) {
       try {
         const res = await this.fetchFn(this.url, this.init(signal));
         // A session the server does not take will not be taken on the next try either.
         if (sessionRefused(res.status, res.headers.get('www-authenticate'))) this.refused?.();
-        if (res.status === 401 || res.status === 403) return;
+        if (res.status === 401 || res.status === 403) return this.firstTryFailed(tried);
         if (res.ok && res.body) {
           parser.reset();
+          tried = true;
+          this.streamOpen = true;
+          this.tellOpened();
           const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
           for (;;) {
             const { value, done } = await reader.read();
@@ -96,7 +116,16 @@ export class WebEvents {
       } catch {
         /* the stream broke or was closed: reconnect below, unless closed */
       }
-      if (!signal.aborted) await pause(retryMs, signal);
+      if (signal.aborted) return;
+      this.streamOpen = false;
+      this.firstTryFailed(tried);
+      tried = true;
+      await pause(retryMs, signal);
     }
+  }
+
+  /** The page fetches what it shows even when no stream opened at first: its answers say what is wrong. */
+  private firstTryFailed(tried: boolean): void {
+    if (!tried) this.tellOpened();
   }
 }

@@ -178,7 +178,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     shell: 'web',
     canReveal: false,
     ready,
-    subscribe: (listener) => events.subscribe(listener),
+    subscribe: (listener, opened) => events.subscribe(listener, opened),
     close: () => events.close(),
     mediaUrl(jobId: number, kind: MediaKind): string {
       return `${base}${ROUTES.media(jobId, kind)}${mediaQuery()}`;

@@ -19,8 +19,9 @@ export async function refreshAll(store: AppStore): Promise<void> {
 
 /**
  * Follows the engine's events into the store: job events patch rows in place, `jobs-changed` refetches the
- * pages in view, totals drive the header and sidebar. A gap in `seq` means events were missed: fetch all.
- * Returns the function that stops following.
+ * pages in view, totals drive the header and sidebar. Everything is fetched once the events flow (at start,
+ * and after each break, whose new subscription numbers its events from 1 again), and when a gap in `seq`
+ * says events were missed. Returns the function that stops following.
  */
 export function connect(store: AppStore, bridge: FaceBridge): () => void {
   let lastSeq = 0;
@@ -30,7 +31,7 @@ export function connect(store: AppStore, bridge: FaceBridge): () => void {
     refreshWhenShown = false;
     void refreshAll(store);
   });
-  const stopEvents = bridge.subscribe((event: EngineEvent) => {
+  const onEvent = (event: EngineEvent) => {
     const s = store.getState();
     const missed = lastSeq > 0 && event.seq !== lastSeq + 1;
     lastSeq = event.seq;
@@ -74,8 +75,15 @@ export function connect(store: AppStore, bridge: FaceBridge): () => void {
         );
         break;
     }
+  };
+  let opens = 0;
+  const stopEvents = bridge.subscribe(onEvent, () => {
+    lastSeq = 0;
+    opens += 1;
+    // A stream opened again while hidden (a laptop woke): fetched once, when the window is shown.
+    if (opens > 1 && pageHidden()) refreshWhenShown = true;
+    else void refreshAll(store);
   });
-  void refreshAll(store);
   return () => {
     stopShown();
     stopEvents();
