@@ -109,6 +109,30 @@ describe('the monthly budget in the window, and rows that keep their place', () 
     await nav.getByRole('button', { name: /^All/ }).click();
   });
 
+  it('Settings keeps the two caps and the budget typed into its fields', async () => {
+    const { page } = e2e.view;
+    const { api } = e2e.app.host;
+    const nav = page.getByRole('navigation');
+    await nav.getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Upload cap (MiB/s, all uploads)').fill('2.5');
+    await page.getByLabel('Download cap (MiB/s)').fill('20');
+    await page.getByLabel('Monthly budget (credits)').fill('1200');
+    await page.getByRole('button', { name: 'Save line and spending' }).click();
+    await page.getByRole('status').getByText('Saved.').waitFor(PATIENT);
+    const saved = await api.getSettings();
+    expect([saved.maxUploadRate, saved.maxDownloadRate, saved.monthlyBudget]).toEqual([
+      2.5 * 1024 * 1024,
+      20 * 1024 * 1024,
+      1200,
+    ]);
+    // Emptied, a cap is no cap.
+    await page.getByLabel('Download cap (MiB/s)').fill('');
+    await page.getByRole('button', { name: 'Save line and spending' }).click();
+    await expect.poll(async () => (await api.getSettings()).maxDownloadRate, PATIENT).toBe(null);
+    await api.setSettings({ maxUploadRate: null, monthlyBudget: null });
+    await nav.getByRole('button', { name: /^All/ }).click();
+  });
+
   it('a finished row dragged onto the queue with the mouse stays, and the window says why', async () => {
     const { page } = e2e.view;
     const { api } = e2e.app.host;
