@@ -47,7 +47,18 @@ function stateWords(j: JobView, held: QueueHeld): string {
   return phaseWords(j.state);
 }
 
+/**
+ * Finished, with its files as they stay: a completed dub whose QC and SubRip file are still being made
+ * here is not (its WebVTT may go, its SubRip come), and its finished line waits for them.
+ */
+const settled = (j: JobView) => isTerminal(j.state) && !j.delivering;
+
+const checkingWords = (j: JobView) =>
+  j.state === 'completed' && j.delivering ? 'downloaded; checking it here (QC)' : null;
+
 function detail(j: JobView, now: number, held: QueueHeld): string {
+  const checking = checkingWords(j);
+  if (checking) return checking;
   const waiting = waitingText(j, now);
   if (waiting) return waiting;
   const parts: string[] = [stateWords(j, held)];
@@ -197,7 +208,7 @@ export function followProgress(
 ): Progress {
   if (mode === 'silent') return { say: plainSay, stop: () => {}, update: () => {} };
   const jobs = new Map(initial.map((j) => [j.id, j]));
-  const reported = new Set(initial.filter((j) => isTerminal(j.state)).map((j) => j.id));
+  const reported = new Set(initial.filter(settled).map((j) => j.id));
   let held: QueueHeld = initialHeld;
   const storage = storageNotices();
   /** The queue's pause as the totals tell it: true when it changed. */
@@ -212,11 +223,13 @@ export function followProgress(
   if (mode === 'plain') {
     const last = new Map<number, string>();
     if (held) out.write(`${heldLine(held)}\n`);
-    const jobChanged = (j: JobView) => {
+    /** `ended`: the run has ended, and a dub still being checked is told with its files as they are. */
+    const jobChanged = (j: JobView, ended = false) => {
       if (!inScope(j.id)) return;
-      const line = isTerminal(j.state)
-        ? finishedLine(j)
-        : `  ${describeJob(j)}: ${waitingText(j, Date.now()) ?? stateWords(j, held)}`;
+      const line =
+        settled(j) || (ended && isTerminal(j.state))
+          ? finishedLine(j)
+          : `  ${describeJob(j)}: ${checkingWords(j) ?? waitingText(j, Date.now()) ?? stateWords(j, held)}`;
       if (last.get(j.id) === line) return;
       last.set(j.id, line);
       out.write(`${line}\n`);
@@ -235,7 +248,7 @@ export function followProgress(
       stop: (lastJobs = []) => {
         listChanged.stop();
         unsubscribe();
-        for (const j of lastJobs) jobChanged(j);
+        for (const j of lastJobs) jobChanged(j, true);
       },
     };
   }
@@ -252,7 +265,7 @@ export function followProgress(
     const room = Math.max(1, Math.min(12, (out.rows ?? 24) - 3));
     const all = [...jobs.values()];
     const open = all
-      .filter((j) => !isTerminal(j.state))
+      .filter((j) => !settled(j))
       .sort((a, b) => ORDER[a.state] - ORDER[b.state] || a.id - b.id);
     const shown = open.slice(0, open.length > room ? room - 1 : room);
     const lines = shown.map((j) => liveLine(j, now, width, held));
@@ -276,11 +289,12 @@ export function followProgress(
     log(lines.join('\n'));
   };
   const timer = setInterval(render, 150);
-  const jobChanged = (j: JobView) => {
+  /** `ended`: the run has ended, and a dub still being checked is told with its files as they are. */
+  const jobChanged = (j: JobView, ended = false) => {
     if (!inScope(j.id)) return;
-    jobs.set(j.id, j);
+    jobs.set(j.id, ended && isTerminal(j.state) ? { ...j, delivering: false } : j);
     dirty = true;
-    if (isTerminal(j.state) && !reported.has(j.id)) {
+    if ((settled(j) || (ended && isTerminal(j.state))) && !reported.has(j.id)) {
       reported.add(j.id);
       log.clear();
       out.write(`${finishedFitted(j, columns())}\n`);
@@ -311,7 +325,7 @@ export function followProgress(
     stop: (lastJobs = []) => {
       listChanged.stop();
       unsubscribe();
-      for (const j of lastJobs) jobChanged(j);
+      for (const j of lastJobs) jobChanged(j, true);
       clearInterval(timer);
       dirty = true;
       render();

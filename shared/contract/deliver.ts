@@ -103,6 +103,11 @@ export const QcProblemSchema = z.object({
   message: z.string(),
   /** What to do about it. */
   remedy: z.string(),
+  /**
+   * The source itself is off the same way (a dub as loud as its web-loud original): dubbing it again would
+   * give the same, so no face offers to. Absent: the dub's own.
+   */
+  asSource: z.boolean().optional(),
 });
 export type QcProblem = z.infer<typeof QcProblemSchema>;
 
@@ -116,6 +121,11 @@ export const QcSchema = z.object({
     integrated: z.number().nullable(),
     /** EBU R128 true peak (dBTP); null when silent or not measured. */
     truePeak: z.number().nullable(),
+    /**
+     * The source's own integrated loudness (LUFS), measured here once per source: null when it could not
+     * be (a URL source, a file since moved, silence); absent from checks made before it was measured.
+     */
+    source: z.number().nullable().optional(),
   }),
   /** What the loudness was checked against. */
   target: z.object({ name: LoudnessTargetSchema, lufs: z.number(), tolerance: z.number() }),

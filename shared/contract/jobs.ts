@@ -142,6 +142,11 @@ export const JobViewSchema = z.object({
    * for a job that is not completed). A failed QC hides nothing: the files stay where they are.
    */
   qc: QcSchema.nullable().optional(),
+  /**
+   * Completed, and what is made here from its downloads (QC, the SubRip file) is still being made: its
+   * `outputs` are not final yet (the SubRip is added, the WebVTT dropped when SubRip alone was asked for).
+   */
+  delivering: z.boolean().optional(),
 });
 export type JobView = z.infer<typeof JobViewSchema>;
 

@@ -3,7 +3,7 @@
  * volumedetect chained on one decode; its length from the same pass) per minute of dub, against one plain
  * `ffmpeg -af ebur128` pass over the same file, with the same ffmpeg. Two dubs: the service's video (AAC
  * 48 kHz) and, as QC hears it on the audio path, the service's dubbed sound (MP3 44.1 kHz). The source's
- * own pass (its pauses, once per source whatever its number of languages) is a figure of its own.
+ * own pass (its pauses and its loudness, once per source whatever its number of languages) is a figure of its own.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -180,7 +180,7 @@ export async function qcFigures(work: string): Promise<Figure[]> {
       false,
     ),
     against(
-      "QC's pass over the source (its pauses), once per source, per minute",
+      "QC's pass over the source (its pauses and loudness), once per source, per minute",
       perMinute(literal.b),
       'one ffmpeg -vn -af ebur128 pass',
       audioPass,

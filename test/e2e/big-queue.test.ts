@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appInBrowser, PATIENT } from '../helpers/browser-app';
+import { appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
 import { problemGroups } from '../../renderer/src/components/JobProblem';
 import { estimateRowHeight } from '../../renderer/src/components/SourceRowView';
 import { seedQueue } from '../helpers/seed';
@@ -71,6 +71,11 @@ describe('10,000 jobs already in the queue', () => {
       .filter({ hasText: /clip-01[5-7]\d\d/ });
     await middle.first().waitFor();
     expect(await page.getByRole('row').count()).toBeLessThan(80);
+    await expect.poll(() => grid.locator('.row-loading').count(), PATIENT).toBe(0);
+    await screenshot(page, 'big-queue-middle-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'big-queue-middle-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await grid.press('Home');
     await page.getByRole('row', { name: /clip-00001\.mp4/ }).waitFor();

@@ -10,7 +10,7 @@ import {
   PATIENT,
   screenshot,
 } from '../helpers/browser-app';
-import { talkVideo } from '../helpers/deliver-media';
+import { talkVideo, withAudioFilter } from '../helpers/deliver-media';
 import { allJobs } from '../helpers/engine';
 
 describe('QC on the chips and in the job panel; the package on the row', () => {
@@ -104,5 +104,31 @@ describe('QC on the chips and in the job panel; the package on the row', () => {
       .waitFor(PATIENT);
     const [source] = (await allJobs(e2e.app.host.api)).map((j) => j.source);
     expect(existsSync(join(dirname(source ?? ''), 'previous'))).toBe(false);
+  });
+
+  it('a web-loud source: the panel says the source itself is that loud, and which target fits', async () => {
+    const { api } = e2e.app.host;
+    // About -14 LUFS, as web video is; the sandbox's dub keeps its sound.
+    const web = withAudioFilter(talkVideo(12), 'volume=9dB', 'web clip.mp4');
+    await api.add({ inputs: [web], to: ['es'] });
+    const { page } = e2e.view;
+    const row = page.getByRole('row', { name: /web clip\.mp4/ });
+    await row.getByRole('button', { name: /^Spanish, es: done, QC failed \(integrated loudness/ }).waitFor({
+      ...PATIENT,
+      timeout: 90_000,
+    });
+    await row.getByRole('button', { name: /^Spanish, es:/ }).click();
+    const panel = page.getByRole('complementary');
+    await panel
+      .getByText(/the source itself is at -1[345]\.\d LUFS: the dub is as loud as its original/)
+      .waitFor();
+    await panel.getByText(/If it goes to a web platform, pick the web target \(-14 LUFS\)/).waitFor();
+    const figures = panel.locator('dl.qc-figures');
+    await figures.getByText('Source loudness', { exact: true }).waitFor();
+    await figures.getByText(/^-1[345]\.\d LUFS$/).waitFor();
+    // Dubbing it again would give the same sound: the panel does not offer to charge for it.
+    expect(await panel.getByRole('button', { name: 'Dub again…' }).count()).toBe(0);
+    await bothThemes(page, 'qc-panel-web-loud-source');
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });

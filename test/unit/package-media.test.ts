@@ -14,6 +14,7 @@ import { webVtt } from '../../electron/sandbox/media';
 import { tempDir } from '../helpers/engine';
 import { talkVideo, withAudioFilter } from '../helpers/deliver-media';
 import { audioMp3, ffprobeJson, videoMd5, videoWebm } from '../helpers/media';
+import { mp4Tracks } from '../helpers/mp4-tracks';
 
 async function shipped(): Promise<MediaTools> {
   const { tools } = await locateMediaTools();
@@ -120,6 +121,31 @@ describe.each(TOOLSETS)('one file with every language, muxed by %s', (_name, too
       ['mov_text', 'spa'],
       ['mov_text', 'fre'],
     ]);
+    // No subtitle track plays by itself: ffmpeg's MP4 muxer enables the first one when none is default,
+    // and QuickTime and VLC then show it. The track headers say so, whatever ffprobe makes of them.
+    expect(subs.map((s) => s.disposition?.default)).toEqual([0, 0]);
+    expect(mp4Tracks(inp.part)).toEqual([
+      { handler: 'vide', enabled: true },
+      { handler: 'soun', enabled: false },
+      { handler: 'soun', enabled: true },
+      { handler: 'soun', enabled: false },
+      { handler: 'sbtl', enabled: false },
+      { handler: 'sbtl', enabled: false },
+    ]);
+  });
+
+  it('MP4 of a source with no picture (.m4a): the default sound enabled, the subtitle tracks off', async () => {
+    const t = await tools();
+    const mp3 = audioMp3(6, 'podcast.mp3');
+    const inp = await input({
+      source: mp3,
+      sourceStreams: await probeStreams(t.ffprobe, mp3),
+      container: 'mp4',
+      part: join(tempDir('package-'), 'podcast.multi.m4a.part'),
+    });
+    await writePackage(t, inp);
+    expect(streamsOf(inp.part).map((s) => s.disposition?.default)).toEqual([1, 0, 0, 0, 0]);
+    expect(mp4Tracks(inp.part).map((k) => k.enabled)).toEqual([true, false, false, false, false]);
   });
 
   it('a dub with no subtitles adds its sound only; a default naming no dub of the batch falls back to the original', async () => {

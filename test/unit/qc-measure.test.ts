@@ -128,7 +128,7 @@ describe.each(TOOLSETS)('QC of a dub, measured by %s', (_name, tools) => {
       'broadcast',
     );
     expect(codes(qc)).toEqual(['no-audio']);
-    expect(qc.loudness).toEqual({ integrated: null, truePeak: null });
+    expect(qc.loudness).toMatchObject({ integrated: null, truePeak: null });
   });
 
   it('the web target: a dub at -14 LUFS passes it, and is far above broadcast', async () => {
@@ -144,6 +144,34 @@ describe.each(TOOLSETS)('QC of a dub, measured by %s', (_name, tools) => {
     );
   });
 
+  it('a web-loud source: its dub, as loud, fails broadcast, and QC says the source itself is that loud and which target fits', async () => {
+    const t = await tools();
+    // About -14 LUFS, as most web video is; the dub a shade louder still, as a service hands it back.
+    const source = withAudioFilter(talk, 'volume=9dB', 'web-talk.mp4');
+    const dub = withAudioFilter(talk, 'volume=9.2dB', 'web-talk.es.mp4');
+    const facts = await sourceFacts(t, source, 12);
+    expect(Math.abs((facts.lufs ?? 0) - loudnormMeasure(source).integrated)).toBeLessThanOrEqual(1);
+    const qc = await checkDub(t, { media: dub, subtitles: null }, facts, 'broadcast');
+    expect(qc.loudness.source).toBe(facts.lufs);
+    const loud = qc.problems.find((p) => p.code === 'loudness');
+    expect(loud?.message).toMatch(
+      /^integrated loudness -1[345]\.\d LUFS, target -23 ±2, broadcast \(EBU R128\); the source itself is at -1[345]\.\d LUFS: the dub is as loud as its original$/,
+    );
+    // Dubbing it again would give the same: the remedy names the target that fits, by its real names.
+    expect(loud?.remedy).toMatch(/--loudness web/);
+    expect(loud?.remedy).toMatch(/Loudness check/);
+    expect(loud?.remedy).not.toMatch(/Dub it again/);
+
+    // A source at the broadcast level and a dub far louder: the dub is what is off, and it says so.
+    const quiet = await sourceFacts(t, talk, 12);
+    const louder = await checkDub(t, { media: dub, subtitles: null }, quiet, 'broadcast');
+    const off = louder.problems.find((p) => p.code === 'loudness');
+    expect(off?.message).toMatch(
+      /LU above the broadcast \(EBU R128\) target of -23 LUFS \(±2\); the source is at -2\d\.\d LUFS$/,
+    );
+    expect(off?.message).not.toMatch(/the source itself/);
+  });
+
   it('a dub with no sound track fails as such, once; an original with none has nobody speaking', async () => {
     const t = await tools();
     const mute = videoMov(3);
@@ -155,7 +183,11 @@ describe.each(TOOLSETS)('QC of a dub, measured by %s', (_name, tools) => {
     );
     expect(codes(qc)).toEqual(['no-audio']);
     expect(qc.problems[0]?.message).toBe('the dubbed media has no sound track');
-    expect(await sourceFacts(t, mute, 3)).toEqual({ seconds: 3, silences: [{ start: 0, end: 3 }] });
+    expect(await sourceFacts(t, mute, 3)).toEqual({
+      seconds: 3,
+      silences: [{ start: 0, end: 3 }],
+      lufs: null,
+    });
   });
 
   it('a file that is not media is said, not thrown', async () => {
@@ -165,7 +197,7 @@ describe.each(TOOLSETS)('QC of a dub, measured by %s', (_name, tools) => {
     const qc = await checkDub(
       t,
       { media: notMedia, subtitles: null },
-      { seconds: 12, silences: null },
+      { seconds: 12, silences: null, lufs: null },
       'broadcast',
     );
     expect(qc.problems).toEqual([

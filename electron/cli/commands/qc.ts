@@ -24,7 +24,11 @@ export function qcFigures(qc: Qc): string {
       : `length ${qc.durationDelta > 0 ? '+' : ''}${qc.durationDelta.toFixed(2)} s`;
   const lufs = qc.loudness.integrated === null ? 'silent' : `${qc.loudness.integrated.toFixed(1)} LUFS`;
   const peak = qc.loudness.truePeak === null ? '' : `, true peak ${qc.loudness.truePeak.toFixed(1)} dBTP`;
-  return `${delta}, ${lufs} (target ${qc.target.lufs}±${qc.target.tolerance})${peak}`;
+  const source =
+    qc.loudness.source === null || qc.loudness.source === undefined
+      ? ''
+      : `; source ${qc.loudness.source.toFixed(1)} LUFS`;
+  return `${delta}, ${lufs} (target ${qc.target.lufs}±${qc.target.tolerance}${source})${peak}`;
 }
 
 const VERDICT_WORD = { pass: 'passes', warn: 'has warnings', fail: 'FAILS' } as const;

@@ -1,5 +1,6 @@
-/** Reads `length` bytes at `position` (fewer at the end of the file). */
-export type ReadAt = (position: number, length: number) => Promise<Buffer>;
+import { findBox, type ReadAt } from './mp4-boxes';
+
+export type { ReadAt };
 
 /**
  * A header may say less than the file holds (a byte patched, a broken muxer): a track longer than the
@@ -66,30 +67,4 @@ async function longestTrack(
     if (media) take(media.units / media.scale);
   }
   return longest;
-}
-
-async function findBox(
-  read: ReadAt,
-  start: number,
-  end: number,
-  type: string,
-): Promise<{ body: number; end: number } | null> {
-  let pos = start;
-  while (pos + 8 <= end) {
-    const header = await read(pos, 16);
-    if (header.length < 8) return null;
-    let boxSize = header.readUInt32BE(0);
-    let headerSize = 8;
-    if (boxSize === 1) {
-      if (header.length < 16) return null;
-      boxSize = Number(header.readBigUInt64BE(8));
-      headerSize = 16;
-    } else if (boxSize === 0) {
-      boxSize = end - pos;
-    }
-    if (boxSize < headerSize) return null;
-    if (header.toString('latin1', 4, 8) === type) return { body: pos + headerSize, end: pos + boxSize };
-    pos += boxSize;
-  }
-  return null;
 }

@@ -30,6 +30,12 @@ function Figures({ qc }: { qc: Qc }) {
           · target {qc.target.lufs} LUFS ±{qc.target.tolerance}, {target.label}
         </span>
       </dd>
+      {qc.loudness.source != null && (
+        <>
+          <dt>Source loudness</dt>
+          <dd className="num">{qc.loudness.source.toFixed(1)} LUFS</dd>
+        </>
+      )}
       <dt>True peak</dt>
       <dd className="num">
         {qc.loudness.truePeak === null ? '—' : `${qc.loudness.truePeak.toFixed(1)} dBTP`}
@@ -144,7 +150,7 @@ export function QcSection({ job }: { job: JobView }) {
               ))}
             </ul>
           )}
-          {qc.verdict !== 'pass' && (
+          {qc.problems.some((p) => !p.asSource) && (
             <div className="panel-actions">
               <DubAgain job={job} />
             </div>

@@ -7,6 +7,7 @@ import { envFor, runCli } from '../../helpers/cli';
 import { loudnormMeasure, talkVideo } from '../../helpers/deliver-media';
 import { tempDir } from '../../helpers/engine';
 import { ffprobeJson, videoMd5 } from '../../helpers/media';
+import { mp4Tracks } from '../../helpers/mp4-tracks';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -181,6 +182,9 @@ describe('dub --package mkv --subtitles vtt,srt: one file with every language, S
     ).toEqual(['alone.es.mp4', 'alone.es.srt', 'alone.mp4', 'alone.multi.mp4']);
     const subs = streams(join(work, 'alone.multi.mp4')).filter((s) => s.codec_type === 'subtitle');
     expect(subs.map((s) => [s.codec_name, lang(s)])).toEqual([['mov_text', 'spa']]);
+    // Off until the viewer picks it, as in the MKV: the track header's enabled flag too, which players read.
+    expect(subs.map((s) => s.disposition?.default)).toEqual([0]);
+    expect(mp4Tracks(join(work, 'alone.multi.mp4')).find((t) => t.handler === 'sbtl')?.enabled).toBe(false);
     const status = StatusJson.parse(JSON.parse((await runCli(['status', '--json'], env)).stdout));
     expect(status.jobs[0]?.outputs.map((o) => o.type).sort()).toEqual([
       'translated_mp4',

@@ -76,23 +76,26 @@ describe('what a batch sends', () => {
 });
 
 describe('a video with no sound', () => {
-  it('is refused when added, naming the file, and nothing is sent or charged for it', async () => {
-    const engine = engineFor(sb, tempDir('home'));
-    const silent = videoMov(2);
-    const talk = videoMp4(2, 'talk-beside-a-silent-one.mp4');
-    try {
-      const before = startedDubs(sb).length;
-      const r = await engine.api.add({ inputs: [silent, talk], to: ['es'], api: 'v2', send: 'audio' });
-      expect(r.refused.map((x) => [x.input, x.error.message])).toEqual([
-        [silent, `${silent} has no sound to dub: the service would charge for a dub with no voice in it.`],
-      ]);
-      expect(r.added).toHaveLength(1);
-      expect(await engine.run(quickRun(2))).toBe('done');
-      expect(startedDubs(sb).length - before).toBe(1);
-    } finally {
-      await engine.close();
-    }
-  });
+  it.each(['audio', 'file'] as const)(
+    'sending the %s: is refused when added, naming the file, and nothing is sent or charged for it',
+    async (send) => {
+      const engine = engineFor(sb, tempDir('home'));
+      const silent = videoMov(2);
+      const talk = videoMp4(2, `talk-beside-a-silent-one-${send}.mp4`);
+      try {
+        const before = startedDubs(sb).length;
+        const r = await engine.api.add({ inputs: [silent, talk], to: ['es'], api: 'v2', send });
+        expect(r.refused.map((x) => [x.input, x.error.message])).toEqual([
+          [silent, `${silent} has no sound to dub: the service would charge for a dub with no voice in it.`],
+        ]);
+        expect(r.added).toHaveLength(1);
+        expect(await engine.run(quickRun(2))).toBe('done');
+        expect(startedDubs(sb).length - before).toBe(1);
+      } finally {
+        await engine.close();
+      }
+    },
+  );
 });
 
 describe('dubbing with the sound alone', () => {

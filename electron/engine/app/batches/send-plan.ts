@@ -3,7 +3,8 @@ import { SendSchema, type Send } from '../../../../shared/contract/jobs';
 import { mapInTurns } from '../../files/in-turns';
 import { audioBytes, audioPlan } from '../../media/ffmpeg/audio-plan';
 import { mediaTools, NO_FFMPEG, type ToolsSearch } from '../../media/ffmpeg/locate';
-import { probeStreams } from '../../media/ffmpeg/streams';
+import { probeStreams, type MediaStreams } from '../../media/ffmpeg/streams';
+import type { ProbedFile } from '../../media/probe';
 import type { Source } from './expand-inputs';
 
 /** What one file sends for each of its languages, and why the whole file when the sound alone was asked. */
@@ -36,7 +37,8 @@ const PROBES_AT_ONCE = 4;
 
 /**
  * Decides, per file, what goes to the service: a video's sound alone whenever ffmpeg is found and the file
- * has both a picture and a sound (the estimate shows what it will weigh), else the whole file.
+ * has both a picture and a sound (the estimate shows what it will weigh), else the whole file. A video
+ * with no sound is marked NO_SOUND whichever is sent: the service would charge for a dub of silence.
  */
 export async function planSends(
   sources: readonly Source[],
@@ -45,28 +47,40 @@ export async function planSends(
 ): Promise<SendPlan> {
   const files = sources.flatMap((s) => ('url' in s ? [] : [s]));
   const bySource = new Map<string, SendChoice>();
-  const whole = (bytes: number, why: string | null): SendChoice => ({ what: 'file', bytes, why });
   const send = sendOf(req.send);
-  const videos = files.filter((f) => send === 'audio' && f.kind === 'video');
+  const videos = files.filter((f) => f.kind === 'video');
   for (const f of files) bySource.set(f.path, whole(f.bytes, null));
   if (videos.length === 0) return { bySource, notice: null };
   const { tools } = await search;
   if (!tools) {
+    if (send === 'file') return { bySource, notice: null };
     for (const f of videos) bySource.set(f.path, whole(f.bytes, NO_FFMPEG));
     return { bySource, notice: NO_FFMPEG };
   }
   await mapInTurns(videos, PROBES_AT_ONCE, async (f) => {
     const streams = await probeStreams(tools.ffprobe, f.path).catch(() => null);
-    if (!streams) return bySource.set(f.path, whole(f.bytes, 'ffprobe could not read its streams'));
-    if (!streams.video) return bySource.set(f.path, whole(f.bytes, 'it has no picture to keep'));
-    if (!streams.audio) return bySource.set(f.path, whole(f.bytes, NO_SOUND));
-    const plan = audioPlan(streams.audio, req.api);
-    // A file that does not say how long it is: its sound weighs at most the file.
-    const seconds = streams.durationSeconds ?? f.durationSeconds;
-    const bytes = seconds === null ? f.bytes : Math.min(f.bytes, audioBytes(plan, seconds));
-    return bySource.set(f.path, { what: 'audio', bytes, why: null });
+    bySource.set(f.path, choiceFor(f, streams, send, req.api));
   });
   return { bySource, notice: null };
+}
+
+const whole = (bytes: number, why: string | null): SendChoice => ({ what: 'file', bytes, why });
+
+function choiceFor(
+  f: ProbedFile,
+  streams: MediaStreams | null,
+  send: Send,
+  api: BatchRequest['api'],
+): SendChoice {
+  if (!streams) return whole(f.bytes, send === 'file' ? null : 'ffprobe could not read its streams');
+  if (!streams.audio) return whole(f.bytes, NO_SOUND);
+  if (send === 'file') return whole(f.bytes, null);
+  if (!streams.video) return whole(f.bytes, 'it has no picture to keep');
+  const plan = audioPlan(streams.audio, api);
+  // A file that does not say how long it is: its sound weighs at most the file.
+  const seconds = streams.durationSeconds ?? f.durationSeconds;
+  const bytes = seconds === null ? f.bytes : Math.min(f.bytes, audioBytes(plan, seconds));
+  return { what: 'audio', bytes, why: null };
 }
 
 /** What the jobs to be sent weigh together: with the audio path, and as whole files. */

@@ -107,6 +107,7 @@ export function toView(
     watchFolderId: row.watch_folder_id,
     copiedFrom: row.copied_from,
     qc: row.state === 'completed' ? qcOf(row) : null,
+    delivering: row.state === 'completed' && row.deliver !== null && row.qc === null,
   };
 }
 

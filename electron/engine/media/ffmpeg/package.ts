@@ -4,6 +4,7 @@ import type { DefaultAudio } from '../../../../shared/contract/deliver';
 import { toolTimeout } from './extract';
 import { languageTag } from './language-tag';
 import type { MediaTools } from './locate';
+import { subtitleTracksOff } from './mp4-subtitles-off';
 import { MP4_VIDEO } from './rebuild';
 import { runTool } from './run';
 import type { MediaStreams } from './streams';
@@ -132,6 +133,8 @@ export async function writePackage(
       timeoutMs: toolTimeout(input.sourceStreams.durationSeconds),
       signal,
     });
+    // No subtitle plays by itself, as in the Matroska package (see subtitleTracksOff).
+    if (input.container === 'mp4') await subtitleTracksOff(input.part);
   } catch (e) {
     await rm(input.part, { force: true });
     throw e;

@@ -2,13 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { LoudnessTarget, Qc, QcProblem } from '../../../../shared/contract/deliver';
 import type { MediaTools } from '../ffmpeg/locate';
 import { MediaToolError } from '../ffmpeg/run';
-import {
-  measureAudio,
-  measureSourceSilences,
-  NoSoundError,
-  type AudioMeasure,
-  type Silence,
-} from './measure';
+import { measureAudio, measureSource, NoSoundError, type AudioMeasure, type Silence } from './measure';
 import { judge } from './rules';
 import { checkSubtitles } from './subtitle-checks';
 
@@ -23,6 +17,8 @@ export interface SourceFacts {
   seconds: number | null;
   /** Where the source is silent; null when unknown (a URL source, a file since gone). */
   silences: Silence[] | null;
+  /** Its integrated loudness (LUFS); null when unknown or silent. */
+  lufs: number | null;
 }
 
 const unchecked = (what: string, e: unknown): QcProblem => ({
@@ -33,8 +29,9 @@ const unchecked = (what: string, e: unknown): QcProblem => ({
 });
 
 /**
- * A source's facts for QC: its length (as probed when it was added) and its pauses, read once and shared by
- * all its languages. A source that cannot be read (moved, a URL) gives what is known: its length.
+ * A source's facts for QC: its length (as probed when it was added), its pauses and its loudness, read in
+ * one pass and shared by all its languages. A source that cannot be read (moved, a URL) gives what is
+ * known: its length.
  */
 export async function sourceFacts(
   tools: MediaTools,
@@ -42,16 +39,24 @@ export async function sourceFacts(
   knownSeconds: number | null,
   signal?: AbortSignal,
 ): Promise<SourceFacts> {
-  if (!path) return { seconds: knownSeconds, silences: null };
+  if (!path) return { seconds: knownSeconds, silences: null, lufs: null };
   try {
-    const measured = await measureSourceSilences(tools, path, { expectedSeconds: knownSeconds, signal });
-    return { seconds: knownSeconds ?? measured.durationSeconds, silences: measured.silences };
+    const measured = await measureSource(tools, path, { expectedSeconds: knownSeconds, signal });
+    return {
+      seconds: knownSeconds ?? measured.durationSeconds,
+      silences: measured.silences,
+      lufs: measured.integratedLufs,
+    };
   } catch (e) {
     if (signal?.aborted) throw e;
     // A picture with no sound: nobody speaks anywhere.
     if (e instanceof NoSoundError)
-      return { seconds: knownSeconds, silences: knownSeconds ? [{ start: 0, end: knownSeconds }] : [] };
-    return { seconds: knownSeconds, silences: null };
+      return {
+        seconds: knownSeconds,
+        silences: knownSeconds ? [{ start: 0, end: knownSeconds }] : [],
+        lufs: null,
+      };
+    return { seconds: knownSeconds, silences: null, lufs: null };
   }
 }
 
@@ -90,6 +95,7 @@ export async function checkDub(
     noAudioStream,
     sourceSeconds: source.seconds,
     sourceSilences: source.silences,
+    sourceLufs: source.lufs,
     subtitleProblems,
     target,
     extra,

@@ -42,6 +42,12 @@ function ebur128Summary(stderr: string): { integrated?: string; truePeak?: strin
   return out;
 }
 
+/** The integrated loudness of ebur128's last summary (LUFS); null when gated out (silence) or not printed. */
+export function parseIntegrated(stderr: string): number | null {
+  const parsed = z.coerce.number().finite().safeParse(ebur128Summary(stderr).integrated);
+  return parsed.success && parsed.data > GATED_OUT_LUFS ? parsed.data : null;
+}
+
 const lastMatch = (text: string, re: RegExp) => [...text.matchAll(re)].at(-1)?.[1];
 
 export function parseMeasureLog(

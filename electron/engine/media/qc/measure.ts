@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { toolTimeout } from '../ffmpeg/extract';
 import type { MediaTools } from '../ffmpeg/locate';
 import { MediaToolError, runTool } from '../ffmpeg/run';
-import { parseMeasureLog, parseSilences, type Silence } from './measure-log';
+import { parseIntegrated, parseMeasureLog, parseSilences, type Silence } from './measure-log';
 
 export type { Silence } from './measure-log';
 
@@ -107,19 +107,20 @@ export async function measureAudio(
 
 /**
  * Where a source is silent (pauses of SOURCE_PAUSE_SECONDS or more), for telling a dub's long silence
- * where the original speaks from one where it is quiet too. One cheap pass, once per source.
+ * where the original speaks from one where it is quiet too; and its integrated loudness, for telling a dub
+ * off the target from a dub as loud as its original. One cheap pass (no true peak), once per source.
  */
-export async function measureSourceSilences(
+export async function measureSource(
   tools: MediaTools,
   path: string,
   opts: { expectedSeconds?: number | null; signal?: AbortSignal } = {},
-): Promise<{ durationSeconds: number; silences: Silence[] }> {
+): Promise<{ durationSeconds: number; silences: Silence[]; integratedLufs: number | null }> {
   const { stdout, stderr } = await overSound(
     tools,
     [
       ...baseArgs(path),
       '-af',
-      `silencedetect=n=${SILENCE_DB}dB:d=${SOURCE_PAUSE_SECONDS}`,
+      `ebur128=framelog=verbose,silencedetect=n=${SILENCE_DB}dB:d=${SOURCE_PAUSE_SECONDS}`,
       '-f',
       'null',
       '-',
@@ -127,5 +128,9 @@ export async function measureSourceSilences(
     { timeoutMs: toolTimeout(opts.expectedSeconds ?? null), signal: opts.signal },
   );
   const durationSeconds = progressSeconds(stdout);
-  return { durationSeconds, silences: parseSilences(stderr, durationSeconds) };
+  return {
+    durationSeconds,
+    silences: parseSilences(stderr, durationSeconds),
+    integratedLufs: parseIntegrated(stderr),
+  };
 }

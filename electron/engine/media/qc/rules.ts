@@ -30,6 +30,8 @@ export interface QcInput {
   sourceSeconds: number | null;
   /** Where the source is silent; null when unknown (then it is taken to sound throughout). */
   sourceSilences: Silence[] | null;
+  /** The source's integrated loudness (LUFS); null or absent when unknown. */
+  sourceLufs?: number | null;
   /** The subtitle checks' problems (see checkSubtitles). */
   subtitleProblems: QcProblem[];
   target: LoudnessTarget;
@@ -51,8 +53,11 @@ function lengthProblem(delta: number, dub: number, source: number): QcProblem | 
   };
 }
 
-function loudnessProblems(a: AudioMeasure, targetName: LoudnessTarget): QcProblem[] {
-  const target = LOUDNESS_TARGETS[targetName];
+function loudnessProblems(
+  a: AudioMeasure,
+  targetName: LoudnessTarget,
+  sourceLufs: number | null,
+): QcProblem[] {
   if (a.integratedLufs === null)
     return [
       {
@@ -63,14 +68,8 @@ function loudnessProblems(a: AudioMeasure, targetName: LoudnessTarget): QcProble
       },
     ];
   const out: QcProblem[] = [];
-  const off = a.integratedLufs - target.lufs;
-  if (Math.abs(off) > target.tolerance)
-    out.push({
-      code: 'loudness',
-      severity: Math.abs(off) > target.tolerance * LOUDNESS_FAIL_TOLERANCES ? 'fail' : 'warn',
-      message: `integrated loudness ${a.integratedLufs.toFixed(1)} LUFS is ${Math.abs(off).toFixed(1)} LU ${off > 0 ? 'above' : 'below'} the ${target.label} target of ${target.lufs} LUFS (±${target.tolerance})`,
-      remedy: `Bring it to ${target.lufs} LUFS in an editor (ffmpeg's loudnorm filter does it)${targetName === 'broadcast' ? ', or check it against the web target (-14 LUFS) if it goes to a web platform' : ''}.`,
-    });
+  const off = offTarget(a.integratedLufs, targetName, sourceLufs);
+  if (off) out.push(off);
   if (a.truePeakDbtp !== null && a.truePeakDbtp > TRUE_PEAK_CEILING_DBTP)
     out.push({
       code: 'true-peak',
@@ -88,6 +87,45 @@ function loudnessProblems(a: AudioMeasure, targetName: LoudnessTarget): QcProble
     });
   return out;
 }
+
+/**
+ * The dub's integrated loudness against the target. A dub as far off as its source (web video is mastered
+ * near -14 LUFS, far above broadcast's -23) is said to be so: the service kept the original's level, and
+ * dubbing it again would give the same. The severity stays the target's: a delivery check refuses the file.
+ */
+function offTarget(lufs: number, targetName: LoudnessTarget, sourceLufs: number | null): QcProblem | null {
+  const target = LOUDNESS_TARGETS[targetName];
+  const off = lufs - target.lufs;
+  if (Math.abs(off) <= target.tolerance) return null;
+  const severity = Math.abs(off) > target.tolerance * LOUDNESS_FAIL_TOLERANCES ? 'fail' : 'warn';
+  const normalize = `bring it to ${target.lufs} LUFS in an editor (ffmpeg's loudnorm filter does it)`;
+  // Off the same way, past the tolerance too, and within the tolerance of the dub.
+  const asSource =
+    sourceLufs !== null &&
+    Math.sign(sourceLufs - target.lufs) === Math.sign(off) &&
+    Math.abs(sourceLufs - target.lufs) > target.tolerance &&
+    Math.abs(lufs - sourceLufs) <= target.tolerance;
+  if (!asSource)
+    return {
+      code: 'loudness',
+      severity,
+      message: `integrated loudness ${lufs.toFixed(1)} LUFS is ${Math.abs(off).toFixed(1)} LU ${off > 0 ? 'above' : 'below'} the ${target.label} target of ${target.lufs} LUFS (±${target.tolerance})${sourceLufs === null ? '' : `; the source is at ${sourceLufs.toFixed(1)} LUFS`}`,
+      remedy: `${capitalized(normalize)}${targetName === 'broadcast' ? ', or check it against the web target (-14 LUFS) if it goes to a web platform' : ''}.`,
+    };
+  const other = OTHER_TARGET[targetName];
+  const fits = Math.abs(sourceLufs - LOUDNESS_TARGETS[other].lufs) <= LOUDNESS_TARGETS[other].tolerance * 2;
+  const pick = `If it goes to ${other === 'web' ? 'a web platform' : 'broadcast'}, pick the ${other} target (${LOUDNESS_TARGETS[other].lufs} LUFS): --loudness ${other} on add, dub or watch, or "Loudness check" in the Add sheet or a watched folder's preset; otherwise ${normalize}.`;
+  return {
+    code: 'loudness',
+    severity,
+    message: `integrated loudness ${lufs.toFixed(1)} LUFS, target ${target.lufs} ±${target.tolerance}, ${target.label}; the source itself is at ${sourceLufs.toFixed(1)} LUFS: the dub is as ${off > 0 ? 'loud' : 'quiet'} as its original`,
+    remedy: `Dubbing it again would give the same. ${fits ? pick : `${capitalized(normalize)}; its original is as far off.`}`,
+    asSource: true,
+  };
+}
+
+const OTHER_TARGET: Record<LoudnessTarget, LoudnessTarget> = { broadcast: 'web', web: 'broadcast' };
+const capitalized = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
 
 /** The parts of `[start, end]` where the source sounds: its length, in seconds. */
 function sourceSoundsFor(s: Silence, sourceSilences: Silence[] | null): number {
@@ -134,7 +172,10 @@ export function judge(input: QcInput): Qc {
       const length = lengthProblem(durationDelta, a.durationSeconds, input.sourceSeconds);
       if (length) problems.push(length);
     }
-    problems.push(...loudnessProblems(a, input.target), ...silenceProblems(a, input.sourceSilences));
+    problems.push(
+      ...loudnessProblems(a, input.target, input.sourceLufs ?? null),
+      ...silenceProblems(a, input.sourceSilences),
+    );
   }
   problems.push(...input.subtitleProblems);
   const target = LOUDNESS_TARGETS[input.target];
@@ -144,6 +185,7 @@ export function judge(input: QcInput): Qc {
     loudness: {
       integrated: a?.integratedLufs ?? null,
       truePeak: a?.truePeakDbtp ?? null,
+      source: input.sourceLufs ?? null,
     },
     target: { name: input.target, lufs: target.lufs, tolerance: target.tolerance },
     problems,
