@@ -46,6 +46,11 @@ export interface SessionOptions {
   face?: AppInfo['shell'];
   /** The built-in sandbox for this session, whatever is configured (`serve --sandbox`). */
   sandbox?: boolean;
+  /**
+   * Checks that need the queue's database but no file or service (a preset's name): run before anything
+   * is said or started, so a refused command says only why.
+   */
+  check?: (api: DubdeskApi) => Promise<void>;
 }
 
 /**
@@ -109,6 +114,12 @@ export async function openSession(cmd: Command, opts: SessionOptions): Promise<C
     watch: watchFromEnv(),
   });
   const { api } = host;
+  try {
+    await opts.check?.(api);
+  } catch (e) {
+    await host.close();
+    throw e;
+  }
   const sandbox = (await api.getSettings()).service.mode === 'sandbox';
   if (opts.needsService && sandbox && !opts.quiet && firstTimeIn(home, SANDBOX_NOTICE_SEEN)) {
     process.stderr.write(

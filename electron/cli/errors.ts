@@ -22,6 +22,12 @@ function hint(e: ContractError, own: HintsFor): { text: string; replaces: boolea
       return replace('set --base-url or DUBDESK_BASE_URL');
     case 'apiKey':
       return replace('set DUBDESK_API_KEY or run `dubdesk login` (the key is read from stdin)');
+    case 'budget':
+      // Not "add credits": the balance may be plenty. A command without --force (watch) names its own way.
+      return replace(
+        own.credits ??
+          'raise the budget with `dubdesk spend --budget N`, or pass --force to add this batch anyway',
+      );
     default:
       break;
   }

@@ -19,6 +19,8 @@ export const ExitCode = {
   Paused: 7,
   /** `run --until-done` stopped with jobs left that were made on another service or account (only it finishes them). */
   Elsewhere: 8,
+  /** The batch went well (it would have been 0), but the `--when-done` command failed. */
+  WhenDoneFailed: 9,
   /** Interrupted (Ctrl+C): every job resumes on the next run. */
   Interrupted: 130,
 } as const;
@@ -35,6 +37,7 @@ const MEANINGS: Record<ExitCode, string> = {
   6: 'another Dubdesk is working this queue',
   7: '`run --until-done` or `dub` stopped with jobs left because the queue or those jobs are paused (`dubdesk resume` goes on)',
   8: '`run --until-done` stopped with jobs left that were made on another service or account: switch back to it to finish them',
+  9: 'the batch went well, but the --when-done command failed (exited non-zero or could not start)',
   130: 'interrupted (Ctrl+C); every job resumes on the next run',
 };
 

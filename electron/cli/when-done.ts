@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from 'commander';
 import type { BatchSummary } from '../../shared/contract/batch-summary';
 import { drainedSummary } from '../../shared/contract/batch-summary';
 import { isTerminal, type JobView } from '../../shared/contract/jobs';
@@ -6,17 +7,27 @@ import { NO_BATCH, watchDrain } from '../../shared/when-done';
 import { systemExecutor, type WhenDoneExecutor } from '../engine/index';
 import { printable } from './format';
 
-/** Runs `--when-done`'s command with the summary on its standard input; says so when it fails. */
+/** `--when-done`'s value: a command, never an empty or blank one (refused when typed, before any work). */
+export function whenDoneCommand(raw: string): string {
+  if (raw.trim() === '')
+    throw new InvalidArgumentError(
+      "expected a command to run, e.g. --when-done 'cat > summary.json' (leave the flag out to run nothing)",
+    );
+  return raw;
+}
+
+/** Runs `--when-done`'s command with the summary on its standard input; says so when it fails. True: it ran well. */
 export async function runWhenDone(
   command: string,
   summary: BatchSummary,
   executor: WhenDoneExecutor = systemExecutor(),
-): Promise<void> {
+): Promise<boolean> {
   const r = await executor.run(command, `${JSON.stringify(summary)}\n`);
   if (r.failure)
     process.stderr.write(
       `dubdesk: the --when-done command ${printable(command)} failed: ${printable(r.failure)}\n`,
     );
+  return r.failure === null;
 }
 
 /**

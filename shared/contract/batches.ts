@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { deliverFields } from './deliver';
 import { ContractErrorSchema } from './errors';
+import { BudgetViewSchema } from './spending';
 import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema, SendSchema } from './jobs';
 import { LanguageCodeSchema, languageListSchema } from './language-codes';
 
@@ -124,6 +125,8 @@ export const EstimateSchema = z.object({
    */
   overBudget: z.boolean().default(false),
   budgetLeft: z.number().nullable().default(null),
+  /** The monthly budget before this batch, for saying every number (null: no budget). */
+  budget: BudgetViewSchema.nullable().default(null),
   /** Source x language pairs already dubbed with these settings: skipped unless `again`. */
   alreadyDone: z.array(DoneBeforeSchema),
   /** Source x language pairs already in the queue: not added twice. */
@@ -165,5 +168,7 @@ export const AddResultSchema = z.object({
   balance: z.number().nullable(),
   /** Said once when the sound alone was asked for and cannot be sent at all (no ffmpeg found). */
   notice: z.string().nullable().optional(),
+  /** Credits past the monthly budget this batch goes, added anyway (`force`); 0 when within it or no budget. */
+  pastBudgetBy: z.number().default(0),
 });
 export type AddResult = z.infer<typeof AddResultSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DubdeskError } from './errors';
 
 /**
  * What a batch hands on besides each language's own files: one file holding every language (`mkv` or
@@ -45,6 +46,19 @@ export const deliverFields = {
   defaultAudio: DefaultAudioSchema.default('original'),
   loudness: LoudnessTargetSchema.default('broadcast'),
 };
+
+/**
+ * The package's default sound is the original or one of the batch's own languages: another one would be a
+ * track the file does not have. Said before any file is read (the CLI checks it with the flags).
+ */
+export function checkDefaultAudio(to: readonly string[], defaultAudio: DefaultAudio): void {
+  if (defaultAudio !== 'original' && !to.includes(defaultAudio))
+    throw new DubdeskError(
+      'bad-request',
+      `the default sound '${defaultAudio}' is not one of this batch's languages (${to.join(', ')})`,
+      { remedy: `Pick original, or one of ${to.join(', ')}.`, field: 'defaultAudio' },
+    );
+}
 
 /** A job's delivery choices as stored with it (each field falls back to its default). */
 export const DeliverChoiceSchema = z.object(deliverFields);

@@ -199,6 +199,11 @@ export const PageRequestSchema = z
     filter: JobFilterSchema.default({}),
     offset: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(MAX_PAGE).default(100),
+    /**
+     * `added`: by id, the order jobs were added in (stable: a move never reorders it). `queue`: the queue's
+     * order, the one the worker takes uploads in and the window shows (`move` changes it).
+     */
+    order: z.enum(['added', 'queue']).default('added'),
   })
   .strict();
 export type PageRequest = z.input<typeof PageRequestSchema>;

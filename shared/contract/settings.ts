@@ -17,7 +17,13 @@ export const RateSchema = z
   .int()
   .min(MIN_RATE_BYTES, `a cap below ${MIN_RATE_BYTES / 1024} KiB/s would stall transfers`)
   .max(MAX_RATE_BYTES, `a cap above ${MAX_RATE_BYTES / 1024 ** 3} GiB/s is past any line's speed`);
-export const BudgetSchema = z.number().int().min(0).max(1e12);
+/** The largest monthly budget: more credits than any account holds, so past it is a typo. */
+export const MAX_BUDGET = 1e12;
+export const BudgetSchema = z
+  .number()
+  .int('a budget is a whole number of credits')
+  .min(0, 'a budget cannot be negative')
+  .max(MAX_BUDGET, `a budget is at most ${MAX_BUDGET.toLocaleString('en-US')} credits`);
 
 /**
  * Where the API key goes: the OS credential store (Keychain, Credential Manager, Secret Service) when the

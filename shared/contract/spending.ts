@@ -33,10 +33,17 @@ export const SpendingRequestSchema = z
   })
   .strict();
 
+/** The monthly budget from the settings, what this calendar month (local) has charged and what the queue will. */
+export const BudgetViewSchema = z.object({
+  credits: z.number(),
+  spentThisMonth: z.number(),
+  committed: z.number(),
+});
+
 export const SpendingSchema = z.object({
   rows: z.array(SpendRowSchema),
-  /** The monthly budget from the settings and what this calendar month (local) has charged; null: no budget. */
-  budget: z.object({ credits: z.number(), spentThisMonth: z.number(), committed: z.number() }).nullable(),
+  /** Null: no budget. */
+  budget: BudgetViewSchema.nullable(),
 });
 export type Spending = z.infer<typeof SpendingSchema>;
 
@@ -131,4 +138,19 @@ export function overBudget(
   if (!budget) return { over: false, left: null };
   const left = budget.credits - budget.spentThisMonth - budget.committed;
   return { over: credits > left, left };
+}
+
+/**
+ * Why `credits` more go past the budget, every number said: "past the monthly budget of 5: with the 0 spent
+ * this month that is 6, 1 over" (what is queued and not yet charged counts too).
+ */
+export function pastBudgetWords(
+  budget: z.infer<typeof BudgetViewSchema>,
+  credits: number,
+  n: (credits: number) => string = String,
+): string {
+  const { spentThisMonth, committed } = budget;
+  const total = spentThisMonth + committed + credits;
+  const queued = committed ? ` and the ${n(committed)} queued` : '';
+  return `past the monthly budget of ${n(budget.credits)}: with the ${n(spentThisMonth)} spent this month${queued} that is ${n(total)}, ${n(total - budget.credits)} over`;
 }

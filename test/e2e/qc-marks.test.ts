@@ -1,19 +1,17 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, appInBrowser, openPage, screenshot, PATIENT } from '../helpers/browser-app';
+import {
+  addButtonShown,
+  appInBrowser,
+  bothThemes,
+  openPage,
+  PATIENT,
+  screenshot,
+} from '../helpers/browser-app';
 import { talkVideo, withAudioFilter } from '../helpers/deliver-media';
 import { allJobs } from '../helpers/engine';
-
-async function bothThemes(page: Page, name: string): Promise<void> {
-  await page.emulateMedia({ colorScheme: 'light' });
-  await screenshot(page, `${name}-light`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await screenshot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 describe('QC on the chips and in the job panel; the package on the row', () => {
   // French comes out 4 s short with a cue too fast to read (fails), German with 6 s of silence (a look).

@@ -1,21 +1,18 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { WORKING_STATES } from '../../shared/contract/jobs';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, appInBrowser, openPage, screenshot, PATIENT } from '../helpers/browser-app';
+import {
+  addButtonShown,
+  appInBrowser,
+  bothThemes,
+  openPage,
+  PATIENT,
+  screenshot,
+} from '../helpers/browser-app';
 import { allJobs, tempDir } from '../helpers/engine';
 import { audioMp3, textFile, videoMp4 } from '../helpers/media';
-
-/** The same moment in light and in dark, for the README. */
-async function bothThemes(page: Page, name: string): Promise<void> {
-  await page.emulateMedia({ colorScheme: 'light' });
-  await screenshot(page, `${name}-light`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await screenshot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 async function until(test: () => Promise<boolean>): Promise<void> {
   await expect.poll(test, { timeout: 45_000, interval: 100 }).toBe(true);

@@ -2,19 +2,10 @@
  * The Add sheet's send choice (issue 34) as a person uses it: the sound alone is picked, and the estimate
  * says what goes up instead of the whole file; the whole file says so too. Screenshots, light and dark.
  */
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, appInBrowser, screenshot, PATIENT } from '../helpers/browser-app';
+import { addButtonShown, appInBrowser, bothThemes, PATIENT } from '../helpers/browser-app';
 import { videoMp4 } from '../helpers/media';
-
-async function bothThemes(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await screenshot(page, `${name}-${scheme}`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 describe('the Add sheet: what is sent', () => {
   const e2e = appInBrowser({ sandbox: { pipelineSeconds: 8, balance: 36_000 } }, { ready: addButtonShown });

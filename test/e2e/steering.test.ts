@@ -5,19 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { isTerminal } from '../../shared/contract/jobs';
 import type { WhenDoneExecutor } from '../../electron/engine/index';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, appInBrowser, openPage, PATIENT, screenshot } from '../helpers/browser-app';
+import {
+  addButtonShown,
+  appInBrowser,
+  bothThemes,
+  openPage,
+  PATIENT,
+  screenshot,
+} from '../helpers/browser-app';
 import { allJobs } from '../helpers/engine';
 import { seedQueue } from '../helpers/seed';
 import { videoMp4 } from '../helpers/media';
-
-/** The same moment in light and in dark. */
-async function bothThemes(page: Page, name: string): Promise<void> {
-  await page.emulateMedia({ colorScheme: 'light' });
-  await screenshot(page, `${name}-light`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await screenshot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** The sources of the queue's first rows, in the order the list (and the worker) has them. */
 async function firstRows(page: Page, n: number): Promise<string[]> {

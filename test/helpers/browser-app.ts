@@ -203,6 +203,15 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/** The same moment in light and in dark (`NAME-light.png`, `NAME-dark.png`), left in light. */
+export async function bothThemes(page: Page, name: string): Promise<void> {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await screenshot(page, `${name}-light`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 /**
  * How long a browser test waits for the page to show something. Not a speed target: a machine shared by
  * many can take seconds to probe a file or answer a request, and a test fails only when it never happens.

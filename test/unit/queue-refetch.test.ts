@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FaceBridge } from '../../shared/face';
-import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DubdeskHost } from '../../electron/engine/index';
 import { createAppStore, type AppStore } from '../../renderer/src/store/index';
 import { rowAt } from '../../renderer/src/store/rows';
-import { tempDir } from '../helpers/engine';
-import { seedQueue } from '../helpers/seed';
+import { seededEngine, until, webBridge } from '../helpers/store-over-engine';
 
 /**
  * The store over the real engine in this process; the first page's next answer can be held back after the
@@ -13,8 +11,7 @@ import { seedQueue } from '../helpers/seed';
 function bridgeOver(host: DubdeskHost) {
   let holding = false;
   const held: (() => void)[] = [];
-  const bridge: FaceBridge = {
-    ...host.api,
+  const bridge = webBridge(host.api, {
     async listSources(request) {
       const answer = await host.api.listSources(request);
       if (holding && request.offset === 0) {
@@ -23,15 +20,7 @@ function bridgeOver(host: DubdeskHost) {
       }
       return answer;
     },
-    shell: 'web',
-    mediaUrl: (id, kind) => `/media/${id}/${kind}`,
-    stageFiles: async () => [],
-    pickFiles: async () => null,
-    pickFolder: async () => null,
-    canReveal: false,
-    showInFolder: async () => undefined,
-    openPath: async () => undefined,
-  };
+  });
   return {
     bridge,
     holdNextFirstPage: () => void (holding = true),
@@ -43,19 +32,13 @@ function bridgeOver(host: DubdeskHost) {
 const firstSources = (store: AppStore, n: number) =>
   Array.from({ length: n }, (_, i) => rowAt(store.getState().pages, i)?.sourceName);
 
-async function until(test: () => boolean): Promise<void> {
-  await vi.waitFor(() => expect(test()).toBe(true), { timeout: 10_000, interval: 10 });
-}
-
 describe("the queue's order on screen after a move", () => {
   let host: DubdeskHost;
   let store: AppStore;
   let gate: ReturnType<typeof bridgeOver>;
 
   beforeAll(() => {
-    const home = tempDir();
-    seedQueue(home, 40, ['es', 'fr']);
-    host = openDubdesk({ home, face: 'web', service: { baseUrl: 'http://127.0.0.1:9', apiKey: 'x' } });
+    host = seededEngine(40, ['es', 'fr']);
     gate = bridgeOver(host);
     store = createAppStore(gate.bridge);
   });

@@ -1,34 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Estimate } from '../../shared/contract/batches';
 import type { JobView } from '../../shared/contract/jobs';
-import type { FaceBridge } from '../../shared/face';
-import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
+import type { DubdeskHost } from '../../electron/engine/index';
 import { createAppStore, type AppStore } from '../../renderer/src/store/index';
 import { chipKind, headerNumbers, rowDone, viewCount, waitingWords } from '../../renderer/src/store/derived';
 import { estimateTotals } from '../../renderer/src/store/estimate';
 import { KEEP_AROUND, PAGE_SIZE } from '../../renderer/src/store/queue';
 import { rowAt } from '../../renderer/src/store/rows';
-import { tempDir } from '../helpers/engine';
-import { seedQueue } from '../helpers/seed';
-
-/** The store over the real engine in this process: only the face's own extras are stand-ins. */
-function bridgeOver(host: DubdeskHost): FaceBridge {
-  return {
-    ...host.api,
-    shell: 'web',
-    mediaUrl: (id, kind) => `/media/${id}/${kind}`,
-    stageFiles: async () => [],
-    pickFiles: async () => null,
-    pickFolder: async () => null,
-    canReveal: false,
-    showInFolder: async () => undefined,
-    openPath: async () => undefined,
-  };
-}
-
-async function until(test: () => boolean): Promise<void> {
-  await vi.waitFor(() => expect(test()).toBe(true), { timeout: 10_000, interval: 10 });
-}
+import { seededEngine, until, webBridge } from '../helpers/store-over-engine';
 
 const loadedPages = (store: AppStore) => Object.keys(store.getState().pages).map(Number);
 
@@ -39,10 +18,8 @@ describe('the queue store pages through a large queue', () => {
   let store: AppStore;
 
   beforeAll(() => {
-    const home = tempDir();
-    seedQueue(home, SOURCES, ['es', 'fr']);
-    host = openDubdesk({ home, face: 'web', service: { baseUrl: 'http://127.0.0.1:9', apiKey: 'x' } });
-    store = createAppStore(bridgeOver(host));
+    host = seededEngine(SOURCES, ['es', 'fr']);
+    store = createAppStore(webBridge(host.api));
   });
   afterAll(() => host.close());
 
@@ -204,6 +181,7 @@ describe('what the screens derive', () => {
       overBalance: false,
       overBudget: false,
       budgetLeft: null,
+      budget: null,
       alreadyDone: [{ jobId: 1, source: '/a.mp4', destLang: 'es', outputs: [] }],
       alreadyQueued: [],
       uploadOnce: { enabled: false, bytesSaved: 0, files: 0, outOf: 1 },

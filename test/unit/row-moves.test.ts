@@ -6,7 +6,7 @@ import type { AppState } from '../../renderer/src/store';
 
 /** A row of the list as the page shows it: its source and its jobs' ids (all a move reads of it). */
 const rowOf = (source: string, ids: number[]) =>
-  ({ source, jobs: ids.map((id) => ({ id })) }) as unknown as SourceRow;
+  ({ source, jobs: ids.map((id) => ({ id, state: 'queued', remoteId: null })) }) as unknown as SourceRow;
 
 /** The browser's drag data between a drag's start and its drop. */
 function dragData() {

@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { AddResult } from '../../../shared/contract/batches';
+import type { DubdeskApi } from '../../../shared/contract/methods';
+import type { PresetOptionsInput } from '../../../shared/contract/presets';
 import { withSession, type CliSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
@@ -71,6 +73,10 @@ function report(r: AddResult, flags: AddFlags): string[] {
     if (r.retried.length) parts.push(`retrying ${r.retried.length}`);
     if (r.alreadyQueued.length) parts.push(`${r.alreadyQueued.length} already queued`);
     process.stderr.write(`${parts.join(', ')}; about ${r.credits} credits${unknown}${of}.\n`);
+    if (r.pastBudgetBy > 0)
+      process.stderr.write(
+        `This batch goes past the monthly budget by ${plural(r.pastBudgetBy, 'credit')} (--force); \`dubdesk spend\` shows the month.\n`,
+      );
     if (r.balance === null && r.added.length + r.retried.length > 0)
       process.stderr.write(
         'The balance could not be checked (is the service reachable?); the jobs start when it answers.\n',
@@ -83,8 +89,12 @@ function report(r: AddResult, flags: AddFlags): string[] {
 }
 
 /** Queues the batch. Refused inputs are reported; the valid rest of the batch goes ahead. */
-async function addJobs(session: CliSession, inputs: string[], flags: AddFlags, cmd: Command): Promise<Added> {
-  const options = await batchRequest(session.api, flags, cmd);
+async function addJobs(
+  session: CliSession,
+  inputs: string[],
+  options: PresetOptionsInput,
+  flags: AddFlags,
+): Promise<Added> {
   const r = await session.api.add({ inputs, ...options, force: flags.force, again: flags.again });
   if (r.notice && !flags.json) process.stderr.write(`note: ${r.notice}\n`);
   const skipped = report(r, flags);
@@ -135,14 +145,32 @@ export function batchOptionFlags(cmd: Command): Command {
     .addOption(sendOption());
 }
 
+/**
+ * A session for a batch: its options (a preset's, the flags beside it) settled before anything is read or
+ * said, so a preset that is not there is the only line; then "Reading…", then `fn` with the options.
+ */
+function withBatch<T>(
+  cmd: Command,
+  inputs: string[],
+  flags: AddFlags,
+  fn: (s: CliSession, options: PresetOptionsInput) => Promise<T>,
+): Promise<T> {
+  requireLanguagesOrPreset(flags, cmd);
+  let options: PresetOptionsInput | null = null;
+  const check = async (api: DubdeskApi) => void (options = await batchRequest(api, flags, cmd));
+  return withSession(cmd, { needsService: true, quiet: flags.json, check }, async (s) => {
+    if (!options) throw new Error('the batch options were not settled');
+    if (!flags.json) process.stderr.write(readingLine(inputs));
+    return fn(s, options);
+  });
+}
+
 export function registerAddCommands(program: Command): void {
   addJobOptions(
     program.command('add').description('Queue files, folders or URLs to dub into the target languages'),
   ).action(async (inputs: string[], flags: AddFlags, cmd: Command) => {
-    requireLanguagesOrPreset(flags, cmd);
-    if (!flags.json) process.stderr.write(readingLine(inputs));
-    process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
-      const added = await addJobs(s, inputs, flags, cmd);
+    process.exitCode = await withBatch(cmd, inputs, flags, async (s, options) => {
+      const added = await addJobs(s, inputs, options, flags);
       if (flags.json) printJson(AddJson.parse(addJson(added)));
       return added.code;
     });
@@ -151,14 +179,12 @@ export function registerAddCommands(program: Command): void {
   addRunOptions(
     addJobOptions(program.command('dub').description('Add, then run the queue until every job is done')),
   ).action(async (inputs: string[], flags: AddFlags & RunFlags, cmd: Command) => {
-    requireLanguagesOrPreset(flags, cmd);
-    if (!flags.json) process.stderr.write(readingLine(inputs));
-    process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async (s) => {
+    process.exitCode = await withBatch(cmd, inputs, flags, async (s, options) => {
       // Ctrl+C while adding: the batch is added whole or not at all, then the run does not start.
       const caught = catchInterrupts();
       let added: Added;
       try {
-        added = await addJobs(s, inputs, flags, cmd);
+        added = await addJobs(s, inputs, options, flags);
       } catch (e) {
         caught.dispose();
         throw e;

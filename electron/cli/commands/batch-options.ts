@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { DubdeskApi } from '../../../shared/contract/methods';
-import { PresetOptionsSchema, type Preset, type PresetOptionsInput } from '../../../shared/contract/presets';
+import { checkDefaultAudio } from '../../../shared/contract/deliver';
+import {
+  PresetOptionsSchema,
+  type Preset,
+  type PresetOptions,
+  type PresetOptionsInput,
+} from '../../../shared/contract/presets';
 import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
 import type { DeliverFlags } from '../deliver-options';
 
@@ -85,10 +91,18 @@ export async function batchRequest(
   flags: AddFlags,
   cmd: Command,
 ): Promise<PresetOptionsInput> {
+  let options: PresetOptions;
   if (flags.preset) {
     const preset = await findPreset(api, flags.preset);
-    return PresetOptionsSchema.parse({ ...preset.options, ...batchOptions(flags, cmd, true) });
+    options = PresetOptionsSchema.parse({ ...preset.options, ...batchOptions(flags, cmd, true) });
+  } else {
+    requireLanguagesOrPreset(flags, cmd);
+    options = PresetOptionsSchema.parse({
+      ...batchOptions(flags, cmd, false),
+      uploadOnce: flags.uploadOnce ?? 'auto',
+    });
   }
-  requireLanguagesOrPreset(flags, cmd);
-  return { ...batchOptions(flags, cmd, false), uploadOnce: flags.uploadOnce ?? 'auto' } as PresetOptionsInput;
+  // What the flags alone can be refused for, refused before a file is read.
+  checkDefaultAudio(options.to, options.defaultAudio);
+  return options;
 }

@@ -18,7 +18,19 @@ function summary(p: Preset): string {
   if (o.naming !== 'suffix') parts.push(`a folder per language`);
   if (o.outDir) parts.push(`into ${o.outDir}`);
   if (o.send) parts.push(o.send === 'file' ? 'sends the whole file' : 'sends the sound alone');
+  if (o.uploadOnce !== 'auto') parts.push(o.uploadOnce ? 'uploads once' : 'uploads once per language');
+  parts.push(...deliverWords(o));
   return printable(parts.join(' · '));
+}
+
+/** What a preset hands on besides each language's files, where it is not the default. */
+function deliverWords(o: Preset['options']): string[] {
+  const parts: string[] = [];
+  if (o.package !== 'none') parts.push(`one ${o.package.toUpperCase()} with every language`);
+  if (o.subtitles.join(',') !== 'vtt') parts.push(`subtitles ${o.subtitles.join(', ')}`);
+  if (o.defaultAudio !== 'original') parts.push(`the package starts in ${o.defaultAudio}`);
+  if (o.loudness !== 'broadcast') parts.push(`QC to web loudness (-14 LUFS)`);
+  return parts;
 }
 
 function show(p: Preset): void {

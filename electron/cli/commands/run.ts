@@ -14,7 +14,7 @@ import { RunJson } from '../json-shapes';
 import { printJobsElsewhere, printPausedJobs, printQueueLine, printSummary, tally } from '../run-summary';
 import { byteRate, positiveInt, positiveSeconds, sendWindow } from '../options';
 import type { SendWindow } from '../../../shared/schedule';
-import { runWhenDone, whenEachBatchIsDone } from '../when-done';
+import { runWhenDone, whenDoneCommand, whenEachBatchIsDone } from '../when-done';
 
 export interface RunFlags {
   untilDone: boolean;
@@ -182,8 +182,12 @@ export async function runQueue(
   const json: RunJson = { outcome, exitCode: code, tally: t.counts, queue: totals, jobs: after };
   // Done means the queue has nothing open at all, after a run that had work: never after its first job.
   const hadWork = before.some((j) => !isTerminal(j.state)) || after.length > before.length;
-  if (flags.whenDone && flags.untilDone && outcome === 'done' && totals.left === 0 && hadWork)
-    await runWhenDone(flags.whenDone, json);
+  if (flags.whenDone && flags.untilDone && outcome === 'done' && totals.left === 0 && hadWork) {
+    const ran = await runWhenDone(flags.whenDone, json);
+    // The batch's own result comes first; a batch that went well still says its command failed.
+    if (!ran && code === ExitCode.Ok)
+      return { code: ExitCode.WhenDoneFailed, json: { ...json, exitCode: ExitCode.WhenDoneFailed } };
+  }
   return { code, json };
 }
 
@@ -214,7 +218,8 @@ export function addRunOptions(cmd: Command): Command {
     .option('--poll-interval <seconds>', 'shortest time between two status polls', positiveSeconds, 3)
     .option(
       '--when-done <command>',
-      'run this shell command once the queue is done, the summary (as --json prints it) on its standard input',
+      'run this shell command once the queue is done, the summary (as --json prints it) on its standard input (exit 9 when it fails after a batch that went well)',
+      whenDoneCommand,
     )
     .option(
       '--max-upload-rate <rate>',

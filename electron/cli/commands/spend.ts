@@ -10,24 +10,32 @@ import {
   type Spending,
 } from '../../../shared/contract/spending';
 import { spendLinesCsv, spendRowsCsv } from '../../../shared/spending-csv';
+import { BudgetSchema, MAX_BUDGET } from '../../../shared/contract/settings';
 import { withSession } from '../context';
 import { printable, printJson, table } from '../format';
 import { sinceDate } from '../options';
 
 interface SpendFlags {
-  budget?: number | null;
+  budget?: number | 'none';
   by: SpendGroup;
   since?: string;
   csv: boolean;
   json: boolean;
 }
 
-function budgetValue(raw: string): number | null {
-  if (raw.trim().toLowerCase() === 'none') return null;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0)
-    throw new InvalidArgumentError('expected a whole number of credits, or none');
-  return n;
+/**
+ * `--budget`: digits only (no `1e99`, no `1.5`, nothing empty), at most MAX_BUDGET; `none` takes it away
+ * (said as a word: commander turns a parser's null into '').
+ */
+function budgetValue(raw: string): number | 'none' {
+  const text = raw.trim();
+  if (text.toLowerCase() === 'none') return 'none';
+  const parsed = BudgetSchema.safeParse(/^\d+$/.test(text) ? Number(text) : Number.NaN);
+  if (!parsed.success)
+    throw new InvalidArgumentError(
+      `expected a whole number of credits from 0 to ${MAX_BUDGET.toLocaleString('en-US')}, or none for no budget (e.g. --budget 5000)`,
+    );
+  return parsed.data;
 }
 
 function budgetLine(budget: Spending['budget']): string | null {
@@ -89,7 +97,8 @@ export function registerSpendCommand(program: Command): void {
     .option('--budget <credits>', 'set the monthly budget (none: no budget)', budgetValue)
     .action(async (flags: SpendFlags, cmd: Command) => {
       await withSession(cmd, { needsService: false, quiet: flags.json || flags.csv }, async ({ api }) => {
-        if (flags.budget !== undefined) await api.setSettings({ monthlyBudget: flags.budget });
+        if (flags.budget !== undefined)
+          await api.setSettings({ monthlyBudget: flags.budget === 'none' ? null : flags.budget });
         print(await api.spending({ since: null }), { ...flags, csv: flags.csv ?? false });
       });
     });

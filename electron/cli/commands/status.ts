@@ -41,17 +41,20 @@ async function printStatus(api: DubdeskApi, flags: StatusFlags, limitGiven: bool
     ...(flags.search ? { search: flags.search } : {}),
     ...(flags.history ? { history: true } : {}),
   };
+  // The table in the queue's order, as the window lists them; --json by id, as scripts have always read it.
+  const order = flags.json ? 'added' : 'queue';
   const lastN = async () => {
     const { total } = await api.listJobs({ filter, limit: 1 });
-    const page = await api.listJobs({ filter, offset: Math.max(0, total - flags.limit), limit: flags.limit });
+    const offset = Math.max(0, total - flags.limit);
+    const page = await api.listJobs({ filter, offset, limit: flags.limit, order });
     return { total, jobs: page.jobs };
   };
   if (flags.json) {
-    const jobs = limitGiven && !flags.all ? (await lastN()).jobs : await pageAll(api, filter);
+    const jobs = limitGiven && !flags.all ? (await lastN()).jobs : await pageAll(api, filter, order);
     return printJson(StatusJson.parse({ queue: await totalsWithBalance(api), jobs }));
   }
   const { total, jobs } = flags.all
-    ? await pageAll(api, filter).then((j) => ({ total: j.length, jobs: j }))
+    ? await pageAll(api, filter, order).then((j) => ({ total: j.length, jobs: j }))
     : await lastN();
   const totals = await totalsWithBalance(api);
   if (total === 0) {
@@ -81,10 +84,10 @@ async function totalsWithBalance(api: DubdeskApi): Promise<QueueTotals> {
     : first;
 }
 
-async function pageAll(api: DubdeskApi, filter: JobFilter) {
+async function pageAll(api: DubdeskApi, filter: JobFilter, order: 'added' | 'queue') {
   const out = [];
   for (let offset = 0; ; offset += 500) {
-    const page = await api.listJobs({ filter, offset, limit: 500 });
+    const page = await api.listJobs({ filter, offset, limit: 500, order });
     out.push(...page.jobs);
     if (out.length >= page.total || page.jobs.length === 0) return out;
   }

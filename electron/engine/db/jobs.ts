@@ -15,6 +15,7 @@ import { CanceledCreates } from './canceled-creates';
 import { ChargeLedger } from './charge-ledger';
 import { ContentHashes } from './content-hashes';
 import { OwnResults } from './own-results';
+import { ResultsJournal } from './results-journal';
 import { RestoredDubs } from './restored-dubs';
 import { SettingsTable } from './job-store/settings';
 import { JobWrites } from './job-store/writes';
@@ -91,7 +92,7 @@ export class JobStore {
     this.aging = new JobAging(db);
     this.sameContent = new SameContent(db);
     this.hashes = new ContentHashes(db);
-    this.results = new OwnResults(db, this.hashes);
+    this.results = new OwnResults(db, this.hashes, ResultsJournal.besideDatabase(db.name));
     this.ledger = new ChargeLedger(db);
     this.canceledCreates = new CanceledCreates(db);
     this.restored = new RestoredDubs(db);

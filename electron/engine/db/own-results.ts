@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ContentHashes } from './content-hashes';
 import { sha256OfFile } from './content-hashes';
 import { fileIdFrom, fileIdOf } from './own-files';
+import type { ResultsJournal } from './results-journal';
 import { transactionsOf, type Transactions } from './transactions';
 import type { Db } from './types';
 
@@ -21,12 +22,15 @@ export class OwnResults {
   constructor(
     db: Db,
     private readonly hashes: ContentHashes,
+    /** The same results in a file beside the database: what a database restored from a backup forgot. */
+    private readonly journal: ResultsJournal,
   ) {
     this.t = transactionsOf(db);
     this.q = {
       own: db.prepare(`INSERT OR REPLACE INTO own_files (file_id, path) VALUES (?, ?)`),
       isOwn: db.prepare(`SELECT 1 FROM own_files WHERE file_id = ?`),
       outputHash: db.prepare(`UPDATE outputs SET content_hash = ? WHERE path = ?`),
+      isSource: db.prepare(`SELECT 1 FROM jobs WHERE source_hash = ? LIMIT 1`),
       withContents: db.prepare(
         `SELECT content_hash AS hash, path, min(rowid) FROM outputs
            WHERE content_hash IN (SELECT value FROM json_each(?)) AND done = 1
@@ -52,6 +56,7 @@ export class OwnResults {
       this.hashes.remember(path, size, mtimeMs, content);
       this.q.outputHash.run(content, path);
     });
+    this.journal.record({ path, hash: content, size, mtimeMs });
   }
 
   /** A file Dubdesk wrote (moved aside, linked from another job's results): known as its own by its id. */
@@ -62,10 +67,10 @@ export class OwnResults {
 
   /** The paths among `paths` that are one of Dubdesk's results, under whatever name they are reached. */
   async ownFilesAmong(paths: readonly string[]): Promise<Set<string>> {
-    const own = new Set<string>();
+    const own = this.journal.savedAmong(paths);
     for (const path of paths) {
       const id = await fileIdOf(path);
-      if (id && this.q.isOwn.get(id) !== undefined) own.add(path);
+      if (!own.has(path) && id && this.q.isOwn.get(id) !== undefined) own.add(path);
     }
     return own;
   }
@@ -83,6 +88,14 @@ export class OwnResults {
   resultsWithContents(hashes: readonly string[]): Map<string, string> {
     if (hashes.length === 0) return new Map();
     const rows = Found.array().parse(this.q.withContents.all(JSON.stringify(hashes)));
-    return new Map(rows.map((r) => [r.hash, r.path]));
+    const found = new Map(rows.map((r) => [r.hash, r.path]));
+    const forgotten = hashes.filter((h) => !found.has(h) && !this.q.isSource.get(h));
+    for (const [hash, path] of this.journal.withContents(forgotten)) found.set(hash, path);
+    return found;
+  }
+
+  /** The paths among `paths` saved as results, as the file beside the database remembers them. */
+  savedAmong(paths: readonly string[]): Set<string> {
+    return this.journal.savedAmong(paths);
   }
 }

@@ -16,8 +16,15 @@ export interface Restored {
   salvaged: Salvaged;
 }
 
+/** What each face (OpenOptions' `face`) is to the user. */
+const FACE_NAMES: Record<string, string> = {
+  cli: 'a dubdesk command',
+  web: '`dubdesk serve`',
+  electron: 'the Dubdesk app',
+};
+
 const who = (p: Presence) =>
-  `${p.face === 'cli' ? 'a dubdesk command' : p.face === 'serve' ? '`dubdesk serve`' : 'the Dubdesk app'} (pid ${p.pid}${p.host ? ` on ${p.host}` : ''})`;
+  `${FACE_NAMES[p.face] ?? 'another Dubdesk'} (pid ${p.pid}${p.host ? ` on ${p.host}` : ''})`;
 
 /**
  * `dubdesk restore-db`: the newest good backup in place of the damaged queue, with what the damaged file

@@ -90,8 +90,16 @@ export function salvageInto(db: Db, damagedFile: string, now = Date.now()): Salv
   );
   const defaults = Object.fromEntries(columns.map((c) => [c, null]));
   const mine = db.prepare(`SELECT * FROM jobs WHERE id = ?`);
-  const write = db.prepare(
-    `INSERT OR REPLACE INTO jobs (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
+  // An INSERT, or an UPDATE of the job the backup has: a REPLACE would delete that row without its triggers,
+  // and the counts, sources and committed credits they keep would count the job twice.
+  const insert = db.prepare(
+    `INSERT INTO jobs (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
+  );
+  const update = db.prepare(
+    `UPDATE jobs SET ${columns
+      .filter((c) => c !== 'id')
+      .map((c) => `${c} = @${c}`)
+      .join(', ')} WHERE id = @id`,
   );
   const note = db.prepare(
     `INSERT INTO job_history (job_id, at, from_state, to_state, event, reason) VALUES (?, ?, NULL, ?, 'recovered', ?)`,
@@ -119,7 +127,7 @@ export function salvageInto(db: Db, damagedFile: string, now = Date.now()): Salv
     try {
       db.transaction(() => {
         const cells = cellsOf(job);
-        write.run(Object.fromEntries(columns.map((c) => [c, cells[c] ?? null])));
+        (have ? update : insert).run(Object.fromEntries(columns.map((c) => [c, cells[c] ?? null])));
         note.run(job.id, now, job.state, 'put back from the damaged database after a restore');
         for (const o of read.outputs.get(job.id) ?? []) {
           const out = OutputRow.safeParse(o);

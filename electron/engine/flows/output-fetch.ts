@@ -130,6 +130,7 @@ export class OutputFetch {
           (p) => this.names.planned.has(p) && p !== mine,
         );
       },
+      plain: (ext) => this.names.place(video, ext),
       dubbedResult: this.wanted.includes('translated_mp3')
         ? (this.records.known.get('translated_mp3')?.path ?? null)
         : null,

@@ -40,7 +40,7 @@ export async function head(path: string, expected: FileIdentity, bytes = SNIFF_B
   }
 }
 
-async function sha256(path: string): Promise<string> {
+export async function sha256(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');

@@ -11,7 +11,7 @@ const FOLDER = 'running';
 const Presence = z.object({
   pid: z.number().int(),
   host: z.string(),
-  /** Which face: `cli`, `serve`, `desktop`. */
+  /** Which face: `cli`, `web` (`dubdesk serve`), `electron`. */
   face: z.string(),
   since: z.number(),
 });

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { ContractError } from '../../../shared/contract/errors';
-import { overBudget } from '../../../shared/contract/spending';
+import { overBudget, pastBudgetWords } from '../../../shared/contract/spending';
 import type { WatchFolderRow } from '../db/watch';
 import type { WatchEnv } from './env';
 
@@ -41,8 +41,9 @@ export async function guard(
   if (budget && overBudget(budget, credits).over)
     return {
       code: 'credits',
-      message: `${files} would cost about ${credits} credits, past the monthly budget of ${budget.credits} (${budget.spentThisMonth} spent this month, ${budget.committed} queued)`,
-      remedy: 'Raise the monthly budget in the settings, or approve the folder to queue them.',
+      message: `${files} would cost about ${credits} credits, ${pastBudgetWords(budget, credits)}`,
+      remedy:
+        'Raise the monthly budget (Settings → Spending, or `dubdesk spend --budget N`), or approve the folder to queue them anyway.',
     };
   const balance = await env.balance();
   if (balance !== null && (balance <= 0 || credits > balance))

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ContractError } from '../../../shared/contract/errors';
 import type { Settings, SettingsPatch } from '../../../shared/contract/settings';
+import { MIN_RATE_BYTES } from '../../../shared/rates';
 import { useApp } from '../store';
 import { ErrorText } from './ErrorText';
 
@@ -39,6 +40,23 @@ function patchOf(f: Form): SettingsPatch {
   };
 }
 
+/** A cap in MiB per second, empty for none (the engine refuses less than MIN_RATE_BYTES). */
+function RateField(props: { label: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <label className="field">
+      <span className="field-label">{props.label}</span>
+      <input
+        type="number"
+        min={MIN_RATE_BYTES / MIB}
+        step="any"
+        value={props.value}
+        placeholder="No cap"
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </label>
+  );
+}
+
 /**
  * The line and the money: caps on uploads and downloads (all of them together), the hours new work may
  * be sent in, and a monthly budget that adding and watched folders keep to. Saved on their own.
@@ -68,28 +86,16 @@ export function SteeringSettings() {
       <fieldset>
         <legend>Line and schedule</legend>
         <div className="field-row">
-          <label className="field">
-            <span className="field-label">Upload cap (MiB/s, all uploads)</span>
-            <input
-              type="number"
-              min={0.0625}
-              step="any"
-              value={form.upload}
-              placeholder="No cap"
-              onChange={(e) => set({ upload: e.target.value })}
-            />
-          </label>
-          <label className="field">
-            <span className="field-label">Download cap (MiB/s)</span>
-            <input
-              type="number"
-              min={0.0625}
-              step="any"
-              value={form.download}
-              placeholder="No cap"
-              onChange={(e) => set({ download: e.target.value })}
-            />
-          </label>
+          <RateField
+            label="Upload cap (MiB/s, all uploads)"
+            value={form.upload}
+            onChange={(upload) => set({ upload })}
+          />
+          <RateField
+            label="Download cap (MiB/s)"
+            value={form.download}
+            onChange={(download) => set({ download })}
+          />
         </div>
         <label className="check">
           <input

@@ -1,5 +1,5 @@
 import type { DragEvent, KeyboardEvent } from 'react';
-import type { SourceRow } from '../../../shared/contract/jobs';
+import { isTerminal, type SourceRow } from '../../../shared/contract/jobs';
 import type { MoveTarget } from '../../../shared/contract/queue';
 import type { AppState } from '../store';
 import { rowAt } from '../store/rows';
@@ -30,16 +30,43 @@ export function moveByKey(e: KeyboardEvent, s: AppState): boolean {
 }
 
 /**
+ * Whether a row has a job that may still move: one not yet sent (queued, paused, or failed before the
+ * service had it). The engine decides for each job; this only keeps the grab cursor off rows that cannot.
+ */
+export function rowCanMove(row: SourceRow): boolean {
+  return row.jobs.some(
+    (j) => j.state === 'queued' || j.state === 'paused' || (j.state === 'failed' && j.remoteId === null),
+  );
+}
+
+/** Why a row cannot be dragged: finished, or already being sent. */
+function whyItStays(row: SourceRow): string {
+  return row.jobs.every((j) => isTerminal(j.state))
+    ? 'Finished jobs keep their place: only jobs not yet sent can be moved.'
+    : 'Jobs already being sent keep their place: only jobs not yet sent can be moved.';
+}
+
+/**
  * A row of the queue as something to drag and a place to drop: rows dropped on it go before it (its first
- * job), in the order the worker sends them. A thin line shows where they will land.
+ * job), in the order the worker sends them. A thin line shows where they will land. A row that cannot move
+ * shows no grab cursor, and a drag begun on it anyway says why instead of doing nothing.
  */
 export function rowDragProps(row: SourceRow, state: () => AppState) {
   const mark = (e: DragEvent<HTMLElement>, on: boolean) =>
     e.currentTarget.classList.toggle('drop-before', on);
+  const movable = rowCanMove(row);
   return {
     draggable: true,
+    'data-movable': movable,
     onDragStart(e: DragEvent<HTMLElement>) {
-      const ids = jobsToMove(state(), row);
+      const s = state();
+      // A selection dragged by one of its rows moves what of it can move; a row alone that cannot, stays.
+      if (!movable && s.selected[row.source] === undefined) {
+        e.preventDefault();
+        s.notify('info', whyItStays(row));
+        return;
+      }
+      const ids = jobsToMove(s, row);
       e.dataTransfer.setData(ROWS_TYPE, JSON.stringify(ids));
       e.dataTransfer.effectAllowed = 'move';
     },

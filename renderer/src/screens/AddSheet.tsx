@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pastBudgetWords } from '../../../shared/contract/spending';
 import { Dialog } from '../components/Dialog';
 import { DropZone } from '../components/DropZone';
 import { ErrorText, errorElsewhere, errorFor } from '../components/ErrorText';
@@ -34,7 +35,11 @@ export function AddSheet() {
   const canAdd = totals !== null && totals.jobs > 0 && !adding;
   const overBalance = totals !== null && totals.overBy > 0;
   const budget = useApp(
-    useShallow((s) => ({ over: s.estimate?.overBudget ?? false, left: s.estimate?.budgetLeft ?? null })),
+    useShallow((s) => ({
+      over: s.estimate?.overBudget ?? false,
+      left: s.estimate?.budgetLeft ?? null,
+      view: s.estimate?.budget ?? null,
+    })),
   );
   const over = overBalance || budget.over;
   const bridge = useBridge();
@@ -57,9 +62,12 @@ export function AddSheet() {
   async function submit() {
     const s = store.getState();
     if (budget.over && totals) {
+      const past = budget.view
+        ? `, ${pastBudgetWords(budget.view, totals.credits, formatCredits)}`
+        : ', past your monthly budget';
       const ok = await s.confirm({
         title: 'Add past your monthly budget?',
-        body: `This batch needs ${formatCredits(totals.credits)}; the monthly budget has ${formatCredits(Math.max(0, budget.left ?? 0))} left, counting what is queued.`,
+        body: `This batch needs about ${formatCredits(totals.credits)}${past}. Add it anyway, or cancel and raise the budget in Settings → Spending.`,
         confirmLabel: 'Add anyway',
         danger: true,
       });
@@ -121,7 +129,8 @@ export function AddSheet() {
           <EstimateSummary />
           {budget.over && (
             <p className="hint warn" role="status">
-              Past the monthly budget: {formatCredits(Math.max(0, budget.left ?? 0))} left this month.
+              Past the monthly budget: {formatCredits(Math.max(0, budget.left ?? 0))} left this month
+              (Settings → Spending raises it).
             </p>
           )}
           <ErrorText error={errorElsewhere(formError, FORM_FIELDS)} />

@@ -24,11 +24,16 @@ function download(name: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** Past this share of the budget the bar warns. */
+const NEAR_BUDGET = 0.8;
+
 function Budget() {
   const budget = useApp((s) => s.spending?.budget ?? null);
   if (!budget) return <p className="hint">No monthly budget is set (Settings → Spending).</p>;
   const used = budget.spentThisMonth + budget.committed;
   const over = used > budget.credits;
+  // A budget of 0 still draws a bar (a meter's max must be above its min).
+  const full = Math.max(budget.credits, 1);
   return (
     <div className={`budget ${over ? 'over' : ''}`}>
       <p>
@@ -37,7 +42,17 @@ function Budget() {
         <span className="num">{formatCredits(budget.credits)}</span>
         {over ? ` (${formatCredits(used - budget.credits)} over)` : ''}.
       </p>
-      <meter min={0} max={budget.credits} value={Math.min(used, budget.credits)} aria-label="Budget used" />
+      <meter
+        min={0}
+        max={full}
+        value={Math.min(used, full)}
+        // Less is better: green below 80%, amber from there, red once the budget is used up or passed.
+        optimum={0}
+        low={full * NEAR_BUDGET}
+        high={full * (1 - 1e-9)}
+        aria-label="Budget used"
+        aria-valuetext={over ? `over budget by ${formatCredits(used - budget.credits)}` : undefined}
+      />
     </div>
   );
 }

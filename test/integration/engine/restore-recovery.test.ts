@@ -3,25 +3,23 @@
  * not know (the service's dubs, the results beside the sources, the damaged file's readable rows) is
  * found before anything is sent, so files added or watched again are never dubbed and paid for again.
  */
-import Database from 'better-sqlite3';
-import {
-  closeSync,
-  copyFileSync,
-  openSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  truncateSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { copyFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiGeneration } from '../../../shared/contract/jobs';
-import { restoreDatabase } from '../../../electron/engine/index';
+import { openDubdesk } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli } from '../../helpers/cli';
 import { engineFor, quickRun, tempDir } from '../../helpers/engine';
+import {
+  dubbedThenDamaged,
+  dubbedThenRestored,
+  historyPage,
+  junk,
+  madeOf,
+  truncated,
+  type Damage,
+} from '../../helpers/restored-home';
 import { videoMp4 } from '../../helpers/media';
 
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -33,68 +31,6 @@ async function sandbox(): Promise<Sandbox> {
   const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.3, balance: 10_000 });
   cleanup.push(() => sb.stop());
   return sb;
-}
-
-type Damage = (db: string) => void;
-const junk: Damage = (db) => writeFileSync(db, Buffer.alloc(8192, 0x5a));
-const truncated: Damage = (db) => truncateSync(db, Math.floor(statSync(db).size / 2));
-/** Junk over the job history's first page: the file fails its check, its jobs can still be read. */
-const historyPage: Damage = (db) => {
-  const open = new Database(db, { readonly: true });
-  const page = open.pragma('page_size', { simple: true }) as number;
-  const root = open
-    .prepare(`SELECT rootpage FROM sqlite_master WHERE name = 'job_history'`)
-    .pluck()
-    .get() as number;
-  open.close();
-  const fd = openSync(db, 'r+');
-  writeSync(fd, Buffer.alloc(page, 0x5a), 0, page, (root - 1) * page);
-  closeSync(fd);
-};
-
-/**
- * A home whose only backup predates the dubs of `files` (made in `outDir`), then damaged by `damage` and
- * restored from that backup: as when a disk fails between two starts of Dubdesk.
- */
-async function dubbedThenRestored(
-  sb: Sandbox,
-  files: string[],
-  api: ApiGeneration,
-  outDir: string,
-  damage: Damage,
-) {
-  const home = await dubbedThenDamaged(sb, files, api, outDir, damage);
-  return { home, restored: await restoreDatabase(home) };
-}
-
-/** The same home, damaged and not yet restored. */
-async function dubbedThenDamaged(
-  sb: Sandbox,
-  files: string[],
-  api: ApiGeneration,
-  outDir: string,
-  damage: Damage,
-): Promise<string> {
-  const home = tempDir();
-  await engineFor(sb, home).close(); // its close backs up the empty queue
-  const before = new Set(readdirSync(join(home, 'backups')));
-  const host = engineFor(sb, home);
-  await host.api.add({ inputs: files, to: ['es'], api, outDir });
-  expect(await host.run(quickRun(2))).toBe('done');
-  await host.close();
-  // The backup taken at that close is lost with the disk; the older one is what is left.
-  for (const b of readdirSync(join(home, 'backups'))) if (!before.has(b)) rmSync(join(home, 'backups', b));
-  const db = join(home, 'dubdesk.db');
-  for (const ext of ['-wal', '-shm']) rmSync(`${db}${ext}`, { force: true });
-  damage(db);
-  return home;
-}
-
-/** The dubs the service made and started of these names, and what it charged for them. */
-function madeOf(sb: Sandbox, names: readonly string[]) {
-  const dubs = [...sb.state.dubs.values()].filter((d) => names.includes(d.name) && d.queuedAt !== null);
-  const ids = new Set(dubs.map((d) => d.id));
-  return { dubs, charges: sb.state.ledger.filter((c) => ids.has(c.dubId)) };
 }
 
 /** Three files of their own, 1 s each, named `<prefix>-N.mp4`. */
@@ -202,14 +138,21 @@ describe('restore-db', () => {
     }
   });
 
-  it('refuses while another Dubdesk works on the data folder, naming it', async () => {
-    const sb = await sandbox();
-    const home = tempDir();
-    const open = engineFor(sb, home);
-    cleanup.push(() => open.close());
-    const r = await runCli(['restore-db'], envFor(sb, home));
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(new RegExp(`another Dubdesk .*pid ${process.pid}`));
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  });
+  it.each([
+    ['cli', 'a dubdesk command'],
+    ['web', '`dubdesk serve`'],
+    ['electron', 'the Dubdesk app'],
+  ] as const)(
+    'refuses while another Dubdesk works on the data folder, naming it (%s: %s)',
+    async (face, named) => {
+      const sb = await sandbox();
+      const home = tempDir();
+      const open = openDubdesk({ home, face, service: { baseUrl: sb.baseUrl, apiKey: sb.account.apiKey } });
+      cleanup.push(() => open.close());
+      const r = await runCli(['restore-db'], envFor(sb, home));
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain(`another Dubdesk is using ${home}: ${named} (pid ${process.pid}`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
 });

@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../../shared/contract/events';
-import type { SendWindow } from '../../../shared/schedule';
 import { loopTurns } from '../../../electron/engine/runner/idle';
-import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
+import type { Sandbox } from '../../../electron/sandbox/server';
 import { allJobs, engineFor, tempDir } from '../../helpers/engine';
+import { closedWindow, steeringWorld } from '../../helpers/steering';
 import { videoMp4 } from '../../helpers/media';
 import { running, waitFor } from '../../helpers/watch';
 
@@ -13,16 +13,7 @@ import { running, waitFor } from '../../helpers/watch';
  * Two engines on one home are two connections: each hears the other's commits as a foreign commit.
  */
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-async function sandbox(): Promise<Sandbox> {
-  const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
-  cleanup.push(() => sb.stop());
-  return sb;
-}
+const { cleanup, sandbox } = steeringWorld();
 
 function twoEngines(sb: Sandbox) {
   const home = tempDir();
@@ -33,15 +24,6 @@ function twoEngines(sb: Sandbox) {
     () => elsewhere.close(),
   );
   return { here, elsewhere };
-}
-
-/** A window that is closed now, whatever the time of day: it opens two hours from now for an hour. */
-function closedWindow(): SendWindow {
-  const at = (hours: number) => {
-    const d = new Date(Date.now() + hours * 3_600_000);
-    return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-  };
-  return { from: at(2), to: at(3) };
 }
 
 describe('steering heard across processes', () => {

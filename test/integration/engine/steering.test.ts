@@ -1,34 +1,15 @@
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../../shared/contract/events';
 import { DubdeskError } from '../../../shared/contract/errors';
-import type { SendWindow } from '../../../shared/schedule';
 import { loopTurns } from '../../../electron/engine/runner/idle';
-import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { allJobs, engineFor, tempDir } from '../../helpers/engine';
+import { closedWindow, steeringWorld } from '../../helpers/steering';
 import { audioMp3, videoMp4 } from '../../helpers/media';
 import { addFolder, filesOf, running, waitFor, watchEngine } from '../../helpers/watch';
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-async function sandbox(): Promise<Sandbox> {
-  const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2, balance: 100_000 });
-  cleanup.push(() => sb.stop());
-  return sb;
-}
-
-/** A window that is closed now, whatever the time of day: it opens two hours from now for an hour. */
-function closedWindow(): SendWindow {
-  const at = (hours: number) => {
-    const d = new Date(Date.now() + hours * 3_600_000);
-    return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-  };
-  return { from: at(2), to: at(3) };
-}
+const { cleanup, sandbox } = steeringWorld();
 
 describe('the sending window', () => {
   it('keeps queued work waiting outside it, losing nothing, and sends it once it is open', async () => {

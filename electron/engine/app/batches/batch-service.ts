@@ -21,7 +21,7 @@ import { sendTotals } from './send-plan';
 import { uploadOnceSavings } from './upload-once';
 import { relocateJobs } from '../queue/relocate';
 import type { Spending } from '../../../../shared/contract/spending';
-import { budgetCheck, refuseOverBudget } from './budget';
+import { budgetCheck, pastBudgetBy, refuseOverBudget } from './budget';
 
 export interface BatchDeps {
   store: JobStore;
@@ -83,7 +83,8 @@ export class BatchService {
     const planned = await planBatch(args, {
       service: active.id,
       cwd: this.deps.cwd,
-      ownOutputs: (paths) => this.deps.store.outputs.recorded(paths),
+      ownOutputs: (paths) =>
+        new Set([...this.deps.store.outputs.recorded(paths), ...this.deps.store.results.savedAmong(paths)]),
     });
     await checkOutputFolders(planned.jobs, args.outDir !== undefined, create);
     await this.identify(planned.jobs);
@@ -183,7 +184,8 @@ export class BatchService {
         `this batch needs about ${credits} credits (1 credit = 1 second${args.studio ? ', studio quality counts double' : ''})${committed ? `, with ${committed} already queued and not yet charged` : ''}; the balance is ${balance}`,
         { remedy: 'Add credits, dub fewer files or languages, or add it anyway.' },
       );
-    if (queued.length && !args.force) refuseOverBudget(this.deps.budget(), credits);
+    const budget = this.deps.budget();
+    if (queued.length && !args.force) refuseOverBudget(budget, credits);
     // A failed job added again into another folder takes the results it saved along: never split.
     await relocateJobs(
       store,
@@ -202,6 +204,7 @@ export class BatchService {
       unknownLengthJobs: unknown,
       balance,
       notice: queued.length ? planned.sends.notice : null,
+      pastBudgetBy: queued.length ? pastBudgetBy(budget, credits) : 0,
     };
   }
 }

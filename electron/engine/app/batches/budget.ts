@@ -1,19 +1,30 @@
 import { DubdeskError } from '../../../../shared/contract/errors';
-import { overBudget, type Spending } from '../../../../shared/contract/spending';
+import { overBudget, pastBudgetWords, type Spending } from '../../../../shared/contract/spending';
 
 /** What the estimate says of the monthly budget for a batch of `credits`. */
 export function budgetCheck(budget: Spending['budget'], credits: number) {
   const { over, left } = overBudget(budget, credits);
-  return { overBudget: over, budgetLeft: left };
+  return { overBudget: over, budgetLeft: left, budget };
 }
 
-/** `add` refuses a batch past the monthly budget unless told to go ahead (`force`). */
+/** How far past the monthly budget a batch of `credits` goes (counting only its own share), 0 within it. */
+export function pastBudgetBy(budget: Spending['budget'], credits: number): number {
+  const { over, left } = overBudget(budget, credits);
+  return over && left !== null ? credits - Math.max(0, left) : 0;
+}
+
+/**
+ * `add` refuses a batch past the monthly budget unless told to go ahead (`force`). The way out is the budget
+ * or going ahead, never "add credits" (the balance may be plenty): `field` tells faces it is the budget.
+ */
 export function refuseOverBudget(budget: Spending['budget'], credits: number): void {
   if (!budget || !overBudget(budget, credits).over) return;
-  const { spentThisMonth, committed } = budget;
   throw new DubdeskError(
     'credits',
-    `this batch needs about ${credits} credits, past the monthly budget of ${budget.credits} (${spentThisMonth} spent this month${committed ? `, ${committed} queued and not yet charged` : ''})`,
-    { remedy: 'Raise the monthly budget in the settings, dub fewer files or languages, or add it anyway.' },
+    `this batch needs about ${credits} credits, ${pastBudgetWords(budget, credits)}`,
+    {
+      field: 'budget',
+      remedy: 'Raise the monthly budget in Settings → Spending, or add this batch anyway.',
+    },
   );
 }

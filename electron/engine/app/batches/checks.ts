@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { BatchRequest } from '../../../../shared/contract/batches';
+import { checkDefaultAudio } from '../../../../shared/contract/deliver';
 import { DubdeskError } from '../../../../shared/contract/errors';
 import { AUTO, LEGACY_CODES, codeForName, languageName } from '../../../../shared/languages';
 import type { NewJob } from '../../db/jobs';
@@ -47,20 +48,12 @@ export function checkLanguages(
   }
 }
 
-/**
- * The package's default sound is the original or one of the batch's own languages: another one would be a
- * track the file does not have. And a package is made with ffmpeg, which must have been found.
- */
+/** The package's default sound is one it has (checkDefaultAudio); a package is made with ffmpeg, which must be found. */
 export function checkDelivery(
   req: Pick<BatchRequest, 'to' | 'package' | 'defaultAudio'>,
   ffmpegFound: boolean | null,
 ): void {
-  if (req.defaultAudio !== 'original' && !req.to.includes(req.defaultAudio))
-    throw new DubdeskError(
-      'bad-request',
-      `the default sound '${req.defaultAudio}' is not one of this batch's languages (${req.to.join(', ')})`,
-      { remedy: `Pick original, or one of ${req.to.join(', ')}.`, field: 'defaultAudio' },
-    );
+  checkDefaultAudio(req.to, req.defaultAudio);
   if (req.package !== 'none' && ffmpegFound === false)
     throw new DubdeskError(
       'config',

@@ -19,7 +19,10 @@ export async function refuseResultCopies(
   for (const job of planned.jobs)
     if (job.source_kind === 'file' && job.source_hash) hashes.set(job.source, job.source_hash);
   const itself = new Set(
-    await lookInChunks([...hashes.keys()], slices, (c) => [...store.outputs.recorded(c)]),
+    await lookInChunks([...hashes.keys()], slices, (c) => [
+      ...store.outputs.recorded(c),
+      ...store.results.savedAmong(c),
+    ]),
   );
   const results = new Map(
     await lookInChunks(

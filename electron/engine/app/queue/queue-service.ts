@@ -107,8 +107,8 @@ export class QueueService {
   handlers(): QueueHandlers {
     const { store, views } = this.deps;
     return {
-      listJobs: ({ filter, offset, limit }) => {
-        const { total, rows } = store.lists.page(filter, offset, limit);
+      listJobs: ({ filter, offset, limit, order }) => {
+        const { total, rows } = store.lists.page(filter, offset, limit, order);
         return { total, offset, jobs: views.views(rows) };
       },
       listSources: ({ filter, offset, limit }) => {

@@ -38,10 +38,17 @@ export class JobLists {
       .n;
   }
 
-  page(filter: JobFilter, offset: number, limit: number): { total: number; rows: JobRow[] } {
+  /** A page of jobs, by id (`added`) or in the queue's order (`queue`: the order the worker takes them in). */
+  page(
+    filter: JobFilter,
+    offset: number,
+    limit: number,
+    order: 'added' | 'queue' = 'added',
+  ): { total: number; rows: JobRow[] } {
     const w = where(filter);
+    const by = order === 'queue' ? 'queue_order, id' : 'id';
     const rows = this.db
-      .prepare(`SELECT * FROM jobs WHERE ${w.sql} ORDER BY id LIMIT @limit OFFSET @offset`)
+      .prepare(`SELECT * FROM jobs WHERE ${w.sql} ORDER BY ${by} LIMIT @limit OFFSET @offset`)
       .all({ ...w.params, limit, offset })
       .map((r) => JobRow.parse(r));
     return { total: this.total(filter, w), rows };

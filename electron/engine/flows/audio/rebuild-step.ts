@@ -9,7 +9,7 @@ import { describeFit, rebuildVideo, rebuiltContainer } from '../../media/ffmpeg/
 import { probeStreams } from '../../media/ffmpeg/streams';
 import { SourceProbes } from './source-probes';
 import type { LeasedJob, StepContext } from '../context';
-import { local, outputByteCap } from '../output-files';
+import { local, outputByteCap, sameBytesAt, sha256 } from '../output-files';
 
 /** The languages of one file rebuild from one look at its streams. */
 const sourceProbes = new SourceProbes();
@@ -23,6 +23,8 @@ export interface RebuildSlot {
   claimed: () => Promise<string>;
   /** A free name of the job's with another extension (a picture MP4 cannot hold goes into an .mkv), recorded. */
   renamed: (ext: 'mkv') => Promise<string>;
+  /** The video's name without a `(2)`: where a result made before a restore may be already. */
+  plain: (ext: 'mp4' | 'mkv') => string;
   /** The dubbed sound when it is one of the job's results (ticked), else null: fetched into staging. */
   dubbedResult: string | null;
   /** Records the finished video as the job's `translated_mp4`. */
@@ -86,6 +88,19 @@ async function assertSourceUnchanged(job: LeasedJob): Promise<void> {
 }
 
 /**
+ * The video just made, or the very same bytes already under its plain name and nobody's record (made there
+ * before the queue database was restored from an older backup): taken where it is, never kept twice as `(2)`.
+ */
+async function atPlainNameIfThere(ctx: StepContext, job: LeasedJob, slot: RebuildSlot, out: string) {
+  const plain = slot.plain(out.endsWith('.mkv') ? 'mkv' : 'mp4');
+  if (plain === out || ctx.store.outputs.claimedByAnother(plain, job.row.id)) return out;
+  const bytes = (await stat(out)).size;
+  if (!(await sameBytesAt(plain, bytes, await sha256(out)))) return out;
+  await rm(out, { force: true });
+  return plain;
+}
+
+/**
  * The audio path's last step: the dubbed video made here, the source's picture copied bit for bit under
  * the dubbed sound, written to a `.part` and renamed when whole. Done again after a crash (the fetched
  * sound is kept until then): nothing is fetched or paid twice.
@@ -129,8 +144,9 @@ export async function rebuildStep(
   ).catch((e: unknown) => {
     throw local(e, dirname(out), null);
   });
-  slot.done(out, (await stat(out)).size);
-  await ctx.store.results.recordResult(out);
+  const made = await atPlainNameIfThere(ctx, job, slot, out);
+  slot.done(made, (await stat(made)).size);
+  await ctx.store.results.recordResult(made);
   job.apply({ type: 'rebuilt', note: `made ${out} here: the picture copied as it is; ${describeFit(fit)}` });
   // A dub whose QC is to come keeps the sound as the service sent it: QC measures that (the video made
   // here is the source's length whatever the dub's), then removes it (`runner/deliveries.ts`).
