@@ -4,12 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractAudio } from '../../electron/engine/media/ffmpeg/extract';
 import { languageTag } from '../../electron/engine/media/ffmpeg/language-tag';
-import {
-  bundledPackages,
-  locateMediaTools,
-  unpacked,
-  type MediaTools,
-} from '../../electron/engine/media/ffmpeg/locate';
+import { bundledPackages, locateMediaTools, unpacked } from '../../electron/engine/media/ffmpeg/locate';
 import { rebuildVideo, rebuiltContainer } from '../../electron/engine/media/ffmpeg/rebuild';
 import { MediaToolError, runTool } from '../../electron/engine/media/ffmpeg/run';
 import { probeStreams } from '../../electron/engine/media/ffmpeg/streams';
@@ -27,23 +22,7 @@ import {
   videoTurnedWithChapters,
   videoWebm,
 } from '../helpers/media';
-
-/** The ffmpeg shipped with Dubdesk (its npm package for this machine) and the system's (apt): both are run. */
-async function shipped(): Promise<MediaTools> {
-  const { tools } = await locateMediaTools();
-  if (tools?.from !== 'bundled')
-    throw new Error('the ffmpeg package for this machine is not installed: npm ci');
-  return tools;
-}
-async function system(): Promise<MediaTools> {
-  const { tools } = await locateMediaTools({ from: [], env: { PATH: process.env.PATH } });
-  if (!tools) throw new Error('these tests need ffmpeg and ffprobe on the PATH (apt install ffmpeg)');
-  return tools;
-}
-const TOOLSETS = [
-  ['shipped with Dubdesk', shipped],
-  ['the system ffmpeg', system],
-] as const;
+import { shipped, TOOLSETS } from '../helpers/toolsets';
 
 describe('finding ffmpeg: shipped, then DUBDESK_FFMPEG, then the PATH', () => {
   it('takes the one shipped with Dubdesk first, without the shell PATH', async () => {

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { locateMediaTools, type MediaTools } from '../../electron/engine/media/ffmpeg/locate';
 import {
   PackageRefusedError,
   packageExtension,
@@ -15,22 +14,7 @@ import { tempDir } from '../helpers/engine';
 import { talkVideo, withAudioFilter } from '../helpers/deliver-media';
 import { audioMp3, ffprobeJson, videoMd5, videoWebm } from '../helpers/media';
 import { mp4Tracks } from '../helpers/mp4-tracks';
-
-async function shipped(): Promise<MediaTools> {
-  const { tools } = await locateMediaTools();
-  if (tools?.from !== 'bundled')
-    throw new Error('the ffmpeg package for this machine is not installed: npm ci');
-  return tools;
-}
-async function system(): Promise<MediaTools> {
-  const { tools } = await locateMediaTools({ from: [], env: { PATH: process.env.PATH } });
-  if (!tools) throw new Error('these tests need ffmpeg and ffprobe on the PATH (apt install ffmpeg)');
-  return tools;
-}
-const TOOLSETS = [
-  ['shipped with Dubdesk', shipped],
-  ['the system ffmpeg', system],
-] as const;
+import { TOOLSETS } from '../helpers/toolsets';
 
 interface Probed {
   index: number;

@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { checkDub, sourceFacts } from '../../electron/engine/media/qc/check-dub';
 import { measureAudio } from '../../electron/engine/media/qc/measure';
-import { locateMediaTools, type MediaTools } from '../../electron/engine/media/ffmpeg/locate';
 import { spoilMedia } from '../../electron/sandbox/bad-dubs';
 import { ProcessPool } from '../../electron/sandbox/process-pool';
 import { copyAs, loudnormMeasure, talkVideo, withAudioFilter } from '../helpers/deliver-media';
 import { videoMov } from '../helpers/media';
-
-async function shipped(): Promise<MediaTools> {
-  const { tools } = await locateMediaTools();
-  if (tools?.from !== 'bundled')
-    throw new Error('the ffmpeg package for this machine is not installed: npm ci');
-  return tools;
-}
-async function system(): Promise<MediaTools> {
-  const { tools } = await locateMediaTools({ from: [], env: { PATH: process.env.PATH } });
-  if (!tools) throw new Error('these tests need ffmpeg and ffprobe on the PATH (apt install ffmpeg)');
-  return tools;
-}
-const TOOLSETS = [
-  ['shipped with Dubdesk', shipped],
-  ['the system ffmpeg', system],
-] as const;
+import { TOOLSETS } from '../helpers/toolsets';
 
 const pool = new ProcessPool(2);
 /** A dub the sandbox spoiled on purpose, as it spoils a dub it serves. */
