@@ -6,6 +6,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bothThemes,
   closeBrowser,
   openPage,
   PATIENT,
@@ -37,8 +38,12 @@ function inSight(target: Locator): Promise<string | null> {
     if (r.width === 0 || r.height === 0) return 'not drawn';
     if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5)
       return `outside the window: ${JSON.stringify(r)}`;
-    const onTop = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    return onTop && (onTop === el || el.contains(onTop)) ? null : `covered by ${onTop?.outerHTML.slice(0, 80)}`;
+    // An inline run of text over several lines: the middle of its first line.
+    const line = el.getClientRects()[0] ?? r;
+    const onTop = document.elementFromPoint(line.left + line.width / 2, line.top + line.height / 2);
+    return onTop && (onTop === el || el.contains(onTop))
+      ? null
+      : `covered by ${onTop?.outerHTML.slice(0, 80)}`;
   });
 }
 
@@ -46,7 +51,11 @@ describe('a paused queue of 300 jobs at 200% zoom', () => {
   let app: RunningApp;
   let view: Viewing;
   beforeAll(async () => {
-    app = await startApp({ work: false, prepare: (home) => void seedQueue(home, 100, ['es', 'fr', 'de']) });
+    // The jobs are the user's own, on the service this app uses: rows of a name and three chips, as at home.
+    app = await startApp({
+      work: false,
+      prepare: (home, sb) => void seedQueue(home, 100, ['es', 'fr', 'de'], sb.baseUrl),
+    });
     await app.host.api.pauseQueue();
     view = await openPage(app, ZOOMED);
     await view.page.getByRole('row', { name: /clip-00001\.mp4/ }).waitFor(PATIENT);
@@ -59,7 +68,13 @@ describe('a paused queue of 300 jobs at 200% zoom', () => {
 
   it('gives the queue most of the window: at least four whole rows', async () => {
     const { page } = view;
-    await page.getByRole('alert').or(page.getByRole('status')).getByText(/paused/).first().waitFor(PATIENT);
+    await page
+      .getByRole('alert')
+      .or(page.getByRole('status'))
+      .getByText(/paused/)
+      .first()
+      .waitFor(PATIENT);
+    await bothThemes(page, 'zoomed-queue-paused-700x450');
     await expect.poll(() => rowsWhollyShown(page), PATIENT).toBeGreaterThanOrEqual(4);
   });
 
@@ -72,9 +87,25 @@ describe('a paused queue of 300 jobs at 200% zoom', () => {
 
   it('keeps the whole explanation of the pause one click away', async () => {
     const { page } = view;
-    const more = page.getByText('Dubs already started keep being processed');
+    const more = page.getByText('Dubs already started keep being processed').locator('visible=true');
     if (!(await more.isVisible())) await page.getByText('Why?', { exact: true }).click();
     expect(await inSight(more)).toBeNull();
+  });
+
+  it('looks as before in a roomy window (1280 x 800), the whole explanation in the banner', async () => {
+    const roomy = await openPage(app, { width: 1280, height: 800 });
+    try {
+      const { page } = roomy;
+      await page.getByRole('row', { name: /clip-00001\.mp4/ }).waitFor(PATIENT);
+      expect(
+        await inSight(page.getByText('Dubs already started keep being processed').locator('visible=true')),
+      ).toBeNull();
+      expect(await page.getByText('Why?', { exact: true }).isVisible()).toBe(false);
+      await bothThemes(page, 'zoomed-queue-paused-1280x800');
+      expect(roomy.troubles).toEqual({ console: [], requests: [] });
+    } finally {
+      await roomy.close();
+    }
   });
 
   it('had no console error and no failed request', () => {
