@@ -1,3 +1,4 @@
+import { chosenHome } from './home-choice';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -94,7 +95,7 @@ export async function openSession(cmd: Command, opts: SessionOptions): Promise<C
   const apiKey = nonEmpty(env.DUBDESK_API_KEY);
   const backoff = backoffFromEnv();
   const engine = await import('../engine/index');
-  const home = nonEmpty(flags.home, env.DUBDESK_HOME) ?? engine.defaultHome();
+  const home = chosenHome(flags.home, env, engine.defaultHome);
   const keyStore = await keyStoreFor(home, engine.systemKeyStore, opts.face ?? 'cli');
   const host = engine.openDubdesk({
     home,

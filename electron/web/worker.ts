@@ -19,11 +19,16 @@ export function workQueue(
     lastSaid = line;
   };
   // A run is reported before it has the queue (another process may hold it): saying "starting to work"
-  // then "not working" read as a contradiction, so only what stops it from working is said.
+  // then "not working" read as a contradiction, so what stops it from working is said, and that it works
+  // once it holds the queue after such a line (the last line must not say it is not working any more).
   return keepWorking(host, {
     retryMs: RETRY_MS,
     onReport: (r) => {
-      if (r.running || r.stopping) return;
+      if (r.running) {
+        if (r.holdsQueue && lastSaid) sayOnce('Working the queue now.');
+        return;
+      }
+      if (r.stopping) return;
       if (r.outcome === 'aborted') return sayOnce('Another process took the queue over; trying again later.');
       const err = r.error;
       if (!err) return;

@@ -4,7 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { getBridge } from './bridge/index';
-import { onSessionEnded, pageSession } from './bridge/web-session';
+import { onSessionChanged, pageSession, tradeCodesPastedLater } from './bridge/web-session';
 import { NeedsLink } from './screens/NeedsLink';
 import { createAppStore } from './store';
 import { connect } from './store/connect';
@@ -16,6 +16,13 @@ const root = document.getElementById('root');
 if (root) {
   const view = createRoot(root);
   try {
+    if (!window.dubdesk) {
+      // A browser's page: when its session ends, or a code pasted later was used, it says how to get an address.
+      tradeCodesPastedLater();
+      onSessionChanged((now) => {
+        if (now !== 'signed-in') view.render(<NeedsLink why={now} />);
+      });
+    }
     // In a browser without a session of `dubdesk serve`: the page about getting an address, not the app.
     const session = window.dubdesk ? 'signed-in' : pageSession();
     if (session !== 'signed-in') view.render(<NeedsLink why={session} />);
@@ -30,7 +37,6 @@ if (root) {
           <App bridge={bridge} store={store} />
         </StrictMode>,
       );
-      if (!window.dubdesk) onSessionEnded(() => view.render(<NeedsLink why="ended" />));
     }
   } catch (e) {
     root.textContent = `Dubdesk could not start: ${e instanceof Error ? e.message : String(e)}`;

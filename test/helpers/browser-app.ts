@@ -146,6 +146,9 @@ export async function openPage(
     width?: number;
     height?: number;
     zoom?: number;
+    /** The browser's time zone and language (the machine's when not given). */
+    timezoneId?: string;
+    locale?: string;
     /** Runs on the fresh context before the address is opened (routes that hold or change requests). */
     beforeOpen?: (context: BrowserContext) => Promise<void>;
   } = {},
@@ -155,6 +158,8 @@ export async function openPage(
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
     deviceScaleFactor: opts.zoom ?? 1,
     colorScheme: opts.colorScheme ?? 'light',
+    timezoneId: opts.timezoneId,
+    locale: opts.locale,
   });
   const page = await context.newPage();
   const troubles: Troubles = { console: [], requests: [] };

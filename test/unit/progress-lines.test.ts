@@ -23,9 +23,17 @@ describe('a finished job on one terminal line', () => {
   it('keeps the end of a long name, where its number is, and the job number', () => {
     const name = (n: number) => `a very long name for a narrow terminal, take ${n}.mp4`;
     const lines = [1, 2].map((n) => finishedFitted(job(name(n), { id: n, state: 'failed' }), 60));
-    expect(lines[0]).toMatch(/^✗ #1 …[^…]*take 1\.mp4 → es/);
-    expect(lines[1]).toMatch(/^✗ #2 …[^…]*take 2\.mp4 → es/);
+    expect(lines[0]).toMatch(/^✗ #1 a very[^…]*…[^…]*take 1\.mp4 → es/);
+    expect(lines[1]).toMatch(/^✗ #2 a very[^…]*…[^…]*take 2\.mp4 → es/);
     for (const line of lines) expect(fits(line, 60)).toBe(true);
+  });
+
+  it('keeps the start of a long name too, where a number may lead it, in a 40-column pane', () => {
+    const name = (n: number) => `${String(n).padStart(3, '0')} Témoignage du public, salle B.mp4`;
+    const lines = [1, 2].map((n) => finishedFitted(job(name(n), { id: n, state: 'failed' }), 40));
+    expect(lines[0]).toMatch(/^✗ #1 001[^…]*…[^…]*\.mp4 → es/);
+    expect(lines[1]).toMatch(/^✗ #2 002[^…]*…[^…]*\.mp4 → es/);
+    for (const line of lines) expect(fits(line, 40)).toBe(true);
   });
 });
 

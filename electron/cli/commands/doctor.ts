@@ -1,3 +1,4 @@
+import { chosenHome } from '../home-choice';
 import type { Command } from 'commander';
 import { openSession, type CliSession, type GlobalFlags } from '../context';
 import { ExitCode } from '../exit-codes';
@@ -18,7 +19,7 @@ export function registerDoctorCommand(program: Command): void {
     .action(async (flags: { json: boolean }, cmd: Command) => {
       const global = cmd.optsWithGlobals<GlobalFlags>();
       const engine = await import('../../engine/index');
-      const home = global.home || process.env.DUBDESK_HOME || engine.defaultHome();
+      const home = chosenHome(global.home, process.env, engine.defaultHome);
       let session: CliSession | null = null;
       try {
         const checks = await engine.diagnose({

@@ -1,3 +1,4 @@
+import { chosenHome } from '../home-choice';
 import type { Command } from 'commander';
 import { plural } from '../../../shared/format';
 import type { AfterRestore } from '../../engine/index';
@@ -19,7 +20,7 @@ export function registerRestoreCommand(program: Command): void {
     .action(async (_flags: unknown, cmd: Command) => {
       const engine = await import('../../engine/index');
       const { home: flag } = cmd.optsWithGlobals<GlobalFlags>();
-      const home = [flag, process.env.DUBDESK_HOME].find((v) => v) ?? engine.defaultHome();
+      const home = chosenHome(flag, process.env, engine.defaultHome);
       const r = engine.restoreDatabase(home);
       const out = (line: string) => process.stdout.write(`${line}\n`);
       out(

@@ -32,9 +32,12 @@ export function registerRetryCommand(program: Command): void {
         );
       const outDir = flags.out ? resolve(flags.out) : null;
       let queued = 0;
+      let workedElsewhere = false;
       process.exitCode = await withSession(cmd, { needsService: false }, async ({ api }) => {
         const r = await api.retryJobs(outDir ? { ...sel, outDir } : sel);
         queued = r.changed.length;
+        // Another Dubdesk (the app, `dubdesk serve`, a `dubdesk run`) working the queue starts them itself.
+        if (queued > 0) workedElsewhere = (await api.totals()).running;
         // Completed jobs are not dubbed again: their files moved, or the command that dubs them again.
         const answered = outDir ? r.skipped.filter(nothingToMove) : [];
         const rest = { ...r, skipped: r.skipped.filter((s) => !answered.includes(s)) };
@@ -52,6 +55,10 @@ export function registerRetryCommand(program: Command): void {
         return answered.length && !queued && !moved ? ExitCode.Usage : code;
       });
       if (queued > 0 && process.exitCode === ExitCode.Ok)
-        process.stderr.write('Run `dubdesk run` to work them.\n');
+        process.stderr.write(
+          workedElsewhere
+            ? 'Dubdesk is working the queue: they start there.\n'
+            : 'Run `dubdesk run` to work them.\n',
+        );
     });
 }

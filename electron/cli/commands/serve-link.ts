@@ -1,3 +1,4 @@
+import { chosenHome } from '../home-choice';
 import type { Command } from 'commander';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { NewLinkSchema, ReplySchema, ROUTES } from '../../../shared/serve-protocol';
@@ -30,7 +31,7 @@ async function askForLink(server: RunningServer): Promise<string | null> {
 export async function printNewLink(cmd: Command): Promise<void> {
   const flags = cmd.optsWithGlobals<GlobalFlags>();
   const { defaultHome } = await import('../../engine/index');
-  const home = flags.home || process.env.DUBDESK_HOME || defaultHome();
+  const home = chosenHome(flags.home, process.env, defaultHome);
   let printed = 0;
   for (const server of await runningServers(home)) {
     const address = await askForLink(server);

@@ -10,11 +10,11 @@ export interface WorkableHost {
 }
 
 /**
- * A run started (`running`), or ended: how, or the error that stopped it from working the queue, and
- * whether it ended because the worker is stopping.
+ * A run started (`running`; `holdsQueue` once it has the queue's lock), or ended: how, or the error that
+ * stopped it from working the queue, and whether it ended because the worker is stopping.
  */
 export type WorkerReport =
-  | { running: true }
+  | { running: true; holdsQueue: boolean }
   | { running: false; outcome: RunOutcome | null; error: ContractError | null; stopping: boolean };
 
 export interface QueueWorker {
@@ -82,10 +82,11 @@ export function keepWorking(
       if (held) drain.abort();
       let outcome: RunOutcome | null = null;
       let error: ContractError | null = null;
-      opts.onReport?.({ running: true });
+      opts.onReport?.({ running: true, holdsQueue: false });
       try {
         outcome = await host.run({
           untilDone: false,
+          onQueueHeld: () => opts.onReport?.({ running: true, holdsQueue: true }),
           concurrency: () => concurrency,
           pollIntervalMs: () => pollMs,
           signal: cut.signal,

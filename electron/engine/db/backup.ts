@@ -3,10 +3,8 @@ import { chmodSync, readdirSync, renameSync, rmSync, statSync, copyFileSync } fr
 import { basename, dirname, join } from 'node:path';
 import { DubdeskError } from '../../../shared/contract/errors';
 import { makeFolderSync } from '../files/make-folder';
+import { backupsToRemove } from './backup-retention';
 import { checkWhole } from './damage';
-
-/** How many backups of the queue database are kept; the oldest goes when a new one is made. */
-export const KEEP_BACKUPS = 3;
 const SUFFIX = '.db';
 const PARTIAL = '.partial';
 
@@ -40,8 +38,9 @@ const walChanged = (p: string) => {
 
 /**
  * At start, once the database passed its check: an online copy (SQLite's backup API, so writers from other
- * processes are not stopped) to `backups/`, under a partial name until it is whole; the last `KEEP_BACKUPS`
- * kept. Skipped when nothing was written since the newest one (a `status` need not copy the queue).
+ * processes are not stopped) to `backups/`, under a partial name until it is whole; the newest few and one
+ * per recent hour and day kept (backup-retention.ts). Skipped when nothing was written since the newest one
+ * (a `status` need not copy the queue).
  */
 export async function backUp(
   db: Database.Database,
@@ -70,7 +69,8 @@ export async function backUp(
   // A copy of the whole queue (paths, names, what was paid): the user's alone, whatever the umask made it.
   chmodSync(partial, 0o600);
   renameSync(partial, target);
-  for (const old of listBackups(dbFile).slice(KEEP_BACKUPS)) rmSync(old, { force: true });
+  const taken = listBackups(dbFile).map((path) => ({ path, takenAt: mtime(path) }));
+  for (const old of backupsToRemove(taken, now.getTime())) rmSync(old, { force: true });
   return target;
 }
 

@@ -89,8 +89,9 @@ export class OwnResults {
     if (hashes.length === 0) return new Map();
     const rows = Found.array().parse(this.q.withContents.all(JSON.stringify(hashes)));
     const found = new Map(rows.map((r) => [r.hash, r.path]));
-    const forgotten = hashes.filter((h) => !found.has(h) && !this.q.isSource.get(h));
-    for (const [hash, path] of this.journal.withContents(forgotten)) found.set(hash, path);
+    // What the database forgot (restored from an older backup): rare, so asked one by one.
+    const forgotten = this.journal.withContents(hashes.filter((h) => !found.has(h)));
+    for (const [hash, path] of forgotten) if (!this.q.isSource.get(hash)) found.set(hash, path);
     return found;
   }
 

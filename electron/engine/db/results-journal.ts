@@ -36,7 +36,8 @@ export class ResultsJournal {
   record(entry: Entry): void {
     if (!this.file) return;
     try {
-      appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+      // The user's alone, as the database and its backups are: it names their files.
+      appendFileSync(this.file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
     } catch {
       /* the database keeps its own record; this one only helps after a restore */
     }
@@ -93,7 +94,7 @@ export class ResultsJournal {
     if (!this.file || !this.byPath) return;
     const text = [...this.byPath.values()].map((e) => `${JSON.stringify(e)}\n`).join('');
     try {
-      writeFileSync(`${this.file}.part`, text);
+      writeFileSync(`${this.file}.part`, text, { mode: 0o600 });
       renameSync(`${this.file}.part`, this.file);
     } catch {
       /* kept as it was */

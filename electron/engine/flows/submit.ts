@@ -33,7 +33,10 @@ export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
   job.apply({ type: 'begin-upload' });
   // A dub made before the queue database was restored: taken, never made again.
   if (!job.row.create_pending && takeRestored(ctx.store, job)) return;
-  if (job.row.source_kind === 'file') await assertSourceFile(job.row.source);
+  // A v2 create whose answer was lost needs no file to be looked for: the dub it made is taken up (and its
+  // charge recorded) even when the file was renamed or moved since; the file is checked before a new send.
+  const lookupFirst = job.row.api === 'v2' && job.row.create_pending !== 0;
+  if (job.row.source_kind === 'file' && !lookupFirst) await assertSourceFile(job.row.source);
   // Checked again before anything is paid for: since the add, a file may have taken the folder's place.
   await makeFolder(job.row.out_dir).catch((e: NodeJS.ErrnoException) => {
     throw new DiskError(e.code === 'EEXIST' ? 'ENOTDIR' : (e.code ?? 'EIO'), job.row.out_dir, null);
@@ -92,6 +95,7 @@ async function submitV2(
     const found = await findCreated(ctx, job, fields);
     if (found) return adopt(ctx, job, found.id, found.status);
     job.record({ create_pending: 0 });
+    if (job.row.source_kind === 'file') await assertSourceFile(job.row.source);
   }
   const plan = oncePlan(ctx, job);
   if (plan?.kind === 'wait') return awaitFirstUpload(job, plan.message);

@@ -32,6 +32,8 @@ export interface RunOptions {
   maxDownloadRate?: number | null;
   /** This run's sending window (null: any time), beating the settings'; absent: the settings'. */
   sendWindow?: SendWindow | null;
+  /** Called once the run holds the queue (another process may hold it first: then the run fails busy). */
+  onQueueHeld?: () => void;
 }
 
 export const valueOf = (v: number | (() => number)): number => (typeof v === 'function' ? v() : v);

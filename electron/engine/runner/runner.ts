@@ -94,7 +94,10 @@ export class Runner {
     const stop = AbortSignal.any([opts.signal, opts.drain].filter((x) => x !== undefined));
     try {
       return await againOnceThereIsRoom(this.env.home, this.hooks, stop, 'aborted', () => {
-        held.lock ??= QueueLock.acquire(this.env.lock, this.env.home);
+        if (!held.lock) {
+          held.lock = QueueLock.acquire(this.env.lock, this.env.home);
+          opts.onQueueHeld?.();
+        }
         this.running = true;
         return this.work(opts, held.lock);
       });

@@ -1,5 +1,6 @@
 import type { FaceBridge } from '../../../shared/face';
 import { createWebBridge } from './web';
+import { serveBack, serveLost } from './serve-link';
 import { sessionEnded } from './web-session';
 
 declare global {
@@ -23,8 +24,9 @@ export function getBridge(): FaceBridge {
     bridge = window.dubdesk;
     return bridge;
   }
-  // A session refused later (serve stopped or restarted) turns the page into the one about a new address.
-  const web = createWebBridge({ onSessionRefused: sessionEnded });
+  // A session refused later (serve stopped or restarted) turns the page into the one about a new address;
+  // a serve that does not answer at all puts a banner over the app (ServeGone.tsx).
+  const web = createWebBridge({ onSessionRefused: sessionEnded, link: { lost: serveLost, back: serveBack } });
   settled = false;
   ready = web.ready.then(() => {
     settled = true;

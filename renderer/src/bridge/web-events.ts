@@ -2,6 +2,15 @@ import { createParser } from 'eventsource-parser';
 import { EngineEventSchema, type EventListener } from '../../../shared/contract/events';
 import { sessionRefused } from './web-requests';
 
+/** The first try after a stream ends comes at once (or nearly): it tells a stopped serve from a break. */
+const FIRST_RETRY_MS = 250;
+
+/** Told when serve stops answering the stream (with when it was last heard) and when it answers again. */
+export interface LinkWatcher {
+  lost(since: number): void;
+  back(): void;
+}
+
 /** Longest event line kept while it arrives (a job view is a few KB; this is a guard, not a limit). */
 const MAX_EVENT_CHARS = 4 * 1024 * 1024;
 
@@ -23,6 +32,7 @@ const pause = (ms: number, signal: AbortSignal) =>
  * listener, closed with the last. When it breaks it reconnects after the server's `retry:` hint; the new
  * stream is a new subscription whose `seq` starts again at 1. Each listener's `opened` runs when a stream is
  * open (the server subscribed it before it answered the headers), so what it fetches then misses nothing.
+ * A try that finds no serve (the connection refused, an error status) tells the link watcher at once.
  */
 export class WebEvents {
   private readonly listeners = new Set<EventListener>();
@@ -37,6 +47,7 @@ export class WebEvents {
     private readonly fetchFn: typeof fetch,
     /** `serve` refused the session: the stream ends for good. */
     private readonly refused?: () => void,
+    private readonly link?: LinkWatcher,
   ) {}
 
   subscribe(listener: EventListener, opened?: () => void): () => void {
@@ -95,6 +106,8 @@ export class WebEvents {
       maxBufferSize: MAX_EVENT_CHARS,
     });
     let tried = false;
+    // When serve was last heard: the end of the last open stream (this page's numbers are from then).
+    let heardAt: number | null = null;
     while (!signal.aborted) {
       try {
         const res = await this.fetchFn(this.url, this.init(signal));
@@ -105,6 +118,7 @@ export class WebEvents {
           parser.reset();
           tried = true;
           this.streamOpen = true;
+          this.link?.back();
           this.tellOpened();
           const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
           for (;;) {
@@ -112,15 +126,21 @@ export class WebEvents {
             if (done) break;
             parser.feed(value);
           }
-        }
+          heardAt = Date.now();
+        } else this.link?.lost(heardAt ?? Date.now());
       } catch {
-        /* the stream broke or was closed: reconnect below, unless closed */
+        // The stream broke or was closed: reconnect below, unless closed. A broken stream was still
+        // heard until now; a try that found no serve was not.
+        if (signal.aborted) return;
+        if (this.streamOpen) heardAt = Date.now();
+        else this.link?.lost(heardAt ?? Date.now());
       }
       if (signal.aborted) return;
+      const justBroke = this.streamOpen;
       this.streamOpen = false;
       this.firstTryFailed(tried);
       tried = true;
-      await pause(retryMs, signal);
+      await pause(justBroke ? Math.min(FIRST_RETRY_MS, retryMs) : retryMs, signal);
     }
   }
 

@@ -33,36 +33,64 @@ let state: PageSession | null = null;
 const listeners = new Set<(s: PageSession) => void>();
 
 /**
- * The page's session, settled once: the address's one-time code (`#code=…`, a fragment, never sent to a
- * server nor put in a Referer) is taken out of the address bar and traded at POST /session, whose answer
- * sets this browser's session cookie; without a code, or with a used one, GET /session says whether this
- * browser has a session already (another tab traded a code, or this is a reload). A code found later in
- * the history or in `ps` has been used: it is worth nothing.
+ * The one-time code in the address (`#code=…`, a fragment, never sent to a server nor put in a Referer),
+ * taken out of the address bar and traded at POST /session, whose answer sets this browser's session
+ * cookie. Null when the address has no code; else whether the trade signed this browser in.
+ */
+function tradeCodeInAddress(): boolean | null {
+  const hash = new URLSearchParams(window.location.hash.replace(/^#/, ''));
+  const code = hash.get(CODE_FRAGMENT_KEY);
+  if (!code) return null;
+  hash.delete(CODE_FRAGMENT_KEY);
+  const rest = hash.toString();
+  const clean = `${window.location.pathname}${window.location.search}${rest ? `#${rest}` : ''}`;
+  window.history.replaceState(window.history.state, '', clean);
+  return request('POST', { code }).status === 200;
+}
+
+/**
+ * The page's session, settled once: the address's code is traded (tradeCodeInAddress); without a code, or
+ * with a used one, GET /session says whether this browser has a session already (another tab traded a
+ * code, or this is a reload). A code found later in the history or in `ps` has been used: it is worth
+ * nothing.
  */
 export function pageSession(): PageSession {
   if (state) return state;
-  const hash = new URLSearchParams(window.location.hash.replace(/^#/, ''));
-  const code = hash.get(CODE_FRAGMENT_KEY);
-  if (code) {
-    hash.delete(CODE_FRAGMENT_KEY);
-    const rest = hash.toString();
-    const clean = `${window.location.pathname}${window.location.search}${rest ? `#${rest}` : ''}`;
-    window.history.replaceState(window.history.state, '', clean);
-    if (request('POST', { code }).status === 200) return (state = 'signed-in');
-  }
+  const traded = tradeCodeInAddress();
+  if (traded) return (state = 'signed-in');
   if (signedIn(request('GET').json)) return (state = 'signed-in');
-  return (state = code ? 'used-link' : 'no-link');
+  return (state = traded === false ? 'used-link' : 'no-link');
+}
+
+/**
+ * An address pasted into this tab's bar that differs from it only in its fragment (the printed
+ * `http://127.0.0.1:PORT/#code=…` over the help page, which tells the user to do just that) loads no page:
+ * the code is traded here. A tab without a session is then loaded again, as the pasted address would have
+ * been, and starts signed in; a signed-in tab only has the code taken out of its address bar.
+ */
+export function tradeCodesPastedLater(): void {
+  window.addEventListener('hashchange', () => {
+    const traded = tradeCodeInAddress();
+    if (traded === null || state === 'signed-in') return;
+    // A used code, where another tab signed this browser in meanwhile, loads the app all the same.
+    if (traded || signedIn(request('GET').json)) window.location.reload();
+    else changeTo('used-link');
+  });
+}
+
+function changeTo(next: PageSession): void {
+  if (state === next) return;
+  state = next;
+  for (const listener of [...listeners]) listener(next);
 }
 
 /** Called when `serve` refuses this browser's session (it stopped or restarted): once, for the page. */
 export function sessionEnded(): void {
-  if (state === 'ended') return;
-  state = 'ended';
-  for (const listener of [...listeners]) listener(state);
+  changeTo('ended');
 }
 
-/** Calls `listener` when the session ends while the page is open. */
-export function onSessionEnded(listener: (s: PageSession) => void): () => void {
+/** Calls `listener` when the page's session changes while it is open (it ended, or a pasted code was used). */
+export function onSessionChanged(listener: (s: PageSession) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }

@@ -15,7 +15,7 @@ import {
   type MediaToken,
 } from '../../../shared/serve-protocol';
 import { claimEarly } from './early-fetch';
-import { WebEvents } from './web-events';
+import { WebEvents, type LinkWatcher } from './web-events';
 import { bearer, callInit, eventsInit, sessionRefused } from './web-requests';
 
 export interface WebBridgeOptions {
@@ -26,6 +26,8 @@ export interface WebBridgeOptions {
   fetch?: typeof fetch;
   /** `serve` refused the session (it stopped or restarted): the page says how to get a new address. */
   onSessionRefused?: () => void;
+  /** Told when serve stops answering the event stream, and when it answers again (serve-link.ts). */
+  link?: LinkWatcher;
 }
 
 /** The web bridge: the FaceBridge, plus what its owner may wait for or end. */
@@ -164,6 +166,7 @@ export function createWebBridge(opts: WebBridgeOptions): WebBridge {
     (signal) => eventsInit(opts.token, signal),
     fetchFn,
     opts.onSessionRefused,
+    opts.link,
   );
   const notHere = (what: string) =>
     Promise.reject(

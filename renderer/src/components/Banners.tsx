@@ -2,8 +2,12 @@ import { formatCount } from '../format';
 import { BannerText } from './BannerText';
 import { useApp } from '../store';
 import { queueUsed } from '../store/derived';
+import { ServeGone } from './ServeGone';
 
-/** Only the banners that apply now: resumed after a crash, offline, queue paused (out of credits, key rejected). */
+/**
+ * Only the banners that apply now: serve not answering (browser), resumed after a crash, offline, queue
+ * paused (out of credits, key rejected).
+ */
 export function Banners() {
   const resumed = useApp((s) => s.totals?.resumedAfterCrash ?? 0);
   const resumedDismissed = useApp((s) => s.resumedDismissed);
@@ -18,6 +22,7 @@ export function Banners() {
 
   return (
     <div className="banners">
+      <ServeGone />
       {unchosen && (
         <div className="banner banner-info" role="status">
           <span aria-hidden="true">ℹ</span>

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import type { JobView } from '../../../shared/contract/jobs';
 import { languageName } from '../../../shared/languages';
+import { mediaFileFor } from '../../../shared/media-route';
 import { useBridge } from '../store';
 import { previewKind } from '../store/derived';
 import { useBridgeReady } from './useBridgeReady';
@@ -31,7 +32,8 @@ export function Preview({ job }: { job: JobView }) {
   const ready = useBridgeReady();
   if (!kind || !ready) return null;
 
-  const hasSubtitles = job.outputs.some((o) => o.type === 'translated_subtitle');
+  // The same files the media route serves: WebVTT, or SubRip turned into WebVTT on the way.
+  const hasSubtitles = mediaFileFor(job, 'subtitles', null) !== null;
   const hasPoster = job.outputs.some((o) => o.type === 'poster');
   const hasOriginal =
     job.sourceKind === 'file' || job.outputs.some((o) => o.type === 'original' || o.type === 'original_mp4');

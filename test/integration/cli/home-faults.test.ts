@@ -28,6 +28,20 @@ function run(args: string[], home: string, wrapper: string[] = []) {
 }
 
 describe('a data folder Dubdesk cannot use', () => {
+  it.each([['status'], ['doctor'], ['restore-db'], ['serve', '--link']])(
+    'DUBDESK_HOME with a line break in it (a pasted path): `%s` refuses it, naming the variable, and makes no folder',
+    async (...args) => {
+      const parent = tempDir();
+      const home = join(parent, 'Dubdesk\nhome');
+      const r = await run(args, home);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('DUBDESK_HOME');
+      expect(r.stderr).toMatch(/line break/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(home)).toBe(false);
+    },
+  );
+
   it.skipIf(!existsSync('/proc/self'))(
     'on a /proc-like file system: a message naming the folder and what to do, and an exit (not a spin)',
     async () => {

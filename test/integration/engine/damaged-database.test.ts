@@ -1,4 +1,12 @@
-import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DubdeskError } from '../../../shared/contract/errors';
@@ -46,6 +54,23 @@ describe('a damaged queue database', () => {
     await engineFor(sb, home).close();
     const backups = readdirSync(join(home, 'backups')).filter((f) => f.endsWith('.db'));
     expect(backups).toHaveLength(3);
+  });
+
+  it('keeps one from hours before a busy stretch of commands, for damage found late', async () => {
+    const { sb, home } = await homeWithAJob();
+    const folder = join(home, 'backups');
+    const [early] = readdirSync(folder).filter((f) => f.endsWith('.db'));
+    const threeHoursAgo = new Date(Date.now() - 3 * 3_600_000);
+    utimesSync(join(folder, early ?? ''), threeHoursAgo, threeHoursAgo);
+    for (let i = 0; i < 4; i++) {
+      const e = engineFor(sb, home);
+      await e.api.add({ inputs: [videoMp4(1, `busy-${i}.mp4`)], to: ['fr'], outDir: tempDir() });
+      await e.close();
+    }
+    await engineFor(sb, home).close();
+    const backups = readdirSync(folder).filter((f) => f.endsWith('.db'));
+    expect(backups).toContain(early);
+    expect(backups).toHaveLength(4);
   });
 
   it.each([

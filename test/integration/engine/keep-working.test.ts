@@ -42,7 +42,8 @@ describe('keepWorking: the queue worked for as long as a face runs', () => {
       expect(opts.drain?.aborted).toBe(true);
       expect(opts.signal?.aborted).toBe(false);
       expect(reports).toEqual([
-        { running: true },
+        { running: true, holdsQueue: false },
+        { running: true, holdsQueue: true },
         { running: false, outcome: 'aborted', error: null, stopping: true },
       ]);
     } finally {

@@ -3,7 +3,7 @@
  * from. The folder added again must not take them for sources (a dub of a dub, paid for), and the dubs
  * fetched again must land on them, not beside them as `(2)`.
  */
-import { copyFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Send } from '../../../shared/contract/jobs';
@@ -45,6 +45,8 @@ describe.each<[Send, string, Damage]>([
     const { dir, files } = lessons();
     const names = files.map((f) => f.split('/').pop() ?? '');
     const { home } = await dubbedThenRestored(sb, files, 'v2', null, damage, { send });
+    // The memory of results names the user's files: theirs alone, as the database is.
+    expect(statSync(join(home, 'results.jsonl')).mode & 0o777).toBe(0o600);
     const before = readdirSync(dir).sort();
     expect(before.filter((f) => f.includes('.es.'))).not.toEqual([]);
     const paid = sb.state.ledger.length;
