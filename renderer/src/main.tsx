@@ -10,6 +10,7 @@ import { createAppStore } from './store';
 import { connect } from './store/connect';
 import './styles.css';
 import './steering.css';
+import './compact.css';
 
 const root = document.getElementById('root');
 if (root) {

@@ -89,7 +89,7 @@ export async function startDesktopApp(
 ): Promise<{ app: RunningApp; view: Viewing; run: DesktopRun }> {
   const sb = await startSandbox({ pipelineSeconds: 1, ...opts.sandbox });
   const home = tempDir('dubdesk-electron-');
-  opts.prepare?.(home);
+  opts.prepare?.(home, sb);
   const env = opts.firstRun
     ? {}
     : { DUBDESK_BASE_URL: sb.baseUrl, DUBDESK_LEGACY_URL: sb.legacyUrl, DUBDESK_API_KEY: sb.account.apiKey };

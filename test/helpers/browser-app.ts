@@ -34,8 +34,8 @@ const CHROMIUM_ARGS = [
 
 export interface AppOptions {
   sandbox?: SandboxOptionsInput;
-  /** Runs on the fresh data folder before the engine opens it (seeding). */
-  prepare?: (home: string) => void;
+  /** Runs on the fresh data folder before the engine opens it (seeding), with the sandbox it will use. */
+  prepare?: (home: string, sandbox: Sandbox) => void;
   /** Work the queue, as `dubdesk serve` does (off for a seeded queue nobody should touch). */
   work?: boolean;
   /** Nothing configured: a first run, where the sandbox is only the fallback (as `serve` without flags). */
@@ -64,7 +64,7 @@ export async function startApp(opts: AppOptions = {}): Promise<RunningApp> {
   // and the run spends its CPU on the app, not on re-encoding (the sandbox's media work has tests of its own).
   const sb = await startSandbox({ pipelineSeconds: 1, ffmpeg: false, ...opts.sandbox });
   const home = tempDir('dubdesk-e2e-');
-  opts.prepare?.(home);
+  opts.prepare?.(home, sb);
   const host = openDubdesk({
     home,
     face: 'web',

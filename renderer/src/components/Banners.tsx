@@ -1,4 +1,5 @@
 import { formatCount } from '../format';
+import { BannerText } from './BannerText';
 import { useApp } from '../store';
 import { queueUsed } from '../store/derived';
 import { ServeGone } from './ServeGone';
@@ -58,9 +59,10 @@ export function Banners() {
       {paused?.reason === 'credits' && (
         <div className="banner banner-error" role="alert">
           <span aria-hidden="true">⚠</span>
-          <p>
-            Out of credits: the queue is paused. {paused.message} Add credits to your account, then resume.
-          </p>
+          <BannerText
+            lead="Out of credits: the queue is paused."
+            more={`${paused.message} Add credits to your account, then resume.`}
+          />
           <button type="button" onClick={() => void resumeQueue()}>
             Resume queue
           </button>
@@ -78,11 +80,10 @@ export function Banners() {
       {paused?.reason === 'user' && (
         <div className="banner banner-info" role="status">
           <span aria-hidden="true">❚❚</span>
-          <p>
-            The queue is paused. Nothing new starts; jobs finish the step they are in, then wait. Dubs already
-            started keep being processed and charged by the service; Dubdesk follows them and downloads their
-            results when you resume.
-          </p>
+          <BannerText
+            lead="The queue is paused. Nothing new starts."
+            more="Jobs finish the step they are in, then wait. Dubs already started keep being processed and charged by the service; Dubdesk follows them and downloads their results when you resume."
+          />
           <button type="button" onClick={() => void resumeQueue()}>
             Resume queue
           </button>

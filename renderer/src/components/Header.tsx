@@ -58,7 +58,9 @@ export function Header() {
           </dd>
         </div>
         <div>
-          <dt>Credits committed / balance</dt>
+          <dt>
+            Credits<span className="dt-more"> committed / balance</span>
+          </dt>
           <dd className="num" data-testid="header-credits">
             {formatCredits(n.committed)} / {n.balance === null ? '—' : formatCredits(n.balance)}
             {n.short > 0 && <strong className="over-text"> · short by {formatCredits(n.short)}</strong>}
