@@ -46,6 +46,8 @@ export async function serveFor(
     port: 0,
     rendererDir: null,
     log: { stream: log, level: 'info' },
+    // The user's Downloads folder is the test's own: asking for the uploads folder makes it.
+    folders: { home: join(home, 'user'), env: {}, platform: 'linux' },
     ...serveOpts,
   });
   const client = createWebBridge({ baseUrl: server.origin, token: server.token });
