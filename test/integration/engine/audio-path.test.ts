@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { locateMediaTools } from '../../../electron/engine/media/ffmpeg/locate';
+import { locateMediaTools } from '../../../electron/media-tools/locate';
 import { planSends } from '../../../electron/engine/app/batches/send-plan';
 import { probeFile } from '../../../electron/engine/media/probe';
 import { sendsWords } from '../../../shared/sends';
