@@ -8,7 +8,7 @@ import { bundledPackages, locateMediaTools, unpacked } from '../../electron/medi
 import { rebuildVideo, rebuiltContainer } from '../../electron/engine/media/ffmpeg/rebuild';
 import { MediaToolError, runTool } from '../../electron/media-tools/run';
 import { probeStreams } from '../../electron/engine/media/ffmpeg/streams';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import {
   audioMd5,
   dubbedMp3,
