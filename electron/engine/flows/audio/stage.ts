@@ -7,7 +7,7 @@ import { audioPlan } from '../../media/ffmpeg/audio-plan';
 import { extractAudio, type Extracted } from '../../media/ffmpeg/extract';
 import { mediaTools, NO_FFMPEG } from '../../../media-tools/locate';
 import { MediaToolError } from '../../../media-tools/run';
-import { probeStreams } from '../../media/ffmpeg/streams';
+import { probeStreams, soundSeconds } from '../../media/ffmpeg/streams';
 import { KeyLock } from '../../outputs/key-lock';
 import type { LeasedJob, StepContext } from '../context';
 
@@ -35,6 +35,12 @@ function sendWhole(job: LeasedJob, why: string): null {
   return null;
 }
 
+/** The sound plays no longer than it does, nor than the estimate billed for it (the job's length). */
+function capOf(sound: number | null, estimated: number | null): number | null {
+  const known = [sound, estimated].filter((n): n is number => n !== null);
+  return known.length ? Math.min(...known) : null;
+}
+
 async function extractOnce(ctx: StepContext, job: LeasedJob): Promise<Extracted | null> {
   const r = job.row;
   const { tools } = await mediaTools();
@@ -58,7 +64,7 @@ async function extractOnce(ctx: StepContext, job: LeasedJob): Promise<Extracted 
       const made = `${dest}.${plan.ext}`;
       const there = await fileThere(made);
       if (there) return { path: made, bytes: there.size, plan };
-      return extractAudio(tools, r.source, streams, r.api, dest, ctx.signal);
+      return extractAudio(tools, r.source, streams, r.api, dest, capOf(soundSeconds(streams), r.duration), ctx.signal);
     });
   } catch (e) {
     if (!(e instanceof MediaToolError) || e.why === 'stopped') throw e;
