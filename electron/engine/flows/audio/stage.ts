@@ -7,6 +7,7 @@ import { audioPlan } from '../../media/ffmpeg/audio-plan';
 import { extractAudio, type Extracted } from '../../media/ffmpeg/extract';
 import { mediaTools, NO_FFMPEG } from '../../../media-tools/locate';
 import { MediaToolError } from '../../../media-tools/run';
+import { probeFile } from '../../media/probe';
 import { probeStreams, soundSeconds } from '../../media/ffmpeg/streams';
 import { KeyLock } from '../../outputs/key-lock';
 import type { LeasedJob, StepContext } from '../context';
@@ -29,9 +30,13 @@ async function fileThere(path: string | null): Promise<SourceIdentity | null> {
   return s?.isFile() ? { size: s.size, mtimeMs: s.mtimeMs, hash: null } : null;
 }
 
-/** The audio path given up for this job: why goes into its history, the whole file is sent. */
-function sendWhole(job: LeasedJob, why: string): null {
-  job.apply({ type: 'send-whole', why });
+/**
+ * The audio path given up for this job: why goes into its history, the whole file is sent, and billed as
+ * the whole file (its length, read as the estimate reads it, may be more than its sound's).
+ */
+async function sendWhole(job: LeasedJob, why: string): Promise<null> {
+  const whole = await probeFile(job.row.source).catch(() => null);
+  job.apply({ type: 'send-whole', why, seconds: whole?.durationSeconds ?? null });
   return null;
 }
 
