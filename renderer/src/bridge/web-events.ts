@@ -1,6 +1,14 @@
 import { createParser } from 'eventsource-parser';
 import { EngineEventSchema, type EventListener } from '../../../shared/contract/events';
+import { HEARTBEAT_HEADER } from '../../../shared/serve-routes';
 import { sessionRefused } from './web-requests';
+import { silenceWatch } from './silence-watch';
+
+/**
+ * Heartbeats a stream may miss before it is taken for dead: a half-open connection (a laptop that slept, a
+ * Wi-Fi change, a proxy that dropped it silently) never says it ended, and the page would hear nothing.
+ */
+const SILENT_HEARTBEATS = 2.5;
 
 /** The first try after a stream ends comes at once (or nearly): it tells a stopped serve from a break. */
 const FIRST_RETRY_MS = 250;
@@ -32,7 +40,8 @@ const pause = (ms: number, signal: AbortSignal) =>
  * listener, closed with the last. When it breaks it reconnects after the server's `retry:` hint; the new
  * stream is a new subscription whose `seq` starts again at 1. Each listener's `opened` runs when a stream is
  * open (the server subscribed it before it answered the headers), so what it fetches then misses nothing.
- * A try that finds no serve (the connection refused, an error status) tells the link watcher at once.
+ * A try that finds no serve (the connection refused, an error status) tells the link watcher at once. A
+ * stream that stays silent for 2.5 of serve's heartbeats is closed and opened again, as after a break.
  */
 export class WebEvents {
   private readonly listeners = new Set<EventListener>();
@@ -109,8 +118,11 @@ export class WebEvents {
     // When serve was last heard: the end of the last open stream (this page's numbers are from then).
     let heardAt: number | null = null;
     while (!signal.aborted) {
+      // Ends this stream alone (the silence watch), or with the bridge.
+      const dead = new AbortController();
+      const streamSignal = AbortSignal.any([signal, dead.signal]);
       try {
-        const res = await this.fetchFn(this.url, this.init(signal));
+        const res = await this.fetchFn(this.url, this.init(streamSignal));
         // A session the server does not take will not be taken on the next try either.
         if (sessionRefused(res.status, res.headers.get('www-authenticate'))) this.refused?.();
         if (res.status === 401 || res.status === 403) return this.firstTryFailed(tried);
@@ -121,19 +133,24 @@ export class WebEvents {
           this.link?.back();
           this.tellOpened();
           const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            parser.feed(value);
+          const silence = silenceWatch(heartbeatOf(res) * SILENT_HEARTBEATS, () => dead.abort());
+          try {
+            for (;;) {
+              const { value, done } = await reader.read();
+              if (done) break;
+              silence.heard();
+              parser.feed(value);
+            }
+          } finally {
+            silence.stop();
+            heardAt = silence.lastHeardAt;
           }
-          heardAt = Date.now();
         } else this.link?.lost(heardAt ?? Date.now());
       } catch {
         // The stream broke or was closed: reconnect below, unless closed. A broken stream was still
         // heard until now; a try that found no serve was not.
         if (signal.aborted) return;
-        if (this.streamOpen) heardAt = Date.now();
-        else this.link?.lost(heardAt ?? Date.now());
+        if (!this.streamOpen) this.link?.lost(heardAt ?? Date.now());
       }
       if (signal.aborted) return;
       const justBroke = this.streamOpen;
@@ -148,4 +165,10 @@ export class WebEvents {
   private firstTryFailed(tried: boolean): void {
     if (!tried) this.tellOpened();
   }
+}
+
+/** The heartbeat serve says it keeps (ms), or 0 when it does not say: then silence is never taken for an end. */
+function heartbeatOf(res: Response): number {
+  const ms = Number(res.headers.get(HEARTBEAT_HEADER));
+  return Number.isFinite(ms) && ms > 0 ? ms : 0;
 }
