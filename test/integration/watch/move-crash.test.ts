@@ -85,6 +85,9 @@ describe('kill -9 while a failed original moves to failed/', () => {
       expect((await readdir(dir)).sort()).toEqual(['failed']);
       expect((await jobsOf(host.api, folderId)).map((j) => j.state)).toEqual(['failed']);
       expect(madeOf(sb, [name]).dubs).toHaveLength(1);
+      // Where it went is where the user finds it: "Dub again" works from there.
+      const again = await host.api.reprocessWatchFile({ id: folderId, path: join(failed, name) });
+      expect(again.jobIds).toHaveLength(1);
     },
   );
 });
