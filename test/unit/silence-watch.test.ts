@@ -34,4 +34,17 @@ describe('silenceWatch (the event stream’s dead-connection check)', () => {
     expect(stopped).not.toHaveBeenCalled();
     expect(unknown).not.toHaveBeenCalled();
   });
+
+  it('a timer that fires late (the page was busy, the machine asleep) waits once more before it calls', () => {
+    const silent = vi.fn();
+    const watch = silenceWatch(750, silent);
+    vi.setSystemTime(Date.now() + 5_000); // the clock moved on while no timer ran
+    vi.advanceTimersByTime(750);
+    expect(silent).not.toHaveBeenCalled();
+    watch.heard(); // what arrived meanwhile is read now: the stream lives
+    vi.advanceTimersByTime(749);
+    expect(silent).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(750);
+    expect(silent).toHaveBeenCalledTimes(1); // then silent for a whole wait, on time: dead
+  });
 });

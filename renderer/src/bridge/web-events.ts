@@ -9,6 +9,8 @@ import { silenceWatch } from './silence-watch';
  * Wi-Fi change, a proxy that dropped it silently) never says it ended, and the page would hear nothing.
  */
 const SILENT_HEARTBEATS = 2.5;
+/** The shortest silence taken for a dead stream, however short serve's heartbeat (a test's): a busy loop is not one. */
+const MIN_SILENCE_MS = 1000;
 
 /** The first try after a stream ends comes at once (or nearly): it tells a stopped serve from a break. */
 const FIRST_RETRY_MS = 250;
@@ -133,7 +135,7 @@ export class WebEvents {
           this.link?.back();
           this.tellOpened();
           const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-          const silence = silenceWatch(heartbeatOf(res) * SILENT_HEARTBEATS, () => dead.abort());
+          const silence = silenceWatch(silenceOf(res), () => dead.abort());
           try {
             for (;;) {
               const { value, done } = await reader.read();
@@ -143,7 +145,8 @@ export class WebEvents {
             }
           } finally {
             silence.stop();
-            heardAt = silence.lastHeardAt;
+            // A stream that ended or broke was heard until now; one given up for silence, until its last byte.
+            heardAt = dead.signal.aborted ? silence.lastHeardAt : Date.now();
           }
         } else this.link?.lost(heardAt ?? Date.now());
       } catch {
@@ -167,8 +170,12 @@ export class WebEvents {
   }
 }
 
-/** The heartbeat serve says it keeps (ms), or 0 when it does not say: then silence is never taken for an end. */
-function heartbeatOf(res: Response): number {
-  const ms = Number(res.headers.get(HEARTBEAT_HEADER));
-  return Number.isFinite(ms) && ms > 0 ? ms : 0;
+/**
+ * How long a stream may stay silent: 2.5 of the heartbeats serve says it keeps; 0 (never taken for dead)
+ * when it does not say.
+ */
+function silenceOf(res: Response): number {
+  const heartbeatMs = Number(res.headers.get(HEARTBEAT_HEADER));
+  if (!Number.isFinite(heartbeatMs) || heartbeatMs <= 0) return 0;
+  return Math.max(heartbeatMs * SILENT_HEARTBEATS, MIN_SILENCE_MS);
 }
