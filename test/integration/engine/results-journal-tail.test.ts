@@ -11,7 +11,7 @@ import { sha256OfFile } from '../../../electron/engine/db/content-hashes';
 import { ResultsJournal } from '../../../electron/engine/db/results-journal';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { audioMp3 } from '../../helpers/media';
 
 let sb: Sandbox;
