@@ -200,7 +200,10 @@ export type SoundCodec = keyof typeof SOUNDS;
 export function videoSounding(codec: SoundCodec, seconds: number, stem: string): string {
   const { ext, args } = SOUNDS[codec];
   const tone = ['-f', 'lavfi', '-i', 'sine=frequency=500:sample_rate=48000'];
-  return ffmpeg([...PATTERN, ...tone, '-t', String(seconds), ...H264, ...args, '-shortest'], `${stem}.${ext}`);
+  return ffmpeg(
+    [...PATTERN, ...tone, '-t', String(seconds), ...H264, ...args, '-shortest'],
+    `${stem}.${ext}`,
+  );
 }
 
 /**

@@ -69,7 +69,15 @@ async function extractOnce(ctx: StepContext, job: LeasedJob): Promise<Extracted 
       const made = `${dest}.${plan.ext}`;
       const there = await fileThere(made);
       if (there) return { path: made, bytes: there.size, plan };
-      return extractAudio(tools, r.source, streams, r.api, dest, capOf(soundSeconds(streams), r.duration), ctx.signal);
+      return extractAudio(
+        tools,
+        r.source,
+        streams,
+        r.api,
+        dest,
+        capOf(soundSeconds(streams), r.duration),
+        ctx.signal,
+      );
     });
   } catch (e) {
     if (!(e instanceof MediaToolError) || e.why === 'stopped') throw e;
