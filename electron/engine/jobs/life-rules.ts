@@ -302,7 +302,9 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
         patch: {
           step: 'track',
           remote_id: e.remoteId,
-          remote_status: e.status,
+          // An ended dub (completed: charged) is left for the follow-up read, which records its end and charge:
+          // a status that says it ended would keep the job out of the polls that record them.
+          remote_status: e.status === 4 || e.status === 5 ? null : e.status,
           create_pending: 0,
           uploaded: 1,
         },
