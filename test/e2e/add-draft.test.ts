@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
 import { addButtonShown, appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 
 async function pickLanguage(page: Page, name: string, code: string): Promise<void> {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addButtonShown, appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 
 async function pickLanguage(page: Page, name: string, code: string): Promise<void> {

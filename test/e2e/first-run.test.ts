@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
 import { appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 
 describe('a first run: nothing configured yet', () => {

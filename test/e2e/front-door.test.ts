@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
 import { closeBrowser, launch, PATIENT, screenshot } from '../helpers/browser-app';
 import { servedByCli, shown } from '../helpers/serve-cli';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 
 /** A tab of another browser (a fresh profile: no session of this Dubdesk), on `address`. */
 async function otherBrowser(address: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {

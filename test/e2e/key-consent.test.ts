@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import { openPage, PATIENT, type RunningApp, type Viewing } from '../helpers/browser-app';
 import { startCli, type CliResult } from '../helpers/cli';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { firstLine, serveEnv } from '../helpers/serve';
 
 let sb: Sandbox;

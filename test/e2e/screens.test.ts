@@ -11,7 +11,8 @@ import {
   PATIENT,
   screenshot,
 } from '../helpers/browser-app';
-import { allJobs, tempDir } from '../helpers/engine';
+import { allJobs } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { audioMp3, textFile, videoMp4 } from '../helpers/media';
 
 async function until(test: () => Promise<boolean>): Promise<void> {

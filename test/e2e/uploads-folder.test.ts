@@ -20,7 +20,8 @@ import {
   type RunningApp,
   type Viewing,
 } from '../helpers/browser-app';
-import { allJobs, tempDir } from '../helpers/engine';
+import { allJobs } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { currentFace } from '../helpers/face';
 import { videoMp4 } from '../helpers/media';
 

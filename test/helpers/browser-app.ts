@@ -14,7 +14,7 @@ import {
 } from '../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import type { SandboxOptionsInput } from '../../electron/sandbox/options';
-import { tempDir } from './engine';
+import { tempDir } from './temp-dir';
 import { currentFace } from './face';
 import { builtRenderer } from './renderer-build';
 import { LogSink } from './serve';

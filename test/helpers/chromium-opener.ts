@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM } from './browser-app';
-import { tempDir } from './engine';
+import { tempDir } from './temp-dir';
 import { waitFor } from './http';
 
 /** A host name the opened Chromium resolves to 127.0.0.1, as a re-pointed (rebound) name of another site. */

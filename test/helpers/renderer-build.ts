@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { build } from 'vite';
-import { tempDir } from './engine';
+import { tempDir } from './temp-dir';
 import { fileURLToPath } from 'node:url';
 
 let built: Promise<string> | null = null;

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { chromiumOpener, type OpenedChromium } from './chromium-opener';
 import { runCli, startCli, type CliResult } from './cli';
-import { tempDir } from './engine';
+import { tempDir } from './temp-dir';
 import { builtRenderer } from './renderer-build';
 import { firstLine, serveEnv } from './serve';
 
