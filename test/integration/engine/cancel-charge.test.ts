@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli } from '../../helpers/cli';
-import { engineFor, tempDir } from '../../helpers/engine';
+import { engineFor } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 const HEARD = { timeout: 30_000, interval: 50 };

@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli } from '../../helpers/cli';
-import { engineFor, quickRun, tempDir } from '../../helpers/engine';
+import { engineFor, quickRun } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 const HEARD = { timeout: 30_000, interval: 50 };
