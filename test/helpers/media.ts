@@ -44,6 +44,18 @@ export function videoMp4(seconds = 3, name = `video-${seconds}s.mp4`): string {
   return ffmpeg([...PATTERN, ...tone, '-t', String(seconds), ...H264, '-c:a', 'aac', '-shortest'], name);
 }
 
+/**
+ * A video of noise, which no encoder shrinks (about 6 MB a second): its upload takes long enough on a shaped
+ * link to be seen after the machine's socket buffers have swallowed their share.
+ */
+export function noisyVideoMp4(seconds: number, name: string): string {
+  const pattern = ['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25'];
+  const tone = ['-f', 'lavfi', '-i', 'sine=frequency=440'];
+  const noisy = ['-vf', 'noise=alls=60:allf=t', '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '10'];
+  const rest = ['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest'];
+  return ffmpeg([...pattern, ...tone, '-t', String(seconds), ...noisy, ...rest], name);
+}
+
 /** Matroska (`.mkv`) or WebM, for the watcher's completeness checks. */
 export function videoMatroska(seconds: number, name: string): string {
   const codecs = name.endsWith('.webm')
