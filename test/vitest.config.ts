@@ -32,6 +32,8 @@ export default defineConfig({
       tier('e2e', ['test/e2e/**/*.test.ts', ...SLOW_INTEGRATION]),
     ],
     globalSetup: ['test/temp-root.ts'],
+    // Each file's CPU, when DUBDESK_CPU_REPORT names a file to write it to (CONTRIBUTING.md).
+    setupFiles: ['test/helpers/cpu-report.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,
