@@ -14,6 +14,7 @@ import {
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import type { SandboxOptionsInput } from '../../electron/sandbox/options';
 import { tempDir } from './engine';
+import { closeCounted } from './cpu-tree';
 import { builtRenderer } from './renderer-build';
 import { LogSink } from './serve';
 
@@ -133,7 +134,7 @@ export function launch(): Promise<Browser> {
 export async function closeBrowser(): Promise<void> {
   const b = browser;
   browser = null;
-  if (b) await (await b).close();
+  if (b) await closeCounted(async () => (await b).close());
 }
 
 /** A browser window's size and world: what differs between two people's browsers. */
