@@ -17,9 +17,9 @@ const SLOW_CONTRACT = ['test/contract/numbers.test.ts'];
  * `npm test` runs these tiers one after another (scripts/test-tiers.mjs), the fast ones first, and stops at the
  * first that fails. `--project NAME` runs one; a file path runs that file in whichever tier holds it.
  */
-const tier = (name: string, include: string[], exclude: string[] = []) => ({
+const tier = (name: string, include: string[], exclude: string[] = [], globalSetup: string[] = []) => ({
   extends: true,
-  test: { name, include, exclude },
+  test: { name, include, exclude, globalSetup },
 });
 
 export default defineConfig({
@@ -29,7 +29,8 @@ export default defineConfig({
       tier('unit', ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], SLOW_CONTRACT),
       tier('integration', ['test/integration/**/*.test.ts', ...SLOW_CONTRACT], SLOW_INTEGRATION),
       // test/electron (the desktop app under real Electron) runs after these, by test/electron/run-suite.mjs.
-      tier('e2e', ['test/e2e/**/*.test.ts', ...SLOW_INTEGRATION]),
+      // One renderer build and one Chromium for the tier's test processes (test/e2e-setup.ts).
+      tier('e2e', ['test/e2e/**/*.test.ts', ...SLOW_INTEGRATION], [], ['test/e2e-setup.ts']),
     ],
     globalSetup: ['test/temp-root.ts'],
     // Each file's CPU, when DUBDESK_CPU_REPORT names a file to write it to (CONTRIBUTING.md).

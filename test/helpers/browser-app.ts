@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type DubdeskServer } from '../../electron/web/server';
 import type { FolderEnv } from '../../electron/web/downloads-folder';
 import { workQueue } from '../../electron/web/worker';
@@ -14,22 +14,9 @@ import {
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import type { SandboxOptionsInput } from '../../electron/sandbox/options';
 import { tempDir } from './engine';
-import { closeCounted } from './cpu-tree';
+import { closeBrowser, launch } from './chromium';
 import { builtRenderer } from './renderer-build';
 import { LogSink } from './serve';
-
-/** The Chromium the browser tests drive; CI on Windows and macOS names its own (DUBDESK_CHROMIUM). */
-export const CHROMIUM = process.env.DUBDESK_CHROMIUM || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--autoplay-policy=no-user-gesture-required',
-];
 
 export interface AppOptions {
   sandbox?: SandboxOptionsInput;
@@ -116,25 +103,6 @@ export interface Viewing {
   page: Page;
   troubles: Troubles;
   close(): Promise<void>;
-}
-
-let browser: Promise<Browser> | null = null;
-
-/** The tests' own Chromium (one per test file); each of its contexts is a fresh profile, another browser. */
-export function launch(): Promise<Browser> {
-  browser ??= chromium.launch({
-    executablePath: CHROMIUM,
-    // Playwright's launch always starts from a fresh, temporary profile (it refuses --user-data-dir).
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
-  return browser;
-}
-
-export async function closeBrowser(): Promise<void> {
-  const b = browser;
-  browser = null;
-  if (b) await closeCounted(async () => (await b).close());
 }
 
 /** A browser window's size and world: what differs between two people's browsers. */

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM } from './browser-app';
+import { CHROMIUM } from './chromium';
 import { closeCounted } from './cpu-tree';
 import { tempDir } from './engine';
 import { waitFor } from './http';
