@@ -248,6 +248,25 @@ export default tseslint.config(
     ],
     ['electron', ...nodeOnlyPackages],
   ),
+  // Finding and running ffmpeg (the one shipped with Dubdesk first): below the engine and the sandbox, which
+  // both make media with it, so the built-in sandbox never depends on the shell's PATH.
+  layer(
+    ['electron/media-tools/**'],
+    [
+      notRenderer,
+      notTests,
+      no(
+        'media-tools/ is below the engine, the sandbox and the faces: it imports none of them.',
+        '**/engine/**',
+        '**/sandbox/**',
+        '**/cli/**',
+        '**/main/**',
+        '**/web/**',
+        '**/file-safety/**',
+      ),
+    ],
+    ['electron', ...nodeOnlyPackages],
+  ),
   // the sandbox
   layer(
     ['electron/sandbox/**'],

@@ -17,20 +17,32 @@ const SLOW_CONTRACT = ['test/contract/numbers.test.ts'];
  * `npm test` runs these tiers one after another (scripts/test-tiers.mjs), the fast ones first, and stops at the
  * first that fails. `--project NAME` runs one; a file path runs that file in whichever tier holds it.
  */
-const tier = (name: string, include: string[], exclude: string[] = [], globalSetup: string[] = []) => ({
+const tier = (
+  name: string,
+  include: string[],
+  exclude: string[] = [],
+  more: { isolate?: boolean; globalSetup?: string[] } = {},
+) => ({
   extends: true,
-  test: { name, include, exclude, globalSetup },
+  test: { name, include, exclude, ...more },
 });
 
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
     projects: [
-      tier('unit', ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], SLOW_CONTRACT),
+      // The unit files share their worker processes: one process for each file loaded the engine and the contract
+      // again every time, over a quarter of the tier's CPU. A file that changes global state (process.env, a
+      // module mock) puts it back.
+      tier('unit', ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], SLOW_CONTRACT, {
+        isolate: false,
+      }),
       tier('integration', ['test/integration/**/*.test.ts', ...SLOW_CONTRACT], SLOW_INTEGRATION),
       // test/electron (the desktop app under real Electron) runs after these, by test/electron/run-suite.mjs.
       // One renderer build and one Chromium for the tier's test processes (test/e2e-setup.ts).
-      tier('e2e', ['test/e2e/**/*.test.ts', ...SLOW_INTEGRATION], [], ['test/e2e-setup.ts']),
+      tier('e2e', ['test/e2e/**/*.test.ts', ...SLOW_INTEGRATION], [], {
+        globalSetup: ['test/e2e-setup.ts'],
+      }),
     ],
     globalSetup: ['test/temp-root.ts'],
     // Each file's CPU, when DUBDESK_CPU_REPORT names a file to write it to (CONTRIBUTING.md).

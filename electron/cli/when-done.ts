@@ -4,7 +4,7 @@ import { drainedSummary } from '../../shared/contract/batch-summary';
 import { isTerminal, type JobView } from '../../shared/contract/jobs';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import { NO_BATCH, watchDrain } from '../../shared/when-done';
-import { systemExecutor, type WhenDoneExecutor } from '../engine/index';
+import type { WhenDoneExecutor } from '../engine/index';
 import { printable } from './format';
 
 /** `--when-done`'s value: a command, never an empty or blank one (refused when typed, before any work). */
@@ -20,9 +20,11 @@ export function whenDoneCommand(raw: string): string {
 export async function runWhenDone(
   command: string,
   summary: BatchSummary,
-  executor: WhenDoneExecutor = systemExecutor(),
+  executor?: WhenDoneExecutor,
 ): Promise<boolean> {
-  const r = await executor.run(command, `${JSON.stringify(summary)}\n`);
+  // The engine is loaded when needed: imported at the top, every command paid for loading it (`--help` too).
+  const run = executor ?? (await import('../engine/index')).systemExecutor();
+  const r = await run.run(command, `${JSON.stringify(summary)}\n`);
   if (r.failure)
     process.stderr.write(
       `dubdesk: the --when-done command ${printable(command)} failed: ${printable(r.failure)}\n`,

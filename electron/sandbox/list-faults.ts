@@ -37,8 +37,19 @@ async function sendHuge(ctx: Ctx, head: string, tail: string): Promise<void> {
   const chunk = Buffer.alloc(MiB, 'x');
   res.write(head);
   for (let sent = 0; sent < HUGE_BYTES && !res.destroyed; sent += MiB)
-    if (!res.write(chunk)) await new Promise((r) => res.once('drain', r).once('close', r));
+    if (!res.write(chunk)) await drainedOrClosed(res);
   res.end(tail);
+}
+
+/** Waits for the socket to take more, or to be gone; leaves no listener behind (one wait per megabyte). */
+function drainedOrClosed(res: Ctx['res']): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.once('drain', done).once('close', done);
+  });
 }
 
 /**

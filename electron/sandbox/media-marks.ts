@@ -1,5 +1,4 @@
 import { appendFile, copyFile, open, writeFile } from 'node:fs/promises';
-import type { ProcessPool } from './process-pool';
 
 /**
  * The real service's outputs differ from one another: the dub is not the original, its MP3 is not its MP4.
@@ -8,35 +7,11 @@ import type { ProcessPool } from './process-pool';
  */
 
 /**
- * `src` copied to `dest` with a comment tag: a stream copy through ffmpeg (real media, a real tag), or
- * without it the bytes with a trailer the format allows, so sniffing still sees the same type: a `free`
- * box after an ISO media file (MP4, MOV), an ID3v1 tag after anything else (MP3).
+ * `src` copied to `dest` with a comment the format allows, so sniffing still sees the same type: a `free`
+ * box after an ISO media file (MP4, MOV), an ID3v1 tag after anything else (MP3). With ffmpeg, the comment
+ * is a real tag instead (media-outputs.ts).
  */
-export async function markedCopy(
-  src: string,
-  dest: string,
-  comment: string,
-  pool: ProcessPool,
-  ffmpeg: boolean,
-): Promise<void> {
-  if (ffmpeg) {
-    await pool.run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-i',
-      src,
-      '-map',
-      '0',
-      '-c',
-      'copy',
-      '-metadata',
-      `comment=${comment}`,
-      ...(dest.endsWith('.mp4') ? ['-movflags', '+faststart'] : []),
-      dest,
-    ]);
-    return;
-  }
+export async function markedCopy(src: string, dest: string, comment: string): Promise<void> {
   await copyFile(src, dest);
   await appendFile(dest, (await isIsoMedia(src)) ? freeBox(comment) : id3v1(comment));
 }

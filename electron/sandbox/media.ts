@@ -1,29 +1,19 @@
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseFile } from 'music-metadata';
 import type { OutputType } from '../../shared/api/common';
 import { languageName } from '../../shared/languages';
 import { extensionForMime } from '../../shared/media-types';
 import { spoilMedia, spoilSubtitles } from './bad-dubs';
-import { markedCopy, silentMp3 } from './media-marks';
+import {
+  outputsWithFfmpeg,
+  outputsWithoutFfmpeg,
+  type MediaOutputs,
+  type ProbedMedia,
+} from './media-outputs';
 import type { BadDub } from './options';
 import type { ProcessPool } from './process-pool';
 import type { Artifact } from './state';
-
-let ffmpegPresent: Promise<boolean> | null = null;
-export function hasFfmpeg(pool: ProcessPool): Promise<boolean> {
-  ffmpegPresent ??= pool.run('ffprobe', ['-version']).then(
-    () => true,
-    () => false,
-  );
-  return ffmpegPresent;
-}
-
-export interface ProbedMedia {
-  duration: number;
-  hasVideo: boolean;
-  hasAudio: boolean;
-}
 
 /** A stream running longer than the container says by more than this is believed instead. */
 const LONGER_SLACK_S = 1;
@@ -72,8 +62,8 @@ async function lastPacketEnd(path: string, pool: ProcessPool): Promise<number> {
  * The container's duration, unless a stream runs longer by over a second: then the longest
  * (a service bills what it dubs, whatever the file's headers claim).
  */
-export async function probeMedia(path: string, pool: ProcessPool, useFfmpeg = true): Promise<ProbedMedia> {
-  if (useFfmpeg && (await hasFfmpeg(pool))) {
+export async function probeMedia(path: string, pool: ProcessPool): Promise<ProbedMedia> {
+  if (pool.tools) {
     const { stdout } = await pool.run('ffprobe', [
       '-v',
       'error',
@@ -143,15 +133,13 @@ export async function makeArtifacts(
   dir: string,
   stem: string,
   pool: ProcessPool,
-  useFfmpeg = true,
   /** How this dub is to come out bad (QC's test cases); none: a good dub. */
   bad: readonly BadDub[] = [],
 ): Promise<Partial<Record<OutputType, Artifact>>> {
-  const run = (file: string, args: string[]) => pool.run(file, args);
   await mkdir(dir, { recursive: true });
   const out: Partial<Record<OutputType, Artifact>> = {};
   const at = (name: string) => join(dir, name);
-  const ff = useFfmpeg && (await hasFfmpeg(pool));
+  const ff = pool.tools !== null;
 
   const originalExt = extensionForMime(uploadType);
   out.original = {
@@ -160,96 +148,36 @@ export async function makeArtifacts(
     fileName: originalExt ? `${stem}.${originalExt}` : stem,
   };
 
-  // Each output its own file: the dubbed media name their language in a tag (see `markedCopy`).
+  // Each output its own file: the dubbed media name their language in a tag (see media-marks.ts).
   const dubbed = `dubbed into ${langs.dest} (sandbox: not a real translation)`;
-  if (media.hasVideo) {
-    const mp4 = at('remuxed.mp4');
-    if (ff) {
-      // Stream copy when the codecs allow it; re-encode otherwise.
-      const toMp4 = (codecs: string[]) =>
-        run('ffmpeg', [
-          '-v',
-          'error',
-          '-y',
-          '-i',
-          uploadPath,
-          '-map',
-          '0:v:0',
-          '-map',
-          '0:a:0?',
-          ...codecs,
-          '-movflags',
-          '+faststart',
-          mp4,
-        ]);
-      await toMp4(['-c', 'copy']).catch(() =>
-        toMp4(['-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac']),
-      );
-      const poster = at('poster.jpg');
-      await run('ffmpeg', [
-        '-v',
-        'error',
-        '-y',
-        '-ss',
-        String(Math.min(1, media.duration / 2)),
-        '-i',
-        uploadPath,
-        '-frames:v',
-        '1',
-        poster,
-      ]);
-      out.poster = { path: poster, contentType: 'image/jpeg', fileName: `${stem}.jpg` };
-    }
-    const base = ff ? mp4 : uploadPath;
-    const variants = [
-      ['translated_mp4', 'translated.mp4', dubbed, `${stem}.${langs.dest}.mp4`],
-      ['translated', 'translated-pipeline.mp4', `${dubbed}, pipeline format`, `${stem}.${langs.dest}.mp4`],
-      ['original_mp4', 'original.mp4', 'original video as MP4', `${stem}.mp4`],
-    ] as const;
-    for (const [type, file, comment, fileName] of variants) {
-      await markedCopy(base, at(file), comment, pool, ff);
-      if (ff && type !== 'original_mp4') await spoilMedia(at(file), bad, media.duration, pool);
-      out[type] = { path: at(file), contentType: 'video/mp4', fileName };
-    }
-    if (ff) await rm(mp4, { force: true });
+  const videos = media.hasVideo
+    ? ([
+        ['translated_mp4', 'translated.mp4', dubbed, `${stem}.${langs.dest}.mp4`],
+        ['translated', 'translated-pipeline.mp4', `${dubbed}, pipeline format`, `${stem}.${langs.dest}.mp4`],
+        ['original_mp4', 'original.mp4', 'original video as MP4', `${stem}.mp4`],
+      ] as const)
+    : [];
+  const outputs: MediaOutputs = {
+    videos: videos.map(([, file, comment]) => ({ path: at(file), comment })),
+    poster: at('poster.jpg'),
+    sound: { path: at('translated.mp3'), comment: dubbed },
+    soundTwin: { path: at('original.mp3'), comment: 'original audio' },
+  };
+  if (ff) await outputsWithFfmpeg(uploadPath, media, outputs, dir, pool);
+  else await outputsWithoutFfmpeg(uploadPath, uploadType, media, outputs);
+  if (ff && media.hasVideo)
+    out.poster = { path: outputs.poster, contentType: 'image/jpeg', fileName: `${stem}.jpg` };
+  for (const [type, file, , fileName] of videos) {
+    if (ff && type !== 'original_mp4') await spoilMedia(at(file), bad, media.duration, pool);
+    out[type] = { path: at(file), contentType: 'video/mp4', fileName };
   }
-
-  const mp3 = at('audio.mp3');
-  if (ff) {
-    const args = media.hasAudio
-      ? ['-v', 'error', '-y', '-i', uploadPath, '-vn', '-c:a', 'libmp3lame', '-b:a', '64k', mp3]
-      : [
-          '-v',
-          'error',
-          '-y',
-          '-f',
-          'lavfi',
-          '-i',
-          'anullsrc=r=44100:cl=mono',
-          '-t',
-          String(media.duration),
-          '-c:a',
-          'libmp3lame',
-          '-b:a',
-          '32k',
-          mp3,
-        ];
-    await run('ffmpeg', args);
-  } else if (uploadType === 'audio/mpeg') {
-    await copyFile(uploadPath, mp3);
-  } else {
-    await silentMp3(mp3, media.duration);
-  }
-  await markedCopy(mp3, at('translated.mp3'), dubbed, pool, ff);
-  if (ff) await spoilMedia(at('translated.mp3'), bad, media.duration, pool);
+  if (ff) await spoilMedia(outputs.sound.path, bad, media.duration, pool);
   out.translated_mp3 = {
-    path: at('translated.mp3'),
+    path: outputs.sound.path,
     contentType: 'audio/mpeg',
     fileName: `${stem}.${langs.dest}.mp3`,
   };
-  await markedCopy(mp3, at('original.mp3'), 'original audio', pool, ff);
-  out.original_mp3 = { path: at('original.mp3'), contentType: 'audio/mpeg', fileName: `${stem}.mp3` };
-  await rm(mp3, { force: true });
+  out.original_mp3 = { path: outputs.soundTwin.path, contentType: 'audio/mpeg', fileName: `${stem}.mp3` };
 
   const subDest = at('translated.vtt');
   await writeFile(

@@ -38,9 +38,8 @@ export class Pipeline {
     private readonly faults: Faults,
     private readonly pipelineMs: number,
     private readonly artifactsDir: string,
+    /** Without its tools, media is read by the in-process parser and copied, as on a machine without ffmpeg. */
     private readonly pool: ProcessPool,
-    /** False: media is read by the in-process parser and copied, as on a machine without ffmpeg. */
-    private readonly useFfmpeg = true,
   ) {}
 
   start(): void {
@@ -113,7 +112,7 @@ export class Pipeline {
 
   private async prepare(dub: SandboxDub): Promise<void> {
     try {
-      const media = await probeMedia(dub.uploadPath, this.pool, this.useFfmpeg);
+      const media = await probeMedia(dub.uploadPath, this.pool);
       // Room for `.<lang>.<ext>` within the 255 bytes a file name may take.
       const stem = safeFileName(parse(dub.name.replace(/[/\\]/g, '_')).name, 'dub', 200);
       dub.artifacts = await makeArtifacts(
@@ -124,7 +123,6 @@ export class Pipeline {
         join(this.artifactsDir, dub.id),
         stem,
         this.pool,
-        this.useFfmpeg,
         this.faults.badDubsFor(dub.destLang),
       );
       dub.media = { ok: true, duration: Math.round(media.duration * 1000) / 1000 };

@@ -1,5 +1,6 @@
 import { execa } from 'execa';
 import { availableParallelism } from 'node:os';
+import type { MediaTools } from '../media-tools/locate';
 
 /**
  * ffmpeg in a process group of its own (not on Windows, where that means a console window): a Ctrl+C in
@@ -13,9 +14,13 @@ export class PoolClosedError extends Error {
   override name = 'PoolClosedError';
 }
 
+/** Where the pool's ffmpeg and ffprobe are (Dubdesk's own first: see media-tools/locate.ts). */
+export type PoolTools = Pick<MediaTools, 'ffmpeg' | 'ffprobe'>;
+
 /**
  * Every ffprobe and ffmpeg the sandbox starts goes through one pool: a burst of creates queues its media
- * work instead of starting dozens of processes that starve the server of CPU.
+ * work instead of starting dozens of processes that starve the server of CPU. Without `tools` the sandbox
+ * makes its stand-ins without ffmpeg.
  */
 export class ProcessPool {
   private running = 0;
@@ -26,9 +31,18 @@ export class ProcessPool {
   /** How many processes were started in all. */
   started = 0;
 
-  constructor(readonly size: number = availableParallelism()) {}
+  constructor(
+    readonly tools: PoolTools | null,
+    readonly size: number = availableParallelism(),
+  ) {}
 
-  async run(file: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  run(tool: keyof PoolTools, args: string[]): Promise<{ stdout: string; stderr: string }> {
+    if (!this.tools) return Promise.reject(new Error(`the sandbox has no ${tool}`));
+    return this.runFile(this.tools[tool], args);
+  }
+
+  /** Any program, through the pool's slots and in a process group of its own. */
+  async runFile(file: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
     await this.acquire();
     try {
       const { stdout, stderr } = await execa(file, args, {

@@ -12,6 +12,7 @@ import { listen } from './listen';
 import { lockStateDir } from './persist/lock';
 import { loadStateDir, removeOrphanUploads, restoreInto, StatePersister } from './persist/store';
 import { ProcessPool } from './process-pool';
+import { mediaTools } from '../media-tools/locate';
 import type { Route } from './http';
 import { SandboxOptions, type FaultPatch, type FaultSettings, type SandboxOptionsInput } from './options';
 import { Pipeline } from './pipeline';
@@ -112,14 +113,14 @@ export async function startSandbox(
   const faults = new Faults(options.faults, options.seed);
   state.skewMs = faults.get().clockSkewSeconds * 1000;
   faults.onChange = (f) => (state.skewMs = f.clockSkewSeconds * 1000);
-  const pool = new ProcessPool();
+  // Dubdesk's own ffmpeg first, as the engine's: an app opened from Finder or the Start menu has no PATH.
+  const pool = new ProcessPool(options.ffmpeg ? (await mediaTools()).tools : null);
   const pipeline = new Pipeline(
     state,
     faults,
     options.pipelineSeconds * 1000,
     join(dataDir, 'artifacts'),
     pool,
-    options.ffmpeg,
   );
   const svc = new SandboxService(
     options,

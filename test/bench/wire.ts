@@ -12,9 +12,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { locateMediaTools } from '../../electron/engine/media/ffmpeg/locate';
+import { locateMediaTools } from '../../electron/media-tools/locate';
 import { rebuildVideo } from '../../electron/engine/media/ffmpeg/rebuild';
-import { runTool } from '../../electron/engine/media/ffmpeg/run';
+import { runTool } from '../../electron/media-tools/run';
 import { probeStreams } from '../../electron/engine/media/ffmpeg/streams';
 import { runChild } from './child';
 import { alternate, median, ratioOf, round, type Figure } from './figures';

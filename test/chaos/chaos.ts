@@ -16,7 +16,7 @@ import { mulberry32 } from '../../electron/sandbox/faults';
 import { startSandbox } from '../../electron/sandbox/server';
 import { CLI, runCli, type CliResult } from '../helpers/cli';
 import { countingProxy } from '../helpers/counting-proxy';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { audioMp3, videoMp4 } from '../helpers/media';
 
 const FAKE_CLOCK = fileURLToPath(new URL('../helpers/fake-clock.mjs', import.meta.url));

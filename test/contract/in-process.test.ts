@@ -1,5 +1,5 @@
 import { openDubdesk } from '../../electron/engine/index';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { contractSuite } from './suite';
 
 contractSuite('the in-process engine', async (sb, { apiKey }) => {

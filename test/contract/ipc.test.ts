@@ -9,7 +9,7 @@ import { EngineClient, type EngineChild } from '../../electron/main/engine-clien
 import { registerContractIpc } from '../../electron/main/ipc';
 import { isTrustedSender, RENDERER_URL } from '../../electron/main/trust';
 import { engineChild, fake } from '../helpers/electron-fake';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { contractSuite } from './suite';
 
 vi.mock('electron', async () => (await import('../helpers/electron-module')).electronModule());

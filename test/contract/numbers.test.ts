@@ -10,7 +10,7 @@ import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import type { EngineEvent } from '../../shared/contract/events';
 import type { JobView } from '../../shared/contract/jobs';
 import type { QueueTotals } from '../../shared/contract/queue';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 import { serveFor } from '../helpers/serve';
 import { HEARD, failsWith } from './checks';

@@ -6,7 +6,7 @@ import { copyFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it, vi } from 'vitest';
 import { audioMp3, textFile, videoMp4 } from '../helpers/media';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { failsWith, HEARD, plain } from './checks';
 import type { SuiteState } from './harness';
 

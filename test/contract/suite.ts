@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EngineEvent } from '../../shared/contract/events';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 import { failsWith, HEARD, plain } from './checks';
 import type { ContractHarness, MakeHarness } from './harness';

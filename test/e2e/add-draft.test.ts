@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
 import { addButtonShown, PATIENT, screenshot } from '../helpers/browser-app';
 import { openedApp } from '../helpers/opened-app';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 
 async function pickLanguage(page: Page, name: string, code: string): Promise<void> {

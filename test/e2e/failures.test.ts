@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { addButtonShown, PATIENT } from '../helpers/browser-app';
 import { openedApp } from '../helpers/opened-app';
 import { creditsFor } from '../../shared/credits';
-import { allJobs, tempDir } from '../helpers/engine';
+import { allJobs } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { ffprobeSeconds } from '../helpers/probe';
 import { textFile, videoMp4 } from '../helpers/media';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
 import { PATIENT, screenshot } from '../helpers/browser-app';
 import { openedApp } from '../helpers/opened-app';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 
 describe('a first run: nothing configured yet', () => {

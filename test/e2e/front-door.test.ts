@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
 import { PATIENT, screenshot } from '../helpers/browser-app';
 import { servedByCli, shown } from '../helpers/serve-cli';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 
 /** A laptop's window. */
 const WINDOW = { width: 1000, height: 700 };

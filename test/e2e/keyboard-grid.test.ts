@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
 import { addButtonShown, PATIENT, screenshot } from '../helpers/browser-app';
 import { openedApp } from '../helpers/opened-app';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 
 const FILES = ['kb-alpha.mp4', 'kb-bravo.mp4', 'kb-charlie.mp4', 'kb-delta.mp4'];

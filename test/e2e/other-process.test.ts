@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { addButtonShown, PATIENT } from '../helpers/browser-app';
 import { openedApp } from '../helpers/opened-app';
 import { envFor, runCli, startCli } from '../helpers/cli';
-import { allJobs, tempDir } from '../helpers/engine';
+import { allJobs } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 
 /**

@@ -5,7 +5,8 @@ import { WORKING_STATES } from '../../shared/contract/jobs';
 import { seriousViolations } from '../helpers/axe';
 import { addButtonShown, bothThemes, PATIENT, screenshot, ZOOM_200 } from '../helpers/browser-app';
 import { openedApp } from '../helpers/opened-app';
-import { allJobs, tempDir } from '../helpers/engine';
+import { allJobs } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { audioMp3, textFile, videoMp4 } from '../helpers/media';
 
 async function until(test: () => Promise<boolean>): Promise<void> {

@@ -12,7 +12,8 @@ import type { JobView } from '../../shared/contract/jobs';
 import { seriousViolations } from '../helpers/axe';
 import { addButtonShown, PATIENT, screenshot } from '../helpers/browser-app';
 import { openedApp } from '../helpers/opened-app';
-import { allJobs, tempDir } from '../helpers/engine';
+import { allJobs } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { currentFace } from '../helpers/face';
 import { videoMp4 } from '../helpers/media';
 

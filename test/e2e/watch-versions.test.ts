@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
 import { addButtonShown, PATIENT, screenshot } from '../helpers/browser-app';
 import { openedApp } from '../helpers/opened-app';
-import { allJobs, tempDir } from '../helpers/engine';
+import { allJobs } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { audioMp3 } from '../helpers/media';
 
 const LONG = { timeout: 60_000, interval: 200 };

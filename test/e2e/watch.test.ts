@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
 import { openedApp } from '../helpers/opened-app';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { textFile, videoMp4 } from '../helpers/media';
 
 describe('watched folders from the browser', () => {

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import { PATIENT } from '../helpers/browser-app';
 import { runCli } from '../helpers/cli';
-import { allJobs, startedDubs, tempDir } from '../helpers/engine';
+import { allJobs } from '../helpers/engine';
+import { startedDubs } from '../helpers/started-dubs';
+import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 import { apiThroughWindow, launchDesktop, stubOpenDialog, type DesktopRun } from './electron-app';
 

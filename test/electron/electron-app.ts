@@ -11,7 +11,7 @@ import type { DubdeskServer } from '../../electron/web/server';
 import type { DubdeskHost } from '../../electron/engine/index';
 import { startSandbox } from '../../electron/sandbox/server';
 import type { AppOptions, RunningApp, Troubles, Viewing } from '../helpers/browser-app';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { electronBinary, ROOT } from './binary.mjs';
 
 export interface DesktopRun {

@@ -6,7 +6,7 @@
  * test/electron/run-suite.mjs where Electron's binary is present.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { apiThroughWindow, launchDesktop, type DesktopRun } from './electron-app';
 
 const runs: DesktopRun[] = [];

@@ -13,7 +13,7 @@ import {
 } from '../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import type { SandboxOptionsInput } from '../../electron/sandbox/options';
-import { tempDir } from './engine';
+import { tempDir } from './temp-dir';
 import { closeBrowser, launch } from './chromium';
 import { builtRenderer } from './renderer-build';
 import { LogSink } from './serve';

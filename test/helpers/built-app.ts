@@ -9,7 +9,7 @@ import { cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import type { EngineChild } from '../../electron/main/engine-client';
 import type { FromEngine, ToEngine } from '../../electron/main/engine-protocol';
-import { tempDir } from './engine';
+import { tempDir } from './temp-dir';
 
 const root = join(__dirname, '..', '..');
 const HOST = join(__dirname, 'engine-host.mjs');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM } from './chromium';
 import { closeCounted } from './cpu-tree';
-import { tempDir } from './engine';
+import { tempDir } from './temp-dir';
 import { waitFor } from './http';
 
 /** A host name the opened Chromium resolves to 127.0.0.1, as a re-pointed (rebound) name of another site. */

@@ -1,14 +1,13 @@
 /**
  * A setup file that measures what each test file costs in CPU, when DUBDESK_CPU_REPORT names a file to append
- * to (CONTRIBUTING.md): the test process from its start (each file has a process of its own), every child it
- * waited for (a CLI run), its descendants still running at the end, and the browsers it closed
- * (test/helpers/cpu-tree.ts). One line a file: its path, CPU seconds, wall seconds from the setup file's
- * start, and the process id.
+ * to (CONTRIBUTING.md): the test process since its start or its last file, every child it waited for (a CLI
+ * run), its descendants still running at the end, and the browsers it closed (test/helpers/cpu-tree.ts). One
+ * line a file: its path, CPU seconds, wall seconds from the setup file's start, and the process id.
  */
 import { appendFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { CPU_REPORT, cpuSeconds } from './cpu-tree';
+import { CPU_REPORT, cpuSecondsSinceLast } from './cpu-tree';
 
 if (CPU_REPORT) {
   const report = CPU_REPORT;
@@ -21,6 +20,9 @@ if (CPU_REPORT) {
   });
   afterAll(() => {
     const wall = (performance.now() - startWall) / 1000;
-    appendFileSync(report, `${file}\t${cpuSeconds().toFixed(2)}\t${wall.toFixed(1)}\t${process.pid}\n`);
+    appendFileSync(
+      report,
+      `${file}\t${cpuSecondsSinceLast().toFixed(2)}\t${wall.toFixed(1)}\t${process.pid}\n`,
+    );
   });
 }

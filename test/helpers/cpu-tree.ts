@@ -61,5 +61,15 @@ export async function closeCounted(close: () => Promise<void>): Promise<void> {
   unseen += Math.max(0, before - treeTicks());
 }
 
-/** This process's CPU seconds: its tree now, and what closed browsers had. */
-export const cpuSeconds = (): number => (treeTicks() + unseen) / TICKS_PER_SECOND;
+let counted = 0;
+
+/**
+ * This process's CPU seconds since the last call (since it started, at the first): its tree's, and what the
+ * browsers it closed had. A worker process runs one file, or several in turn where a tier does not isolate them.
+ */
+export function cpuSecondsSinceLast(): number {
+  const now = treeTicks() + unseen;
+  const since = now - counted;
+  counted = now;
+  return since / TICKS_PER_SECOND;
+}

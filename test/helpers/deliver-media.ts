@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { tempDir } from './engine';
+import { tempDir } from './temp-dir';
 import { videoMp4 } from './media';
 
 /**

@@ -1,16 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir } from './temp-dir';
 import type { EngineEvent } from '../../shared/contract/events';
 import type { JobView } from '../../shared/contract/jobs';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import { openDubdesk, type DubdeskHost, type RunOptions } from '../../electron/engine/index';
 import type { Sandbox } from '../../electron/sandbox/server';
-import type { SandboxDub } from '../../electron/sandbox/state';
-
-export function tempDir(prefix = 'dubdesk-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
 
 /** An engine on a fresh SQLite file, talking to `sb` over loopback HTTP, with quick retries. */
 export function engineFor(sb: Sandbox, home = tempDir(), apiKey = sb.account.apiKey): DubdeskHost {
@@ -63,9 +56,4 @@ export function whenJob(api: DubdeskApi, test: (j: JobView) => boolean): Promise
       }
     });
   });
-}
-
-/** Dubs the service really started (not init-only file records, not undispatched 502s). */
-export function startedDubs(sb: Sandbox): SandboxDub[] {
-  return [...sb.state.dubs.values()].filter((d) => d.queuedAt !== null && !d.frozen);
 }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { close, closeSync, constants, openSync, read, readlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceReads } from '../../electron/engine/api/body-stream';
-import { tempDir } from './engine';
+import { tempDir } from './temp-dir';
 
 /** Reads of any file named `stuck…` block in the pool on a FIFO that has a writer (this process) but no data. */
 export function hangingReads(): SourceReads & { release(): void; blocked: () => number } {

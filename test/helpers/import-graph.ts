@@ -44,8 +44,14 @@ function specifiers(file: string, runtime: boolean): string[] {
  * just the same for a reader.
  */
 export function importGraph(files: readonly string[], opts: { runtime: boolean }): Map<string, string[]> {
+  const targets = importsOf(files, opts);
+  return new Map(files.map((f) => [f, targets(f)]));
+}
+
+/** What a file imports, among `files` (see `importGraph`). */
+function importsOf(files: readonly string[], opts: { runtime: boolean }): (file: string) => string[] {
   const known = new Set(files);
-  const targets = (file: string) =>
+  return (file: string) =>
     specifiers(file, opts.runtime)
       .filter((name) => name.startsWith('.'))
       .flatMap((name) => {
@@ -54,7 +60,23 @@ export function importGraph(files: readonly string[], opts: { runtime: boolean }
           (p) => known.has(p) && existsSync(p),
         );
       });
-  return new Map(files.map((f) => [f, targets(f)]));
+}
+
+/** The files `start` loads, itself included, following imports among `files`; parses only those. */
+export function reachableFrom(
+  start: string,
+  files: readonly string[],
+  opts: { runtime: boolean },
+): Set<string> {
+  const targets = importsOf(files, opts);
+  const seen = new Set<string>();
+  const walk = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const next of targets(file)) walk(next);
+  };
+  walk(start);
+  return seen;
 }
 
 /** Every import circle in the graph, each as the path around it (back to its start), named from `root`. */

@@ -19,7 +19,8 @@ import type { AddRequest } from '../../shared/contract/batches';
 import type { ApiGeneration } from '../../shared/contract/jobs';
 import { restoreDatabase } from '../../electron/engine/index';
 import type { Sandbox } from '../../electron/sandbox/server';
-import { engineFor, quickRun, tempDir } from './engine';
+import { engineFor, quickRun } from './engine';
+import { tempDir } from './temp-dir';
 
 export type Damage = (db: string) => void;
 export const junk: Damage = (db) => writeFileSync(db, Buffer.alloc(8192, 0x5a));

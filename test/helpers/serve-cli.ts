@@ -3,7 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { openedPages, type OtherPage, type Viewing } from './browser-app';
 import { chromiumOpener, type OpenedChromium } from './chromium-opener';
 import { runCli, startCli, type CliResult } from './cli';
-import { tempDir } from './engine';
+import { tempDir } from './temp-dir';
 import { builtRenderer } from './renderer-build';
 import { firstLine, serveEnv } from './serve';
 

@@ -8,7 +8,7 @@ import { createWebBridge, type WebBridge } from '../../renderer/src/bridge/web';
 import { CODE_FRAGMENT_KEY, ROUTES } from '../../shared/serve-routes';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from './engine';
+import { tempDir } from './temp-dir';
 
 /** Everything a request log line said, to check what it never says. */
 export class LogSink extends Writable {

@@ -1,7 +1,7 @@
 import { expect, vi } from 'vitest';
 import type { FaceBridge } from '../../shared/face';
 import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
-import { tempDir } from './engine';
+import { tempDir } from './temp-dir';
 import { seedQueue } from './seed';
 
 /** The face's own extras of a bridge (files, folders, media links) as stand-ins: the rest is the engine's API. */

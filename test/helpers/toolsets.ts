@@ -1,4 +1,4 @@
-import { locateMediaTools, type MediaTools } from '../../electron/engine/media/ffmpeg/locate';
+import { locateMediaTools, type MediaTools } from '../../electron/media-tools/locate';
 
 /** The ffmpeg shipped with Dubdesk (its npm package for this machine). */
 export async function shipped(): Promise<MediaTools> {

@@ -5,7 +5,8 @@ import type { DubdeskApi } from '../../shared/contract/methods';
 import type { WatchFile, WatchFolder, WatchPresetInput } from '../../shared/contract/watch';
 import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
-import { allJobs, tempDir } from './engine';
+import { allJobs } from './engine';
+import { tempDir } from './temp-dir';
 
 /** Quick watcher figures for tests: settle in 0.4 s, poll every 0.1 s, rescan every 2 s, give up waiting after 3 s. */
 export const TEST_TIMING = {

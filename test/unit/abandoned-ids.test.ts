@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { enqueue, transition } from '../../electron/engine/jobs/life';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { newJob } from '../helpers/new-job';
 import { storeAt, type TestStore } from '../helpers/store';
 

@@ -10,7 +10,7 @@ import { TimeSlices } from '../../electron/engine/app/time-slices';
 import { type NewJob } from '../../electron/engine/db/jobs';
 import { openDatabase } from '../../electron/engine/db/open';
 import { enqueueUnlessLive } from '../../electron/engine/jobs/life';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { newJob } from '../helpers/new-job';
 
 /** A store over a real file that counts the statements it runs. */

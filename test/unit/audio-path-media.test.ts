@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractAudio } from '../../electron/engine/media/ffmpeg/extract';
 import { languageTag } from '../../electron/engine/media/ffmpeg/language-tag';
-import { bundledPackages, locateMediaTools, unpacked } from '../../electron/engine/media/ffmpeg/locate';
+import { bundledPackages, locateMediaTools, unpacked } from '../../electron/media-tools/locate';
 import { rebuildVideo, rebuiltContainer } from '../../electron/engine/media/ffmpeg/rebuild';
-import { MediaToolError, runTool } from '../../electron/engine/media/ffmpeg/run';
+import { MediaToolError, runTool } from '../../electron/media-tools/run';
 import { probeStreams } from '../../electron/engine/media/ffmpeg/streams';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import {
   audioMd5,
   dubbedMp3,

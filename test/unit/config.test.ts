@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultHome, openDubdesk } from '../../electron/engine/index';
 import { writeStoredService } from '../../electron/engine/keys/service-file';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 
 describe('configuration', () => {
   it('takes the session overrides over the stored settings', async () => {

@@ -8,7 +8,7 @@ import { fileIdOf } from '../../electron/engine/db/own-files';
 import { enqueue } from '../../electron/engine/jobs/life';
 import { newJob } from '../helpers/new-job';
 import { openDatabase } from '../../electron/engine/db/open';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 

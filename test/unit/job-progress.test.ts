@@ -10,7 +10,7 @@ import { JobStore, type JobRow } from '../../electron/engine/db/jobs';
 import { openDatabase } from '../../electron/engine/db/open';
 import { enqueue } from '../../electron/engine/jobs/life';
 import { jobProgress } from '../../shared/progress';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { newJob } from '../helpers/new-job';
 
 describe('one number per job', () => {

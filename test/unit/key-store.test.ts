@@ -18,7 +18,7 @@ import {
 import { serviceFile } from '../../electron/engine/keys/service-file';
 import { writeStoredService } from '../../electron/engine/keys/service-file';
 import { CLI } from '../helpers/cli';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { spawn } from 'node:child_process';
 
 /** A credential store in memory, keyed like the OS one. */

@@ -2,7 +2,7 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeFolder } from '../../electron/engine/files/make-folder';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 
 describe('makeFolder', () => {
   it('makes every missing level, and is happy with a folder that exists', async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { mp3Duration, wavDuration } from '../../electron/engine/media/header-duration';
 import { mp4MovieDuration } from '../../electron/engine/media/mp4-duration';
 import { probeFile } from '../../electron/engine/media/probe';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { audioMp3, lyingMp4, textFile, videoMov, videoMp4 } from '../helpers/media';
 
 const ffprobe = (p: string) =>

@@ -12,7 +12,7 @@ import {
 import { identityOf, NameTakenError } from '../../electron/engine/files/own-file';
 import { formatsOf } from '../../electron/engine/outputs/sniff';
 import { OUTPUT_TYPES, type OutputType } from '../../shared/api/common';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 
 describe('output names', () => {
   it('sanitizes names from the service for every OS', () => {

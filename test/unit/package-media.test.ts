@@ -10,7 +10,7 @@ import {
 import { probeStreams } from '../../electron/engine/media/ffmpeg/streams';
 import { webVttToSrt } from '../../electron/engine/media/subtitles/srt';
 import { webVtt } from '../../electron/sandbox/media';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { talkVideo, withAudioFilter } from '../helpers/deliver-media';
 import { audioMp3, ffprobeJson, videoMd5, videoWebm } from '../helpers/media';
 import { mp4Tracks } from '../helpers/mp4-tracks';

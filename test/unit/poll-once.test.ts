@@ -5,7 +5,7 @@ import { enqueue } from '../../electron/engine/jobs/life';
 import { ApiError } from '../../electron/engine/api/errors';
 import { pollOnce } from '../../electron/engine/flows/track';
 import type { Clients } from '../../electron/engine/flows/context';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { newJob } from '../helpers/new-job';
 
 it('a tracked dub whose check fails (5xx) does not hold back what the poll saw of the others', async () => {

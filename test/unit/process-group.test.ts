@@ -4,12 +4,14 @@ import { ProcessPool } from '../../electron/sandbox/process-pool';
 
 describe.skipIf(process.platform === 'win32' || !existsSync('/proc/self/stat'))('media processes', () => {
   it('run in a process group of their own, so a Ctrl+C at the terminal does not kill them mid-dub', async () => {
-    const pool = new ProcessPool(1);
+    const pool = new ProcessPool(null, 1);
     // The shell prints its pid and its process group (field 5 of /proc/<pid>/stat).
-    const { stdout } = await pool.run('sh', ['-c', 'echo $$ $(cut -d" " -f5 /proc/$$/stat)']);
+    const { stdout } = await pool.runFile('sh', ['-c', 'echo $$ $(cut -d" " -f5 /proc/$$/stat)']);
     const [pid, group] = stdout.trim().split(' ').map(Number);
     expect(group).toBe(pid);
-    const ours = Number((await pool.run('cut', ['-d ', '-f5', `/proc/${process.pid}/stat`])).stdout.trim());
+    const ours = Number(
+      (await pool.runFile('cut', ['-d ', '-f5', `/proc/${process.pid}/stat`])).stdout.trim(),
+    );
     expect(group).not.toBe(ours);
   });
 });

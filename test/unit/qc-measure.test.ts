@@ -7,7 +7,7 @@ import { copyAs, loudnormMeasure, talkVideo, withAudioFilter } from '../helpers/
 import { videoMov } from '../helpers/media';
 import { TOOLSETS } from '../helpers/toolsets';
 
-const pool = new ProcessPool(2);
+const pool = new ProcessPool({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, 2);
 /** A dub the sandbox spoiled on purpose, as it spoils a dub it serves. */
 async function sandboxBad(src: string, kind: 'short' | 'loud' | 'silence', seconds: number): Promise<string> {
   const copy = copyAs(src, `dub-${kind}.mp4`);

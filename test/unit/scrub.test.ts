@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { QUOTED_KEY_TEXT, scrubText, scrubValue } from '../../electron/engine/api/scrub';
 import { nestsDeeper } from '../../electron/engine/api/json-depth';
 import { EngineLog, logFile } from '../../electron/engine/log/log';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 
 const KEY = 'sk-a"b\\c/d e%f-0123456789';
 const json = JSON.stringify(KEY).slice(1, -1);

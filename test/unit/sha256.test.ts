@@ -5,7 +5,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256Of } from '../../electron/engine/files/sha256';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 
 const MiB = 1024 * 1024;
 

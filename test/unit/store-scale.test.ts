@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobFilter } from '../../shared/contract/jobs';
 import { checkWhole, FULL_CHECK_MAX_BYTES } from '../../electron/engine/db/damage';
 import { openDatabase } from '../../electron/engine/db/open';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { recordingDb } from '../helpers/recording-db';
 import { seedQueue } from '../helpers/seed';
 import { sortAgainstQueue } from '../../electron/engine/app/batches/against-queue';

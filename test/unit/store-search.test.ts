@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobStore } from '../../electron/engine/db/jobs';
 import { migrate, SCHEMA_VERSION } from '../../electron/engine/db/migrations';
 import { enqueue, transition } from '../../electron/engine/jobs/life';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { newJob } from '../helpers/new-job';
 import { seedQueue } from '../helpers/seed';
 

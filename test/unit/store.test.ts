@@ -6,7 +6,7 @@ import { LeaseLostError, type NewJob } from '../../electron/engine/db/jobs';
 import { SCHEMA_VERSION } from '../../electron/engine/db/migrations';
 import { openDatabase } from '../../electron/engine/db/open';
 import { enqueue, enqueueManyUnlessLive, transition } from '../../electron/engine/jobs/life';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { newJob } from '../helpers/new-job';
 
 const job = (source: string, dest_lang = 'es'): NewJob => newJob(source, { dest_lang });

@@ -6,7 +6,7 @@ import { checkSubtitles } from '../../electron/engine/media/qc/subtitle-checks';
 import { SubtitleConversionError, webVttToSrt } from '../../electron/engine/media/subtitles/srt';
 import { spoilSubtitles } from '../../electron/sandbox/bad-dubs';
 import { webVtt } from '../../electron/sandbox/media';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 
 /** The sandbox's subtitles for a 20 s dub into Spanish: a cue every 4 s. */
 const good = webVtt(20, 'es', 'Sandbox subtitle (not a real translation), cue');

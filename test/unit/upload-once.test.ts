@@ -5,7 +5,7 @@ import { type JobRow, type NewJob } from '../../electron/engine/db/jobs';
 import { planUploadOnce } from '../../electron/engine/flows/upload-once';
 import { takesPart, UPLOAD_ONCE_AUTO_BYTES } from '../../electron/engine/app/batches/upload-once';
 import { enqueue, transition } from '../../electron/engine/jobs/life';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { newJob } from '../helpers/new-job';
 
 const job = (dest_lang: string, over: Partial<NewJob> = {}): NewJob =>

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { completeness } from '../../electron/engine/watcher/complete';
 import { DEFAULT_WATCH_TIMING } from '../../electron/engine/watcher/env';
 import { uncheckedQuietMs } from '../../electron/engine/watcher/settle';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { audioMp3, videoMov, videoMp4 } from '../helpers/media';
 
 /** The first `bytes` of `file` under a new name: a copy stalled half-way. */

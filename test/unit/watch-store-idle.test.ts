@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { WatchPresetSchema } from '../../shared/contract/watch';
 import { WatchStore } from '../../electron/engine/db/watch';
 import type { Db } from '../../electron/engine/db/open';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { recordingDb } from '../helpers/recording-db';
 import { seedQueue } from '../helpers/seed';
 

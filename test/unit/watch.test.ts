@@ -7,7 +7,7 @@ import { WatchPresetPatchSchema, WatchPresetSchema } from '../../shared/contract
 import { hashForTaking, look } from '../../electron/engine/watcher/file-check';
 import { IgnoreMatcher, isTempOrSystemName } from '../../electron/engine/watcher/ignore';
 import { byFileSystemType, byLocation, pollDecision } from '../../electron/engine/watcher/volume';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 
 describe('names a watched folder never takes', () => {
   it('temporary, partial, hidden and system files', () => {

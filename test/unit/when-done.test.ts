@@ -11,7 +11,7 @@ import {
   type WhenDoneExecutor,
 } from '../../electron/engine/app/when-done/executor';
 import { WhenDoneService } from '../../electron/engine/app/when-done/when-done-service';
-import { tempDir } from '../helpers/engine';
+import { tempDir } from '../helpers/temp-dir';
 import { jobView } from '../helpers/job-view';
 
 /** Feeds the drain rule a run of open-job counts; returns after which counts it said "drained". */

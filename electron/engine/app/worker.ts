@@ -1,6 +1,6 @@
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { QueueDatabase } from '../db/queue-database';
-import { mediaTools } from '../media/ffmpeg/locate';
+import { mediaTools } from '../../media-tools/locate';
 import { DEFAULT_BACKOFF } from '../runner/backoff';
 import { Runner } from '../runner/runner';
 import type { AccountService } from './account/account-service';

@@ -1,4 +1,4 @@
-import { mediaTools, type ToolsSearch } from '../media/ffmpeg/locate';
+import { mediaTools, type ToolsSearch } from '../../media-tools/locate';
 import { note, pass, type Check } from './check';
 
 const WHERE = {

@@ -6,7 +6,7 @@ import { deliverOf, idsOf, languagesOf, type PackageRow } from '../db/job-store/
 import type { JobRow, JobStore } from '../db/jobs';
 import { deliverJob, type DoneOutput } from '../flows/deliver/job-deliverables';
 import { makePackage } from '../flows/deliver/package-source';
-import type { MediaTools } from '../media/ffmpeg/locate';
+import type { MediaTools } from '../../media-tools/locate';
 import { packageExtension } from '../media/ffmpeg/package';
 import { sourceFacts, type SourceFacts } from '../media/qc/check-dub';
 import { judge } from '../media/qc/rules';

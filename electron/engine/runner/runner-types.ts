@@ -2,7 +2,7 @@ import type { QueueTotals } from '../../../shared/contract/queue';
 import type { SendWindow } from '../../../shared/schedule';
 import type { JobStore } from '../db/jobs';
 import type { LockStore } from '../db/lock-store';
-import type { MediaTools } from '../media/ffmpeg/locate';
+import type { MediaTools } from '../../media-tools/locate';
 import type { Clients } from '../flows/context';
 import type { BackoffPolicy } from './backoff';
 

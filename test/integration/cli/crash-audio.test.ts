@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli, startCli } from '../../helpers/cli';
-import { startedDubs, tempDir } from '../../helpers/engine';
+import { startedDubs } from '../../helpers/started-dubs';
+import { tempDir } from '../../helpers/temp-dir';
 import { ffprobeJson, videoMd5, videoWebm } from '../../helpers/media';
 
 let sb: Sandbox | undefined;

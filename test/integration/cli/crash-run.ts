@@ -5,7 +5,8 @@ import { mulberry32 } from '../../../electron/sandbox/faults';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
 import { envFor, runCli, startCli } from '../../helpers/cli';
-import { startedDubs, tempDir } from '../../helpers/engine';
+import { startedDubs } from '../../helpers/started-dubs';
+import { tempDir } from '../../helpers/temp-dir';
 
 let sb: Sandbox | undefined;
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { DubJson, EstimateJson, RunJson, StatusJson } from '../../../electron/cli/json-shapes';
 import { envFor, runCli, startCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { audioMp3 } from '../../helpers/media';
 
 const START = 3600;

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli, startCli } from '../../helpers/cli';
-import { startedDubs, tempDir } from '../../helpers/engine';
+import { startedDubs } from '../../helpers/started-dubs';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 /** A folder on a tmpfs of `size`, or null where this machine lets us mount none (not root). */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 const CLI_MD = readFileSync(new URL('../../../docs/cli.md', import.meta.url), 'utf8');

@@ -9,7 +9,7 @@ import { closeSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, runCli, type CliResult } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 /** A user's plain environment: no DUBDESK_* setting at all, and no D-Bus session (so no Secret Service). */
 function plainEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {

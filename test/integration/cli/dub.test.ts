@@ -5,7 +5,7 @@ import { DubJson, StatusJson } from '../../../electron/cli/json-shapes';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
 import { envFor, runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { videoMp4 } from '../../helpers/media';
 import { runCli, startCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 describe('a newcomer without an API key', () => {
   it('dubs against the built-in sandbox, and is told so', async () => {

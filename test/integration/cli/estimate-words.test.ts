@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { EstimateJson } from '../../../electron/cli/json-shapes';
 import { envFor, runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { audioMp3, videoMp4 } from '../../helpers/media';
 
 let sb: Sandbox;

@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../electron/cli/exit-codes';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, startCli } from '../../helpers/cli';
-import { startedDubs, tempDir } from '../../helpers/engine';
+import { startedDubs } from '../../helpers/started-dubs';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 const children: (() => void)[] = [];

@@ -7,7 +7,7 @@ import { StatusJson } from '../../../electron/cli/json-shapes';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { CLI, envFor, runCli } from '../../helpers/cli';
 import { talkVideo } from '../../helpers/deliver-media';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 /**
  * The files a finished line names are the files the dub left on disk: with `--subtitles srt` the WebVTT

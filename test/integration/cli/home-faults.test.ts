@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../electron/sandbox/server';
 import { CLI } from '../../helpers/cli';
-import { allJobs, engineFor, tempDir } from '../../helpers/engine';
+import { allJobs, engineFor } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 const children: ChildProcess[] = [];

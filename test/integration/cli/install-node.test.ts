@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { MIN_NODE } from '../../../electron/cli/node-version.mjs';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 const run = promisify(execFile);
 /** npm's own range rules (semver is in the tree through npm's tooling; not a dependency of Dubdesk's). */

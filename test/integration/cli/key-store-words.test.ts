@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { CLI, runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 const RAW = /DBus|D-Bus|X11|autolaunch|DBUS_SESSION_BUS_ADDRESS|Platform failure/;
 const PLAIN = 'no Secret Service (GNOME Keyring or KWallet) answered in this session';

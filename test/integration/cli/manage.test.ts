@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { videoMp4 } from '../../helpers/media';
 import { CLI, envFor, runCli } from '../../helpers/cli';
-import { engineFor, tempDir, whenJob } from '../../helpers/engine';
+import { engineFor, whenJob } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { running } from '../../helpers/watch';
 
 let sb: Sandbox;

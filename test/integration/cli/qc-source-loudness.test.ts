@@ -5,7 +5,7 @@ import { QcJson, StatusJson } from '../../../electron/cli/json-shapes';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli } from '../../helpers/cli';
 import { loudnormMeasure, talkVideo, withAudioFilter } from '../../helpers/deliver-media';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { PresetSchema } from '../../../shared/contract/presets';
 import { WatchFolderSchema } from '../../../shared/contract/watch';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli, startCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 const MIB = 1024 * 1024;

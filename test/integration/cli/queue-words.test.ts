@@ -6,7 +6,7 @@ import { ExitCode } from '../../../electron/cli/exit-codes';
 import { JobViewSchema } from '../../../shared/contract/jobs';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 /**

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ExitCode } from '../../../electron/cli/exit-codes';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 let first: Sandbox;

@@ -10,7 +10,7 @@ import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { ExitCode } from '../../../electron/cli/exit-codes';
 import { stateWords } from '../../../shared/state-words';
 import { envFor, runCli, startCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 let sb: Sandbox;

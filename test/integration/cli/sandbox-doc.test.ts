@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 const run = promisify(execFile);
 const SANDBOX_DOC = fileURLToPath(new URL('../../../docs/sandbox.md', import.meta.url));

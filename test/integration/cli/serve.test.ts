@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebBridge, type WebBridge } from '../../../renderer/src/bridge/web';
 import { CLI, runCli, startCli, type CliResult } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/http';
 import { videoMp4 } from '../../helpers/media';
 import { exchangeCode as exchange, firstLine, raw, serveEnv } from '../../helpers/serve';

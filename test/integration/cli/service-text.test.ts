@@ -3,7 +3,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { fakeService, type FakeService, type FakeServiceOptions } from '../../helpers/fake-service';
 import { json } from '../../helpers/hostile';
 import { videoMp4 } from '../../helpers/media';

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import stringWidth from 'string-width';
 import { describe, expect, it, vi } from 'vitest';
 import { CLI } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { seedQueue } from '../../helpers/seed';
 
 const has = (tool: string) => spawnSync(tool, ['-V']).status === 0;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FaceBridge, ShellEvent } from '../../../shared/face';
 import type { DesktopApp } from '../../../electron/main/app';
 import { fake, type FakeBrowserWindow } from '../../helpers/electron-fake';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 import { startApp } from './start-app';
 

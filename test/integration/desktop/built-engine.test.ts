@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FromEngine, ToEngine } from '../../../electron/main/engine-protocol';
 import { appFolder, forkBuiltEngine, hostNativePackages } from '../../helpers/built-app';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 function talk(entry: string) {

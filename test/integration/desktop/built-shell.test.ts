@@ -13,7 +13,7 @@ import { METHOD_NAMES } from '../../../shared/contract/methods';
 import { appFolder, ELECTRON_GLOBAL, forkBuiltEngine, hostNativePackages } from '../../helpers/built-app';
 import { fake, FakeBrowserWindow } from '../../helpers/electron-fake';
 import { electronModule } from '../../helpers/electron-module';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 type Mocked = ReturnType<typeof electronModule> & { app: Record<string, ReturnType<typeof vi.fn>> };
 const forks: ReturnType<typeof forkBuiltEngine>[] = [];

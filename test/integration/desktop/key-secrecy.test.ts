@@ -14,7 +14,7 @@ import { registerContractIpc } from '../../../electron/main/ipc';
 import { isTrustedSender, RENDERER_URL } from '../../../electron/main/trust';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { engineChild, fake } from '../../helpers/electron-fake';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 vi.mock('electron', async () => (await import('../../helpers/electron-module')).electronModule());

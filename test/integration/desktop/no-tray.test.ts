@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { trayHostPresent } from '../../../electron/main/tray-host';
 import { fake, type FakeBrowserWindow } from '../../helpers/electron-fake';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 import { startApp, type StartedApp } from './start-app';
 

@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 const root = join(__dirname, '../../..');
 const clone = join(tempDir('dubdesk-odd-'), 'Vidéos à doubler', 'dub desk');

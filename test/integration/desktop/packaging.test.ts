@@ -11,7 +11,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from 'node:path';
 import { execFileSync as run, spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 const root = join(__dirname, '../../..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {

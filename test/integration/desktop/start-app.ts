@@ -6,7 +6,7 @@ import type { DesktopApp } from '../../../electron/main/app';
 import type { EngineChild } from '../../../electron/main/engine-client';
 import { RENDERER_URL } from '../../../electron/main/trust';
 import { engineChild, fake, FakeBrowserWindow } from '../../helpers/electron-fake';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 export const DIST = '/opt/dubdesk/dist/electron';
 

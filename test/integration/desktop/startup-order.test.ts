@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShellEvent } from '../../../shared/face';
 import type { DesktopApp } from '../../../electron/main/app';
 import { fake } from '../../helpers/electron-fake';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { startApp, type StartedApp } from './start-app';
 
 vi.mock('electron', async () => (await import('../../helpers/electron-module')).electronModule());

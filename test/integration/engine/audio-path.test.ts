@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { locateMediaTools } from '../../../electron/engine/media/ffmpeg/locate';
+import { locateMediaTools } from '../../../electron/media-tools/locate';
 import { planSends } from '../../../electron/engine/app/batches/send-plan';
 import { probeFile } from '../../../electron/engine/media/probe';
 import { sendsWords } from '../../../shared/sends';
@@ -12,7 +12,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiGeneration } from '../../../shared/contract/jobs';
 import { audioMp3, ffprobeJson, videoMd5, videoMov, videoMp4 } from '../../helpers/media';
-import { allJobs, engineFor, quickRun, startedDubs, tempDir } from '../../helpers/engine';
+import { allJobs, engineFor, quickRun } from '../../helpers/engine';
+import { startedDubs } from '../../helpers/started-dubs';
+import { tempDir } from '../../helpers/temp-dir';
 
 let sb: Sandbox;
 beforeAll(async () => {

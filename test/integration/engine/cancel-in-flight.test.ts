@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiGeneration } from '../../../shared/contract/jobs';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { engineFor, quickRun, tempDir } from '../../helpers/engine';
+import { engineFor, quickRun } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 import { running } from '../../helpers/watch';
 

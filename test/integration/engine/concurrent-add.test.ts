@@ -2,7 +2,9 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { allJobs, engineFor, quickRun, startedDubs, tempDir } from '../../helpers/engine';
+import { allJobs, engineFor, quickRun } from '../../helpers/engine';
+import { startedDubs } from '../../helpers/started-dubs';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 let sb: Sandbox;

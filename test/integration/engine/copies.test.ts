@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { videoMp4 } from '../../helpers/media';
-import { allJobs, engineFor, quickRun, startedDubs, tempDir, whenJob } from '../../helpers/engine';
+import { allJobs, engineFor, quickRun, whenJob } from '../../helpers/engine';
+import { startedDubs } from '../../helpers/started-dubs';
+import { tempDir } from '../../helpers/temp-dir';
 import { running } from '../../helpers/watch';
 
 const sandboxes: Sandbox[] = [];

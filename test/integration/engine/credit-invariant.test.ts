@@ -15,7 +15,8 @@ import { openDubdesk, type DubdeskHost } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import type { EngineEvent } from '../../../shared/contract/events';
 import type { QueueTotals } from '../../../shared/contract/queue';
-import { allJobs, tempDir } from '../../helpers/engine';
+import { allJobs } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { audioMp3 } from '../../helpers/media';
 
 const WAIT = { timeout: 30_000, interval: 50 };

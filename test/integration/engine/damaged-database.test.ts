@@ -13,7 +13,8 @@ import { DubdeskError } from '../../../shared/contract/errors';
 import { restoreDatabase } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { videoMp4 } from '../../helpers/media';
-import { allJobs, engineFor, tempDir } from '../../helpers/engine';
+import { allJobs, engineFor } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 const sandboxes: Sandbox[] = [];
 afterEach(async () => {

@@ -5,7 +5,8 @@ import type { PackageView } from '../../../shared/contract/jobs';
 import type { DubdeskHost } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { talkVideo } from '../../helpers/deliver-media';
-import { engineFor, tempDir } from '../../helpers/engine';
+import { engineFor } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -8,7 +8,8 @@ import { diskPartFiles, type PartFiles } from '../../../electron/engine/api/down
 import type { FileIdentity } from '../../../electron/engine/files/own-file';
 import { openDubdesk, type DubdeskHost } from '../../../electron/engine/index';
 import { fakeService, servingBytes, type FakeService } from '../../helpers/fake-service';
-import { quickRun, tempDir, whenJob } from '../../helpers/engine';
+import { quickRun, whenJob } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/http';
 import { videoMp4 } from '../../helpers/media';
 

@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isServiceOutput, type ApiGeneration } from '../../../shared/contract/jobs';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
-import { allJobs, engineFor, startedDubs, tempDir } from '../../helpers/engine';
+import { allJobs, engineFor } from '../../helpers/engine';
+import { startedDubs } from '../../helpers/started-dubs';
+import { tempDir } from '../../helpers/temp-dir';
 
 let sb: Sandbox | undefined;
 afterEach(async () => {

@@ -5,7 +5,9 @@ import { isServiceOutput, type ApiGeneration } from '../../../shared/contract/jo
 import { OUTPUT_TYPES } from '../../../shared/api/common';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
-import { allJobs, engineFor, quickRun, startedDubs, tempDir } from '../../helpers/engine';
+import { allJobs, engineFor, quickRun } from '../../helpers/engine';
+import { startedDubs } from '../../helpers/started-dubs';
+import { tempDir } from '../../helpers/temp-dir';
 
 let sb: Sandbox;
 beforeAll(async () => {

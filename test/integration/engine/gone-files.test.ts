@@ -7,7 +7,8 @@ import { diskPartFiles, type PartFiles } from '../../../electron/engine/api/down
 import { classify } from '../../../electron/engine/jobs/errors';
 import { openDubdesk, type DubdeskHost } from '../../../electron/engine/index';
 import { fakeService, servingBytes, type FakeService } from '../../helpers/fake-service';
-import { quickRun, recordJobs, tempDir } from '../../helpers/engine';
+import { quickRun, recordJobs } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 let service: FakeService | undefined;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../../electron/engine/db/open';
 import { openDubdesk } from '../../../electron/engine/index';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { seedQueue } from '../../helpers/seed';
 
 const DAY = 86_400_000;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
 import { openDubdesk } from '../../../electron/engine/index';
 import { ServiceAddressSchema } from '../../../shared/contract/service-address';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 import { PROFILE_V2, failure, json, serversClosedAfterEach, type Fixture } from '../../helpers/hostile';
 

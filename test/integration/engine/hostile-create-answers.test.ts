@@ -3,7 +3,8 @@ import type { ApiGeneration } from '../../../shared/contract/jobs';
 import { openDubdesk } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { countingProxy, type CountingProxy, type Spoil } from '../../helpers/counting-proxy';
-import { quickRun, tempDir } from '../../helpers/engine';
+import { quickRun } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 /**

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDubdesk } from '../../../electron/engine/index';
 import type { HttpLimits } from '../../../electron/engine/api/limits';
 import { fakeService, type FakeService } from '../../helpers/fake-service';
-import { quickRun, tempDir } from '../../helpers/engine';
+import { quickRun } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 let service: FakeService | undefined;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceClients, type ServiceClients } from '../../../electron/engine/api/clients';
 import { ApiError } from '../../../electron/engine/api/errors';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 /** What the raw server does with the next connection: bytes to send, then close, end, or go silent. */
 interface Script {

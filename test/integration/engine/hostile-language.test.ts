@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDubdesk } from '../../../electron/engine/index';
 import { startSandbox } from '../../../electron/sandbox/server';
 import { fakeService, type FakeService } from '../../helpers/fake-service';
-import { engineFor, quickRun, tempDir } from '../../helpers/engine';
+import { engineFor, quickRun } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 let service: FakeService | undefined;

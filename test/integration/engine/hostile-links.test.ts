@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
 import { Downloads, diskPartFiles, type PartFiles } from '../../../electron/engine/api/download';
 import { ApiError } from '../../../electron/engine/api/errors';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { SHORT_LIMITS, failure, readBody, sleep, serversClosedAfterEach } from '../../helpers/hostile';
 
 const server = serversClosedAfterEach();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openDubdesk } from '../../../electron/engine/index';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { DUB_V2, PROFILE_V2, json, readBody, serversClosedAfterEach } from '../../helpers/hostile';
 import { videoMp4 } from '../../helpers/media';
 

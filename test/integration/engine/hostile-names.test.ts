@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartFileBody } from '../../../electron/engine/api/file-body';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { allJobs, engineFor, quickRun, tempDir } from '../../helpers/engine';
+import { allJobs, engineFor, quickRun } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 let sb: Sandbox;

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { diagnose, openDubdesk } from '../../../electron/engine/index';
 import { fakeService, type FakeService } from '../../helpers/fake-service';
-import { quickRun, tempDir } from '../../helpers/engine';
+import { quickRun } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 let service: FakeService | undefined;

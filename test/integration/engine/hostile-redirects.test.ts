@@ -7,7 +7,7 @@ import { ApiError } from '../../../electron/engine/api/errors';
 import { LegacyClient } from '../../../electron/engine/api/legacy';
 import { V1Client } from '../../../electron/engine/api/v1';
 import { V2Client } from '../../../electron/engine/api/v2';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import {
   PROFILE_V2,
   failure,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
 import { MAX_INTERIM_REPLIES } from '../../../electron/engine/api/transport';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import {
   CREATE_V2,
   DUB_V2,

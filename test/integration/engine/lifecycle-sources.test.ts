@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { JobView } from '../../../shared/contract/jobs';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
-import { allJobs, engineFor, quickRun, startedDubs, tempDir } from '../../helpers/engine';
+import { allJobs, engineFor, quickRun } from '../../helpers/engine';
+import { startedDubs } from '../../helpers/started-dubs';
+import { tempDir } from '../../helpers/temp-dir';
 
 const sandboxes: Sandbox[] = [];
 async function sandbox(opts: Parameters<typeof startSandbox>[0] = {}): Promise<Sandbox> {

@@ -2,16 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDubdesk } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
-import {
-  allJobs,
-  engineFor,
-  job,
-  quickRun,
-  recordJobs,
-  startedDubs,
-  tempDir,
-  whenJob,
-} from '../../helpers/engine';
+import { allJobs, engineFor, job, quickRun, recordJobs, whenJob } from '../../helpers/engine';
+import { startedDubs } from '../../helpers/started-dubs';
+import { tempDir } from '../../helpers/temp-dir';
 
 const sandboxes: Sandbox[] = [];
 async function sandbox(opts: Parameters<typeof startSandbox>[0] = {}): Promise<Sandbox> {

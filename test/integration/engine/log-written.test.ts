@@ -8,7 +8,7 @@ import { closeSync, constants, mkdirSync, openSync, read, writeSync } from 'node
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { EngineLog, logFile } from '../../../electron/engine/log/log';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 /** Holds every thread of libuv's pool in a read of a FIFO nobody writes, until `release`. */
 function holdThePool(): { release(): void } {

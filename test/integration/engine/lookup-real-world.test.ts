@@ -8,7 +8,8 @@ import { openDubdesk } from '../../../electron/engine/index';
 import type { FaultSettings } from '../../../electron/sandbox/options';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, startCli } from '../../helpers/cli';
-import { engineFor as patientEngineFor, quickRun, tempDir } from '../../helpers/engine';
+import { engineFor as patientEngineFor, quickRun } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 const sandboxes: Sandbox[] = [];

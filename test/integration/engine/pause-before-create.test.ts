@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DubdeskHost } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { engineFor, quickRun, tempDir, whenJob } from '../../helpers/engine';
+import { engineFor, quickRun, whenJob } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 const HEARD = { timeout: 20_000, interval: 20 };

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { applyAction } from '../../../electron/engine/app/queue/actions';
 import { LeasedJob } from '../../../electron/engine/flows/context';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { engineFor, quickRun, tempDir, whenJob } from '../../helpers/engine';
+import { engineFor, quickRun, whenJob } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 let sb: Sandbox;

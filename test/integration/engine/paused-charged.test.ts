@@ -10,7 +10,8 @@ import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import type { EngineEvent } from '../../../shared/contract/events';
 import type { QueueTotals } from '../../../shared/contract/queue';
 import { videoMp4 } from '../../helpers/media';
-import { engineFor, quickRun, tempDir, whenJob } from '../../helpers/engine';
+import { engineFor, quickRun, whenJob } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { running } from '../../helpers/watch';
 
 const HEARD = { timeout: 20_000, interval: 50 };

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { JobView } from '../../../shared/contract/jobs';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { audioMp3, videoMp4 } from '../../helpers/media';
-import { engineFor, quickRun, tempDir } from '../../helpers/engine';
+import { engineFor, quickRun } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 const sandboxes: Sandbox[] = [];
 async function sandbox(): Promise<Sandbox> {

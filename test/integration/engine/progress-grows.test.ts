@@ -8,7 +8,7 @@ import { openDubdesk } from '../../../electron/engine/index';
 import { startSandbox } from '../../../electron/sandbox/server';
 import type { EngineEvent } from '../../../shared/contract/events';
 import type { JobView } from '../../../shared/contract/jobs';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 describe('a job’s progress', () => {

@@ -11,7 +11,7 @@ import { createServiceClients } from '../../../electron/engine/api/clients';
 import { proxyFor, useTrustStore } from '../../../electron/engine/api/network';
 import { openDubdesk } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { connectProxy, httpsFront, SERVICE_HOST, TEST_ROOT } from '../../helpers/tls-front';
 
 let sb: Sandbox;

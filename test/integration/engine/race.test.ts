@@ -5,7 +5,8 @@ import { openDatabase } from '../../../electron/engine/db/open';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli, startCli } from '../../helpers/cli';
 import { contend } from '../../helpers/contender';
-import { startedDubs, tempDir } from '../../helpers/engine';
+import { startedDubs } from '../../helpers/started-dubs';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 import { fileURLToPath } from 'node:url';
 

@@ -10,7 +10,8 @@ import type { ApiGeneration } from '../../../shared/contract/jobs';
 import { openDubdesk } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli } from '../../helpers/cli';
-import { engineFor, quickRun, tempDir } from '../../helpers/engine';
+import { engineFor, quickRun } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import {
   dubbedThenDamaged,
   dubbedThenRestored,

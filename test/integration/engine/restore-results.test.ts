@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Send } from '../../../shared/contract/jobs';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { engineFor, quickRun, tempDir } from '../../helpers/engine';
+import { engineFor, quickRun } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 import { dubbedThenRestored, historyPage, junk, madeOf, type Damage } from '../../helpers/restored-home';
 

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { diskPartFiles, type PartFiles } from '../../../electron/engine/api/download';
 import { openDubdesk, type DubdeskHost } from '../../../electron/engine/index';
 import { fakeService, servingBytes, type FakeService } from '../../helpers/fake-service';
-import { quickRun, tempDir } from '../../helpers/engine';
+import { quickRun } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { countFileCalls } from '../../helpers/fs-calls';
 import { videoMp4 } from '../../helpers/media';
 

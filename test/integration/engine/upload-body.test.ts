@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { classify } from '../../../electron/engine/jobs/errors';
 import { mulberry32 } from '../../../electron/sandbox/faults';
 import type { ApiError } from '../../../electron/engine/api/errors';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createServiceClients } from '../../../electron/engine/api/clients';
 import { Http } from '../../../electron/engine/api/http';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { SHORT_LIMITS, failure, readBody, serversClosedAfterEach } from '../../helpers/hostile';
 
 const server = serversClosedAfterEach();

@@ -3,15 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isServiceOutput, type JobDetail } from '../../../shared/contract/jobs';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { videoMp4 } from '../../helpers/media';
-import {
-  allJobs,
-  engineFor,
-  quickRun,
-  recordJobs,
-  startedDubs,
-  tempDir,
-  whenJob,
-} from '../../helpers/engine';
+import { allJobs, engineFor, quickRun, recordJobs, whenJob } from '../../helpers/engine';
+import { startedDubs } from '../../helpers/started-dubs';
+import { tempDir } from '../../helpers/temp-dir';
 
 const sandboxes: Sandbox[] = [];
 async function sandbox(opts: Parameters<typeof startSandbox>[0] = {}): Promise<Sandbox> {

@@ -3,7 +3,8 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loopTurns } from '../../../electron/engine/runner/idle';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { engineFor, recordJobs, tempDir } from '../../helpers/engine';
+import { engineFor, recordJobs } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { audioMp3, videoMp4 } from '../../helpers/media';
 
 let sb: Sandbox;

@@ -8,7 +8,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Http } from '../../../electron/engine/api/http';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { hangingReads } from '../../helpers/hanging-reads';
 import { SHORT_LIMITS, failure } from '../../helpers/hostile';
 import { videoMp4 } from '../../helpers/media';

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDubdesk } from '../../../electron/engine/index';
 import { loopTurns } from '../../../electron/engine/runner/idle';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { allJobs, tempDir, whenJob } from '../../helpers/engine';
+import { allJobs, whenJob } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { hangingReads } from '../../helpers/hanging-reads';
 import { videoMp4 } from '../../helpers/media';
 

@@ -9,7 +9,8 @@ import { basename } from 'node:path';
 import { fileTypeFromFile } from 'file-type';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { engineFor, quickRun, tempDir } from '../../helpers/engine';
+import { engineFor, quickRun } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 
 const LANGS = ['es', 'fr', 'de', 'it'];

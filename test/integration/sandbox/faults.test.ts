@@ -148,3 +148,28 @@ describe('fault injection', () => {
     expect((await put(null)).status).toBe(400);
   });
 });
+
+describe('a huge list', () => {
+  it('is sent to a slow reader without piling listeners on the response (no MaxListenersExceededWarning)', async () => {
+    const warnings: string[] = [];
+    const heard = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', heard);
+    try {
+      sb = await startSandbox({ faults: { listFault: 'huge' } });
+      const res = await fetch(`${sb.baseUrl}/api/v2/dubs`, { headers: auth });
+      if (!res.body) throw new Error('the list came with no body');
+      const reader = res.body.getReader();
+      let bytes = 0;
+      // A reader that falls behind, as a busy client does: the sandbox waits for the socket to drain, many times.
+      for (let part = await reader.read(); !part.done; part = await reader.read()) {
+        bytes += part.value.byteLength;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      expect(bytes).toBeGreaterThan(100 * 1024 * 1024);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', heard);
+    }
+  });
+});

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../electron/sandbox/faults';
 import { InitDubV1Response } from '../../../shared/api/v1';
 import { DubV2, ProfileV2 } from '../../../shared/api/v2';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { call, formWithFile, waitFor } from '../../helpers/http';
 import { videoMp4 } from '../../helpers/media';
 import { rawRequest, startSandboxProcess, type SandboxProcess } from '../../helpers/sandbox-process';

@@ -8,9 +8,7 @@ import { audioMp3, videoMp4 } from '../../helpers/media';
 const auth = { apikey: 'sandbox-key' };
 let sb: Sandbox | undefined;
 afterEach(async () => {
-  console.log('T stop', Date.now());
   await sb?.stop();
-  console.log('T stopped', Date.now());
   sb = undefined;
 });
 
@@ -27,7 +25,6 @@ describe('under load', () => {
         }),
       ),
     );
-    console.log('T creates', Date.now());
     expect(statuses.filter((x) => x !== 201)).toEqual([]);
     const me = await call('GET', `${s.baseUrl}/api/v2/me`, { headers: auth });
     expect(me.status).toBe(200);
@@ -38,7 +35,6 @@ describe('under load', () => {
       ).dubs;
       return page.filter((d) => d.external_status_id === 5).length >= 6 ? true : undefined;
     });
-    console.log('T waited', Date.now(), s.media.started);
     // Each dub needs a few ffprobe/ffmpeg runs: they all go through the pool, never more at once than its size.
     expect(s.media.started).toBeGreaterThanOrEqual(12);
     expect(s.media.peak).toBeLessThanOrEqual(s.media.size);

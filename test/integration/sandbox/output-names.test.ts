@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DubV2 } from '../../../shared/api/v2';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { call, formWithFile, waitFor } from '../../helpers/http';
 import { videoMp4 } from '../../helpers/media';
 

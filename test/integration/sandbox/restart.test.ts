@@ -12,7 +12,7 @@ import {
 import { InitDubV1Response } from '../../../shared/api/v1';
 import { DubListV2, DubV2, ProfileV2 } from '../../../shared/api/v2';
 import { runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { call, formWithFile, waitFor } from '../../helpers/http';
 import { videoMp4 } from '../../helpers/media';
 import { startSandboxProcess, type SandboxProcess } from '../../helpers/sandbox-process';

@@ -6,7 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, startCli, type CliResult } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { audioMp3, videoMp4 } from '../../helpers/media';
 import { startSandboxProcess } from '../../helpers/sandbox-process';
 

@@ -11,7 +11,7 @@ import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { fetchSourceUrl, type SourcePolicy } from '../../../electron/sandbox/source-url';
 import { ErrorBody } from '../../../shared/api/common';
 import { DubV2 } from '../../../shared/api/v2';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { call, formWithFile, waitFor } from '../../helpers/http';
 import { audioMp3, videoMp4 } from '../../helpers/media';
 

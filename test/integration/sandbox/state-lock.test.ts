@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contend } from '../../helpers/contender';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { fileURLToPath } from 'node:url';
 
 const CONTENDER = fileURLToPath(new URL('../../helpers/sandbox-lock-contender.ts', import.meta.url));

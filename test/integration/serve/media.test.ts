@@ -6,7 +6,7 @@ import type { JobDetail } from '../../../shared/contract/jobs';
 import { startServer } from '../../../electron/web/server';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { createWebBridge } from '../../../renderer/src/bridge/web';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { audioMp3, videoMp4 } from '../../helpers/media';
 import { bearer, raw, serveFor, type Served } from '../../helpers/serve';
 

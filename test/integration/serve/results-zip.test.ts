@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { JobDetail } from '../../../shared/contract/jobs';
 import { ROUTES } from '../../../shared/serve-routes';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 import { bearer, raw, serveFor, type Served } from '../../helpers/serve';
 

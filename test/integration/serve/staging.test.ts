@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 import { startCli } from '../../helpers/cli';
 import { bearer, firstLine, raw, serveEnv, serveFor, tokenOfAddress, type Served } from '../../helpers/serve';

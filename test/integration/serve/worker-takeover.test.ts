@@ -9,7 +9,7 @@ import { openDubdesk } from '../../../electron/engine/index';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { workQueue } from '../../../electron/web/worker';
 import { envFor, startCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 describe("serve's worker, when the process that held the queue stops", () => {
   let sb: Sandbox;

@@ -5,7 +5,7 @@ import { openDatabase } from '../../../electron/engine/db/open';
 import { WatchViews } from '../../../electron/engine/db/watch-store/views';
 import { loopTurns } from '../../../electron/engine/runner/idle';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { countFileCalls } from '../../helpers/fs-calls';
 import { addFolder, filesOf, folderOf, running, waitFor, watchEngine } from '../../helpers/watch';
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { audioMp3 } from '../../helpers/media';
 import { addFolder, filesOf, folderOf, jobsOf, running, waitFor, watchEngine } from '../../helpers/watch';
 

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loopTurns } from '../../../electron/engine/runner/idle';
 import { startSandbox } from '../../../electron/sandbox/server';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { countFileCalls } from '../../helpers/fs-calls';
 import { audioMp3 } from '../../helpers/media';
 import { addFolder, folderOf, jobsOf, waitFor, watchEngine } from '../../helpers/watch';

@@ -6,7 +6,7 @@
 import { chownSync, copyFileSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 import { addFolder, filesOf, jobsOf, waitFor, watchingSandbox, allCompleted } from '../../helpers/watch';
 

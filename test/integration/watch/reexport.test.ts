@@ -1,7 +1,7 @@
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { audioMp3 } from '../../helpers/media';
 import { addFolder, jobsOf, waitFor, allCompleted, watchingSandbox } from '../../helpers/watch';
 

@@ -1,7 +1,7 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { videoMp4 } from '../../helpers/media';
 import { addFolder, filesOf, jobsOf, waitFor, allCompleted, watchingSandbox } from '../../helpers/watch';
 

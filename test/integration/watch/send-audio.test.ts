@@ -7,7 +7,8 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { startedDubs, tempDir } from '../../helpers/engine';
+import { startedDubs } from '../../helpers/started-dubs';
+import { tempDir } from '../../helpers/temp-dir';
 import { ffprobeJson, videoMd5, videoMp4 } from '../../helpers/media';
 import { addFolder, jobsOf, running, waitFor, watchEngine } from '../../helpers/watch';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WatchFile } from '../../../shared/contract/watch';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { lengthlessWebm, lyingMp4 } from '../../helpers/media';
 import { addFolder, filesOf, jobsOf, running, waitFor, watchEngine } from '../../helpers/watch';
 

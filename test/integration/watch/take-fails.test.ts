@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { logFile } from '../../../electron/engine/log/log';
 import { startSandbox } from '../../../electron/sandbox/server';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { audioMp3 } from '../../helpers/media';
 import { addFolder, allCompleted, jobsOf, running, waitFor, watchEngine } from '../../helpers/watch';
 

@@ -7,7 +7,7 @@
 import { copyFile, readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { audioMp3 } from '../../helpers/media';
 import { addFolder, allCompleted, filesOf, jobsOf, waitFor, watchingSandbox } from '../../helpers/watch';
 

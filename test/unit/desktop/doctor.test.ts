@@ -11,7 +11,7 @@ import { diagnosticsReport, type Check } from '../../../electron/engine/index';
 import { openDatabase } from '../../../electron/engine/db/open';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { CLI, runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 /** The user's environment for a home: no service configured, the key kept in the owner-only file. */
 const envFor = (home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {

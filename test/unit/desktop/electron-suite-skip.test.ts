@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 const SUITE = join(__dirname, '../../electron/run-suite.mjs');
 const run = (env: NodeJS.ProcessEnv) =>

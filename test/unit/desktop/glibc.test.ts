@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { explainLoadFailure } from '../../../electron/cli/load-failure.mjs';
 import { GLIBC_MINIMUM, systemCheck } from '../../../electron/engine/doctor/system';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 /** What dlopen says on Ubuntu 20.04 when better-sqlite3's prebuild is loaded. */
 const DLOPEN = new Error(

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { filesFromArgv, filesOfSecondLaunch } from '../../../electron/main/single-instance';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 const app = tempDir('dubdesk-app-');
 mkdirSync(join(app, 'dist'));

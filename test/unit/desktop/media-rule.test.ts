@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../../shared/contract/jobs';
 import { mediaRoutes } from '../../../electron/web/media';
 import { mediaProtocolHandler } from '../../../electron/main/media-protocol';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 const dir = tempDir();
 const real = join(dir, 'clip.es.mp4');

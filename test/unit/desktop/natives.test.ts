@@ -20,7 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import afterPack, { resourcesOf } from '../../../build/after-pack.mjs';
 import { assertNatives, binaryTarget, nativeProblems, nativesFor, untar } from '../../../build/natives.mjs';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 const root = join(__dirname, '../../..');
 const prebuild = (target: string) =>

@@ -8,7 +8,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxProblem, usernsRestricted } from '../../../scripts/start-electron.mjs';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 const root = join(__dirname, '../../..');
 const helper = { path: 'node_modules/electron/dist/chrome-sandbox', uid: 1000, mode: 0o100755 };

@@ -15,7 +15,7 @@ import {
   stateFile,
 } from '../../../electron/main/window-state';
 import { closeMessage, readPrefs, writePrefs } from '../../../electron/main/close-guard';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { job, totals } from './fixtures';
 
 describe('window state', () => {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { logUnhandled, reportStartFailure } from '../../../electron/main/start-failure';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 const appOn = (home: string) => ({ getPath: () => home, exit: vi.fn() });
 

@@ -8,7 +8,7 @@ import { mediaUrl, parseMediaUrl } from '../../../electron/main/media-url';
 import { parseRange } from '../../../electron/main/media-protocol';
 import { filesFromArgv, FileBatcher } from '../../../electron/main/single-instance';
 import { isAppUrl, isTrustedSender } from '../../../electron/main/trust';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 import { job } from './fixtures';
 
 describe('files handed to the app', () => {

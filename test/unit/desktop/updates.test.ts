@@ -34,7 +34,7 @@ import {
   Updates,
   type UpdateState,
 } from '../../../electron/main/updates';
-import { tempDir } from '../../helpers/engine';
+import { tempDir } from '../../helpers/temp-dir';
 
 /** electron-updater's HTTP over Node's http (in the app it is Electron's net, in the app's session). */
 class NodeExecutor extends HttpExecutor<ClientRequest> {

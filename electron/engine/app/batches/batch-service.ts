@@ -13,7 +13,7 @@ import { rememberBatch } from '../settings/app-settings';
 import { creditsOf, sortAgainstQueue, toBePaid } from './against-queue';
 import { refuseResultCopies } from './result-copies';
 import { checkDelivery, checkLanguages, checkOutputFolder, checkOutputFolders } from './checks';
-import { mediaTools } from '../../media/ffmpeg/locate';
+import { mediaTools } from '../../../media-tools/locate';
 import { enqueueBatch } from './enqueue';
 import { withShares } from './file-shares';
 import { planBatch } from './plan';

@@ -2,7 +2,7 @@ import type { BatchRequest } from '../../../../shared/contract/batches';
 import { SendSchema, type Send } from '../../../../shared/contract/jobs';
 import { mapInTurns } from '../../files/in-turns';
 import { audioBytes, audioPlan } from '../../media/ffmpeg/audio-plan';
-import { mediaTools, NO_FFMPEG, type ToolsSearch } from '../../media/ffmpeg/locate';
+import { mediaTools, NO_FFMPEG, type ToolsSearch } from '../../../media-tools/locate';
 import { probeStreams, type MediaStreams } from '../../media/ffmpeg/streams';
 import type { ProbedFile } from '../../media/probe';
 import type { Source } from './expand-inputs';

@@ -4,7 +4,7 @@ import type { DubV2 } from '../../../../shared/api/v2';
 import { DubdeskError } from '../../../../shared/contract/errors';
 import { ApiError } from '../../api/errors';
 import { InputError } from '../../media/probe';
-import { mediaTools } from '../../media/ffmpeg/locate';
+import { mediaTools } from '../../../media-tools/locate';
 import { describeFit, rebuildVideo, rebuiltContainer } from '../../media/ffmpeg/rebuild';
 import { probeStreams } from '../../media/ffmpeg/streams';
 import { SourceProbes } from './source-probes';

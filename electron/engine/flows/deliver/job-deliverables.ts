@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { LoudnessTarget, Qc, SubtitleFormats } from '../../../../shared/contract/deliver';
-import type { MediaTools } from '../../media/ffmpeg/locate';
+import type { MediaTools } from '../../../media-tools/locate';
 import { checkDub, type SourceFacts } from '../../media/qc/check-dub';
 import { SubtitleConversionError, webVttToSrt } from '../../media/subtitles/srt';
 import { srtBeside } from '../../outputs/deliver-names';

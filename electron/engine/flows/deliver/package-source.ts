@@ -12,7 +12,7 @@ import {
   writePackage,
   type PackagedDub,
 } from '../../media/ffmpeg/package';
-import type { MediaTools } from '../../media/ffmpeg/locate';
+import type { MediaTools } from '../../../media-tools/locate';
 import { probeStreams } from '../../media/ffmpeg/streams';
 import { webVttToSrt } from '../../media/subtitles/srt';
 import { packageName } from '../../outputs/deliver-names';

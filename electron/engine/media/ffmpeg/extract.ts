@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { ApiGeneration } from '../../../../shared/contract/jobs';
 import { audioPlan, type AudioPlan } from './audio-plan';
-import type { MediaTools } from './locate';
+import type { MediaTools } from '../../../media-tools/locate';
 import type { MediaStreams } from './streams';
 import { ffmpegWhole } from './write-whole';
 

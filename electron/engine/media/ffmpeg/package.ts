@@ -3,10 +3,10 @@ import { languageName } from '../../../../shared/languages';
 import type { DefaultAudio } from '../../../../shared/contract/deliver';
 import { toolTimeout } from './extract';
 import { languageTag } from './language-tag';
-import type { MediaTools } from './locate';
+import type { MediaTools } from '../../../media-tools/locate';
 import { subtitleTracksOff } from './mp4-subtitles-off';
 import { MP4_VIDEO } from './rebuild';
-import { runTool } from './run';
+import { runTool } from '../../../media-tools/run';
 import type { MediaStreams } from './streams';
 
 /** Sound an MP4 holds as it is; anything else (PCM, FLAC in old players, Vorbis…) becomes AAC there. */

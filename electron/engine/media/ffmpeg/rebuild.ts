@@ -1,5 +1,5 @@
 import { languageTag } from './language-tag';
-import type { MediaTools } from './locate';
+import type { MediaTools } from '../../../media-tools/locate';
 import { toolTimeout } from './extract';
 import type { MediaStreams } from './streams';
 import { ffmpegWhole } from './write-whole';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runTool } from './run';
+import { runTool } from '../../../media-tools/run';
 
 /** What ffprobe says of a file's streams: only the fields the audio path reads, checked. */
 const StreamSchema = z.object({

@@ -1,6 +1,6 @@
 import { rename, rm } from 'node:fs/promises';
 import { lengthsAsEdited } from './edit-list-length';
-import { runTool, type RunOptions } from './run';
+import { runTool, type RunOptions } from '../../../media-tools/run';
 
 /**
  * ffmpeg writes `out` whole or not at all: into `${out}.part`, an MP4's lengths set to what its edit list

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { LoudnessTarget, Qc, QcProblem } from '../../../../shared/contract/deliver';
-import type { MediaTools } from '../ffmpeg/locate';
-import { MediaToolError } from '../ffmpeg/run';
+import type { MediaTools } from '../../../media-tools/locate';
+import { MediaToolError } from '../../../media-tools/run';
 import { measureAudio, measureSource, NoSoundError, type AudioMeasure, type Silence } from './measure';
 import { judge } from './rules';
 import { checkSubtitles } from './subtitle-checks';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toolTimeout } from '../ffmpeg/extract';
-import type { MediaTools } from '../ffmpeg/locate';
-import { MediaToolError, runTool } from '../ffmpeg/run';
+import type { MediaTools } from '../../../media-tools/locate';
+import { MediaToolError, runTool } from '../../../media-tools/run';
 import { parseIntegrated, parseMeasureLog, parseSilences, type Silence } from './measure-log';
 
 export type { Silence } from './measure-log';
