@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { creditsFor } from '../../shared/credits';
 import { formatBytes } from '../../shared/format';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, PATIENT } from '../helpers/browser-app';
+import { addButtonShown, PATIENT, saved } from '../helpers/browser-app';
 import { openedApp } from '../helpers/opened-app';
 import { currentFace } from '../helpers/face';
 import { allJobs } from '../helpers/engine';
@@ -228,8 +228,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
         panel.getByRole('link', { name: `Download ${name}` }).click(),
       ]);
       expect(download.suggestedFilename()).toBe(name);
-      const saved = await download.path();
-      expect(readFileSync(saved).equals(readFileSync(video.path))).toBe(true);
+      expect(readFileSync(await saved(download)).equals(readFileSync(video.path))).toBe(true);
       // Escape closes the panel and gives focus back to the chip that opened it.
       await page.keyboard.press('Escape');
       await panel.waitFor({ state: 'hidden' });

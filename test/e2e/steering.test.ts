@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { isTerminal } from '../../shared/contract/jobs';
 import type { WhenDoneExecutor } from '../../electron/engine/index';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, bothThemes, PATIENT, screenshot } from '../helpers/browser-app';
+import { addButtonShown, bothThemes, PATIENT, saved, screenshot } from '../helpers/browser-app';
 import { openedApp } from '../helpers/opened-app';
 import { allJobs } from '../helpers/engine';
 import { seedQueue } from '../helpers/seed';
@@ -191,7 +191,7 @@ describe('when the queue is done, presets and spending', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export CSV…' }).click(),
     ]);
-    const rows = parse(readFileSync((await download.path()) ?? '', 'utf8'), { columns: true }) as Record<
+    const rows = parse(readFileSync(await saved(download), 'utf8'), { columns: true }) as Record<
       string,
       string
     >[];

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { JobView } from '../../shared/contract/jobs';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, PATIENT, screenshot } from '../helpers/browser-app';
+import { addButtonShown, PATIENT, saved, screenshot } from '../helpers/browser-app';
 import { openedApp } from '../helpers/opened-app';
 import { allJobs } from '../helpers/engine';
 import { tempDir } from '../helpers/temp-dir';
@@ -94,8 +94,7 @@ describe.runIf(currentFace() === 'web')('a batch uploaded from the browser, save
     await page.setViewportSize({ width: 1280, height: 800 });
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toBe('interview.zip');
-    const zip = join(tempDir(), 'interview.zip');
-    await download.saveAs(zip);
+    const zip = await saved(download);
     const names = execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n').sort();
     const job = (await allJobs(e2e.app.host.api)).find((j) => j.state === 'completed');
     const expected = (job?.outputs ?? []).map((o) => o.path.slice(resultsFolder.length + 1)).sort();

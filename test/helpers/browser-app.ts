@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { startServer, type DubdeskServer } from '../../electron/web/server';
 import type { FolderEnv } from '../../electron/web/downloads-folder';
 import { workQueue } from '../../electron/web/worker';
@@ -183,6 +183,16 @@ export function openedPages() {
       await closeBrowser();
     },
   };
+}
+
+/**
+ * Where a download was saved, under the name the browser gave it, in a folder of this test's own: the file the
+ * browser wrote is the run's Chromium's (test/e2e-setup.ts), which Playwright copies here.
+ */
+export async function saved(download: Download): Promise<string> {
+  const path = join(tempDir('dubdesk-download-'), download.suggestedFilename());
+  await download.saveAs(path);
+  return path;
 }
 
 /**
