@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
-import { startServer, type DubdeskServer } from '../../electron/web/server';
+import { startServer, type DubdeskServer, type ServeOptions } from '../../electron/web/server';
 import type { FolderEnv } from '../../electron/web/downloads-folder';
 import { workQueue } from '../../electron/web/worker';
 import {
@@ -30,6 +30,8 @@ export interface AppOptions {
   folders?: FolderEnv;
   /** More engine options (a when-done executor that records instead of shutting the machine down). */
   engine?: Partial<EngineOptions>;
+  /** More server options (a short heartbeat on the event stream). */
+  server?: Pick<ServeOptions, 'heartbeatMs'>;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function startApp(opts: AppOptions = {}): Promise<RunningApp> {
     log: { stream: new LogSink(), level: 'warn' },
     // The user's Downloads folder is this test's own: a browser's files saved with no folder chosen land there.
     folders: opts.folders ?? { home: join(home, 'user'), env: {}, platform: 'linux' },
+    ...opts.server,
   });
   let worker: QueueWorker | null = null;
   if (opts.work !== false) worker = workQueue(host, () => undefined);
@@ -114,6 +117,8 @@ export interface PageOptions {
   /** The browser's time zone and language (the machine's when not given). */
   timezoneId?: string;
   locale?: string;
+  /** The proxy the browser goes through (`http://host:port`); none when not given. */
+  proxy?: string;
   /** Runs on the fresh context before the address is opened (routes that hold or change requests). */
   beforeOpen?: (context: BrowserContext) => Promise<void>;
 }
@@ -133,6 +138,7 @@ export async function openPage(address: string, opts: PageOptions = {}): Promise
     colorScheme: opts.colorScheme ?? 'light',
     timezoneId: opts.timezoneId,
     locale: opts.locale,
+    ...(opts.proxy ? { proxy: { server: opts.proxy } } : {}),
   });
   const page = await context.newPage();
   const troubles: Troubles = { console: [], requests: [] };

@@ -22,8 +22,8 @@ import { builtRenderer } from './renderer-build';
 export interface OpenedAppOptions extends AppOptions {
   /** Runs once the app has started, before the page opens (a folder to watch, a job already queued). */
   started?: (app: RunningApp) => Promise<unknown>;
-  /** The first page's window and world; `false` opens none (each test opens its own). */
-  page?: PageOptions | false;
+  /** The first page's window and world (or what makes them, once the app started); `false` opens none. */
+  page?: PageOptions | ((app: RunningApp) => PageOptions) | false;
   /** Waits for what the first test needs on the page. */
   ready?: (page: Page) => Promise<void>;
 }
@@ -68,7 +68,7 @@ export function openedApp(opts: OpenedAppOptions = {}): OpenedApp {
     } else {
       app = await startApp(appOptions);
       await started?.(app);
-      if (look) first = await open(look);
+      if (look) first = await open(typeof look === 'function' ? look(app) : look);
     }
     if (first) await ready?.(first.page);
   });
