@@ -17,9 +17,14 @@ const SLOW_CONTRACT = ['test/contract/numbers.test.ts'];
  * `npm test` runs these tiers one after another (scripts/test-tiers.mjs), the fast ones first, and stops at the
  * first that fails. `--project NAME` runs one; a file path runs that file in whichever tier holds it.
  */
-const tier = (name: string, include: string[], exclude: string[] = [], isolate = true) => ({
+const tier = (
+  name: string,
+  include: string[],
+  exclude: string[] = [],
+  more: { isolate?: boolean; globalSetup?: string[] } = {},
+) => ({
   extends: true,
-  test: { name, include, exclude, isolate },
+  test: { name, include, exclude, ...more },
 });
 
 export default defineConfig({
@@ -29,12 +34,19 @@ export default defineConfig({
       // The unit files share their worker processes: one process for each file loaded the engine and the contract
       // again every time, over a quarter of the tier's CPU. A file that changes global state (process.env, a
       // module mock) puts it back.
-      tier('unit', ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], SLOW_CONTRACT, false),
+      tier('unit', ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], SLOW_CONTRACT, {
+        isolate: false,
+      }),
       tier('integration', ['test/integration/**/*.test.ts', ...SLOW_CONTRACT], SLOW_INTEGRATION),
       // test/electron (the desktop app under real Electron) runs after these, by test/electron/run-suite.mjs.
-      tier('e2e', ['test/e2e/**/*.test.ts', ...SLOW_INTEGRATION]),
+      // One renderer build and one Chromium for the tier's test processes (test/e2e-setup.ts).
+      tier('e2e', ['test/e2e/**/*.test.ts', ...SLOW_INTEGRATION], [], {
+        globalSetup: ['test/e2e-setup.ts'],
+      }),
     ],
     globalSetup: ['test/temp-root.ts'],
+    // Each file's CPU, when DUBDESK_CPU_REPORT names a file to write it to (CONTRIBUTING.md).
+    setupFiles: ['test/helpers/cpu-report.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,

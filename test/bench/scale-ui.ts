@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM } from '../helpers/browser-app';
+import { CHROMIUM } from '../helpers/chromium';
 import { alternate, median, ratioOf, round, type Figure } from './figures';
 import { benchSandbox } from './sandbox';
 import { buildHome, type Home } from './scale-homes';

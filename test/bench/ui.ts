@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions } from 'playwright-core';
 import { build } from 'vite';
-import { CHROMIUM } from '../helpers/browser-app';
+import { CHROMIUM } from '../helpers/chromium';
 import { CLI } from '../helpers/cli';
 import { seedQueue } from '../helpers/seed';
 import { median, ratioOf, round, type Figure } from './figures';

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
+import { addButtonShown, PATIENT, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 
@@ -23,7 +24,7 @@ const sheetOf = (page: Page) => page.getByRole('dialog', { name: 'Add to queue' 
 const fileLine = (page: Page, name: string) => sheetOf(page).getByRole('listitem').filter({ hasText: name });
 
 describe('the Add sheet keeps its draft', () => {
-  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 1 }, work: false }, { ready: addButtonShown });
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 1 }, work: false, ready: addButtonShown });
 
   it('Escape twice, then "+ Add files": the files sent and the languages are still there', async () => {
     const { page } = e2e.view;

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
+import { addButtonShown, PATIENT, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { videoMp4 } from '../helpers/media';
 
 /** The keyboard's way through the Add sheet: few Tab stops, the shortcut announced, focus on the new batch. */
@@ -50,10 +51,7 @@ function focused(page: Page) {
 }
 
 describe('the Add sheet by keyboard and screen reader', () => {
-  const e2e = appInBrowser(
-    { sandbox: { pipelineSeconds: 1, balance: 1_000_000 } },
-    { ready: addButtonShown },
-  );
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 1, balance: 1_000_000 }, ready: addButtonShown });
   // A test that failed with the sheet open must not leave it to the next one.
   afterEach(async () => {
     const sheet = e2e.view.page.getByRole('dialog', { name: 'Add to queue' });

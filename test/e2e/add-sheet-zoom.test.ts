@@ -4,36 +4,21 @@
  * can take more lines than the "Reading files…" it replaces: the field being typed in must stay in sight.
  */
 import type { Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  closeBrowser,
-  openPage,
-  PATIENT,
-  screenshot,
-  startApp,
-  type RunningApp,
-} from '../helpers/browser-app';
+import { describe, expect, it } from 'vitest';
+import { PATIENT, screenshot, ZOOM_200 } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { focusedFieldCut } from '../helpers/in-sight';
 import { videoMp4 } from '../helpers/media';
 
 describe('the Add sheet at 200% zoom', () => {
-  let app: RunningApp;
-  beforeAll(async () => {
-    app = await startApp({ work: false });
-  });
-  afterAll(async () => {
-    await closeBrowser();
-    await app?.close();
-  });
+  const e2e = openedApp({ work: false, page: false });
 
   it('keeps the field being typed in whole when a late cost grows the footer', async () => {
     const queued = videoMp4(3, 'zoom-queued.mp4');
     const fresh = videoMp4(4, 'zoom-fresh.mp4');
     // Already queued in Spanish: the cost says so in a line of its own.
-    await app.host.api.add({ inputs: [queued], to: ['es'] });
-    const view = await openPage(app, { width: 640, height: 400, zoom: 2 });
-    try {
-      const { page } = view;
+    await e2e.app.host.api.add({ inputs: [queued], to: ['es'] });
+    await e2e.inPage(ZOOM_200, async (page) => {
       await page.getByRole('button', { name: '+ Add files' }).click();
       const sheet = page.getByRole('dialog', { name: 'Add to queue' });
       await sheet.getByRole('textbox', { name: 'Paths or URLs, one per line' }).fill(`${queued}\n${fresh}`);
@@ -60,14 +45,10 @@ describe('the Add sheet at 200% zoom', () => {
       await sheet.getByText(/1 dub is already in the queue/).waitFor(PATIENT);
       await screenshot(page, 'add-sheet-late-cost-200pct');
       expect(await focusedFieldCut(page)).toBeNull();
-    } finally {
-      await view.close();
-    }
+    });
   });
   it('shows the languages it offers while typing, not under the cost or past the window', async () => {
-    const view = await openPage(app, { width: 640, height: 400, zoom: 2 });
-    try {
-      const { page } = view;
+    await e2e.inPage(ZOOM_200, async (page) => {
       await page.getByRole('button', { name: '+ Add files' }).click();
       const sheet = page.getByRole('dialog', { name: 'Add to queue' });
       await sheet
@@ -95,8 +76,6 @@ describe('the Add sheet at 200% zoom', () => {
       await screenshot(page, 'add-sheet-languages-200pct');
       expect(seen).toBe('the option');
       expect(await focusedFieldCut(page)).toBeNull();
-    } finally {
-      await view.close();
-    }
+    });
   });
 });

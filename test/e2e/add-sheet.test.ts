@@ -2,7 +2,8 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { addButtonShown, appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
+import { addButtonShown, PATIENT, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 
@@ -14,7 +15,7 @@ async function pickLanguage(page: Page, name: string, code: string): Promise<voi
 }
 
 describe('the Add sheet and the watch form say what is true', () => {
-  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 1 } }, { ready: addButtonShown });
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 1 }, ready: addButtonShown });
 
   it('a file added before any language asks for one instead of "reading…"; Recent and Same as last batch follow a batch added here', async () => {
     const { page } = e2e.view;

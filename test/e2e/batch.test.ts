@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { creditsFor } from '../../shared/credits';
 import { formatBytes } from '../../shared/format';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, appInBrowser, PATIENT } from '../helpers/browser-app';
+import { addButtonShown, PATIENT, saved } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { currentFace } from '../helpers/face';
 import { allJobs } from '../helpers/engine';
 import { audioMp3, videoMp4 } from '../helpers/media';
@@ -58,7 +59,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
   const video = videoMp4(3, 'interview-01.mp4');
   const audio = audioMp3(2.5, 'podcast-02.mp3');
 
-  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 1 } }, { ready: addButtonShown });
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 1 }, ready: addButtonShown });
 
   it('estimates two dropped files x three languages from their probed lengths, x2 in studio', async () => {
     const { page } = e2e.view;
@@ -227,8 +228,7 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
         panel.getByRole('link', { name: `Download ${name}` }).click(),
       ]);
       expect(download.suggestedFilename()).toBe(name);
-      const saved = await download.path();
-      expect(readFileSync(saved).equals(readFileSync(video.path))).toBe(true);
+      expect(readFileSync(await saved(download)).equals(readFileSync(video.path))).toBe(true);
       // Escape closes the panel and gives focus back to the chip that opened it.
       await page.keyboard.press('Escape');
       await panel.waitFor({ state: 'hidden' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
+import { PATIENT, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { problemGroups } from '../../renderer/src/components/JobProblem';
 import { estimateRowHeight } from '../../renderer/src/components/SourceRowView';
 import { seedQueue } from '../helpers/seed';
@@ -10,7 +11,7 @@ const LANGUAGES = ['es', 'fr', 'de'];
 describe('10,000 jobs already in the queue', () => {
   let jobs = 0;
 
-  const e2e = appInBrowser({ work: false, prepare: (home) => (jobs = seedQueue(home, SOURCES, LANGUAGES)) });
+  const e2e = openedApp({ work: false, prepare: (home) => (jobs = seedQueue(home, SOURCES, LANGUAGES)) });
 
   it('renders a page of rows, counts every job, and keeps the DOM small', async () => {
     const { page } = e2e.view;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addButtonShown, appInBrowser, PATIENT } from '../helpers/browser-app';
+import { addButtonShown, PATIENT } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { creditsFor } from '../../shared/credits';
 import { allJobs } from '../helpers/engine';
 import { tempDir } from '../helpers/temp-dir';
@@ -7,7 +8,7 @@ import { ffprobeSeconds } from '../helpers/probe';
 import { textFile, videoMp4 } from '../helpers/media';
 
 describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
-  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 1 } }, { ready: addButtonShown });
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 1 }, ready: addButtonShown });
 
   it('shows a bad file with its reason in words, and the rest are dubbed', async () => {
     const { page } = e2e.view;

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
+import { PATIENT, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 
 describe('a first run: nothing configured yet', () => {
-  const e2e = appInBrowser({ firstRun: true, work: false });
+  const e2e = openedApp({ firstRun: true, work: false });
 
   it('offers the built-in sandbox or an API key, and the sandbox choice is saved', async () => {
     const { page } = e2e.view;
@@ -41,14 +42,13 @@ describe('a first run: nothing configured yet', () => {
 
 describe('a queue the command line already used, with nothing configured here', () => {
   // Jobs made before the page opens, as `dubdesk dub … --sandbox` leaves them: no service was saved.
-  const e2e = appInBrowser(
-    { firstRun: true, work: false },
-    {
-      prepare: async (app) => {
-        await app.host.api.add({ inputs: [videoMp4(2, 'used-before.mp4')], to: ['es'], outDir: tempDir() });
-      },
+  const e2e = openedApp({
+    firstRun: true,
+    work: false,
+    started: async (app) => {
+      await app.host.api.add({ inputs: [videoMp4(2, 'used-before.mp4')], to: ['es'], outDir: tempDir() });
     },
-  );
+  });
 
   it('is not a first run: no Welcome over the queue, and a banner says where to choose the service', async () => {
     const { page } = e2e.view;

@@ -1,40 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type DubdeskServer } from '../../electron/web/server';
-import {
-  closeBrowser,
-  openPage,
-  PATIENT,
-  screenshot,
-  startApp,
-  type RunningApp,
-  type Viewing,
-} from '../helpers/browser-app';
-import { builtRenderer } from '../helpers/renderer-build';
+import { describe, expect, it } from 'vitest';
+import { PATIENT, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { shown } from '../helpers/serve-cli';
 
 describe('a tab whose serve was started again', () => {
-  let app: RunningApp;
-  let view: Viewing;
-  let again: DubdeskServer | undefined;
-
-  beforeAll(async () => {
-    app = await startApp({ work: false });
-    view = await openPage(app);
-  });
-  afterAll(async () => {
-    await view?.close();
-    await closeBrowser();
-    await again?.close();
-    await app?.close();
-  });
+  const e2e = openedApp({ work: false });
 
   it('says its session ended and how to get a new address, instead of an app of zeros and errors', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await expect.poll(() => shown(page), PATIENT).toBe('the app');
     // `serve` stops and starts again on the same port (a new session for everyone, the old ones forgotten).
-    const port = app.server.port;
-    await app.server.close();
-    again = await startServer({ engine: app.host, port, rendererDir: await builtRenderer() });
+    await e2e.app.server.close();
+    await e2e.serveAgain();
     // The page's event stream reconnects, is refused, and the page says why.
     await expect.poll(() => shown(page), PATIENT).toMatch(/^Dubdesk stopped, or was started again/);
     expect(await page.getByText('npx dubdesk serve --link').count()).toBe(1);

@@ -1,23 +1,16 @@
-import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { closeBrowser, launch, PATIENT, screenshot } from '../helpers/browser-app';
+import { PATIENT, screenshot } from '../helpers/browser-app';
 import { servedByCli, shown } from '../helpers/serve-cli';
 import { tempDir } from '../helpers/temp-dir';
 
-/** A tab of another browser (a fresh profile: no session of this Dubdesk), on `address`. */
-async function otherBrowser(address: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-  const context = await (await launch()).newContext({ colorScheme, viewport: { width: 1000, height: 700 } });
-  const page = await context.newPage();
-  await page.goto(address);
-  return page;
-}
+/** A laptop's window. */
+const WINDOW = { width: 1000, height: 700 };
 
 const LINK_LINE = /^http:\/\/127\.0\.0\.1:\d+\/#code=[A-Za-z0-9_-]{43}$/;
 
 describe('`npx dubdesk serve --sandbox` as a person meets it: the browser it opens', () => {
   const served = servedByCli();
-  afterAll(() => closeBrowser());
 
   it('opens a tab that shows the working app, not an error document', async () => {
     const { first, argv } = served.chrome;
@@ -57,13 +50,15 @@ describe('`npx dubdesk serve --sandbox` as a person meets it: the browser it ope
   });
 
   it('an address used already, in another browser, says how to get a new one', async () => {
-    for (const scheme of ['light', 'dark'] as const) {
-      const tab = await otherBrowser(served.printed, scheme);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      // Another browser: a fresh profile, with no session of this Dubdesk.
+      const other = await served.open({ ...WINDOW, colorScheme });
+      const tab = other.page;
       await expect.poll(() => shown(tab), PATIENT).toMatch(/^This address was used already/);
       expect(await tab.getByText('npx dubdesk serve --link').count()).toBe(1);
       expect(await seriousViolations(tab)).toEqual([]);
-      await screenshot(tab, `front-door-used-link-${scheme}`);
-      await tab.context().close();
+      await screenshot(tab, `front-door-used-link-${colorScheme}`);
+      await other.close();
     }
   });
 
@@ -75,9 +70,9 @@ describe('`npx dubdesk serve --sandbox` as a person meets it: the browser it ope
     expect(lines[0]).toMatch(LINK_LINE);
     expect(new URL(lines[0] ?? '').origin).toBe(served.origin);
     expect(r.stderr).toMatch(/works once/);
-    const tab = await otherBrowser(lines[0] ?? '');
-    await expect.poll(() => shown(tab), PATIENT).toBe('the app');
-    await tab.context().close();
+    const other = await served.open({ ...WINDOW, at: lines[0] ?? '' });
+    await expect.poll(() => shown(other.page), PATIENT).toBe('the app');
+    await other.close();
   });
 
   it('`dubdesk serve --link` with no serve running says so and how to start one', async () => {

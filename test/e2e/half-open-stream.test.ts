@@ -5,39 +5,27 @@
  * what it shows again, so what changed meanwhile reaches it without a reload.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addButtonShown,
-  closeBrowser,
-  openPage,
-  PATIENT,
-  startApp,
-  type RunningApp,
-  type Viewing,
-} from '../helpers/browser-app';
+import { addButtonShown, PATIENT } from '../helpers/browser-app';
 import { envFor, runCli } from '../helpers/cli';
 import { videoMp4 } from '../helpers/media';
+import { openedApp } from '../helpers/opened-app';
 import { stallingProxy, type StallingProxy } from '../helpers/stalling-proxy';
 
 describe('a tab whose event stream goes half-open', () => {
-  let app: RunningApp;
   let proxy: StallingProxy;
-  let view: Viewing;
-
   beforeAll(async () => {
-    // A short heartbeat, so the page gives up on a silent stream soon (the default is 15 s).
-    app = await startApp({ work: false, server: { heartbeatMs: 300 } });
     proxy = await stallingProxy();
-    view = await openPage(app, { proxy: proxy.server });
   });
-  afterAll(async () => {
-    await view?.close();
-    await closeBrowser();
-    await proxy?.close();
-    await app?.close();
+  afterAll(() => proxy?.close());
+  const e2e = openedApp({
+    work: false,
+    // A short heartbeat, so the page gives up on a silent stream soon (the default is 15 s).
+    server: { heartbeatMs: 300 },
+    page: () => ({ proxy: proxy.server }),
   });
 
   it('opens another stream and shows files a command line added meanwhile, without a reload', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await addButtonShown(page);
     await expect.poll(() => proxy.streams, PATIENT).toBe(1);
     proxy.stallOpenStreams();
@@ -45,7 +33,7 @@ describe('a tab whose event stream goes half-open', () => {
     // Another process on the same data folder adds a file while the page's stream passes nothing.
     const added = await runCli(
       ['add', videoMp4(2, 'added-while-half-open.mp4'), '--to', 'es'],
-      envFor(app.sb, app.home),
+      envFor(e2e.app.sb, e2e.app.home),
     );
     expect(added.code, added.stderr).toBe(0);
     await page.getByRole('row', { name: /added-while-half-open\.mp4/ }).waitFor(PATIENT);
@@ -53,7 +41,7 @@ describe('a tab whose event stream goes half-open', () => {
     expect(proxy.closedByBrowser).toBeGreaterThanOrEqual(1);
     expect(proxy.streams).toBeGreaterThanOrEqual(2);
     // The silent stream the page closed itself is its only failed request.
-    expect(view.troubles.console).toEqual([]);
-    expect(view.troubles.requests.filter((r) => r !== 'GET /api/events: net::ERR_ABORTED')).toEqual([]);
+    expect(e2e.view.troubles.console).toEqual([]);
+    expect(e2e.view.troubles.requests.filter((r) => r !== 'GET /api/events: net::ERR_ABORTED')).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { addButtonShown, appInBrowser, PATIENT } from '../helpers/browser-app';
+import { addButtonShown, PATIENT } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { allJobs } from '../helpers/engine';
 import { audioMp3 } from '../helpers/media';
 
@@ -16,7 +17,7 @@ const setHidden = (page: Page, hidden: boolean) =>
   }, hidden);
 
 describe('a hidden window does nothing', () => {
-  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 0.5 } }, { ready: addButtonShown });
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 0.5 }, ready: addButtonShown });
 
   it('makes no contract call while hidden, even as a batch runs, and catches up when shown', async () => {
     const { page } = e2e.view;

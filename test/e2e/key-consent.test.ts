@@ -6,40 +6,24 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
-import { openPage, PATIENT, type RunningApp, type Viewing } from '../helpers/browser-app';
-import { startCli, type CliResult } from '../helpers/cli';
-import { tempDir } from '../helpers/temp-dir';
-import { firstLine, serveEnv } from '../helpers/serve';
-
-let sb: Sandbox;
-let home: string;
-let stop: () => Promise<CliResult>;
-let view: Viewing;
-
-beforeAll(async () => {
-  sb = await startSandbox({ ffmpeg: false });
-  home = tempDir('dubdesk-consent-');
-  const { DBUS_SESSION_BUS_ADDRESS: _bus, DUBDESK_KEY_STORE: _store, ...env } = serveEnv(home);
-  const { child, done } = startCli(['serve', '--port', '0', '--no-open', '--sandbox'], env);
-  stop = () => {
-    child.kill('SIGINT');
-    return done;
-  };
-  const url = await firstLine(child);
-  view = await openPage({ server: { url } } as unknown as RunningApp);
-});
-afterAll(async () => {
-  await view?.close();
-  await stop?.();
-  await sb?.stop();
-});
-
-const keyIn = (file: string) => existsSync(file) && readFileSync(file, 'utf8').includes(sb.account.apiKey);
+import { PATIENT } from '../helpers/browser-app';
+import { servedByCli } from '../helpers/serve-cli';
 
 describe('Settings in the browser, with no system credential store', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await startSandbox({ ffmpeg: false });
+  });
+  afterAll(() => sb?.stop());
+  const served = servedByCli({
+    opener: false,
+    env: ({ DBUS_SESSION_BUS_ADDRESS: _bus, DUBDESK_KEY_STORE: _store, ...env }) => env,
+  });
+  const keyIn = (file: string) => existsSync(file) && readFileSync(file, 'utf8').includes(sb.account.apiKey);
+
   it('names service.json and saves the key there only once the user agrees', async () => {
-    const { page } = view;
-    const file = join(home, 'service.json');
+    const { page } = await served.open();
+    const file = join(served.home, 'service.json');
     await page.getByRole('button', { name: 'Settings' }).first().click();
     await page.getByRole('radio', { name: /The dubbing service/ }).check();
     await page.getByLabel('API key', { exact: true }).fill(sb.account.apiKey);

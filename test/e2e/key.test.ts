@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
+import { PATIENT, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { hostile, json, type Fixture } from '../helpers/hostile';
 
 /** Every header value a recording server saw, for a search for the key. */
@@ -12,7 +13,7 @@ const isFocused = (page: Page, label: string) =>
   page.getByLabel(label, { exact: true }).evaluate((el) => el === document.activeElement);
 
 describe('the first run and the API key', () => {
-  const e2e = appInBrowser({ firstRun: true, work: false });
+  const e2e = openedApp({ firstRun: true, work: false });
   /** Someone else's server on loopback: it records what reaches it and rejects every key. */
   let recorder: Fixture;
   beforeAll(async () => {

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
+import { addButtonShown, PATIENT, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 
@@ -41,7 +42,7 @@ async function keyboardAt(page: Page): Promise<{ id: string; role: string; name:
 const inGrid = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest('[role=grid]')));
 
 describe('the queue by keyboard', () => {
-  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 1 }, work: false }, { ready: addButtonShown });
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 1 }, work: false, ready: addButtonShown });
 
   it('the grid is one Tab stop; arrows move through rows and through a row’s chips, each named with its file', async () => {
     const { page } = e2e.view;
@@ -142,7 +143,7 @@ describe('the queue by keyboard', () => {
 
 describe('a chip waiting for the first upload', () => {
   // Uploads received at 1 MiB/s: the first language's 6 MiB upload takes a while, and the others wait for it.
-  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 30, linkRateMiBps: 1 } }, { ready: addButtonShown });
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 30, linkRateMiBps: 1 }, ready: addButtonShown });
 
   it('says it waits for the upload, not "waiting to retry"', async () => {
     const { page } = e2e.view;

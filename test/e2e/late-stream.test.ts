@@ -4,17 +4,10 @@
  * connection). What changed in between (the balance first read, files a command line added) reaches the page
  * by no event, so the page must ask again once its stream is open.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import {
-  addButtonShown,
-  closeBrowser,
-  openPage,
-  PATIENT,
-  startApp,
-  type RunningApp,
-  type Viewing,
-} from '../helpers/browser-app';
+import { addButtonShown, PATIENT } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { videoMp4 } from '../helpers/media';
 import { shown } from '../helpers/serve-cli';
 
@@ -41,40 +34,36 @@ class StreamGate {
 }
 
 describe('a tab whose event stream opens late', () => {
-  let app: RunningApp;
-  let view: Viewing;
   const gate = new StreamGate();
-
-  beforeAll(async () => {
-    app = await startApp({ work: false });
-    gate.hold();
-    view = await openPage(app, { beforeOpen: (context) => gate.install(context) });
-  });
-  afterAll(async () => {
-    await view?.close();
-    await closeBrowser();
-    await app?.close();
+  const e2e = openedApp({
+    work: false,
+    page: {
+      beforeOpen: (context) => {
+        gate.hold();
+        return gate.install(context);
+      },
+    },
   });
 
   it('shows the balance and the files added before it opened', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await expect.poll(() => gate.arrived, PATIENT).toBe(1);
     await addButtonShown(page);
     // The balance is read for the first time (the page, or the command line, asked) while no stream hears it.
-    await expect.poll(async () => (await app.host.api.totals()).balance, PATIENT).not.toBeNull();
-    await app.host.api.add({ inputs: [videoMp4(2, 'added-from-the-command-line.mp4')], to: ['es'] });
+    await expect.poll(async () => (await e2e.app.host.api.totals()).balance, PATIENT).not.toBeNull();
+    await e2e.app.host.api.add({ inputs: [videoMp4(2, 'added-from-the-command-line.mp4')], to: ['es'] });
     gate.open();
     await expect.poll(() => shown(page), PATIENT).toBe('the app');
     await page.getByRole('row', { name: /added-from-the-command-line\.mp4/ }).waitFor(PATIENT);
   });
 
   it('after a break, shows what changed while the stream was down', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     gate.hold();
     const before = gate.arrived;
-    app.server.events.closeAll();
+    e2e.app.server.events.closeAll();
     await expect.poll(() => gate.arrived, PATIENT).toBe(before + 1);
-    await app.host.api.add({ inputs: [videoMp4(2, 'added-while-the-stream-was-down.mp4')], to: ['fr'] });
+    await e2e.app.host.api.add({ inputs: [videoMp4(2, 'added-while-the-stream-was-down.mp4')], to: ['fr'] });
     gate.open();
     await page.getByRole('row', { name: /added-while-the-stream-was-down\.mp4/ }).waitFor(PATIENT);
   });

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
+import { addButtonShown, PATIENT, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { tempDir } from '../helpers/temp-dir';
 import { audioMp3, videoMp4 } from '../helpers/media';
 
@@ -20,7 +21,7 @@ async function pickLanguage(page: Page, name: string, code: string): Promise<voi
 }
 
 describe('the numbers of a batch in the browser', () => {
-  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 1 }, work: false }, { ready: addButtonShown });
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 1 }, work: false, ready: addButtonShown });
 
   it('billed lengths, MiB, and upload-once for the files it is true of', async () => {
     const { page } = e2e.view;

@@ -1,7 +1,8 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addButtonShown, appInBrowser, PATIENT } from '../helpers/browser-app';
+import { addButtonShown, PATIENT } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { envFor, runCli, startCli } from '../helpers/cli';
 import { allJobs } from '../helpers/engine';
 import { tempDir } from '../helpers/temp-dir';
@@ -13,18 +14,16 @@ import { videoMp4 } from '../helpers/media';
  */
 describe('a terminal on the same data folder: the open window shows what it did', () => {
   let folder = '';
-  const e2e = appInBrowser(
-    { sandbox: { pipelineSeconds: 1 } },
-    {
-      prepare: async (app) => {
-        folder = join(tempDir('dubdesk-other-'), 'élan vidéos');
-        mkdirSync(folder);
-        // A limit of one credit an hour: the folder's file waits for approval, which a terminal gives.
-        await app.host.api.addWatchFolder({ path: folder, preset: { to: ['de'], creditLimit: 1 } });
-      },
-      ready: addButtonShown,
+  const e2e = openedApp({
+    sandbox: { pipelineSeconds: 1 },
+    started: async (app) => {
+      folder = join(tempDir('dubdesk-other-'), 'élan vidéos');
+      mkdirSync(folder);
+      // A limit of one credit an hour: the folder's file waits for approval, which a terminal gives.
+      await app.host.api.addWatchFolder({ path: folder, preset: { to: ['de'], creditLimit: 1 } });
     },
-  );
+    ready: addButtonShown,
+  });
   const terminal = async (...args: string[]) => {
     const r = await runCli(args, envFor(e2e.app.sb, e2e.app.home));
     expect(r.code, r.stderr).toBe(0);
@@ -103,18 +102,17 @@ describe('a terminal on the same data folder: the open window shows what it did'
 
 describe('a terminal works the queue and watches the folder: the open window shows its takes', () => {
   let folder = '';
-  const e2e = appInBrowser(
+  const e2e = openedApp({
     // The window does not work the queue: the terminal's `dubdesk run` does (it holds the queue's lock).
-    { sandbox: { pipelineSeconds: 1 }, work: false },
-    {
-      prepare: async (app) => {
-        folder = join(tempDir('dubdesk-other-'), 'to german');
-        mkdirSync(folder);
-        await app.host.api.addWatchFolder({ path: folder, preset: { to: ['de'] } });
-      },
-      ready: addButtonShown,
+    sandbox: { pipelineSeconds: 1 },
+    work: false,
+    started: async (app) => {
+      folder = join(tempDir('dubdesk-other-'), 'to german');
+      mkdirSync(folder);
+      await app.host.api.addWatchFolder({ path: folder, preset: { to: ['de'] } });
     },
-  );
+    ready: addButtonShown,
+  });
 
   it("a file the terminal's watcher takes shows as a row, in the committed count, and done", async () => {
     const { page } = e2e.view;

@@ -3,7 +3,8 @@
  * kept, and the preview must still show them (serve turns the .srt into WebVTT on the way).
  */
 import { describe, expect, it } from 'vitest';
-import { addButtonShown, appInBrowser, PATIENT } from '../helpers/browser-app';
+import { addButtonShown, PATIENT } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { allJobs } from '../helpers/engine';
 import { videoMp4 } from '../helpers/media';
 
@@ -11,7 +12,7 @@ import { videoMp4 } from '../helpers/media';
 const LOADED = 2;
 
 describe('the preview of a dub with SubRip subtitles only', () => {
-  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 1 } }, { ready: addButtonShown });
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 1 }, ready: addButtonShown });
 
   it('plays the dub with its subtitles', async () => {
     const { page } = e2e.view;

@@ -2,31 +2,23 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import {
-  addButtonShown,
-  appInBrowser,
-  bothThemes,
-  openPage,
-  PATIENT,
-  screenshot,
-} from '../helpers/browser-app';
+import { addButtonShown, bothThemes, PATIENT, screenshot, ZOOM_200 } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { talkVideo, withAudioFilter } from '../helpers/deliver-media';
 import { allJobs } from '../helpers/engine';
 
 describe('QC on the chips and in the job panel; the package on the row', () => {
   // French comes out 4 s short with a cue too fast to read (fails), German with 6 s of silence (a look).
-  const e2e = appInBrowser(
-    {
-      sandbox: {
-        pipelineSeconds: 1,
-        balance: 36_000,
-        // The bad dubs' sound is spoiled with ffmpeg (the other browser tests run the sandbox without it).
-        ffmpeg: true,
-        faults: { badDubs: { fr: ['short', 'subtitles-fast'], de: ['silence'] } },
-      },
+  const e2e = openedApp({
+    sandbox: {
+      pipelineSeconds: 1,
+      balance: 36_000,
+      // The bad dubs' sound is spoiled with ffmpeg (the other browser tests run the sandbox without it).
+      ffmpeg: true,
+      faults: { badDubs: { fr: ['short', 'subtitles-fast'], de: ['silence'] } },
     },
-    { ready: addButtonShown },
-  );
+    ready: addButtonShown,
+  });
 
   it('a failed QC is marked on its chip and said in the panel, with what to do; nothing is hidden', async () => {
     const { api } = e2e.app.host;
@@ -76,9 +68,7 @@ describe('QC on the chips and in the job panel; the package on the row', () => {
   });
 
   it('at 200% zoom the marks and the QC section still read', async () => {
-    const zoomed = await openPage(e2e.app, { width: 640, height: 400, zoom: 2 });
-    try {
-      const { page } = zoomed;
+    await e2e.inPage(ZOOM_200, async (page) => {
       const chip = page.getByRole('button', { name: /^French, fr: done, QC failed/ });
       await chip.waitFor(PATIENT);
       await screenshot(page, 'qc-chips-zoom-200');
@@ -88,9 +78,7 @@ describe('QC on the chips and in the job panel; the package on the row', () => {
         .getByRole('heading', { name: 'Quality check' })
         .scrollIntoViewIfNeeded();
       await screenshot(page, 'qc-panel-zoom-200');
-    } finally {
-      await zoomed.close();
-    }
+    });
   });
 
   it('Package now on a finished source: its package is there and up to date, not made twice', async () => {

@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import type { JSHandle, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
+import { addButtonShown, PATIENT, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { allJobs } from '../helpers/engine';
 import { videoMp4 } from '../helpers/media';
 
@@ -18,7 +19,7 @@ const fileDrag = (page: Page): Promise<JSHandle<DataTransfer>> =>
 const overlayShown = (page: Page) => page.locator('.drop-overlay').isVisible();
 
 describe('the queue says what is true, and the window lets go of a drag', () => {
-  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 2 } }, { ready: addButtonShown });
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 2 }, ready: addButtonShown });
 
   it('a paused queue is shown paused: chips, counts and time left (and the buttons say so in words)', async () => {
     const { page } = e2e.view;

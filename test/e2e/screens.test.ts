@@ -3,14 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WORKING_STATES } from '../../shared/contract/jobs';
 import { seriousViolations } from '../helpers/axe';
-import {
-  addButtonShown,
-  appInBrowser,
-  bothThemes,
-  openPage,
-  PATIENT,
-  screenshot,
-} from '../helpers/browser-app';
+import { addButtonShown, bothThemes, PATIENT, screenshot, ZOOM_200 } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { allJobs } from '../helpers/engine';
 import { tempDir } from '../helpers/temp-dir';
 import { audioMp3, textFile, videoMp4 } from '../helpers/media';
@@ -20,7 +14,7 @@ async function until(test: () => Promise<boolean>): Promise<void> {
 }
 
 describe('every screen, light and dark, mid-batch with a failure', () => {
-  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 8, balance: 36_000 } }, { ready: addButtonShown });
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 8, balance: 36_000 }, ready: addButtonShown });
 
   it('Queue: done, working and failed rows side by side', async () => {
     const { api } = e2e.app.host;
@@ -143,9 +137,7 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
   });
 
   it('200% zoom (a 1280 x 800 window): every state, Watched folders and Settings in view; the Add sheet', async () => {
-    const zoomed = await openPage(e2e.app, { width: 640, height: 400, zoom: 2 });
-    try {
-      const { page } = zoomed;
+    await e2e.inPage(ZOOM_200, async (page, zoomed) => {
       await page.getByRole('button', { name: '+ Add files' }).waitFor();
       for (const name of [/^Canceled/, /^Watched folders/, /^Settings/]) {
         const box = await page
@@ -161,9 +153,7 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
       await page.getByRole('dialog', { name: 'Add to queue' }).waitFor();
       await screenshot(page, 'add-zoom-200');
       expect(zoomed.troubles).toEqual({ console: [], requests: [] });
-    } finally {
-      await zoomed.close();
-    }
+    });
   });
 
   it('had no console error and no failed request', () => {

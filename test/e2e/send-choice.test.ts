@@ -4,11 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, appInBrowser, bothThemes, PATIENT } from '../helpers/browser-app';
+import { addButtonShown, bothThemes, PATIENT } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { videoMp4 } from '../helpers/media';
 
 describe('the Add sheet: what is sent', () => {
-  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 8, balance: 36_000 } }, { ready: addButtonShown });
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 8, balance: 36_000 }, ready: addButtonShown });
 
   it('shows "sends … (audio) instead of …" for the sound alone, and the whole files when that is picked', async () => {
     const { page } = e2e.view;

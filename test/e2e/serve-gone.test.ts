@@ -5,24 +5,16 @@
  * banner gives is the browser's, not the server's.
  */
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type DubdeskServer } from '../../electron/web/server';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PRINTED_CODE_TTL_MS } from '../../electron/web/session-codes';
-import {
-  closeBrowser,
-  openPage,
-  PATIENT,
-  screenshot,
-  startApp,
-  type RunningApp,
-  type Viewing,
-} from '../helpers/browser-app';
+import { bothThemes, PATIENT, screenshot, ZOOM_200, type Viewing } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { videoMp4 } from '../helpers/media';
-import { builtRenderer } from '../helpers/renderer-build';
 import { shown } from '../helpers/serve-cli';
 
 const ZONE = 'Asia/Kathmandu';
 const LOCALE = 'en-GB';
+const WORLD = { timezoneId: ZONE, locale: LOCALE };
 
 /** The banner saying serve does not answer (whatever else is on the page). */
 const goneBanner = (page: Page): Locator => page.locator('.banner').filter({ hasText: 'is not answering' });
@@ -36,35 +28,24 @@ function clockReadings(from: number, to: number): string[] {
 }
 
 describe('a tab whose serve was stopped', () => {
-  let app: RunningApp;
-  let view: Viewing;
-  let zoomed: Viewing;
-  let again: DubdeskServer | undefined;
-
-  beforeAll(async () => {
-    app = await startApp({ work: false });
-    await app.host.api.add({ inputs: [videoMp4(2, 'interview final.mp4')], to: ['es', 'fr'] });
-    const world = { timezoneId: ZONE, locale: LOCALE };
-    view = await openPage(app, world);
-    // 200% zoom of a 1280 x 800 window.
-    zoomed = await openPage(app, { ...world, width: 640, height: 400, zoom: 2, colorScheme: 'dark' });
+  const e2e = openedApp({
+    work: false,
+    started: (app) => app.host.api.add({ inputs: [videoMp4(2, 'interview final.mp4')], to: ['es', 'fr'] }),
+    page: WORLD,
   });
-  afterAll(async () => {
-    await view?.close();
-    await zoomed?.close();
-    await closeBrowser();
-    await again?.close();
-    await app?.close();
+  let zoomed: Viewing;
+  beforeAll(async () => {
+    zoomed = await e2e.open({ ...WORLD, ...ZOOM_200, colorScheme: 'dark' });
   });
 
   it('says at once, without a click, that nothing is live, since when, and how to start it again', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await expect.poll(() => shown(page), PATIENT).toBe('the app');
     await expect.poll(() => shown(zoomed.page), PATIENT).toBe('the app');
     await page.getByRole('row', { name: /interview final\.mp4/ }).waitFor(PATIENT);
     expect(await goneBanner(page).count()).toBe(0);
     const stoppedFrom = Date.now();
-    await app.server.close();
+    await e2e.app.server.close();
     await goneBanner(page).waitFor(PATIENT);
     const seenAt = Date.now();
     const text = (await goneBanner(page).textContent()) ?? '';
@@ -77,22 +58,15 @@ describe('a tab whose serve was stopped', () => {
     ).toBe(true);
     // The last numbers stay on screen beneath it.
     await page.getByRole('row', { name: /interview final\.mp4/ }).waitFor(PATIENT);
-    await screenshot(page, 'serve-gone-light');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await screenshot(page, 'serve-gone-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
+    await bothThemes(page, 'serve-gone');
     await goneBanner(zoomed.page).waitFor(PATIENT);
     await screenshot(zoomed.page, 'serve-gone-zoom-200-dark');
   });
 
   it('drops the banner once a serve answers on the port again, and its printed address, pasted, shows the app', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await goneBanner(page).waitFor(PATIENT);
-    again = await startServer({
-      engine: app.host,
-      port: app.server.port,
-      rendererDir: await builtRenderer(),
-    });
+    const again = await e2e.serveAgain();
     // A restarted serve forgets every session: the tab says so, and how to get a new address.
     await expect.poll(() => shown(page), PATIENT).toMatch(/^Dubdesk stopped, or was started again/);
     expect(await goneBanner(page).count()).toBe(0);
@@ -105,34 +79,26 @@ describe('a tab whose serve was stopped', () => {
 });
 
 describe('a tab whose way to serve broke and came back (an `ssh -L` tunnel dropped, serve kept running)', () => {
-  let app: RunningApp;
-  let view: Viewing;
   let cut = false;
-
-  beforeAll(async () => {
-    app = await startApp({ work: false });
-    // The tunnel: while it is cut, nothing reaches serve (the connection is refused).
-    view = await openPage(app, {
+  const e2e = openedApp({
+    work: false,
+    page: {
+      // The tunnel: while it is cut, nothing reaches serve (the connection is refused).
       beforeOpen: async (context) => {
-        await context.route(`${app.server.origin}/**`, (route) =>
+        await context.route(`${e2e.app.server.origin}/**`, (route) =>
           cut ? route.abort('connectionrefused') : route.continue(),
         );
       },
-    });
-  });
-  afterAll(async () => {
-    await view?.close();
-    await closeBrowser();
-    await app?.close();
+    },
   });
 
   it('shows the banner while cut, and drops it by itself, live again, once serve answers', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await expect.poll(() => shown(page), PATIENT).toBe('the app');
     cut = true;
-    app.server.events.closeAll();
+    e2e.app.server.events.closeAll();
     await goneBanner(page).waitFor(PATIENT);
-    await app.host.api.add({ inputs: [videoMp4(2, 'added-while-cut.mp4')], to: ['de'] });
+    await e2e.app.host.api.add({ inputs: [videoMp4(2, 'added-while-cut.mp4')], to: ['de'] });
     cut = false;
     await goneBanner(page).waitFor({ state: 'detached', ...PATIENT });
     await page.getByRole('row', { name: /added-while-cut\.mp4/ }).waitFor(PATIENT);

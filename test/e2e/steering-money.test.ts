@@ -2,14 +2,8 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { isTerminal } from '../../shared/contract/jobs';
 import { seriousViolations } from '../helpers/axe';
-import {
-  addButtonShown,
-  appInBrowser,
-  bothThemes,
-  openPage,
-  PATIENT,
-  screenshot,
-} from '../helpers/browser-app';
+import { addButtonShown, bothThemes, PATIENT, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { allJobs } from '../helpers/engine';
 import { videoMp4 } from '../helpers/media';
 
@@ -40,7 +34,7 @@ async function dragWithMouse(page: Page, from: Locator, to: Locator): Promise<vo
 }
 
 describe('the monthly budget in the window, and rows that keep their place', () => {
-  const e2e = appInBrowser({ sandbox: { pipelineSeconds: 1, balance: 100_000 } }, { ready: addButtonShown });
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 1, balance: 100_000 }, ready: addButtonShown });
 
   it('the confirm past the budget says spent, this batch and budget, and where to raise it', async () => {
     const { page } = e2e.view;
@@ -97,15 +91,12 @@ describe('the monthly budget in the window, and rows that keep their place', () 
     await expect.poll(() => meterRegion(meter), PATIENT).toBe('good');
 
     await e2e.app.host.api.setSettings({ monthlyBudget: 5 });
-    const zoomed = await openPage(e2e.app, { zoom: 2, width: 900, height: 700 });
-    try {
-      await zoomed.page.getByRole('navigation').getByRole('button', { name: 'Spending' }).click();
-      const big = zoomed.page.getByRole('meter', { name: 'Budget used' });
+    await e2e.inPage({ zoom: 2, width: 900, height: 700 }, async (page) => {
+      await page.getByRole('navigation').getByRole('button', { name: 'Spending' }).click();
+      const big = page.getByRole('meter', { name: 'Budget used' });
       await expect.poll(() => meterRegion(big), PATIENT).toBe('bad');
-      await screenshot(zoomed.page, 'spending-over-budget-zoom200');
-    } finally {
-      await zoomed.close();
-    }
+      await screenshot(page, 'spending-over-budget-zoom200');
+    });
     await nav.getByRole('button', { name: /^All/ }).click();
   });
 

@@ -5,14 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { isTerminal } from '../../shared/contract/jobs';
 import type { WhenDoneExecutor } from '../../electron/engine/index';
 import { seriousViolations } from '../helpers/axe';
-import {
-  addButtonShown,
-  appInBrowser,
-  bothThemes,
-  openPage,
-  PATIENT,
-  screenshot,
-} from '../helpers/browser-app';
+import { addButtonShown, bothThemes, PATIENT, saved, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { allJobs } from '../helpers/engine';
 import { seedQueue } from '../helpers/seed';
 import { videoMp4 } from '../helpers/media';
@@ -30,11 +24,12 @@ async function balanceKnown(page: Page): Promise<void> {
 }
 
 describe('the queue in the order the user drags it, in a big queue', () => {
-  const e2e = appInBrowser(
+  const e2e = openedApp({
     // Jobs of no service in particular (''), so the rows read as the queue of the service in use.
-    { work: false, prepare: (home) => void seedQueue(home, 3000, ['es', 'fr'], '') },
-    { ready: addButtonShown },
-  );
+    work: false,
+    prepare: (home) => void seedQueue(home, 3000, ['es', 'fr'], ''),
+    ready: addButtonShown,
+  });
 
   it('the header keeps to one line once the balance is known, so the rows stay under the pointer', async () => {
     const { page } = e2e.view;
@@ -81,15 +76,12 @@ describe('the queue in the order the user drags it, in a big queue', () => {
   });
 
   it('at 200% zoom the rows and their Move buttons still fit', async () => {
-    const zoomed = await openPage(e2e.app, { zoom: 2, width: 900, height: 700 });
-    try {
-      await zoomed.page.locator('[role="row"]').nth(2).waitFor();
-      await zoomed.page.locator('[role="row"]').nth(1).click();
-      await zoomed.page.getByRole('button', { name: 'Move to top' }).waitFor();
-      await screenshot(zoomed.page, 'queue-dragged-zoom200');
-    } finally {
-      await zoomed.close();
-    }
+    await e2e.inPage({ zoom: 2, width: 900, height: 700 }, async (page) => {
+      await page.locator('[role="row"]').nth(2).waitFor();
+      await page.locator('[role="row"]').nth(1).click();
+      await page.getByRole('button', { name: 'Move to top' }).waitFor();
+      await screenshot(page, 'queue-dragged-zoom200');
+    });
   });
 });
 
@@ -100,10 +92,11 @@ describe('when the queue is done, presets and spending', () => {
     shutDown: async () => void acted.push('shutdown'),
     run: async () => ({ exitCode: 0, failure: null }),
   };
-  const e2e = appInBrowser(
-    { sandbox: { pipelineSeconds: 1, balance: 100_000 }, engine: { whenDoneExecutor: recorder } },
-    { ready: addButtonShown },
-  );
+  const e2e = openedApp({
+    sandbox: { pipelineSeconds: 1, balance: 100_000 },
+    engine: { whenDoneExecutor: recorder },
+    ready: addButtonShown,
+  });
 
   it('shut down waits for the whole batch, then counts down, and one click cancels it', async () => {
     const { page } = e2e.view;
@@ -168,9 +161,7 @@ describe('when the queue is done, presets and spending', () => {
   });
 
   it('at 200% zoom the preset picker and the When done menu still fit', async () => {
-    const zoomed = await openPage(e2e.app, { zoom: 2, width: 900, height: 700 });
-    try {
-      const { page } = zoomed;
+    await e2e.inPage({ zoom: 2, width: 900, height: 700 }, async (page) => {
       await page.getByRole('button', { name: '+ Add files' }).click();
       const sheet = page.getByRole('dialog', { name: 'Add to queue' });
       await sheet.getByRole('combobox', { name: 'Preset' }).selectOption('ES+FR studio');
@@ -186,9 +177,7 @@ describe('when the queue is done, presets and spending', () => {
       await page.getByRole('menu').waitFor();
       await screenshot(page, 'when-done-menu-zoom200');
       await page.keyboard.press('Escape');
-    } finally {
-      await zoomed.close();
-    }
+    });
   });
 
   it('Spending: a table, a chart per day, and a CSV that adds up to the ledger', async () => {
@@ -202,7 +191,7 @@ describe('when the queue is done, presets and spending', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export CSV…' }).click(),
     ]);
-    const rows = parse(readFileSync((await download.path()) ?? '', 'utf8'), { columns: true }) as Record<
+    const rows = parse(readFileSync(await saved(download), 'utf8'), { columns: true }) as Record<
       string,
       string
     >[];

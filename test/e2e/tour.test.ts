@@ -4,25 +4,18 @@
  * language list open, a failed job. Taken to be looked at; a look that cuts text off fails here.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import {
-  closeBrowser,
-  openPage,
-  PATIENT,
-  screenshot,
-  startApp,
-  type RunningApp,
-  type Viewing,
-} from '../helpers/browser-app';
+import { PATIENT, screenshot, ZOOM_200, type PageOptions } from '../helpers/browser-app';
+import { openedApp, type OpenedApp } from '../helpers/opened-app';
 import { allJobs } from '../helpers/engine';
 import { focusedFieldCut } from '../helpers/in-sight';
 import { videoMp4 } from '../helpers/media';
 
-const LOOKS = [
-  { name: 'light', colorScheme: 'light' as const },
-  { name: 'dark', colorScheme: 'dark' as const },
-  { name: 'zoom-200', colorScheme: 'light' as const, width: 640, height: 400, zoom: 2 },
+const LOOKS: [name: string, PageOptions][] = [
+  ['light', { colorScheme: 'light' }],
+  ['dark', { colorScheme: 'dark' }],
+  ['zoom-200', { colorScheme: 'light', ...ZOOM_200 }],
 ];
 
 /** Text cut off by its box: an element whose text overflows it with no way to scroll to the rest. */
@@ -45,35 +38,22 @@ function cutOff(page: Page): Promise<string[]> {
   });
 }
 
-async function shoot(app: RunningApp, name: string, drive: (page: Page) => Promise<void>): Promise<string[]> {
+async function shoot(e2e: OpenedApp, name: string, drive: (page: Page) => Promise<void>): Promise<string[]> {
   const found: string[] = [];
-  for (const look of LOOKS) {
-    const view: Viewing = await openPage(app, look);
-    try {
-      await drive(view.page);
-      await screenshot(view.page, `tour-${name}-${look.name}`);
-      for (const t of await cutOff(view.page)) found.push(`${look.name}: ${t}`);
-      const cut = await focusedFieldCut(view.page);
-      if (cut) found.push(`${look.name}: ${cut}`);
-    } finally {
-      await view.close();
-    }
-  }
+  for (const [lookName, look] of LOOKS)
+    await e2e.inPage(look, async (page) => {
+      await drive(page);
+      await screenshot(page, `tour-${name}-${lookName}`);
+      for (const t of await cutOff(page)) found.push(`${lookName}: ${t}`);
+      const cut = await focusedFieldCut(page);
+      if (cut) found.push(`${lookName}: ${cut}`);
+    });
   return found;
 }
 
 describe('the tour: what a new user sees', () => {
-  let first: RunningApp;
-  let app: RunningApp;
-  beforeAll(async () => {
-    first = await startApp({ firstRun: true, work: false });
-    app = await startApp({ sandbox: { pipelineSeconds: 2, balance: 36_000 } });
-  });
-  afterAll(async () => {
-    await closeBrowser();
-    await first?.close();
-    await app?.close();
-  });
+  const first = openedApp({ firstRun: true, work: false, page: false });
+  const e2e = openedApp({ sandbox: { pipelineSeconds: 2, balance: 36_000 }, page: false });
 
   it('first run, and Settings with the service chosen', async () => {
     const welcome = (page: Page) => page.getByRole('dialog', { name: 'Welcome to Dubdesk' });
@@ -89,12 +69,12 @@ describe('the tour: what a new user sees', () => {
   });
 
   it('a failed job, open in its panel', async () => {
-    const { api } = app.host;
-    app.sb.faults.set({ rateDubFailure: 1 });
+    const { api } = e2e.app.host;
+    e2e.app.sb.faults.set({ rateDubFailure: 1 });
     await api.add({ inputs: [videoMp4(3, 'keynote-2026-final.mp4')], to: ['de'] });
     await expect.poll(async () => (await allJobs(api)).some((j) => j.state === 'failed'), PATIENT).toBe(true);
-    app.sb.faults.set({ rateDubFailure: 0 });
-    const found = await shoot(app, 'failed-job', async (page) => {
+    e2e.app.sb.faults.set({ rateDubFailure: 0 });
+    const found = await shoot(e2e, 'failed-job', async (page) => {
       await page.getByRole('button', { name: /^German, de: failed/ }).click();
       await page
         .getByRole('complementary')
@@ -106,13 +86,13 @@ describe('the tour: what a new user sees', () => {
   });
 
   it('a paused queue', async () => {
-    const { api } = app.host;
+    const { api } = e2e.app.host;
     await api.pauseQueue();
     await api.add({
       inputs: [videoMp4(2, 'interview-01.mp4'), videoMp4(3, 'product-demo.mp4')],
       to: ['es', 'fr'],
     });
-    const found = await shoot(app, 'queue-paused', async (page) => {
+    const found = await shoot(e2e, 'queue-paused', async (page) => {
       await page.getByText('The queue is paused.').waitFor(PATIENT);
       await page
         .getByRole('button', { name: /^French, fr: paused/ })
@@ -123,7 +103,7 @@ describe('the tour: what a new user sees', () => {
   });
 
   it('the Add sheet with files and the language list open', async () => {
-    const found = await shoot(app, 'add-languages', async (page) => {
+    const found = await shoot(e2e, 'add-languages', async (page) => {
       await page.getByRole('button', { name: '+ Add files' }).click();
       const sheet = page.getByRole('dialog', { name: 'Add to queue' });
       await page.setInputFiles('[data-testid=file-input]', [

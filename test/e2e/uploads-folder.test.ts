@@ -7,19 +7,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { JobView } from '../../shared/contract/jobs';
 import { seriousViolations } from '../helpers/axe';
-import {
-  addButtonShown,
-  closeBrowser,
-  openPage,
-  PATIENT,
-  screenshot,
-  startApp,
-  type RunningApp,
-  type Viewing,
-} from '../helpers/browser-app';
+import { addButtonShown, PATIENT, saved, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { allJobs } from '../helpers/engine';
 import { tempDir } from '../helpers/temp-dir';
 import { currentFace } from '../helpers/face';
@@ -30,25 +22,19 @@ const downloads = join(home, 'Téléchargements');
 const resultsFolder = join(downloads, 'Dubdesk');
 
 describe.runIf(currentFace() === 'web')('a batch uploaded from the browser, saved beside each source', () => {
-  let app: RunningApp;
-  let view: Viewing;
   const video = videoMp4(2, 'interview.mp4');
-
-  beforeAll(async () => {
-    mkdirSync(join(home, '.config'), { recursive: true });
-    writeFileSync(join(home, '.config', 'user-dirs.dirs'), 'XDG_DOWNLOAD_DIR="$HOME/Téléchargements"\n');
-    app = await startApp({ sandbox: { pipelineSeconds: 1 }, folders: { home, env: {}, platform: 'linux' } });
-    view = await openPage(app);
-    await addButtonShown(view.page);
-  });
-  afterAll(async () => {
-    await view?.close();
-    await closeBrowser();
-    await app?.close();
+  const e2e = openedApp({
+    sandbox: { pipelineSeconds: 1 },
+    prepare: () => {
+      mkdirSync(join(home, '.config'), { recursive: true });
+      writeFileSync(join(home, '.config', 'user-dirs.dirs'), 'XDG_DOWNLOAD_DIR="$HOME/Téléchargements"\n');
+    },
+    folders: { home, env: {}, platform: 'linux' },
+    ready: addButtonShown,
   });
 
   it('says where uploaded files go, and saves their results there, not in the staging folder', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await page.keyboard.press('Control+o');
     const sheet = page.getByRole('dialog', { name: 'Add to queue' });
     await sheet.waitFor();
@@ -77,7 +63,7 @@ describe.runIf(currentFace() === 'web')('a batch uploaded from the browser, save
     let job: JobView | undefined;
     await vi.waitFor(
       async () => {
-        job = (await allJobs(app.host.api)).find((j) => j.state === 'completed');
+        job = (await allJobs(e2e.app.host.api)).find((j) => j.state === 'completed');
         expect(job).toBeDefined();
       },
       { timeout: 60_000, interval: 200 },
@@ -87,15 +73,15 @@ describe.runIf(currentFace() === 'web')('a batch uploaded from the browser, save
     expect(saved).toContain('interview.es.mp4');
     for (const o of job?.outputs ?? []) expect(o.path.startsWith(`${resultsFolder}/`), o.path).toBe(true);
     // The staging folder holds the uploaded file and nothing the engine made.
-    const staged = readdirSync(join(app.home, 'staging')).filter((d) => !d.startsWith('.'));
+    const staged = readdirSync(join(e2e.app.home, 'staging')).filter((d) => !d.startsWith('.'));
     for (const d of staged)
-      expect(readdirSync(join(app.home, 'staging', d)).filter((f) => f !== '.staged')).toEqual([
+      expect(readdirSync(join(e2e.app.home, 'staging', d)).filter((f) => f !== '.staged')).toEqual([
         'interview.mp4',
       ]);
   });
 
   it('"Download all" gives the batch as one zip holding exactly its files', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await page.getByRole('checkbox', { name: 'Select interview.mp4' }).click();
     const link = page.getByRole('link', { name: 'Download all' });
     await link.waitFor(PATIENT);
@@ -108,10 +94,9 @@ describe.runIf(currentFace() === 'web')('a batch uploaded from the browser, save
     await page.setViewportSize({ width: 1280, height: 800 });
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toBe('interview.zip');
-    const zip = join(tempDir(), 'interview.zip');
-    await download.saveAs(zip);
+    const zip = await saved(download);
     const names = execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n').sort();
-    const job = (await allJobs(app.host.api)).find((j) => j.state === 'completed');
+    const job = (await allJobs(e2e.app.host.api)).find((j) => j.state === 'completed');
     const expected = (job?.outputs ?? []).map((o) => o.path.slice(resultsFolder.length + 1)).sort();
     expect(names).toEqual([...new Set(expected)]);
     for (const name of names)

@@ -8,7 +8,8 @@ import { copyFileSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { addButtonShown, appInBrowser, PATIENT, screenshot } from '../helpers/browser-app';
+import { addButtonShown, PATIENT, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { allJobs } from '../helpers/engine';
 import { tempDir } from '../helpers/temp-dir';
 import { audioMp3 } from '../helpers/media';
@@ -17,19 +18,17 @@ const LONG = { timeout: 60_000, interval: 200 };
 
 describe('a watched file’s versions and renames', () => {
   const folder = join(tempDir('dubdesk-e2e-watch-'), 'in');
-  const e2e = appInBrowser(
-    { sandbox: { pipelineSeconds: 0.5 } },
-    {
-      prepare: async (app) => {
-        mkdirSync(folder);
-        await app.host.api.addWatchFolder({
-          path: folder,
-          preset: { to: ['es', 'fr'], outDir: tempDir('dubdesk-e2e-watch-out-') },
-        });
-      },
-      ready: addButtonShown,
+  const e2e = openedApp({
+    sandbox: { pipelineSeconds: 0.5 },
+    started: async (app) => {
+      mkdirSync(folder);
+      await app.host.api.addWatchFolder({
+        path: folder,
+        preset: { to: ['es', 'fr'], outDir: tempDir('dubdesk-e2e-watch-out-') },
+      });
     },
-  );
+    ready: addButtonShown,
+  });
   const done = (n: number) => async () =>
     (await allJobs(e2e.app.host.api)).filter((j) => j.state === 'completed').length >= n;
 

@@ -2,24 +2,22 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
-import { appInBrowser } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { tempDir } from '../helpers/temp-dir';
 import { textFile, videoMp4 } from '../helpers/media';
 
 describe('watched folders from the browser', () => {
   let folder = '';
-  const e2e = appInBrowser(
-    { sandbox: { pipelineSeconds: 1 } },
-    {
-      prepare: async () => {
-        folder = join(tempDir('dubdesk-watch-'), 'to-es-fr');
-        mkdirSync(folder);
-        copyFileSync(videoMp4(2, 'watched.mp4'), join(folder, 'episode-01.mp4'));
-        copyFileSync(textFile('watched-notes.mp4', 'not a video\n'), join(folder, 'notes.mp4'));
-      },
-      ready: (page) => page.getByRole('button', { name: /^Watched folders/ }).click(),
+  const e2e = openedApp({
+    sandbox: { pipelineSeconds: 1 },
+    started: async () => {
+      folder = join(tempDir('dubdesk-watch-'), 'to-es-fr');
+      mkdirSync(folder);
+      copyFileSync(videoMp4(2, 'watched.mp4'), join(folder, 'episode-01.mp4'));
+      copyFileSync(textFile('watched-notes.mp4', 'not a video\n'), join(folder, 'notes.mp4'));
     },
-  );
+    ready: (page) => page.getByRole('button', { name: /^Watched folders/ }).click(),
+  });
 
   it('adds a folder with its languages and a credit limit; its file is dubbed and counted', async () => {
     const { page } = e2e.view;

@@ -4,17 +4,9 @@
  * whole height and leave one row of it.
  */
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bothThemes,
-  closeBrowser,
-  openPage,
-  PATIENT,
-  screenshot,
-  startApp,
-  type RunningApp,
-  type Viewing,
-} from '../helpers/browser-app';
+import { describe, expect, it } from 'vitest';
+import { bothThemes, PATIENT, screenshot } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { seedQueue } from '../helpers/seed';
 
 const ZOOMED = { width: 700, height: 450, zoom: 2 };
@@ -49,26 +41,17 @@ function inSight(target: Locator): Promise<string | null> {
 }
 
 describe('a paused queue of 300 jobs at 200% zoom', () => {
-  let app: RunningApp;
-  let view: Viewing;
-  beforeAll(async () => {
+  const e2e = openedApp({
+    work: false,
     // The jobs are the user's own, on the service this app uses: rows of a name and three chips, as at home.
-    app = await startApp({
-      work: false,
-      prepare: (home, sb) => void seedQueue(home, 100, ['es', 'fr', 'de'], sb.baseUrl),
-    });
-    await app.host.api.pauseQueue();
-    view = await openPage(app, ZOOMED);
-    await view.page.getByRole('row', { name: /clip-00001\.mp4/ }).waitFor(PATIENT);
-  });
-  afterAll(async () => {
-    await view?.close();
-    await closeBrowser();
-    await app?.close();
+    prepare: (home, sb) => void seedQueue(home, 100, ['es', 'fr', 'de'], sb.baseUrl),
+    started: (app) => app.host.api.pauseQueue(),
+    page: ZOOMED,
+    ready: (page) => page.getByRole('row', { name: /clip-00001\.mp4/ }).waitFor(PATIENT),
   });
 
   it('gives the queue most of the window: at least four whole rows', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     await page
       .getByRole('alert')
       .or(page.getByRole('status'))
@@ -80,14 +63,14 @@ describe('a paused queue of 300 jobs at 200% zoom', () => {
   });
 
   it('keeps Resume and the search box in sight, and nothing wider than the window', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     expect(await inSight(page.getByRole('button', { name: 'Resume queue' }).first())).toBeNull();
     expect(await inSight(page.getByRole('searchbox', { name: 'Search files by name' }))).toBeNull();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
   });
 
   it('keeps the whole explanation of the pause a keypress away', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     const more = page.getByText('Dubs already started keep being processed').locator('visible=true');
     expect(await more.count()).toBe(0);
     const why = page.getByText('Why?', { exact: true });
@@ -101,15 +84,13 @@ describe('a paused queue of 300 jobs at 200% zoom', () => {
   });
 
   it('keeps every view filter, Watched folders, Spending and Settings in view', async () => {
-    const { page } = view;
+    const { page } = e2e.view;
     for (const name of [/^All/, /^History/, /^Canceled/, /^Watched folders/, /^Spending/, /^Settings/])
       expect(await inSight(page.getByRole('button', { name }).first()), String(name)).toBeNull();
   });
 
   it('looks as before in a roomy window (1280 x 800), the whole explanation in the banner', async () => {
-    const roomy = await openPage(app, { width: 1280, height: 800 });
-    try {
-      const { page } = roomy;
+    await e2e.inPage({ width: 1280, height: 800 }, async (page, roomy) => {
       await page.getByRole('row', { name: /clip-00001\.mp4/ }).waitFor(PATIENT);
       expect(
         await inSight(page.getByText('Dubs already started keep being processed').locator('visible=true')),
@@ -117,12 +98,10 @@ describe('a paused queue of 300 jobs at 200% zoom', () => {
       expect(await page.getByText('Why?', { exact: true }).isVisible()).toBe(false);
       await bothThemes(page, 'zoomed-queue-paused-1280x800');
       expect(roomy.troubles).toEqual({ console: [], requests: [] });
-    } finally {
-      await roomy.close();
-    }
+    });
   });
 
   it('had no console error and no failed request', () => {
-    expect(view.troubles).toEqual({ console: [], requests: [] });
+    expect(e2e.view.troubles).toEqual({ console: [], requests: [] });
   });
 });

@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { startServer, type DubdeskServer, type ServeOptions } from '../../electron/web/server';
 import type { FolderEnv } from '../../electron/web/downloads-folder';
 import { workQueue } from '../../electron/web/worker';
@@ -15,22 +14,9 @@ import {
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import type { SandboxOptionsInput } from '../../electron/sandbox/options';
 import { tempDir } from './temp-dir';
-import { currentFace } from './face';
+import { closeBrowser, launch } from './chromium';
 import { builtRenderer } from './renderer-build';
 import { LogSink } from './serve';
-
-/** The Chromium the browser tests drive; CI on Windows and macOS names its own (DUBDESK_CHROMIUM). */
-export const CHROMIUM = process.env.DUBDESK_CHROMIUM || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--autoplay-policy=no-user-gesture-required',
-];
 
 export interface AppOptions {
   sandbox?: SandboxOptionsInput;
@@ -122,42 +108,29 @@ export interface Viewing {
   close(): Promise<void>;
 }
 
-let browser: Promise<Browser> | null = null;
-
-/** The tests' own Chromium (one per test file); each of its contexts is a fresh profile, another browser. */
-export function launch(): Promise<Browser> {
-  browser ??= chromium.launch({
-    executablePath: CHROMIUM,
-    // Playwright's launch always starts from a fresh, temporary profile (it refuses --user-data-dir).
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
-  return browser;
+/** A browser window's size and world: what differs between two people's browsers. */
+export interface PageOptions {
+  colorScheme?: 'light' | 'dark';
+  width?: number;
+  height?: number;
+  zoom?: number;
+  /** The browser's time zone and language (the machine's when not given). */
+  timezoneId?: string;
+  locale?: string;
+  /** The proxy the browser goes through (`http://host:port`); none when not given. */
+  proxy?: string;
+  /** Runs on the fresh context before the address is opened (routes that hold or change requests). */
+  beforeOpen?: (context: BrowserContext) => Promise<void>;
 }
 
-export async function closeBrowser(): Promise<void> {
-  const b = browser;
-  browser = null;
-  if (b) await (await b).close();
-}
+/** Another browser's page: the printed link, or `at` (a plain or a used address), in a fresh profile. */
+export type OtherPage = PageOptions & { at?: string };
 
-/** Opens the app's address in a fresh browser context, recording console errors and failed requests. */
-export async function openPage(
-  app: RunningApp,
-  opts: {
-    colorScheme?: 'light' | 'dark';
-    width?: number;
-    height?: number;
-    zoom?: number;
-    /** The browser's time zone and language (the machine's when not given). */
-    timezoneId?: string;
-    locale?: string;
-    /** The proxy the browser goes through (`http://host:port`); none when not given. */
-    proxy?: string;
-    /** Runs on the fresh context before the address is opened (routes that hold or change requests). */
-    beforeOpen?: (context: BrowserContext) => Promise<void>;
-  } = {},
-): Promise<Viewing> {
+/** A 1280 x 800 window at 200% zoom: 640 x 400 CSS pixels. */
+export const ZOOM_200 = { width: 640, height: 400, zoom: 2 } as const satisfies PageOptions;
+
+/** Opens `address` in a fresh browser context (a fresh profile), recording console errors and failed requests. */
+export async function openPage(address: string, opts: PageOptions = {}): Promise<Viewing> {
   const b = await launch();
   const context = await b.newContext({
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
@@ -184,7 +157,7 @@ export async function openPage(
       troubles.requests.push(`${r.request().method()} ${new URL(r.url()).pathname}: ${r.status()}`);
   });
   await opts.beforeOpen?.(context);
-  await page.goto(app.server.url);
+  await page.goto(address);
   return {
     browser: b,
     context,
@@ -192,6 +165,40 @@ export async function openPage(
     troubles,
     close: () => context.close(),
   };
+}
+
+/** The pages a describe block's tests open, each in a fresh profile of the tests' browser, all closed after them. */
+export function openedPages() {
+  const pages = new Set<Viewing>();
+  return {
+    async open(address: string, look: PageOptions = {}): Promise<Viewing> {
+      const view = await openPage(address, look);
+      const kept: Viewing = {
+        ...view,
+        close: async () => {
+          pages.delete(kept);
+          await view.close();
+        },
+      };
+      pages.add(kept);
+      return kept;
+    },
+    /** Every page still open, last first, and then the browser. */
+    async closeAll(): Promise<void> {
+      for (const view of [...pages].reverse()) await view.close();
+      await closeBrowser();
+    },
+  };
+}
+
+/**
+ * Where a download was saved, under the name the browser gave it, in a folder of this test's own: the file the
+ * browser wrote is the run's Chromium's (test/e2e-setup.ts), which Playwright copies here.
+ */
+export async function saved(download: Download): Promise<string> {
+  const path = join(tempDir('dubdesk-download-'), download.suggestedFilename());
+  await download.saveAs(path);
+  return path;
 }
 
 /**
@@ -227,49 +234,3 @@ export const PATIENT = { timeout: 30_000, interval: 100 };
 /** The page is ready for the tests that start from the queue. */
 export const addButtonShown = (page: Page): Promise<void> =>
   page.getByRole('button', { name: '+ Add files' }).waitFor();
-
-export interface AppInBrowser {
-  readonly app: RunningApp;
-  readonly view: Viewing;
-}
-
-/**
- * One app and one page for the tests of a describe block: started before them, and the page, the browser and
- * the app closed after them. `prepare` runs between starting the app and opening the page (files to watch…);
- * `ready` waits for what the first test needs on the page.
- */
-export function appInBrowser(
-  opts: AppOptions = {},
-  hooks: { prepare?: (app: RunningApp) => Promise<void>; ready?: (page: Page) => Promise<void> } = {},
-): AppInBrowser {
-  let app: RunningApp | undefined;
-  let view: Viewing | undefined;
-  beforeAll(async () => {
-    // The same scenarios drive the desktop app under Electron when test/electron runs them.
-    if (currentFace() === 'electron') {
-      const { startDesktopApp } = await import('../electron/electron-app');
-      ({ app, view } = await startDesktopApp(opts));
-      await hooks.prepare?.(app);
-    } else {
-      app = await startApp(opts);
-      await hooks.prepare?.(app);
-      view = await openPage(app);
-    }
-    await hooks.ready?.(view.page);
-  });
-  afterAll(async () => {
-    await view?.close();
-    if (currentFace() === 'web') await closeBrowser();
-    await app?.close();
-  });
-  return {
-    get app() {
-      if (!app) throw new Error('the app has not started');
-      return app;
-    },
-    get view() {
-      if (!view) throw new Error('the page is not open');
-      return view;
-    },
-  };
-}

@@ -1,7 +1,8 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM } from './browser-app';
+import { CHROMIUM } from './chromium';
+import { closeCounted } from './cpu-tree';
 import { tempDir } from './temp-dir';
 import { waitFor } from './http';
 
@@ -88,21 +89,22 @@ export function chromiumOpener(): ChromiumOpener {
         context,
         first,
         argv: readFileSync(record, 'utf8'),
-        close: async () => {
-          // Browser.close ends the browser itself (disconnecting alone would leave it running).
-          const cdp = await browser.newBrowserCDPSession();
-          await cdp.send('Browser.close').catch(() => undefined);
-          await browser.close().catch(() => undefined);
-          const pid = Number(readFileSync(pidFile, 'utf8'));
-          await waitFor('Chromium to exit', async () => {
-            try {
-              process.kill(pid, 0);
-              return undefined;
-            } catch {
-              return true;
-            }
-          });
-        },
+        close: () =>
+          closeCounted(async () => {
+            // Browser.close ends the browser itself (disconnecting alone would leave it running).
+            const cdp = await browser.newBrowserCDPSession();
+            await cdp.send('Browser.close').catch(() => undefined);
+            await browser.close().catch(() => undefined);
+            const pid = Number(readFileSync(pidFile, 'utf8'));
+            await waitFor('Chromium to exit', async () => {
+              try {
+                process.kill(pid, 0);
+                return undefined;
+              } catch {
+                return true;
+              }
+            });
+          }),
       };
     },
   };

@@ -39,35 +39,35 @@ export const historyPage: Damage = (db) => {
   closeSync(fd);
 };
 
-/**
- * A home whose only backup predates the dubs of `files` (made in `outDir`, or beside them when null), then damaged by `damage` and
- * restored from that backup: as when a disk fails between two starts of Dubdesk.
- */
-export async function dubbedThenRestored(
-  sb: Sandbox,
-  files: string[],
-  api: ApiGeneration,
-  outDir: string | null,
-  damage: Damage,
-  more: Partial<AddRequest> = {},
-  backup: Backup = 'empty',
-) {
-  const home = await dubbedThenDamaged(sb, files, api, outDir, damage, more, backup);
-  return { home, restored: await restoreDatabase(home) };
-}
-
 /** What the backup left holds: an empty queue, or the batch queued and not yet sent. */
 export type Backup = 'empty' | 'queued';
+
+/** How the dubs of a damaged home were made. */
+export interface Dubbed {
+  /** The API generation they were made with (v2 unless told). */
+  api?: ApiGeneration;
+  /** Where their results went (beside the sources unless told). */
+  outDir?: string;
+  /** More of the batch's request (what is sent, the subtitles…). */
+  more?: Partial<AddRequest>;
+  backup?: Backup;
+}
+
+/**
+ * A home whose only backup predates the dubs of `files`, then damaged by `damage` and restored from that
+ * backup: as when a disk fails between two starts of Dubdesk.
+ */
+export async function dubbedThenRestored(sb: Sandbox, files: string[], damage: Damage, how: Dubbed = {}) {
+  const home = await dubbedThenDamaged(sb, files, damage, how);
+  return { home, restored: await restoreDatabase(home) };
+}
 
 /** The same home, damaged and not yet restored. */
 export async function dubbedThenDamaged(
   sb: Sandbox,
   files: string[],
-  api: ApiGeneration,
-  outDir: string | null,
   damage: Damage,
-  more: Partial<AddRequest> = {},
-  backup: Backup = 'empty',
+  { api = 'v2', outDir, more = {}, backup = 'empty' }: Dubbed = {},
 ): Promise<string> {
   const home = tempDir();
   const add = (h: ReturnType<typeof engineFor>) =>

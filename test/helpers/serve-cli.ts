@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { openedPages, type OtherPage, type Viewing } from './browser-app';
 import { chromiumOpener, type OpenedChromium } from './chromium-opener';
 import { runCli, startCli, type CliResult } from './cli';
 import { tempDir } from './temp-dir';
@@ -20,13 +21,26 @@ export interface ServedByCli {
   stderr(): string;
   /** `dubdesk ARGS` in another process, on the same data folder. */
   cli(args: string[]): Promise<CliResult>;
+  /** Another browser (a fresh profile of the tests' own) on `at`, the printed address unless told. */
+  open(look?: OtherPage): Promise<Viewing>;
+}
+
+export interface ServedByCliOptions {
+  /** Open the printed address in the desktop's default browser (real Chromium), as serve does unless told. */
+  opener?: boolean;
+  /** The environment serve runs in, from the one a user's shell would give it. */
+  env?: (env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv;
 }
 
 /**
- * Starts `dubdesk serve --sandbox --port 0` (browser opening included: no --no-open) before the tests of a
- * describe block, its opener replaced by one that starts real Chromium; stops both after them.
+ * Starts `dubdesk serve --sandbox --port 0` before the tests of a describe block, its opener replaced by one
+ * that starts real Chromium (or with --no-open, `opener: false`); after them, stops both and closes the pages
+ * the tests opened.
  */
-export function servedByCli(): ServedByCli {
+export function servedByCli({
+  opener: opens = true,
+  env: world = (e) => e,
+}: ServedByCliOptions = {}): ServedByCli {
   let child: ReturnType<typeof startCli>['child'] | undefined;
   let done: Promise<CliResult> | undefined;
   let printed = '';
@@ -34,16 +48,20 @@ export function servedByCli(): ServedByCli {
   let stderr = '';
   const home = tempDir('dubdesk-serve-home-');
   let env: NodeJS.ProcessEnv = {};
+  const pages = openedPages();
 
   beforeAll(async () => {
-    const opener = chromiumOpener();
-    env = { ...opener.env(serveEnv(home)), DUBDESK_RENDERER_DIR: await builtRenderer() };
-    ({ child, done } = startCli(['serve', '--sandbox', '--port', '0'], env));
+    const opener = opens ? chromiumOpener() : null;
+    const shell = world(serveEnv(home));
+    env = { ...(opener?.env(shell) ?? shell), DUBDESK_RENDERER_DIR: await builtRenderer() };
+    const args = ['serve', '--sandbox', '--port', '0', ...(opener ? [] : ['--no-open'])];
+    ({ child, done } = startCli(args, env));
     child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     printed = await firstLine(child);
-    chrome = await opener.opened();
+    chrome = await opener?.opened();
   });
   afterAll(async () => {
+    await pages.closeAll();
     await chrome?.close();
     child?.kill('SIGINT');
     await done;
@@ -66,6 +84,7 @@ export function servedByCli(): ServedByCli {
     },
     stderr: () => stderr,
     cli: (args) => runCli(args, env),
+    open: ({ at, ...look } = {}) => pages.open(at ?? printed, look),
   };
 }
 

@@ -55,7 +55,7 @@ describe.each<[ApiGeneration, string, Damage]>([
     const files = threeFiles(`restored-${api}-${how}`);
     const names = files.map((f) => f.split('/').pop() ?? '');
     const outDir = tempDir();
-    const { home } = await dubbedThenRestored(sb, files, api, outDir, damage);
+    const { home } = await dubbedThenRestored(sb, files, damage, { api, outDir });
     const first = madeOf(sb, names);
     expect(first.dubs).toHaveLength(3);
 
@@ -80,7 +80,7 @@ describe('a v2 database damaged where its jobs can still be read, restored from 
     const files = threeFiles('readable-rows');
     const names = files.map((f) => f.split('/').pop() ?? '');
     const outDir = tempDir();
-    const { home, restored } = await dubbedThenRestored(sb, files, 'v2', outDir, historyPage);
+    const { home, restored } = await dubbedThenRestored(sb, files, historyPage, { outDir });
     expect(restored.salvaged.jobs).toBe(3);
     const made = madeOf(sb, names).dubs.length;
 
@@ -98,7 +98,7 @@ describe('a v2 database damaged where its jobs can still be read, restored from 
 describe('restore-db', () => {
   it('says what it read from the damaged file, and what it could not', async () => {
     const sb = await sandbox();
-    const { restored } = await dubbedThenRestored(sb, threeFiles('said'), 'v2', tempDir(), junk);
+    const { restored } = await dubbedThenRestored(sb, threeFiles('said'), junk, { outDir: tempDir() });
     expect(restored.salvaged).toEqual({
       jobs: 0,
       unreadable: expect.stringMatching(/not a database|could not/),
@@ -108,7 +108,7 @@ describe('restore-db', () => {
   it('`dubdesk restore-db` says what it put back, what it could not read, and the dubs the service made since', async () => {
     const sb = await sandbox();
     const files = threeFiles('said-cli');
-    const home = await dubbedThenDamaged(sb, files, 'v2', tempDir(), junk);
+    const home = await dubbedThenDamaged(sb, files, junk, { outDir: tempDir() });
     const r = await runCli(['restore-db'], envFor(sb, home));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Restored the queue from .*backups/m);
@@ -126,7 +126,7 @@ describe('restore-db', () => {
     const files = [join(a, 'intro.mp4'), join(b, 'intro.mp4')];
     copyFileSync(videoMp4(1, 'intro-a.mp4'), files[0] ?? '');
     copyFileSync(videoMp4(1, 'intro-b.mp4'), files[1] ?? '');
-    const { home } = await dubbedThenRestored(sb, files, 'v2', tempDir(), junk);
+    const { home } = await dubbedThenRestored(sb, files, junk, { outDir: tempDir() });
     const host = engineFor(sb, home);
     cleanup.push(() => host.close());
     await host.api.add({ inputs: files, to: ['es'], outDir: tempDir() });

@@ -45,7 +45,7 @@ describe.each<[Send, string, Damage]>([
     const sb = await sandbox();
     const { dir, files } = lessons();
     const names = files.map((f) => f.split('/').pop() ?? '');
-    const { home } = await dubbedThenRestored(sb, files, 'v2', null, damage, { send });
+    const { home } = await dubbedThenRestored(sb, files, damage, { more: { send } });
     // The memory of results names the user's files: theirs alone, as the database is.
     expect(statSync(join(home, 'results.jsonl')).mode & 0o777).toBe(0o600);
     const before = readdirSync(dir).sort();
@@ -69,15 +69,10 @@ describe('a database restored from a backup taken mid-batch, its newer rows put 
   it('counts each job once: the totals, the views and the committed credits are the queue as it is', async () => {
     const sb = await sandbox();
     const { files } = lessons();
-    const { home, restored } = await dubbedThenRestored(
-      sb,
-      files,
-      'v2',
-      tempDir(),
-      historyPage,
-      {},
-      'queued',
-    );
+    const { home, restored } = await dubbedThenRestored(sb, files, historyPage, {
+      outDir: tempDir(),
+      backup: 'queued',
+    });
     expect(restored.salvaged.jobs).toBe(2);
     const host = engineFor(sb, home);
     cleanup.push(() => host.close());
