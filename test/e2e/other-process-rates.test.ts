@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addButtonShown, appInBrowser, bothThemes, PATIENT } from '../helpers/browser-app';
+import { addButtonShown, bothThemes, PATIENT } from '../helpers/browser-app';
+import { openedApp } from '../helpers/opened-app';
 import { envFor, runCli, startCli } from '../helpers/cli';
 import { noisyVideoMp4 } from '../helpers/media';
 
@@ -9,11 +10,12 @@ import { noisyVideoMp4 } from '../helpers/media';
  * window's header shows them, and stops showing them once that process is killed without a word.
  */
 describe("a terminal works the queue: the open window shows its transfers' speed and time left", () => {
-  const e2e = appInBrowser(
+  const e2e = openedApp({
     // A slow uplink: the upload lasts long enough to be seen, as on a real connection.
-    { sandbox: { pipelineSeconds: 1, linkRateMiBps: 1.5 }, work: false },
-    { ready: addButtonShown },
-  );
+    sandbox: { pipelineSeconds: 1, linkRateMiBps: 1.5 },
+    work: false,
+    ready: addButtonShown,
+  });
   const speed = () => e2e.view.page.locator('.header-stats dd.w-speed').innerText();
   const timeLeft = () => e2e.view.page.locator('.header-stats dd.w-eta').innerText();
 
