@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const TIERS = [
-  { project: 'unit', says: 'unit and contract' },
+  // unit-mocking: the unit files that mock modules, each in a process of its own (test/vitest.config.ts).
+  { project: 'unit', also: ['unit-mocking'], says: 'unit and contract' },
   {
     project: 'integration',
     says: 'the engine, CLI, serve and desktop shell against the sandbox',
@@ -34,6 +35,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
 
 for (const [i, tier] of tiers.entries()) {
+  const projects = [tier.project, ...(tier.also ?? [])].flatMap((p) => ['--project', p]);
   const title = `tier ${i + 1} of ${tiers.length}: ${tier.project} (${tier.says})`;
   process.stdout.write(`\n=== npm test, ${title}\n\n`);
   const run = spawnSync(
@@ -43,8 +45,7 @@ for (const [i, tier] of tiers.entries()) {
       'run',
       '--config',
       'test/vitest.config.ts',
-      '--project',
-      tier.project,
+      ...projects,
       ...(tier.workers ? [`--maxWorkers=${tier.workers}`] : []),
       ...(filters.length ? ['--passWithNoTests', ...filters] : []),
     ],
@@ -55,7 +56,7 @@ for (const [i, tier] of tiers.entries()) {
     process.stderr.write(
       `\n=== npm test FAILED in ${title}` +
         (skipped.length ? `; not run: ${skipped.join(', ')}` : '') +
-        `\n    again: npx vitest run --config test/vitest.config.ts --project ${tier.project}\n`,
+        `\n    again: npx vitest run --config test/vitest.config.ts ${projects.join(' ')}\n`,
     );
     process.exit(run.status ?? 1);
   }

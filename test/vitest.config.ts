@@ -12,6 +12,11 @@ const SLOW_INTEGRATION = [
  * every 2 s): it runs with the integration tier's four workers instead of holding up the fast tier.
  */
 const SLOW_CONTRACT = ['test/contract/numbers.test.ts'];
+/**
+ * Unit files that mock a module (`vi.mock('electron')`): a module mocked in a shared worker process stays
+ * as the first file left it (two files registered the desktop's IPC handlers on one mocked ipcMain).
+ */
+const MOCKING = ['test/contract/ipc.test.ts', 'test/unit/desktop/desktop-extras.test.ts'];
 
 /**
  * `npm test` runs these tiers one after another (scripts/test-tiers.mjs), the fast ones first, and stops at the
@@ -32,11 +37,12 @@ export default defineConfig({
     root: fileURLToPath(new URL('..', import.meta.url)),
     projects: [
       // The unit files share their worker processes: one process for each file loaded the engine and the contract
-      // again every time, over a quarter of the tier's CPU. A file that changes global state (process.env, a
-      // module mock) puts it back.
-      tier('unit', ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], SLOW_CONTRACT, {
+      // again every time, over a quarter of the tier's CPU. A file that changes process.env puts it back; the
+      // files that mock modules run in processes of their own (unit-mocking), in the same tier.
+      tier('unit', ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], [...SLOW_CONTRACT, ...MOCKING], {
         isolate: false,
       }),
+      tier('unit-mocking', MOCKING),
       tier('integration', ['test/integration/**/*.test.ts', ...SLOW_CONTRACT], SLOW_INTEGRATION),
       // test/electron (the desktop app under real Electron) runs after these, by test/electron/run-suite.mjs.
       // One renderer build and one Chromium for the tier's test processes (test/e2e-setup.ts).
