@@ -8,6 +8,7 @@ import { mediaTools } from '../../../media-tools/locate';
 import { describeFit, rebuildVideo, rebuiltContainer } from '../../media/ffmpeg/rebuild';
 import { probeStreams } from '../../media/ffmpeg/streams';
 import { SourceProbes } from './source-probes';
+import { partWriters } from './stage';
 import type { LeasedJob, StepContext } from '../context';
 import { local, outputByteCap, sameBytesAt, sha256 } from '../output-files';
 
@@ -152,6 +153,7 @@ export async function rebuildStep(
       out,
     },
     signal,
+    partWriters(ctx.stagingDir),
   ).catch((e: unknown) => {
     throw local(e, dirname(out), null);
   });

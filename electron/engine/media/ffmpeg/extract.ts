@@ -4,6 +4,7 @@ import { audioPlan, type AudioPlan } from './audio-plan';
 import type { MediaTools } from '../../../media-tools/locate';
 import type { MediaStreams } from './streams';
 import { ffmpegWhole } from './write-whole';
+import type { PartWriters } from '../../../media-tools/part-writers';
 
 export interface Extracted {
   path: string;
@@ -25,6 +26,7 @@ export async function extractAudio(
   api: ApiGeneration,
   dest: string,
   signal?: AbortSignal,
+  writers?: PartWriters,
 ): Promise<Extracted> {
   if (!streams.audio) throw new Error(`${source} has no audio stream`);
   const plan = audioPlan(streams.audio, api);
@@ -47,7 +49,7 @@ export async function extractAudio(
     ],
     plan.muxer,
     path,
-    { timeoutMs: toolTimeout(streams.durationSeconds), signal },
+    { timeoutMs: toolTimeout(streams.durationSeconds), signal, writers },
   );
   return { path, bytes: (await stat(path)).size, plan };
 }
