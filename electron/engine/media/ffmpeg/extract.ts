@@ -18,6 +18,8 @@ export const toolTimeout = (seconds: number | null) => 120_000 + Math.ceil((seco
 /**
  * The source's first audio stream alone, into `dest` (no extension: the plan gives it), written to a `.part`
  * and renamed when whole. No picture, no subtitles, no metadata (the service needs none of the user's tags).
+ * It plays `capSeconds` at most (the length the estimate billed: `soundSeconds`): a sound re-encoded is
+ * cut there, one copied ends there by its edit list, so the service never measures more.
  */
 export async function extractAudio(
   tools: MediaTools,
@@ -25,6 +27,7 @@ export async function extractAudio(
   streams: MediaStreams,
   api: ApiGeneration,
   dest: string,
+  capSeconds: number | null,
   signal?: AbortSignal,
   writers?: PartWriters,
 ): Promise<Extracted> {
@@ -46,10 +49,16 @@ export async function extractAudio(
       '-map_chapters',
       '-1',
       ...plan.codecArgs,
+      ...(capSeconds !== null && !plan.copy ? ['-t', capSeconds.toFixed(6)] : []),
     ],
     plan.muxer,
     path,
-    { timeoutMs: toolTimeout(streams.durationSeconds), signal, writers },
+    {
+      timeoutMs: toolTimeout(streams.durationSeconds),
+      signal,
+      writers,
+      ...(capSeconds !== null ? { capSeconds } : {}),
+    },
   );
   return { path, bytes: (await stat(path)).size, plan };
 }

@@ -7,6 +7,8 @@ import { runTool, type RunOptions } from '../../../media-tools/run';
 export interface WholeOptions extends RunOptions {
   /** Where this writer is recorded, so that a run after a kill -9 stops its ffmpeg and removes its part. */
   writers?: PartWriters | undefined;
+  /** The longest the MP4's header may say it plays (edit-list-length.ts). */
+  capSeconds?: number;
 }
 
 /** A part of this writer's own, recorded where there is a record. */
@@ -17,8 +19,8 @@ const ownPart = async (out: string, writers: PartWriters | undefined): Promise<P
 
 /**
  * ffmpeg writes `out` whole or not at all: into a `.part` of its own (an ffmpeg a killed run left going
- * writes on in its own, never in this one's), an MP4's lengths set to what its edit list plays, then
- * renamed. A failure leaves no part.
+ * writes on in its own, never in this one's), an MP4's lengths set to what its edit list plays (and with
+ * `capSeconds`, to that at most: edit-list-length.ts), then renamed. A failure leaves no part.
  */
 export async function ffmpegWhole(
   ffmpeg: string,
@@ -35,7 +37,7 @@ export async function ffmpegWhole(
       signal: opts.signal,
       onSpawn: writer.spawned,
     });
-    if (muxer === 'mp4') await lengthsAsEdited(part);
+    if (muxer === 'mp4') await lengthsAsEdited(part, opts.capSeconds);
     await rename(part, out);
   } catch (e) {
     await rm(part, { force: true });
