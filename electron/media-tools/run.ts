@@ -26,6 +26,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** The job's signal: a paused or canceled job kills its ffmpeg. */
   signal?: AbortSignal | undefined;
+  /** Told the tool's pid once it started (awaited before the run is over). */
+  onSpawn?: ((pid: number) => Promise<void>) | undefined;
 }
 
 const tail = (s: string) => (s.length > STDERR_KEPT ? `…${s.slice(-STDERR_KEPT)}` : s);
@@ -45,7 +47,7 @@ export async function runTool(
 ): Promise<{ stdout: string; stderr: string }> {
   const name = /ffprobe/i.test(file) ? 'ffprobe' : 'ffmpeg';
   try {
-    const { stdout, stderr } = await execa(file, args, {
+    const running = execa(file, args, {
       timeout: opts.timeoutMs,
       forceKillAfterDelay: 2000,
       ...(opts.signal ? { cancelSignal: opts.signal } : {}),
@@ -54,6 +56,8 @@ export async function runTool(
       maxBuffer: 64 * 1024 * 1024,
       windowsHide: true,
     });
+    const told = running.pid !== undefined ? opts.onSpawn?.(running.pid) : undefined;
+    const { stdout, stderr } = await running.finally(() => told);
     return { stdout, stderr };
   } catch (e) {
     if (!(e instanceof ExecaError)) throw e;

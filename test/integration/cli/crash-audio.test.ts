@@ -38,7 +38,7 @@ async function inPhase(phase: Phase, s: Sandbox, home: string, out: string): Pro
     case 'download':
       return s.state.ledger.length > 0 && !results.some((f) => /\.(mp4|mkv)$/.test(f));
     case 'rebuild':
-      return results.some((f) => /\.(mp4|mkv)\.part$/.test(f));
+      return results.some((f) => /\.(mp4|mkv)\.[0-9a-f]+\.part$/.test(f));
   }
 }
 

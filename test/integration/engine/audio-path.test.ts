@@ -150,7 +150,7 @@ describe('dubbing with the sound alone', () => {
         const staged = await readdir(join(home, 'staging', '.audio-path'), { recursive: true }).catch(
           () => [],
         );
-        expect(staged.filter((f) => !['audio', 'dubbed'].includes(String(f)))).toEqual([]);
+        expect(staged.filter((f) => !['audio', 'dubbed', 'writers'].includes(String(f)))).toEqual([]);
       } finally {
         await engine.close();
       }

@@ -8,6 +8,7 @@ import { mediaTools } from '../../../media-tools/locate';
 import { describeFit, rebuildVideo, rebuiltContainer } from '../../media/ffmpeg/rebuild';
 import { probeStreams } from '../../media/ffmpeg/streams';
 import { SourceProbes } from './source-probes';
+import { partWriters } from './stage';
 import type { LeasedJob, StepContext } from '../context';
 import { local, outputByteCap, sameBytesAt, sha256 } from '../output-files';
 
@@ -68,8 +69,12 @@ async function fetchDubbedToStaging(ctx: StepContext, job: LeasedJob, dub: DubV2
   return path;
 }
 
-/** The source as it was dubbed: its picture goes into the result, so a changed file is not used. */
-async function assertSourceUnchanged(job: LeasedJob): Promise<void> {
+/**
+ * The source as it was dubbed: its picture goes into the result, so a file whose bytes changed is not used.
+ * A file is its content: touched, or deleted and copied back, it is the same file (hashed only when its size
+ * and time are not the ones recorded; the new time is then recorded, so it is hashed once).
+ */
+async function assertSourceUnchanged(ctx: StepContext, job: LeasedJob): Promise<void> {
   const r = job.row;
   const now = await stat(r.source).catch(() => null);
   if (!now?.isFile())
@@ -79,12 +84,18 @@ async function assertSourceUnchanged(job: LeasedJob): Promise<void> {
       `${r.source}: the source is gone, and its picture makes the dubbed video`,
       'Put it back, then retry the job (nothing is charged again).',
     );
-  if (now.size !== r.source_bytes || Math.round(now.mtimeMs) !== Math.round(r.source_mtime ?? -1))
+  if (now.size === r.source_bytes && Math.round(now.mtimeMs) === Math.round(r.source_mtime ?? -1)) return;
+  const same =
+    now.size === r.source_bytes &&
+    r.source_hash !== null &&
+    (await ctx.store.hashes.of(r.source, now.size, now.mtimeMs)) === r.source_hash;
+  if (!same)
     throw new DubdeskError(
       'conflict',
       `${r.source} changed since it was dubbed: its picture no longer matches the dubbed sound`,
       { remedy: 'Put the version that was dubbed back and retry, or dub the new version (--again).' },
     );
+  job.record({ source_mtime: now.mtimeMs });
 }
 
 /**
@@ -119,9 +130,10 @@ export async function rebuildStep(
       remedy:
         'Install ffmpeg (with ffprobe) or set DUBDESK_FFMPEG, then retry the job (nothing is charged again).',
     });
-  await assertSourceUnchanged(job);
   // The download stops at the first Ctrl+C and resumes; ffmpeg's few seconds finish unless the job stops.
+  // Fetched before the source is checked: the paid sound is here, whatever the service keeps, for a retry.
   const dubbed = slot.dubbedResult ?? (await fetchDubbedToStaging(ctx, job, dub, transferSignal));
+  await assertSourceUnchanged(ctx, job);
   const signal = ctx.signal;
   job.checkpoint();
   const [sourceStreams, dubbedStreams] = await Promise.all([
@@ -141,6 +153,7 @@ export async function rebuildStep(
       out,
     },
     signal,
+    partWriters(ctx.stagingDir),
   ).catch((e: unknown) => {
     throw local(e, dirname(out), null);
   });

@@ -7,6 +7,7 @@ import { audioPlan } from '../../media/ffmpeg/audio-plan';
 import { extractAudio, type Extracted } from '../../media/ffmpeg/extract';
 import { mediaTools, NO_FFMPEG } from '../../../media-tools/locate';
 import { MediaToolError } from '../../../media-tools/run';
+import { PartWriters } from '../../../media-tools/part-writers';
 import { probeFile } from '../../media/probe';
 import { probeStreams, soundSeconds } from '../../media/ffmpeg/streams';
 import { KeyLock } from '../../outputs/key-lock';
@@ -23,6 +24,9 @@ export interface Sending {
 const extracting = new KeyLock();
 
 export const audioStaging = (ctx: StepContext) => join(ctx.stagingDir, 'audio');
+
+/** The record of the ffmpegs writing parts for the audio path (`sweepStagedMedia` stops a dead run's). */
+export const partWriters = (stagingDir: string) => new PartWriters(join(stagingDir, 'writers'));
 
 async function fileThere(path: string | null): Promise<SourceIdentity | null> {
   if (!path) return null;
@@ -77,6 +81,7 @@ async function extractOnce(ctx: StepContext, job: LeasedJob): Promise<Extracted 
         dest,
         capOf(soundSeconds(streams), r.duration),
         ctx.signal,
+        partWriters(ctx.stagingDir),
       );
     });
   } catch (e) {
@@ -116,9 +121,11 @@ export async function releaseStagedAudio(ctx: StepContext, job: LeasedJob): Prom
 
 /**
  * Staged files no job needs any more (their jobs were canceled or failed before sending, or a crash came
- * between a dub's creation and the cleanup), and parts a killed ffmpeg left: removed when a run starts.
+ * between a dub's creation and the cleanup), and parts a killed run left: removed when a run starts, its
+ * ffmpegs still writing stopped first.
  */
 export async function sweepStagedMedia(stagingDir: string, store: JobStore): Promise<void> {
+  await partWriters(stagingDir).sweep();
   const inUse = store.stagedAudio.inUse();
   for (const sub of ['audio', 'dubbed']) {
     const dir = join(stagingDir, sub);

@@ -4,6 +4,7 @@ import { audioPlan, type AudioPlan } from './audio-plan';
 import type { MediaTools } from '../../../media-tools/locate';
 import type { MediaStreams } from './streams';
 import { ffmpegWhole } from './write-whole';
+import type { PartWriters } from '../../../media-tools/part-writers';
 
 export interface Extracted {
   path: string;
@@ -28,6 +29,7 @@ export async function extractAudio(
   dest: string,
   capSeconds: number | null,
   signal?: AbortSignal,
+  writers?: PartWriters,
 ): Promise<Extracted> {
   if (!streams.audio) throw new Error(`${source} has no audio stream`);
   const plan = audioPlan(streams.audio, api);
@@ -54,6 +56,7 @@ export async function extractAudio(
     {
       timeoutMs: toolTimeout(streams.durationSeconds),
       signal,
+      writers,
       ...(capSeconds !== null ? { capSeconds } : {}),
     },
   );

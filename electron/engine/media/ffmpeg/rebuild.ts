@@ -3,6 +3,7 @@ import type { MediaTools } from '../../../media-tools/locate';
 import { toolTimeout } from './extract';
 import type { MediaStreams } from './streams';
 import { ffmpegWhole } from './write-whole';
+import type { PartWriters } from '../../../media-tools/part-writers';
 
 /** Video codecs an MP4 holds as they are; anything else (ProRes, DNxHD, FFV1, VP8…) goes into Matroska. */
 export const MP4_VIDEO = new Set(['h264', 'hevc', 'av1', 'vp9', 'mpeg4', 'mpeg2video', 'mjpeg']);
@@ -64,7 +65,7 @@ export interface RebuildInput {
   /** The dubbed audio's channels (null: unknown, taken as stereo): the AAC's bitrate follows them. */
   dubbedChannels: number | null;
   destLang: string;
-  /** The finished file's path; it is written to `${out}.part` and renamed when whole. */
+  /** The finished file's path; it is written to a `.part` of its own and renamed when whole. */
   out: string;
 }
 
@@ -77,6 +78,7 @@ export async function rebuildVideo(
   tools: MediaTools,
   input: RebuildInput,
   signal?: AbortSignal,
+  writers?: PartWriters,
 ): Promise<LengthFit> {
   const { sourceStreams: s } = input;
   if (!s.video) throw new Error(`${input.source} has no video stream`);
@@ -112,7 +114,7 @@ export async function rebuildVideo(
     ],
     container === 'mp4' ? 'mp4' : 'matroska',
     input.out,
-    { timeoutMs: toolTimeout(sourceSeconds), signal },
+    { timeoutMs: toolTimeout(sourceSeconds), signal, writers },
   );
   return fit;
 }
