@@ -126,13 +126,13 @@ export async function runQueue(
   try {
     outcome = await host
       .run({
-      untilDone: flags.untilDone,
-      concurrency: flags.concurrency,
-      pollIntervalMs: flags.pollInterval * 1000,
-      signal: interrupts.cut,
-      drain: interrupts.drain,
-      ...(flags.maxUploadRate !== undefined ? { maxUploadRate: flags.maxUploadRate } : {}),
-      ...(flags.maxDownloadRate !== undefined ? { maxDownloadRate: flags.maxDownloadRate } : {}),
+        untilDone: flags.untilDone,
+        concurrency: flags.concurrency,
+        pollIntervalMs: flags.pollInterval * 1000,
+        signal: interrupts.cut,
+        drain: interrupts.drain,
+        ...(flags.maxUploadRate !== undefined ? { maxUploadRate: flags.maxUploadRate } : {}),
+        ...(flags.maxDownloadRate !== undefined ? { maxDownloadRate: flags.maxDownloadRate } : {}),
         ...(flags.sendWindow !== undefined ? { sendWindow: flags.sendWindow } : {}),
       })
       .catch((e: unknown) => {

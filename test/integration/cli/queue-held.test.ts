@@ -44,6 +44,8 @@ describe('dub while another Dubdesk works the queue', () => {
       db.close();
     }
     const doc = readFileSync(CLI_DOC, 'utf8');
-    expect(doc).toMatch(new RegExp(`^\\| ${ExitCode.HandedToOther} \\| .*another Dubdesk.*status --watch`, 'm'));
+    expect(doc).toMatch(
+      new RegExp(`^\\| ${ExitCode.HandedToOther} \\| .*another Dubdesk.*status --watch`, 'm'),
+    );
   });
 });
