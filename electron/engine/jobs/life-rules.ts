@@ -122,9 +122,10 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
   },
   'send-whole': {
     from: ['uploading'],
-    apply: (_r, e) => ({
+    apply: (r, e) => ({
       to: 'uploading',
-      patch: { send: 'file', staged_audio: null, staged_type: null },
+      // Billed as the whole file now: the job's length is no less than the file's, as the estimate would be.
+      patch: { send: 'file', staged_audio: null, staged_type: null, ...wholeLength(r.duration, e.seconds) },
       reason: `sends the whole file: ${e.why}`,
     }),
   },
@@ -360,4 +361,10 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
 
 export function canApply(state: JobState, type: LifeEventType): boolean {
   return RULES[type].from.includes(state);
+}
+
+/** The length a job sending the whole file is billed: the file's, where it is longer than its sound's. */
+function wholeLength(estimated: number | null, whole: number | null): { duration?: number } {
+  if (whole === null) return {};
+  return { duration: estimated === null ? whole : Math.max(estimated, whole) };
 }

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, statfsSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statfsSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
@@ -56,7 +56,6 @@ describe.skipIf(!probe)('ffmpeg on a full disk (a real size-limited tmpfs)', () 
     async () => {
       const work = tempDir('dubdesk-ffmpeg-full-');
       const source = bigTalk(work);
-      const sourceBytes = statSync(source).size;
       const mount = tmpfs('16m') ?? '';
       let dub: ReturnType<typeof startCli> | null = null;
       try {
