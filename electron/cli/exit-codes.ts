@@ -21,6 +21,8 @@ export const ExitCode = {
   Elsewhere: 8,
   /** The batch went well (it would have been 0), but the `--when-done` command failed. */
   WhenDoneFailed: 9,
+  /** `dub` queued its jobs, and another Dubdesk already working the queue dubs them: not a failure. */
+  HandedToOther: 10,
   /** Interrupted (Ctrl+C): every job resumes on the next run. */
   Interrupted: 130,
 } as const;
@@ -38,6 +40,7 @@ const MEANINGS: Record<ExitCode, string> = {
   7: '`run --until-done` or `dub` stopped with jobs left because the queue or those jobs are paused (`dubdesk resume` goes on)',
   8: '`run --until-done` stopped with jobs left that were made on another service or account: switch back to it to finish them',
   9: 'the batch went well, but the --when-done command failed (exited non-zero or could not start)',
+  10: '`dub` queued its jobs and another Dubdesk working this queue (serve, the app, another run) dubs them: not a failure; `dubdesk status --watch` follows them',
   130: 'interrupted (Ctrl+C); every job resumes on the next run',
 };
 

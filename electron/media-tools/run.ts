@@ -16,10 +16,20 @@ export class MediaToolError extends Error {
     /** The tail of its stderr. */
     readonly stderr: string,
     readonly why: 'failed' | 'timed-out' | 'stopped' | 'missing',
+    /** Set when it failed because its disk is full (its stderr says so): the caller waits for room. */
+    readonly code: 'ENOSPC' | 'EDQUOT' | undefined = undefined,
   ) {
     super(message);
   }
 }
+
+/** ffmpeg's words for a write refused by a full disk (strerror of ENOSPC and EDQUOT). */
+const DISK_FULL = [
+  { code: 'ENOSPC', words: /No space left on device/i },
+  { code: 'EDQUOT', words: /Disk quota exceeded/i },
+] as const;
+
+const diskFullIn = (stderr: string) => DISK_FULL.find((d) => d.words.test(stderr))?.code;
 
 export interface RunOptions {
   /** Killed after this long (SIGTERM, then SIGKILL two seconds later). */
@@ -71,6 +81,11 @@ export async function runTool(
         'timed-out',
       );
     if (e.isCanceled) throw new MediaToolError(`${name} was stopped`, stderr, 'stopped');
-    throw new MediaToolError(`${name} failed: ${lastLine(stderr) || e.shortMessage}`, stderr, 'failed');
+    throw new MediaToolError(
+      `${name} failed: ${lastLine(stderr) || e.shortMessage}`,
+      stderr,
+      'failed',
+      diskFullIn(stderr),
+    );
   }
 }

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { isTerminal, JobViewSchema, type JobView } from './jobs';
 import { QueueTotalsSchema, type QueueTotals } from './queue';
 
-export const RUN_OUTCOMES = ['done', 'aborted', 'auth', 'credits', 'paused', 'unreachable'] as const;
+export const RUN_OUTCOMES = [
+  'done',
+  'aborted',
+  'auth',
+  'credits',
+  'paused',
+  'unreachable',
+  'other-dubdesk',
+] as const;
 export type RunOutcomeName = (typeof RUN_OUTCOMES)[number];
 
 /** What one run or batch did to its jobs (a `dub` batch, or every job for `run`), compared before and after. */

@@ -97,7 +97,12 @@ describe('a batch against the queue', () => {
     const { store, ran } = countingStore();
     const jobs = batch(3, ['es', 'fr', 'de', 'it', 'pt']);
     ran.n = 0;
-    const planned = { files: [], jobs, refused: [], sends: { bySource: new Map(), notice: null } };
+    const planned = {
+      files: [],
+      jobs,
+      refused: [],
+      sends: { bySource: new Map(), notice: null, streams: new Map() },
+    };
     await refuseResultCopies(store, planned);
     // One query for which files are results themselves, one for which are copies of one.
     expect(ran.n).toBe(2);
@@ -110,7 +115,7 @@ describe('a batch against the queue', () => {
       files: [],
       jobs: batch(2500, ['es']),
       refused: [],
-      sends: { bySource: new Map(), notice: null },
+      sends: { bySource: new Map(), notice: null, streams: new Map() },
     };
     const asking = await turnsDuring(async () => {
       await refuseResultCopies(store, planned, new TimeSlices(0));

@@ -60,7 +60,18 @@ async function reachable(api: DubdeskApi): Promise<void> {
 const countElsewhere = (jobs: readonly JobView[]) =>
   jobs.filter((j) => j.waiting?.code === 'other-service').length;
 
-const OUTCOME_EXIT: Partial<Record<RunOutcome, ExitCode>> = {
+/**
+ * "pid N" of the Dubdesk that holds the queue, when `e` says another one works it (its lock's words:
+ * "another Dubdesk (pid N on HOST) is already working this queue…"); null for any other error.
+ */
+function otherWorker(e: unknown): string | null {
+  const err = toContractError(e);
+  if (err.code !== 'busy') return null;
+  return /\(pid (\d+)/.exec(err.message)?.[0]?.slice(1) ?? 'another process';
+}
+
+const OUTCOME_EXIT: Partial<Record<RunOutcome | 'other-dubdesk', ExitCode>> = {
+  'other-dubdesk': ExitCode.HandedToOther,
   auth: ExitCode.Auth,
   credits: ExitCode.Credits,
   aborted: ExitCode.Interrupted,
@@ -109,19 +120,27 @@ export async function runQueue(
     flags.whenDone && !flags.untilDone
       ? whenEachBatchIsDone(api, flags.whenDone, () => allJobs(api, null))
       : null;
-  let outcome: RunOutcome;
+  let outcome: RunOutcome | 'other-dubdesk';
   let last: JobView[] | null;
+  let worker: string | null = null;
   try {
-    outcome = await host.run({
-      untilDone: flags.untilDone,
-      concurrency: flags.concurrency,
-      pollIntervalMs: flags.pollInterval * 1000,
-      signal: interrupts.cut,
-      drain: interrupts.drain,
-      ...(flags.maxUploadRate !== undefined ? { maxUploadRate: flags.maxUploadRate } : {}),
-      ...(flags.maxDownloadRate !== undefined ? { maxDownloadRate: flags.maxDownloadRate } : {}),
-      ...(flags.sendWindow !== undefined ? { sendWindow: flags.sendWindow } : {}),
-    });
+    outcome = await host
+      .run({
+        untilDone: flags.untilDone,
+        concurrency: flags.concurrency,
+        pollIntervalMs: flags.pollInterval * 1000,
+        signal: interrupts.cut,
+        drain: interrupts.drain,
+        ...(flags.maxUploadRate !== undefined ? { maxUploadRate: flags.maxUploadRate } : {}),
+        ...(flags.maxDownloadRate !== undefined ? { maxDownloadRate: flags.maxDownloadRate } : {}),
+        ...(flags.sendWindow !== undefined ? { sendWindow: flags.sendWindow } : {}),
+      })
+      .catch((e: unknown) => {
+        // `dub`'s jobs are queued, and the Dubdesk that works the queue dubs them: not a failure.
+        worker = scope ? otherWorker(e) : null;
+        if (worker === null) throw e;
+        return 'other-dubdesk' as const;
+      });
   } finally {
     eachBatch?.stop();
     // Read before the progress stops: the last jobs to finish may have been told only as "list again".
@@ -145,6 +164,12 @@ export async function runQueue(
       after.filter((j) => j.state === 'completed' && was.get(j.id) !== 'completed'),
     ).catch(() => {});
     if (!scope) printQueueLine(totals);
+  }
+  if (outcome === 'other-dubdesk') {
+    const open = after.filter((j) => !isTerminal(j.state)).length;
+    process.stderr.write(
+      `dubdesk: ${open === 1 ? 'the job is' : `${plural(open, 'job')} are`} queued; another Dubdesk (${worker ?? 'another process'}) is working this queue and dubs ${open === 1 ? 'it' : 'them'}; follow it with \`dubdesk status --watch\`.\n`,
+    );
   }
   if (outcome === 'auth')
     process.stderr.write(

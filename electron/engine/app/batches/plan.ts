@@ -6,6 +6,7 @@ import { absolutePath } from '../paths';
 import { expandInputs, type OwnOutputs } from './expand-inputs';
 import { fanOut } from './fan-out';
 import { InputError } from '../../media/probe';
+import { mp4Refusal } from '../../media/ffmpeg/package';
 import { NO_SOUND, planSends, type SendChoice, type SendPlan } from './send-plan';
 import { creditsFor } from '../../../../shared/credits';
 import type { Source } from './expand-inputs';
@@ -38,8 +39,15 @@ export async function planBatch(
   const sends = await planSends(sources, req);
   const billed = sources.map((s) => billedAs(s, sends));
   const dubbable = billed.filter((s) => {
-    if ('url' in s || sends.bySource.get(s.path)?.why !== NO_SOUND) return true;
-    refuseSilent(s.path, files, refused);
+    if ('url' in s) return true;
+    if (sends.bySource.get(s.path)?.why === NO_SOUND) {
+      refuse(silent(s.path), files, refused);
+      return false;
+    }
+    const streams = sends.streams.get(s.path);
+    const unpackable = req.package === 'mp4' && streams ? mp4Refusal(streams) : null;
+    if (unpackable === null) return true;
+    refuse(notMp4(s.path, unpackable), files, refused);
     return false;
   });
   const jobs = fanOut(dubbable, req, {
@@ -79,13 +87,26 @@ function estimateAs(f: FileEstimate, choice: SendChoice | undefined, req: BatchR
   };
 }
 /** A video with no sound track is refused before anything is sent: its dub would be charged for silence. */
-function refuseSilent(path: string, files: FileEstimate[], refused: Planned['refused']): void {
-  const error = new InputError(
+const silent = (path: string) =>
+  new InputError(
     path,
     'bad-request',
     `${path} has no sound to dub: the service would charge for a dub with no voice in it.`,
     'Add the version of the video that has its sound track.',
-  ).toJSON();
+  );
+
+/** An MP4 package of a picture an MP4 cannot hold is refused before the dub is paid, not after. */
+const notMp4 = (path: string, why: string) =>
+  new InputError(
+    path,
+    'bad-request',
+    `${path} cannot be packaged as MP4: ${why}.`,
+    'Package it as MKV instead (--package mkv, or MKV in the Package choice), or with no package.',
+  );
+
+function refuse(e: InputError, files: FileEstimate[], refused: Planned['refused']): void {
+  const path = e.source;
+  const error = e.toJSON();
   refused.push({ input: path, error });
   const at = files.findIndex((f) => f.input === path);
   const file = files[at];

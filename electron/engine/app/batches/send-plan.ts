@@ -24,6 +24,8 @@ export interface SendPlan {
   bySource: Map<string, SendChoice>;
   /** Said once for the batch: no ffmpeg, so no file sends its sound alone. */
   notice: string | null;
+  /** The streams of each video ffprobe read (what a package can hold is known before anything is paid). */
+  streams: Map<string, MediaStreams>;
 }
 
 /**
@@ -52,21 +54,23 @@ export async function planSends(
 ): Promise<SendPlan> {
   const files = sources.flatMap((s) => ('url' in s ? [] : [s]));
   const bySource = new Map<string, SendChoice>();
+  const streamsOf = new Map<string, MediaStreams>();
   const send = sendOf(req.send);
   const videos = files.filter((f) => f.kind === 'video');
   for (const f of files) bySource.set(f.path, whole(f, null));
-  if (videos.length === 0) return { bySource, notice: null };
+  if (videos.length === 0) return { bySource, notice: null, streams: streamsOf };
   const { tools } = await search;
   if (!tools) {
-    if (send === 'file') return { bySource, notice: null };
+    if (send === 'file') return { bySource, notice: null, streams: streamsOf };
     for (const f of videos) bySource.set(f.path, whole(f, NO_FFMPEG));
-    return { bySource, notice: NO_FFMPEG };
+    return { bySource, notice: NO_FFMPEG, streams: streamsOf };
   }
   await mapInTurns(videos, PROBES_AT_ONCE, async (f) => {
     const streams = await probeStreams(tools.ffprobe, f.path).catch(() => null);
+    if (streams) streamsOf.set(f.path, streams);
     bySource.set(f.path, choiceFor(f, streams, send, req.api));
   });
-  return { bySource, notice: null };
+  return { bySource, notice: null, streams: streamsOf };
 }
 
 const whole = (f: ProbedFile, why: string | null): SendChoice => ({

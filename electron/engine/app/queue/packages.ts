@@ -13,11 +13,17 @@ export function packageView(p: PackageRow): PackageView {
     path: p.path,
     languages: languagesOf(p.languages),
     error: p.error
-      ? {
-          code: 'internal',
-          message: p.error,
-          remedy: 'Fix what it says, then Package now (nothing is charged).',
-        }
+      ? p.state === 'failed'
+        ? {
+            code: 'internal',
+            message: p.error,
+            remedy: 'Fix what it says, then Package now (nothing is charged).',
+          }
+        : {
+            code: 'disk',
+            message: p.error,
+            remedy: 'It is made by itself once there is room (nothing is charged).',
+          }
       : null,
     updatedAt: iso(p.updated_at),
   };

@@ -36,6 +36,10 @@ export class Packages {
         `UPDATE packages SET state = CASE state WHEN 'waiting' THEN 'waiting' ELSE 'done' END, now = 0,
           job_ids = ?, languages = ?, path = ?, error = NULL, updated_at = ? WHERE id = ?`,
       ),
+      // Its disk is full: due again once there is room (the worker looks), saying what to free meanwhile.
+      waitForRoom: db.prepare(
+        `UPDATE packages SET state = 'waiting', error = ?, updated_at = ? WHERE id = ?`,
+      ),
       failed: db.prepare(
         `UPDATE packages SET state = CASE state WHEN 'waiting' THEN 'waiting' ELSE 'failed' END, now = 0,
           error = ?, updated_at = ? WHERE id = ?`,
@@ -111,6 +115,11 @@ export class Packages {
     at = Date.now(),
   ): void {
     this.write(() => this.q.done.run(JSON.stringify(jobIds), JSON.stringify(languages), path, at, id));
+  }
+
+  /** Made again once its disk has room; `message` says what to free ("disk full: free N MiB in DIR"). */
+  waitForRoom(id: number, message: string, at = Date.now()): void {
+    this.write(() => this.q.waitForRoom.run(message, at, id));
   }
 
   failed(id: number, message: string, at = Date.now()): void {

@@ -2,6 +2,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DubV2 } from '../../../../shared/api/v2';
 import { DubdeskError } from '../../../../shared/contract/errors';
+import { freeBytes } from '../../files/disk-space';
 import { ApiError } from '../../api/errors';
 import { InputError } from '../../media/probe';
 import { mediaTools } from '../../../media-tools/locate';
@@ -155,7 +156,9 @@ export async function rebuildStep(
     signal,
     partWriters(ctx.stagingDir),
   ).catch((e: unknown) => {
-    throw local(e, dirname(out), null);
+    // A full disk: the room to free is what the video made here weighs (at most the source) less what is free.
+    const free = freeBytes(dirname(out)) ?? 0;
+    throw local(e, dirname(out), Math.max(0, (r.source_bytes ?? 0) - free));
   });
   const made = await atPlainNameIfThere(ctx, job, slot, out);
   slot.done(made, (await stat(made)).size);

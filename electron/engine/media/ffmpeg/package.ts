@@ -125,7 +125,10 @@ export async function writePackage(
 ): Promise<void> {
   if (input.container === 'mp4') {
     const refused = mp4Refusal(input.sourceStreams);
-    if (refused) throw new PackageRefusedError(`${input.source} cannot be packaged as MP4: ${refused}`);
+    if (refused)
+      throw new PackageRefusedError(
+        `${input.source} cannot be packaged as MP4: ${refused}; package it as MKV instead (dubdesk package --package mkv, or Package now as MKV)`,
+      );
   }
   await rm(input.part, { force: true });
   try {
