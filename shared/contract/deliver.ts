@@ -69,7 +69,7 @@ export const QcVerdictSchema = z.enum(QC_VERDICTS);
 export type QcVerdict = z.infer<typeof QcVerdictSchema>;
 
 export const QC_CODES = [
-  /** The dub's sound is longer or shorter than the source. */
+  /** The dub's sound is longer or shorter than the source's sound. */
   'length',
   /** Integrated loudness off the target. */
   'loudness',
@@ -114,7 +114,10 @@ export type QcProblem = z.infer<typeof QcProblemSchema>;
 /** A finished dub's check, computed on this machine from what was downloaded. Never hides a result. */
 export const QcSchema = z.object({
   verdict: QcVerdictSchema,
-  /** The dub's sound minus the source's length, in seconds; null when either is unknown. */
+  /**
+   * The dub's sound minus the source's sound (what was dubbed; the source file's length when its sound could
+   * not be measured here), in seconds; null when either is unknown.
+   */
   durationDelta: z.number().nullable(),
   loudness: z.object({
     /** EBU R128 integrated loudness (LUFS); null when silent or not measured. */

@@ -21,13 +21,22 @@ const CLIPPED_PEAK_DBFS = -0.5;
 
 const REDO = 'Dub it again (Dub again shows its cost first), or check it by ear before handing it on.';
 
+/**
+ * What a dub's length is held against: the source's own sound (`sound`: what was sent and dubbed, measured
+ * here), else the file's length as probed when it was added (`file`: a URL source, a file since gone). A
+ * file's length can be its picture's, or a chapter's that runs past every stream.
+ */
+export type LengthOf = 'sound' | 'file';
+
 export interface QcInput {
   /** The dub's sound as measured; null when no dubbed media was downloaded (subtitles only). */
   audio: AudioMeasure | null;
   /** The media holds no sound at all. */
   noAudioStream?: boolean;
-  /** The source's length (seconds); null when unknown. */
+  /** The length the dub's sound is held against (seconds); null when unknown. */
   sourceSeconds: number | null;
+  /** What `sourceSeconds` measures: the source's sound (what was dubbed), or the file (default). */
+  sourceLengthOf?: LengthOf;
   /** Where the source is silent; null when unknown (then it is taken to sound throughout). */
   sourceSilences: Silence[] | null;
   /** The source's integrated loudness (LUFS); null or absent when unknown. */
@@ -42,13 +51,18 @@ export interface QcInput {
 
 const signed = (n: number, digits = 2) => `${n > 0 ? '+' : ''}${n.toFixed(digits)}`;
 
-function lengthProblem(delta: number, dub: number, source: number): QcProblem | null {
+function lengthProblem(delta: number, dub: number, source: number, of: LengthOf): QcProblem | null {
   const off = Math.abs(delta);
   if (off <= LENGTH_WARN_SECONDS) return null;
+  const figures = `${dub.toFixed(2)} s against ${source.toFixed(2)} s`;
+  const against =
+    of === 'sound'
+      ? `the source's sound (${figures})`
+      : `the source file (${figures}; the source's own sound could not be measured here)`;
   return {
     code: 'length',
     severity: off > LENGTH_FAIL_SECONDS ? 'fail' : 'warn',
-    message: `the dub's sound is ${off.toFixed(2)} s ${delta < 0 ? 'shorter' : 'longer'} than the source (${dub.toFixed(2)} s against ${source.toFixed(2)} s)`,
+    message: `the dub's sound is ${off.toFixed(2)} s ${delta < 0 ? 'shorter' : 'longer'} than ${against}`,
     remedy: REDO,
   };
 }
@@ -169,7 +183,12 @@ export function judge(input: QcInput): Qc {
   if (a) {
     if (input.sourceSeconds !== null) {
       durationDelta = Math.round((a.durationSeconds - input.sourceSeconds) * 1000) / 1000;
-      const length = lengthProblem(durationDelta, a.durationSeconds, input.sourceSeconds);
+      const length = lengthProblem(
+        durationDelta,
+        a.durationSeconds,
+        input.sourceSeconds,
+        input.sourceLengthOf ?? 'file',
+      );
       if (length) problems.push(length);
     }
     problems.push(
