@@ -39,6 +39,19 @@ export const LOUDNESS_TARGETS = {
 export const LoudnessTargetSchema = z.enum(['broadcast', 'web']);
 export type LoudnessTarget = z.infer<typeof LoudnessTargetSchema>;
 
+/** The target a dub off one may be meant for instead. */
+export const OTHER_LOUDNESS_TARGET: Record<LoudnessTarget, LoudnessTarget> = {
+  broadcast: 'web',
+  web: 'broadcast',
+};
+
+/**
+ * Within twice the tolerance of `target`: a dub (or its source) this close to the other target may simply
+ * be meant for it, so judging it against that one is worth offering.
+ */
+export const nearLoudnessTarget = (lufs: number, target: LoudnessTarget): boolean =>
+  Math.abs(lufs - LOUDNESS_TARGETS[target].lufs) <= LOUDNESS_TARGETS[target].tolerance * 2;
+
 /** What a batch asks for beyond the dubs themselves; every field has its default. */
 export const deliverFields = {
   package: PackageFormatSchema.default('none'),

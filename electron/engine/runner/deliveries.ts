@@ -157,7 +157,7 @@ export class Deliveries {
       const facts = await this.sourceFactsOf(tools, row, signal);
       made = await deliverJob(
         tools,
-        { outputs, heard, subtitles: choice.subtitles, loudness: choice.loudness },
+        { id: row.id, outputs, heard, subtitles: choice.subtitles, loudness: choice.loudness },
         facts,
         signal,
       ).catch(async (e: unknown) => {
@@ -165,7 +165,7 @@ export class Deliveries {
         // The SubRip file could not be written (a full disk, a folder gone): QC is recorded all the same.
         const qc = await deliverJob(
           tools,
-          { outputs, heard, subtitles: ['vtt'], loudness: choice.loudness },
+          { id: row.id, outputs, heard, subtitles: ['vtt'], loudness: choice.loudness },
           facts,
           signal,
         );
@@ -212,6 +212,7 @@ export class Deliveries {
       audio: null,
       sourceSeconds: row.duration,
       sourceSilences: null,
+      jobId: row.id,
       subtitleProblems,
       target: loudness,
       extra: [

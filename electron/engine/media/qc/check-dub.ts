@@ -11,6 +11,8 @@ export interface DubFiles {
   media: string | null;
   /** The dub's WebVTT subtitles; null when none were downloaded. */
   subtitles: string | null;
+  /** The dub's job, named in what to do (the command that judges it against another target). */
+  jobId?: number;
 }
 
 export interface SourceFacts {
@@ -110,5 +112,6 @@ export async function checkDub(
     subtitleProblems,
     target,
     extra,
+    jobId: files.jobId ?? null,
   });
 }
