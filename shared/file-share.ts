@@ -6,6 +6,7 @@ const WHY: Record<FreeDub['why'], (of: string | null) => string> = {
   done: () => 'already dubbed',
   queued: () => 'already queued',
   paid: () => 'already paid',
+  made: () => 'dub already made',
 };
 
 /**

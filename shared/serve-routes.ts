@@ -35,6 +35,13 @@ export const ROUTES = {
   download: (jobId: number, index: number) => `/media/${jobId}/file/${index}`,
 } as const;
 
+/**
+ * The event stream's response header that says how often serve writes on a quiet stream (a heartbeat
+ * comment), in ms: a page that hears nothing for much longer takes the stream for dead (a laptop that
+ * slept, a Wi-Fi change, a proxy that dropped it without a word) and opens another.
+ */
+export const HEARTBEAT_HEADER = 'x-dubdesk-heartbeat-ms';
+
 /** The query parameter of a staging request that names the file. */
 export const STAGE_NAME_PARAM = 'name';
 /** The query parameter of a staging request with the file's own last-modified time (ms since 1970). */

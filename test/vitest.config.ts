@@ -17,16 +17,19 @@ const SLOW_CONTRACT = ['test/contract/numbers.test.ts'];
  * `npm test` runs these tiers one after another (scripts/test-tiers.mjs), the fast ones first, and stops at the
  * first that fails. `--project NAME` runs one; a file path runs that file in whichever tier holds it.
  */
-const tier = (name: string, include: string[], exclude: string[] = []) => ({
+const tier = (name: string, include: string[], exclude: string[] = [], isolate = true) => ({
   extends: true,
-  test: { name, include, exclude },
+  test: { name, include, exclude, isolate },
 });
 
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
     projects: [
-      tier('unit', ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], SLOW_CONTRACT),
+      // The unit files share their worker processes: one process for each file loaded the engine and the contract
+      // again every time, over a quarter of the tier's CPU. A file that changes global state (process.env, a
+      // module mock) puts it back.
+      tier('unit', ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], SLOW_CONTRACT, false),
       tier('integration', ['test/integration/**/*.test.ts', ...SLOW_CONTRACT], SLOW_INTEGRATION),
       // test/electron (the desktop app under real Electron) runs after these, by test/electron/run-suite.mjs.
       tier('e2e', ['test/e2e/**/*.test.ts', ...SLOW_INTEGRATION]),

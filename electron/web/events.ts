@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { EngineEvent } from '../../shared/contract/events';
 import type { DubdeskApi } from '../../shared/contract/methods';
-import { ROUTES } from '../../shared/serve-protocol';
+import { HEARTBEAT_HEADER, ROUTES } from '../../shared/serve-protocol';
 
 /** Keeps proxies and idle timers from closing a quiet stream, and shows a dead client soon. */
 const HEARTBEAT_MS = 15_000;
@@ -35,6 +35,7 @@ export function eventRoutes(app: FastifyInstance, api: DubdeskApi, heartbeatMs =
       'cache-control': 'no-store',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
+      [HEARTBEAT_HEADER]: String(heartbeatMs),
     });
     res.write(`retry: ${RETRY_MS}\n\n`);
 

@@ -56,7 +56,8 @@ export type AddRequestInput = z.input<typeof AddRequestSchema>;
 
 export const FreeDubSchema = z.object({
   lang: z.string(),
-  why: z.enum(['copy', 'done', 'queued', 'paid']),
+  /** `made`: a canceled job's dub the service made; adding the file again retries it, fetching that dub. */
+  why: z.enum(['copy', 'done', 'queued', 'paid', 'made']),
   /** For a copy: the name of the file whose dub it takes. */
   of: z.string().nullable(),
 });
@@ -76,7 +77,10 @@ export const FileEstimateSchema = z.object({
    * a file already dubbed; null when its length is unknown or the file is refused.
    */
   credits: z.number().nullable(),
-  /** Its languages that add nothing, and why: a copy (of `of`), already dubbed, already queued, already paid. */
+  /**
+   * Its languages that add nothing, and why: a copy (of `of`), already dubbed, already queued, already paid,
+   * its dub already made.
+   */
   free: z.array(FreeDubSchema),
   /** Why this file will not be queued; null when it is fine. */
   problem: ContractErrorSchema.nullable(),

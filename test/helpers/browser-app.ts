@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { startServer, type DubdeskServer } from '../../electron/web/server';
+import { startServer, type DubdeskServer, type ServeOptions } from '../../electron/web/server';
 import type { FolderEnv } from '../../electron/web/downloads-folder';
 import { workQueue } from '../../electron/web/worker';
 import {
@@ -44,6 +44,8 @@ export interface AppOptions {
   folders?: FolderEnv;
   /** More engine options (a when-done executor that records instead of shutting the machine down). */
   engine?: Partial<EngineOptions>;
+  /** More server options (a short heartbeat on the event stream). */
+  server?: Pick<ServeOptions, 'heartbeatMs'>;
 }
 
 /**
@@ -87,6 +89,7 @@ export async function startApp(opts: AppOptions = {}): Promise<RunningApp> {
     log: { stream: new LogSink(), level: 'warn' },
     // The user's Downloads folder is this test's own: a browser's files saved with no folder chosen land there.
     folders: opts.folders ?? { home: join(home, 'user'), env: {}, platform: 'linux' },
+    ...opts.server,
   });
   let worker: QueueWorker | null = null;
   if (opts.work !== false) worker = workQueue(host, () => undefined);
@@ -149,6 +152,8 @@ export async function openPage(
     /** The browser's time zone and language (the machine's when not given). */
     timezoneId?: string;
     locale?: string;
+    /** The proxy the browser goes through (`http://host:port`); none when not given. */
+    proxy?: string;
     /** Runs on the fresh context before the address is opened (routes that hold or change requests). */
     beforeOpen?: (context: BrowserContext) => Promise<void>;
   } = {},
@@ -160,6 +165,7 @@ export async function openPage(
     colorScheme: opts.colorScheme ?? 'light',
     timezoneId: opts.timezoneId,
     locale: opts.locale,
+    ...(opts.proxy ? { proxy: { server: opts.proxy } } : {}),
   });
   const page = await context.newPage();
   const troubles: Troubles = { console: [], requests: [] };

@@ -44,6 +44,18 @@ export function videoMp4(seconds = 3, name = `video-${seconds}s.mp4`): string {
   return ffmpeg([...PATTERN, ...tone, '-t', String(seconds), ...H264, '-c:a', 'aac', '-shortest'], name);
 }
 
+/**
+ * A video of noise, which no encoder shrinks (about 6 MB a second): its upload takes long enough on a shaped
+ * link to be seen after the machine's socket buffers have swallowed their share.
+ */
+export function noisyVideoMp4(seconds: number, name: string): string {
+  const pattern = ['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25'];
+  const tone = ['-f', 'lavfi', '-i', 'sine=frequency=440'];
+  const noisy = ['-vf', 'noise=alls=60:allf=t', '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '10'];
+  const rest = ['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest'];
+  return ffmpeg([...pattern, ...tone, '-t', String(seconds), ...noisy, ...rest], name);
+}
+
 /** Matroska (`.mkv`) or WebM, for the watcher's completeness checks. */
 export function videoMatroska(seconds: number, name: string): string {
   const codecs = name.endsWith('.webm')
@@ -185,6 +197,49 @@ export function videoMp3Sound(seconds: number, name = `video-mp3-${seconds}s.mp4
     [...PATTERN, ...tone, '-t', String(seconds), ...H264, '-c:a', 'libmp3lame', '-shortest'],
     name,
   );
+}
+
+/** The sound codecs a source may carry, each in a container that holds it, at 48 kHz (a camera's rate). */
+const SOUNDS = {
+  aac: { ext: 'mp4', args: ['-c:a', 'aac'] },
+  mp3: { ext: 'mp4', args: ['-c:a', 'libmp3lame'] },
+  opus: { ext: 'mp4', args: ['-c:a', 'libopus'] },
+  pcm: { ext: 'mov', args: ['-c:a', 'pcm_s16le'] },
+} as const;
+export type SoundCodec = keyof typeof SOUNDS;
+
+/** A `seconds`-long video whose sound is `codec` (AAC, MP3, Opus in an MP4; PCM in a MOV). */
+export function videoSounding(codec: SoundCodec, seconds: number, stem: string): string {
+  const { ext, args } = SOUNDS[codec];
+  const tone = ['-f', 'lavfi', '-i', 'sine=frequency=500:sample_rate=48000'];
+  return ffmpeg(
+    [...PATTERN, ...tone, '-t', String(seconds), ...H264, ...args, '-shortest'],
+    `${stem}.${ext}`,
+  );
+}
+
+/**
+ * A `seconds`-long H.264/AAC MP4 whose chapters run on to `chaptersEnd`: ffmpeg writes them as a text track
+ * of that length, so the movie header (and ffprobe) say the file lasts `chaptersEnd`.
+ */
+export function videoChaptersPastEnd(seconds: number, chaptersEnd: number, name: string): string {
+  const made = folderFor('chapters-past-end', seconds, chaptersEnd, name);
+  const path = join(made, name);
+  if (existsSync(path)) return path;
+  const ms = (s: number) => Math.round(s * 1000);
+  const chapters = join(made, 'chapters.txt');
+  writeFileSync(
+    chapters,
+    `;FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=${ms(seconds)}\ntitle=The talk\n` +
+      `[CHAPTER]\nTIMEBASE=1/1000\nSTART=${ms(seconds)}\nEND=${ms(chaptersEnd)}\ntitle=Credits\n`,
+  );
+  const part = join(made, `.${process.pid}.${name}`);
+  execFileSync('ffmpeg', [
+    ...['-v', 'error', '-y', '-i', videoMp4(seconds, `plain-${name}`), '-i', chapters],
+    ...['-map', '0', '-map_chapters', '1', '-c', 'copy', '-f', 'mp4', part],
+  ]);
+  renameSync(part, path);
+  return path;
 }
 
 /** The MD5 of a file's video packets, as the issue's check reads it (`-map 0:v -c copy -f md5 -`). */

@@ -83,7 +83,7 @@ describe.each(TOOLSETS)('the audio path with %s', (_name, toolsOf) => {
     const dir = tempDir('extract');
     const source = videoMp4(4, 'extract-aac.mp4');
     const streams = await probeStreams(tools.ffprobe, source);
-    const v2 = await extractAudio(tools, source, streams, 'v2', join(dir, 'v2'));
+    const v2 = await extractAudio(tools, source, streams, 'v2', join(dir, 'v2'), null);
     expect(v2.path.endsWith('.m4a')).toBe(true);
     expect(v2.plan).toMatchObject({ copy: true, mime: 'audio/mp4' });
     expect(audioMd5(v2.path)).toBe(audioMd5(source));
@@ -92,21 +92,21 @@ describe.each(TOOLSETS)('the audio path with %s', (_name, toolsOf) => {
     // The file says it lasts what its sound lasts: the service bills whole seconds of what it measures.
     const sound = ffprobeJson(source).streams.find((s) => s.codec_type === 'audio');
     expect(Number(got.format.duration)).toBeCloseTo(Number(sound?.duration), 3);
-    const legacy = await extractAudio(tools, source, streams, 'legacy', join(dir, 'legacy'));
+    const legacy = await extractAudio(tools, source, streams, 'legacy', join(dir, 'legacy'), null);
     expect(legacy.plan).toMatchObject({ copy: true, mime: 'video/mp4', ext: 'mp4' });
     expect(ffprobeJson(legacy.path).format.format_name).toMatch(/mp4/);
     expect(await readdir(dir)).toEqual(['legacy.mp4', 'v2.m4a']); // no part left
   });
 
-  it('copies MP3 for v2 and v1, and makes AAC of it for legacy and of Opus for everyone', async () => {
+  it('copies MP3 for v2 and v1 (into an M4A), and makes AAC of it for legacy and of Opus for everyone', async () => {
     const tools = await toolsOf();
     const dir = tempDir('extract-other');
     const mp3Sound = videoMp3Sound(3);
     const streams = await probeStreams(tools.ffprobe, mp3Sound);
-    const v1 = await extractAudio(tools, mp3Sound, streams, 'v1', join(dir, 'v1'));
-    expect(v1.plan).toMatchObject({ copy: true, mime: 'audio/mpeg', ext: 'mp3' });
+    const v1 = await extractAudio(tools, mp3Sound, streams, 'v1', join(dir, 'v1'), null);
+    expect(v1.plan).toMatchObject({ copy: true, mime: 'audio/mp4', ext: 'm4a' });
     expect(audioMd5(v1.path)).toBe(audioMd5(mp3Sound));
-    const legacy = await extractAudio(tools, mp3Sound, streams, 'legacy', join(dir, 'legacy'));
+    const legacy = await extractAudio(tools, mp3Sound, streams, 'legacy', join(dir, 'legacy'), null);
     expect(legacy.plan.copy).toBe(false);
     expect(ffprobeJson(legacy.path).streams[0]?.codec_name).toBe('aac');
     const webm = videoWebm(3);
@@ -116,6 +116,7 @@ describe.each(TOOLSETS)('the audio path with %s', (_name, toolsOf) => {
       await probeStreams(tools.ffprobe, webm),
       'v2',
       join(dir, 'opus'),
+      null,
     );
     expect(opus.plan).toMatchObject({ copy: false, mime: 'audio/mp4' });
     const made = ffprobeJson(opus.path);
@@ -226,7 +227,7 @@ describe('ffmpeg under the job', () => {
     const source = videoWebm(20, 'long.webm');
     const streams = await probeStreams(tools.ffprobe, source);
     const job = new AbortController();
-    const extracting = extractAudio(tools, source, streams, 'v2', join(dir, 'audio'), job.signal);
+    const extracting = extractAudio(tools, source, streams, 'v2', join(dir, 'audio'), null, job.signal);
     job.abort();
     await expect(extracting).rejects.toBeInstanceOf(MediaToolError);
     expect(await readdir(dir)).toEqual([]);

@@ -9,7 +9,9 @@ describe.skipIf(process.platform === 'win32' || !existsSync('/proc/self/stat'))(
     const { stdout } = await pool.runFile('sh', ['-c', 'echo $$ $(cut -d" " -f5 /proc/$$/stat)']);
     const [pid, group] = stdout.trim().split(' ').map(Number);
     expect(group).toBe(pid);
-    const ours = Number((await pool.runFile('cut', ['-d ', '-f5', `/proc/${process.pid}/stat`])).stdout.trim());
+    const ours = Number(
+      (await pool.runFile('cut', ['-d ', '-f5', `/proc/${process.pid}/stat`])).stdout.trim(),
+    );
     expect(group).not.toBe(ours);
   });
 });

@@ -5,6 +5,8 @@ import type { EventHub } from './event-hub';
 import { BULK } from './options';
 import type { JobViews } from './queue/job-views';
 import type { TransferMeters } from './queue/meters';
+import type { WorkerRates } from './queue/rates-in';
+import type { RatesPublisher } from './queue/rates-out';
 
 /** The faces are told to list again at most this often (a big add commits a slice at a time). */
 const LIST_EVERY_MS = 400;
@@ -15,13 +17,18 @@ export interface JobEventsDeps {
   meters: TransferMeters;
   views: JobViews;
   balance: Pick<BalanceCache, 'charged'>;
+  /** This process's transfers, told to the other processes. */
+  publisher: Pick<RatesPublisher, 'moved'>;
+  /** The transfers of the process that works the queue, when it is another one. */
+  workerRates: Pick<WorkerRates, 'onChange'>;
 }
 
 /**
  * What the faces hear of jobs, from the change feed: each changed job's view (`job`), as it commits; once
  * more than BULK changed in one turn of the event loop (a bulk cancel is a commit per job, a big add one per
  * slice), some left the list, or another process changed them: `jobs-changed` (list again) instead. A job
- * that stops transferring drops its meter, and one the service charged has the balance read again.
+ * that stops transferring drops its meter, and one the service charged has the balance read again. A
+ * transfer another process works is shown as that process publishes it.
  */
 export class JobEvents {
   private listTimer: NodeJS.Timeout | null = null;
@@ -33,7 +40,9 @@ export class JobEvents {
   private turnWatched = false;
   private closed = false;
 
-  constructor(private readonly deps: JobEventsDeps) {}
+  constructor(private readonly deps: JobEventsDeps) {
+    deps.workerRates.onChange((ids) => this.transfersElsewhere(ids));
+  }
 
   /** One commit's changes (the feed's subscriber). */
   heard(changes: Changes): void {
@@ -66,9 +75,20 @@ export class JobEvents {
 
   /** A transfer moved: its job's view is sent when its meter says an event is due (four a second at most). */
   progress(id: number, transferred: number, total: number | null): void {
-    if (!this.deps.meters.update(id, transferred, total) || this.deps.hub.size === 0) return;
+    if (!this.deps.meters.update(id, transferred, total)) return;
+    this.deps.publisher.moved();
+    if (this.deps.hub.size === 0) return;
     const row = this.deps.store.reads.get(id);
     if (row) this.deps.hub.emit({ type: 'job', job: this.deps.views.view(row) });
+  }
+
+  /** The worker in another process published its transfers: their jobs' views, with its speed. */
+  private transfersElsewhere(ids: readonly number[]): void {
+    if (this.deps.hub.size === 0 || this.closed) return;
+    for (const id of ids) {
+      const row = this.deps.store.reads.get(id);
+      if (row) this.deps.hub.emit({ type: 'job', job: this.deps.views.view(row) });
+    }
   }
 
   /**
@@ -99,7 +119,8 @@ export class JobEvents {
   }
 
   private rowChanged(row: JobRow): void {
-    if (row.state !== 'uploading' && row.state !== 'downloading') this.deps.meters.forget(row.id);
+    if (row.state !== 'uploading' && row.state !== 'downloading' && this.deps.meters.forget(row.id))
+      this.deps.publisher.moved();
     // The service charges when a dub completes (and may for a failure): its balance is read again.
     if (row.credits_charged !== null || row.state === 'failed' || row.state === 'canceled')
       this.deps.balance.charged();

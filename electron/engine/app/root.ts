@@ -33,6 +33,7 @@ export class DubdeskEngine {
   private readonly runner: Runner;
   private readonly totals: TotalsService;
   private readonly events: JobEvents;
+  private readonly rates: { close(): void }[];
   private readonly watch: WatchFolders;
   private readonly aging: HistoryAging;
   /** The caps and the sending window: the settings', or a run's own flags while it runs. */
@@ -57,6 +58,7 @@ export class DubdeskEngine {
     this.runner = worker.runner;
     this.totals = worker.totals;
     this.events = state.events;
+    this.rates = [state.publisher, state.workerRates];
     this.watch = caps.watch;
     this.aging = caps.aging;
     this.steering = state.steering;
@@ -130,6 +132,7 @@ export class DubdeskEngine {
     this.totals.close();
     this.whenDone.dispose();
     this.events.close();
+    for (const r of this.rates) r.close();
     this.unsubscribe();
     this.hub.clear();
     await this.services.close();

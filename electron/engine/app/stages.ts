@@ -19,10 +19,13 @@ import { LogSecrets } from './log-secrets';
 import type { EngineOptions } from './options';
 import { JobViews } from './queue/job-views';
 import { TransferMeters } from './queue/meters';
+import { transferReadings, WorkerRates } from './queue/rates-in';
+import { RatesPublisher } from './queue/rates-out';
 import { QueuePauseSetting } from './queue/pause';
 import { QueueService } from './queue/queue-service';
 import { ServiceConnection } from './dubbing-service';
 import { SettingsService } from './settings/settings-service';
+import { JobPace } from './totals/pace';
 import { ServiceReach } from './totals/reach';
 import { TotalsService } from './totals/totals-service';
 import { WatchFolders } from './watch/watch-folders-service';
@@ -112,20 +115,32 @@ export interface QueueState {
   account: AccountService;
   pause: QueuePauseSetting;
   meters: TransferMeters;
+  /** How long a job takes here, from its upload to its results. */
+  pace: JobPace;
+  /** This process's rates, told to the others while it works the queue. */
+  publisher: RatesPublisher;
+  /** The rates of the process that works the queue, when it is another one. */
+  workerRates: WorkerRates;
   views: JobViews;
   events: JobEvents;
   steering: RunSettings;
 }
 
-export function queueState({ services, store, hub, warn, info, serviceId, caps }: Ground): QueueState {
+export function queueState(ground: Ground): QueueState {
+  const { db, services, store, hub, warn, info, serviceId, caps } = ground;
   const reach = new ServiceReach(warn);
   const account = new AccountService({ services, store, reach });
   const pause = new QueuePauseSetting(store, info);
   const meters = new TransferMeters();
-  const views = new JobViews(store, meters, serviceId, () => pause.get()?.reason === 'user');
-  const events = new JobEvents({ store, hub, meters, views, balance: account.balance });
+  const pace = new JobPace();
+  const publisher = new RatesPublisher({ store: db.rates, meters, pace, warn });
+  const workerRates = new WorkerRates(db.rates, db.lock);
+  const readings = transferReadings(meters, workerRates);
+  const views = new JobViews(store, readings, serviceId, () => pause.get()?.reason === 'user');
+  const balance = account.balance;
+  const events = new JobEvents({ store, hub, meters, views, balance, publisher, workerRates });
   const steering = new RunSettings(store, caps);
-  return { reach, account, pause, meters, views, events, steering };
+  return { reach, account, pause, meters, pace, publisher, workerRates, views, events, steering };
 }
 
 /** Stage 3: the worker, then the totals, which read it. */
@@ -136,9 +151,13 @@ export interface Work {
 
 export function work(ground: Ground, state: QueueState, options: EngineOptions): Work {
   const { db, services, store, hub, warn } = ground;
-  const { account, pause, reach, events, meters, steering } = state;
+  const { account, pause, reach, events, meters, steering, workerRates, pace, publisher } = state;
   const runner = newWorker({ db, services, account, pause, reach, events, warn, steering, options });
-  const totals = new TotalsService({ store, lock: db.lock, hub, meters, account, pause, reach, runner });
+  const transfers = transferReadings(meters, workerRates);
+  const totals = new TotalsService({
+    ...{ store, lock: db.lock, hub, account, pause, reach, runner },
+    ...{ transfers, workerRates, pace, publisher },
+  });
   return { runner, totals };
 }
 
@@ -226,6 +245,8 @@ export function listenAndOpen(
   const { db, hub, info, warn } = ground;
   const listeners: ((c: Changes) => void)[] = [
     (c) => logHistory(c, info, warn),
+    (c) => state.workerRates.heard(c),
+    (c) => state.publisher.heard(c),
     (c) => state.events.heard(c),
     (c) => totals.heard(c),
     (c) => caps.watch.heard(c),

@@ -1,7 +1,7 @@
 import type { Area } from './changes';
 import type { Db } from './types';
 
-const AREAS: readonly Area[] = ['jobs', 'folders', 'settings', 'lock', 'presets'];
+const AREAS: readonly Area[] = ['jobs', 'folders', 'settings', 'lock', 'presets', 'rates'];
 const keyOf = (area: Area) => `change.${area}`;
 
 /**

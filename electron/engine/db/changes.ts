@@ -40,6 +40,8 @@ export interface Changes {
   readonly lock: boolean;
   /** A named preset was saved or deleted. */
   readonly presets: boolean;
+  /** The worker's transfer rates were published (`db/published-rates.ts`). */
+  readonly rates: boolean;
   /** History entries to log (not those of a bulk add: its batch is logged once). */
   readonly history: readonly HistoryEntry[];
   /** Another process committed this. */
@@ -49,7 +51,7 @@ export interface Changes {
 export type ChangeListener = (changes: Changes) => void;
 
 /** The areas whose marks another process reads (`db/foreign-commits.ts`). */
-export type Area = 'jobs' | 'folders' | 'settings' | 'lock' | 'presets';
+export type Area = 'jobs' | 'folders' | 'settings' | 'lock' | 'presets' | 'rates';
 
 /** Keys of the settings table every process shares: a change to them is announced (not caches, heartbeats). */
 export const SHARED_SETTINGS: readonly string[] = ['app.settings', 'queue.pause'];
@@ -68,6 +70,7 @@ export class PendingChanges {
   private settings = new Set<string>();
   private lock = false;
   private presets = false;
+  private rates = false;
   private history: HistoryEntry[] = [];
 
   /** The job's row was written: `row` as it is now, or null when the writer has not got it whole. */
@@ -127,6 +130,10 @@ export class PendingChanges {
     this.presets = true;
   }
 
+  ratesChanged(): void {
+    this.rates = true;
+  }
+
   logged(entry: HistoryEntry): void {
     this.history.push(entry);
   }
@@ -140,6 +147,7 @@ export class PendingChanges {
     if (this.settings.size) areas.push('settings');
     if (this.lock) areas.push('lock');
     if (this.presets) areas.push('presets');
+    if (this.rates) areas.push('rates');
     return areas;
   }
 
@@ -161,6 +169,7 @@ export class PendingChanges {
       settings: this.settings,
       lock: this.lock,
       presets: this.presets,
+      rates: this.rates,
       history: this.history,
       foreign: false,
     };
@@ -181,6 +190,7 @@ export class PendingChanges {
     this.settings = new Set();
     this.lock = false;
     this.presets = false;
+    this.rates = false;
     this.history = [];
   }
 }
@@ -200,6 +210,7 @@ export function foreignChanges(areas: ReadonlySet<Area>): Changes {
     settings: areas.has('settings') ? 'all' : new Set(),
     lock: areas.has('lock'),
     presets: areas.has('presets'),
+    rates: areas.has('rates'),
     history: [],
     foreign: true,
   };

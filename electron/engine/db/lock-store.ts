@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RATES_KEY } from './published-rates';
 import { transactionsOf, type Transactions } from './transactions';
 import type { Db } from './types';
 
@@ -27,6 +28,7 @@ export class LockStore {
       ),
       renew: db.prepare(`UPDATE runner_lock SET heartbeat_at = ? WHERE id = 1 AND owner = ?`),
       drop: db.prepare(`DELETE FROM runner_lock WHERE id = 1 AND owner = ?`),
+      dropRates: db.prepare(`DELETE FROM settings WHERE key = ?`),
     };
   }
 
@@ -50,6 +52,7 @@ export class LockStore {
       refuse(this.holder());
       this.q.take.run({ ...owner, now });
       this.t.changes.lockChanged();
+      this.dropRates();
     });
   }
 
@@ -60,7 +63,14 @@ export class LockStore {
 
   release(owner: string): void {
     this.t.write(() => {
-      if (this.q.drop.run(owner).changes) this.t.changes.lockChanged();
+      if (!this.q.drop.run(owner).changes) return;
+      this.t.changes.lockChanged();
+      this.dropRates();
     });
+  }
+
+  /** The rates a holder published go with its lock (`db/published-rates.ts`). */
+  private dropRates(): void {
+    if (this.q.dropRates.run(RATES_KEY).changes) this.t.changes.ratesChanged();
   }
 }

@@ -3,6 +3,7 @@ import { backUp } from './backup';
 import { JobStore } from './jobs';
 import { LockStore } from './lock-store';
 import { openDatabase } from './open';
+import { RatesStore } from './published-rates';
 
 export { assertNotLost } from './open';
 import { transactionsOf, type Transactions } from './transactions';
@@ -18,6 +19,8 @@ export class QueueDatabase {
   readonly jobs: JobStore;
   readonly watch: WatchStore;
   readonly lock: LockStore;
+  /** The rates of the process that works the queue, for the others. */
+  readonly rates: RatesStore;
   private readonly db: Db;
   private readonly transactions: Transactions;
 
@@ -28,6 +31,7 @@ export class QueueDatabase {
     this.jobs = new JobStore(this.db);
     this.watch = new WatchStore(this.db);
     this.lock = new LockStore(this.db);
+    this.rates = new RatesStore(this.db);
   }
 
   /** Every change committed, told once it committed; other processes' commits too (`listenForOthers`). */

@@ -22,7 +22,8 @@ export type LifeEvent =
   /** The audio path: the source's sound was extracted to send (`note` says what and how big). */
   | { type: 'audio-staged'; note: string }
   /** The audio path cannot be taken for this job (no ffmpeg, no sound…): it sends the whole file. */
-  | { type: 'send-whole'; why: string }
+  /** `seconds`: the whole file's length, what the service will now bill (null: unknown). */
+  | { type: 'send-whole'; why: string; seconds: number | null }
   /** The audio path: the dubbed video was made here from the source's picture and the dubbed sound. */
   | { type: 'rebuilt'; note: string }
   /** The service made the dub (or a lost create was found, or a start answered 409: it is ours). */

@@ -35,6 +35,22 @@ function createdReason(r: JobRow, remoteId: string): string {
 }
 const noWait = { waiting: null, waiting_code: null } as const;
 
+/** Whether a retry of `r` gives up the dub it made (failed or vanished on the service) for a new one. */
+function retryDropsDub(r: JobRow): boolean {
+  const endedAfterCancel = r.state === 'canceled' && r.remote_status === 4;
+  return r.error_code === 'remote-failed' || r.error_code === 'remote-missing' || endedAfterCancel;
+}
+
+/**
+ * Whether retrying a failed or canceled job makes (and so pays for) a dub: none was made yet (its create or
+ * start was never sent, or not known to have been), or the one made failed or vanished. A retry of one whose
+ * dub the service made fetches that dub, whose one charge is the service's whether it is retried or not.
+ */
+export function retryPays(r: JobRow): boolean {
+  if (r.credits_charged !== null) return false;
+  return r.step === 'submit' || retryDropsDub(r);
+}
+
 type DubEnded = Of<'followed-dub-ended'>;
 
 function canceledDubEnded(r: JobRow, e: DubEnded): ReturnType<Rule<'followed-dub-ended'>['apply']> {
@@ -122,9 +138,10 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
   },
   'send-whole': {
     from: ['uploading'],
-    apply: (_r, e) => ({
+    apply: (r, e) => ({
       to: 'uploading',
-      patch: { send: 'file', staged_audio: null, staged_type: null },
+      // Billed as the whole file now: the job's length is no less than the file's, as the estimate would be.
+      patch: { send: 'file', staged_audio: null, staged_type: null, ...wholeLength(r.duration, e.seconds) },
       reason: `sends the whole file: ${e.why}`,
     }),
   },
@@ -302,7 +319,9 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
         patch: {
           step: 'track',
           remote_id: e.remoteId,
-          remote_status: e.status,
+          // An ended dub (completed: charged) is left for the follow-up read, which records its end and charge:
+          // a status that says it ended would keep the job out of the polls that record them.
+          remote_status: e.status === 4 || e.status === 5 ? null : e.status,
           create_pending: 0,
           uploaded: 1,
         },
@@ -314,8 +333,7 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
     from: ['failed', 'canceled'],
     apply: (r) => {
       const reset = { attempts: 0, next_run_at: 0, pause_requested: 0, ...noWait, ...noError };
-      const endedAfterCancel = r.state === 'canceled' && r.remote_status === 4;
-      if (r.error_code === 'remote-failed' || r.error_code === 'remote-missing' || endedAfterCancel) {
+      if (retryDropsDub(r)) {
         // The dub failed or vanished on the service: make a new one, and never adopt the old one again.
         const abandoned = [...r.abandoned_remote_ids, ...(r.remote_id ? [r.remote_id] : [])];
         return {
@@ -360,4 +378,10 @@ export const RULES: { [T in LifeEventType]: Rule<T> } = {
 
 export function canApply(state: JobState, type: LifeEventType): boolean {
   return RULES[type].from.includes(state);
+}
+
+/** The length a job sending the whole file is billed: the file's, where it is longer than its sound's. */
+function wholeLength(estimated: number | null, whole: number | null): { duration?: number } {
+  if (whole === null) return {};
+  return { duration: estimated === null ? whole : Math.max(estimated, whole) };
 }

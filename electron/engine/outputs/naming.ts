@@ -2,6 +2,7 @@ import { link, rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join, parse } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
 import type { JobOutputType } from '../../../shared/contract/jobs';
+import { holdPoint } from '../files/hold-point';
 import { entryAt, identityOf, NameTakenError, sameFile, type FileIdentity } from '../files/own-file';
 
 const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
@@ -160,6 +161,7 @@ export async function settle(part: string, wanted: string, expected?: FileIdenti
     try {
       await link(part, target);
       if (expected) await placed(target, expected);
+      await holdPoint('settle-linked');
       await unlink(part).catch((e: NodeJS.ErrnoException) => {
         if (e.code !== 'ENOENT') throw e;
       });

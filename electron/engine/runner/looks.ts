@@ -14,10 +14,9 @@ export function lookAround(store: JobStore, service: string, queuePause: () => Q
     },
     // Canceled and paused jobs' dubs the service may still charge are polled too (never waited for: see lookAfter).
     // So are jobs canceled while their create was under way, until it is known whether a dub was made.
-    tracking:
-      store.leases.trackingCount(service) +
-      store.leases.followedCount(service) +
-      store.canceledCreates.count(service),
+    tracked: store.leases.trackingCount(service),
+    followed: store.leases.followedCount(service),
+    canceledCreates: store.canceledCreates.count(service),
   };
 }
 

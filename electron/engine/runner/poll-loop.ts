@@ -28,6 +28,8 @@ export class PollLoop {
   private at = 0;
   private interval: number;
   private running: Promise<void> | null = null;
+  /** Asked for while one was under way: it may have read the lists before what asked for it happened. */
+  private again = false;
   readonly budget: PollBudget;
 
   constructor(private readonly deps: PollLoopDeps) {
@@ -44,10 +46,11 @@ export class PollLoop {
     return this.at;
   }
 
-  /** A poll is wanted now, at the run's own interval again. */
+  /** A poll is wanted now, at the run's own interval again (once the one under way, if any, has ended). */
   soon(): void {
     this.at = 0;
     this.interval = this.deps.pollMs();
+    if (this.running) this.again = true;
   }
 
   /** Starts a poll of `service`'s lists if none is under way and one is due. */
@@ -73,6 +76,8 @@ export class PollLoop {
       .catch(this.deps.halt)
       .finally(() => {
         this.running = null;
+        if (this.again) this.at = 0;
+        this.again = false;
         this.deps.ended();
       });
   }

@@ -29,7 +29,11 @@ type Step = 'submit' | 'fetch';
 
 /** Whether a commit is one the worker must look at now rather than when its sleep ends. */
 const wakes = (c: Changes): boolean =>
-  c.due || settingChanged(c, 'queue.pause') || settingChanged(c, 'app.settings');
+  c.due ||
+  settingChanged(c, 'queue.pause') ||
+  settingChanged(c, 'app.settings') ||
+  // A job canceled or paused here: a dub it leaves at the service is followed from now on (see `work`).
+  [...c.jobs.values()].some((row) => row?.state === 'canceled' || row?.state === 'paused');
 
 /**
  * The scheduler: holds the queue lock, claims due jobs under tokens, runs their step, turns every failure
@@ -136,6 +140,7 @@ export class Runner {
       ended: () => this.wakeUp(),
     });
     let heartbeatAt = Date.now();
+    let followed = 0;
     const credits = new CreditsRecheck(this.env);
     // Nothing running, tracked or due at the last turn: the heartbeat is renewed seldom (see `idle.ts`).
     let wasIdle = false;
@@ -165,7 +170,13 @@ export class Runner {
           if (!lock.heartbeat()) return 'aborted'; // another process took the queue over: stop at once
         }
         const service = this.env.service();
-        const { paused, due, tracking } = store.read(lookAround, store, service, this.env.queuePause);
+        const looked = store.read(lookAround, store, service, this.env.queuePause);
+        const { paused, due } = looked;
+        const tracking = looked.tracked + looked.followed + looked.canceledCreates;
+        // A dub newly followed (its job canceled or paused): the service may have completed and charged it
+        // already, so it is read now, not when the polls' pace, slowed while nothing moved, comes round.
+        if (looked.followed > followed) polls.soon();
+        followed = looked.followed;
         if (paused?.reason === 'auth' && opts.untilDone && this.active.size === 0 && !polls.busy)
           return 'auth';
         // The service's lists failed all the budget allows: a run that should finish starts nothing more.

@@ -1,10 +1,12 @@
+import { holdPoint } from '../files/hold-point';
+import { readdir, stat, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { makeFolder } from '../files/make-folder';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Outcome, WatchFileRow, WatchFolderRow } from '../db/watch';
 import { KeyLock } from '../outputs/key-lock';
-import { freeName, settle } from '../outputs/naming';
+import { freeName, settle, withVariant } from '../outputs/naming';
 import type { WatchEnv } from './env';
-import { look } from './file-check';
 import { DONE_DIR, FAILED_DIR } from './ignore';
 import { locationOf } from './take';
 
@@ -40,6 +42,7 @@ async function settleNow(env: WatchEnv, folder: WatchFolderRow): Promise<number>
         env.watch.files.update(row.id, row.rev, { problem: { code: 'disk', message } }, Date.now());
         continue;
       }
+      if (movedTo) await holdPoint('watch-moved');
     }
     const now = Date.now();
     env.watch.files.update(
@@ -57,7 +60,11 @@ async function settleNow(env: WatchEnv, folder: WatchFolderRow): Promise<number>
   return moved;
 }
 
-/** Returns where it moved the file, or null when it stays (already there, gone, or replaced). */
+/**
+ * Returns where it moved the file, or null when it stays (already there, gone, or replaced). A move a crash
+ * cut short (kill -9, a power cut) is finished, not made again: the original linked into the target but
+ * not yet unlinked here, or moved there with the record never written.
+ */
 async function moveOriginal(
   folder: WatchFolderRow,
   row: WatchFileRow,
@@ -66,11 +73,50 @@ async function moveOriginal(
   const from = locationOf(row);
   const targetRoot = join(folder.path, target);
   if (from === targetRoot || from.startsWith(`${targetRoot}${sep}`)) return null;
-  const seen = await look(from);
-  if (seen.kind !== 'file' || seen.size !== row.size || seen.mtimeMs !== row.mtime_ms) return null;
   const wanted = join(targetRoot, relative(folder.path, row.path));
+  const seen = await stat(from).catch(() => null);
+  const ours = seen?.isFile() && sameAsTaken(seen, row) ? seen : null;
+  if (!seen || (ours && ours.nlink > 1)) {
+    const placed = await placedBefore(wanted, row, ours);
+    if (placed && ours) await unlink(from).catch(ignoreGone);
+    if (placed) return placed;
+  }
+  if (!ours) return null;
   await makeFolder(dirname(wanted));
   // Hard link then unlink (rename where links are not possible): an existing name is never replaced.
   const free = await freeName(dirname(wanted), basename(wanted));
   return settle(from, free);
 }
+
+/**
+ * Where an earlier move of this file put it: `wanted` or a numbered variant of it holding the very file
+ * (the original's inode while the original is still linked; else its size and modification time, which a
+ * link or rename keeps).
+ */
+async function placedBefore(
+  wanted: string,
+  row: WatchFileRow,
+  original: Stats | null,
+): Promise<string | null> {
+  const names = new Set(await readdir(dirname(wanted)).catch((): string[] => []));
+  for (let n = 1; n <= names.size; n++) {
+    const name = withVariant(basename(wanted), n);
+    if (!names.has(name)) continue;
+    const path = join(dirname(wanted), name);
+    const there = await stat(path).catch(() => null);
+    if (!there?.isFile()) continue;
+    const same = original
+      ? there.dev === original.dev && there.ino === original.ino
+      : sameAsTaken(there, row);
+    if (same) return path;
+  }
+  return null;
+}
+
+/** The size and modification time it was taken with (as file-check's look rounds them). */
+const sameAsTaken = (info: Stats, row: WatchFileRow) =>
+  info.size === row.size && Math.round(info.mtimeMs) === row.mtime_ms;
+
+const ignoreGone = (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'ENOENT') throw e;
+};

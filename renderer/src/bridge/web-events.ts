@@ -1,6 +1,16 @@
 import { createParser } from 'eventsource-parser';
 import { EngineEventSchema, type EventListener } from '../../../shared/contract/events';
+import { HEARTBEAT_HEADER } from '../../../shared/serve-routes';
 import { sessionRefused } from './web-requests';
+import { silenceWatch } from './silence-watch';
+
+/**
+ * Heartbeats a stream may miss before it is taken for dead: a half-open connection (a laptop that slept, a
+ * Wi-Fi change, a proxy that dropped it silently) never says it ended, and the page would hear nothing.
+ */
+const SILENT_HEARTBEATS = 2.5;
+/** The shortest silence taken for a dead stream, however short serve's heartbeat (a test's): a busy loop is not one. */
+const MIN_SILENCE_MS = 1000;
 
 /** The first try after a stream ends comes at once (or nearly): it tells a stopped serve from a break. */
 const FIRST_RETRY_MS = 250;
@@ -32,7 +42,8 @@ const pause = (ms: number, signal: AbortSignal) =>
  * listener, closed with the last. When it breaks it reconnects after the server's `retry:` hint; the new
  * stream is a new subscription whose `seq` starts again at 1. Each listener's `opened` runs when a stream is
  * open (the server subscribed it before it answered the headers), so what it fetches then misses nothing.
- * A try that finds no serve (the connection refused, an error status) tells the link watcher at once.
+ * A try that finds no serve (the connection refused, an error status) tells the link watcher at once. A
+ * stream that stays silent for 2.5 of serve's heartbeats is closed and opened again, as after a break.
  */
 export class WebEvents {
   private readonly listeners = new Set<EventListener>();
@@ -109,8 +120,11 @@ export class WebEvents {
     // When serve was last heard: the end of the last open stream (this page's numbers are from then).
     let heardAt: number | null = null;
     while (!signal.aborted) {
+      // Ends this stream alone (the silence watch), or with the bridge.
+      const dead = new AbortController();
+      const streamSignal = AbortSignal.any([signal, dead.signal]);
       try {
-        const res = await this.fetchFn(this.url, this.init(signal));
+        const res = await this.fetchFn(this.url, this.init(streamSignal));
         // A session the server does not take will not be taken on the next try either.
         if (sessionRefused(res.status, res.headers.get('www-authenticate'))) this.refused?.();
         if (res.status === 401 || res.status === 403) return this.firstTryFailed(tried);
@@ -121,19 +135,25 @@ export class WebEvents {
           this.link?.back();
           this.tellOpened();
           const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            parser.feed(value);
+          const silence = silenceWatch(silenceOf(res), () => dead.abort());
+          try {
+            for (;;) {
+              const { value, done } = await reader.read();
+              if (done) break;
+              silence.heard();
+              parser.feed(value);
+            }
+          } finally {
+            silence.stop();
+            // A stream that ended or broke was heard until now; one given up for silence, until its last byte.
+            heardAt = dead.signal.aborted ? silence.lastHeardAt : Date.now();
           }
-          heardAt = Date.now();
         } else this.link?.lost(heardAt ?? Date.now());
       } catch {
         // The stream broke or was closed: reconnect below, unless closed. A broken stream was still
         // heard until now; a try that found no serve was not.
         if (signal.aborted) return;
-        if (this.streamOpen) heardAt = Date.now();
-        else this.link?.lost(heardAt ?? Date.now());
+        if (!this.streamOpen) this.link?.lost(heardAt ?? Date.now());
       }
       if (signal.aborted) return;
       const justBroke = this.streamOpen;
@@ -148,4 +168,14 @@ export class WebEvents {
   private firstTryFailed(tried: boolean): void {
     if (!tried) this.tellOpened();
   }
+}
+
+/**
+ * How long a stream may stay silent: 2.5 of the heartbeats serve says it keeps; 0 (never taken for dead)
+ * when it does not say.
+ */
+function silenceOf(res: Response): number {
+  const heartbeatMs = Number(res.headers.get(HEARTBEAT_HEADER));
+  if (!Number.isFinite(heartbeatMs) || heartbeatMs <= 0) return 0;
+  return Math.max(heartbeatMs * SILENT_HEARTBEATS, MIN_SILENCE_MS);
 }

@@ -2,14 +2,18 @@ import type { DoneBefore } from '../../../../shared/contract/batches';
 import { creditsFor } from '../../../../shared/credits';
 import { existsSync } from 'node:fs';
 import type { JobRow, JobStore, NewJob } from '../../db/jobs';
+import { retryPays } from '../../jobs/life-rules';
 import { lookInChunks, TimeSlices } from '../time-slices';
 
 /** Where each planned job stands against the queue: new, already queued, failed before, or already dubbed. */
 export interface Sorted {
   fresh: NewJob[];
   queued: number[];
-  /** Failed jobs, and canceled ones holding a dub the service made: retried, not added again. */
-  failed: { id: number; job: NewJob }[];
+  /**
+   * Failed jobs, and canceled ones holding a dub the service made: retried, not added again. `pays`: the
+   * retry makes a dub (see `retryPays`); `charged`: its dub's charge is recorded.
+   */
+  failed: { id: number; job: NewJob; pays: boolean; charged: boolean }[];
   done: DoneBefore[];
   /** The planned jobs behind `queued`, in its order. */
   queuedJobs: NewJob[];
@@ -88,7 +92,7 @@ export async function sortAgainstQueue(
     const k = key(job.source, job.dest_lang);
     const liveJob = live.get(k);
     if (liveJob) {
-      if (liveJob.state === 'failed') out.failed.push({ id: liveJob.id, job });
+      if (liveJob.state === 'failed') out.failed.push(retried(liveJob, job));
       else {
         out.queued.push(liveJob.id);
         out.queuedJobs.push(job);
@@ -107,7 +111,7 @@ export async function sortAgainstQueue(
     }
     const held = canceled.get(k);
     if (!before && held && sameDub(held, job)) {
-      out.failed.push({ id: held.id, job });
+      out.failed.push(retried(held, job));
       continue;
     }
     if (before) {
@@ -160,9 +164,17 @@ export function creditsOf(jobs: readonly Pick<NewJob, 'duration' | 'studio' | 'r
   return { credits, unknown };
 }
 
-/** The jobs a batch will pay for: new ones, and failed ones the service has not charged yet (a retry of a
- * charged dub only fetches its results again). */
-export function toBePaid(store: JobStore, sorted: Sorted): NewJob[] {
-  const unpaid = sorted.failed.filter((f) => (store.reads.get(f.id)?.credits_charged ?? null) === null);
-  return [...sorted.fresh, ...unpaid.map((f) => f.job)];
+const retried = (row: JobRow, job: NewJob): Sorted['failed'][number] => ({
+  id: row.id,
+  job,
+  pays: retryPays(row),
+  charged: row.credits_charged !== null,
+});
+
+/**
+ * The jobs a batch will pay for: new ones, and retried ones that make a dub (a retry of a dub the service
+ * made only fetches it: its one charge is the service's already, recorded or to come).
+ */
+export function toBePaid(sorted: Sorted): NewJob[] {
+  return [...sorted.fresh, ...sorted.failed.filter((f) => f.pays).map((f) => f.job)];
 }

@@ -147,7 +147,7 @@ export class BatchService {
     const planned = await this.planned(args);
     const sorted = await sortAgainstQueue(store, planned.jobs, false);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
-    const paid = toBePaid(store, sorted);
+    const paid = toBePaid(sorted);
     const { credits, unknown } = creditsOf(paid);
     const balance = await account.balanceOrNull();
     const committed = account.committedNow();
@@ -174,7 +174,7 @@ export class BatchService {
     const planned = await this.planned(args, true, args.again);
     const sorted = await sortAgainstQueue(store, planned.jobs, args.again);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
-    const { credits, unknown } = creditsOf(toBePaid(store, sorted));
+    const { credits, unknown } = creditsOf(toBePaid(sorted));
     const balance = queued.length ? await account.balanceOrNull() : account.balance.value;
     // What the queue already holds is charged before this batch: the Add sheet and the CLI count it too.
     const committed = account.committedNow();

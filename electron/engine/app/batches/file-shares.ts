@@ -5,7 +5,8 @@ import type { Sorted } from './against-queue';
 
 /**
  * Each file's share of the batch's total: what its paid jobs cost, and its languages that cost nothing
- * (a copy, already dubbed, already queued, a failed dub already paid), so the rows add up to the total.
+ * (a copy, already dubbed, already queued, a dub already paid, or made and fetched by a retry), so the
+ * rows add up to the total.
  */
 export function withShares(
   files: readonly FileEstimate[],
@@ -26,9 +27,8 @@ export function withShares(
   for (const [job, of] of sorted.copyOf) addFree(job.source, { lang: job.dest_lang, why: 'copy', of });
   for (const d of sorted.done) addFree(d.source, { lang: d.destLang, why: 'done', of: null });
   for (const job of sorted.queuedJobs) addFree(job.source, { lang: job.dest_lang, why: 'queued', of: null });
-  const unpaid = new Set(paid);
   for (const f of sorted.failed)
-    if (!unpaid.has(f.job)) addFree(f.job.source, { lang: f.job.dest_lang, why: 'paid', of: null });
+    if (!f.pays) addFree(f.job.source, { lang: f.job.dest_lang, why: f.charged ? 'paid' : 'made', of: null });
   return files.map((f) =>
     f.problem
       ? f

@@ -6,7 +6,9 @@ import { absolutePath } from '../paths';
 import { expandInputs, type OwnOutputs } from './expand-inputs';
 import { fanOut } from './fan-out';
 import { InputError } from '../../media/probe';
-import { NO_SOUND, planSends, type SendPlan } from './send-plan';
+import { NO_SOUND, planSends, type SendChoice, type SendPlan } from './send-plan';
+import { creditsFor } from '../../../../shared/credits';
+import type { Source } from './expand-inputs';
 
 export interface Planned {
   files: FileEstimate[];
@@ -34,7 +36,8 @@ export async function planBatch(
   });
   const outDir = req.outDir ? absolutePath(req.outDir, opts.cwd, 'outDir') : null;
   const sends = await planSends(sources, req);
-  const dubbable = sources.filter((s) => {
+  const billed = sources.map((s) => billedAs(s, sends));
+  const dubbable = billed.filter((s) => {
     if ('url' in s || sends.bySource.get(s.path)?.why !== NO_SOUND) return true;
     refuseSilent(s.path, files, refused);
     return false;
@@ -46,10 +49,35 @@ export async function planBatch(
     sends: sends.bySource,
     ...(opts.watchFolderId !== undefined ? { watchFolderId: opts.watchFolderId } : {}),
   });
-  const withSends = files.map((f) => (f.problem ? f : { ...f, sends: sends.bySource.get(f.input) ?? null }));
+  const withSends = files.map((f) => (f.problem ? f : estimateAs(f, sends.bySource.get(f.input), req)));
   return { files: withSends, jobs, refused, sends };
 }
 
+/**
+ * A file as the service will bill it: on the audio path, the length of the sound sent, which may be less
+ * than the file says (chapters or a picture running past the sound). The queue, the estimate and "Dub
+ * again" all read this length.
+ */
+function billedAs(source: Source, sends: SendPlan): Source {
+  if ('url' in source) return source;
+  const choice = sends.bySource.get(source.path);
+  if (choice?.what !== 'audio' || choice.seconds === null) return source;
+  return { ...source, durationSeconds: choice.seconds };
+}
+
+function estimateAs(f: FileEstimate, choice: SendChoice | undefined, req: BatchRequest): FileEstimate {
+  if (!choice) return { ...f, sends: null };
+  const sends = { what: choice.what, bytes: choice.bytes, why: choice.why };
+  if (choice.what !== 'audio' || choice.seconds === null) return { ...f, sends };
+  const perLanguage = creditsFor(choice.seconds, req.studio);
+  return {
+    ...f,
+    durationSeconds: choice.seconds,
+    creditsPerLanguage: perLanguage,
+    credits: perLanguage * req.to.length,
+    sends,
+  };
+}
 /** A video with no sound track is refused before anything is sent: its dub would be charged for silence. */
 function refuseSilent(path: string, files: FileEstimate[], refused: Planned['refused']): void {
   const error = new InputError(

@@ -3,7 +3,7 @@ import { SendSchema, type Send } from '../../../../shared/contract/jobs';
 import { mapInTurns } from '../../files/in-turns';
 import { audioBytes, audioPlan } from '../../media/ffmpeg/audio-plan';
 import { mediaTools, NO_FFMPEG, type ToolsSearch } from '../../../media-tools/locate';
-import { probeStreams, type MediaStreams } from '../../media/ffmpeg/streams';
+import { probeStreams, soundSeconds, type MediaStreams } from '../../media/ffmpeg/streams';
 import type { ProbedFile } from '../../media/probe';
 import type { Source } from './expand-inputs';
 
@@ -12,6 +12,11 @@ export interface SendChoice {
   what: Send;
   bytes: number;
   why: string | null;
+  /**
+   * How long the service will measure what is sent, and so bill (null: unknown): the sound's length on the
+   * audio path (the sound sent is made no longer: extract.ts), the file's on the whole-file path.
+   */
+  seconds: number | null;
 }
 
 export interface SendPlan {
@@ -49,12 +54,12 @@ export async function planSends(
   const bySource = new Map<string, SendChoice>();
   const send = sendOf(req.send);
   const videos = files.filter((f) => f.kind === 'video');
-  for (const f of files) bySource.set(f.path, whole(f.bytes, null));
+  for (const f of files) bySource.set(f.path, whole(f, null));
   if (videos.length === 0) return { bySource, notice: null };
   const { tools } = await search;
   if (!tools) {
     if (send === 'file') return { bySource, notice: null };
-    for (const f of videos) bySource.set(f.path, whole(f.bytes, NO_FFMPEG));
+    for (const f of videos) bySource.set(f.path, whole(f, NO_FFMPEG));
     return { bySource, notice: NO_FFMPEG };
   }
   await mapInTurns(videos, PROBES_AT_ONCE, async (f) => {
@@ -64,7 +69,12 @@ export async function planSends(
   return { bySource, notice: null };
 }
 
-const whole = (bytes: number, why: string | null): SendChoice => ({ what: 'file', bytes, why });
+const whole = (f: ProbedFile, why: string | null): SendChoice => ({
+  what: 'file',
+  bytes: f.bytes,
+  why,
+  seconds: f.durationSeconds,
+});
 
 function choiceFor(
   f: ProbedFile,
@@ -72,15 +82,15 @@ function choiceFor(
   send: Send,
   api: BatchRequest['api'],
 ): SendChoice {
-  if (!streams) return whole(f.bytes, send === 'file' ? null : 'ffprobe could not read its streams');
-  if (!streams.audio) return whole(f.bytes, NO_SOUND);
-  if (send === 'file') return whole(f.bytes, null);
-  if (!streams.video) return whole(f.bytes, 'it has no picture to keep');
+  if (!streams) return whole(f, send === 'file' ? null : 'ffprobe could not read its streams');
+  if (!streams.audio) return whole(f, NO_SOUND);
+  if (send === 'file') return whole(f, null);
+  if (!streams.video) return whole(f, 'it has no picture to keep');
   const plan = audioPlan(streams.audio, api);
   // A file that does not say how long it is: its sound weighs at most the file.
-  const seconds = streams.durationSeconds ?? f.durationSeconds;
+  const seconds = soundSeconds(streams) ?? f.durationSeconds;
   const bytes = seconds === null ? f.bytes : Math.min(f.bytes, audioBytes(plan, seconds));
-  return { what: 'audio', bytes, why: null };
+  return { what: 'audio', bytes, why: null, seconds };
 }
 
 /** What the jobs to be sent weigh together: with the audio path, and as whole files. */

@@ -1,6 +1,6 @@
 import { isTerminal, type JobView } from '../../../../shared/contract/jobs';
 import type { JobRow, JobStore } from '../../db/jobs';
-import type { TransferMeters } from './meters';
+import type { TransferReadings } from './rates-in';
 import { toView, type ViewContext } from './views';
 
 /** Jobs as the faces see them: the row, its outputs, and its transfer's speed. */
@@ -13,7 +13,7 @@ export class JobViews {
 
   constructor(
     private readonly store: JobStore,
-    private readonly meters: TransferMeters,
+    private readonly meters: Pick<TransferReadings, 'get'>,
     /** The service jobs are made for now (a job of another one says so). */
     private readonly serviceId: () => string,
     /** Whether the user paused the whole queue (downloads wait then). */

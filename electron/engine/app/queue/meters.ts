@@ -1,3 +1,4 @@
+import type { PublishedTransfer } from '../../db/published-rates';
 import type { Transfer } from './views';
 
 interface Meter {
@@ -54,21 +55,45 @@ export class TransferMeters {
     return m ? { bytesPerSecond: m.rate, etaSeconds: m.eta, percent: m.percent } : undefined;
   }
 
-  forget(id: number): void {
-    this.meters.delete(id);
+  /** False when the job had no meter. */
+  forget(id: number): boolean {
+    return this.meters.delete(id);
   }
 
-  /** All transfers together: bytes a second, and the time until the slowest one ends. */
-  overall(): { bytesPerSecond: number | null; etaSeconds: number | null } {
-    let rate = 0;
-    let any = false;
-    let eta: number | null = null;
-    for (const m of this.meters.values()) {
-      if (m.rate === null) continue;
-      any = true;
-      rate += m.rate;
-      if (m.eta !== null) eta = Math.max(eta ?? 0, m.eta);
-    }
-    return { bytesPerSecond: any ? rate : null, etaSeconds: eta };
+  /** Every running transfer, as another process is told of it (`RatesPublisher`). */
+  snapshot(): PublishedTransfer[] {
+    return [...this.meters].map(([id, m]) => ({
+      id,
+      bytesPerSecond: m.rate === null ? null : Math.round(m.rate),
+      etaSeconds: m.eta,
+      percent: m.percent,
+    }));
   }
+
+  get size(): number {
+    return this.meters.size;
+  }
+
+  overall(): Overall {
+    return overallOf([...this.meters.values()].map((m) => ({ bytesPerSecond: m.rate, etaSeconds: m.eta })));
+  }
+}
+
+/** All transfers together: bytes a second, and the time until the slowest one ends. */
+export interface Overall {
+  bytesPerSecond: number | null;
+  etaSeconds: number | null;
+}
+
+export function overallOf(transfers: Iterable<Pick<Transfer, 'bytesPerSecond' | 'etaSeconds'>>): Overall {
+  let rate = 0;
+  let any = false;
+  let eta: number | null = null;
+  for (const t of transfers) {
+    if (t.bytesPerSecond === null) continue;
+    any = true;
+    rate += t.bytesPerSecond;
+    if (t.etaSeconds !== null) eta = Math.max(eta ?? 0, t.etaSeconds);
+  }
+  return { bytesPerSecond: any ? rate : null, etaSeconds: eta };
 }

@@ -9,7 +9,14 @@ export class JobPace {
   private readonly starts = new Map<number, number>();
   private secondsAvg: number | null = null;
 
-  seen(row: JobRow): void {
+  /** Seconds a job has taken here, on average (null: none completed yet in this session). */
+  get averageSeconds(): number | null {
+    return this.secondsAvg === null ? null : Math.round(this.secondsAvg * 10) / 10;
+  }
+
+  /** True when the average moved. */
+  seen(row: JobRow): boolean {
+    const before = this.secondsAvg;
     if (row.state === 'uploading' && !this.starts.has(row.id)) this.starts.set(row.id, Date.now());
     if (row.state === 'completed') {
       const started = this.starts.get(row.id);
@@ -19,12 +26,22 @@ export class JobPace {
       }
     }
     if (isTerminal(row.state)) this.starts.delete(row.id);
+    return this.secondsAvg !== before;
   }
 
-  /** Seconds until `left` jobs are done, `concurrency` at a time; `fallback` before any job completed. */
-  etaSeconds(left: number, concurrency: number, fallback: number | null): number | null {
+  /**
+   * Seconds until `left` jobs are done, `concurrency` at a time, at this pace or else at `otherPace` (the
+   * worker's in another process); `fallback` before any job completed.
+   */
+  etaSeconds(
+    left: number,
+    concurrency: number,
+    fallback: number | null,
+    otherPace: number | null = null,
+  ): number | null {
     if (left === 0) return 0;
-    if (this.secondsAvg !== null) return Math.round((left / concurrency) * this.secondsAvg);
+    const pace = this.secondsAvg ?? otherPace;
+    if (pace !== null) return Math.round((left / concurrency) * pace);
     return fallback;
   }
 }

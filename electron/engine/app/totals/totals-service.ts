@@ -6,10 +6,11 @@ import type { LockStore } from '../../db/lock-store';
 import { QueueLock } from '../../runner/lock';
 import type { AccountService } from '../account/account-service';
 import type { EventHub } from '../event-hub';
-import type { TransferMeters } from '../queue/meters';
+import type { TransferReadings, WorkerRates } from '../queue/rates-in';
+import type { RatesPublisher } from '../queue/rates-out';
 import type { QueuePauseSetting } from '../queue/pause';
 import { readAppSettings } from '../settings/app-settings';
-import { JobPace } from './pace';
+import type { JobPace } from './pace';
 import type { ServiceReach } from './reach';
 
 /** Totals are sent at most this often, after the change that asked for them. */
@@ -19,7 +20,11 @@ export interface TotalsDeps {
   store: JobStore;
   lock: LockStore;
   hub: EventHub;
-  meters: TransferMeters;
+  /** The transfers of this process, or of the one that works the queue. */
+  transfers: TransferReadings;
+  workerRates: Pick<WorkerRates, 'onChange'>;
+  pace: JobPace;
+  publisher: Pick<RatesPublisher, 'moved'>;
   account: AccountService;
   pause: QueuePauseSetting;
   reach: ServiceReach;
@@ -34,7 +39,6 @@ type TotalsHandlers = Pick<DubdeskHandlers, 'totals' | 'pauseQueue' | 'resumeQue
  * offline or being worked. Sent to the faces as a `totals` event, throttled.
  */
 export class TotalsService {
-  private readonly pace = new JobPace();
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -42,6 +46,7 @@ export class TotalsService {
     // A new balance from the service reaches the header without waiting for the next job change.
     deps.account.balance.onChange(() => this.schedule());
     deps.reach.onChange(() => this.schedule());
+    deps.workerRates.onChange(() => this.schedule());
   }
 
   /** Totals at most four times a second, after the change that asked for them. */
@@ -56,20 +61,20 @@ export class TotalsService {
 
   /** A commit (the feed's subscriber): jobs, the pause or the worker's lock moved the totals. */
   heard(changes: Changes): void {
-    for (const row of changes.jobs.values()) if (row) this.pace.seen(row);
+    for (const row of changes.jobs.values()) if (row && this.deps.pace.seen(row)) this.deps.publisher.moved();
     const settings = changes.settings === 'all' || changes.settings.size > 0;
     if (changes.jobs.size || changes.removed.length || changes.allJobs || settings || changes.lock)
       this.schedule();
   }
 
   totals(): QueueTotals {
-    const { store, account, meters } = this.deps;
+    const { store, account, transfers: readings, pace } = this.deps;
     // The balance is the service's own figure; what the queue will still spend is shown beside it.
     account.balance.refreshIfDue();
     const counts = { ...emptyCounts(), ...store.lists.countsByState() };
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     const left = total - counts.completed - counts.failed - counts.canceled;
-    const transfers = meters.overall();
+    const transfers = readings.overall();
     const sums = store.lists.creditSums();
     const committed = account.committedNow();
     const concurrency = readAppSettings(store).concurrency;
@@ -80,7 +85,7 @@ export class TotalsService {
       history: store.lists.historyCount(),
       left,
       bytesPerSecond: transfers.bytesPerSecond,
-      etaSeconds: this.pace.etaSeconds(left, concurrency, transfers.etaSeconds),
+      etaSeconds: pace.etaSeconds(left, concurrency, transfers.etaSeconds, readings.otherPace),
       creditsCommitted: committed,
       creditsCharged: sums.charged,
       balance,

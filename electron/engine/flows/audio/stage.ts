@@ -7,7 +7,8 @@ import { audioPlan } from '../../media/ffmpeg/audio-plan';
 import { extractAudio, type Extracted } from '../../media/ffmpeg/extract';
 import { mediaTools, NO_FFMPEG } from '../../../media-tools/locate';
 import { MediaToolError } from '../../../media-tools/run';
-import { probeStreams } from '../../media/ffmpeg/streams';
+import { probeFile } from '../../media/probe';
+import { probeStreams, soundSeconds } from '../../media/ffmpeg/streams';
 import { KeyLock } from '../../outputs/key-lock';
 import type { LeasedJob, StepContext } from '../context';
 
@@ -29,10 +30,20 @@ async function fileThere(path: string | null): Promise<SourceIdentity | null> {
   return s?.isFile() ? { size: s.size, mtimeMs: s.mtimeMs, hash: null } : null;
 }
 
-/** The audio path given up for this job: why goes into its history, the whole file is sent. */
-function sendWhole(job: LeasedJob, why: string): null {
-  job.apply({ type: 'send-whole', why });
+/**
+ * The audio path given up for this job: why goes into its history, the whole file is sent, and billed as
+ * the whole file (its length, read as the estimate reads it, may be more than its sound's).
+ */
+async function sendWhole(job: LeasedJob, why: string): Promise<null> {
+  const whole = await probeFile(job.row.source).catch(() => null);
+  job.apply({ type: 'send-whole', why, seconds: whole?.durationSeconds ?? null });
   return null;
+}
+
+/** The sound plays no longer than it does, nor than the estimate billed for it (the job's length). */
+function capOf(sound: number | null, estimated: number | null): number | null {
+  const known = [sound, estimated].filter((n): n is number => n !== null);
+  return known.length ? Math.min(...known) : null;
 }
 
 async function extractOnce(ctx: StepContext, job: LeasedJob): Promise<Extracted | null> {
@@ -58,7 +69,15 @@ async function extractOnce(ctx: StepContext, job: LeasedJob): Promise<Extracted 
       const made = `${dest}.${plan.ext}`;
       const there = await fileThere(made);
       if (there) return { path: made, bytes: there.size, plan };
-      return extractAudio(tools, r.source, streams, r.api, dest, ctx.signal);
+      return extractAudio(
+        tools,
+        r.source,
+        streams,
+        r.api,
+        dest,
+        capOf(soundSeconds(streams), r.duration),
+        ctx.signal,
+      );
     });
   } catch (e) {
     if (!(e instanceof MediaToolError) || e.why === 'stopped') throw e;

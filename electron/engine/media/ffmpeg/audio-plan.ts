@@ -5,7 +5,9 @@ import type { AudioStream } from './streams';
  * How a source's sound is sent. The service takes "video or audio" (v2 `file`, v1 `fileType` such as
  * audio/mpeg) and legacy takes only `video/mp4`, so:
  * - AAC is copied as it is, into an M4A (v2, v1) or an audio-only MP4 (legacy);
- * - MP3 is copied as it is into an .mp3 (v2, v1);
+ * - MP3 is copied as it is, into an M4A too (v2, v1): a bare .mp3 lasts its whole frames (1152 samples each,
+ *   plus the encoder's delay), 24 ms or more past its source's end, and the service bills whole seconds of
+ *   that; an MP4's edit list says where the sound ends;
  * - anything else (Opus, Vorbis, AC-3, E-AC-3, DTS, PCM, FLAC, ALAC, MP2…), and MP3 for legacy, becomes AAC-LC
  *   at 96 kb/s a channel, at most two channels (192 kb/s stereo): ffmpeg's own encoder, in every build,
  *   transparent for speech, which is all the service listens to (voices isolated, transcribed, cloned), and
@@ -15,8 +17,8 @@ import type { AudioStream } from './streams';
 export interface AudioPlan {
   copy: boolean;
   /** ffmpeg's muxer and the file's extension. */
-  muxer: 'mp4' | 'mp3';
-  ext: 'm4a' | 'mp4' | 'mp3';
+  muxer: 'mp4';
+  ext: 'm4a' | 'mp4';
   /** The type declared to the service. */
   mime: string;
   /** The codec options for ffmpeg. */
@@ -33,17 +35,8 @@ export function audioPlan(audio: AudioStream, api: ApiGeneration): AudioPlan {
     ? ({ muxer: 'mp4', ext: 'mp4', mime: 'video/mp4' } as const)
     : ({ muxer: 'mp4', ext: 'm4a', mime: 'audio/mp4' } as const);
   const sourceRate = audio.bitRate ?? 128_000;
-  if (audio.codec === 'aac')
+  if (audio.codec === 'aac' || (audio.codec === 'mp3' && !legacy))
     return { copy: true, ...container, codecArgs: ['-c:a', 'copy'], bitRate: sourceRate };
-  if (audio.codec === 'mp3' && !legacy)
-    return {
-      copy: true,
-      muxer: 'mp3',
-      ext: 'mp3',
-      mime: 'audio/mpeg',
-      codecArgs: ['-c:a', 'copy'],
-      bitRate: sourceRate,
-    };
   const channels = Math.min(2, Math.max(1, audio.channels ?? 2));
   const bitRate = channels * INTERMEDIATE_BITS_PER_CHANNEL;
   return {

@@ -57,8 +57,14 @@ function writeField(buf: Buffer, f: { at: number; wide: boolean }, value: number
   else buf.writeUInt32BE(value, f.at);
 }
 
-/** The sum of a track's edit list's segments, in the movie's timescale; null without an edit list. */
-function editedLength(buf: Buffer, trak: Box): number | null {
+interface EditList {
+  wide: boolean;
+  /** Where each entry's segment duration lies. */
+  durations: number[];
+}
+
+/** A track's edit list: where its segments' durations are; null without one. */
+function editListOf(buf: Buffer, trak: Box): EditList | null {
   for (const edts of boxes(buf, trak.body, trak.end)) {
     if (edts.type !== 'edts') continue;
     for (const elst of boxes(buf, edts.body, edts.end)) {
@@ -67,56 +73,77 @@ function editedLength(buf: Buffer, trak: Box): number | null {
       const count = buf.readUInt32BE(elst.body + 4);
       const entry = wide ? 20 : 12;
       if (elst.body + 8 + count * entry > elst.end) return null;
-      let total = 0;
-      for (let i = 0, at = elst.body + 8; i < count; i++, at += entry)
-        total += wide ? Number(buf.readBigUInt64BE(at)) : buf.readUInt32BE(at);
-      return total;
+      const durations = Array.from({ length: count }, (_, i) => elst.body + 8 + i * entry);
+      return { wide, durations };
     }
   }
   return null;
 }
 
+const segment = (buf: Buffer, list: EditList, at: number) =>
+  list.wide ? Number(buf.readBigUInt64BE(at)) : buf.readUInt32BE(at);
+
 /**
- * Makes an MP4's movie and track lengths what its edit lists play. ffmpeg's 2018 build (the one shipped)
- * counts the AAC encoder's priming in them: an M4A of 60.000 s of sound says 60.022 s, and the service,
- * which bills whole seconds of what it measures, would charge 61. Newer builds write the edited length,
- * which this leaves as it is. Only the header's numbers change, in place: not a byte of the media.
- * Returns whether it changed anything.
+ * Ends a track's edit list at `cap` (movie timescale) where it plays longer: the last segments are
+ * shortened, the media is not touched. Returns what it plays now.
  */
-export async function lengthsAsEdited(path: string): Promise<boolean> {
+function capEditList(buf: Buffer, list: EditList, cap: number): number {
+  let played = 0;
+  for (const at of list.durations) {
+    const length = Math.min(segment(buf, list, at), Math.max(0, cap - played));
+    if (list.wide) buf.writeBigUInt64BE(BigInt(length), at);
+    else buf.writeUInt32BE(length, at);
+    played += length;
+  }
+  return played;
+}
+
+/** The movie's timescale (units a second), from its header. */
+function movieScale(buf: Buffer, mvhd: Box): number {
+  const wide = buf.readUInt8(mvhd.body) === 1;
+  return buf.readUInt32BE(mvhd.body + (wide ? 20 : 12));
+}
+
+/**
+ * Makes an MP4's movie and track lengths what its edit lists play, and with `capSeconds` no longer than
+ * that: each edit list ends there at the latest. ffmpeg's 2018 build (the one shipped) counts the AAC
+ * encoder's priming in the headers (an M4A of 60.000 s of sound says 60.022 s), and a copied MP3 or a
+ * re-encoded Opus brings frames that run past its source's end; the service, which bills whole seconds of
+ * what it measures, would charge one more. Only the header's numbers change, in place: not a byte of the
+ * media. Returns whether it changed anything.
+ */
+export async function lengthsAsEdited(path: string, capSeconds?: number): Promise<boolean> {
   const file = await open(path, 'r+');
   try {
     const moov = await readMoov(file);
     if (!moov) return false;
     const buf = moov.bytes;
+    const original = Buffer.from(buf);
     const [top] = boxes(buf, 0, buf.length);
     if (!top) return false;
-    let changed = false;
+    const inside = [...boxes(buf, top.body, top.end)];
+    const mvhd = inside.find((b) => b.type === 'mvhd');
+    if (!mvhd) return false;
+    const cap = capSeconds === undefined ? Infinity : Math.floor(capSeconds * movieScale(buf, mvhd));
     let longest = 0;
-    let mvhd: Box | null = null;
-    for (const box of boxes(buf, top.body, top.end)) {
-      if (box.type === 'mvhd') mvhd = box;
-      if (box.type !== 'trak') continue;
-      const tkhd = [...boxes(buf, box.body, box.end)].find((b) => b.type === 'tkhd');
+    for (const trak of inside.filter((b) => b.type === 'trak')) {
+      const tkhd = [...boxes(buf, trak.body, trak.end)].find((b) => b.type === 'tkhd');
       if (!tkhd) return false;
       const field = durationField(buf, tkhd);
-      const edited = editedLength(buf, box);
+      const list = editListOf(buf, trak);
+      const played = list ? capEditList(buf, list, cap) : null;
       let length = readField(buf, field);
-      if (edited !== null && edited < length) {
-        writeField(buf, field, edited);
-        [length, changed] = [edited, true];
+      if (played !== null && played < length) {
+        writeField(buf, field, played);
+        length = played;
       }
       longest = Math.max(longest, length);
     }
-    if (mvhd) {
-      const field = durationField(buf, mvhd);
-      if (longest > 0 && longest < readField(buf, field)) {
-        writeField(buf, field, longest);
-        changed = true;
-      }
-    }
-    if (changed) await file.write(buf, 0, buf.length, moov.at);
-    return changed;
+    const field = durationField(buf, mvhd);
+    if (longest > 0 && longest < readField(buf, field)) writeField(buf, field, longest);
+    if (buf.equals(original)) return false;
+    await file.write(buf, 0, buf.length, moov.at);
+    return true;
   } catch (e) {
     // A header too short for what its boxes say: left as ffmpeg wrote it.
     if (e instanceof RangeError) return false;

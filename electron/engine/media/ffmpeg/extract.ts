@@ -17,6 +17,8 @@ export const toolTimeout = (seconds: number | null) => 120_000 + Math.ceil((seco
 /**
  * The source's first audio stream alone, into `dest` (no extension: the plan gives it), written to a `.part`
  * and renamed when whole. No picture, no subtitles, no metadata (the service needs none of the user's tags).
+ * It plays `capSeconds` at most (the length the estimate billed: `soundSeconds`): a sound re-encoded is
+ * cut there, one copied ends there by its edit list, so the service never measures more.
  */
 export async function extractAudio(
   tools: MediaTools,
@@ -24,6 +26,7 @@ export async function extractAudio(
   streams: MediaStreams,
   api: ApiGeneration,
   dest: string,
+  capSeconds: number | null,
   signal?: AbortSignal,
 ): Promise<Extracted> {
   if (!streams.audio) throw new Error(`${source} has no audio stream`);
@@ -44,10 +47,15 @@ export async function extractAudio(
       '-map_chapters',
       '-1',
       ...plan.codecArgs,
+      ...(capSeconds !== null && !plan.copy ? ['-t', capSeconds.toFixed(6)] : []),
     ],
     plan.muxer,
     path,
-    { timeoutMs: toolTimeout(streams.durationSeconds), signal },
+    {
+      timeoutMs: toolTimeout(streams.durationSeconds),
+      signal,
+      ...(capSeconds !== null ? { capSeconds } : {}),
+    },
   );
   return { path, bytes: (await stat(path)).size, plan };
 }

@@ -89,3 +89,15 @@ export async function probeStreams(
     chapters: parsed.chapters.length,
   };
 }
+
+/**
+ * How long the sound sent of this file plays, and so what the service bills for it: the first audio
+ * stream's length, never more than the file's (a sound running past the picture is cut there, as the
+ * rebuilt video cuts it). Null when ffprobe says neither.
+ */
+export function soundSeconds(streams: MediaStreams): number | null {
+  const known = [streams.audio?.durationSeconds, streams.durationSeconds].filter(
+    (n): n is number => typeof n === 'number',
+  );
+  return known.length ? Math.min(...known) : null;
+}
