@@ -22,9 +22,20 @@ function audioFilter(bad: readonly BadDub[], seconds: number): string | null {
   return parts.length ? parts.join(',') : null;
 }
 
+/** How long a file's first sound plays (its stream's own length); `fallback` when it does not say. */
+async function soundSeconds(path: string, fallback: number, pool: ProcessPool): Promise<number> {
+  const { stdout } = await pool.run('ffprobe', [
+    ...['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=duration'],
+    ...['-of', 'default=noprint_wrappers=1:nokey=1', path],
+  ]);
+  const said = Number(stdout.trim());
+  return Number.isFinite(said) && said > 0 ? said : fallback;
+}
+
 /**
  * A dubbed output's sound spoiled in place (its picture copied as it is): what QC must catch. Needs ffmpeg;
- * without it the sandbox's dubs stay good.
+ * without it the sandbox's dubs stay good. Short and silent stretches are placed on the sound's own length,
+ * which may end before the picture (`seconds`, the media's).
  */
 export async function spoilMedia(
   path: string,
@@ -32,7 +43,8 @@ export async function spoilMedia(
   seconds: number,
   pool: ProcessPool,
 ): Promise<void> {
-  const filter = audioFilter(bad, seconds);
+  if (!bad.some((b) => b === 'short' || b === 'loud' || b === 'silence')) return;
+  const filter = audioFilter(bad, await soundSeconds(path, seconds, pool));
   if (!filter) return;
   const mp3 = path.endsWith('.mp3');
   const spoiled = `${path}.spoiled${mp3 ? '.mp3' : '.mp4'}`;

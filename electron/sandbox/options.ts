@@ -3,7 +3,7 @@ import { z } from 'zod';
 const rate = z.number().min(0).max(1);
 
 /**
- * Bad dubs made on purpose, for QC: `short` (its sound 4 s shorter than the source), `loud` (24 dB louder,
+ * Bad dubs made on purpose, for QC: `short` (its sound 4 s shorter than the source's), `loud` (24 dB louder,
  * clipped), `silence` (6 s of silence in the middle), and broken subtitles: `subtitles-unreadable` (a cue
  * whose timing does not parse), `subtitles-order` (two cues swapped), `subtitles-past-end` (a cue 5 s past
  * the end), `subtitles-fast` (a cue of 80 characters in one second).

@@ -39,6 +39,19 @@ export const LOUDNESS_TARGETS = {
 export const LoudnessTargetSchema = z.enum(['broadcast', 'web']);
 export type LoudnessTarget = z.infer<typeof LoudnessTargetSchema>;
 
+/** The target a dub off one may be meant for instead. */
+export const OTHER_LOUDNESS_TARGET: Record<LoudnessTarget, LoudnessTarget> = {
+  broadcast: 'web',
+  web: 'broadcast',
+};
+
+/**
+ * Within twice the tolerance of `target`: a dub (or its source) this close to the other target may simply
+ * be meant for it, so judging it against that one is worth offering.
+ */
+export const nearLoudnessTarget = (lufs: number, target: LoudnessTarget): boolean =>
+  Math.abs(lufs - LOUDNESS_TARGETS[target].lufs) <= LOUDNESS_TARGETS[target].tolerance * 2;
+
 /** What a batch asks for beyond the dubs themselves; every field has its default. */
 export const deliverFields = {
   package: PackageFormatSchema.default('none'),
@@ -69,7 +82,7 @@ export const QcVerdictSchema = z.enum(QC_VERDICTS);
 export type QcVerdict = z.infer<typeof QcVerdictSchema>;
 
 export const QC_CODES = [
-  /** The dub's sound is longer or shorter than the source. */
+  /** The dub's sound is longer or shorter than the source's sound. */
   'length',
   /** Integrated loudness off the target. */
   'loudness',
@@ -114,7 +127,10 @@ export type QcProblem = z.infer<typeof QcProblemSchema>;
 /** A finished dub's check, computed on this machine from what was downloaded. Never hides a result. */
 export const QcSchema = z.object({
   verdict: QcVerdictSchema,
-  /** The dub's sound minus the source's length, in seconds; null when either is unknown. */
+  /**
+   * The dub's sound minus the source's sound (what was dubbed; the source file's length when its sound could
+   * not be measured here), in seconds; null when either is unknown.
+   */
   durationDelta: z.number().nullable(),
   loudness: z.object({
     /** EBU R128 integrated loudness (LUFS); null when silent or not measured. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OUTPUT_TYPES, type OutputType } from '../api/common';
-import { PackageFormatSchema, QcSchema } from './deliver';
+import { LoudnessTargetSchema, PackageFormatSchema, QcSchema } from './deliver';
 import { ContractErrorSchema } from './errors';
 
 export const API_GENERATIONS = ['v2', 'v1', 'legacy'] as const;
@@ -308,6 +308,19 @@ export const PackageNowSchema = z
   })
   .strict();
 export type PackageNowRequest = z.infer<typeof PackageNowSchema>;
+
+/**
+ * Finished dubs judged again against another loudness target, from the measurement their QC stored:
+ * nothing is read again, sent or charged. Their QC's target, loudness problem and verdict change, and the
+ * target is theirs from then on.
+ */
+export const JudgeQcSchema = z
+  .object({
+    ids: z.array(z.number().int().positive()).min(1).max(100_000),
+    loudness: LoudnessTargetSchema,
+  })
+  .strict();
+export type JudgeQcRequest = z.infer<typeof JudgeQcSchema>;
 
 export const LogLineSchema = z.object({
   at: z.string(),

@@ -20,6 +20,7 @@ export const METHOD_NAMES = [
   'resumeJobs',
   'clearJobs',
   'packageNow',
+  'judgeQc',
   'totals',
   'pauseQueue',
   'resumeQueue',

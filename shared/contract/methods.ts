@@ -8,6 +8,7 @@ import {
   JobDetailSchema,
   JobIdSchema,
   JobPageSchema,
+  JudgeQcSchema,
   LogLineSchema,
   PackageNowSchema,
   PackageViewSchema,
@@ -92,6 +93,11 @@ export const METHODS = {
    * languages; the one it replaces goes to `previous/`. Made here with ffmpeg: nothing is charged.
    */
   packageNow: act(PackageNowSchema, PackageViewSchema),
+  /**
+   * Finished dubs judged again against another loudness target (broadcast or web) from their stored
+   * measurement: no file is read again and nothing is charged. `changed`: judged again; `skipped`: why not.
+   */
+  judgeQc: act(JudgeQcSchema, ActionResultSchema),
   totals: q(null, QueueTotalsSchema),
   pauseQueue: act(null, QueueTotalsSchema),
   resumeQueue: act(null, QueueTotalsSchema),

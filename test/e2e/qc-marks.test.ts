@@ -15,7 +15,7 @@ describe('QC on the chips and in the job panel; the package on the row', () => {
       balance: 36_000,
       // The bad dubs' sound is spoiled with ffmpeg (the other browser tests run the sandbox without it).
       ffmpeg: true,
-      faults: { badDubs: { fr: ['short', 'subtitles-fast'], de: ['silence'] } },
+      faults: { badDubs: { fr: ['short', 'subtitles-fast'], de: ['silence'], it: ['loud'] } },
     },
     ready: addButtonShown,
   });
@@ -118,5 +118,42 @@ describe('QC on the chips and in the job panel; the package on the row', () => {
     expect(await panel.getByRole('button', { name: 'Dub again…' }).count()).toBe(0);
     await bothThemes(page, 'qc-panel-web-loud-source');
     expect(await seriousViolations(page)).toEqual([]);
+    const zoomed = await openPage(e2e.app, { width: 640, height: 400, zoom: 2 });
+    try {
+      await zoomed.page.getByRole('button', { name: /^Spanish, es: done, QC failed/ }).click(PATIENT);
+      await zoomed.page
+        .getByRole('complementary')
+        .getByRole('button', { name: 'Check against the web target' })
+        .scrollIntoViewIfNeeded();
+      await screenshot(zoomed.page, 'qc-panel-web-loud-zoom-200');
+    } finally {
+      await zoomed.close();
+    }
+
+    // The web target, for this dub already made: judged again at once from what was measured, nothing asked
+    // or charged, and the chip follows.
+    await panel.getByRole('button', { name: 'Check against the web target' }).click();
+    await page.getByText(/judged against the web target \(-14 LUFS\); nothing was charged/).waitFor(PATIENT);
+    await panel.getByText('QC passed').waitFor();
+    await figures.getByText(/target -14 LUFS ±2, web platforms/).waitFor();
+    await row.getByRole('button', { name: /^Spanish, es: done, QC passed/ }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await panel.getByRole('button', { name: /^Check against the/ }).count()).toBe(0);
+    const jobs = await allJobs(api);
+    expect(jobs.find((j) => j.source === web)?.qc?.target.name).toBe('web');
+    await bothThemes(page, 'qc-panel-judged-web');
+  });
+
+  it('a dub pushed past full scale: its true peak is said with its sign', async () => {
+    const { api } = e2e.app.host;
+    await api.add({ inputs: [talkVideo(12, 'loud talk.mp4')], to: ['it'] });
+    const { page } = e2e.view;
+    const row = page.getByRole('row', { name: /loud talk\.mp4/ });
+    const chip = row.getByRole('button', { name: /^Italian, it: done, QC failed/ });
+    await chip.waitFor({ ...PATIENT, timeout: 90_000 });
+    await chip.click();
+    const figures = page.getByRole('complementary').locator('dl.qc-figures');
+    await figures.getByText(/^\+\d+\.\d dBTP$/).waitFor();
+    await bothThemes(page, 'qc-panel-true-peak');
   });
 });

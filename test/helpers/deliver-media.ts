@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { tempDir } from './temp-dir';
@@ -84,4 +84,52 @@ export function loudnormMeasure(path: string): { integrated: number; truePeak: n
     throw new Error(`loudnorm did not measure ${path}: ${run.stderr.slice(-500)}`);
   const m = LoudnormJson.parse(JSON.parse(json));
   return { integrated: m.input_i, truePeak: m.input_tp };
+}
+
+/** A tone-and-pattern video muxed by the ffmpeg given these input and output arguments, at about -23 LUFS. */
+function talkMadeWith(name: string, inputs: string[], outputs: string[]): string {
+  const path = join(tempDir('talk-odd-'), name);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    ...inputs,
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
+    ...outputs,
+    path,
+  ]);
+  return path;
+}
+
+/** A video whose sound stops before its picture: `pictureSeconds` of picture, `soundSeconds` of sound. */
+export function soundEndsEarly(pictureSeconds: number, soundSeconds: number, name: string): string {
+  return talkMadeWith(
+    name,
+    ['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-f', 'lavfi', '-i', 'sine=frequency=440'],
+    ['-t', String(pictureSeconds), '-af', `atrim=end=${soundSeconds},volume=-1.2dB`],
+  );
+}
+
+/**
+ * An MP4 whose chapters run past its streams: `seconds` of picture and sound, a chapter track (and so the
+ * container's duration) of `chaptersSeconds`, as some editors export.
+ */
+export function chaptersPastEnd(seconds: number, chaptersSeconds: number, name: string): string {
+  const dir = tempDir('chapters-');
+  const chapters = join(dir, 'chapters.txt');
+  const half = Math.round((chaptersSeconds * 1000) / 2);
+  writeFileSync(
+    chapters,
+    `;FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=${half}\ntitle=One\n` +
+      `[CHAPTER]\nTIMEBASE=1/1000\nSTART=${half}\nEND=${chaptersSeconds * 1000}\ntitle=Two\n`,
+  );
+  const t = String(seconds);
+  return talkMadeWith(
+    name,
+    [
+      ...['-t', t, '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10'],
+      ...['-t', t, '-f', 'lavfi', '-i', 'sine=frequency=440', '-i', chapters],
+    ],
+    ['-map', '0', '-map', '1', '-map_chapters', '2', '-af', 'volume=-1.2dB'],
+  );
 }

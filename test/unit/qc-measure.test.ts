@@ -169,6 +169,8 @@ describe.each(TOOLSETS)('QC of a dub, measured by %s', (_name, tools) => {
     expect(qc.problems[0]?.message).toBe('the dubbed media has no sound track');
     expect(await sourceFacts(t, mute, 3)).toEqual({
       seconds: 3,
+      lengthOf: 'file',
+      fileSeconds: 3,
       silences: [{ start: 0, end: 3 }],
       lufs: null,
     });
@@ -181,7 +183,7 @@ describe.each(TOOLSETS)('QC of a dub, measured by %s', (_name, tools) => {
     const qc = await checkDub(
       t,
       { media: notMedia, subtitles: null },
-      { seconds: 12, silences: null, lufs: null },
+      { seconds: 12, lengthOf: 'file', fileSeconds: 12, silences: null, lufs: null },
       'broadcast',
     );
     expect(qc.problems).toEqual([

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoudnessTarget } from '../../shared/contract/deliver';
 import type { AudioMeasure } from '../../electron/engine/media/qc/measure';
+import { judgeAgainst } from '../../electron/engine/media/qc/loudness-rules';
 import { judge } from '../../electron/engine/media/qc/rules';
 
 /** A dub's sound at `lufs`, otherwise unremarkable (no peak over the ceiling, no clipping, no silence). */
@@ -42,7 +43,7 @@ describe("a dub's loudness against its source's", () => {
     const p = loudness(-23.4, -22.9, 'web');
     expect(p?.message).toMatch(/the source itself is at -22\.9 LUFS: the dub is as quiet as its original$/);
     expect(p?.remedy).toMatch(
-      /If it goes to broadcast, pick the broadcast target \(-23 LUFS\): --loudness broadcast/,
+      /If it goes to broadcast, pick the broadcast target \(-23 LUFS\): `dubdesk qc --loudness broadcast ID` judges this dub again against it at no cost .*; for new dubs, --loudness broadcast on add, dub or watch/,
     );
     expect(p?.severity).toBe('fail');
   });
@@ -62,5 +63,50 @@ describe("a dub's loudness against its source's", () => {
       'integrated loudness -14.0 LUFS is 9.0 LU above the broadcast (EBU R128) target of -23 LUFS (±2)',
     );
     expect(loudness(-22, -14, 'broadcast')).toBeUndefined();
+  });
+});
+
+describe('a finished dub judged again against the other target, from its stored figures', () => {
+  const checked = (dub: number, source: number | null) =>
+    judge({
+      audio: { ...sound(dub), durationSeconds: 56 },
+      sourceSeconds: 60,
+      sourceLengthOf: 'sound',
+      sourceSilences: [],
+      sourceLufs: source,
+      subtitleProblems: [],
+      target: 'broadcast',
+      jobId: 7,
+    });
+
+  it('a web-loud dub: fails broadcast, passes web on its loudness, keeps its other problems and figures', () => {
+    const first = checked(-14.2, -14.0);
+    expect(first.problems.map((p) => p.code)).toEqual(['length', 'loudness']);
+    expect(first.problems[1]?.remedy).toMatch(/`dubdesk qc --loudness web 7` judges this dub again/);
+    const web = judgeAgainst(first, 'web', 7);
+    expect(web.target).toEqual({ name: 'web', lufs: -14, tolerance: 2 });
+    expect(web.problems).toEqual([first.problems[0]]);
+    expect(web.verdict).toBe('fail'); // 4 s short still fails
+    expect(web.loudness).toEqual(first.loudness);
+    expect(web.durationDelta).toBe(first.durationDelta);
+    expect(web.checkedAt).toBe(first.checkedAt);
+    // And back: the very words of the first check.
+    expect(judgeAgainst(web, 'broadcast', 7)).toEqual(first);
+  });
+
+  it('a dub loud on its own, far from both targets: the web target does not pass it, nor is it offered', () => {
+    const first = checked(1, -23);
+    expect(first.problems.find((p) => p.code === 'loudness')?.remedy).not.toMatch(/dubdesk qc/);
+    const web = judgeAgainst(first, 'web', 7);
+    expect(web.problems.find((p) => p.code === 'loudness')?.message).toMatch(
+      /^integrated loudness 1\.0 LUFS is 15\.0 LU above the web platforms target of -14 LUFS/,
+    );
+  });
+
+  it('a silent dub has no loudness to judge: only the target changes', () => {
+    const silent = { ...checked(-23, -23), loudness: { integrated: null, truePeak: null, source: -23 } };
+    const web = judgeAgainst(silent, 'web', 7);
+    expect(web.problems).toEqual(silent.problems);
+    expect(web.target.name).toBe('web');
   });
 });

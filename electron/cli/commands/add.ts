@@ -1,7 +1,5 @@
 import { plural } from '../../../shared/format';
 import type { OutputSelection } from '../../../shared/contract/jobs';
-import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { AddResult } from '../../../shared/contract/batches';
 import type { DubdeskApi } from '../../../shared/contract/methods';
@@ -9,18 +7,21 @@ import type { PresetOptionsInput } from '../../../shared/contract/presets';
 import { withSession, type CliSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { jobRange, printJson, printable } from '../format';
+import { printJson } from '../format';
+import { reportAlreadyDone, reportOtherTarget, unfinishedHere } from '../already-dubbed';
 import { AddJson, DubJson } from '../json-shapes';
 import { readingLine } from '../reading';
 import { languageList, outputSelection, sendOption } from '../options';
 import { addDeliverOptions } from '../deliver-options';
 import { catchInterrupts } from '../interrupts';
-import { addRunOptions, runQueue, type RunFlags, type RunResult } from './run';
+import { addRunOptions, allJobs, runQueue, type RunFlags, type RunResult } from './run';
 import { batchRequest, requireLanguagesOrPreset, type AddFlags } from './batch-options';
 
 interface Added {
   /** The batch's jobs: added, retried, and those already in the queue. */
   ids: number[];
+  /** Dubs already made whose QC, SubRip file or package is still to be made here (a run stopped). */
+  unfinished: number[];
   /** Inputs refused, as lines naming the file and the fix. */
   skipped: string[];
   code: ExitCode;
@@ -31,33 +32,6 @@ interface Added {
 function addJson(a: Added): AddJson {
   const { refused, ...r } = a.result;
   return { ...r, jobs: a.ids, rejected: refused.map((x) => ({ input: x.input, ...x.error })) };
-}
-
-/** Lines for dubs already made with these settings: each named when few, else one line for them all. */
-function reportAlreadyDone(done: AddResult['alreadyDone']): void {
-  if (done.length === 0) return;
-  if (done.length <= 3) {
-    for (const d of done) {
-      // A result moved or deleted since is named as such: "already dubbed" alone would send the user looking.
-      const files = [...new Set(d.outputs)].map((o) =>
-        existsSync(o) ? printable(o) : `${printable(o)} (no longer there)`,
-      );
-      process.stderr.write(
-        `already dubbed: job #${d.jobId} (${printable(d.source)} → ${d.destLang})${files.length ? `, files ${files.join(', ')}` : ''}; pass --again to dub it again (it is charged again).\n`,
-      );
-    }
-    return;
-  }
-  const sources = new Set(done.map((d) => d.source)).size;
-  const outputs = [...new Set(done.flatMap((d) => d.outputs))];
-  const gone = outputs.filter((o) => !existsSync(o)).length;
-  const folders = [...new Set(outputs.map((o) => dirname(o)))];
-  const where = folders.length
-    ? `; results in ${folders.slice(0, 2).map(printable).join(', ')}${folders.length > 2 ? ` and ${plural(folders.length - 2, 'more folder')}` : ''}`
-    : '';
-  process.stderr.write(
-    `already dubbed: ${plural(done.length, 'dub')} of ${plural(sources, 'file')} with these settings (jobs ${jobRange(done.map((d) => d.jobId))})${where}${gone ? ` (${plural(gone, 'file')} no longer there)` : ''}; pass --again to dub them again (charged again); \`dubdesk status\` lists them.\n`,
-  );
 }
 
 function report(r: AddResult, flags: AddFlags): string[] {
@@ -81,11 +55,23 @@ function report(r: AddResult, flags: AddFlags): string[] {
       process.stderr.write(
         'The balance could not be checked (is the service reachable?); the jobs start when it answers.\n',
       );
-  } else if (!flags.json && r.alreadyDone.length)
-    process.stderr.write(
-      `Nothing new to dub: ${r.alreadyDone.length} already dubbed${skipped.length ? `, ${plural(skipped.length, 'input')} skipped` : ''}, 0 queued.\n`,
-    );
+  }
   return skipped;
+}
+
+/**
+ * "Nothing new to dub", and what is still to be made here of the dubs already made (after a crash): `dub`
+ * finishes it, `add` says how.
+ */
+function reportNothingNew(r: AddResult, skipped: number, unfinished: number, runs: boolean): void {
+  const finishing = !unfinished
+    ? ''
+    : runs
+      ? '; finishing what is made here of them (QC, package): nothing is charged'
+      : `; what is made here of ${unfinished === 1 ? 'one' : unfinished} (QC, package) is not finished: \`dubdesk run --until-done\` finishes it, at no charge`;
+  process.stderr.write(
+    `Nothing new to dub: ${r.alreadyDone.length} already dubbed${skipped ? `, ${plural(skipped, 'input')} skipped` : ''}, 0 queued${finishing}.\n`,
+  );
 }
 
 /** Queues the batch. Refused inputs are reported; the valid rest of the batch goes ahead. */
@@ -94,16 +80,29 @@ async function addJobs(
   inputs: string[],
   options: PresetOptionsInput,
   flags: AddFlags,
+  /** `dub`: a run follows, which finishes what is unfinished of the dubs already made. */
+  runs: boolean,
 ): Promise<Added> {
   const r = await session.api.add({ inputs, ...options, force: flags.force, again: flags.again });
   if (r.notice && !flags.json) process.stderr.write(`note: ${r.notice}\n`);
   const skipped = report(r, flags);
   const ids = [...r.added, ...r.retried, ...r.alreadyQueued];
+  const done = r.alreadyDone.length
+    ? await allJobs(
+        session.api,
+        r.alreadyDone.map((d) => d.jobId),
+      )
+    : [];
+  const unfinished = await unfinishedHere(session.api, done);
+  if (!flags.json) {
+    reportOtherTarget(done, options.loudness ?? 'broadcast');
+    if (ids.length === 0 && done.length) reportNothingNew(r, skipped.length, unfinished.length, runs);
+  }
   if (ids.length === 0 && r.alreadyDone.length === 0) {
     process.stderr.write('dubdesk: nothing to add.\n');
-    return { ids, skipped, code: ExitCode.Usage, result: r };
+    return { ids, unfinished, skipped, code: ExitCode.Usage, result: r };
   }
-  return { ids, skipped, code: skipped.length ? ExitCode.Failed : ExitCode.Ok, result: r };
+  return { ids, unfinished, skipped, code: skipped.length ? ExitCode.Failed : ExitCode.Ok, result: r };
 }
 
 function addJobOptions(cmd: Command): Command {
@@ -170,7 +169,7 @@ export function registerAddCommands(program: Command): void {
     program.command('add').description('Queue files, folders or URLs to dub into the target languages'),
   ).action(async (inputs: string[], flags: AddFlags, cmd: Command) => {
     process.exitCode = await withBatch(cmd, inputs, flags, async (s, options) => {
-      const added = await addJobs(s, inputs, options, flags);
+      const added = await addJobs(s, inputs, options, flags, false);
       if (flags.json) printJson(AddJson.parse(addJson(added)));
       return added.code;
     });
@@ -184,14 +183,16 @@ export function registerAddCommands(program: Command): void {
       const caught = catchInterrupts();
       let added: Added;
       try {
-        added = await addJobs(s, inputs, options, flags);
+        added = await addJobs(s, inputs, options, flags, true);
       } catch (e) {
         caught.dispose();
         throw e;
       }
       let run: RunResult | null = null;
-      if (added.ids.length === 0) caught.dispose();
-      else run = await runQueue(s, { ...flags, untilDone: true }, added.ids, added.skipped, caught);
+      // The batch's jobs, and what is left to make here of its dubs already made (QC, package).
+      const scope = [...added.ids, ...added.unfinished];
+      if (scope.length === 0) caught.dispose();
+      else run = await runQueue(s, { ...flags, untilDone: true }, scope, added.skipped, caught);
       if (flags.json) printJson(DubJson.parse({ ...addJson(added), run: run?.json ?? null }));
       return run?.code ?? added.code;
     });

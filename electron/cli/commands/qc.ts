@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import type { Qc } from '../../../shared/contract/deliver';
+import { Option, type Command } from 'commander';
+import { LOUDNESS_TARGETS, type LoudnessTarget, type Qc } from '../../../shared/contract/deliver';
 import type { JobFilter, JobView } from '../../../shared/contract/jobs';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import { withSession } from '../context';
@@ -12,6 +12,7 @@ import { say } from '../status-view';
 interface QcFlags {
   json: boolean;
   failed: boolean;
+  loudness?: LoudnessTarget;
 }
 
 const ids = (raw: string, previous: number[] = []) => [...previous, jobId(raw)];
@@ -23,7 +24,8 @@ export function qcFigures(qc: Qc): string {
       ? 'length ?'
       : `length ${qc.durationDelta > 0 ? '+' : ''}${qc.durationDelta.toFixed(2)} s`;
   const lufs = qc.loudness.integrated === null ? 'silent' : `${qc.loudness.integrated.toFixed(1)} LUFS`;
-  const peak = qc.loudness.truePeak === null ? '' : `, true peak ${qc.loudness.truePeak.toFixed(1)} dBTP`;
+  const tp = qc.loudness.truePeak;
+  const peak = tp === null ? '' : `, true peak ${tp > 0 ? '+' : ''}${tp.toFixed(1)} dBTP`;
   const source =
     qc.loudness.source === null || qc.loudness.source === undefined
       ? ''
@@ -60,6 +62,25 @@ async function jobsFor(api: DubdeskApi, wanted: number[], failedOnly: boolean): 
   return failedOnly ? out.filter((j) => j.qc?.verdict === 'fail') : out;
 }
 
+/**
+ * `--loudness`: the finished dubs asked for (every checked one by default) judged again against that target
+ * from their stored measurement, before they are shown. Says on stderr which could not be, and why.
+ */
+async function judgeAgain(api: DubdeskApi, wanted: number[], target: LoudnessTarget): Promise<void> {
+  const ids = wanted.length
+    ? wanted
+    : (await jobsFor(api, [], false)).filter((j) => j.qc && j.qc.target.name !== target).map((j) => j.id);
+  if (ids.length === 0) return;
+  const r = await api.judgeQc({ ids, loudness: target });
+  for (const s of r.skipped)
+    if (s.error.code !== 'not-found')
+      process.stderr.write(`dubdesk qc: ${s.error.message}. ${s.error.remedy ?? ''}\n`);
+  if (r.changed.length)
+    process.stderr.write(
+      `Judged ${r.changed.length === 1 ? `job #${r.changed[0]}` : `${r.changed.length} dubs`} again against the ${target} target (${LOUDNESS_TARGETS[target].lufs} LUFS ±${LOUDNESS_TARGETS[target].tolerance}), from the figures measured after the download: nothing was charged.\n`,
+    );
+}
+
 export function registerQcCommand(program: Command): void {
   program
     .command('qc')
@@ -68,10 +89,17 @@ export function registerQcCommand(program: Command): void {
     )
     .argument('[ids...]', 'job ids (default: every completed job)', ids)
     .option('--failed', 'only the dubs whose QC fails', false)
+    .addOption(
+      new Option(
+        '--loudness <target>',
+        'judge the dubs again against this loudness target from what was measured, at no cost: broadcast (-23 LUFS) or web (-14 LUFS)',
+      ).choices(['broadcast', 'web']),
+    )
     .option('--json', 'print the jobs and their QC as JSON on stdout (see docs/cli-json.md)', false)
     .action(async (given: number[] | undefined, flags: QcFlags, cmd: Command) => {
       process.exitCode = await withSession(cmd, { needsService: false, quiet: true }, async ({ api }) => {
         const wanted = given ?? [];
+        if (flags.loudness) await judgeAgain(api, wanted, flags.loudness);
         const jobs = await jobsFor(api, wanted, flags.failed);
         const missing = wanted.filter((id) => !jobs.some((j) => j.id === id));
         const failing = jobs.some((j) => j.qc?.verdict === 'fail');

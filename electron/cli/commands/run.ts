@@ -159,9 +159,12 @@ export async function runQueue(
   if (!flags.json) {
     printSummary(t, scope ? 'This batch' : 'This run', skipped, totals.paused !== null);
     const was = new Map(before.map((j) => [j.id, j.state]));
+    // Dubs this run finished, and those of the batch made before whose QC or package it finished.
     await printHandedOn(
       api,
-      after.filter((j) => j.state === 'completed' && was.get(j.id) !== 'completed'),
+      after.filter(
+        (j) => j.state === 'completed' && (was.get(j.id) !== 'completed' || inScope?.has(j.id) === true),
+      ),
     ).catch(() => {});
     if (!scope) printQueueLine(totals);
   }

@@ -197,7 +197,7 @@ export class Deliveries {
       const facts = await this.sourceFactsOf(tools, row, signal);
       made = await deliverJob(
         tools,
-        { outputs, heard, subtitles: choice.subtitles, loudness: choice.loudness },
+        { id: row.id, outputs, heard, subtitles: choice.subtitles, loudness: choice.loudness },
         facts,
         signal,
       ).catch(async (e: unknown) => {
@@ -205,7 +205,7 @@ export class Deliveries {
         // The SubRip file could not be written (a full disk, a folder gone): QC is recorded all the same.
         const qc = await deliverJob(
           tools,
-          { outputs, heard, subtitles: ['vtt'], loudness: choice.loudness },
+          { id: row.id, outputs, heard, subtitles: ['vtt'], loudness: choice.loudness },
           facts,
           signal,
         );
@@ -252,6 +252,7 @@ export class Deliveries {
       audio: null,
       sourceSeconds: row.duration,
       sourceSilences: null,
+      jobId: row.id,
       subtitleProblems,
       target: loudness,
       extra: [

@@ -1,5 +1,10 @@
 import { useState } from 'react';
-import { LOUDNESS_TARGETS, type Qc } from '../../../shared/contract/deliver';
+import {
+  LOUDNESS_TARGETS,
+  nearLoudnessTarget,
+  OTHER_LOUDNESS_TARGET,
+  type Qc,
+} from '../../../shared/contract/deliver';
 import type { JobView } from '../../../shared/contract/jobs';
 import { plural } from '../../../shared/format';
 import { languageName } from '../../../shared/languages';
@@ -38,7 +43,7 @@ function Figures({ qc }: { qc: Qc }) {
       )}
       <dt>True peak</dt>
       <dd className="num">
-        {qc.loudness.truePeak === null ? '—' : `${qc.loudness.truePeak.toFixed(1)} dBTP`}
+        {qc.loudness.truePeak === null ? '—' : `${signed(qc.loudness.truePeak, 1)} dBTP`}
       </dd>
     </dl>
   );
@@ -85,6 +90,51 @@ function DubAgain({ job }: { job: JobView }) {
   return (
     <button type="button" onClick={() => void go()} disabled={busy}>
       Dub again…
+    </button>
+  );
+}
+
+/**
+ * The dub judged again against the other loudness target, from what its QC measured: nothing is read
+ * again or charged, so it asks nothing first. Offered where the loudness is what the check found wrong,
+ * and the dub is near the other target (as QC's words offer it).
+ */
+const offersOtherTarget = (qc: Qc) =>
+  qc.problems.some((p) => p.code === 'loudness') &&
+  qc.loudness.integrated !== null &&
+  nearLoudnessTarget(qc.loudness.integrated, OTHER_LOUDNESS_TARGET[qc.target.name]);
+
+function JudgeAgainst({ job, qc }: { job: JobView; qc: Qc }) {
+  const bridge = useBridge();
+  const notify = useApp((s) => s.notify);
+  const [busy, setBusy] = useState(false);
+  const other = OTHER_LOUDNESS_TARGET[qc.target.name];
+  const target = LOUDNESS_TARGETS[other];
+  const go = async () => {
+    setBusy(true);
+    try {
+      const r = await bridge.judgeQc({ ids: [job.id], loudness: other });
+      const refused = r.skipped[0]?.error;
+      if (refused) notify('error', `${refused.message}. ${refused.remedy ?? ''}`);
+      else
+        notify(
+          'info',
+          `${job.sourceName} → ${job.destLang}: judged against the ${other} target (${target.lufs} LUFS); nothing was charged.`,
+        );
+    } catch (e) {
+      notify('error', asError(e).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button
+      type="button"
+      onClick={() => void go()}
+      disabled={busy}
+      title={`Judge this dub's loudness against ${target.label} (${target.lufs} LUFS ±${target.tolerance}) from what was measured; nothing is charged`}
+    >
+      Check against the {other} target
     </button>
   );
 }
@@ -150,9 +200,10 @@ export function QcSection({ job }: { job: JobView }) {
               ))}
             </ul>
           )}
-          {qc.problems.some((p) => !p.asSource) && (
+          {(offersOtherTarget(qc) || qc.problems.some((p) => !p.asSource)) && (
             <div className="panel-actions">
-              <DubAgain job={job} />
+              {offersOtherTarget(qc) && <JudgeAgainst job={job} qc={qc} />}
+              {qc.problems.some((p) => !p.asSource) && <DubAgain job={job} />}
             </div>
           )}
         </>

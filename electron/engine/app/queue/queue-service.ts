@@ -2,6 +2,7 @@ import { DubdeskError } from '../../../../shared/contract/errors';
 import type { ActionResult, SourceRow } from '../../../../shared/contract/jobs';
 import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/methods';
 import type { JobRow, JobStore } from '../../db/jobs';
+import { judgeQcAgain } from './judge-qc';
 import { packageNow, sourcePackage } from './packages';
 import type { EngineLog } from '../../log/log';
 import { checkOutputFolder } from '../batches/checks';
@@ -32,6 +33,7 @@ type QueueHandlers = Pick<
   | 'resumeJobs'
   | 'clearJobs'
   | 'packageNow'
+  | 'judgeQc'
 >;
 
 /** The queue's jobs: listed, by source, one in detail with its log, and the user's actions on them. */
@@ -125,6 +127,15 @@ export class QueueService {
         const view = packageNow(store, req);
         this.deps.log.logger.info({ source: req.source }, 'user: package now');
         return view;
+      },
+      judgeQc: (req) => {
+        const result = judgeQcAgain(store, req);
+        if (result.changed.length)
+          this.deps.log.logger.info(
+            { jobs: result.changed.length, loudness: req.loudness },
+            'user: QC judged again',
+          );
+        return result;
       },
       getJob: ({ id }) => {
         const row = this.shownJob(id);

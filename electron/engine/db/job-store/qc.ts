@@ -31,6 +31,10 @@ export class JobQc {
       dropOutput: db.prepare(`DELETE FROM outputs WHERE job_id = ? AND type = ?`),
       // The dubbed sound the video was made from has been measured: the staging sweep may take it.
       setQc: db.prepare(`UPDATE jobs SET qc = ?, dubbed_audio = NULL WHERE id = ? AND state = 'completed'`),
+      // Only over the check it was judged from: one recorded meanwhile (a redo) is not overwritten.
+      judgedAgain: db.prepare(
+        `UPDATE jobs SET qc = ?, deliver = ? WHERE id = ? AND state = 'completed' AND qc = ?`,
+      ),
     };
   }
 
@@ -59,6 +63,18 @@ export class JobQc {
       const choice = deliverOf(row);
       if (choice && choice.package !== 'none')
         this.packages.want(row.source, row.out_dir, choice, row.naming, false, now);
+      return true;
+    });
+  }
+
+  /**
+   * A dub's check judged again (another loudness target), with that target kept in its delivery choices,
+   * in one commit. False when its check changed since `row` was read, or it is no longer completed.
+   */
+  judgedAgain(row: JobRow, qc: Qc, deliver: string | null): boolean {
+    return this.t.tx(() => {
+      if (this.q.judgedAgain.run(JSON.stringify(qc), deliver, row.id, row.qc).changes === 0) return false;
+      this.t.changes.job(row.id);
       return true;
     });
   }

@@ -66,6 +66,7 @@ export interface JobDeliverables {
 export async function deliverJob(
   tools: MediaTools,
   job: {
+    id: number;
     outputs: readonly DoneOutput[];
     /**
      * The dubbed sound as it was downloaded, when the dub's video was made here from it (the audio path):
@@ -81,7 +82,7 @@ export async function deliverJob(
   const vtt = dubWebVtt(job.outputs);
   const subtitles = vtt ?? job.outputs.find((o) => o.type === 'translated_subtitle')?.path ?? null;
   const media = job.heard ?? dubMedia(job.outputs);
-  const qc = await checkDub(tools, { media, subtitles }, source, job.loudness, signal);
+  const qc = await checkDub(tools, { media, subtitles, jobId: job.id }, source, job.loudness, signal);
   const hasSrt = job.outputs.some((o) => o.type === 'translated_subtitle_srt');
   let srt: MadeFile | null = null;
   if (job.subtitles.includes('srt') && vtt && !hasSrt)

@@ -3,7 +3,7 @@ import type { LoudnessTarget, Qc, QcProblem } from '../../../../shared/contract/
 import type { MediaTools } from '../../../media-tools/locate';
 import { MediaToolError } from '../../../media-tools/run';
 import { measureAudio, measureSource, NoSoundError, type AudioMeasure, type Silence } from './measure';
-import { judge } from './rules';
+import { judge, type LengthOf } from './rules';
 import { checkSubtitles } from './subtitle-checks';
 
 export interface DubFiles {
@@ -11,10 +11,16 @@ export interface DubFiles {
   media: string | null;
   /** The dub's WebVTT subtitles; null when none were downloaded. */
   subtitles: string | null;
+  /** The dub's job, named in what to do (the command that judges it against another target). */
+  jobId?: number;
 }
 
 export interface SourceFacts {
+  /** The length the dub's sound is held against (seconds; see `lengthOf`); null when unknown. */
   seconds: number | null;
+  lengthOf: LengthOf;
+  /** The file's length as probed when it was added: how far its subtitles may run. */
+  fileSeconds: number | null;
   /** Where the source is silent; null when unknown (a URL source, a file since gone). */
   silences: Silence[] | null;
   /** Its integrated loudness (LUFS); null when unknown or silent. */
@@ -29,9 +35,9 @@ const unchecked = (what: string, e: unknown): QcProblem => ({
 });
 
 /**
- * A source's facts for QC: its length (as probed when it was added), its pauses and its loudness, read in
- * one pass and shared by all its languages. A source that cannot be read (moved, a URL) gives what is
- * known: its length.
+ * A source's facts for QC: the length of its sound, its pauses and its loudness, read in one pass and
+ * shared by all its languages. A source that cannot be read (moved, a URL) gives what is known: the
+ * file's length as probed when it was added.
  */
 export async function sourceFacts(
   tools: MediaTools,
@@ -39,11 +45,14 @@ export async function sourceFacts(
   knownSeconds: number | null,
   signal?: AbortSignal,
 ): Promise<SourceFacts> {
-  if (!path) return { seconds: knownSeconds, silences: null, lufs: null };
+  const asFile = { seconds: knownSeconds, lengthOf: 'file', fileSeconds: knownSeconds } as const;
+  if (!path) return { ...asFile, silences: null, lufs: null };
   try {
     const measured = await measureSource(tools, path, { expectedSeconds: knownSeconds, signal });
     return {
-      seconds: knownSeconds ?? measured.durationSeconds,
+      seconds: measured.durationSeconds,
+      lengthOf: 'sound',
+      fileSeconds: knownSeconds ?? measured.durationSeconds,
       silences: measured.silences,
       lufs: measured.integratedLufs,
     };
@@ -52,11 +61,11 @@ export async function sourceFacts(
     // A picture with no sound: nobody speaks anywhere.
     if (e instanceof NoSoundError)
       return {
-        seconds: knownSeconds,
+        ...asFile,
         silences: knownSeconds ? [{ start: 0, end: knownSeconds }] : [],
         lufs: null,
       };
-    return { seconds: knownSeconds, silences: null, lufs: null };
+    return { ...asFile, silences: null, lufs: null };
   }
 }
 
@@ -84,8 +93,11 @@ export async function checkDub(
   if (files.subtitles) {
     try {
       const vtt = await readFile(files.subtitles, 'utf8');
-      // The picture's length (the source's): a dub's sound cut short must not make its cues look late.
-      subtitleProblems = checkSubtitles(vtt, source.seconds ?? audio?.durationSeconds ?? null);
+      // The file's length (its picture's): a dub's sound cut short must not make its cues look late.
+      subtitleProblems = checkSubtitles(
+        vtt,
+        source.fileSeconds ?? source.seconds ?? audio?.durationSeconds ?? null,
+      );
     } catch (e) {
       extra.push(unchecked('the subtitles', e));
     }
@@ -94,10 +106,12 @@ export async function checkDub(
     audio,
     noAudioStream,
     sourceSeconds: source.seconds,
+    sourceLengthOf: source.lengthOf,
     sourceSilences: source.silences,
     sourceLufs: source.lufs,
     subtitleProblems,
     target,
     extra,
+    jobId: files.jobId ?? null,
   });
 }

@@ -6,6 +6,7 @@ import {
   type QcProblem,
 } from '../../../../shared/contract/deliver';
 import { clock } from './clock';
+import { offTarget } from './loudness-rules';
 import { LONG_SILENCE_SECONDS, type AudioMeasure, type Silence } from './measure';
 
 /** Length differences: a look beyond this, a failure beyond the next (seconds). */
@@ -13,21 +14,28 @@ export const LENGTH_WARN_SECONDS = 0.5;
 export const LENGTH_FAIL_SECONDS = 2;
 /** EBU R128's ceiling for the true peak. */
 export const TRUE_PEAK_CEILING_DBTP = -1;
-/** Off the loudness target by more than this many tolerances: a delivery check refuses it outright. */
-const LOUDNESS_FAIL_TOLERANCES = 3;
 /** Clipped: at least this share of samples within 1 dB of full scale, with the peak at full scale. */
 const CLIPPED_SHARE = 1e-4;
 const CLIPPED_PEAK_DBFS = -0.5;
 
 const REDO = 'Dub it again (Dub again shows its cost first), or check it by ear before handing it on.';
 
+/**
+ * What a dub's length is held against: the source's own sound (`sound`: what was sent and dubbed, measured
+ * here), else the file's length as probed when it was added (`file`: a URL source, a file since gone). A
+ * file's length can be its picture's, or a chapter's that runs past every stream.
+ */
+export type LengthOf = 'sound' | 'file';
+
 export interface QcInput {
   /** The dub's sound as measured; null when no dubbed media was downloaded (subtitles only). */
   audio: AudioMeasure | null;
   /** The media holds no sound at all. */
   noAudioStream?: boolean;
-  /** The source's length (seconds); null when unknown. */
+  /** The length the dub's sound is held against (seconds); null when unknown. */
   sourceSeconds: number | null;
+  /** What `sourceSeconds` measures: the source's sound (what was dubbed), or the file (default). */
+  sourceLengthOf?: LengthOf;
   /** Where the source is silent; null when unknown (then it is taken to sound throughout). */
   sourceSilences: Silence[] | null;
   /** The source's integrated loudness (LUFS); null or absent when unknown. */
@@ -38,17 +46,24 @@ export interface QcInput {
   /** Problems found before the measurement (a file gone, a tool that failed). */
   extra?: QcProblem[];
   now?: Date;
+  /** The dub's job, named in the command that judges it against the other loudness target. */
+  jobId?: number | null;
 }
 
 const signed = (n: number, digits = 2) => `${n > 0 ? '+' : ''}${n.toFixed(digits)}`;
 
-function lengthProblem(delta: number, dub: number, source: number): QcProblem | null {
+function lengthProblem(delta: number, dub: number, source: number, of: LengthOf): QcProblem | null {
   const off = Math.abs(delta);
   if (off <= LENGTH_WARN_SECONDS) return null;
+  const figures = `${dub.toFixed(2)} s against ${source.toFixed(2)} s`;
+  const against =
+    of === 'sound'
+      ? `the source's sound (${figures})`
+      : `the source file (${figures}; the source's own sound could not be measured here)`;
   return {
     code: 'length',
     severity: off > LENGTH_FAIL_SECONDS ? 'fail' : 'warn',
-    message: `the dub's sound is ${off.toFixed(2)} s ${delta < 0 ? 'shorter' : 'longer'} than the source (${dub.toFixed(2)} s against ${source.toFixed(2)} s)`,
+    message: `the dub's sound is ${off.toFixed(2)} s ${delta < 0 ? 'shorter' : 'longer'} than ${against}`,
     remedy: REDO,
   };
 }
@@ -57,6 +72,7 @@ function loudnessProblems(
   a: AudioMeasure,
   targetName: LoudnessTarget,
   sourceLufs: number | null,
+  jobId: number | null,
 ): QcProblem[] {
   if (a.integratedLufs === null)
     return [
@@ -68,7 +84,7 @@ function loudnessProblems(
       },
     ];
   const out: QcProblem[] = [];
-  const off = offTarget(a.integratedLufs, targetName, sourceLufs);
+  const off = offTarget(a.integratedLufs, targetName, sourceLufs, jobId);
   if (off) out.push(off);
   if (a.truePeakDbtp !== null && a.truePeakDbtp > TRUE_PEAK_CEILING_DBTP)
     out.push({
@@ -87,45 +103,6 @@ function loudnessProblems(
     });
   return out;
 }
-
-/**
- * The dub's integrated loudness against the target. A dub as far off as its source (web video is mastered
- * near -14 LUFS, far above broadcast's -23) is said to be so: the service kept the original's level, and
- * dubbing it again would give the same. The severity stays the target's: a delivery check refuses the file.
- */
-function offTarget(lufs: number, targetName: LoudnessTarget, sourceLufs: number | null): QcProblem | null {
-  const target = LOUDNESS_TARGETS[targetName];
-  const off = lufs - target.lufs;
-  if (Math.abs(off) <= target.tolerance) return null;
-  const severity = Math.abs(off) > target.tolerance * LOUDNESS_FAIL_TOLERANCES ? 'fail' : 'warn';
-  const normalize = `bring it to ${target.lufs} LUFS in an editor (ffmpeg's loudnorm filter does it)`;
-  // Off the same way, past the tolerance too, and within the tolerance of the dub.
-  const asSource =
-    sourceLufs !== null &&
-    Math.sign(sourceLufs - target.lufs) === Math.sign(off) &&
-    Math.abs(sourceLufs - target.lufs) > target.tolerance &&
-    Math.abs(lufs - sourceLufs) <= target.tolerance;
-  if (!asSource)
-    return {
-      code: 'loudness',
-      severity,
-      message: `integrated loudness ${lufs.toFixed(1)} LUFS is ${Math.abs(off).toFixed(1)} LU ${off > 0 ? 'above' : 'below'} the ${target.label} target of ${target.lufs} LUFS (±${target.tolerance})${sourceLufs === null ? '' : `; the source is at ${sourceLufs.toFixed(1)} LUFS`}`,
-      remedy: `${capitalized(normalize)}${targetName === 'broadcast' ? ', or check it against the web target (-14 LUFS) if it goes to a web platform' : ''}.`,
-    };
-  const other = OTHER_TARGET[targetName];
-  const fits = Math.abs(sourceLufs - LOUDNESS_TARGETS[other].lufs) <= LOUDNESS_TARGETS[other].tolerance * 2;
-  const pick = `If it goes to ${other === 'web' ? 'a web platform' : 'broadcast'}, pick the ${other} target (${LOUDNESS_TARGETS[other].lufs} LUFS): --loudness ${other} on add, dub or watch, or "Loudness check" in the Add sheet or a watched folder's preset; otherwise ${normalize}.`;
-  return {
-    code: 'loudness',
-    severity,
-    message: `integrated loudness ${lufs.toFixed(1)} LUFS, target ${target.lufs} ±${target.tolerance}, ${target.label}; the source itself is at ${sourceLufs.toFixed(1)} LUFS: the dub is as ${off > 0 ? 'loud' : 'quiet'} as its original`,
-    remedy: `Dubbing it again would give the same. ${fits ? pick : `${capitalized(normalize)}; its original is as far off.`}`,
-    asSource: true,
-  };
-}
-
-const OTHER_TARGET: Record<LoudnessTarget, LoudnessTarget> = { broadcast: 'web', web: 'broadcast' };
-const capitalized = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
 
 /** The parts of `[start, end]` where the source sounds: its length, in seconds. */
 function sourceSoundsFor(s: Silence, sourceSilences: Silence[] | null): number {
@@ -169,11 +146,16 @@ export function judge(input: QcInput): Qc {
   if (a) {
     if (input.sourceSeconds !== null) {
       durationDelta = Math.round((a.durationSeconds - input.sourceSeconds) * 1000) / 1000;
-      const length = lengthProblem(durationDelta, a.durationSeconds, input.sourceSeconds);
+      const length = lengthProblem(
+        durationDelta,
+        a.durationSeconds,
+        input.sourceSeconds,
+        input.sourceLengthOf ?? 'file',
+      );
       if (length) problems.push(length);
     }
     problems.push(
-      ...loudnessProblems(a, input.target, input.sourceLufs ?? null),
+      ...loudnessProblems(a, input.target, input.sourceLufs ?? null, input.jobId ?? null),
       ...silenceProblems(a, input.sourceSilences),
     );
   }
