@@ -118,17 +118,14 @@ describe('QC on the chips and in the job panel; the package on the row', () => {
     expect(await panel.getByRole('button', { name: 'Dub again…' }).count()).toBe(0);
     await bothThemes(page, 'qc-panel-web-loud-source');
     expect(await seriousViolations(page)).toEqual([]);
-    const zoomed = await openPage(e2e.app, { width: 640, height: 400, zoom: 2 });
-    try {
-      await zoomed.page.getByRole('button', { name: /^Spanish, es: done, QC failed/ }).click(PATIENT);
-      await zoomed.page
+    await e2e.inPage(ZOOM_200, async (zoomed) => {
+      await zoomed.getByRole('button', { name: /^Spanish, es: done, QC failed/ }).click(PATIENT);
+      await zoomed
         .getByRole('complementary')
         .getByRole('button', { name: 'Check against the web target' })
         .scrollIntoViewIfNeeded();
-      await screenshot(zoomed.page, 'qc-panel-web-loud-zoom-200');
-    } finally {
-      await zoomed.close();
-    }
+      await screenshot(zoomed, 'qc-panel-web-loud-zoom-200');
+    });
 
     // The web target, for this dub already made: judged again at once from what was measured, nothing asked
     // or charged, and the chip follows.
