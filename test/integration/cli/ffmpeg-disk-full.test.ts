@@ -7,6 +7,7 @@ import { envFor, runCli, startCli } from '../../helpers/cli';
 import { waitFor } from '../../helpers/http';
 import { ffprobeJson } from '../../helpers/media';
 import { tempDir } from '../../helpers/temp-dir';
+import { canMountTmpfs, tmpfs } from '../../helpers/tmpfs';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -14,15 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.stop());
 
-/** A real size-limited folder: a tmpfs, where the container lets us mount one (as root). */
-function tmpfs(size: string): string | null {
-  const dir = tempDir('dubdesk-tmpfs-');
-  if (process.getuid?.() !== 0) return null;
-  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
-  return r.status === 0 ? dir : null;
-}
-const probe = tmpfs('1m');
-if (probe) spawnSync('umount', [probe]);
+const mountable = canMountTmpfs();
 
 /** A 10-second 640x360 talk of a few MB: its picture is what the rebuild and the package copy. */
 function bigTalk(dir: string): string {
@@ -47,7 +40,7 @@ interface Waiting {
   waiting: { code: string; message: string } | null;
 }
 
-describe.skipIf(!probe)('ffmpeg on a full disk (a real size-limited tmpfs)', () => {
+describe.skipIf(!mountable)('ffmpeg on a full disk (a real size-limited tmpfs)', () => {
   it(
     'the rebuild waits with "disk full: free N MiB in DIR", then goes on by itself, and the package is made',
     {

@@ -10,6 +10,7 @@ import { openDubdesk, type DubdeskHost } from '../../../electron/engine/index';
 import { fakeService, servingBytes, type FakeService } from '../../helpers/fake-service';
 import { quickRun, whenJob } from '../../helpers/engine';
 import { tempDir } from '../../helpers/temp-dir';
+import { canMountTmpfs, tmpfs } from '../../helpers/tmpfs';
 import { waitFor } from '../../helpers/http';
 import { videoMp4 } from '../../helpers/media';
 
@@ -140,17 +141,9 @@ describe('disk full while downloading', () => {
   });
 });
 
-/** A real size-limited folder: a tmpfs, where the container lets us mount one. */
-function tmpfs(size: string): string | null {
-  const dir = tempDir('dubdesk-tmpfs-');
-  if (process.getuid?.() !== 0) return null;
-  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
-  return r.status === 0 ? dir : null;
-}
-const probe = tmpfs('1m');
-if (probe) spawnSync('umount', [probe]);
+const mountable = canMountTmpfs();
 
-describe.skipIf(!probe)('disk full on a real size-limited folder (tmpfs)', () => {
+describe.skipIf(!mountable)('disk full on a real size-limited folder (tmpfs)', () => {
   it('waits, keeps every byte received, and resumes byte-exact once space is freed', async () => {
     const mount = tmpfs('4m') ?? '';
     try {
