@@ -6,6 +6,7 @@ import { registerAddCommands } from './commands/add';
 import { registerDoctorCommand } from './commands/doctor';
 import { registerEstimateCommand } from './commands/estimate';
 import { registerMoveCommand } from './commands/move';
+import { registerPackageCommand } from './commands/package';
 import { registerQcCommand } from './commands/qc';
 import { registerPresetCommand } from './commands/preset';
 import { registerSpendCommand } from './commands/spend';
@@ -97,6 +98,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
   registerRunCommand(program);
   registerStatusCommand(program);
   registerQcCommand(program);
+  registerPackageCommand(program);
   registerRetryCommand(program);
   registerCancelCommand(program);
   registerPauseResumeCommands(program);
