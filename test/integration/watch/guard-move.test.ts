@@ -132,7 +132,12 @@ describe('after: move', () => {
     await api.resumeJobs({ ids: [fr?.id ?? 0] });
     const moved = join(dir, 'done', 'season 1', 'ep1.mp3');
     await waitFor('the original moved to done/', () => existsSync(moved) && !existsSync(original), Boolean);
-    const [file] = await filesOf(api, folder.id);
+    // The move is recorded once it is made on disk (a crash between the two is settled at the next start).
+    const [file] = await waitFor(
+      'the move recorded',
+      () => filesOf(api, folder.id),
+      ([f]) => f?.movedTo === moved,
+    );
     expect(file).toMatchObject({ status: 'done', movedTo: moved, gone: false });
     // done/ is never watched: nothing new is queued for the moved file.
     const c = (await folderOf(api, folder.id)).lastScanAt;
