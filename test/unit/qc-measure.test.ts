@@ -143,7 +143,7 @@ describe.each(TOOLSETS)('QC of a dub, measured by %s', (_name, tools) => {
     );
     // Dubbing it again would give the same: the remedy names the target that fits, by its real names.
     expect(loud?.remedy).toMatch(/--loudness web/);
-    expect(loud?.remedy).toMatch(/Loudness check/);
+    expect(loud?.remedyInApp).toMatch(/“Check against the web target” below/);
     expect(loud?.remedy).not.toMatch(/Dub it again/);
 
     // A source at the broadcast level and a dub far louder: the dub is what is off, and it says so.

@@ -64,7 +64,7 @@ export function QcSection({ job }: { job: JobView }) {
               {qc.problems.map((p, i) => (
                 <li key={i} className={`qc-problem qc-${p.severity}`}>
                   <span className="qc-severity">{p.severity === 'fail' ? 'Fails' : 'Check'}</span>{' '}
-                  <span>{p.message}.</span> <span className="remedy">{p.remedy}</span>
+                  <span>{p.message}.</span> <span className="remedy">{p.remedyInApp ?? p.remedy}</span>
                 </li>
               ))}
             </ul>
