@@ -54,7 +54,8 @@ describe.each(TOOLSETS)('QC of a dub, measured by %s', (_name, tools) => {
     const length = qc.problems.find((p) => p.code === 'length');
     expect(length).toMatchObject({ severity: 'fail' });
     expect(length?.message).toMatch(/^the dub's sound is (3\.9\d|4\.0\d) s shorter than the source/);
-    expect(length?.remedy).toMatch(/Dub again/);
+    expect(length?.remedy).toMatch(/`dubdesk again ID`/);
+    expect(length?.remedyInApp).toMatch(/Dub again shows its cost first/);
   });
 
   it('a dub 1 s long warns on its length, and only on that', async () => {

@@ -94,6 +94,9 @@ describe('a finished dub judged again against the other target, from its stored 
   it('a web-loud dub: fails broadcast, passes web on its loudness, keeps its other problems and figures', () => {
     const first = checked(-14.2, -14.0);
     expect(first.problems.map((p) => p.code)).toEqual(['length', 'loudness']);
+    // Dubbing it again: the terminal's command, the window's button; neither names the other's.
+    expect(first.problems[0]?.remedy).toMatch(/^Dub it again \(`dubdesk again ID`, charged again\)/);
+    expect(first.problems[0]?.remedyInApp).toMatch(/^Dub it again \(Dub again shows its cost first\)/);
     expect(first.problems[1]?.remedy).toMatch(/`dubdesk qc --loudness web 7` judges this dub again/);
     expect(first.problems[1]?.remedyInApp).toMatch(
       /^Dubbing it again would give the same\. For a web platform, “Check against the web target” below judges it at -14 LUFS, at no cost; otherwise bring it to -23 LUFS in an editor\.$/,
