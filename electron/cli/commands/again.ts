@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { AddResult } from '../../../shared/contract/batches';
+import type { DubdeskApi } from '../../../shared/contract/methods';
 import { plural } from '../../../shared/format';
 import { withSession } from '../context';
 import { describeError } from '../errors';
@@ -15,18 +16,16 @@ interface AgainFlags {
 }
 
 /** What was queued again, and what was not (a job still queued, a source no longer there). */
-function report(r: AddResult): ExitCode {
+async function report(api: DubdeskApi, r: AddResult): Promise<ExitCode> {
   for (const x of r.refused) process.stderr.write(`skipped: ${describeError(x.error)}\n`);
+  for (const id of r.alreadyQueued)
+    process.stderr.write(`already in the queue: ${describeJob(await api.getJob({ id }))}\n`);
   const queued = r.added.length + r.retried.length;
-  if (r.alreadyQueued.length)
-    process.stderr.write(`${plural(r.alreadyQueued.length, 'job')} of these already in the queue.\n`);
-  if (queued === 0) {
-    if (!r.refused.length && !r.alreadyQueued.length)
-      process.stderr.write('dubdesk: nothing to dub again.\n');
-    return r.refused.length ? ExitCode.Failed : ExitCode.Usage;
-  }
+  if (queued === 0) return r.refused.length ? ExitCode.Failed : ExitCode.Usage;
+  const [its, it] = queued === 1 ? ['its', 'it'] : ['their', 'them'];
+  const of = r.balance !== null ? ` of ${r.balance} available` : '';
   process.stderr.write(
-    `Queued ${plural(queued, 'dub')} again, each with its own choices; about ${r.credits} credits${r.balance !== null ? ` of ${r.balance} available` : ''}. \`dubdesk run\` dubs them.\n`,
+    `Queued ${plural(queued, 'dub')} again with ${its} own choices; about ${r.credits} credits${of}. \`dubdesk run\` dubs ${it}.\n`,
   );
   return r.refused.length ? ExitCode.Failed : ExitCode.Ok;
 }
@@ -56,7 +55,11 @@ export function registerAgainCommand(program: Command): void {
         else
           for (const id of [...r.added, ...r.retried])
             process.stderr.write(`Dub again: ${describeJob(await api.getJob({ id }))}.\n`);
-        return flags.json ? (r.added.length + r.retried.length ? ExitCode.Ok : ExitCode.Usage) : report(r);
+        return flags.json
+          ? r.added.length + r.retried.length
+            ? ExitCode.Ok
+            : ExitCode.Usage
+          : await report(api, r);
       });
     });
 }

@@ -113,7 +113,7 @@ describe('retry into another folder', () => {
     expect(existsSync(fourth)).toBe(false);
     // The command it prints does it: the same dub queued again, into that folder.
     const again = await runCli(['again', String(job.id), '--out', fourth], env);
-    expect(again.stderr).toContain('Queued 1 dub again, each with its own choices');
+    expect(again.stderr).toContain('Queued 1 dub again with its own choices');
     expect(again.code).toBe(0);
     expect(existsSync(fourth)).toBe(true);
   });

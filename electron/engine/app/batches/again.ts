@@ -41,6 +41,12 @@ export function againRequest(row: JobRow, outDir?: string): AddRequest {
   };
 }
 
+/** The first of each key, in order. */
+export function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(key(item)) && seen.add(key(item)));
+}
+
 /** Several "again" batches' answers as one. */
 export function mergedResults(results: readonly AddResult[]): AddResult {
   const sum = (of: (r: AddResult) => number) => results.reduce((total, r) => total + of(r), 0);

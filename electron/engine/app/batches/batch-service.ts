@@ -11,7 +11,7 @@ import { ensureService, legacyNeedsUrl } from '../contract-error';
 import type { ServiceConnection } from '../dubbing-service';
 import { rememberBatch } from '../settings/app-settings';
 import { creditsOf, sortAgainstQueue, toBePaid } from './against-queue';
-import { againRequest, jobToDubAgain, mergedResults } from './again';
+import { againRequest, jobToDubAgain, mergedResults, uniqueBy } from './again';
 import { refuseResultCopies } from './result-copies';
 import { checkDelivery, checkLanguages, checkOutputFolder, checkOutputFolders } from './checks';
 import { mediaTools } from '../../../media-tools/locate';
@@ -145,7 +145,11 @@ export class BatchService {
       // Engine-side, from the job's row: a face never rebuilds the request (and forgets a choice).
       estimateAgain: ({ id }) => this.estimate(againRequest(jobToDubAgain(this.deps.store, id)), true),
       dubAgain: async ({ ids, outDir, force }) => {
-        const rows = ids.map((id) => jobToDubAgain(this.deps.store, id));
+        // Two jobs of one source, language and folder (a dub and its earlier redo) are one dub again.
+        const rows = uniqueBy(
+          ids.map((id) => jobToDubAgain(this.deps.store, id)),
+          (r) => `${r.source}\u0000${r.dest_lang}\u0000${outDir ?? r.out_dir}`,
+        );
         const results: AddResult[] = [];
         for (const row of rows) results.push(await this.add({ ...againRequest(row, outDir), force }));
         return mergedResults(results);
