@@ -3,6 +3,7 @@ import { DubdeskError } from '../../shared/contract/errors';
 import { cleanServiceText } from '../../shared/text';
 import { registerAccountCommands } from './commands/account';
 import { registerAddCommands } from './commands/add';
+import { registerAgainCommand } from './commands/again';
 import { registerDoctorCommand } from './commands/doctor';
 import { registerEstimateCommand } from './commands/estimate';
 import { registerMoveCommand } from './commands/move';
@@ -98,6 +99,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
   registerRunCommand(program);
   registerStatusCommand(program);
   registerQcCommand(program);
+  registerAgainCommand(program);
   registerPackageCommand(program);
   registerRetryCommand(program);
   registerCancelCommand(program);

@@ -54,6 +54,21 @@ export const AddRequestSchema = BatchRequestSchema.extend({
 export type AddRequest = z.infer<typeof AddRequestSchema>;
 export type AddRequestInput = z.input<typeof AddRequestSchema>;
 
+/**
+ * "Dub again" of finished jobs: each dubbed once more with its own choices as the engine stored them (what
+ * it sends, its outputs, naming, package, subtitle formats, default sound, loudness target), charged again.
+ * `outDir`: into another folder instead of the job's own.
+ */
+export const DubAgainSchema = z
+  .object({
+    ids: z.array(z.number().int().positive()).min(1, 'name at least one job').max(10_000),
+    outDir: z.string().min(1).max(4096).optional(),
+    /** Queue even when the cost is over the credit balance or the monthly budget. */
+    force: z.boolean().default(false),
+  })
+  .strict();
+export type DubAgainRequest = z.infer<typeof DubAgainSchema>;
+
 export const FreeDubSchema = z.object({
   lang: z.string(),
   /** `made`: a canceled job's dub the service made; adding the file again retries it, fetching that dub. */

@@ -114,8 +114,13 @@ export const QcProblemSchema = z.object({
   severity: z.enum(['warn', 'fail']),
   /** What is wrong, in words, with the figures. */
   message: z.string(),
-  /** What to do about it. */
+  /** What to do about it (in the terminal's words: commands and flags). */
   remedy: z.string(),
+  /**
+   * The same advice in the app's words, naming its buttons instead of commands; absent where `remedy`
+   * names no command (it then says it for both).
+   */
+  remedyInApp: z.string().optional(),
   /**
    * The source itself is off the same way (a dub as loud as its web-loud original): dubbing it again would
    * give the same, so no face offers to. Absent: the dub's own.

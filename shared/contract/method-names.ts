@@ -10,6 +10,8 @@ export const METHOD_NAMES = [
   'testKey',
   'estimate',
   'add',
+  'estimateAgain',
+  'dubAgain',
   'listJobs',
   'listSources',
   'getJob',

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { AccountSchema, AppInfoSchema, LanguagesSchema, TestKeyRequestSchema } from './account';
-import { AddRequestSchema, AddResultSchema, BatchRequestSchema, EstimateSchema } from './batches';
+import {
+  AddRequestSchema,
+  AddResultSchema,
+  BatchRequestSchema,
+  DubAgainSchema,
+  EstimateSchema,
+} from './batches';
 import type { EventListener } from './events';
 import { METHOD_NAMES as NAMES, type MethodName } from './method-names';
 import {
@@ -69,6 +75,13 @@ export const METHODS = {
   estimate: act(BatchRequestSchema, EstimateSchema),
   /** Queues the batch; refuses one over the balance unless `force`. */
   add: act(AddRequestSchema, AddResultSchema),
+  /**
+   * What dubbing a job again costs: its own choices priced as the service bills them (its send path's
+   * length); nothing is queued.
+   */
+  estimateAgain: act(JobIdSchema, EstimateSchema),
+  /** Dubs finished jobs again with their own choices (see DubAgainSchema); charged again. */
+  dubAgain: act(DubAgainSchema, AddResultSchema),
   listJobs: q(PageRequestSchema, JobPageSchema),
   /** The queue grouped by source, a page of rows at a time. */
   listSources: q(PageRequestSchema, SourcePageSchema),

@@ -13,6 +13,7 @@ import { tempDir } from '../helpers/temp-dir';
 import { videoMp4 } from '../helpers/media';
 import { failsWith, HEARD, plain } from './checks';
 import type { ContractHarness, MakeHarness } from './harness';
+import { againTests } from './suite-again';
 import { jobTests } from './suite-jobs';
 
 const video = () => videoMp4(2, 'contract-a.mp4');
@@ -218,6 +219,9 @@ export function contractSuite(transport: string, make: MakeHarness): void {
         favouriteLanguages: before.favouriteLanguages,
       });
     });
+
+    // Last: the jobs it adds would change the totals the tests above count.
+    againTests(() => ({ sb, h, api, events }));
 
     it('an unsubscribed listener hears nothing more', async () => {
       const heard: EngineEvent[] = [];

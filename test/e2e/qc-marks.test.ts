@@ -110,7 +110,16 @@ describe('QC on the chips and in the job panel; the package on the row', () => {
     await panel
       .getByText(/the source itself is at -1[345]\.\d LUFS: the dub is as loud as its original/)
       .waitFor();
-    await panel.getByText(/If it goes to a web platform, pick the web target \(-14 LUFS\)/).waitFor();
+    // The window's words: what its button does, beside it; the terminal's command stays in the terminal.
+    await panel
+      .getByText(/For a web platform, “Check against the web target” below judges it at -14 LUFS, at no cost/)
+      .waitFor();
+    expect(
+      await panel
+        .locator('section.qc')
+        .getByText(/`dubdesk |--loudness/)
+        .count(),
+    ).toBe(0);
     const figures = panel.locator('dl.qc-figures');
     await figures.getByText('Source loudness', { exact: true }).waitFor();
     await figures.getByText(/^-1[345]\.\d LUFS$/).waitFor();

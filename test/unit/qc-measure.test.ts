@@ -54,7 +54,8 @@ describe.each(TOOLSETS)('QC of a dub, measured by %s', (_name, tools) => {
     const length = qc.problems.find((p) => p.code === 'length');
     expect(length).toMatchObject({ severity: 'fail' });
     expect(length?.message).toMatch(/^the dub's sound is (3\.9\d|4\.0\d) s shorter than the source/);
-    expect(length?.remedy).toMatch(/Dub again/);
+    expect(length?.remedy).toMatch(/`dubdesk again ID`/);
+    expect(length?.remedyInApp).toMatch(/Dub again shows its cost first/);
   });
 
   it('a dub 1 s long warns on its length, and only on that', async () => {
@@ -143,7 +144,7 @@ describe.each(TOOLSETS)('QC of a dub, measured by %s', (_name, tools) => {
     );
     // Dubbing it again would give the same: the remedy names the target that fits, by its real names.
     expect(loud?.remedy).toMatch(/--loudness web/);
-    expect(loud?.remedy).toMatch(/Loudness check/);
+    expect(loud?.remedyInApp).toMatch(/“Check against the web target” below/);
     expect(loud?.remedy).not.toMatch(/Dub it again/);
 
     // A source at the broadcast level and a dub far louder: the dub is what is off, and it says so.

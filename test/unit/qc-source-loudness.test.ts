@@ -37,13 +37,20 @@ describe("a dub's loudness against its source's", () => {
     // 8.2 LU off, beyond three tolerances: the target's verdict, whatever the source.
     expect(p?.severity).toBe('fail');
     expect(p?.asSource).toBe(true);
+    // No other target fits: no button to name, the one advice says it for both.
+    expect(p?.remedyInApp).toBeUndefined();
   });
 
   it('at the web target, a broadcast-level source and its dub: the broadcast target is offered', () => {
     const p = loudness(-23.4, -22.9, 'web');
     expect(p?.message).toMatch(/the source itself is at -22\.9 LUFS: the dub is as quiet as its original$/);
     expect(p?.remedy).toMatch(
-      /If it goes to broadcast, pick the broadcast target \(-23 LUFS\): `dubdesk qc --loudness broadcast ID` judges this dub again against it at no cost .*; for new dubs, --loudness broadcast on add, dub or watch/,
+      /If it goes to broadcast, pick the broadcast target \(-23 LUFS\): `dubdesk qc --loudness broadcast ID` judges this dub again against it at no cost; for new dubs, --loudness broadcast on add, dub or watch/,
+    );
+    // The terminal's words name commands, the window's its button: neither names the other's.
+    expect(p?.remedy).not.toMatch(/Check against|Add sheet|panel/);
+    expect(p?.remedyInApp).toBe(
+      'Dubbing it again would give the same. For broadcast, “Check against the broadcast target” below judges it at -23 LUFS, at no cost; otherwise bring it to -14 LUFS in an editor.',
     );
     expect(p?.severity).toBe('fail');
   });
@@ -55,6 +62,11 @@ describe("a dub's loudness against its source's", () => {
     );
     expect(p?.remedy).not.toMatch(/Dubbing it again would give the same/);
     expect(p?.asSource).toBeUndefined();
+    // Near the web target: the window names its button, the terminal its command.
+    expect(p?.remedyInApp).toBe(
+      'Bring it to -23 LUFS in an editor; for a web platform, “Check against the web target” below judges it at -14 LUFS, at no cost.',
+    );
+    expect(p?.remedy).toMatch(/`dubdesk qc --loudness web ID`/);
   });
 
   it('a source on the other side of the target, or unknown: the words as before', () => {
@@ -82,7 +94,13 @@ describe('a finished dub judged again against the other target, from its stored 
   it('a web-loud dub: fails broadcast, passes web on its loudness, keeps its other problems and figures', () => {
     const first = checked(-14.2, -14.0);
     expect(first.problems.map((p) => p.code)).toEqual(['length', 'loudness']);
+    // Dubbing it again: the terminal's command, the window's button; neither names the other's.
+    expect(first.problems[0]?.remedy).toMatch(/^Dub it again \(`dubdesk again ID`, charged again\)/);
+    expect(first.problems[0]?.remedyInApp).toMatch(/^Dub it again \(Dub again shows its cost first\)/);
     expect(first.problems[1]?.remedy).toMatch(/`dubdesk qc --loudness web 7` judges this dub again/);
+    expect(first.problems[1]?.remedyInApp).toMatch(
+      /^Dubbing it again would give the same\. For a web platform, “Check against the web target” below judges it at -14 LUFS, at no cost; otherwise bring it to -23 LUFS in an editor\.$/,
+    );
     const web = judgeAgainst(first, 'web', 7);
     expect(web.target).toEqual({ name: 'web', lufs: -14, tolerance: 2 });
     expect(web.problems).toEqual([first.problems[0]]);

@@ -128,7 +128,7 @@ export function registerQcCommand(program: Command): void {
           for (const j of jobs) say(describeQc(j));
           if (failing)
             say(
-              '\nA failed QC hides nothing: the files are where they were. Redo a dub with `dubdesk add FILE --to LANG --again` (charged again).',
+              '\nA failed QC hides nothing: the files are where they were. `dubdesk again ID` dubs one again with its own choices (charged again).',
             );
         }
         if (missing.length && jobs.length === 0) return ExitCode.Usage;

@@ -5,16 +5,9 @@ import { describeJob, printable } from '../format';
 /** One argument for a POSIX shell (and PowerShell): single-quoted, a quote inside closed and reopened. */
 const shellArg = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** The command that dubs a job's source again, with its settings, into `outDir` (charged). */
+/** The command that dubs a job again, with its own choices (the engine reads them), into `outDir` (charged). */
 export function dubAgainCommand(j: JobDetail, outDir: string): string {
-  const parts = ['dubdesk add', shellArg(j.source), '--to', j.destLang];
-  if (j.sourceLang !== 'auto') parts.push('--from', j.sourceLang);
-  if (j.studio) parts.push('--studio');
-  if (j.api !== 'v2') parts.push('--api', j.api);
-  const outputs = j.outputsWanted;
-  if (outputs !== 'default') parts.push('--outputs', outputs === 'all' ? 'all' : outputs.join(','));
-  parts.push('--out', shellArg(outDir), '--again');
-  return parts.join(' ');
+  return `dubdesk again ${j.id} --out ${shellArg(outDir)}`;
 }
 
 /** A skipped job the CLI answers itself: a completed one whose results are gone, so there was nothing to move. */

@@ -9,7 +9,8 @@ import { CHIP_SYMBOL, chipKind, stateWords, waitingWords } from '../store/derive
 import { loadedJob } from '../store/rows';
 import { ErrorText } from './ErrorText';
 import { Preview } from './Preview';
-import { PackageNow, QcSection } from './QcSection';
+import { PackageNow } from './QcActions';
+import { QcSection } from './QcSection';
 import { RetryElsewhere } from './RetryElsewhere';
 import { useNow } from './useNow';
 

@@ -109,8 +109,13 @@ describe('retry into another folder', () => {
     const refused = await runCli(['retry', String(job.id), '--out', fourth], env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('no longer on disk');
-    expect(refused.stderr).toContain(`dubdesk add '${job.source}' --to es --out '${fourth}' --again`);
+    expect(refused.stderr).toContain(`dubdesk again ${job.id} --out '${fourth}'`);
     expect(existsSync(fourth)).toBe(false);
+    // The command it prints does it: the same dub queued again, into that folder.
+    const again = await runCli(['again', String(job.id), '--out', fourth], env);
+    expect(again.stderr).toContain('Queued 1 dub again with its own choices');
+    expect(again.code).toBe(0);
+    expect(existsSync(fourth)).toBe(true);
   });
 
   it('adding the failed file again with --out: one folder, and "credits": 0 (nothing is charged)', async () => {

@@ -11,6 +11,7 @@ import { ensureService, legacyNeedsUrl } from '../contract-error';
 import type { ServiceConnection } from '../dubbing-service';
 import { rememberBatch } from '../settings/app-settings';
 import { creditsOf, sortAgainstQueue, toBePaid } from './against-queue';
+import { againRequest, jobToDubAgain, mergedResults, uniqueBy } from './again';
 import { refuseResultCopies } from './result-copies';
 import { checkDelivery, checkLanguages, checkOutputFolder, checkOutputFolders } from './checks';
 import { mediaTools } from '../../../media-tools/locate';
@@ -34,7 +35,7 @@ export interface BatchDeps {
   budget(): Spending['budget'];
 }
 
-type BatchHandlers = Pick<DubdeskHandlers, 'estimate' | 'add'>;
+type BatchHandlers = Pick<DubdeskHandlers, 'estimate' | 'add' | 'estimateAgain' | 'dubAgain'>;
 
 /** Files read and hashed at once: small ones are a few trips to the thread pool each, large ones share the disk. */
 const HASHES_AT_ONCE = 8;
@@ -79,7 +80,9 @@ export class BatchService {
     const active = await ensureService(this.deps.services);
     if (args.api === 'legacy' && !active.legacyUrl) throw legacyNeedsUrl();
     checkLanguages(args, (await this.deps.account.liveCodes()).codes);
-    checkDelivery(args, args.package === 'none' ? null : (await mediaTools()).tools !== null);
+    // A job dubbed again keeps its package's default sound: another language of its source, not of this batch.
+    const delivery = again ? { ...args, defaultAudio: 'original' } : args;
+    checkDelivery(delivery, args.package === 'none' ? null : (await mediaTools()).tools !== null);
     const planned = await planBatch(args, {
       service: active.id,
       cwd: this.deps.cwd,
@@ -139,13 +142,26 @@ export class BatchService {
     return {
       estimate: (args) => this.estimate(args),
       add: (args) => this.add(args),
+      // Engine-side, from the job's row: a face never rebuilds the request (and forgets a choice).
+      estimateAgain: ({ id }) => this.estimate(againRequest(jobToDubAgain(this.deps.store, id)), true),
+      dubAgain: async ({ ids, outDir, force }) => {
+        // Two jobs of one source, language and folder (a dub and its earlier redo) are one dub again.
+        const rows = uniqueBy(
+          ids.map((id) => jobToDubAgain(this.deps.store, id)),
+          (r) => `${r.source}\u0000${r.dest_lang}\u0000${outDir ?? r.out_dir}`,
+        );
+        const results: AddResult[] = [];
+        for (const row of rows) results.push(await this.add({ ...againRequest(row, outDir), force }));
+        return mergedResults(results);
+      },
     };
   }
 
-  private async estimate(args: MethodArgs<'estimate'>): Promise<Estimate> {
+  /** `again`: what it costs to dub it all once more (nothing counts as already dubbed). */
+  private async estimate(args: MethodArgs<'estimate'>, again = false): Promise<Estimate> {
     const { store, account } = this.deps;
-    const planned = await this.planned(args);
-    const sorted = await sortAgainstQueue(store, planned.jobs, false);
+    const planned = await this.planned(args, false, again);
+    const sorted = await sortAgainstQueue(store, planned.jobs, again);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
     const paid = toBePaid(sorted);
     const { credits, unknown } = creditsOf(paid);

@@ -17,12 +17,16 @@ const GOES_TO: Record<LoudnessTarget, string> = { web: 'a web platform', broadca
 
 /**
  * The free way to another target for a dub already made (its stored measurement judged again), named with
- * its job number when known; then the way for the dubs to come.
+ * its job number when known; then the way for the dubs to come. The terminal's words.
  */
 function otherTargetWays(other: LoudnessTarget, jobId: number | null, it: string): string {
   const command = `\`dubdesk qc --loudness ${other}${jobId === null ? ' ID' : ` ${jobId}`}\``;
-  return `${command} judges ${it} again against it at no cost (or "Check against the ${other} target" in its QC panel); for new dubs, --loudness ${other} on add, dub or watch, or "Loudness check" in the Add sheet or a watched folder's preset`;
+  return `${command} judges ${it} again against it at no cost; for new dubs, --loudness ${other} on add, dub or watch`;
 }
+
+/** The same way in the app's words: the QC panel's button, beside these words. */
+const otherTargetButton = (other: LoudnessTarget) =>
+  `“Check against the ${other} target” below judges it at ${LOUDNESS_TARGETS[other].lufs} LUFS, at no cost`;
 
 /**
  * The dub's integrated loudness against the target. A dub as far off as its source (web video is mastered
@@ -40,7 +44,8 @@ export function offTarget(
   const off = lufs - target.lufs;
   if (Math.abs(off) <= target.tolerance) return null;
   const severity = Math.abs(off) > target.tolerance * LOUDNESS_FAIL_TOLERANCES ? 'fail' : 'warn';
-  const normalize = `bring it to ${target.lufs} LUFS in an editor (ffmpeg's loudnorm filter does it)`;
+  const inEditor = `bring it to ${target.lufs} LUFS in an editor`;
+  const normalize = `${inEditor} (ffmpeg's loudnorm filter does it)`;
   const other = OTHER_LOUDNESS_TARGET[targetName];
   const otherTarget = LOUDNESS_TARGETS[other];
   // Off the same way, past the tolerance too, and within the tolerance of the dub.
@@ -57,15 +62,20 @@ export function offTarget(
       severity,
       message: `integrated loudness ${lufs.toFixed(1)} LUFS is ${Math.abs(off).toFixed(1)} LU ${off > 0 ? 'above' : 'below'} the ${target.label} target of ${target.lufs} LUFS (±${target.tolerance})${sourceLufs === null ? '' : `; the source is at ${sourceLufs.toFixed(1)} LUFS`}`,
       remedy: `${capitalized(normalize)}${nearOther ? `; or, if it goes to ${GOES_TO[other]}, ${otherTargetWays(other, jobId, 'it')}` : ''}.`,
+      ...(nearOther
+        ? { remedyInApp: `${capitalized(inEditor)}; for ${GOES_TO[other]}, ${otherTargetButton(other)}.` }
+        : {}),
     };
   }
   const fits = nearLoudnessTarget(sourceLufs, other);
   const pick = `If it goes to ${GOES_TO[other]}, pick the ${other} target (${otherTarget.lufs} LUFS): ${otherTargetWays(other, jobId, 'this dub')}; otherwise ${normalize}.`;
+  const inApp = `Dubbing it again would give the same. For ${GOES_TO[other]}, ${otherTargetButton(other)}; otherwise ${inEditor}.`;
   return {
     code: 'loudness',
     severity,
     message: `integrated loudness ${lufs.toFixed(1)} LUFS, target ${target.lufs} ±${target.tolerance}, ${target.label}; the source itself is at ${sourceLufs.toFixed(1)} LUFS: the dub is as ${off > 0 ? 'loud' : 'quiet'} as its original`,
     remedy: `Dubbing it again would give the same. ${fits ? pick : `${capitalized(normalize)}; its original is as far off.`}`,
+    ...(fits ? { remedyInApp: inApp } : {}),
     asSource: true,
   };
 }

@@ -18,7 +18,11 @@ export const TRUE_PEAK_CEILING_DBTP = -1;
 const CLIPPED_SHARE = 1e-4;
 const CLIPPED_PEAK_DBFS = -0.5;
 
-const REDO = 'Dub it again (Dub again shows its cost first), or check it by ear before handing it on.';
+/** Dubbing it again: the terminal's command, and the window's button (which shows the cost first). */
+const REDO = {
+  remedy: `Dub it again (\`dubdesk again ID\`, charged again), or check it by ear before handing it on.`,
+  remedyInApp: 'Dub it again (Dub again shows its cost first), or check it by ear before handing it on.',
+};
 
 /**
  * What a dub's length is held against: the source's own sound (`sound`: what was sent and dubbed, measured
@@ -64,7 +68,7 @@ function lengthProblem(delta: number, dub: number, source: number, of: LengthOf)
     code: 'length',
     severity: off > LENGTH_FAIL_SECONDS ? 'fail' : 'warn',
     message: `the dub's sound is ${off.toFixed(2)} s ${delta < 0 ? 'shorter' : 'longer'} than ${against}`,
-    remedy: REDO,
+    ...REDO,
   };
 }
 
@@ -80,7 +84,7 @@ function loudnessProblems(
         code: 'no-audio',
         severity: 'fail',
         message: 'the dub is silent from start to end',
-        remedy: REDO,
+        ...REDO,
       },
     ];
   const out: QcProblem[] = [];
@@ -99,7 +103,7 @@ function loudnessProblems(
       code: 'clipping',
       severity: 'fail',
       message: `the sound is clipped: ${a.fullScaleSamples} samples (${(share * 100).toFixed(share < 0.01 ? 2 : 0)}%) are at full scale`,
-      remedy: REDO,
+      ...REDO,
     });
   return out;
 }
@@ -126,7 +130,7 @@ function silenceProblems(a: AudioMeasure, sourceSilences: Silence[] | null): QcP
       code: 'silence',
       severity: 'warn',
       message: `the dub is silent from ${clock(first.start)} to ${clock(first.end)} (${(first.end - first.start).toFixed(1)} s) where the original has sound${more}: part of the speech may be missing`,
-      remedy: REDO,
+      ...REDO,
     },
   ];
 }
@@ -141,7 +145,7 @@ export function judge(input: QcInput): Qc {
       code: 'no-audio',
       severity: 'fail',
       message: 'the dubbed media has no sound track',
-      remedy: REDO,
+      ...REDO,
     });
   if (a) {
     if (input.sourceSeconds !== null) {

@@ -7,7 +7,11 @@ export const MAX_CPS = 20;
 /** A cue may end this much after the media without being "past the end" (a frame, rounding). */
 const END_SLACK_SECONDS = 0.1;
 
-const REDO = 'Dub it again (Dub again shows its cost first), or correct the subtitles in an editor.';
+/** Dubbing it again: the terminal's command, and the window's button (which shows the cost first). */
+const REDO = {
+  remedy: `Dub it again (\`dubdesk again ID\`, charged again), or correct the subtitles in an editor.`,
+  remedyInApp: 'Dub it again (Dub again shows its cost first), or correct the subtitles in an editor.',
+};
 
 /** What the spec's parser says about the order of cues (it sorts them, so the order is read from its errors). */
 const OUT_OF_ORDER = /previous cue/i;
@@ -30,7 +34,7 @@ export function checkSubtitles(vtt: string, mediaSeconds: number | null): QcProb
         cues.length === 0
           ? `the subtitles cannot be read as WebVTT${first ? ` (line ${first.line ?? 1}: ${first.message})` : ' (no cue in them)'}`
           : `${broken.length} ${broken.length === 1 ? 'place' : 'places'} in the subtitles do not read as WebVTT (first, line ${first?.line ?? 1}: ${first?.message ?? ''}); players may skip those cues`,
-      remedy: REDO,
+      ...REDO,
     });
   }
   if (disorder.length > 0)
@@ -38,7 +42,7 @@ export function checkSubtitles(vtt: string, mediaSeconds: number | null): QcProb
       code: 'subtitles-order',
       severity: 'fail',
       message: `${disorder.length} ${disorder.length === 1 ? 'cue starts' : 'cues start'} before the cue above ${disorder.length === 1 ? 'it' : 'them'} (first at line ${disorder[0]?.line ?? 1}): the cues are out of order`,
-      remedy: REDO,
+      ...REDO,
     });
   if (mediaSeconds !== null) {
     const past = cues.filter((c) => c.end > mediaSeconds + END_SLACK_SECONDS);
@@ -48,7 +52,7 @@ export function checkSubtitles(vtt: string, mediaSeconds: number | null): QcProb
         code: 'subtitles-past-end',
         severity: 'warn',
         message: `${past.length} ${past.length === 1 ? 'cue runs' : 'cues run'} past the end of the media (${clock(mediaSeconds)}): the first ends at ${clock(first.end)}`,
-        remedy: REDO,
+        ...REDO,
       });
   }
   const fast = cues
