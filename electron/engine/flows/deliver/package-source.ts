@@ -85,6 +85,10 @@ export async function makePackage(
   req: PackageRequest,
   signal?: AbortSignal,
 ): Promise<MadeFile & { languages: string[]; movedAside: string | null }> {
+  if (!(await stat(req.source).catch(() => null))?.isFile())
+    throw new Error(
+      `its source ${req.source} is not there (moved, renamed, or on a drive that is not plugged in): put it back, and the next run makes it (no charge)`,
+    );
   const sourceStreams = await probeStreams(tools.ffprobe, req.source, signal);
   const ext = packageExtension(req.format, sourceStreams.video !== null);
   const wanted = join(req.outDir, packageName(req.naming, req.stem, ext));
