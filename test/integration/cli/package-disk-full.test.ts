@@ -29,7 +29,7 @@ const MiB = 1024 * 1024;
 const mountable = canMountTmpfs();
 
 /** One account per test: the tests run at once, and each counts its own dubs and credits. */
-const KEYS = ['key-mkv', 'key-mp4', 'key-package-now'];
+const KEYS = ['key-mkv', 'key-mp4', 'key-package-now', 'key-stopped'];
 let sb: Sandbox;
 beforeAll(async () => {
   sb = await startSandbox({ pipelineSeconds: 0.3, users: KEYS.map((apiKey) => ({ apiKey, seconds: 3600 })) });
@@ -219,6 +219,10 @@ describe.skipIf(!mountable).concurrent('a package on a full disk (a real size-li
         pack = started(['package', source, '--format', 'mkv'], env, work);
         const toFree = await saidToFree(pack, out);
         await statusSays(env, out, toFree);
+        const table = await runCli(['status'], env);
+        expect(table.stdout).toContain(
+          `A package waits: disk full: free ${toFree}.0 MiB in ${out}; it is made by itself once there is room (no charge).`,
+        );
         expect(existsSync(join(out, 'Bilan annuel.multi.mkv'))).toBe(false);
         expect(pack.child.exitCode).toBeNull();
 
@@ -234,6 +238,48 @@ describe.skipIf(!mountable).concurrent('a package on a full disk (a real size-li
         if (pack && pack.child.exitCode === null) {
           pack.child.kill('SIGKILL');
           await pack.done;
+        }
+        spawnSync('umount', ['-l', mount]);
+      }
+    },
+  );
+  it(
+    'a run stopped while its package waits says so, and the next run makes it once there is room',
+    { timeout: 120_000 },
+    async () => {
+      const work = tempDir('dubdesk-package-stopped-');
+      const source = bigVideo(work, 'Conférence.mp4');
+      const mount = tmpfs('48m') ?? '';
+      let dub: ReturnType<typeof started> | null = null;
+      try {
+        const out = join(mount, 'Sorties');
+        mkdirSync(out);
+        const filler = fillLeaving(mount, Math.round(1.5 * statSync(source).size));
+        const env = envFor(sb, join(work, 'home'), 'key-stopped');
+        dub = started(
+          ['dub', source, '--to', 'es', '--package', 'mkv', '--out', out, '--poll-interval', '0.1'],
+          env,
+          work,
+        );
+        const toFree = await saidToFree(dub, out);
+        const before = spent('key-stopped');
+
+        dub.child.kill('SIGINT');
+        const stopped = await dub.done;
+        expect(stopped.stderr).not.toMatch(/✗|\n\s+at /);
+        expect(stopped.stderr).toContain(
+          `… the package of Conférence.mp4 waits: disk full: free ${toFree}.0 MiB in ${out}; the next \`dubdesk run\` makes it once there is room (no charge)`,
+        );
+
+        truncateSync(filler, 0);
+        const r = await runCli(['run', '--until-done', '--poll-interval', '0.1'], env, work);
+        expect(r.code, r.stderr).toBe(0);
+        expectWholePackage(join(out, 'Conférence.multi.mkv'), source);
+        expect(spent('key-stopped')).toEqual(before);
+      } finally {
+        if (dub && dub.child.exitCode === null) {
+          dub.child.kill('SIGKILL');
+          await dub.done;
         }
         spawnSync('umount', ['-l', mount]);
       }
