@@ -20,6 +20,7 @@ import {
   videoMp3Sound,
   videoMp4,
   videoTurnedWithChapters,
+  videoChaptersPastEnd,
   videoWebm,
 } from '../helpers/media';
 import { shipped, TOOLSETS } from '../helpers/toolsets';
@@ -161,6 +162,30 @@ describe.each(TOOLSETS)('the audio path with %s', (_name, toolsOf) => {
       expect(Math.abs(video?.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? 0)).toBe(90);
     }
     expect((await readdir(dir)).filter((f) => f.endsWith('.part'))).toEqual([]);
+  });
+
+  it('fits the dub to the picture, not to chapters that run past the end of the file', async () => {
+    const tools = await toolsOf();
+    const dir = tempDir('rebuild-chapters');
+    // The container says 12 s (its last chapter ends there), the picture and the sound last 6 s.
+    const source = videoChaptersPastEnd(6, 12, 'générique.mp4');
+    const streams = await probeStreams(tools.ffprobe, source);
+    const out = join(dir, 'générique.es.mp4');
+    const fit = await rebuildVideo(tools, {
+      source,
+      sourceStreams: streams,
+      dubbedAudio: dubbedMp3(6),
+      dubbedSeconds: (await probeStreams(tools.ffprobe, dubbedMp3(6))).durationSeconds ?? 0,
+      dubbedChannels: null,
+      destLang: 'es',
+      out,
+    });
+    expect(fit).toMatchObject({ how: 'same', sourceSeconds: 6 });
+    const made = ffprobeJson(out).streams.filter((s) => ['video', 'audio'].includes(s.codec_type));
+    expect(made.map((s) => [s.codec_type, Math.round(Number(s.duration) * 10) / 10])).toEqual([
+      ['video', 6],
+      ['audio', 6],
+    ]);
   });
 
   it("keeps a dubbed voice's loudness, and adds less error than the service's own MP3 carries", async () => {

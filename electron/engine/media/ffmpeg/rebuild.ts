@@ -1,7 +1,7 @@
 import { languageTag } from './language-tag';
 import type { MediaTools } from '../../../media-tools/locate';
 import { toolTimeout } from './extract';
-import type { MediaStreams } from './streams';
+import { pictureSeconds, type MediaStreams } from './streams';
 import { ffmpegWhole } from './write-whole';
 import type { PartWriters } from '../../../media-tools/part-writers';
 
@@ -82,7 +82,7 @@ export async function rebuildVideo(
 ): Promise<LengthFit> {
   const { sourceStreams: s } = input;
   if (!s.video) throw new Error(`${input.source} has no video stream`);
-  const sourceSeconds = s.durationSeconds ?? input.dubbedSeconds;
+  const sourceSeconds = pictureSeconds(s) ?? input.dubbedSeconds;
   const fit = fitOf(input.dubbedSeconds, sourceSeconds);
   const container = rebuiltContainer(s);
   await ffmpegWhole(

@@ -37,7 +37,14 @@ export interface AudioStream {
 
 export interface MediaStreams {
   /** The picture: the first video stream that is not cover art. */
-  video: { index: number; codec: string; codecTag: string; rotation: number | null } | null;
+  video: {
+    index: number;
+    codec: string;
+    codecTag: string;
+    rotation: number | null;
+    /** Null where the container keeps no length per stream (Matroska). */
+    durationSeconds: number | null;
+  } | null;
   /** The first audio stream: what the service would hear. */
   audio: AudioStream | null;
   durationSeconds: number | null;
@@ -73,6 +80,7 @@ export async function probeStreams(
           codec: video.codec_name ?? 'unknown',
           codecTag: video.codec_tag_string ?? '',
           rotation: rotation ?? null,
+          durationSeconds: num(video.duration),
         }
       : null,
     audio: audio
@@ -100,4 +108,13 @@ export function soundSeconds(streams: MediaStreams): number | null {
     (n): n is number => typeof n === 'number',
   );
   return known.length ? Math.min(...known) : null;
+}
+
+/**
+ * How long the picture lasts, which the dubbed sound is fitted to: the video stream's own length, else the
+ * sound's. Never the container's alone: chapters or a data track running past the end lengthen it (a newer
+ * ffprobe counts them), and a dub padded to them would play on over a picture that has ended.
+ */
+export function pictureSeconds(streams: MediaStreams): number | null {
+  return streams.video?.durationSeconds ?? soundSeconds(streams);
 }
