@@ -27,14 +27,19 @@ export class PackageRoomWaits {
     private readonly packages: Pick<Packages, 'waitForRoom'>,
     /** Looks for due work again (a package whose room came is then started). */
     private readonly look: () => void,
+    /** Bytes free on the disk holding a folder (statfs). */
+    private readonly free: (dir: string) => number | null = freeBytes,
   ) {}
 
   /** When `e` says the disk of package `p` is full: records that it waits for room, and returns true. */
   wait(p: PackageRow, e: unknown): boolean {
     if (!isDiskFull(e, p.out_dir)) return false;
-    const free = freeBytes(p.out_dir) ?? 0;
-    // Without the package's own figure (a folder its disk refused), one MiB more than there is.
-    const needFree = e instanceof PackageRoomError ? e.bytes : free + MiB;
+    const free = this.free(p.out_dir) ?? 0;
+    // The package's own size; and never less than more than there is now: a package that did not fit in what
+    // its estimate said is enough (or a folder its disk refused) asks for more, rather than being tried again
+    // at once, and again, each time filling the disk.
+    const estimate = e instanceof PackageRoomError ? e.bytes : 0;
+    const needFree = Math.max(estimate, free + Math.max(MiB, Math.ceil(estimate / 10)));
     const wait = { dir: p.out_dir, needFree, said: '' };
     this.waits.set(p.id, wait);
     this.say(p.id, wait, free);
@@ -49,7 +54,7 @@ export class PackageRoomWaits {
   holds(id: number): boolean {
     const wait = this.waits.get(id);
     if (!wait) return false;
-    const free = freeBytes(wait.dir) ?? 0;
+    const free = this.free(wait.dir) ?? 0;
     if (free >= wait.needFree) {
       this.waits.delete(id);
       return false;
