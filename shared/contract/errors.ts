@@ -51,6 +51,8 @@ export const ContractErrorSchema = z.object({
   remedy: z.string().optional(),
   /** The request field at fault, for forms (`to`, `outDir`, `inputs.2`). */
   field: z.string().optional(),
+  /** `busy`: the other Dubdesk that works the queue, for a face to name it. */
+  holder: z.object({ pid: z.number().int(), host: z.string() }).optional(),
 });
 export type ContractError = z.infer<typeof ContractErrorSchema>;
 
@@ -59,13 +61,19 @@ export class DubdeskError extends Error {
   readonly code: ErrorCode;
   readonly remedy: string | undefined;
   readonly field: string | undefined;
+  readonly holder: ContractError['holder'];
 
-  constructor(code: ErrorCode, message: string, opts: { remedy?: string; field?: string } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { remedy?: string; field?: string; holder?: ContractError['holder'] } = {},
+  ) {
     super(message);
     this.name = 'DubdeskError';
     this.code = code;
     this.remedy = opts.remedy;
     this.field = opts.field;
+    this.holder = opts.holder;
   }
 
   toJSON(): ContractError {
@@ -74,6 +82,7 @@ export class DubdeskError extends Error {
       message: this.message,
       ...(this.remedy !== undefined ? { remedy: this.remedy } : {}),
       ...(this.field !== undefined ? { field: this.field } : {}),
+      ...(this.holder !== undefined ? { holder: this.holder } : {}),
     };
   }
 
@@ -81,6 +90,7 @@ export class DubdeskError extends Error {
     return new DubdeskError(e.code, e.message, {
       ...(e.remedy !== undefined ? { remedy: e.remedy } : {}),
       ...(e.field !== undefined ? { field: e.field } : {}),
+      ...(e.holder !== undefined ? { holder: e.holder } : {}),
     });
   }
 }

@@ -60,14 +60,11 @@ async function reachable(api: DubdeskApi): Promise<void> {
 const countElsewhere = (jobs: readonly JobView[]) =>
   jobs.filter((j) => j.waiting?.code === 'other-service').length;
 
-/**
- * "pid N" of the Dubdesk that holds the queue, when `e` says another one works it (its lock's words:
- * "another Dubdesk (pid N on HOST) is already working this queue…"); null for any other error.
- */
+/** "pid N" of the Dubdesk that holds the queue, when `e` says another one works it; null for any other error. */
 function otherWorker(e: unknown): string | null {
   const err = toContractError(e);
   if (err.code !== 'busy') return null;
-  return /\(pid (\d+)/.exec(err.message)?.[0]?.slice(1) ?? 'another process';
+  return err.holder ? `pid ${err.holder.pid}` : 'another process';
 }
 
 const OUTCOME_EXIT: Partial<Record<RunOutcome | 'other-dubdesk', ExitCode>> = {

@@ -35,7 +35,7 @@ export class QueueLock {
         throw new DubdeskError(
           'busy',
           `another Dubdesk (pid ${holder.pid} on ${holder.host}) is already working this queue in ${home}`,
-          { remedy: 'Let it finish, or stop it first.' },
+          { remedy: 'Let it finish, or stop it first.', holder: { pid: holder.pid, host: holder.host } },
         );
     });
     return new QueueLock(store, owner);
