@@ -17,6 +17,11 @@ export async function printHandedOn(api: DubdeskApi, finished: readonly JobView[
     const p = s.package;
     if (p?.state === 'done' && p.path)
       process.stderr.write(`  package: ${printable(p.path)} (${p.languages.join(', ')})\n`);
+    // Left waiting for room (the run was stopped meanwhile): made by the next run once there is room.
+    if (p?.state === 'waiting' && p.error?.code === 'disk')
+      process.stderr.write(
+        `  … the package of ${printable(s.sourceName)} waits: ${printable(p.error.message)}; the next \`dubdesk run\` makes it once there is room (no charge)\n`,
+      );
     if (p?.state === 'failed')
       process.stderr.write(
         `  ✗ no package of ${printable(s.sourceName)}: ${printable(p.error?.message ?? 'it failed')}\n`,

@@ -149,16 +149,39 @@ export interface Progress {
 
 const plainSay = (line: string) => process.stderr.write(`${line}\n`);
 
-/** A line when the totals say the data folder's disk filled up, or has room again; null otherwise. */
-function storageNotices(): (e: EngineEvent) => string | null {
-  let full: string | null = null;
+/** A line when a field of the totals that says a disk is full changes; null otherwise. */
+function fullDiskNotice(
+  field: 'storageFull' | 'packageDiskFull',
+  full: (said: string) => string,
+  room: string,
+): (e: EngineEvent) => string | null {
+  let said: string | null = null;
   return (e) => {
-    if (e.type !== 'totals' || (e.totals.storageFull ?? null) === full) return null;
-    full = e.totals.storageFull ?? null;
-    return full
-      ? `dubdesk: ${printable(full)}; waiting for space (nothing is lost, the queue goes on once there is room)`
-      : 'dubdesk: there is room again; the queue goes on';
+    if (e.type !== 'totals' || (e.totals[field] ?? null) === said) return null;
+    said = e.totals[field] ?? null;
+    return said ? full(printable(said)) : room;
   };
+}
+
+/** Lines when the data folder's disk, or a package's, filled up or has room again; null otherwise. */
+function storageNotices(): (e: EngineEvent) => string | null {
+  const notices = [
+    fullDiskNotice(
+      'storageFull',
+      (said) => `dubdesk: ${said}; waiting for space (nothing is lost, the queue goes on once there is room)`,
+      'dubdesk: there is room again; the queue goes on',
+    ),
+    fullDiskNotice(
+      'packageDiskFull',
+      (said) => `dubdesk: a package waits: ${said}; it is made by itself once there is room (no charge)`,
+      'dubdesk: the package has room; making it',
+    ),
+  ];
+  return (e) =>
+    notices
+      .map((n) => n(e))
+      .filter((line) => line !== null)
+      .join('\n') || null;
 }
 
 /**

@@ -99,3 +99,13 @@ export function printPaused(t: QueueTotals): void {
   };
   say(`\n${why[t.paused.reason]}`);
 }
+
+/** A disk that is full, under the data folder or under a package's folder: what to free where. */
+export function printFullDisks(t: QueueTotals): void {
+  if (t.storageFull)
+    say(`\n${printable(t.storageFull)}: the queue waits for space and goes on by itself once there is room.`);
+  if (t.packageDiskFull)
+    say(
+      `\nA package waits: ${printable(t.packageDiskFull)}; it is made by itself once there is room (no charge).`,
+    );
+}

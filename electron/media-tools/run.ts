@@ -31,6 +31,12 @@ const DISK_FULL = [
 
 const diskFullIn = (stderr: string) => DISK_FULL.find((d) => d.words.test(stderr))?.code;
 
+/**
+ * ffmpeg's words for an output it could not finish writing. It exits 0 after some of them (a trailer refused
+ * by a full disk, with a subtitle stream encoded: ffmpeg 5.1), leaving half a file that looks whole.
+ */
+const UNFINISHED = /^(Error writing trailer of|Error closing file) /m;
+
 export interface RunOptions {
   /** Killed after this long (SIGTERM, then SIGKILL two seconds later). */
   timeoutMs: number;
@@ -68,6 +74,13 @@ export async function runTool(
     });
     const told = running.pid !== undefined ? opts.onSpawn?.(running.pid) : undefined;
     const { stdout, stderr } = await running.finally(() => told);
+    if (UNFINISHED.test(stderr))
+      throw new MediaToolError(
+        `${name} failed: ${lastLine(stderr)}`,
+        tail(stderr),
+        'failed',
+        diskFullIn(stderr),
+      );
     return { stdout, stderr };
   } catch (e) {
     if (!(e instanceof ExecaError)) throw e;

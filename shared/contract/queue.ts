@@ -36,6 +36,11 @@ export const QueueTotalsSchema = z.object({
    * recorded, so the work waits; it goes on by itself once there is room.
    */
   storageFull: z.string().nullable().default(null),
+  /**
+   * Set while a package waits for room on its output folder's disk ("disk full: free N MiB in DIR"): it is
+   * made by itself once there is room, at no charge.
+   */
+  packageDiskFull: z.string().nullable().default(null),
   paused: QueuePauseSchema.nullable(),
   /** A worker (this process or another) is working the queue. */
   running: z.boolean(),

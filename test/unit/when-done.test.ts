@@ -60,6 +60,7 @@ function queueOf(states: JobState[]) {
       creditsShort: null,
       offline: null,
       storageFull: null,
+      packageDiskFull: null,
       paused: null,
       running: true,
       resumedAfterCrash: 0,

@@ -36,6 +36,12 @@ async function packageOne(
   return jobs.filter((j) => j.source === source).map((j) => j.id);
 }
 
+/** Whether a package of these jobs' sources failed (its reason was said with the run's last lines). */
+async function anyPackageFailed(s: CliSession, ids: readonly number[]): Promise<boolean> {
+  const { sources } = await s.api.listSources({ filter: { ids: [...ids] }, offset: 0, limit: 500 });
+  return sources.some((row) => row.package?.state === 'failed');
+}
+
 export function registerPackageCommand(program: Command): void {
   program
     .command('package')
@@ -61,7 +67,8 @@ export function registerPackageCommand(program: Command): void {
         if (scope.length === 0) return ExitCode.Usage;
         // The worker makes it: followed until it is made (or fails, said as a run says it).
         const run = await runQueue(s, { untilDone: true, concurrency: 2, pollInterval: 3 }, scope);
-        return refused ? ExitCode.Failed : run.code;
+        if (run.code !== ExitCode.Ok) return run.code;
+        return refused || (await anyPackageFailed(s, scope)) ? ExitCode.Failed : ExitCode.Ok;
       });
     });
 }

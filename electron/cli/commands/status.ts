@@ -6,7 +6,7 @@ import { withSession } from '../context';
 import { printJson } from '../format';
 import { StatusJson } from '../json-shapes';
 import { positiveInt } from '../options';
-import { printCredits, printJobs, printPaused, say } from '../status-view';
+import { printCredits, printFullDisks, printJobs, printPaused, say } from '../status-view';
 import { watchUntilInterrupted } from './status-watch-command';
 
 function states(raw: string): JobState[] {
@@ -69,6 +69,7 @@ async function printStatus(api: DubdeskApi, flags: StatusFlags, limitGiven: bool
   if (jobs.length < total)
     say(`\n(the last ${jobs.length} of ${total}; --all for every job, --state or --search to narrow)`);
   printCredits(totals);
+  printFullDisks(totals);
   printPaused(totals);
 }
 

@@ -1,6 +1,4 @@
-import { statSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
-import { freeBytes, isDiskFull, roomToFree } from '../files/disk-space';
 import { extname, parse } from 'node:path';
 import { isTerminal } from '../../../shared/contract/jobs';
 import type { Qc, QcProblem } from '../../../shared/contract/deliver';
@@ -12,6 +10,7 @@ import type { MediaTools } from '../../media-tools/locate';
 import { packageExtension } from '../media/ffmpeg/package';
 import { sourceFacts, type SourceFacts } from '../media/qc/check-dub';
 import { judge } from '../media/qc/rules';
+import { PackageRoomWaits } from './package-room-waits';
 import { checkSubtitles } from '../media/qc/subtitle-checks';
 import { sanitizeName } from '../outputs/naming';
 
@@ -22,17 +21,6 @@ const sameIds = (a: readonly number[], b: readonly number[]) =>
 /** Whether the file at `path` is a package in `format` (with a picture or without). */
 const madeAs = (path: string, format: 'mkv' | 'mp4') =>
   [true, false].some((video) => extname(path) === `.${packageExtension(format, video)}`);
-
-/** How often a package waiting for room looks at its disk again. */
-const ROOM_LOOK_MS = 1000;
-
-const fileBytes = (path: string) => {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-};
 
 /** QC and packages at once at most: each is an ffmpeg pass over a whole file. */
 export const DELIVERY_CONCURRENCY = 2;
@@ -81,15 +69,16 @@ const problem = (code: QcProblem['code'], message: string, remedy: string): QcPr
 export class Deliveries {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly facts = new Map<string, Promise<SourceFacts>>();
-  /** Packages whose disk was full, by id: the folder and the bytes it needs free before they are tried again. */
-  private readonly roomFor = new Map<number, { dir: string; needBytes: number }>();
-  private roomTimer: NodeJS.Timeout | null = null;
+  /** Packages whose disk was full: tried again once it has room. */
+  private readonly room: PackageRoomWaits;
   private stopped = false;
   /** The last look found nothing to start (and nothing runs): a run that should finish may. */
   private quiet = false;
   onSettled: () => void = () => {};
 
-  constructor(private readonly env: DeliveryEnv) {}
+  constructor(private readonly env: DeliveryEnv) {
+    this.room = new PackageRoomWaits(env.store.packages, () => this.look());
+  }
 
   /** Nothing running and nothing due when last looked. */
   get idle(): boolean {
@@ -99,19 +88,19 @@ export class Deliveries {
   /** Starts what is due, up to the limit. Cheap when nothing is (two indexed reads). */
   look(): void {
     if (this.stopped) return;
-    const room = () => DELIVERY_CONCURRENCY - this.running.size;
+    const slots = () => DELIVERY_CONCURRENCY - this.running.size;
     let found = false;
     for (const row of this.env.store.qc.due(DELIVERY_CONCURRENCY * 2)) {
       found = true;
-      if (room() <= 0) break;
+      if (slots() <= 0) break;
       this.start(`job:${row.id}`, (signal) => this.deliverOne(row, signal));
     }
     for (const p of this.env.store.packages.due()) {
-      if (room() <= 0) {
+      if (slots() <= 0) {
         found = true;
         break;
       }
-      if (this.running.has(`package:${p.id}`) || this.stillFull(p.id)) {
+      if (this.running.has(`package:${p.id}`) || this.room.holds(p.id)) {
         found = true;
         continue;
       }
@@ -123,33 +112,10 @@ export class Deliveries {
     this.quiet = !found;
   }
 
-  /** Whether the package's disk is still too full to try it again (looked at again every second). */
-  private stillFull(id: number): boolean {
-    const wait = this.roomFor.get(id);
-    if (!wait) return false;
-    if ((freeBytes(wait.dir) ?? 0) < wait.needBytes) return true;
-    this.roomFor.delete(id);
-    return false;
-  }
-
-  /** A package whose disk is full waits for room, as the jobs do, and is made by itself once there is. */
-  private waitForRoom(p: PackageRow, e: unknown): boolean {
-    if (!isDiskFull(e, p.out_dir)) return false;
-    const needBytes = Math.max(1, fileBytes(p.source) - (freeBytes(p.out_dir) ?? 0));
-    this.roomFor.set(p.id, { dir: p.out_dir, needBytes });
-    this.env.store.packages.waitForRoom(p.id, `disk full: free ${roomToFree(needBytes)} in ${p.out_dir}`);
-    this.roomTimer ??= setInterval(() => {
-      if (this.roomFor.size > 0) return this.look();
-      if (this.roomTimer) clearInterval(this.roomTimer);
-      this.roomTimer = null;
-    }, ROOM_LOOK_MS).unref();
-    return true;
-  }
-
   /** Stops what runs (its records stay as they were: it is done again next time) and waits for it. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.roomTimer) clearInterval(this.roomTimer);
+    this.room.stop();
     for (const r of this.running.values()) r.controller.abort();
     await Promise.allSettled([...this.running.values()].map((r) => r.done));
   }
@@ -338,7 +304,7 @@ export class Deliveries {
       );
     } catch (e) {
       if (signal.aborted) throw e;
-      if (this.waitForRoom(p, e)) return;
+      if (this.room.wait(p, e)) return;
       this.env.store.packages.failed(p.id, (e as Error)?.message ?? String(e));
     }
   }

@@ -126,6 +126,9 @@ export class Runner {
       warn: (message) => this.hooks.warn?.(message),
     });
     deliveries.onSettled = () => this.wakeUp();
+    // A package that failed is tried again by each run: what it failed on (a source unplugged, no ffmpeg, a
+    // folder refused) may have been fixed since; it costs no credit.
+    store.packages.retryFailed();
     // A new run asks the service again: a key or a balance may have been fixed since the last one.
     const pause = this.env.queuePause();
     if (pause && pause.reason !== 'user') this.env.setQueuePause(null);

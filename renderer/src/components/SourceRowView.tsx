@@ -74,7 +74,11 @@ export function packageWords(p: NonNullable<SourceRow['package']>): string {
     case 'done':
       return `Package: ${baseName(p.path ?? '')}${langs ? ` (original, ${langs})` : ''}`;
     case 'waiting':
-      return `Package (${p.format.toUpperCase()}): made once every language is done`;
+      // Words while waiting: its disk is full ("disk full: free N MiB in DIR"), the folder by its name (the
+      // line is one line; its title has the whole path); it is made once there is room.
+      return p.error
+        ? `Package (${p.format.toUpperCase()}) waits for room: ${p.error.message.replace(/ in (.+)$/, (_, dir: string) => ` in ${baseName(dir)}`)}`
+        : `Package (${p.format.toUpperCase()}): made once every language is done`;
     case 'making':
       return `Package (${p.format.toUpperCase()}): being made…`;
     case 'failed':
@@ -155,7 +159,10 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
         <div role="gridcell" className="cell-problems">
           {row.earlier.length > 0 && <p className="earlier-version">{earlierWords(row.earlier)}</p>}
           {row.package && (
-            <p className={`package-line package-${row.package.state}`} title={row.package.path ?? undefined}>
+            <p
+              className={`package-line package-${row.package.state}${row.package.error ? ' package-said' : ''}`}
+              title={row.package.path ?? row.package.error?.message ?? undefined}
+            >
               {packageWords(row.package)}
             </p>
           )}

@@ -19,6 +19,7 @@ export function totals(
     creditsShort: null,
     offline: null,
     storageFull: null,
+    packageDiskFull: null,
     paused: null,
     running: true,
     resumedAfterCrash: 0,

@@ -17,7 +17,7 @@ export function packageView(p: PackageRow): PackageView {
         ? {
             code: 'internal',
             message: p.error,
-            remedy: 'Fix what it says, then Package now (nothing is charged).',
+            remedy: 'Fix what it says: the next run makes it, or Package now (nothing is charged).',
           }
         : {
             code: 'disk',

@@ -59,12 +59,12 @@ export class TotalsService {
     this.timer.unref?.();
   }
 
-  /** A commit (the feed's subscriber): jobs, the pause or the worker's lock moved the totals. */
+  /** A commit (the feed's subscriber): jobs, packages, the pause or the worker's lock moved the totals. */
   heard(changes: Changes): void {
     for (const row of changes.jobs.values()) if (row && this.deps.pace.seen(row)) this.deps.publisher.moved();
     const settings = changes.settings === 'all' || changes.settings.size > 0;
-    if (changes.jobs.size || changes.removed.length || changes.allJobs || settings || changes.lock)
-      this.schedule();
+    const moved = changes.jobs.size || changes.removed.length || changes.allJobs || changes.packages;
+    if (moved || settings || changes.lock) this.schedule();
   }
 
   totals(): QueueTotals {
@@ -92,6 +92,7 @@ export class TotalsService {
       creditsShort: balance === null ? null : Math.max(0, committed - balance),
       offline: this.deps.reach.offline,
       storageFull: this.deps.reach.storageFull,
+      packageDiskFull: store.packages.diskFull(),
       paused: this.deps.pause.get(),
       running: this.deps.runner.isRunning || QueueLock.held(this.deps.lock),
       resumedAfterCrash: this.deps.reach.resumedAfterCrash,

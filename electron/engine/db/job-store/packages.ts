@@ -1,8 +1,11 @@
+import { z } from 'zod';
 import type { DeliverChoice } from '../../../../shared/contract/deliver';
 import { transactionsOf, type Transactions } from '../transactions';
 import type { Db } from '../types';
 import { PackageRow } from './deliver-values';
 import { JobRow } from './rows';
+
+const DiskFullRow = z.object({ error: z.string() }).optional();
 
 /**
  * Each source's package (one per output folder): wanted once a language of a batch that asked for one has
@@ -31,6 +34,8 @@ export class Packages {
             now = max(packages.now, excluded.now), error = NULL, updated_at = excluded.updated_at`,
       ),
       setState: db.prepare(`UPDATE packages SET state = ?, updated_at = ? WHERE id = ?`),
+      // Tried (again): what it waited for is said again if it is still so.
+      making: db.prepare(`UPDATE packages SET state = 'making', error = NULL, updated_at = ? WHERE id = ?`),
       // A language finished while it was being made: it stays waiting (to be made again with that one).
       done: db.prepare(
         `UPDATE packages SET state = CASE state WHEN 'waiting' THEN 'waiting' ELSE 'done' END, now = 0,
@@ -40,9 +45,20 @@ export class Packages {
       waitForRoom: db.prepare(
         `UPDATE packages SET state = 'waiting', error = ?, updated_at = ? WHERE id = ?`,
       ),
+      // Still waiting (a language finished meanwhile): made again, so this failure is not said as its wait.
       failed: db.prepare(
         `UPDATE packages SET state = CASE state WHEN 'waiting' THEN 'waiting' ELSE 'failed' END, now = 0,
-          error = ?, updated_at = ? WHERE id = ?`,
+          error = CASE state WHEN 'waiting' THEN NULL ELSE ? END, updated_at = ? WHERE id = ?`,
+      ),
+      // A new run tries failed packages again (a source back in place, ffmpeg installed, a folder fixed).
+      retryFailed: db.prepare(
+        `UPDATE packages SET state = 'waiting', error = NULL, updated_at = ? WHERE state = 'failed'
+          AND EXISTS (SELECT 1 FROM jobs WHERE jobs.source = packages.source AND jobs.out_dir = packages.out_dir
+            AND jobs.state = 'completed' AND jobs.cleared_at IS NULL)`,
+      ),
+      // Waiting with words: only a full disk leaves them (see failed and making).
+      diskFull: db.prepare(
+        `SELECT error FROM packages WHERE state = 'waiting' AND error IS NOT NULL ORDER BY updated_at LIMIT 1`,
       ),
     };
   }
@@ -99,7 +115,7 @@ export class Packages {
   }
 
   making(id: number, at = Date.now()): void {
-    this.write(() => this.q.setState.run('making', at, id));
+    this.write(() => this.q.making.run(at, id));
   }
 
   /** Back to waiting (its languages are not all done yet). */
@@ -124,6 +140,20 @@ export class Packages {
 
   failed(id: number, message: string, at = Date.now()): void {
     this.write(() => this.q.failed.run(message, at, id));
+  }
+
+  /** Every failed package of a source with a finished dub is due again (once per run); how many. */
+  retryFailed(at = Date.now()): number {
+    return this.t.write(() => {
+      const { changes } = this.q.retryFailed.run(at);
+      if (changes > 0) this.t.changes.packagesChanged();
+      return changes;
+    });
+  }
+
+  /** What to free where, while a package waits for room ("disk full: free N MiB in DIR"); null otherwise. */
+  diskFull(): string | null {
+    return DiskFullRow.parse(this.q.diskFull.get())?.error ?? null;
   }
 
   private write(fn: () => unknown): void {

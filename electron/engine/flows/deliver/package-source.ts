@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { DefaultAudio } from '../../../../shared/contract/deliver';
+import { isDiskFull } from '../../files/disk-space';
 import { makeFolder } from '../../files/make-folder';
 import { notThroughForeignLink } from '../../files/own-file';
 import {
@@ -19,8 +20,9 @@ import { packageName } from '../../outputs/deliver-names';
 import { freeVariant, settle, withVariant } from '../../outputs/naming';
 import { PREVIOUS_FOLDER } from '../previous-version';
 import { dubMedia, dubWebVtt, type DoneOutput, type MadeFile } from './job-deliverables';
+import { PackageRoomError, packageBytes } from './package-room';
 
-export { PackageRefusedError };
+export { PackageRefusedError, PackageRoomError };
 
 /** One finished language of a source, as its records say. */
 export interface PackagedJob {
@@ -83,6 +85,10 @@ export async function makePackage(
   req: PackageRequest,
   signal?: AbortSignal,
 ): Promise<MadeFile & { languages: string[]; movedAside: string | null }> {
+  if (!(await stat(req.source).catch(() => null))?.isFile())
+    throw new Error(
+      `its source ${req.source} is not there (moved, renamed, or on a drive that is not plugged in): put it back, and the next run makes it (no charge)`,
+    );
   const sourceStreams = await probeStreams(tools.ffprobe, req.source, signal);
   const ext = packageExtension(req.format, sourceStreams.video !== null);
   const wanted = join(req.outDir, packageName(req.naming, req.stem, ext));
@@ -110,7 +116,11 @@ export async function makePackage(
         part,
       },
       signal,
-    );
+    ).catch(async (e: unknown) => {
+      // Its disk is full: how much it takes, so that the room asked for is enough once freed.
+      if (!isDiskFull(e, req.outDir) || signal?.aborted) throw e;
+      throw new PackageRoomError(await packageBytes(tools, req.source, dubs, signal), e);
+    });
     const movedAside = req.previous ? await movePackageAside(req.previous) : null;
     const path = await settle(part, wanted);
     const bytes = (await stat(path)).size;
