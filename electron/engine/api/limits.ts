@@ -1,3 +1,15 @@
+import type { ApiGeneration } from '../../../shared/contract/jobs';
+
+/**
+ * The most one upload may weigh, by generation (the spec's Limits: 1 GB per file on v2, 413 beyond; v1 and
+ * legacy state none). What is sent counts: on the audio path the sound, not the source.
+ */
+export const UPLOAD_LIMIT: Readonly<Record<ApiGeneration, number | null>> = {
+  v2: 1024 ** 3,
+  v1: null,
+  legacy: null,
+};
+
 /** The most of an API reply that is read: the largest real one (a page of 100 dubs) is well under 1 MiB. */
 export const MAX_API_BODY_BYTES = 8 * 1024 * 1024;
 /** The most of an error reply that is read: its message is all that is kept. */

@@ -96,7 +96,8 @@ describe('engine lifecycle: sources and outputs', () => {
     expect(e.files[0]?.problem).toEqual({
       code: 'too-large',
       message: `${big}: 1.0 GiB (1,073,741,825 bytes) is over the 1.0 GiB upload limit of the v2 API.`,
-      remedy: 'Split or compress it first.',
+      remedy:
+        'Send only its sound instead (--send audio, or "Only the sound" in the Send choice), or split or compress it first.',
     });
     expect((await api.estimate({ ...req([big]), api: 'v1' })).jobs).toBe(1);
     await close();

@@ -14,9 +14,6 @@ import {
   type ProbeOptions,
 } from '../../media/probe';
 import { absolutePath } from '../paths';
-import { formatBytes } from '../../../../shared/format';
-
-export const V2_MAX_UPLOAD_BYTES = 1024 ** 3;
 
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 /** `ftp://…`, `s3://…`: a link of a kind the service cannot fetch (not a file named like one). */
@@ -86,14 +83,6 @@ function checkForApi(file: ProbedFile, api: ApiGeneration): void {
       `${file.path}: the legacy API needs the video's length, and this file does not say it.`,
       'Use the v2 API, or re-export it as a whole MP4.',
     );
-  if (api === 'v2' && file.bytes > V2_MAX_UPLOAD_BYTES) {
-    throw new InputError(
-      file.path,
-      'too-large',
-      `${file.path}: ${formatBytes(file.bytes)} (${file.bytes.toLocaleString('en-US')} bytes) is over the ${formatBytes(V2_MAX_UPLOAD_BYTES)} upload limit of the v2 API.`,
-      'Split or compress it first.',
-    );
-  }
 }
 
 /** A source a batch dubs: a probed file, or a link the service fetches itself. */

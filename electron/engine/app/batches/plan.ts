@@ -9,6 +9,7 @@ import { InputError } from '../../media/probe';
 import { mp4Refusal } from '../../media/ffmpeg/package';
 import { NO_SOUND, planSends, type SendChoice, type SendPlan } from './send-plan';
 import { creditsFor } from '../../../../shared/credits';
+import { overUploadLimit } from './upload-limit';
 import type { Source } from './expand-inputs';
 
 export interface Planned {
@@ -40,8 +41,15 @@ export async function planBatch(
   const billed = sources.map((s) => billedAs(s, sends));
   const dubbable = billed.filter((s) => {
     if ('url' in s) return true;
-    if (sends.bySource.get(s.path)?.why === NO_SOUND) {
+    const choice = sends.bySource.get(s.path);
+    if (choice?.why === NO_SOUND) {
       refuse(silent(s.path), files, refused);
+      return false;
+    }
+    // What is sent, not the source, meets the generation's upload limit: the sound alone on the audio path.
+    const tooLarge = overUploadLimit(s, choice, req.api);
+    if (tooLarge) {
+      refuse(tooLarge, files, refused);
       return false;
     }
     const streams = sends.streams.get(s.path);

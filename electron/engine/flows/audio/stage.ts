@@ -1,6 +1,8 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatBytes } from '../../../../shared/format';
+import { DubdeskError } from '../../../../shared/contract/errors';
+import { UPLOAD_LIMIT } from '../../api/limits';
 import type { SourceIdentity } from '../../api/file-body';
 import type { JobStore } from '../../db/jobs';
 import { audioPlan } from '../../media/ffmpeg/audio-plan';
@@ -96,6 +98,31 @@ async function extractOnce(ctx: StepContext, job: LeasedJob): Promise<Extracted 
  * before (`sourceBeforeUpload`): its content is the job's identity, whatever is sent.
  */
 export async function whatToSend(ctx: StepContext, job: LeasedJob, whole: Sending): Promise<Sending> {
+  return withinLimit(job, await chosen(ctx, job, whole));
+}
+
+/**
+ * What is sent, checked against its generation's upload limit before any byte leaves: the batch was checked
+ * when added, but the audio path may have fallen back to the whole file since, or the file have grown.
+ */
+async function withinLimit(job: LeasedJob, sending: Sending): Promise<Sending> {
+  const limit = UPLOAD_LIMIT[job.row.api];
+  if (limit === null) return sending;
+  const bytes = sending.expect?.size ?? (await fileThere(sending.path))?.size ?? 0;
+  if (bytes <= limit) return sending;
+  const sound = sending.path !== job.row.source;
+  throw new DubdeskError(
+    'too-large',
+    `${sound ? 'its sound alone is' : 'the whole file is sent, and is'} ${formatBytes(bytes)}, over the ${formatBytes(limit)} upload limit of the ${job.row.api} API`,
+    {
+      remedy: sound
+        ? 'Split it into shorter parts, then dub each part.'
+        : 'Send only its sound (install ffmpeg if none is found), or split or compress it, then dub it again.',
+    },
+  );
+}
+
+async function chosen(ctx: StepContext, job: LeasedJob, whole: Sending): Promise<Sending> {
   const r = job.row;
   if (r.send !== 'audio' || r.source_kind !== 'file') return whole;
   const kept = await fileThere(r.staged_audio);
