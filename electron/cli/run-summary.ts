@@ -6,6 +6,27 @@ import { describeJob, printable } from './format';
 
 export { tally };
 
+/** A message, then the sentence that follows it (a message may end its own sentence). */
+const then = (message: string, next: string) => `${message}${/[.!?]$/.test(message) ? '' : '.'} ${next}`;
+
+/**
+ * Why a job failed and what to do, here: a folder it could not write into is made writable again or traded
+ * for another, with the commands that retry it (a dub already made is downloaded again, not paid again).
+ */
+function failedWords(j: JobView): string {
+  const e = j.error;
+  if (!e) return 'failed';
+  const unwritable = e.code === 'permission' || (e.code === 'disk' && / read-only disk$/.test(e.message));
+  if (unwritable) {
+    const paid = j.remoteId ? ' (the dub made is not paid again)' : '';
+    return then(
+      e.message,
+      `Make the folder writable again, then \`dubdesk retry ${j.id}\`; or \`dubdesk retry ${j.id} --out DIR\` saves the results in another folder${paid}.`,
+    );
+  }
+  return e.remedy ? then(e.message, e.remedy) : e.message;
+}
+
 /** The summary line (`This batch: 2 completed, …`), each failed job, and each input skipped. */
 export function printSummary(
   { counts: t, failedJobs }: ReturnType<typeof tally>,
@@ -21,7 +42,7 @@ export function printSummary(
   process.stderr.write(`${label}: ${parts.join(', ')}. Credits charged: ${t.creditsCharged}${estimated}.\n`);
   for (const j of failedJobs)
     process.stderr.write(
-      `  ✗ #${j.id} ${printable(j.sourceName)} → ${j.destLang}: ${printable(j.error?.message ?? 'failed')}\n`,
+      `  ✗ #${j.id} ${printable(j.sourceName)} → ${j.destLang}: ${printable(failedWords(j))}\n`,
     );
   for (const s of skipped) process.stderr.write(`  skipped: ${s}\n`);
 }

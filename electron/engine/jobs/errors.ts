@@ -62,7 +62,8 @@ function fromDisk(e: DiskError): JobError {
       error: {
         code: 'disk',
         message: `${e.dir} is on a read-only disk`,
-        remedy: 'Choose another output folder, then retry.',
+        remedy:
+          'Make the folder writable again (remount its disk read-write), or choose another output folder; then retry the job: a dub already made is not paid again.',
       },
       retry: 'never',
       waitingCode: 'disk',
@@ -93,7 +94,8 @@ function fromDisk(e: DiskError): JobError {
     error: {
       code: 'permission',
       message: `cannot write to ${e.dir} (${e.errno})`,
-      remedy: 'Make the folder writable or choose another output folder, then retry.',
+      remedy:
+        'Make the folder writable again, or choose another output folder; then retry the job: a dub already made is not paid again.',
     },
     retry: 'never',
     waitingCode: 'disk',

@@ -65,5 +65,13 @@ describe('a job failed on the local disk', () => {
     const r = await cli.done;
     expect(r.stderr).toMatch(/0 completed, 1 failed/);
     expect(r.code, r.stderr).toBe(ExitCode.Failed);
+    // The failure says what to do, with the commands that do it (the dub made is not paid again).
+    const failed = r.stderr.split('\n').find((l) => l.startsWith('  ✗ #1 '));
+    expect(failed).toMatch(
+      process.getuid?.() === 0 ? / is on a read-only disk\. / : /cannot write to .* \(EACCES\)\. /,
+    );
+    expect(failed).toContain(
+      'Make the folder writable again, then `dubdesk retry 1`; or `dubdesk retry 1 --out DIR` saves the results in another folder (the dub made is not paid again).',
+    );
   });
 });

@@ -112,13 +112,13 @@ describe('disk full while downloading', () => {
       'EROFS',
       'disk',
       (out: string) => `${out} is on a read-only disk`,
-      'Choose another output folder, then retry.',
+      'Make the folder writable again (remount its disk read-write), or choose another output folder; then retry the job: a dub already made is not paid again.',
     ],
     [
       'EACCES',
       'permission',
       (out: string) => `cannot write to ${out} (EACCES)`,
-      'Make the folder writable or choose another output folder, then retry.',
+      'Make the folder writable again, or choose another output folder; then retry the job: a dub already made is not paid again.',
     ],
   ])('%s fails the job at once with the remedy', async (code, contractCode, message, remedy) => {
     const out = tempDir();
