@@ -57,4 +57,26 @@ describe('dubdesk estimate, in words', () => {
       '\nUpload once: the file is uploaded once for all its languages, 120 MiB less to send.',
     );
   });
+
+  it('"instead of" is what the whole file would really send, upload once and all, as --send file says it', async () => {
+    const work = tempDir('dubdesk-est-instead-');
+    const env = envFor(sb, join(work, 'home'));
+    const talk = join(work, 'talk.mp4');
+    await copyFile(videoMp4(3, 'instead-of-talk.mp4'), talk);
+    await truncate(talk, 60 * MiB);
+    const six = ['estimate', talk, '--to', 'es,fr,de,it,pt,ja'];
+    const whole = await runCli([...six, '--send', 'file'], env);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(whole.stdout).toContain(
+      '\nSends 60 MiB (whole files).\nUpload once: the file is uploaded once for all its languages, 300 MiB less to send.',
+    );
+    const audio = await runCli([...six, '--send', 'audio'], env);
+    expect(audio.code, audio.stderr).toBe(0);
+    expect(audio.stdout).toMatch(/\nSends [\d.]+ KiB \(audio\) instead of 60 MiB\.\n/);
+    const json = await runCli([...six, '--send', 'audio', '--json'], env);
+    expect(EstimateJson.parse(JSON.parse(json.stdout)).sends).toMatchObject({
+      wholeBytes: 60 * MiB,
+      audioFiles: 1,
+    });
+  });
 });

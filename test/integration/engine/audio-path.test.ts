@@ -8,7 +8,7 @@ import { locateMediaTools } from '../../../electron/media-tools/locate';
 import { planSends } from '../../../electron/engine/app/batches/send-plan';
 import { probeFile } from '../../../electron/engine/media/probe';
 import { sendsWords } from '../../../shared/sends';
-import { readdir, readFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiGeneration } from '../../../shared/contract/jobs';
 import { audioMp3, ffprobeJson, videoMd5, videoMov, videoMp4 } from '../../helpers/media';
@@ -55,6 +55,31 @@ describe('what a batch sends', () => {
       );
       const whole = await engine.api.estimate({ ...batch, send: 'file' });
       expect(whole.sends).toMatchObject({ bytes: whole.sends?.wholeBytes, audioFiles: 0 });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('"instead of" is what the whole-file path would really send: upload once where it applies', async () => {
+    const engine = engineFor(sb);
+    const MiB = 1024 * 1024;
+    const talk = join(tempDir('instead'), 'talk 60 MiB.mp4');
+    await copyFile(videoMp4(3, 'instead-of-60.mp4'), talk);
+    await truncate(talk, 60 * MiB);
+    const batch = { inputs: [talk], to: ['es', 'fr', 'de'], outDir: tempDir('out') };
+    try {
+      const audio = await engine.api.estimate({ ...batch, send: 'audio' });
+      expect(audio.sends).toMatchObject({ wholeBytes: 60 * MiB, audioFiles: 1 });
+      expect(audio.sends?.bytes).toBeLessThan(MiB);
+      const whole = await engine.api.estimate({ ...batch, send: 'file' });
+      expect(whole.uploadOnce).toEqual({ enabled: true, bytesSaved: 120 * MiB, files: 1, outOf: 1 });
+      expect(whole.sends).toEqual({ bytes: 60 * MiB, wholeBytes: 60 * MiB, audioFiles: 0, notice: null });
+      // Upload once turned off: the whole file would go up for each language. The sound, under the line
+      // where upload once pays off, goes up for each language either way.
+      const each = await engine.api.estimate({ ...batch, send: 'audio', uploadOnce: false });
+      expect(each.sends?.wholeBytes).toBe(180 * MiB);
+      expect(each.sends?.bytes).toBe(audio.sends?.bytes);
+      expect((audio.sends?.bytes ?? 0) % 3).toBe(0);
     } finally {
       await engine.close();
     }

@@ -180,8 +180,12 @@ export class BatchService {
       ...budgetCheck(this.deps.budget(), queued.length > 0 ? credits : 0),
       alreadyDone: sorted.done,
       alreadyQueued: sorted.queued,
-      uploadOnce: uploadOnceSavings(store, queued),
-      sends: sendTotals(queued, planned.sends),
+      uploadOnce: uploadOnceSavings(
+        store,
+        queued,
+        (j) => planned.sends.bySource.get(j.source)?.bytes ?? j.source_bytes ?? 0,
+      ),
+      sends: sendTotals(store, queued, planned.sends, args),
     };
   }
 

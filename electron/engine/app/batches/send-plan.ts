@@ -6,6 +6,8 @@ import { mediaTools, NO_FFMPEG, type ToolsSearch } from '../../../media-tools/lo
 import { probeStreams, soundSeconds, type MediaStreams } from '../../media/ffmpeg/streams';
 import type { ProbedFile } from '../../media/probe';
 import type { Source } from './expand-inputs';
+import type { JobStore, NewJob } from '../../db/jobs';
+import { bytesNotSent, takesPart, type BytesOf } from './upload-once';
 
 /** What one file sends for each of its languages, and why the whole file when the sound alone was asked. */
 export interface SendChoice {
@@ -97,25 +99,30 @@ function choiceFor(
   return { what: 'audio', bytes, why: null, seconds };
 }
 
-/** What the jobs to be sent weigh together: with the audio path, and as whole files. */
+/**
+ * What the jobs to be sent put on the wire together, upload once counted: `bytes` as planned (the sound alone
+ * where it applies), `wholeBytes` as the whole-file path would send them (with upload once where it would
+ * take part), so "instead of" compares the two paths as each would really run.
+ */
 export function sendTotals(
-  jobs: readonly {
-    source: string;
-    source_kind: string;
-    source_bytes: number | null;
-    reuse_results?: number;
-  }[],
+  store: JobStore,
+  jobs: readonly NewJob[],
   plan: SendPlan,
+  req: Pick<BatchRequest, 'uploadOnce' | 'api' | 'to'>,
 ): { bytes: number; wholeBytes: number; audioFiles: number; notice: string | null } {
-  let bytes = 0;
-  let wholeBytes = 0;
-  const audio = new Set<string>();
-  for (const j of jobs) {
-    if (j.source_kind !== 'file' || j.reuse_results) continue;
-    const choice = plan.bySource.get(j.source);
-    wholeBytes += j.source_bytes ?? 0;
-    bytes += choice?.bytes ?? j.source_bytes ?? 0;
-    if (choice?.what === 'audio') audio.add(j.source);
-  }
-  return { bytes, wholeBytes, audioFiles: audio.size, notice: plan.notice };
+  // Links are fetched by the service; a copy's results are linked here: neither sends anything.
+  const sending = jobs.filter((j) => j.source_kind === 'file' && !j.reuse_results);
+  const whole: BytesOf = (j) => j.source_bytes ?? 0;
+  const sent: BytesOf = (j) => plan.bySource.get(j.source)?.bytes ?? whole(j);
+  const sum = (bytesOf: BytesOf) => sending.reduce((n, j) => n + bytesOf(j), 0);
+  const wholeTakesPart = (j: NewJob) => takesPart(req.uploadOnce, req.api, whole(j), req.to.length);
+  const audio = new Set(
+    sending.filter((j) => plan.bySource.get(j.source)?.what === 'audio').map((j) => j.source),
+  );
+  return {
+    bytes: sum(sent) - bytesNotSent(store, sending, sent).bytes,
+    wholeBytes: sum(whole) - bytesNotSent(store, sending, whole, wholeTakesPart).bytes,
+    audioFiles: audio.size,
+    notice: plan.notice,
+  };
 }

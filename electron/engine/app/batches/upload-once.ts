@@ -40,29 +40,48 @@ function alreadyThere(store: JobStore, job: NewJob): boolean {
     );
 }
 
+/** What one job of a file puts on the wire: the whole file unless told (the sound alone on the audio path). */
+export type BytesOf = (job: NewJob) => number;
+const wholeFile: BytesOf = (j) => j.source_bytes ?? 0;
+const tookPart = (j: NewJob) => j.upload_once === 1;
+
 /**
- * What the batch's jobs that take part would not upload: all but one per file, or all when one is there;
- * and how many of the batch's files take part, out of how many.
+ * The jobs of each file that take part in upload once (all but one upload nothing more, or all when the
+ * file is already there), with the bytes they do not send.
  */
-export function uploadOnceSavings(
+export function bytesNotSent(
   store: JobStore,
   jobs: readonly NewJob[],
-): { enabled: boolean; bytesSaved: number; files: number; outOf: number } {
+  bytesOf: BytesOf = wholeFile,
+  takes: (job: NewJob) => boolean = tookPart,
+): { bytes: number; files: number } {
   const byFile = new Map<string, NewJob[]>();
-  const files = new Set<string>();
   for (const j of jobs) {
-    if (j.source_kind === 'file') files.add(j.source);
-    if (!j.upload_once || j.source_kind !== 'file') continue;
+    if (!takes(j) || j.source_kind !== 'file') continue;
     const list = byFile.get(j.source);
     if (list) list.push(j);
     else byFile.set(j.source, [j]);
   }
-  let bytesSaved = 0;
+  let bytes = 0;
   for (const list of byFile.values()) {
     const first = list[0];
     if (!first) continue;
     const uploads = alreadyThere(store, first) ? 0 : 1;
-    bytesSaved += (list.length - uploads) * (first.source_bytes ?? 0);
+    bytes += (list.length - uploads) * bytesOf(first);
   }
-  return { enabled: byFile.size > 0, bytesSaved, files: byFile.size, outOf: files.size };
+  return { bytes, files: byFile.size };
+}
+
+/**
+ * What the batch's jobs that take part would not upload (`bytesOf` each sends: the sound alone on the audio
+ * path), and how many of the batch's files take part, out of how many.
+ */
+export function uploadOnceSavings(
+  store: JobStore,
+  jobs: readonly NewJob[],
+  bytesOf: BytesOf = wholeFile,
+): { enabled: boolean; bytesSaved: number; files: number; outOf: number } {
+  const outOf = new Set(jobs.filter((j) => j.source_kind === 'file').map((j) => j.source)).size;
+  const saved = bytesNotSent(store, jobs, bytesOf);
+  return { enabled: saved.files > 0, bytesSaved: saved.bytes, files: saved.files, outOf };
 }
