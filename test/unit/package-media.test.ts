@@ -156,7 +156,10 @@ describe.each(TOOLSETS)('one file with every language, muxed by %s', (_name, too
       });
       await writePackage(t, inp);
       const video = streamsOf(inp.part).filter((s) => s.codec_type === 'video');
-      expect({ picture, default: video.map((s) => s.disposition?.default) }).toEqual({ picture, default: [1] });
+      expect({ picture, default: video.map((s) => s.disposition?.default) }).toEqual({
+        picture,
+        default: [1],
+      });
     }
   });
 
