@@ -12,7 +12,15 @@ async function sentFor(sb: BenchSandbox, work: string, file: string, uploadOnce:
   const before = (await sb.state()).ingest.fileBytes;
   const home = mkdtempSync(join(work, 'bytes-'));
   const host = openDubdesk({ home, face: 'cli', service: { baseUrl: sb.baseUrl, apiKey: API_KEY } });
-  await host.api.add({ inputs: [file], to: LANGS, uploadOnce, outDir: join(home, 'out'), force: true });
+  // Upload once is about the file: the sound alone (the default for a video) would send a fraction of it.
+  await host.api.add({
+    inputs: [file],
+    to: LANGS,
+    uploadOnce,
+    send: 'file',
+    outDir: join(home, 'out'),
+    force: true,
+  });
   const outcome = await host.run({ untilDone: true, concurrency: 5, pollIntervalMs: 200 });
   await host.close();
   if (outcome !== 'done') throw new Error(`run ended ${outcome}`);

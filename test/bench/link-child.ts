@@ -77,10 +77,11 @@ host.api.subscribe((e) => {
 });
 // As in the add dialog: the estimate (each file read and hashed once) is shown before the user starts.
 const e0 = performance.now();
-await host.api.estimate({ inputs: files, to, api: 'v2', uploadOnce: true });
+await host.api.estimate({ inputs: files, to, api: 'v2', uploadOnce: true, send: 'file' });
 const estimateMs = performance.now() - e0;
 t0 = performance.now();
-await host.api.add({ inputs: files, to, api: 'v2', uploadOnce: true, outDir, force: true });
+// The link carries the files (the sound alone, the default for a video, would leave it nearly idle).
+await host.api.add({ inputs: files, to, api: 'v2', uploadOnce: true, send: 'file', outDir, force: true });
 const addedMs = performance.now() - t0;
 const outcome = await host.run({ untilDone: true, concurrency, pollIntervalMs: pollMs });
 await host.close();

@@ -44,6 +44,8 @@ try {
       inputs: [media],
       to: ['es'],
       outDir: join(work, `out-${b}`),
+      // What the bare client does: the file as it is (an MP3's sound alone goes in an M4A made by ffmpeg).
+      send: 'file',
       force: true,
     });
     const outcome = await host.run({ untilDone: true, concurrency: 4, pollIntervalMs: 500 });

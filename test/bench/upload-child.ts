@@ -89,6 +89,8 @@ await host.api.add({
   to: ['es'],
   api,
   uploadOnce: false,
+  // The figures are about sending files: the sound alone would send a few kilobytes of each.
+  send: 'file',
   outDir: home,
   force: true,
 });
