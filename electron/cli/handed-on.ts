@@ -7,12 +7,19 @@ const VERDICT = { warn: 'has warnings', fail: 'FAILS' } as const;
 /**
  * After a run, what was handed on for the dubs it finished: each source's package (or why it could not be
  * made), and each dub whose QC did not pass, with its first problem and where to read the rest. A run that
- * ends "2 completed" must not leave a failed QC unsaid.
+ * ends "2 completed" must not leave a failed QC unsaid. Returns how many of their packages failed (a package
+ * asked for and not made: the run did not do all it was asked); `quiet` (--json) only counts them.
  */
-export async function printHandedOn(api: DubdeskApi, finished: readonly JobView[]): Promise<void> {
-  if (finished.length === 0) return;
+export async function printHandedOn(
+  api: DubdeskApi,
+  finished: readonly JobView[],
+  quiet = false,
+): Promise<number> {
+  if (finished.length === 0) return 0;
   const ids = finished.map((j) => j.id);
   const { sources } = await api.listSources({ filter: { ids }, offset: 0, limit: 500 });
+  const failedPackages = sources.filter((s) => s.package?.state === 'failed').length;
+  if (quiet) return failedPackages;
   for (const s of sources) {
     const p = s.package;
     if (p?.state === 'done' && p.path)
@@ -36,4 +43,5 @@ export async function printHandedOn(api: DubdeskApi, finished: readonly JobView[
       `  ! #${j.id} ${printable(j.sourceName)} → ${j.destLang}: QC ${VERDICT[verdict]}${why} (\`dubdesk qc ${j.id}\` says what to do)\n`,
     );
   }
+  return failedPackages;
 }

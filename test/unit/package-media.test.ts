@@ -12,7 +12,7 @@ import { webVttToSrt } from '../../electron/engine/media/subtitles/srt';
 import { webVtt } from '../../electron/sandbox/media';
 import { tempDir } from '../helpers/temp-dir';
 import { talkVideo, withAudioFilter } from '../helpers/deliver-media';
-import { audioMp3, ffprobeJson, videoMd5, videoWebm } from '../helpers/media';
+import { audioMp3, ffprobeJson, videoMd5, videoMov, videoWebm } from '../helpers/media';
 import { mp4Tracks } from '../helpers/mp4-tracks';
 import { TOOLSETS } from '../helpers/toolsets';
 
@@ -141,6 +141,26 @@ describe.each(TOOLSETS)('one file with every language, muxed by %s', (_name, too
     expect(streams.filter((s) => s.codec_type === 'audio').map((s) => s.disposition?.default)).toEqual([
       1, 0,
     ]);
+  });
+
+  it('the picture is the default video track whatever the source says: a WebM, an MP4, a MOV source', async () => {
+    const t = await tools();
+    const sources = [videoWebm(3, 'screen recording.webm'), source, videoMov(2)];
+    for (const [i, picture] of sources.entries()) {
+      const container = i === 1 ? 'mp4' : 'mkv';
+      const inp = await input({
+        source: picture,
+        sourceStreams: await probeStreams(t.ffprobe, picture),
+        container,
+        part: join(tempDir('package-'), `picture-${i}.multi.${container}.part`),
+      });
+      await writePackage(t, inp);
+      const video = streamsOf(inp.part).filter((s) => s.codec_type === 'video');
+      expect({ picture, default: video.map((s) => s.disposition?.default) }).toEqual({
+        picture,
+        default: [1],
+      });
+    }
   });
 
   it('a picture MP4 cannot hold is refused in words, and nothing is left behind', async () => {

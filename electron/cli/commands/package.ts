@@ -1,6 +1,8 @@
-import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { PackageFormat } from '../../../shared/contract/deliver';
+import type { PackageView } from '../../../shared/contract/jobs';
 import { withSession, type CliSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
@@ -13,7 +15,8 @@ interface PackageFlags {
 
 /**
  * The finished jobs of `file` (a source, or a result it wrote), after its package was asked for; null, with
- * the reason on stderr, when there is none to package.
+ * the reason on stderr, when there is none to package, or when its source is not there (asked all the same:
+ * the next run makes it once the source is back).
  */
 async function packageOne(
   s: CliSession,
@@ -23,16 +26,23 @@ async function packageOne(
   const path = resolve(file);
   const { jobs } = await s.api.listJobs({ filter: { path, states: ['completed'] }, offset: 0, limit: 500 });
   const source = jobs[0]?.source ?? path;
+  let view: PackageView;
   try {
-    const view = await s.api.packageNow({ source, ...(format ? { format } : {}) });
-    const languages = view.languages.length ? ` (${view.languages.join(', ')})` : '';
-    process.stderr.write(
-      `Packaging ${printable(source)} as ${view.format.toUpperCase()}${languages}: made here, nothing is charged.\n`,
-    );
+    view = await s.api.packageNow({ source, ...(format ? { format } : {}) });
   } catch (e) {
     process.stderr.write(`dubdesk package: ${describeError(e)}\n`);
     return null;
   }
+  if (jobs[0] && isAbsolute(source) && !(await stat(source).catch(() => null))?.isFile()) {
+    process.stderr.write(
+      `dubdesk package: no package of ${printable(jobs[0].sourceName)}: its source ${printable(source)} is not there (moved, renamed, or on a drive that is not plugged in): put it back, then \`dubdesk package\` it again or \`dubdesk run\` (no charge)\n`,
+    );
+    return null;
+  }
+  const languages = view.languages.length ? ` (${view.languages.join(', ')})` : '';
+  process.stderr.write(
+    `Packaging ${printable(source)} as ${view.format.toUpperCase()}${languages}: made here, nothing is charged.\n`,
+  );
   return jobs.filter((j) => j.source === source).map((j) => j.id);
 }
 

@@ -153,18 +153,17 @@ export async function runQueue(
   const totals = await api.totals();
   // Every job left is paused on its own (the queue itself is not): the run ended, but it is not done.
   const leftPaused = flags.untilDone && outcome === 'done' && t.counts.paused > 0;
-  if (!flags.json) {
-    printSummary(t, scope ? 'This batch' : 'This run', skipped, totals.paused !== null);
-    const was = new Map(before.map((j) => [j.id, j.state]));
-    // Dubs this run finished, and those of the batch made before whose QC or package it finished.
-    await printHandedOn(
-      api,
-      after.filter(
-        (j) => j.state === 'completed' && (was.get(j.id) !== 'completed' || inScope?.has(j.id) === true),
-      ),
-    ).catch(() => {});
-    if (!scope) printQueueLine(totals);
-  }
+  if (!flags.json) printSummary(t, scope ? 'This batch' : 'This run', skipped, totals.paused !== null);
+  const was = new Map(before.map((j) => [j.id, j.state]));
+  // Dubs this run finished, and those of the batch made before whose QC or package it finished.
+  const failedPackages = await printHandedOn(
+    api,
+    after.filter(
+      (j) => j.state === 'completed' && (was.get(j.id) !== 'completed' || inScope?.has(j.id) === true),
+    ),
+    flags.json,
+  ).catch(() => 0);
+  if (!flags.json && !scope) printQueueLine(totals);
   if (outcome === 'other-dubdesk') {
     const open = after.filter((j) => !isTerminal(j.state)).length;
     process.stderr.write(
@@ -201,7 +200,7 @@ export async function runQueue(
       ? ExitCode.Paused
       : leftElsewhere
         ? ExitCode.Elsewhere
-        : failed || skipped.length
+        : failed || skipped.length || failedPackages > 0
           ? ExitCode.Failed
           : ExitCode.Ok);
   const json: RunJson = { outcome, exitCode: code, tally: t.counts, queue: totals, jobs: after };

@@ -39,9 +39,10 @@ describe('a package that failed for another reason than room', () => {
     const refused = await runCli(['package', source], env);
     expect(refused.stderr).not.toMatch(/\n\s+at /);
     expect(refused.stderr).toContain(
-      `✗ no package of Entretien n°2.mp4: its source ${source} is not there (moved, renamed, or on a drive that is not plugged in): put it back, and the next run makes it (no charge)`,
+      `dubdesk package: no package of Entretien n°2.mp4: its source ${source} is not there (moved, renamed, or on a drive that is not plugged in): put it back, then \`dubdesk package\` it again or \`dubdesk run\` (no charge)`,
     );
-    expect(refused.code).toBe(1);
+    // No file could be packaged: exit 2, as docs/cli.md's table says.
+    expect(refused.code).toBe(2);
     const pkg = join(out, 'Entretien n°2.multi.mkv');
     expect(existsSync(pkg)).toBe(false);
 

@@ -108,6 +108,9 @@ export function packageArgs(input: PackageInput): string[] {
       '0',
     ),
   );
+  // The picture plays by default: a copy keeps what the source says, and a WebM or MKV often says it does
+  // not (ffmpeg's own Matroska muxer writes FlagDefault 0).
+  if (s.video) args.push('-disposition:v:0', 'default');
   if (container === 'mp4') args.push('-movflags', '+faststart');
   args.push('-f', container === 'mp4' ? 'mp4' : 'matroska', input.part);
   return args;
