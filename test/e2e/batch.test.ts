@@ -272,6 +272,9 @@ describe('a batch from the browser: drop, pick, estimate, add, finish, preview',
       ['Spanish', 'es'],
       ['Italian', 'it'],
     ]);
+    // The whole file goes up once: what upload once saves is then the file's size (on the sound-alone path it
+    // is the sound's, which the Add sheet chooses by default).
+    await sheet.getByRole('radio', { name: /The whole file/ }).check();
     await sheet.getByText('Advanced').click();
     const once = sheet.getByRole('combobox', { name: 'Upload each file once' });
     // A 2-second clip is far under the automatic threshold: nothing saved until asked.
