@@ -5,6 +5,7 @@ import type { EngineLog } from '../log/log';
 import type { Runner, RunOptions, RunOutcome } from '../runner/runner';
 import { askAfterRestore, type AfterRestore } from '../flows/restored-dubs';
 import { announce } from '../home/presence';
+import { holdToolHost } from '../../media-tools/tool-host';
 import { ensureService } from './contract-error';
 import type { EventHub } from './event-hub';
 import type { HistoryAging } from './history/history-aging';
@@ -43,6 +44,8 @@ export class DubdeskEngine {
   private closed = false;
   /** Tells another Dubdesk (`restore-db`) that this one has the data folder open, until it closes. */
   private readonly presence: () => void;
+  /** The media tools run in a helper process while this engine is open (tool-host.ts). */
+  private readonly toolHost = holdToolHost();
 
   constructor(options: EngineOptions) {
     const ground = openGround(options);
@@ -137,6 +140,7 @@ export class DubdeskEngine {
     this.hub.clear();
     await this.services.close();
     await this.backup.now();
+    await this.toolHost();
     this.presence();
     this.log.logger.info('engine closed');
     this.log.close();
