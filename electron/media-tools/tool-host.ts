@@ -32,12 +32,22 @@ const Reply = z.discriminatedUnion('type', [
   }),
 ]);
 
+/** SIGKILL to a tool (its whole group when it has one); one already gone is left be. */
+function killGroup(pid: number, ownGroup: boolean): void {
+  try {
+    process.kill(ownGroup ? -pid : pid, 'SIGKILL');
+  } catch {
+    // Over already.
+  }
+}
+
 interface Pending {
   run: ToolRun;
   onSpawn: (pid: number) => void;
   resolve: (end: ToolEnd) => void;
   reject: (e: Error) => void;
-  spawned: boolean;
+  /** The tool's process id, once the host started it. */
+  pid: number | null;
   /** Hosts it was sent to: one that dies before starting it hands it to one more, then to this process. */
   hosts: number;
 }
@@ -59,7 +69,7 @@ class ToolHost {
   start(run: ToolRun, onSpawn: (pid: number) => void, hosts = 1): Running {
     const id = this.nextId++;
     const done = new Promise<ToolEnd>((resolve, reject) => {
-      this.pending.set(id, { run, onSpawn, resolve, reject, spawned: false, hosts });
+      this.pending.set(id, { run, onSpawn, resolve, reject, pid: null, hosts });
     });
     this.send({ type: 'run', id, run });
     return {
@@ -91,6 +101,9 @@ class ToolHost {
     if (this.child?.connected) return this.child;
     const child = spawn(process.execPath, ['-e', toolHostSource(spawnRun)], {
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      // Out of the terminal's process group, as the tools are (run.ts): a Ctrl+C is for the engine, whose
+      // drain lets a rebuild finish. The host ends when the engine does, by its channel closing.
+      detached: process.platform !== 'win32',
       windowsHide: true,
     });
     child.on('message', (m: unknown) => this.heard(m));
@@ -107,7 +120,7 @@ class ToolHost {
     const p = this.pending.get(reply.data.id);
     if (!p) return;
     if (reply.data.type === 'spawned') {
-      p.spawned = true;
+      p.pid = reply.data.pid;
       p.onSpawn(reply.data.pid);
       return;
     }
@@ -116,14 +129,19 @@ class ToolHost {
     this.idleUnref();
   }
 
-  /** The host exited: runs that never started go to a new host; the others failed with it. */
+  /**
+   * The host exited: runs that never started go to a new host; the others failed with it, and their tools,
+   * which a host killed with -9 could not stop, are stopped here (their process group: see run.ts).
+   */
   private gone(child: ChildProcess): void {
     if (this.child === child) this.child = null;
-    const waiting = [...this.pending.entries()];
+    const waiting = [...this.pending.values()];
     this.pending.clear();
-    for (const [, p] of waiting) {
-      if (p.spawned) p.reject(new ToolHostGoneError());
-      else {
+    for (const p of waiting) {
+      if (p.pid !== null) {
+        killGroup(p.pid, p.run.ownGroup);
+        p.reject(new ToolHostGoneError());
+      } else {
         const again = p.hosts < 2 ? this.start(p.run, p.onSpawn, p.hosts + 1) : spawnRun(p.run, p.onSpawn);
         again.done.then(p.resolve, p.reject);
       }
