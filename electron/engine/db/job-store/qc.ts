@@ -5,6 +5,9 @@ import { deliverOf, type MadeSrt } from './deliver-values';
 import type { Packages } from './packages';
 import { JobRow, OutputRow } from './rows';
 
+/** The most `due` returns. */
+const DUE_AT_MOST = 16;
+
 /**
  * Each finished dub's QC (`jobs.qc`) and the SubRip file made from its subtitles: what is still to do,
  * and both recorded in one commit, which the change feed tells (the job's row changed).
@@ -19,11 +22,12 @@ export class JobQc {
   ) {
     this.t = transactionsOf(db);
     this.q = {
-      // By its partial index, named: SQLite's planner takes jobs_state and reads every completed job.
+      // By its partial index, named: SQLite's planner takes jobs_state and reads every completed job. The
+      // LIMIT is a constant: a bound one has SQLite prepare the statement again at every run (see due.ts).
       due: db
         .prepare(
           `SELECT id FROM jobs INDEXED BY jobs_deliver_due
-            WHERE state = 'completed' AND deliver IS NOT NULL AND qc IS NULL ORDER BY id LIMIT ?`,
+            WHERE state = 'completed' AND deliver IS NOT NULL AND qc IS NULL ORDER BY id LIMIT ${DUE_AT_MOST}`,
         )
         .pluck(),
       row: db.prepare(`SELECT * FROM jobs WHERE id = ?`),
@@ -48,7 +52,7 @@ export class JobQc {
    * turn, and reads the whole row only of one it starts (`row`).
    */
   due(limit: number): number[] {
-    return this.q.due.all(limit) as number[];
+    return (this.q.due.all() as number[]).slice(0, limit);
   }
 
   /** A job's row, for its QC. */
