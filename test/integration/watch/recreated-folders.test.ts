@@ -83,11 +83,7 @@ describe('the watched folder removed and made again at once', () => {
     // Emptied by a script: gone and back before anyone looks whether it is there.
     execFileSync('sh', ['-c', 'rm -rf "$1" && mkdir "$1"', 'sh', dir]);
     fs.writeFileSync(join(dir, 'first.mp4'), 'first\n');
-    await waitFor(
-      'the file made in the new folder',
-      paths,
-      (p) => p.includes(join(dir, 'first.mp4')),
-    );
+    await waitFor('the file made in the new folder', paths, (p) => p.includes(join(dir, 'first.mp4')));
     fs.writeFileSync(join(dir, 'later.mp4'), 'later\n');
     await waitFor('the file made later', paths, (p) => p.includes(join(dir, 'later.mp4')));
     expect((await folderOf(host.api, folder.id)).status).toBe('watching');
