@@ -3,7 +3,9 @@ import { transactionsOf, type Transactions } from '../transactions';
 import type { Db } from '../types';
 import { deliverOf, type MadeSrt } from './deliver-values';
 import type { Packages } from './packages';
-import { JobRow, OutputRow } from './rows';
+import { parseJobRow } from './row-cells';
+import type { JobRow } from './rows';
+import { OutputRow } from './rows';
 
 /** The most `due` returns. */
 const DUE_AT_MOST = 16;
@@ -58,7 +60,7 @@ export class JobQc {
   /** A job's row, for its QC. */
   row(id: number): JobRow | null {
     const row: unknown = this.q.row.get(id);
-    return row === undefined ? null : JobRow.parse(row);
+    return row === undefined ? null : parseJobRow(row);
   }
 
   /** A job's finished outputs, in the order they were recorded. */
