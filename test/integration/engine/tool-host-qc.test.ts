@@ -48,6 +48,8 @@ describe.skipIf(process.platform === 'win32')(
         expect(job?.state).toBe('completed');
         expect(job?.qc?.problems.map((p) => p.code)).not.toContain('unchecked');
         expect(job?.qc?.loudness.integrated).toEqual(expect.any(Number));
+        // The kill landed on the source's pass (QC's first): its facts were measured again, not given up.
+        expect(job?.qc?.loudness.source).toEqual(expect.any(Number));
         expect(sb.state.ledger).toHaveLength(1);
       } finally {
         await engine.close();

@@ -23,8 +23,24 @@ const alive = (pid: number) => {
 const parentOf = (pid: number) =>
   Number(spawnSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim());
 
-/** An ffmpeg that runs until stopped: a minute of silence read at its own pace (-re). */
-const endless = ['-nostdin', '-re', '-f', 'lavfi', '-i', 'anullsrc=d=60', '-f', 'null', '-'];
+/**
+ * An ffmpeg that runs until stopped: a minute of silence read at its own pace (-re), saying nothing (a tool
+ * that writes to the pipe of a host gone dies of it; one that is quiet must be stopped).
+ */
+const endless = [
+  '-nostdin',
+  '-nostats',
+  '-v',
+  'quiet',
+  '-re',
+  '-f',
+  'lavfi',
+  '-i',
+  'anullsrc=d=60',
+  '-f',
+  'null',
+  '-',
+];
 
 let release: (() => Promise<void>) | null = null;
 afterEach(async () => {
