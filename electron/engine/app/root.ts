@@ -45,7 +45,7 @@ export class DubdeskEngine {
   /** Tells another Dubdesk (`restore-db`) that this one has the data folder open, until it closes. */
   private readonly presence: () => void;
   /** The media tools run in a helper process while this engine is open (tool-host.ts). */
-  private readonly toolHost = holdToolHost();
+  private readonly toolHost: () => Promise<void>;
 
   constructor(options: EngineOptions) {
     const ground = openGround(options);
@@ -70,6 +70,8 @@ export class DubdeskEngine {
     this.unsubscribe = unsubscribe;
     this.aging.start();
     this.presence = announce(options.home, options.face);
+    // Held once the engine is open (an engine that failed to open holds nothing).
+    this.toolHost = holdToolHost();
     this.log.logger.info({ face: options.face, home: options.home }, 'engine opened');
     // The faces say why in one plain sentence; the system's own words are kept here for whoever digs.
     const { keyStore } = ground;
