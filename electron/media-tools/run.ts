@@ -65,9 +65,14 @@ function failure(name: string, file: string, end: ToolEnd, timeoutMs: number): M
   if (end.startError)
     return new MediaToolError(`${name} could not be started (${end.startError}): ${file}`, stderr, 'missing');
   if (end.timedOut)
-    return new MediaToolError(`${name} took longer than ${Math.round(timeoutMs / 1000)} s`, stderr, 'timed-out');
+    return new MediaToolError(
+      `${name} took longer than ${Math.round(timeoutMs / 1000)} s`,
+      stderr,
+      'timed-out',
+    );
   if (end.canceled) return new MediaToolError(`${name} was stopped`, stderr, 'stopped');
-  if (end.overflow) return new MediaToolError(`${name} said more than it may: it was stopped`, stderr, 'failed');
+  if (end.overflow)
+    return new MediaToolError(`${name} said more than it may: it was stopped`, stderr, 'failed');
   if (end.exitCode === 0 && !UNFINISHED.test(end.stderr)) return null;
   const why = end.signal ? `it was killed (${end.signal})` : `it exited with ${end.exitCode ?? 'no code'}`;
   return new MediaToolError(

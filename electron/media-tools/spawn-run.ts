@@ -73,7 +73,10 @@ export function spawnRun(run: ToolRun, onSpawn: (pid: number) => void): Running 
   child.stderr.on('data', keep(err, 'err'));
   if (child.pid !== undefined) onSpawn(child.pid);
   // A final newline is not part of what a tool says (as execa, which this replaces, kept it).
-  const text = (chunks: Buffer[]) => Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const text = (chunks: Buffer[]) =>
+    Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
   const done = new Promise<ToolEnd>((resolve) => {
     let settled = false;
     const finish = (exitCode: number | null, signal: string | null) => {

@@ -5,8 +5,7 @@ export type HostRequest = { type: 'run'; id: number; run: ToolRun } | { type: 'c
 
 /** What the tool host tells the engine. */
 export type HostReply =
-  | { type: 'spawned'; id: number; pid: number }
-  | { type: 'end'; id: number; end: ToolEnd };
+  { type: 'spawned'; id: number; pid: number } | { type: 'end'; id: number; end: ToolEnd };
 
 /**
  * The tool host's whole program, run as `node -e` with `spawnRun` handed in. SELF-CONTAINED, as spawnRun
@@ -35,5 +34,4 @@ export function toolHostProgram(run: (r: ToolRun, onSpawn: (pid: number) => void
 }
 
 /** The host's source for `node -e`: both functions by their text, whatever a bundler named them. */
-export const toolHostSource = (run: typeof spawnRun) =>
-  `(${toolHostProgram.toString()})(${run.toString()});`;
+export const toolHostSource = (run: typeof spawnRun) => `(${toolHostProgram.toString()})(${run.toString()});`;
