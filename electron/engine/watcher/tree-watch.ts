@@ -1,14 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import {
-  getEventsSince,
-  subscribe,
-  writeSnapshot,
-  type AsyncSubscription,
-  type Event,
-  type Options,
-} from '@parcel/watcher';
+import type { AsyncSubscription, Event, Options } from '@parcel/watcher';
 import { inside } from './ignore';
+
+/** The native watcher, loaded when a folder is first watched: commands that watch none start without it. */
+const parcel = () => import('@parcel/watcher');
 
 export interface TreeWatchOptions {
   root: string;
@@ -72,11 +68,13 @@ export class TreeWatch {
 
   /** Writes what the tree holds now (paths and times, from the live watch) to `file`. */
   async snapshot(file: string): Promise<void> {
+    const { writeSnapshot } = await parcel();
     await writeSnapshot(this.o.root, file, this.options);
   }
 
   /** The paths (the folder's business) that differ from the snapshot in `file`. */
   async changedSince(file: string): Promise<string[]> {
+    const { getEventsSince } = await parcel();
     return this.relevant(await getEventsSince(this.o.root, file, this.options));
   }
 
@@ -94,6 +92,7 @@ export class TreeWatch {
       if (paths.length) this.o.seen(paths);
       if (this.created.size) this.renewSoon();
     };
+    const { subscribe } = await parcel();
     sub = await subscribe(this.o.root, onEvents, this.options);
     return sub;
   }
