@@ -1,7 +1,9 @@
-import { readdirSync, statSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// node:fs as CommonJS: its ES module face reads every export, and ReadStream's getter loads the streams.
+const { readdirSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** Where the sources live and where `npm run build:cli` puts the compiled CLI. */
 const SOURCE_DIRS = ['electron', 'shared'];
