@@ -18,22 +18,31 @@ function mtime(path) {
   }
 }
 
-/** The newest modification time of any file under the source folders (a few hundred stats: ~1 ms). */
+/**
+ * The newest modification time of any file under `dir`, walked by hand: Node's recursive readdir joins and
+ * normalizes every path it lists, several times slower on the few hundred files here.
+ */
+function newestUnder(dir) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  let newest = 0;
+  for (const e of entries) {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory()) newest = Math.max(newest, newestUnder(path));
+    else if (e.isFile()) newest = Math.max(newest, mtime(path) ?? 0);
+  }
+  return newest;
+}
+
+/** The newest modification time of any source file (a few hundred stats). */
 function newestSource(root) {
   let newest = 0;
   for (const file of SOURCE_FILES) newest = Math.max(newest, mtime(join(root, file)) ?? 0);
-  for (const dir of SOURCE_DIRS) {
-    let entries;
-    try {
-      entries = readdirSync(join(root, dir), { recursive: true, withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      if (!e.isFile()) continue;
-      newest = Math.max(newest, mtime(join(e.parentPath, e.name)) ?? 0);
-    }
-  }
+  for (const dir of SOURCE_DIRS) newest = Math.max(newest, newestUnder(join(root, dir)));
   return newest;
 }
 
