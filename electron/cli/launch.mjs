@@ -55,12 +55,28 @@ export function chooseEntry(root) {
   return built !== null && built >= newestSource(root) ? 'bundle' : 'source';
 }
 
+/**
+ * Where V8 keeps the bundle's compiled code between runs: the user's cache folder (never the repository), so
+ * it outlives a reboot's cleaning of the temp folder and is not another user's folder there. NODE_COMPILE_CACHE
+ * still wins.
+ */
+function compileCacheDir() {
+  const { homedir } = process.getBuiltinModule('node:os');
+  const env = process.env;
+  if (env.NODE_COMPILE_CACHE) return env.NODE_COMPILE_CACHE;
+  if (process.platform === 'win32')
+    return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'Dubdesk', 'Cache', 'compile');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'Dubdesk', 'compile');
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'dubdesk', 'compile');
+}
+
 /** Runs the CLI from the compiled bundle, or from the TypeScript sources through tsx. */
 export async function launch() {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   if (chooseEntry(root) === 'bundle') {
-    // V8 keeps the bundle's compiled code between runs (in the OS temp folder): start-up is mostly that.
-    enableCompileCache?.();
+    // Start-up is mostly compiling the bundle: kept between runs. A folder that cannot be made or written
+    // only means no cache (enableCompileCache reports it and throws nothing).
+    enableCompileCache?.(compileCacheDir());
     return import(pathToFileURL(join(root, BUNDLE)).href);
   }
   const { register } = await import('tsx/esm/api');
