@@ -1,10 +1,19 @@
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type * as ParcelWatcher from '@parcel/watcher';
 import type { AsyncSubscription, Event, Options } from '@parcel/watcher';
 import { inside } from './ignore';
 
-/** The native watcher, loaded when a folder is first watched: commands that watch none start without it. */
-const parcel = () => import('@parcel/watcher');
+/**
+ * The native watcher, loaded when a folder is first watched: commands that watch none start without it.
+ * Bundled for Electron (CommonJS), `require` loads it from node_modules or the unpacked asar, as the
+ * keyring is (keys/os-key-store.ts); the CLI's bundle has a `require` too; tsx and the tests import it.
+ */
+const parcel = async (): Promise<typeof ParcelWatcher> =>
+  typeof require === 'function'
+    ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+      (require('@parcel/watcher') as typeof ParcelWatcher)
+    : import('@parcel/watcher');
 
 export interface TreeWatchOptions {
   root: string;
