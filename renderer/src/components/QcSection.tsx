@@ -22,9 +22,7 @@ function Figures({ qc }: { qc: Qc }) {
   return (
     <dl className="facts qc-figures">
       <dt>Length</dt>
-      <dd className="num">
-        {lengthWords(qc.durationDelta)}
-      </dd>
+      <dd className="num">{lengthWords(qc.durationDelta)}</dd>
       <dt>Loudness</dt>
       <dd className="num">
         {qc.loudness.integrated === null ? 'silent' : `${qc.loudness.integrated.toFixed(1)} LUFS`}
