@@ -1,5 +1,3 @@
-import { execa, ExecaError } from 'execa';
-
 /**
  * ffmpeg in a process group of its own (not on Windows, where that means a console window): a Ctrl+C meant
  * for the run goes to the terminal's whole group, and must not kill a rebuild the drain lets finish.
@@ -62,6 +60,8 @@ export async function runTool(
   opts: RunOptions,
 ): Promise<{ stdout: string; stderr: string }> {
   const name = /ffprobe/i.test(file) ? 'ffprobe' : 'ffmpeg';
+  // Loaded with the first tool run: a command that runs none starts without execa.
+  const { execa, ExecaError } = await import('execa');
   try {
     const running = execa(file, args, {
       timeout: opts.timeoutMs,
