@@ -14,11 +14,30 @@ const INDENT = '   ';
 export const outputWidth = (): number =>
   process.stdout.isTTY ? (process.stdout.columns ?? 80) - 1 : Number.POSITIVE_INFINITY;
 
+/** Fewest columns an indented line keeps for its words, however deep its indent. */
+const MIN_WORDS_WIDTH = 16;
+
+/** Each line wrapped to `width`; an indented one wraps under its own indent, so what hangs from a line stays so. */
+export function wrapIndented(text: string, width: number): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const indent = /^ */.exec(line)?.[0] ?? '';
+      if (!indent) return wrapAnsi(line, width, { hard: true });
+      const room = Math.max(MIN_WORDS_WIDTH, width - indent.length);
+      return wrapAnsi(line.slice(indent.length), room, { hard: true })
+        .split('\n')
+        .map((part) => `${indent}${part}`)
+        .join('\n');
+    })
+    .join('\n');
+}
+
 /** Prose for stdout: words wrapped to a terminal's width (a long path broken where it must be). */
 export function say(text: string, width = outputWidth()): void {
   const gap = /^\n*/.exec(text)?.[0] ?? '';
   const body = text.slice(gap.length);
-  process.stdout.write(`${gap}${Number.isFinite(width) ? wrapAnsi(body, width, { hard: true }) : body}\n`);
+  process.stdout.write(`${gap}${Number.isFinite(width) ? wrapIndented(body, width) : body}\n`);
 }
 
 /** Why a job is where it is, in words: its error, what it waits for, or where its results went. */

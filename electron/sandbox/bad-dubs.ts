@@ -5,10 +5,15 @@ import type { ProcessPool } from './process-pool';
 /** How much shorter a `short` dub's sound is, and how long a `silence` dub's gap. */
 export const SHORT_BY_SECONDS = 4;
 export const SILENCE_SECONDS = 6;
+/** How far a `long` dub's sound runs past the source's, and how much louder that last line is said. */
+export const LONG_BY_SECONDS = 4;
+const LONG_TAIL_DB = 8;
 const LOUDER_DB = 24;
 
-/** The audio filter that spoils a dub's sound as asked; null when its sound is left alone. */
-function audioFilter(bad: readonly BadDub[], seconds: number): string | null {
+const SPOILED_SOUND: ReadonlySet<BadDub> = new Set(['short', 'long', 'loud', 'silence']);
+
+/** The audio filters that spoil a dub's sound as asked, one after the other; empty when it is left alone. */
+function audioChain(bad: readonly BadDub[], seconds: number): string[] {
   const parts: string[] = [];
   if (bad.includes('silence')) {
     const start = Math.max(0, seconds / 2 - SILENCE_SECONDS / 2);
@@ -19,7 +24,19 @@ function audioFilter(bad: readonly BadDub[], seconds: number): string | null {
   // Louder, then cut to 16 bits: clipped as a careless master is.
   if (bad.includes('loud')) parts.push(`volume=${LOUDER_DB}dB`, 'aformat=sample_fmts=s16');
   if (bad.includes('short')) parts.push(`atrim=end=${Math.max(0.5, seconds - SHORT_BY_SECONDS).toFixed(3)}`);
-  return parts.length ? parts.join(',') : null;
+  return parts;
+}
+
+/**
+ * The graph from the first sound to `[a]`: the chain above, then for `long` its first seconds said again
+ * after its end, louder (a voice that ran on past the picture, its last line raised).
+ */
+function audioGraph(bad: readonly BadDub[], seconds: number): string {
+  const chain = audioChain(bad, seconds);
+  const head = `[0:a:0]${chain.length ? chain.join(',') : 'anull'}`;
+  if (!bad.includes('long')) return `${head}[a]`;
+  const tail = `atrim=end=${LONG_BY_SECONDS},asetpts=PTS-STARTPTS,volume=${LONG_TAIL_DB}dB`;
+  return `${head},asplit[body][t0];[t0]${tail}[t1];[body][t1]concat=n=2:v=0:a=1[a]`;
 }
 
 /** How long a file's first sound plays (its stream's own length); `fallback` when it does not say. */
@@ -43,23 +60,13 @@ export async function spoilMedia(
   seconds: number,
   pool: ProcessPool,
 ): Promise<void> {
-  if (!bad.some((b) => b === 'short' || b === 'loud' || b === 'silence')) return;
-  const filter = audioFilter(bad, await soundSeconds(path, seconds, pool));
-  if (!filter) return;
+  if (!bad.some((b) => SPOILED_SOUND.has(b))) return;
+  const graph = audioGraph(bad, await soundSeconds(path, seconds, pool));
   const mp3 = path.endsWith('.mp3');
   const spoiled = `${path}.spoiled${mp3 ? '.mp3' : '.mp4'}`;
   await pool.run('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-i',
-    path,
-    '-map',
-    '0',
-    '-c',
-    'copy',
-    '-af',
-    filter,
+    ...['-v', 'error', '-y', '-i', path, '-filter_complex', graph],
+    ...['-map', '0:v?', '-map', '[a]', '-c', 'copy'],
     ...(mp3 ? ['-c:a', 'libmp3lame', '-b:a', '64k'] : ['-c:a', 'aac', '-movflags', '+faststart']),
     spoiled,
   ]);

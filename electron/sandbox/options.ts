@@ -3,13 +3,15 @@ import { z } from 'zod';
 const rate = z.number().min(0).max(1);
 
 /**
- * Bad dubs made on purpose, for QC: `short` (its sound 4 s shorter than the source's), `loud` (24 dB louder,
- * clipped), `silence` (6 s of silence in the middle), and broken subtitles: `subtitles-unreadable` (a cue
+ * Bad dubs made on purpose, for QC: `short` (its sound 4 s shorter than the source's), `long` (its sound runs
+ * 4 s past the source's, that last line said 8 dB louder), `loud` (24 dB louder, clipped), `silence` (6 s of
+ * silence in the middle), and broken subtitles: `subtitles-unreadable` (a cue
  * whose timing does not parse), `subtitles-order` (two cues swapped), `subtitles-past-end` (a cue 5 s past
  * the end), `subtitles-fast` (a cue of 80 characters in one second).
  */
 export const BAD_DUBS = [
   'short',
+  'long',
   'loud',
   'silence',
   'subtitles-unreadable',

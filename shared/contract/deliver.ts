@@ -129,12 +129,35 @@ export const QcProblemSchema = z.object({
 });
 export type QcProblem = z.infer<typeof QcProblemSchema>;
 
-/** A finished dub's check, computed on this machine from what was downloaded. Never hides a result. */
+/** How a dubbed sound was fitted to the picture in a video made here: padded with silence, or cut, by `seconds`. */
+export const QcFitSchema = z.object({ how: z.enum(['padded', 'cut']), seconds: z.number() });
+export type QcFit = z.infer<typeof QcFitSchema>;
+
+/** The file a check measured: the one the user is handed. */
+export const QcMeasuredSchema = z.object({
+  path: z.string(),
+  /**
+   * `rebuilt`: the video made here under the dubbed sound (sending the sound alone); `downloaded`: the
+   * service's own file, as it was delivered.
+   */
+  kind: z.enum(['rebuilt', 'downloaded']),
+  /** How a rebuilt video fitted the dubbed sound to its picture; null when it fit already, or downloaded. */
+  fit: QcFitSchema.nullable(),
+});
+export type QcMeasured = z.infer<typeof QcMeasuredSchema>;
+
+/** A finished dub's check, computed on this machine from the file the user is handed. Never hides a result. */
 export const QcSchema = z.object({
   verdict: QcVerdictSchema,
   /**
+   * The file measured: null when there was none to measure (subtitles only, no ffmpeg); absent from checks
+   * made before it was said.
+   */
+  measured: QcMeasuredSchema.nullable().optional(),
+  /**
    * The dub's sound minus the source's sound (what was dubbed; the source file's length when its sound could
-   * not be measured here), in seconds; null when either is unknown.
+   * not be measured here), in seconds; null when either is unknown. In a video made here the dub's sound is
+   * its own length before it was fitted to the picture (`measured.fit` says how).
    */
   durationDelta: z.number().nullable(),
   loudness: z.object({

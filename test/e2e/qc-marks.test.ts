@@ -52,8 +52,13 @@ describe('QC on the chips and in the job panel; the package on the row', () => {
     await panel.getByText('QC failed').waitFor();
     await panel.getByText(/the dub's sound is \d\.\d\d s shorter than the source/).waitFor();
     await panel.getByText(/cue asks for more than 20 characters a second/).waitFor();
-    // Its files are all still there.
-    await panel.getByText('keynote.fr.mp4').waitFor();
+    // Its files are all still there; the one QC measured is named beside its figures.
+    await panel.locator('.file-name', { hasText: /^keynote\.fr\.mp4$/ }).waitFor();
+    await panel.locator('dl.qc-figures').getByText('keynote.fr.mp4', { exact: true }).waitFor();
+    await panel
+      .locator('dl.qc-figures')
+      .getByText(/^ · as the service sent it$/)
+      .waitFor();
     await bothThemes(page, 'qc-panel');
     expect(await seriousViolations(page)).toEqual([]);
 

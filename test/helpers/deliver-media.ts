@@ -133,3 +133,51 @@ export function chaptersPastEnd(seconds: number, chaptersSeconds: number, name: 
     ['-map', '0', '-map', '1', '-map_chapters', '2', '-af', 'volume=-1.2dB'],
   );
 }
+
+/**
+ * A talk with real speech: flite's voice reading sentences with pauses between them, over the quiet of a
+ * room, about -23 LUFS, under a test pattern (H.264 and AAC, as a camera or an editor exports).
+ */
+export function speechVideo(seconds: number, name: string): string {
+  const dir = tempDir('speech-');
+  const text = join(dir, 'talk.txt');
+  writeFileSync(
+    text,
+    'Good morning, and welcome to the talk. Today we look at the results of the year. '.repeat(
+      Math.ceil(seconds / 2),
+    ),
+  );
+  const path = join(dir, name);
+  execFileSync('ffmpeg', [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=25'],
+    ...['-f', 'lavfi', '-i', `flite=textfile=${text}:voice=slt`],
+    ...['-f', 'lavfi', '-i', 'anoisesrc=a=0.004:c=pink:r=48000'],
+    '-filter_complex',
+    '[1]aresample=48000,volume=-6.5dB[v];[v][2]amix=inputs=2:duration=first:normalize=0,' +
+      'aformat=channel_layouts=stereo[a]',
+    ...['-map', '0:v', '-map', '[a]', '-t', String(seconds)],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '160k'],
+    path,
+  ]);
+  return path;
+}
+
+const Ebur128Summary = z.object({ integrated: z.coerce.number(), truePeak: z.coerce.number() });
+
+/**
+ * EBU R128 as a user types it over a file's sound: `ffmpeg -i FILE -map 0:a -af ebur128=peak=true -f null -`
+ * (the system's ffmpeg), its summary's integrated loudness (LUFS) and true peak (dBTP).
+ */
+export function ebur128Measure(path: string): { integrated: number; truePeak: number } {
+  const run = spawnSync(
+    'ffmpeg',
+    ['-hide_banner', '-nostats', '-i', path, '-map', '0:a', '-af', 'ebur128=peak=true', '-f', 'null', '-'],
+    { encoding: 'utf8' },
+  );
+  const summary = run.stderr.slice(run.stderr.lastIndexOf('Summary:'));
+  const integrated = /I:\s+(-?[\d.]+) LUFS/.exec(summary)?.[1];
+  const truePeak = /True peak:\s+Peak:\s+(-?[\d.]+) dBFS/.exec(summary)?.[1];
+  if (run.status !== 0 || integrated === undefined || truePeak === undefined)
+    throw new Error(`ebur128 did not measure ${path}: ${run.stderr.slice(-500)}`);
+  return Ebur128Summary.parse({ integrated, truePeak });
+}

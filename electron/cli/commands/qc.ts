@@ -1,5 +1,10 @@
 import { Option, type Command } from 'commander';
-import { LOUDNESS_TARGETS, type LoudnessTarget, type Qc } from '../../../shared/contract/deliver';
+import {
+  LOUDNESS_TARGETS,
+  type LoudnessTarget,
+  type Qc,
+  type QcMeasured,
+} from '../../../shared/contract/deliver';
 import type { JobFilter, JobView } from '../../../shared/contract/jobs';
 import type { DubdeskApi } from '../../../shared/contract/methods';
 import { withSession } from '../context';
@@ -35,6 +40,16 @@ export function qcFigures(qc: Qc): string {
 
 const VERDICT_WORD = { pass: 'passes', warn: 'has warnings', fail: 'FAILS' } as const;
 
+/** Which file a check measured, and in a video made here how the dub was fitted to its picture. */
+export function qcMeasuredLine(measured: QcMeasured): string {
+  const { fit } = measured;
+  const fitted = fit
+    ? ` (the dub ${fit.how === 'cut' ? 'cut' : 'padded with silence'} by ${fit.seconds.toFixed(2)} s to the picture)`
+    : '';
+  const what = measured.kind === 'rebuilt' ? `the video made here${fitted}` : 'as the service sent it';
+  return `measured: ${measured.path}, ${what}`;
+}
+
 /** One job's check, in words: its verdict and figures, then each problem and what to do. */
 export function describeQc(j: JobView): string {
   const head = describeJob(j);
@@ -46,6 +61,7 @@ export function describeQc(j: JobView): string {
     return `${head}: ${why}`;
   }
   const lines = [`${head}: QC ${VERDICT_WORD[j.qc.verdict]} (${qcFigures(j.qc)})`];
+  if (j.qc.measured) lines.push(`  ${qcMeasuredLine(j.qc.measured)}`);
   for (const p of j.qc.problems)
     lines.push(`  ${p.severity === 'fail' ? 'fail' : 'warn'}: ${p.message}.`, `    ${p.remedy}`);
   return lines.join('\n');

@@ -14,6 +14,7 @@ import { judge } from '../media/qc/rules';
 import { PackageRoomWaits } from './package-room-waits';
 import { checkSubtitles } from '../media/qc/subtitle-checks';
 import { sanitizeName } from '../outputs/naming';
+import { holdPoint } from '../files/hold-point';
 
 const sameIds = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length &&
@@ -44,14 +45,19 @@ const isFile = (path: string) =>
   );
 
 /**
- * On the audio path, the dubbed sound as the service sent it: the staged copy the video was made from, or
- * the sound among the results when it was asked for. Null for a dub the service made whole (its video is
- * what was downloaded), or when the staged copy is gone (QC then hears the video made here).
+ * Sending the sound alone, the dub's video is made here (an audio-path job's `translated_mp4`): QC measures
+ * that video, the file the user is handed, and reads the dub's own length from the sound it was made from
+ * (the staged copy, else the sound among the results when it was asked for). Undefined for the service's
+ * own files.
  */
-async function heardSound(row: JobRow, outputs: readonly DoneOutput[]): Promise<string | null> {
-  if (row.send !== 'audio') return null;
-  if (row.dubbed_audio && (await isFile(row.dubbed_audio))) return row.dubbed_audio;
-  return outputs.find((o) => o.type === 'translated_mp3')?.path ?? null;
+async function madeFrom(
+  row: JobRow,
+  outputs: readonly DoneOutput[],
+): Promise<{ sound: string | null } | undefined> {
+  if (row.send !== 'audio' || !outputs.some((o) => o.type === 'translated_mp4')) return undefined;
+  if (row.dubbed_audio && (await isFile(row.dubbed_audio))) return { sound: row.dubbed_audio };
+  const result = outputs.find((o) => o.type === 'translated_mp3')?.path ?? null;
+  return { sound: result !== null && (await isFile(result)) ? result : null };
 }
 
 const problem = (code: QcProblem['code'], message: string, remedy: string): QcProblem => ({
@@ -157,16 +163,17 @@ export class Deliveries {
     const choice = deliverOf(row);
     if (!choice) return;
     const outputs: DoneOutput[] = this.env.store.qc.doneOutputs(row.id);
-    const heard = await heardSound(row, outputs);
+    const made = await madeFrom(row, outputs);
     const tools = await this.env.tools();
-    let made: { qc: Qc; srt: Awaited<ReturnType<typeof deliverJob>>['srt']; dropVtt: string | null };
+    await holdPoint('qc-measure');
+    let done: { qc: Qc; srt: Awaited<ReturnType<typeof deliverJob>>['srt']; dropVtt: string | null };
     if (!tools)
-      made = { qc: await this.qcWithoutFfmpeg(row, outputs, choice.loudness), srt: null, dropVtt: null };
+      done = { qc: await this.qcWithoutFfmpeg(row, outputs, choice.loudness), srt: null, dropVtt: null };
     else {
       const facts = await this.sourceFactsOf(tools, row, signal);
-      made = await deliverJob(
+      done = await deliverJob(
         tools,
-        { id: row.id, outputs, heard, subtitles: choice.subtitles, loudness: choice.loudness },
+        { id: row.id, outputs, madeFrom: made, subtitles: choice.subtitles, loudness: choice.loudness },
         facts,
         signal,
       ).catch(async (e: unknown) => {
@@ -174,7 +181,7 @@ export class Deliveries {
         // The SubRip file could not be written (a full disk, a folder gone): QC is recorded all the same.
         const qc = await deliverJob(
           tools,
-          { id: row.id, outputs, heard, subtitles: ['vtt'], loudness: choice.loudness },
+          { id: row.id, outputs, madeFrom: made, subtitles: ['vtt'], loudness: choice.loudness },
           facts,
           signal,
         );
@@ -195,12 +202,12 @@ export class Deliveries {
         };
       });
     }
-    if (made.srt) {
-      await this.env.store.results.recordOwnFile(made.srt.path);
-      await this.env.store.results.recordResult(made.srt.path, made.srt.sha256);
+    if (done.srt) {
+      await this.env.store.results.recordOwnFile(done.srt.path);
+      await this.env.store.results.recordResult(done.srt.path, done.srt.sha256);
     }
-    const recorded = this.env.store.qc.record(row, made.qc, made.srt, made.dropVtt !== null);
-    if (recorded && made.dropVtt) await rm(made.dropVtt, { force: true });
+    const recorded = this.env.store.qc.record(row, done.qc, done.srt, done.dropVtt !== null);
+    if (recorded && done.dropVtt) await rm(done.dropVtt, { force: true });
     if (recorded && row.dubbed_audio) await rm(row.dubbed_audio, { force: true });
   }
 

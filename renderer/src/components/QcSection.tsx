@@ -1,6 +1,7 @@
-import { LOUDNESS_TARGETS, type Qc } from '../../../shared/contract/deliver';
+import { LOUDNESS_TARGETS, type Qc, type QcMeasured } from '../../../shared/contract/deliver';
 import type { JobView } from '../../../shared/contract/jobs';
 import { plural } from '../../../shared/format';
+import { baseName } from '../format';
 import { DubAgain, JudgeAgainst, offersOtherTarget } from './QcActions';
 
 /** What a verdict is called, and its mark (the chip shows the mark of a dub that does not pass). */
@@ -9,6 +10,17 @@ export const QC_MARK = { pass: '', warn: '!', fail: '⚠' } as const;
 
 const signed = (n: number, digits: number) =>
   `${n > 0 ? '+' : n < 0 ? '−' : ''}${Math.abs(n).toFixed(digits)}`;
+
+/** What the measured file is, beside its name: the video made here (and how the dub was fitted), or the service's. */
+function measuredWords(measured: QcMeasured): string {
+  if (measured.kind === 'downloaded') return 'as the service sent it';
+  const { fit } = measured;
+  if (!fit) return 'the video made here';
+  const by = `${fit.seconds.toFixed(2)} s`;
+  return fit.how === 'cut'
+    ? `the video made here, the dub cut by ${by} at the picture's end`
+    : `the video made here, ${by} of silence added to fill the picture`;
+}
 
 /** "as long as the source", "0.62 s longer than the source": a difference read without a sign to decode. */
 function lengthWords(delta: number | null): string {
@@ -21,6 +33,15 @@ function Figures({ qc }: { qc: Qc }) {
   const target = LOUDNESS_TARGETS[qc.target.name];
   return (
     <dl className="facts qc-figures">
+      {qc.measured && (
+        <>
+          <dt>Measured</dt>
+          <dd className="qc-measured" title={qc.measured.path}>
+            <span className="path">{baseName(qc.measured.path)}</span>
+            <span className="muted"> · {measuredWords(qc.measured)}</span>
+          </dd>
+        </>
+      )}
       <dt>Length</dt>
       <dd className="num">{lengthWords(qc.durationDelta)}</dd>
       <dt>Loudness</dt>
@@ -53,7 +74,7 @@ export function QcSection({ job }: { job: JobView }) {
     <section className="qc" aria-labelledby={`qc-${job.id}`}>
       <h3 id={`qc-${job.id}`}>Quality check</h3>
       {qc === null ? (
-        <p className="muted">Checking the downloaded files…</p>
+        <p className="muted">Checking the files…</p>
       ) : (
         <>
           <p className={`qc-verdict qc-${qc.verdict}`}>

@@ -86,7 +86,12 @@ describe.each(['extraction', 'upload', 'download', 'rebuild'] as Phase[])(
       const final = await runCli(['run', '--until-done', '--poll-interval', '0.1'], env);
       expect(final.code, final.stderr).toBe(0);
       const status = JSON.parse((await runCli(['status', '--json'], env)).stdout) as {
-        jobs: { state: string; remoteId: string; outputs: { type: string; path: string }[] }[];
+        jobs: {
+          state: string;
+          remoteId: string;
+          outputs: { type: string; path: string }[];
+          qc: { measured?: { path: string; kind: string } | null } | null;
+        }[];
       };
       expect(status.jobs.map((j) => j.state)).toEqual(['completed', 'completed']);
       const started = startedDubs(s);
@@ -101,6 +106,8 @@ describe.each(['extraction', 'upload', 'download', 'rebuild'] as Phase[])(
         expect(videoMd5(video?.path ?? '')).toBe(picture);
         const audio = ffprobeJson(video?.path ?? '').streams.filter((st) => st.codec_type === 'audio');
         expect(audio).toHaveLength(1);
+        // Its QC measured the video as it is now, made again after the kill where it had to be.
+        expect(job.qc?.measured).toMatchObject({ path: video?.path, kind: 'rebuilt' });
       }
       expect((await files(out)).filter((f) => f.endsWith('.part'))).toEqual([]);
       expect(

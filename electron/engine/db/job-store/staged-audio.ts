@@ -16,7 +16,9 @@ export class StagedAudio {
       inUse: db.prepare(
         `SELECT staged_audio AS path FROM jobs WHERE staged_audio IS NOT NULL AND step = 'submit'
             AND state NOT IN ('completed', 'canceled')
-         UNION SELECT dubbed_audio FROM jobs WHERE dubbed_audio IS NOT NULL AND step = 'fetch'`,
+         UNION SELECT dubbed_audio FROM jobs WHERE dubbed_audio IS NOT NULL AND step = 'fetch'
+         UNION SELECT dubbed_audio FROM jobs WHERE dubbed_audio IS NOT NULL AND state = 'completed'
+            AND deliver IS NOT NULL AND qc IS NULL`,
       ),
     };
   }
@@ -29,7 +31,10 @@ export class StagedAudio {
     return this.q.neededByAnother.get(path, exceptId) !== undefined;
   }
 
-  /** Every staged file a job may still use: sounds to send, dubbed sounds to rebuild from. */
+  /**
+   * Every staged file a job may still use: sounds to send, dubbed sounds to rebuild from, and those of
+   * finished dubs whose QC is to come (it reads the dub's own length from them, then lets them go).
+   */
   inUse(): Set<string> {
     return new Set(this.q.inUse.all().map((row) => PathRow.parse(row).path));
   }

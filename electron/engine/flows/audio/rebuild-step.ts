@@ -164,7 +164,8 @@ export async function rebuildStep(
   slot.done(made, (await stat(made)).size);
   await ctx.store.results.recordResult(made);
   job.apply({ type: 'rebuilt', note: `made ${out} here: the picture copied as it is; ${describeFit(fit)}` });
-  // A dub whose QC is to come keeps the sound as the service sent it: QC measures that (the video made
-  // here is the source's length whatever the dub's), then removes it (`runner/deliveries.ts`).
+  // A dub whose QC is to come keeps the sound as the service sent it: QC measures the video made here and
+  // reads the dub's own length from that sound (the video is the picture's length whatever the dub's),
+  // then removes it (`runner/deliveries.ts`).
   if (!slot.dubbedResult && r.deliver === null) await rm(dubbed, { force: true });
 }

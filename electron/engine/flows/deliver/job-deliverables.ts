@@ -14,7 +14,7 @@ export interface DoneOutput {
   path: string;
 }
 
-/** The dubbed media QC listens to: the video the service made, else its other formats. */
+/** The dubbed media QC measures, the one the user is handed: the dubbed video (the service's or made here), else the other formats. */
 const MEDIA_ORDER = ['translated_mp4', 'translated', 'translated_mp3'];
 
 export const dubMedia = (outputs: readonly DoneOutput[]): string | null =>
@@ -62,7 +62,7 @@ export interface JobDeliverables {
 }
 
 /**
- * What a finished dub gets on this machine: QC from what was downloaded, and the SubRip twin of its
+ * What a finished dub gets on this machine: QC of the file the user is handed, and the SubRip twin of its
  * subtitles when asked for. Nothing is sent anywhere; nothing of the dub's is moved or deleted.
  */
 export async function deliverJob(
@@ -71,10 +71,10 @@ export async function deliverJob(
     id: number;
     outputs: readonly DoneOutput[];
     /**
-     * The dubbed sound as it was downloaded, when the dub's video was made here from it (the audio path):
-     * what QC listens to, since the video made here is padded or cut to the source's length.
+     * The dub's video was made here (sending the sound alone) from this dubbed sound (null: since gone):
+     * QC measures the video, and reads the dub's own length from the sound.
      */
-    heard?: string | null;
+    madeFrom?: { sound: string | null } | undefined;
     subtitles: SubtitleFormats;
     loudness: LoudnessTarget;
   },
@@ -83,8 +83,9 @@ export async function deliverJob(
 ): Promise<JobDeliverables> {
   const vtt = dubWebVtt(job.outputs);
   const subtitles = vtt ?? job.outputs.find((o) => o.type === 'translated_subtitle')?.path ?? null;
-  const media = job.heard ?? dubMedia(job.outputs);
-  const qc = await checkDub(tools, { media, subtitles, jobId: job.id }, source, job.loudness, signal);
+  const media = dubMedia(job.outputs);
+  const files = { media, subtitles, jobId: job.id, ...(job.madeFrom ? { madeFrom: job.madeFrom } : {}) };
+  const qc = await checkDub(tools, files, source, job.loudness, signal);
   const hasSrt = job.outputs.some((o) => o.type === 'translated_subtitle_srt');
   let srt: MadeFile | null = null;
   if (job.subtitles.includes('srt') && vtt && !hasSrt)

@@ -3,13 +3,19 @@ import type { LoudnessTarget, Qc, QcProblem } from '../../../../shared/contract/
 import type { MediaTools } from '../../../media-tools/locate';
 import { MediaToolError } from '../../../media-tools/run';
 import { ToolHostGoneError } from '../../../media-tools/tool-host';
+import { probeStreams } from '../ffmpeg/streams';
 import { measureAudio, measureSource, NoSoundError, type AudioMeasure, type Silence } from './measure';
 import { judge, type LengthOf } from './rules';
 import { checkSubtitles } from './subtitle-checks';
 
 export interface DubFiles {
-  /** The dubbed media downloaded (video or audio); null when only subtitles were asked for. */
+  /** The dubbed media the user is handed (video or audio); null when only subtitles were asked for. */
   media: string | null;
+  /**
+   * That media is a video made here (sending the sound alone) from this dubbed sound, as the service sent
+   * it (null: since gone); only its length is read. Absent: the media is the service's own file.
+   */
+  madeFrom?: { sound: string | null };
   /** The dub's WebVTT subtitles; null when none were downloaded. */
   subtitles: string | null;
   /** The dub's job, named in what to do (the command that judges it against another target). */
@@ -70,7 +76,25 @@ export async function sourceFacts(
   }
 }
 
-/** QC of one finished dub from its files on disk: one ffmpeg pass over its sound, its subtitles read. */
+/**
+ * How long a dubbed sound plays, read as the rebuild read it (ffprobe); null when it is gone or unreadable.
+ * Never throws: it runs beside the measurement, which says when the check was stopped.
+ */
+async function soundSeconds(tools: MediaTools, path: string | null, signal?: AbortSignal) {
+  if (path === null) return null;
+  try {
+    const s = await probeStreams(tools.ffprobe, path, signal);
+    return s.durationSeconds ?? s.audio?.durationSeconds ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * QC of one finished dub from the files the user is handed: one ffmpeg pass over the sound of its media
+ * (the picture is not decoded), its subtitles read. A video made here is measured as it is, the dub fitted
+ * to its picture and encoded to AAC; the sound it was made from gives only the dub's own length.
+ */
 export async function checkDub(
   tools: MediaTools,
   files: DubFiles,
@@ -81,6 +105,7 @@ export async function checkDub(
   const extra: QcProblem[] = [];
   let audio: AudioMeasure | null = null;
   let noAudioStream = false;
+  const dubSeconds = files.madeFrom ? soundSeconds(tools, files.madeFrom.sound, signal) : null;
   if (files.media) {
     try {
       audio = await measureAudio(tools, files.media, { expectedSeconds: source.seconds, signal });
@@ -105,6 +130,8 @@ export async function checkDub(
   }
   return judge({
     audio,
+    measured: files.media ? { path: files.media, kind: files.madeFrom ? 'rebuilt' : 'downloaded' } : null,
+    dubSeconds: await dubSeconds,
     noAudioStream,
     sourceSeconds: source.seconds,
     sourceLengthOf: source.lengthOf,

@@ -3,37 +3,34 @@ import {
   verdictOf,
   type LoudnessTarget,
   type Qc,
+  type QcFit,
+  type QcMeasured,
   type QcProblem,
 } from '../../../../shared/contract/deliver';
 import { clock } from './clock';
+import { fitIn, lengthProblem, lengthUnknown, type LengthOf } from './length-rules';
 import { offTarget } from './loudness-rules';
 import { LONG_SILENCE_SECONDS, type AudioMeasure, type Silence } from './measure';
+import { REDO } from './redo';
 
-/** Length differences: a look beyond this, a failure beyond the next (seconds). */
-export const LENGTH_WARN_SECONDS = 0.5;
-export const LENGTH_FAIL_SECONDS = 2;
+export { LENGTH_FAIL_SECONDS, LENGTH_WARN_SECONDS, type LengthOf } from './length-rules';
+
 /** EBU R128's ceiling for the true peak. */
 export const TRUE_PEAK_CEILING_DBTP = -1;
 /** Clipped: at least this share of samples within 1 dB of full scale, with the peak at full scale. */
 const CLIPPED_SHARE = 1e-4;
 const CLIPPED_PEAK_DBFS = -0.5;
 
-/** Dubbing it again: the terminal's command, and the window's button (which shows the cost first). */
-const REDO = {
-  remedy: `Dub it again (\`dubdesk again ID\`, charged again), or check it by ear before handing it on.`,
-  remedyInApp: 'Dub it again (Dub again shows its cost first), or check it by ear before handing it on.',
-};
-
-/**
- * What a dub's length is held against: the source's own sound (`sound`: what was sent and dubbed, measured
- * here), else the file's length as probed when it was added (`file`: a URL source, a file since gone). A
- * file's length can be its picture's, or a chapter's that runs past every stream.
- */
-export type LengthOf = 'sound' | 'file';
-
 export interface QcInput {
-  /** The dub's sound as measured; null when no dubbed media was downloaded (subtitles only). */
+  /** The sound of the file the user is handed, as measured; null when there is none (subtitles only). */
   audio: AudioMeasure | null;
+  /** That file, and whether it is the service's or a video made here; null or absent when none was measured. */
+  measured?: Pick<QcMeasured, 'path' | 'kind'> | null;
+  /**
+   * In a video made here, the dub's own length (the sound it was made from, before it was fitted to the
+   * picture); null when that sound is gone. Unused for the service's file, whose sound is the dub's.
+   */
+  dubSeconds?: number | null;
   /** The media holds no sound at all. */
   noAudioStream?: boolean;
   /** The length the dub's sound is held against (seconds); null when unknown. */
@@ -55,22 +52,6 @@ export interface QcInput {
 }
 
 const signed = (n: number, digits = 2) => `${n > 0 ? '+' : ''}${n.toFixed(digits)}`;
-
-function lengthProblem(delta: number, dub: number, source: number, of: LengthOf): QcProblem | null {
-  const off = Math.abs(delta);
-  if (off <= LENGTH_WARN_SECONDS) return null;
-  const figures = `${dub.toFixed(2)} s against ${source.toFixed(2)} s`;
-  const against =
-    of === 'sound'
-      ? `the source's sound (${figures})`
-      : `the source file (${figures}; the source's own sound could not be measured here)`;
-  return {
-    code: 'length',
-    severity: off > LENGTH_FAIL_SECONDS ? 'fail' : 'warn',
-    message: `the dub's sound is ${off.toFixed(2)} s ${delta < 0 ? 'shorter' : 'longer'} than ${against}`,
-    ...REDO,
-  };
-}
 
 function loudnessProblems(
   a: AudioMeasure,
@@ -108,19 +89,30 @@ function loudnessProblems(
   return out;
 }
 
-/** The parts of `[start, end]` where the source sounds: its length, in seconds. */
-function sourceSoundsFor(s: Silence, sourceSilences: Silence[] | null): number {
+/**
+ * The parts of `[start, end]` where the source sounds: its length, in seconds. Past the end of its sound
+ * (`soundEnd`, when known) nothing sounds: a picture that runs on after it, where a video made here pads the dub.
+ */
+function sourceSoundsFor(s: Silence, sourceSilences: Silence[] | null, soundEnd: number | null): number {
+  const quietSpans = [
+    ...(sourceSilences ?? []),
+    ...(soundEnd === null ? [] : [{ start: soundEnd, end: Infinity }]),
+  ];
   let quiet = 0;
-  for (const q of sourceSilences ?? [])
-    quiet += Math.max(0, Math.min(s.end, q.end) - Math.max(s.start, q.start));
+  for (const q of quietSpans) quiet += Math.max(0, Math.min(s.end, q.end) - Math.max(s.start, q.start));
   return s.end - s.start - quiet;
 }
 
-function silenceProblems(a: AudioMeasure, sourceSilences: Silence[] | null): QcProblem[] {
+function silenceProblems(
+  a: AudioMeasure,
+  sourceSilences: Silence[] | null,
+  soundEnd: number | null,
+): QcProblem[] {
   if (a.integratedLufs === null) return []; // silent throughout: said once, as no-audio
   const long = a.silences.filter(
     (s) =>
-      s.end - s.start >= LONG_SILENCE_SECONDS && sourceSoundsFor(s, sourceSilences) >= LONG_SILENCE_SECONDS,
+      s.end - s.start >= LONG_SILENCE_SECONDS &&
+      sourceSoundsFor(s, sourceSilences, soundEnd) >= LONG_SILENCE_SECONDS,
   );
   const first = long[0];
   if (!first) return [];
@@ -135,11 +127,40 @@ function silenceProblems(a: AudioMeasure, sourceSilences: Silence[] | null): QcP
   ];
 }
 
+interface Lengths {
+  durationDelta: number | null;
+  fit: QcFit | null;
+  problem: QcProblem | null;
+}
+
+/**
+ * The dub's length against the source's. The service's file holds the dub as it is; a video made here holds
+ * it fitted to the picture, so its own length is the sound it was made from, and the fit is read from both.
+ */
+function lengths(a: AudioMeasure, input: QcInput): Lengths {
+  const rebuilt = input.measured?.kind === 'rebuilt' ? input.measured.path : null;
+  if (rebuilt !== null && (input.dubSeconds ?? null) === null)
+    return { durationDelta: null, fit: null, problem: lengthUnknown(rebuilt) };
+  const dubSeconds = rebuilt === null ? a.durationSeconds : (input.dubSeconds ?? a.durationSeconds);
+  const fit = rebuilt === null ? null : fitIn(dubSeconds, a.durationSeconds);
+  if (input.sourceSeconds === null) return { durationDelta: null, fit, problem: null };
+  const delta = Math.round((dubSeconds - input.sourceSeconds) * 1000) / 1000;
+  const problem = lengthProblem({
+    delta,
+    dubSeconds,
+    sourceSeconds: input.sourceSeconds,
+    of: input.sourceLengthOf ?? 'file',
+    rebuilt: rebuilt === null ? null : { path: rebuilt, fit },
+  });
+  return { durationDelta: delta, fit, problem };
+}
+
 /** The verdict on one finished dub, and each problem in words with what to do. */
 export function judge(input: QcInput): Qc {
   const problems: QcProblem[] = [...(input.extra ?? [])];
   const a = input.audio;
   let durationDelta: number | null = null;
+  let fit: QcFit | null = null;
   if (input.noAudioStream)
     problems.push({
       code: 'no-audio',
@@ -148,25 +169,20 @@ export function judge(input: QcInput): Qc {
       ...REDO,
     });
   if (a) {
-    if (input.sourceSeconds !== null) {
-      durationDelta = Math.round((a.durationSeconds - input.sourceSeconds) * 1000) / 1000;
-      const length = lengthProblem(
-        durationDelta,
-        a.durationSeconds,
-        input.sourceSeconds,
-        input.sourceLengthOf ?? 'file',
-      );
-      if (length) problems.push(length);
-    }
+    const length = lengths(a, input);
+    ({ durationDelta, fit } = length);
+    if (length.problem) problems.push(length.problem);
+    const soundEnd = input.sourceLengthOf === 'sound' ? input.sourceSeconds : null;
     problems.push(
       ...loudnessProblems(a, input.target, input.sourceLufs ?? null, input.jobId ?? null),
-      ...silenceProblems(a, input.sourceSilences),
+      ...silenceProblems(a, input.sourceSilences, soundEnd),
     );
   }
   problems.push(...input.subtitleProblems);
   const target = LOUDNESS_TARGETS[input.target];
   return {
     verdict: verdictOf(problems),
+    measured: input.measured ? { ...input.measured, fit } : null,
     durationDelta,
     loudness: {
       integrated: a?.integratedLufs ?? null,
