@@ -1,5 +1,5 @@
 import type { ApiGeneration } from '../../../../shared/contract/jobs';
-import type { AudioStream } from './streams';
+import type { PlanStreams } from './streams';
 
 /**
  * How a source's sound is sent. The service takes "video or audio" (v2 `file`, v1 `fileType` such as
@@ -29,7 +29,7 @@ export interface AudioPlan {
 
 export const INTERMEDIATE_BITS_PER_CHANNEL = 96_000;
 
-export function audioPlan(audio: AudioStream, api: ApiGeneration): AudioPlan {
+export function audioPlan(audio: NonNullable<PlanStreams['audio']>, api: ApiGeneration): AudioPlan {
   const legacy = api === 'legacy';
   const container = legacy
     ? ({ muxer: 'mp4', ext: 'mp4', mime: 'video/mp4' } as const)

@@ -35,6 +35,16 @@ export interface AudioStream {
   durationSeconds: number | null;
 }
 
+/**
+ * What the send plan reads of a file's streams: ffprobe's MediaStreams has it all, and for the common
+ * containers it is read in this process instead (media/in-process/), to the same numbers.
+ */
+export interface PlanStreams {
+  video: { codec: string } | null;
+  audio: Pick<AudioStream, 'codec' | 'channels' | 'bitRate' | 'durationSeconds'> | null;
+  durationSeconds: number | null;
+}
+
 export interface MediaStreams {
   /** The picture: the first video stream that is not cover art. */
   video: {
@@ -103,7 +113,7 @@ export async function probeStreams(
  * stream's length, never more than the file's (a sound running past the picture is cut there, as the
  * rebuilt video cuts it). Null when ffprobe says neither.
  */
-export function soundSeconds(streams: MediaStreams): number | null {
+export function soundSeconds(streams: Pick<PlanStreams, 'audio' | 'durationSeconds'>): number | null {
   const known = [streams.audio?.durationSeconds, streams.durationSeconds].filter(
     (n): n is number => typeof n === 'number',
   );
