@@ -160,6 +160,19 @@ const immediateOnly = {
   message:
     'Run it with .immediate(): a deferred transaction that reads, then writes after another process wrote, fails with SQLITE_BUSY instead of waiting.',
 };
+/**
+ * A store selector that makes a new array or object on each read (`s.x ?? []`): every read differs from the
+ * last, and React renders again for ever (a blank window, React error #185). Keep one constant outside.
+ */
+const freshSelectorValue = {
+  selector: [
+    "CallExpression[callee.name='useApp'] > ArrowFunctionExpression > :matches(ArrayExpression, ObjectExpression)",
+    "CallExpression[callee.name='useApp'] > ArrowFunctionExpression > CallExpression[callee.property.name=/^(map|filter|slice|concat)$/]",
+    "CallExpression[callee.name='useApp'] > ArrowFunctionExpression > :matches(LogicalExpression, ConditionalExpression) > :matches(ArrayExpression, ObjectExpression)",
+  ].join(', '),
+  message:
+    'A new [] or {} on each read loops React for ever: use a constant declared outside the component, or useShallow.',
+};
 /** SQL outside db/: a statement or a transaction the stores would not know of, and no change feed would hear. */
 const sqlInDbOnly = {
   selector:
@@ -282,6 +295,7 @@ export default tseslint.config(
   layer(['electron/engine/*.ts'], [notRenderer, notTests, noSandbox, noFaces], ['electron']),
   ...engineLayers,
   { files: ['electron/engine/db/**/*.ts'], rules: { 'no-restricted-syntax': ['error', immediateOnly] } },
+  { files: ['renderer/src/**/*.{ts,tsx}'], rules: { 'no-restricted-syntax': ['error', freshSelectorValue] } },
   {
     files: ['electron/engine/**/*.ts'],
     ignores: ['electron/engine/db/**'],

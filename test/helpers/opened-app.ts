@@ -18,6 +18,7 @@ import {
 } from './browser-app';
 import { currentFace } from './face';
 import { builtRenderer } from './renderer-build';
+import { withWhatThePageShowed } from './page-failure';
 
 export interface OpenedAppOptions extends AppOptions {
   /** Runs once the app has started, before the page opens (a folder to watch, a job already queued). */
@@ -91,6 +92,8 @@ export function openedApp(opts: OpenedAppOptions = {}): OpenedApp {
       const view = await open(look);
       try {
         return await drive(view.page, view);
+      } catch (e) {
+        throw await withWhatThePageShowed(e, view);
       } finally {
         await view.close();
       }

@@ -5,6 +5,12 @@ import { languageName } from '../../../shared/languages';
 import { useApp } from '../store';
 import { QuickPicks } from './QuickPicks';
 
+/**
+ * The lists before the settings are read: one array, not a new one per read, or each store read differs from
+ * the last and React renders again for ever (a blank window when the Add sheet opens before the settings).
+ */
+const NO_LANGUAGES: readonly string[] = [];
+
 interface Props {
   value: readonly string[];
   onChange: (codes: string[]) => void;
@@ -36,9 +42,9 @@ export function LanguagePicker({
   invalid,
 }: Props) {
   const languages = useApp((s) => s.languages);
-  const favourites = useApp((s) => s.settings?.favouriteLanguages ?? []);
-  const recent = useApp((s) => s.settings?.recentLanguages ?? []);
-  const lastBatch = useApp((s) => s.settings?.lastBatchLanguages ?? []);
+  const favourites = useApp((s) => s.settings?.favouriteLanguages ?? NO_LANGUAGES);
+  const recent = useApp((s) => s.settings?.recentLanguages ?? NO_LANGUAGES);
+  const lastBatch = useApp((s) => s.settings?.lastBatchLanguages ?? NO_LANGUAGES);
   const listFrom = useApp((s) => s.languagesFrom);
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);

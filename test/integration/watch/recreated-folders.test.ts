@@ -34,6 +34,8 @@ describe('a subfolder deleted and made again at once', () => {
       (n) => n === ROUNDS,
     );
 
+    // No timed full scan runs here: a file the watch was not renewed for is missed for good, however long
+    // the test waits, so the waits are the ordinary ones (a loaded CI machine took more than 10 s).
     // Emptied and laid out again in one go (a script, a sync tool): the system reports the folder's removal
     // and making as one change of it, not as a new folder. Round by round: a folder reported new in one
     // round would have the whole tree watched again.
@@ -52,7 +54,6 @@ describe('a subfolder deleted and made again at once', () => {
         `${late}, made later deep in the new folders`,
         async () => (await filesOf(host.api, folder.id)).map((f) => f.path),
         (p) => p.includes(late),
-        10_000,
       );
     }
     // The files removed with the old folders are no longer there (or forgotten, if not taken yet).
@@ -82,14 +83,9 @@ describe('the watched folder removed and made again at once', () => {
     // Emptied by a script: gone and back before anyone looks whether it is there.
     execFileSync('sh', ['-c', 'rm -rf "$1" && mkdir "$1"', 'sh', dir]);
     fs.writeFileSync(join(dir, 'first.mp4'), 'first\n');
-    await waitFor(
-      'the file made in the new folder',
-      paths,
-      (p) => p.includes(join(dir, 'first.mp4')),
-      10_000,
-    );
+    await waitFor('the file made in the new folder', paths, (p) => p.includes(join(dir, 'first.mp4')));
     fs.writeFileSync(join(dir, 'later.mp4'), 'later\n');
-    await waitFor('the file made later', paths, (p) => p.includes(join(dir, 'later.mp4')), 10_000);
+    await waitFor('the file made later', paths, (p) => p.includes(join(dir, 'later.mp4')));
     expect((await folderOf(host.api, folder.id)).status).toBe('watching');
   });
 });
