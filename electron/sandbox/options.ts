@@ -119,11 +119,14 @@ export const SandboxOptions = z.object({
   pipelineSeconds: z.number().positive().default(20),
   linkTtlSeconds: z.number().positive().default(3600),
   uploadTtlSeconds: z.number().positive().default(3600),
+  /** The spec's upload limit: v2's `file` (1 GB, 413 beyond), and a v2 `source_url`'s fetch. */
   maxUploadBytes: z
     .number()
     .int()
     .positive()
     .default(1024 ** 3),
+  /** The object storage's own limit on a pre-signed PUT (v1, legacy): the spec states none, so none by default. */
+  maxStorageBytes: z.number().int().positive().nullable().default(null),
   /**
    * A connection that has not sent its whole request head by then is closed (slowloris). Bodies have no
    * deadline: an upload over a slow link may take as long as it needs.

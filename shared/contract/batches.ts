@@ -163,12 +163,16 @@ export const EstimateSchema = z.object({
   /**
    * What the batch sends to the service, once per job: `bytes` with the audio path where it applies,
    * `wholeBytes` the whole files; `notice` says once why no sound alone is sent at all (no ffmpeg).
+   * `wholeOverLimit`: files sent as sound alone whose whole file is over the generation's upload limit
+   * (it could not have been sent at all, so there is no "instead of"); `api` names that generation.
    */
   sends: z
     .object({
       bytes: z.number(),
       wholeBytes: z.number(),
       audioFiles: z.number().int(),
+      wholeOverLimit: z.number().int().default(0),
+      api: ApiGenerationSchema.optional(),
       notice: z.string().nullable(),
     })
     .optional(),

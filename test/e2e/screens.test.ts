@@ -68,6 +68,11 @@ describe('every screen, light and dark, mid-batch with a failure', () => {
             else v.addEventListener('loadeddata', () => resolve(), { once: true });
           }),
       );
+    // The length in words, not "0.00 s against the source".
+    await page
+      .getByRole('complementary')
+      .getByText(/^(as long as the source|\d+\.\d\d s (longer|shorter) than the source)$/)
+      .waitFor();
     await bothThemes(page, 'job-panel');
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Close job panel' }).click();

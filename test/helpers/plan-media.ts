@@ -2,6 +2,7 @@
  * Real media for the send plan's stream reading (media/in-process/ against ffprobe): the containers, codecs
  * and track layouts a user's videos come in, files that lie or are damaged, and names a user's disk has.
  */
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ffmpegFixture, lengthlessWebm, lyingMp4, videoChaptersPastEnd } from './media';
@@ -51,6 +52,16 @@ function named(path: string, name: string): string {
   return out;
 }
 
+/** Eight copies of `piece` joined by stream copy, as a recorder's segments are: each brings its encoder's delay. */
+function joined(piece: string, name: string): string {
+  const dir = tempDir('joined');
+  const list = join(dir, 'list.txt');
+  writeFileSync(list, `file '${piece}'\n`.repeat(8));
+  const out = join(dir, name);
+  execFileSync('ffmpeg', ['-v', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', out]);
+  return out;
+}
+
 export function planMedia(): PlanMedia[] {
   const v = (name: string, path: string, reader: Reader = 'in-process'): PlanMedia => ({
     name,
@@ -79,6 +90,16 @@ export function planMedia(): PlanMedia[] {
     v('MP4 MP3 sound', made('mp3-sound.mp4', both(3), [...H264, '-c:a', 'libmp3lame'])),
     v('MP4 Opus sound', made('opus-sound.mp4', both(3), [...H264, '-c:a', 'libopus']), 'ffprobe'),
     v('MP4 AC-3 5.1 sound', made('ac3.mp4', both(3), [...H264, '-c:a', 'ac3', '-ac', '6']), 'ffprobe'),
+    v(
+      'MP4 joined from pieces by stream copy (its picture starts late: an empty edit)',
+      joined(mp4Aac, 'joined pieces.mp4'),
+      'ffprobe',
+    ),
+    v(
+      'MP4 AAC at 22.05 kHz (HE-AAC cannot be told from it)',
+      made('aac-22k.mp4', [...picture(3), ...tone(3, 22050)], [...H264, '-c:a', 'aac']),
+      'ffprobe',
+    ),
     v('MP4 AAC 5.1', made('surround.mp4', both(3), [...H264, '-c:a', 'aac', '-ac', '6'])),
     v(
       'MP4 three sound tracks (AAC mono, AAC stereo 44.1 kHz, MP3)',

@@ -21,7 +21,7 @@ async function upload(svc: SandboxService, ctx: Ctx): Promise<void> {
   if (!dub || !dub.uploadUrl) throw new HttpError(404, 'No such upload');
   if (dub.queuedAt !== null)
     throw new HttpError(409, 'This dub has already started; its upload can no longer change');
-  const max = svc.options.maxUploadBytes;
+  const max = svc.options.maxStorageBytes ?? Number.POSITIVE_INFINITY;
   if (Number(ctx.req.headers['content-length']) > max)
     throw new HttpError(413, `File exceeds the ${max}-byte upload limit`);
   // Into a side file first: a broken or refused upload never replaces one that arrived whole.

@@ -10,14 +10,19 @@ export const QC_MARK = { pass: '', warn: '!', fail: '⚠' } as const;
 const signed = (n: number, digits: number) =>
   `${n > 0 ? '+' : n < 0 ? '−' : ''}${Math.abs(n).toFixed(digits)}`;
 
+/** "as long as the source", "0.62 s longer than the source": a difference read without a sign to decode. */
+function lengthWords(delta: number | null): string {
+  if (delta === null) return '—';
+  if (Math.abs(delta) < 0.005) return 'as long as the source';
+  return `${Math.abs(delta).toFixed(2)} s ${delta > 0 ? 'longer' : 'shorter'} than the source`;
+}
+
 function Figures({ qc }: { qc: Qc }) {
   const target = LOUDNESS_TARGETS[qc.target.name];
   return (
     <dl className="facts qc-figures">
       <dt>Length</dt>
-      <dd className="num">
-        {qc.durationDelta === null ? '—' : `${signed(qc.durationDelta, 2)} s against the source`}
-      </dd>
+      <dd className="num">{lengthWords(qc.durationDelta)}</dd>
       <dt>Loudness</dt>
       <dd className="num">
         {qc.loudness.integrated === null ? 'silent' : `${qc.loudness.integrated.toFixed(1)} LUFS`}

@@ -40,7 +40,8 @@ describe('a 2.0 GiB source on the audio path', () => {
     expect(e.code, e.stderr).toBe(0);
     expect(e.stderr).not.toContain('skipped');
     expect(e.stdout).toMatch(/long twenty\.mp4\s+0:04\s+8$/m);
-    expect(e.stdout).toMatch(/\nSends [\d.]+ KiB \(audio\) instead of /);
+    // Not "instead of 2.0 GiB": the whole file could not have been sent at all.
+    expect(e.stdout).toMatch(/\nSends [\d.]+ KiB \(audio\); the whole file is over the v2 upload limit\.\n/);
 
     const r = await runCli(
       ['dub', 'long twenty.mp4', '--to', 'es,fr', '--out', 'out', '--poll-interval', '0.1'],

@@ -9,7 +9,12 @@ import { locateMediaTools } from '../../../electron/media-tools/locate';
 import { planSends, sendChoiceFor } from '../../../electron/engine/app/batches/send-plan';
 import { audioPlan } from '../../../electron/engine/media/ffmpeg/audio-plan';
 import { mp4Refusal } from '../../../electron/engine/media/ffmpeg/package';
-import { probeStreams, soundSeconds, type PlanStreams } from '../../../electron/engine/media/ffmpeg/streams';
+import {
+  joinedFromPieces,
+  probeStreams,
+  soundSeconds,
+  type PlanStreams,
+} from '../../../electron/engine/media/ffmpeg/streams';
 import { planStreamsInProcess } from '../../../electron/engine/media/in-process/plan-streams';
 import { probeFile, type ProbedFile } from '../../../electron/engine/media/probe';
 import { API_GENERATIONS } from '../../../shared/contract/jobs';
@@ -29,6 +34,8 @@ function asThePlanReads(s: PlanStreams | null) {
     audio: sound && {
       codec: sound.codec,
       durationSeconds: sound.durationSeconds,
+      extraFrames: sound.extraFrames,
+      joinedFromPieces: joinedFromPieces(sound),
       sent: API_GENERATIONS.map((api) => {
         const plan = audioPlan(sound, api);
         return plan.copy ? { api, copied: sound.bitRate } : { api, madeAac: plan.codecArgs.join(' ') };

@@ -6,10 +6,28 @@ import { call } from '../../helpers/http';
 const LIMIT = 100_000;
 const auth = { apikey: 'sandbox-key' };
 let sb: Sandbox;
+/** The spec's limit (v2) alone, as the service states it: v1's object storage has none it states. */
+let asSpecified: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ maxUploadBytes: LIMIT, pipelineSeconds: 600 });
+  sb = await startSandbox({ maxUploadBytes: LIMIT, maxStorageBytes: LIMIT, pipelineSeconds: 600 });
+  asSpecified = await startSandbox({ maxUploadBytes: LIMIT, pipelineSeconds: 600 });
 });
-afterAll(() => sb.stop());
+afterAll(async () => {
+  await sb.stop();
+  await asSpecified.stop();
+});
+
+async function v1Upload(on: Sandbox, body: Uint8Array<ArrayBuffer>): Promise<number> {
+  const init = InitDubV1Response.parse(
+    (
+      await call('POST', `${on.baseUrl}/api/v1/init-dub`, {
+        headers: auth,
+        json: { fileType: 'video/mp4', name: 'edge.mp4', source_lang: 'auto', dest_lang: 'es' },
+      })
+    ).body,
+  );
+  return (await call('PUT', init.uploadUrl, { headers: { 'content-type': 'video/mp4' }, body })).status;
+}
 
 /** An MP4-looking body: `ftyp` at offset 4, so a type sniffer would call it video; zeros after. */
 function mp4Bytes(n: number): Uint8Array<ArrayBuffer> {
@@ -65,5 +83,15 @@ describe('the upload size limit is "at most"', () => {
       await chunked.arrayBuffer();
       expect(chunked.status, `${size} bytes, chunked`).toBe(status);
     }
+  });
+
+  it('the spec limits v2 alone: by default, v1 storage takes a file over the v2 limit', async () => {
+    expect(await v1Upload(asSpecified, mp4Bytes(LIMIT * 3))).toBe(200);
+    const form = new FormData();
+    form.set('dest_lang', 'es');
+    form.set('file', new Blob([mp4Bytes(LIMIT * 3)], { type: 'video/mp4' }), 'big.mp4');
+    expect(
+      (await call('POST', `${asSpecified.baseUrl}/api/v2/dubs`, { headers: auth, body: form })).status,
+    ).toBe(413);
   });
 });

@@ -42,6 +42,7 @@ beforeAll(async () => {
     pipelineSeconds: 0.4,
     uploadTtlSeconds: 60,
     maxUploadBytes: 500_000,
+    maxStorageBytes: 500_000,
   });
 });
 afterAll(() => sb.stop());

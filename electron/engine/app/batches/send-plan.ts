@@ -1,5 +1,6 @@
 import type { BatchRequest } from '../../../../shared/contract/batches';
-import { SendSchema, type Send } from '../../../../shared/contract/jobs';
+import { SendSchema, type ApiGeneration, type Send } from '../../../../shared/contract/jobs';
+import { UPLOAD_LIMIT } from '../../api/limits';
 import { mapInTurns } from '../../files/in-turns';
 import { audioBytes, audioPlan } from '../../media/ffmpeg/audio-plan';
 import { mediaTools, NO_FFMPEG, type ToolsSearch } from '../../../media-tools/locate';
@@ -134,7 +135,14 @@ export function sendTotals(
   jobs: readonly NewJob[],
   plan: SendPlan,
   req: Pick<BatchRequest, 'uploadOnce' | 'api' | 'to'>,
-): { bytes: number; wholeBytes: number; audioFiles: number; notice: string | null } {
+): {
+  bytes: number;
+  wholeBytes: number;
+  audioFiles: number;
+  wholeOverLimit: number;
+  api: ApiGeneration;
+  notice: string | null;
+} {
   // Links are fetched by the service; a copy's results are linked here: neither sends anything.
   const sending = jobs.filter((j) => j.source_kind === 'file' && !j.reuse_results);
   const whole: BytesOf = (j) => j.source_bytes ?? 0;
@@ -144,10 +152,16 @@ export function sendTotals(
   const audio = new Set(
     sending.filter((j) => plan.bySource.get(j.source)?.what === 'audio').map((j) => j.source),
   );
+  const limit = UPLOAD_LIMIT[req.api];
+  const wholeOverLimit = new Set(
+    sending.filter((j) => audio.has(j.source) && limit !== null && whole(j) > limit).map((j) => j.source),
+  );
   return {
     bytes: sum(sent) - bytesNotSent(store, sending, sent).bytes,
     wholeBytes: sum(whole) - bytesNotSent(store, sending, whole, wholeTakesPart).bytes,
     audioFiles: audio.size,
+    wholeOverLimit: wholeOverLimit.size,
+    api: req.api,
     notice: plan.notice,
   };
 }

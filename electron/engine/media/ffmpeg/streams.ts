@@ -11,6 +11,7 @@ const StreamSchema = z.object({
   sample_rate: z.string().optional(),
   bit_rate: z.string().optional(),
   duration: z.string().optional(),
+  nb_frames: z.string().optional(),
   disposition: z.object({ attached_pic: z.number().optional() }).partial().optional(),
   tags: z.record(z.string(), z.string()).optional(),
   side_data_list: z.array(z.object({ rotation: z.number().optional() }).loose()).optional(),
@@ -33,6 +34,11 @@ export interface AudioStream {
   channels: number | null;
   bitRate: number | null;
   durationSeconds: number | null;
+  /**
+   * Frames beyond what its timeline plays, where the container counts them (MP4, MOV); else null. An
+   * encoder's delay and padding make one to three.
+   */
+  extraFrames: number | null;
 }
 
 /**
@@ -41,7 +47,7 @@ export interface AudioStream {
  */
 export interface PlanStreams {
   video: { codec: string } | null;
-  audio: Pick<AudioStream, 'codec' | 'channels' | 'bitRate' | 'durationSeconds'> | null;
+  audio: Pick<AudioStream, 'codec' | 'channels' | 'bitRate' | 'durationSeconds' | 'extraFrames'> | null;
   durationSeconds: number | null;
 }
 
@@ -66,6 +72,27 @@ const num = (s: string | undefined) => {
   const n = Number(s);
   return s !== undefined && Number.isFinite(n) && n > 0 ? n : null;
 };
+
+/** Samples a frame holds, for the codecs whose sound can be sent as it is. */
+const SAMPLES_PER_FRAME: Record<string, number> = { aac: 1024, mp3: 1152 };
+
+function extraFrames(audio: z.infer<typeof StreamSchema>): number | null {
+  const frames = num(audio.nb_frames);
+  const rate = num(audio.sample_rate);
+  const seconds = num(audio.duration);
+  const perFrame = SAMPLES_PER_FRAME[audio.codec_name ?? ''];
+  return frames && rate && seconds && perFrame ? frames - (seconds * rate) / perFrame : null;
+}
+
+/**
+ * Whether the sound holds more frames than its timeline plays: a source joined from pieces by stream copy
+ * (`ffmpeg -f concat -c copy`, a recorder's segments) keeps each piece's encoder delay, and decoded as it is
+ * plays longer than its picture (0.62 s over twenty 1-minute pieces). One file has an encoder's delay and
+ * padding of its own: up to about three frames.
+ */
+export function joinedFromPieces(audio: Pick<AudioStream, 'extraFrames'>): boolean {
+  return (audio.extraFrames ?? 0) > 4;
+}
 
 /** A file's streams, as ffprobe reads them (`-show_streams -show_format -show_chapters`). */
 export async function probeStreams(
@@ -100,6 +127,7 @@ export async function probeStreams(
           channels: audio.channels ?? null,
           bitRate: num(audio.bit_rate),
           durationSeconds: num(audio.duration),
+          extraFrames: extraFrames(audio),
         }
       : null,
     durationSeconds: num(parsed.format.duration),

@@ -51,7 +51,7 @@ function segmentSeconds(seconds: number): number {
 /**
  * What the send plan reads of a Matroska or WebM file, from music-metadata's reading of its tracks and
  * segment info: null where only ffprobe can tell (no Duration, as a browser's recording has none; a codec
- * not named above; no tracks read). Matroska keeps no length or bit rate per track: ffprobe gives none.
+ * not named above; no tracks read). Matroska keeps no length, frame count or bit rate per track: ffprobe gives none.
  */
 export async function matroskaStreams(path: string): Promise<PlanStreams | null> {
   // Parsed as the type its bytes say, not its name (an MKV named .mp4 is still an MKV); the file is read
@@ -72,7 +72,13 @@ export async function matroskaStreams(path: string): Promise<PlanStreams | null>
   return {
     video: videoCodec ? { codec: videoCodec } : null,
     audio: audioCodec
-      ? { codec: audioCodec, channels: sound?.audio?.channels ?? null, bitRate: null, durationSeconds: null }
+      ? {
+          codec: audioCodec,
+          channels: sound?.audio?.channels ?? null,
+          bitRate: null,
+          durationSeconds: null,
+          extraFrames: null,
+        }
       : null,
     durationSeconds: segmentSeconds(seconds),
   };

@@ -103,31 +103,44 @@ const AAC_CHANNELS = [null, 1, 2, 3, 4, 5, 6, 8] as const;
  * A sound sample entry's codec (AAC or MP3: the two the audio path copies as they are) and channels;
  * null for any other, which ffprobe reads.
  */
-export function audioCodec(buf: Buffer, entry: Box): { codec: string; channels: number | null } | null {
+export function audioCodec(
+  buf: Buffer,
+  entry: Box,
+): { codec: string; channels: number | null; sampleRate: number } | null {
   // A sound sample entry: 8 bytes of reserved fields and index, its version, and its boxes after 28 bytes
   // (44 and 64 in QuickTime's versions 1 and 2).
   if (entry.body + 28 > entry.end) return null;
   const version = buf.readUInt16BE(entry.body + 8);
+  // The entry's rate (16.16 fixed point, whole part): what ffprobe reports for an MP3.
+  const entryRate = buf.readUInt16BE(entry.body + 24);
   const boxesAt = entry.body + (version === 1 ? 44 : version === 2 ? 64 : 28);
   // An MP3's channels are in its frames (ffmpeg writes 2 in the entry for a mono one): read by the caller.
-  if (entry.type === '.mp3') return { codec: 'mp3', channels: null };
+  if (entry.type === '.mp3')
+    return entryRate ? { codec: 'mp3', channels: null, sampleRate: entryRate } : null;
   if (entry.type !== 'mp4a' || version === 2) return null;
   const esds = findEsds(buf, boxesAt, entry.end);
   const codec = esds ? OBJECT_TYPES[esds.objectType] : undefined;
-  if (codec === 'mp3') return { codec, channels: null };
+  if (codec === 'mp3') return entryRate ? { codec, channels: null, sampleRate: entryRate } : null;
   if (codec !== 'aac' || !esds) return null;
-  return { codec, channels: aacChannels(esds.config) };
+  const config = aacConfig(esds.config);
+  return config && { codec, ...config };
 }
 
-/** An AudioSpecificConfig's channel configuration; null where a program config element says it instead. */
-function aacChannels(config: Buffer | null): number | null {
+const AAC_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350];
+
+/**
+ * An AudioSpecificConfig's sample rate and channels. Null where ffprobe's answer may differ: HE-AAC (SBR,
+ * PS) plays at twice its core rate, said outright (object types 5, 29) or only in the stream (a core rate
+ * of 24 kHz or less may be one); an escaped type or rate. Channels are null where a program config element
+ * says them.
+ */
+function aacConfig(config: Buffer | null): { channels: number | null; sampleRate: number } | null {
   if (!config || config.length < 2) return null;
   const bits = Buffer.concat([config.subarray(0, 4), Buffer.alloc(4)]).readUInt32BE(0);
   const objectType = bits >>> 27;
-  const frequencyIndex = (bits >>> 23) & 0xf;
-  const skip = (objectType === 31 ? 6 : 0) + (frequencyIndex === 15 ? 24 : 0);
-  if (skip) return null;
-  return AAC_CHANNELS[(bits >>> 19) & 0xf] ?? null;
+  const sampleRate = AAC_RATES[(bits >>> 23) & 0xf];
+  if ([5, 29, 31].includes(objectType) || !sampleRate || sampleRate <= 24000) return null;
+  return { channels: AAC_CHANNELS[(bits >>> 19) & 0xf] ?? null, sampleRate };
 }
 
 /** An MPEG audio frame header's channels (its mode: 3 is mono); null where the bytes are not one. */

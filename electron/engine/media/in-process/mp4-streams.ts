@@ -117,6 +117,32 @@ function fileMicroseconds(tracks: readonly Track[], movieScale: number): bigint 
   return longest;
 }
 
+/** Samples a frame holds, for the codecs read here (ffprobe's count of frames past the timeline). */
+const SAMPLES_PER_FRAME: Record<string, number> = { aac: 1024, mp3: 1152 };
+
+/**
+ * The first sound as ffprobe gives it: its bit rate, length, and frames beyond what its timeline plays
+ * (its sample count less its length's worth: many more than an encoder's delay mean pieces joined).
+ */
+function soundOf(
+  buf: Buffer,
+  sound: Track,
+  audio: { codec: string; channels: number | null; sampleRate: number },
+  movieScale: number,
+): NonNullable<PlanStreams['audio']> {
+  const stsz = need(child(buf, sound.stbl, 'stsz'));
+  const frames = buf.readUInt32BE(stsz.body + 8);
+  const durationSeconds = unitsAsSeconds(Number(playedUnits(sound, movieScale)), sound.media.scale);
+  const perFrame = SAMPLES_PER_FRAME[audio.codec];
+  return {
+    codec: audio.codec,
+    channels: audio.channels,
+    bitRate: Number((sampleBytes(buf, sound) * 8n * BigInt(sound.media.scale)) / sound.media.units) || null,
+    durationSeconds,
+    extraFrames: frames && perFrame ? frames - (durationSeconds * audio.sampleRate) / perFrame : null,
+  };
+}
+
 /** Where a track's first sample lies in the file: its first chunk's offset (`stco`, or `co64`). */
 function firstSampleAt(buf: Buffer, track: Track): number {
   const stco = child(buf, track.stbl, 'stco');
@@ -145,15 +171,7 @@ function streamsOf(buf: Buffer): { streams: PlanStreams; mp3At: number | null } 
   if (sound && !audio) return null;
   const streams = {
     video: videoName ? { codec: videoName } : null,
-    audio:
-      sound && audio
-        ? {
-            ...audio,
-            bitRate:
-              Number((sampleBytes(buf, sound) * 8n * BigInt(sound.media.scale)) / sound.media.units) || null,
-            durationSeconds: unitsAsSeconds(Number(playedUnits(sound, movie.scale)), sound.media.scale),
-          }
-        : null,
+    audio: sound && audio ? soundOf(buf, sound, audio, movie.scale) : null,
     durationSeconds: unitsAsSeconds(Number(fileUs), 1_000_000),
   };
   return { streams, mp3At: sound && audio?.codec === 'mp3' ? firstSampleAt(buf, sound) : null };
