@@ -50,7 +50,7 @@ export default defineConfig({
         globalSetup: ['test/e2e-setup.ts'],
       }),
     ],
-    globalSetup: ['test/temp-root.ts'],
+    globalSetup: ['test/temp-root.ts', 'test/cli-bundle.ts'],
     // Each file's CPU, when DUBDESK_CPU_REPORT names a file to write it to (CONTRIBUTING.md).
     setupFiles: ['test/helpers/cpu-report.ts'],
     pool: 'forks',

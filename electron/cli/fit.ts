@@ -1,4 +1,4 @@
-import cliTruncate from 'cli-truncate';
+import { cliTruncate } from './text-width';
 
 /** A name never shrinks below this many columns while there is something else to cut. */
 const MIN_NAME = 12;

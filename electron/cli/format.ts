@@ -1,5 +1,4 @@
-import cliTruncate from 'cli-truncate';
-import stringWidth from 'string-width';
+import { cliTruncate, stringWidth } from './text-width';
 import type { JobView } from '../../shared/contract/jobs';
 import { cleanServiceText } from '../../shared/text';
 

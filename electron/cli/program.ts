@@ -24,6 +24,7 @@ import { registerWatchCommand } from './commands/watch';
 import { registerServeCommand } from './commands/serve';
 import { describeError } from './errors';
 import { ExitCode, exitCodeFor, exitCodesHelp } from './exit-codes';
+import { loadTextWidth } from './text-width';
 import { version } from './version';
 
 /** The longest error line: commander quotes the argv, which may be anything (even a whole file). */
@@ -93,7 +94,9 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
     // A usage error prints its one line and where to look, not the whole help.
     .showHelpAfterError('(see `dubdesk --help`)')
     .showSuggestionAfterError(true)
-    .exitOverride();
+    .exitOverride()
+    // Before any command's action (and only then: `--help` lays out no line of its own).
+    .hook('preAction', loadTextWidth);
 
   registerAddCommands(program);
   registerRunCommand(program);

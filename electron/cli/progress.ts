@@ -1,5 +1,5 @@
 import { basename, extname } from 'node:path';
-import cliTruncate from 'cli-truncate';
+import { cliTruncate } from './text-width';
 import { createLogUpdate } from 'log-update';
 import type { EngineEvent } from '../../shared/contract/events';
 import { isTerminal, jobFiles, type JobView } from '../../shared/contract/jobs';

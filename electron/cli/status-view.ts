@@ -1,5 +1,4 @@
-import cliTruncate from 'cli-truncate';
-import wrapAnsi from 'wrap-ansi';
+import { cliTruncate, wrapAnsi } from './text-width';
 import { jobFiles, type JobView } from '../../shared/contract/jobs';
 import type { QueueTotals } from '../../shared/contract/queue';
 import { fitLine } from './fit';

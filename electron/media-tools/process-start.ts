@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { execa } from 'execa';
 
 /**
  * When process `pid` started, as the system tells it (null: no such process, or a system that does not
@@ -14,6 +13,7 @@ export async function processStart(pid: number): Promise<string | null> {
     return fields?.[19] ?? null;
   }
   if (process.platform === 'win32') return null;
+  const { execa } = await import('execa');
   const ps = await execa('ps', ['-o', 'lstart=', '-p', String(pid)], { reject: false });
   return ps.exitCode === 0 && ps.stdout.trim() ? ps.stdout.trim() : null;
 }
@@ -24,6 +24,7 @@ export async function processStart(pid: number): Promise<string | null> {
  */
 export async function processesNaming(text: string): Promise<number[]> {
   if (process.platform === 'win32') return [];
+  const { execa } = await import('execa');
   const ps = await execa('ps', ['-ww', '-eo', 'pid=,args='], { reject: false });
   if (ps.exitCode !== 0) return [];
   return ps.stdout.split('\n').flatMap((line) => {

@@ -1,4 +1,5 @@
-import { execa, ExecaError } from 'execa';
+import type { ToolEnd } from './spawn-run';
+import { startTool } from './tool-host';
 
 /**
  * ffmpeg in a process group of its own (not on Windows, where that means a console window): a Ctrl+C meant
@@ -55,50 +56,69 @@ export const lastLine = (stderr: string) =>
     .filter(Boolean)
     .at(-1) ?? '';
 
-/** Runs ffmpeg or ffprobe through execa: a timeout, the job's signal, stderr kept. */
+/** How long a tool that was told to stop has before it is killed. */
+const FORCE_KILL_AFTER_MS = 2000;
+
+/** What a run that ended badly becomes: a MediaToolError that says why, in words. */
+function failure(name: string, file: string, end: ToolEnd, timeoutMs: number): MediaToolError | null {
+  const stderr = tail(end.stderr);
+  if (end.startError)
+    return new MediaToolError(`${name} could not be started (${end.startError}): ${file}`, stderr, 'missing');
+  if (end.timedOut)
+    return new MediaToolError(
+      `${name} took longer than ${Math.round(timeoutMs / 1000)} s`,
+      stderr,
+      'timed-out',
+    );
+  if (end.canceled) return new MediaToolError(`${name} was stopped`, stderr, 'stopped');
+  if (end.overflow)
+    return new MediaToolError(`${name} said more than it may: it was stopped`, stderr, 'failed');
+  if (end.exitCode === 0 && !UNFINISHED.test(end.stderr)) return null;
+  const why = end.signal ? `it was killed (${end.signal})` : `it exited with ${end.exitCode ?? 'no code'}`;
+  return new MediaToolError(
+    `${name} failed: ${lastLine(end.stderr) || why}`,
+    stderr,
+    'failed',
+    diskFullIn(end.stderr),
+  );
+}
+
+/**
+ * Runs ffmpeg or ffprobe: a timeout, the job's signal, stderr kept. While an engine is open it runs in
+ * the tool host (tool-host.ts), which spawns it for the engine; a host that dies under it rejects with
+ * ToolHostGoneError, which the caller lets through so the step is tried again.
+ */
 export async function runTool(
   file: string,
   args: readonly string[],
   opts: RunOptions,
 ): Promise<{ stdout: string; stderr: string }> {
   const name = /ffprobe/i.test(file) ? 'ffprobe' : 'ffmpeg';
-  try {
-    const running = execa(file, args, {
-      timeout: opts.timeoutMs,
-      forceKillAfterDelay: 2000,
-      ...(opts.signal ? { cancelSignal: opts.signal } : {}),
-      detached: OWN_GROUP,
-      stdin: 'ignore',
+  if (opts.signal?.aborted) throw new MediaToolError(`${name} was stopped`, '', 'stopped');
+  const told: Promise<void>[] = [];
+  const running = startTool(
+    {
+      file,
+      args,
+      timeoutMs: opts.timeoutMs,
+      forceKillAfterMs: FORCE_KILL_AFTER_MS,
+      ownGroup: OWN_GROUP,
       maxBuffer: 64 * 1024 * 1024,
-      windowsHide: true,
-    });
-    const told = running.pid !== undefined ? opts.onSpawn?.(running.pid) : undefined;
-    const { stdout, stderr } = await running.finally(() => told);
-    if (UNFINISHED.test(stderr))
-      throw new MediaToolError(
-        `${name} failed: ${lastLine(stderr)}`,
-        tail(stderr),
-        'failed',
-        diskFullIn(stderr),
-      );
-    return { stdout, stderr };
-  } catch (e) {
-    if (!(e instanceof ExecaError)) throw e;
-    const stderr = tail(typeof e.stderr === 'string' ? e.stderr : '');
-    if (e.code === 'ENOENT' || e.code === 'EACCES')
-      throw new MediaToolError(`${name} could not be started (${e.code}): ${file}`, stderr, 'missing');
-    if (e.timedOut)
-      throw new MediaToolError(
-        `${name} took longer than ${Math.round(opts.timeoutMs / 1000)} s`,
-        stderr,
-        'timed-out',
-      );
-    if (e.isCanceled) throw new MediaToolError(`${name} was stopped`, stderr, 'stopped');
-    throw new MediaToolError(
-      `${name} failed: ${lastLine(stderr) || e.shortMessage}`,
-      stderr,
-      'failed',
-      diskFullIn(stderr),
-    );
+    },
+    (pid) => {
+      const said = opts.onSpawn?.(pid);
+      if (said) told.push(said);
+    },
+  );
+  const cancel = () => running.cancel();
+  opts.signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    const end = await running.done;
+    await Promise.all(told);
+    const failed = failure(name, file, end, opts.timeoutMs);
+    if (failed) throw failed;
+    return { stdout: end.stdout, stderr: end.stderr };
+  } finally {
+    opts.signal?.removeEventListener('abort', cancel);
   }
 }

@@ -6,7 +6,24 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDubdesk } from '../../electron/engine/index';
+import { toolHostPid } from '../../electron/media-tools/tool-host';
 import { bareJobs } from './bare-client';
+
+/**
+ * The CPU time (ms) the engine's tool host has spent, from /proc (Linux; 0 elsewhere, or before it started):
+ * the fork and exec of each QC's ffmpeg, which it does for the engine. Printed beside the figure.
+ */
+function toolHostCpuMs(): number {
+  const pid = toolHostPid();
+  if (pid === undefined) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime, fields 14 and 15 of the whole line, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
 
 const { baseUrl, apiKey, source, jobs, batches, root } = JSON.parse(process.argv[2] ?? '{}') as {
   baseUrl: string;
@@ -20,7 +37,7 @@ const { baseUrl, apiKey, source, jobs, batches, root } = JSON.parse(process.argv
 const work = mkdtempSync(join(root ?? tmpdir(), 'dubdesk-bench-overhead-'));
 const host = openDubdesk({ home: join(work, 'home'), face: 'cli', service: { baseUrl, apiKey } });
 const clip = readFileSync(source);
-const perBatch: { cpuMs: number; userMs: number; wallMs: number }[] = [];
+const perBatch: { cpuMs: number; userMs: number; wallMs: number; toolHostMs: number }[] = [];
 /** The same work by a bare client (see bare-client.ts), a batch after each of the engine's. */
 const bare: { cpuMs: number; userMs: number }[] = [];
 /** `jobs` files in a new folder, each its own content (an ID3v1 tag with its number), as a user's are. */
@@ -39,6 +56,7 @@ try {
     // Byte copies of one file would be dubbed once and linked: the figure would measure copies, not dubs.
     const media = makeMedia(`media-${b}`);
     const cpu0 = process.cpuUsage();
+    const host0 = toolHostCpuMs();
     const t0 = performance.now();
     const added = await host.api.add({
       inputs: [media],
@@ -54,7 +72,8 @@ try {
     const done = (await host.api.totals()).counts.completed;
     if (outcome !== 'done' || done !== added.added.length * (b + 1))
       throw new Error(`batch ${b}: ${outcome}, ${done} completed`);
-    perBatch.push({ cpuMs: (cpu.user + cpu.system) / 1000, userMs: cpu.user / 1000, wallMs });
+    const toolHostMs = toolHostCpuMs() - host0;
+    perBatch.push({ cpuMs: (cpu.user + cpu.system) / 1000, userMs: cpu.user / 1000, wallMs, toolHostMs });
 
     const bareMedia = makeMedia(`bare-${b}`);
     const files = Array.from({ length: jobs }, (_, i) => join(bareMedia, `o-${i}.mp3`));

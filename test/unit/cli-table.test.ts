@@ -1,9 +1,13 @@
 import stringWidth from 'string-width';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { table } from '../../electron/cli/format';
 import { printJobs } from '../../electron/cli/status-view';
 import type { JobView } from '../../shared/contract/jobs';
 import { jobView } from '../helpers/job-view';
+import { loadTextWidth } from '../../electron/cli/text-width';
+
+// The CLI loads its text layout before a command's action runs; here, before the tests.
+beforeAll(loadTextWidth);
 
 const rows = [
   ['ID', 'SOURCE', 'LANG', 'NOTE'],

@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { finishedFitted, finishedLine } from '../../electron/cli/progress';
 import { fits } from '../../electron/cli/fit';
 import { jobView as job } from '../helpers/job-view';
+import { loadTextWidth } from '../../electron/cli/text-width';
+
+// The CLI loads its text layout before a command's action runs; here, before the tests.
+beforeAll(loadTextWidth);
 
 describe('a finished job on one terminal line', () => {
   it('names its files where they fit', () => {

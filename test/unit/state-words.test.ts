@@ -4,7 +4,7 @@
  * service queue" where the window said "waiting" and "in the service’s queue", and the tray counted jobs
  * without the window's grouping ("1234 left" beside "1,234 jobs").
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { followProgress } from '../../electron/cli/progress';
 import { statusLine } from '../../electron/main/queue-status';
 import { stateWords } from '../../renderer/src/store/derived';
@@ -14,6 +14,10 @@ import { isTerminal, JOB_STATES, type JobState } from '../../shared/contract/job
 import type { DubdeskApi } from '../../shared/contract/methods';
 import { jobView } from '../helpers/job-view';
 import { totals } from './desktop/fixtures';
+import { loadTextWidth } from '../../electron/cli/text-width';
+
+// The CLI loads its text layout before a command's action runs; here, before the tests.
+beforeAll(loadTextWidth);
 
 afterEach(() => vi.restoreAllMocks());
 

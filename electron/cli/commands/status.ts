@@ -7,7 +7,6 @@ import { printJson } from '../format';
 import { StatusJson } from '../json-shapes';
 import { positiveInt } from '../options';
 import { printCredits, printFullDisks, printJobs, printPaused, say } from '../status-view';
-import { watchUntilInterrupted } from './status-watch-command';
 
 function states(raw: string): JobState[] {
   const list = raw
@@ -118,7 +117,8 @@ export function registerStatusCommand(program: Command): void {
     )
     .action(async (flags: StatusFlags, cmd: Command) => {
       const limitGiven = cmd.getOptionValueSource('limit') === 'cli';
-      if (flags.watch) return watchUntilInterrupted(cmd);
+      // The live display (log-update and its terminal helpers) loads only for --watch.
+      if (flags.watch) return (await import('./status-watch-command')).watchUntilInterrupted(cmd);
       await withSession(cmd, { needsService: false }, ({ api }) => printStatus(api, flags, limitGiven));
     });
 }

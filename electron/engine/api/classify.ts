@@ -1,8 +1,8 @@
 import { ErrorBody } from '../../../shared/api/common';
 import { cleanServiceText } from '../../../shared/text';
-import { MaxRedirectsError, RequestError, TimeoutError } from 'got';
 import { ApiError, kindForStatus, redact, type ApiErrorDetails } from './errors';
 import { FileChangedError, FileStalledError } from './file-body';
+import { gotIfLoaded } from './got-module';
 import { nestsDeeper } from './json-depth';
 import { scrubValue } from './scrub';
 
@@ -36,7 +36,8 @@ const GOT_TIMEOUTS: Readonly<Record<string, TransportTimeout['phase']>> = {
 /** The phase of a timeout, whether this layer's own or got's. */
 function timeoutPhase(e: unknown): TransportTimeout['phase'] | undefined {
   if (e instanceof TransportTimeout) return e.phase;
-  if (e instanceof TimeoutError) return GOT_TIMEOUTS[e.event] ?? 'request';
+  const got = gotIfLoaded();
+  if (got && e instanceof got.TimeoutError) return GOT_TIMEOUTS[e.event] ?? 'request';
   return undefined;
 }
 
@@ -48,7 +49,9 @@ function brokenHttp(e: unknown, code: string): boolean {
 
 /** The failure under got's wrapper (an upload's read error, the socket's reset), when there is one. */
 function underlying(e: unknown): unknown {
-  if (e instanceof RequestError && !(e instanceof TimeoutError) && e.cause instanceof Error) return e.cause;
+  const got = gotIfLoaded();
+  if (got && e instanceof got.RequestError && !(e instanceof got.TimeoutError) && e.cause instanceof Error)
+    return e.cause;
   return e;
 }
 
@@ -101,7 +104,9 @@ export function errorFromFailure(
   if (e instanceof FileChangedError || e instanceof FileStalledError)
     return new ApiError('source', e.message);
   const where = redact(url);
-  if (e instanceof MaxRedirectsError) return new ApiError('redirect', `too many redirects from ${where}`);
+  const got = gotIfLoaded();
+  if (got && e instanceof got.MaxRedirectsError)
+    return new ApiError('redirect', `too many redirects from ${where}`);
   const code = codeOf(e);
   // The caller's AbortController (a DOMException), or got's own name for an aborted request.
   if ((e instanceof Error && e.name === 'AbortError') || code === 'ERR_ABORTED')

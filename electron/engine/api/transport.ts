@@ -1,10 +1,11 @@
 import { channel } from 'node:diagnostics_channel';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import got, { type Delays, type PlainResponse, type Progress, type Request } from 'got';
+import type { Delays, Got, PlainResponse, Progress, Request } from 'got';
 import { OutgoingBody, type SourceReads } from './body-stream';
 import { errorFromFailure, TransportTimeout } from './classify';
 import { ApiError, redact } from './errors';
+import { loadGot } from './got-module';
 import type { FileBody } from './file-body';
 import type { HttpLimits } from './limits';
 import { redirectTarget } from './links';
@@ -128,7 +129,12 @@ export class Transport {
    * before the status line is the network's (or a stalled service's, or the file's), as an ApiError naming
    * `url`.
    */
-  open(target: URL, url: string, req: Outgoing): Promise<Answer> {
+  async open(target: URL, url: string, req: Outgoing): Promise<Answer> {
+    const { default: got } = await loadGot();
+    return this.send(got, target, url, req);
+  }
+
+  private send(got: Got, target: URL, url: string, req: Outgoing): Promise<Answer> {
     const t = this.timeouts;
     // One signal for the caller's cancel and this layer's own limits, each aborting with its reason.
     const own = new AbortController();

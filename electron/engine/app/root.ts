@@ -5,6 +5,7 @@ import type { EngineLog } from '../log/log';
 import type { Runner, RunOptions, RunOutcome } from '../runner/runner';
 import { askAfterRestore, type AfterRestore } from '../flows/restored-dubs';
 import { announce } from '../home/presence';
+import { holdToolHost } from '../../media-tools/tool-host';
 import { ensureService } from './contract-error';
 import type { EventHub } from './event-hub';
 import type { HistoryAging } from './history/history-aging';
@@ -43,6 +44,8 @@ export class DubdeskEngine {
   private closed = false;
   /** Tells another Dubdesk (`restore-db`) that this one has the data folder open, until it closes. */
   private readonly presence: () => void;
+  /** The media tools run in a helper process while this engine is open (tool-host.ts). */
+  private readonly toolHost: () => Promise<void>;
 
   constructor(options: EngineOptions) {
     const ground = openGround(options);
@@ -67,6 +70,8 @@ export class DubdeskEngine {
     this.unsubscribe = unsubscribe;
     this.aging.start();
     this.presence = announce(options.home, options.face);
+    // Held once the engine is open (an engine that failed to open holds nothing).
+    this.toolHost = holdToolHost();
     this.log.logger.info({ face: options.face, home: options.home }, 'engine opened');
     // The faces say why in one plain sentence; the system's own words are kept here for whoever digs.
     const { keyStore } = ground;
@@ -137,6 +142,7 @@ export class DubdeskEngine {
     this.hub.clear();
     await this.services.close();
     await this.backup.now();
+    await this.toolHost();
     this.presence();
     this.log.logger.info('engine closed');
     this.log.close();

@@ -1,9 +1,6 @@
-import { execa } from 'execa';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
-import { parseFile } from 'music-metadata';
 import { z } from 'zod';
 import { DubdeskError, type ErrorCode } from '../../../shared/contract/errors';
 import { mp3Duration, wavDuration } from './header-duration';
@@ -66,9 +63,12 @@ async function durationOf(
   }
   const fromHeader = mime === 'audio/mpeg' ? mp3Duration(head) : /wav/.test(mime) ? wavDuration(head) : null;
   if (fromHeader) return fromHeader;
+  // Loaded when a file is probed: a command that probes none (status, pause…) starts without them.
+  const { parseFile } = await import('music-metadata');
   const meta = await parseFile(path, { duration: true, skipCovers: true }).catch(() => null);
   const d = meta?.format.duration;
   if (d && Number.isFinite(d) && d > 0) return d;
+  const { execa } = await import('execa');
   const probed = await execa(
     'ffprobe',
     ['-v', 'error', '-show_entries', 'format=duration:stream=duration', '-of', 'json', path],
@@ -148,6 +148,7 @@ export async function probeFile(path: string, opts: ProbeOptions = {}): Promise<
     const { bytesRead } = await fh.read(head, 0, head.length, 0);
     const first = head.subarray(0, bytesRead);
     // A header past the first read (a long ID3 tag with cover art): file-type reads on from the file.
+    const { fileTypeFromBuffer, fileTypeFromFile } = await import('file-type');
     let type = await fileTypeFromBuffer(first).catch(() => undefined);
     if (!type && info.size > first.length) type = await fileTypeFromFile(path).catch(() => undefined);
     if (!type || !/^(video|audio)\//.test(type.mime)) {

@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import type { OutputType } from '../../../shared/api/common';
 
 /** The only formats Dubdesk saves: media a player opens, never something a double-click would run. */
@@ -56,6 +55,8 @@ export async function sniffOutput(
 ): Promise<Sniffed> {
   const mime = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
   const allowed = FORMATS[type];
+  // Loaded with the first download: commands that fetch nothing start without it.
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(head);
   const found: SavedFormat | undefined = detected
     ? normalised(detected.ext)

@@ -7,6 +7,7 @@ import type { JobRow, JobStore } from '../db/jobs';
 import { deliverJob, type DoneOutput } from '../flows/deliver/job-deliverables';
 import { makePackage } from '../flows/deliver/package-source';
 import type { MediaTools } from '../../media-tools/locate';
+import { ToolHostGoneError } from '../../media-tools/tool-host';
 import { packageExtension } from '../media/ffmpeg/package';
 import { sourceFacts, type SourceFacts } from '../media/qc/check-dub';
 import { judge } from '../media/qc/rules';
@@ -90,10 +91,12 @@ export class Deliveries {
     if (this.stopped) return;
     const slots = () => DELIVERY_CONCURRENCY - this.running.size;
     let found = false;
-    for (const row of this.env.store.qc.due(DELIVERY_CONCURRENCY * 2)) {
+    for (const id of this.env.store.qc.due(DELIVERY_CONCURRENCY * 2)) {
       found = true;
       if (slots() <= 0) break;
-      this.start(`job:${row.id}`, (signal) => this.deliverOne(row, signal));
+      if (this.running.has(`job:${id}`)) continue;
+      const row = this.env.store.qc.row(id);
+      if (row) this.start(`job:${id}`, (signal) => this.deliverOne(row, signal));
     }
     for (const p of this.env.store.packages.due()) {
       if (slots() <= 0) {
@@ -167,7 +170,7 @@ export class Deliveries {
         facts,
         signal,
       ).catch(async (e: unknown) => {
-        if (signal.aborted) throw e;
+        if (signal.aborted || e instanceof ToolHostGoneError) throw e;
         // The SubRip file could not be written (a full disk, a folder gone): QC is recorded all the same.
         const qc = await deliverJob(
           tools,
@@ -303,7 +306,8 @@ export class Deliveries {
         made.path,
       );
     } catch (e) {
-      if (signal.aborted) throw e;
+      // The helper that runs ffmpeg died: the package is still wanted, and made on the next look.
+      if (signal.aborted || e instanceof ToolHostGoneError) throw e;
       if (this.room.wait(p, e)) return;
       this.env.store.packages.failed(p.id, (e as Error)?.message ?? String(e));
     }

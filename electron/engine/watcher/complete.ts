@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import { open, type FileHandle } from 'node:fs/promises';
 import { formatBytes } from '../../../shared/format';
 import type { Completeness } from './completeness';
@@ -21,6 +20,7 @@ export async function completeness(path: string): Promise<Completeness> {
     if (head.toString('latin1', 0, 3) === 'ID3' || frameLength(head, 0) > 0) return await mp3Frames(fh, size);
     // Media whose end cannot be read (Ogg, FLAC…) waits longer; anything else is not media
     // at all, and waiting would only delay telling the user so (the planner names what it is).
+    const { fileTypeFromBuffer } = await import('file-type');
     const kind = await fileTypeFromBuffer(head);
     return kind && /^(video|audio)\//.test(kind.mime) ? { whole: 'unknown' } : { whole: true };
   } finally {

@@ -1,14 +1,19 @@
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import {
-  getEventsSince,
-  subscribe,
-  writeSnapshot,
-  type AsyncSubscription,
-  type Event,
-  type Options,
-} from '@parcel/watcher';
+import type * as ParcelWatcher from '@parcel/watcher';
+import type { AsyncSubscription, Event, Options } from '@parcel/watcher';
 import { inside } from './ignore';
+
+/**
+ * The native watcher, loaded when a folder is first watched: commands that watch none start without it.
+ * Bundled for Electron (CommonJS), `require` loads it from node_modules or the unpacked asar, as the
+ * keyring is (keys/os-key-store.ts); the CLI's bundle has a `require` too; tsx and the tests import it.
+ */
+const parcel = async (): Promise<typeof ParcelWatcher> =>
+  typeof require === 'function'
+    ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+      (require('@parcel/watcher') as typeof ParcelWatcher)
+    : import('@parcel/watcher');
 
 export interface TreeWatchOptions {
   root: string;
@@ -72,11 +77,13 @@ export class TreeWatch {
 
   /** Writes what the tree holds now (paths and times, from the live watch) to `file`. */
   async snapshot(file: string): Promise<void> {
+    const { writeSnapshot } = await parcel();
     await writeSnapshot(this.o.root, file, this.options);
   }
 
   /** The paths (the folder's business) that differ from the snapshot in `file`. */
   async changedSince(file: string): Promise<string[]> {
+    const { getEventsSince } = await parcel();
     return this.relevant(await getEventsSince(this.o.root, file, this.options));
   }
 
@@ -94,6 +101,7 @@ export class TreeWatch {
       if (paths.length) this.o.seen(paths);
       if (this.created.size) this.renewSoon();
     };
+    const { subscribe } = await parcel();
     sub = await subscribe(this.o.root, onEvents, this.options);
     return sub;
   }

@@ -1,17 +1,18 @@
 /**
  * Dubdesk's ffmpeg runs in a process group of its own (a Ctrl+C meant for the run must not kill a rebuild
- * the drain lets finish), so a kill -9 of Dubdesk leaves it running, writing its `.part`. A run started at
+ * the drain lets finish). Where the engine spawns it itself (in the desktop app, whose Electron cannot run
+ * the tool host: DUBDESK_TOOL_HOST=off here) a kill -9 of Dubdesk leaves it running, writing its `.part`. A run started at
  * once must never have a second ffmpeg write beside it: the restart stops the stale ffmpeg it recorded
  * (the very process: its pid and start time) before it writes anything, and every writer has a part of its
  * own. Watched with `ps`, the way a user would find two ffmpegs.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli, startCli } from '../../helpers/cli';
+import { alive, ffmpegsUnder } from '../../helpers/processes';
 import { startedDubs } from '../../helpers/started-dubs';
 import { tempDir } from '../../helpers/temp-dir';
 import { videoMatroska } from '../../helpers/media';
@@ -21,28 +22,6 @@ afterEach(async () => {
   await sb?.stop();
   sb = undefined;
 });
-
-interface Tool {
-  pid: number;
-  args: string;
-}
-
-/** The ffmpegs running now whose command line names a path under `dir`. */
-function ffmpegsUnder(dir: string): Tool[] {
-  const listed = execFileSync('ps', ['-ww', '-eo', 'pid=,args='], { encoding: 'utf8' });
-  return listed.split('\n').flatMap((line) => {
-    const m = /^\s*(\d+)\s+(.*)$/.exec(line);
-    if (!m?.[2] || !/ffmpeg/.test(m[2]) || !m[2].includes(dir)) return [];
-    return [{ pid: Number(m[1]), args: m[2] }];
-  });
-}
-
-/** Whether `pid` still runs: a process over but not yet reaped by whoever adopted it (a zombie) does not. */
-const alive = (pid: number) => {
-  const ps = spawnSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' });
-  const stat = ps.stdout.trim();
-  return stat !== '' && !stat.startsWith('Z');
-};
 
 const files = async (dir: string) =>
   (await readdir(dir, { recursive: true }).catch(() => [] as string[])).map(String);
@@ -61,7 +40,7 @@ describe.skipIf(process.platform === 'win32')(
       // Eight minutes of MP2 sound: re-encoded to AAC on the way out, long enough to outlive the kill.
       const source = join(talks, 'long lecture ü.mkv');
       copyFileSync(videoMatroska(480, 'long-lecture.mkv'), source);
-      const env = envFor(s, home);
+      const env = { ...envFor(s, home), DUBDESK_TOOL_HOST: 'off' };
       const added = await runCli(['add', source, '--to', 'es', '--out', out, '--send', 'audio'], env);
       expect(added.code, added.stderr).toBe(0);
 

@@ -76,11 +76,16 @@ describe.skipIf(!mountable)('ffmpeg on a full disk (a real size-limited tmpfs)',
           env,
           work,
         );
-        const job = await waitFor('the rebuild to wait for room', async () => {
-          const jobs = (JSON.parse((await runCli(['status', '--json'], env)).stdout) as { jobs: Waiting[] })
-            .jobs;
-          return jobs.find((j) => j.waiting?.code === 'disk');
-        });
+        // The command's own line says when the rebuild waits for room; then status says the same.
+        let said = '';
+        dub.child.stderr?.on('data', (d: Buffer) => (said += d.toString()));
+        await waitFor('the rebuild to wait for room', async () =>
+          /^ {2}#\d+ .* → es: disk full: free /m.test(said) ? true : undefined,
+        );
+        const jobs = (JSON.parse((await runCli(['status', '--json'], env)).stdout) as { jobs: Waiting[] })
+          .jobs;
+        const job = jobs.find((j) => j.waiting?.code === 'disk');
+        if (!job) throw new Error(`status --json names no job waiting for room: ${JSON.stringify(jobs)}`);
         expect(job.waiting?.message).toMatch(new RegExp(`^disk full: free \\d+\\.\\d MiB in ${out}$`));
 
         truncateSync(filler, 0);

@@ -83,6 +83,25 @@ describe('the compiled CLI', () => {
     expect(chooseEntry(tree({ ...sources, 'package.json': 1, [BUNDLE]: 30 }))).toBe('source');
   });
 
+  it("keeps V8's compiled code in the user's cache folder, never the repository, and runs where it cannot", async () => {
+    const cache = tempDir('dubdesk-cache-');
+    const home = tempDir();
+    const env = { ...process.env, XDG_CACHE_HOME: cache, NODE_COMPILE_CACHE: '' };
+    const first = await run(process.execPath, [CLI, '--home', home, 'status'], { env });
+    expect(first.stdout).toContain('The queue is empty.');
+    const kept = readdirSync(join(cache, 'dubdesk', 'compile'), { recursive: true });
+    expect(kept.length).toBeGreaterThan(1);
+    expect(readdirSync(ROOT)).not.toContain('node-compile-cache');
+    // A cache folder that cannot be made (a file in its place): the command runs as ever, and says nothing of it.
+    const blocked = join(tempDir('dubdesk-cache-'), 'file');
+    writeFileSync(blocked, '');
+    const r = await run(process.execPath, [CLI, '--home', home, 'status'], {
+      env: { ...env, XDG_CACHE_HOME: blocked },
+    });
+    expect(r.stdout).toContain('The queue is empty.');
+    expect(r.stderr).toBe('');
+  });
+
   it('builds to one entry plus chunks that run anywhere in the repository, native modules left outside', async () => {
     const out = join(ROOT, 'test', '.tmp', `cli-bundle-${process.pid}`);
     try {

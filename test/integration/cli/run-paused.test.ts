@@ -72,13 +72,13 @@ describe('dubdesk run, paused mid-run', () => {
       );
       expect(add.code, add.stderr).toBe(0);
       run = startCli(['run', '--until-done', '--poll-interval', '0.1'], env);
-      await vi.waitFor(
-        async () => {
-          const status = Status.parse(JSON.parse((await runCli(['status', '--json'], env)).stdout));
-          expect(status.jobs[0]?.state).toMatch(/^(submitted|processing)$/);
-        },
-        { timeout: 45_000 },
-      );
+      // The run's own line says when the job is at the service (one status a try started a CLI a try).
+      let said = '';
+      run.child.stderr?.on('data', (d: Buffer) => (said += d.toString()));
+      const atService = new RegExp(`: (${stateWords('submitted')}|${stateWords('processing')})$`, 'm');
+      await vi.waitFor(() => expect(said).toMatch(atService), { timeout: 45_000 });
+      const status = Status.parse(JSON.parse((await runCli(['status', '--json'], env)).stdout));
+      expect(status.jobs[0]?.state).toMatch(/^(submitted|processing)$/);
       expect(slow.state.dubs.size).toBe(1);
       const r = await runCli(['pause', '1'], env);
       expect(r.stderr).toContain('Paused #1');

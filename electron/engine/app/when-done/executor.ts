@@ -1,5 +1,3 @@
-import { execa } from 'execa';
-
 /** How a when-done command ended: its exit code, or why it could not run or was stopped. */
 export interface CommandOutcome {
   exitCode: number | null;
@@ -37,6 +35,7 @@ export function powerCommand(action: 'sleep' | 'shutdown', platform: NodeJS.Plat
 export function systemExecutor(platform: NodeJS.Platform = process.platform): WhenDoneExecutor {
   const power = async (action: 'sleep' | 'shutdown') => {
     const [file, args] = powerCommand(action, platform);
+    const { execa } = await import('execa');
     const r = await execa(file, args, { reject: false, timeout: 30_000, stdin: 'ignore' });
     if (r.failed)
       throw new Error(
@@ -51,6 +50,7 @@ export function systemExecutor(platform: NodeJS.Platform = process.platform): Wh
     sleep: () => power('sleep'),
     shutDown: () => power('shutdown'),
     async run(command, input) {
+      const { execa } = await import('execa');
       const r = await execa(command, {
         shell: true,
         input,

@@ -4,6 +4,7 @@ import { transactionsOf, type Transactions } from '../transactions';
 import type { Db } from '../types';
 import { dueQuery, nextDueQuery } from './due';
 import type { JobReads } from './reads';
+import { parseJobRow } from './row-cells';
 import { FINISHED, JobRow, NOT_WORKABLE } from './rows';
 
 type Step = 'submit' | 'fetch';
@@ -129,7 +130,7 @@ export class JobLeases {
   }
 
   tracking(service: string): JobRow[] {
-    return this.q.tracking.all(service).map((r) => JobRow.parse(r));
+    return this.q.tracking.all(service).map((r) => parseJobRow(r));
   }
 
   /** Canceled or paused jobs whose dub may still be charged (see FOLLOWED). */

@@ -3,7 +3,12 @@ import { transactionsOf, type Transactions } from '../transactions';
 import type { Db } from '../types';
 import { deliverOf, type MadeSrt } from './deliver-values';
 import type { Packages } from './packages';
-import { JobRow, OutputRow } from './rows';
+import { parseJobRow } from './row-cells';
+import type { JobRow } from './rows';
+import { OutputRow } from './rows';
+
+/** The most `due` returns. */
+const DUE_AT_MOST = 16;
 
 /**
  * Each finished dub's QC (`jobs.qc`) and the SubRip file made from its subtitles: what is still to do,
@@ -19,9 +24,15 @@ export class JobQc {
   ) {
     this.t = transactionsOf(db);
     this.q = {
-      due: db.prepare(
-        `SELECT * FROM jobs WHERE state = 'completed' AND deliver IS NOT NULL AND qc IS NULL ORDER BY id LIMIT ?`,
-      ),
+      // By its partial index, named: SQLite's planner takes jobs_state and reads every completed job. The
+      // LIMIT is a constant: a bound one has SQLite prepare the statement again at every run (see due.ts).
+      due: db
+        .prepare(
+          `SELECT id FROM jobs INDEXED BY jobs_deliver_due
+            WHERE state = 'completed' AND deliver IS NOT NULL AND qc IS NULL ORDER BY id LIMIT ${DUE_AT_MOST}`,
+        )
+        .pluck(),
+      row: db.prepare(`SELECT * FROM jobs WHERE id = ?`),
       outputs: db.prepare(`SELECT * FROM outputs WHERE job_id = ? AND done = 1 ORDER BY rowid`),
       putOutput: db.prepare(
         `INSERT INTO outputs (job_id, type, path, bytes, done, content_hash) VALUES (?, ?, ?, ?, 1, ?)
@@ -38,9 +49,18 @@ export class JobQc {
     };
   }
 
-  /** Completed jobs whose QC (and SubRip file) is still to do, oldest first. */
-  due(limit: number): JobRow[] {
-    return this.q.due.all(limit).map((r) => JobRow.parse(r));
+  /**
+   * Completed jobs whose QC (and SubRip file) is still to do, oldest first, by id: the runner asks at every
+   * turn, and reads the whole row only of one it starts (`row`).
+   */
+  due(limit: number): number[] {
+    return (this.q.due.all() as number[]).slice(0, limit);
+  }
+
+  /** A job's row, for its QC. */
+  row(id: number): JobRow | null {
+    const row: unknown = this.q.row.get(id);
+    return row === undefined ? null : parseJobRow(row);
   }
 
   /** A job's finished outputs, in the order they were recorded. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../types';
+import { parseJobRow } from './row-cells';
 import { JobRow } from './rows';
 
 /** What makes two jobs the same dub (see `db/same-content.ts`), as a carrier of it reads from the table. */
@@ -46,9 +47,10 @@ export class JobReads {
     };
   }
 
+  /** A job's row; read at each of its steps, parsed by the cells that changed (`parseJobRow`). */
   get(id: number): JobRow | undefined {
     const row = this.q.get.get(id);
-    return row ? JobRow.parse(row) : undefined;
+    return row ? parseJobRow(row) : undefined;
   }
 
   /** A job as the user sees the queue: one cleared from the list is not there any more. */

@@ -9,6 +9,7 @@ import { audioPlan } from '../../media/ffmpeg/audio-plan';
 import { extractAudio, type Extracted } from '../../media/ffmpeg/extract';
 import { mediaTools, NO_FFMPEG } from '../../../media-tools/locate';
 import { MediaToolError } from '../../../media-tools/run';
+import { ToolHostGoneError } from '../../../media-tools/tool-host';
 import { PartWriters } from '../../../media-tools/part-writers';
 import { probeFile } from '../../media/probe';
 import { probeStreams, soundSeconds } from '../../media/ffmpeg/streams';
@@ -57,7 +58,7 @@ async function extractOnce(ctx: StepContext, job: LeasedJob): Promise<Extracted 
   const { tools } = await mediaTools();
   if (!tools) return sendWhole(job, NO_FFMPEG.replace(/: the whole file is sent$/, ''));
   const streams = await probeStreams(tools.ffprobe, r.source, ctx.signal).catch((e: unknown) => {
-    if (e instanceof MediaToolError && e.why === 'stopped') throw e;
+    if ((e instanceof MediaToolError && e.why === 'stopped') || e instanceof ToolHostGoneError) throw e;
     return null;
   });
   if (!streams) return sendWhole(job, 'ffprobe could not read its streams');

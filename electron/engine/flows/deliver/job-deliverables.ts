@@ -4,7 +4,7 @@ import { extname } from 'node:path';
 import type { LoudnessTarget, Qc, SubtitleFormats } from '../../../../shared/contract/deliver';
 import type { MediaTools } from '../../../media-tools/locate';
 import { checkDub, type SourceFacts } from '../../media/qc/check-dub';
-import { SubtitleConversionError, webVttToSrt } from '../../media/subtitles/srt';
+import { SubtitleConversionError } from '../../media/subtitles/conversion-error';
 import { srtBeside } from '../../outputs/deliver-names';
 import { settle } from '../../outputs/naming';
 
@@ -37,6 +37,8 @@ export interface MadeFile {
  * anything (a name taken by someone else's file gets the next free one).
  */
 export async function writeSrtBeside(vtt: string): Promise<MadeFile> {
+  // The converter (and the `subtitle` package) loads when a job has subtitles to convert.
+  const { webVttToSrt } = await import('../../media/subtitles/srt');
   const srt = webVttToSrt(await readFile(vtt, 'utf8'), vtt);
   const wanted = srtBeside(vtt);
   const part = `${wanted}.part`;

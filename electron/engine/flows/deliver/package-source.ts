@@ -15,7 +15,6 @@ import {
 } from '../../media/ffmpeg/package';
 import type { MediaTools } from '../../../media-tools/locate';
 import { probeStreams } from '../../media/ffmpeg/streams';
-import { webVttToSrt } from '../../media/subtitles/srt';
 import { packageName } from '../../outputs/deliver-names';
 import { freeVariant, settle, withVariant } from '../../outputs/naming';
 import { PREVIOUS_FOLDER } from '../previous-version';
@@ -71,6 +70,7 @@ async function packagedSubtitles(job: PackagedJob, temp: string): Promise<string
   const vtt = dubWebVtt(job.outputs);
   if (!vtt) return job.outputs.find((o) => o.type === 'translated_subtitle_srt')?.path ?? null;
   const srt = join(temp, `${job.lang}.srt`);
+  const { webVttToSrt } = await import('../../media/subtitles/srt');
   await writeFile(srt, webVttToSrt(await readFile(vtt, 'utf8'), vtt));
   return srt;
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { LoudnessTarget, Qc, QcProblem } from '../../../../shared/contract/deliver';
 import type { MediaTools } from '../../../media-tools/locate';
 import { MediaToolError } from '../../../media-tools/run';
+import { ToolHostGoneError } from '../../../media-tools/tool-host';
 import { measureAudio, measureSource, NoSoundError, type AudioMeasure, type Silence } from './measure';
 import { judge, type LengthOf } from './rules';
 import { checkSubtitles } from './subtitle-checks';
@@ -57,7 +58,7 @@ export async function sourceFacts(
       lufs: measured.integratedLufs,
     };
   } catch (e) {
-    if (signal?.aborted) throw e;
+    if (signal?.aborted || e instanceof ToolHostGoneError) throw e;
     // A picture with no sound: nobody speaks anywhere.
     if (e instanceof NoSoundError)
       return {
@@ -84,7 +85,7 @@ export async function checkDub(
     try {
       audio = await measureAudio(tools, files.media, { expectedSeconds: source.seconds, signal });
     } catch (e) {
-      if (signal?.aborted) throw e;
+      if (signal?.aborted || e instanceof ToolHostGoneError) throw e;
       if (e instanceof NoSoundError) noAudioStream = true;
       else extra.push(unchecked('the dubbed media', e));
     }

@@ -1,9 +1,8 @@
 import subtitle from 'subtitle';
+import { SubtitleConversionError } from './conversion-error';
 import { parseWebVtt, srtText } from './webvtt';
 
-export class SubtitleConversionError extends Error {
-  override name = 'SubtitleConversionError';
-}
+export { SubtitleConversionError };
 
 /**
  * WebVTT as SubRip: each cue's start and end kept to the millisecond and its text kept (bold, italic and

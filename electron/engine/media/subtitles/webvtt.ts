@@ -2,8 +2,12 @@ import webvtt from 'webvtt-parser';
 import htmlEntities from 'webvtt-parser/html-entities.json' with { type: 'json' };
 import { z } from 'zod';
 
-/** Every named character reference HTML knows (`&eacute;`, `&amp;`…), as the spec's parser expects. */
-const entities = z.record(z.string(), z.string()).parse(htmlEntities);
+/**
+ * Every named character reference HTML knows (`&eacute;`, `&amp;`…), as the spec's parser expects: checked
+ * when subtitles are first read, not when the engine loads (two thousand of them).
+ */
+let entities: Record<string, string> | null = null;
+const allEntities = () => (entities ??= z.record(z.string(), z.string()).parse(htmlEntities));
 
 /** A cue's text as the parser reads it: text, tags (b, i, u, c, v, lang, ruby, rt) and timestamps. */
 export type CueNode =
@@ -54,7 +58,7 @@ export interface WebVttParse {
 
 /** Reads a WebVTT file's text with the W3C's parser: never throws, what is wrong is in `errors`. */
 export function parseWebVtt(text: string): WebVttParse {
-  const raw = new webvtt.WebVTTParser(entities).parse(text.replace(/^\uFEFF/, ''), 'subtitles');
+  const raw = new webvtt.WebVTTParser(allEntities()).parse(text.replace(/^\uFEFF/, ''), 'subtitles');
   const parsed = ParsedSchema.parse(raw);
   return {
     cues: parsed.cues.map((c) => ({ id: c.id, start: c.startTime, end: c.endTime, nodes: c.tree.children })),
