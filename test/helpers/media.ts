@@ -20,6 +20,7 @@ function folderFor(...how: unknown[]): string {
   return made;
 }
 
+/** Made by the system's ffmpeg with these arguments, once a run (exported as `ffmpegFixture`). */
 function ffmpeg(args: string[], out: string): string {
   const made = folderFor(args, out);
   const path = join(made, out);
@@ -360,3 +361,5 @@ export function loudness(path: string): number {
 export function errorLoudness(reference: string, encoded: string): number {
   return integratedLoudness([reference, encoded], '[1:a:0]volume=-1[n];[0:a:0][n]amix=inputs=2:normalize=0,');
 }
+
+export { ffmpeg as ffmpegFixture };

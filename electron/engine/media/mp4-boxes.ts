@@ -1,3 +1,5 @@
+import type { FileHandle } from 'node:fs/promises';
+
 /** Reads `length` bytes at `position` (fewer at the end of the file). */
 export type ReadAt = (position: number, length: number) => Promise<Buffer>;
 
@@ -25,6 +27,51 @@ export async function findBox(read: ReadAt, start: number, end: number, type: st
     if (boxSize < headerSize) return null;
     if (header.toString('latin1', 4, 8) === type) return { body: pos + headerSize, end: pos + boxSize };
     pos += boxSize;
+  }
+  return null;
+}
+
+/** A box inside a buffer: where it starts, and where its body does, up to its end (offsets in the buffer). */
+export interface Box {
+  type: string;
+  at: number;
+  body: number;
+  end: number;
+}
+
+/** The boxes directly inside `[start, end)` of a buffer; stops at the first that does not fit. */
+export function* boxesIn(buf: Buffer, start: number, end: number): Generator<Box> {
+  for (let at = start; at + 8 <= end;) {
+    let size = buf.readUInt32BE(at);
+    let head = 8;
+    if (size === 1 && at + 16 <= end) [size, head] = [Number(buf.readBigUInt64BE(at + 8)), 16];
+    else if (size === 0) size = end - at;
+    if (size < head || at + size > end) return;
+    yield { type: buf.toString('latin1', at + 4, at + 8), at, body: at + head, end: at + size };
+    at += size;
+  }
+}
+
+/** The top-level `moov` box of an MP4 file, where it lies and its bytes; null without one or past `maxBytes`. */
+export async function readMoov(
+  file: FileHandle,
+  maxBytes: number,
+): Promise<{ at: number; bytes: Buffer } | null> {
+  const { size } = await file.stat();
+  const head = Buffer.alloc(16);
+  for (let at = 0; at + 8 <= size;) {
+    await file.read(head, 0, 16, at);
+    let length = head.readUInt32BE(0);
+    if (length === 1) length = Number(head.readBigUInt64BE(8));
+    else if (length === 0) length = size - at;
+    if (length < 8) return null;
+    if (head.toString('latin1', 4, 8) === 'moov') {
+      if (length > maxBytes || at + length > size) return null;
+      const bytes = Buffer.alloc(length);
+      await file.read(bytes, 0, length, at);
+      return { at, bytes };
+    }
+    at += length;
   }
   return null;
 }

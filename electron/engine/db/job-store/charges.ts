@@ -47,14 +47,17 @@ export class JobCharges {
     return this.q.since.all(from, service).map((r) => ChargeRow.parse(r));
   }
 
-  /** Marks `ids` as one batch (what one add queued); returns its number. */
-  tagBatch(ids: readonly number[], at: number): number | null {
-    if (ids.length === 0) return null;
-    return this.t.write(() => {
-      const batch = Number(this.q.newBatch.run(at).lastInsertRowid);
+  /** A new batch (what one add queued): its number, for `tag`. */
+  newBatch(at: number): number {
+    return this.t.write(() => Number(this.q.newBatch.run(at).lastInsertRowid));
+  }
+
+  /** Marks `ids` as part of `batch`; a big add's ids come a slice at a time. */
+  tag(batch: number, ids: readonly number[]): void {
+    if (ids.length === 0) return;
+    this.t.write(() => {
       this.q.tag.run({ batch, ids: JSON.stringify(ids) });
       for (const id of ids) this.t.changes.job(id);
-      return batch;
     });
   }
 }

@@ -48,7 +48,13 @@ const INSERT_JOB = `INSERT ${INTO} VALUES (${NEW_COLUMNS.map((c) => `@${c}`).joi
  * for each job: a table with triggers gets one per statement. 50 rows share it: 1,000 parameters.
  */
 export const INSERT_ROWS = 50;
-const row = `(${NEW_COLUMNS.map(() => '?').join(', ')}, 'queued', 'submit', ?, ?)`;
+/**
+ * The many-row insert gives each job its place in the queue's order itself (after the last, in the order
+ * given), as the `jobs_insert_order` trigger would: that trigger's UPDATE, and the live source's position
+ * it then recomputes, were half the insert's CPU.
+ */
+const ROWS_INTO = `INTO jobs (${NEW_COLUMNS.join(', ')}, state, step, created_at, updated_at, queue_order)`;
+const row = `(${NEW_COLUMNS.map(() => '?').join(', ')}, 'queued', 'submit', ?, ?, ?)`;
 
 interface InsertedRow {
   id: number;
@@ -68,6 +74,7 @@ export class JobWrites {
       insert: db.prepare(INSERT_JOB),
       insertUnlessLive: db.prepare(`${INSERT_JOB} ON CONFLICT DO NOTHING`),
       insertRows: new Map<number, ReturnType<Db['prepare']>>(),
+      nextOrder: db.prepare(`SELECT coalesce(max(queue_order), 0) + 1 FROM jobs`).pluck(),
       wakeFirstUpload: db
         .prepare(
           `UPDATE jobs SET next_run_at = 0 WHERE source = ? AND state = 'queued' AND waiting_code = 'first-upload' AND next_run_at > 0 RETURNING id`,
@@ -136,6 +143,7 @@ export class JobWrites {
     for (let start = 0; start < jobs.length; start += INSERT_ROWS) {
       const chunk = jobs.slice(start, start + INSERT_ROWS);
       const params: unknown[] = [];
+      let place = this.q.nextOrder.get() as number;
       for (const job of chunk) {
         const full: Record<string, unknown> = {
           source_hash: null,
@@ -145,7 +153,7 @@ export class JobWrites {
           ...job,
         };
         for (const c of NEW_COLUMNS) params.push(full[c]);
-        params.push(now, now);
+        params.push(now, now, place++);
       }
       // RETURNING's order is not promised: each id goes to the first job of its source and language.
       const inserted = new Map<string, number>();
@@ -165,7 +173,7 @@ export class JobWrites {
     if (!stmt) {
       const values = Array.from({ length: rows }, () => row).join(', ');
       stmt = this.db.prepare(
-        `INSERT ${INTO} VALUES ${values} ON CONFLICT DO NOTHING RETURNING id, source, dest_lang`,
+        `INSERT ${ROWS_INTO} VALUES ${values} ON CONFLICT DO NOTHING RETURNING id, source, dest_lang`,
       );
       this.q.insertRows.set(rows, stmt);
     }

@@ -1,5 +1,5 @@
 import type { ApiGeneration } from '../../../../shared/contract/jobs';
-import { joinedFromPieces, type AudioStream } from './streams';
+import { joinedFromPieces, type PlanStreams } from './streams';
 
 /**
  * The sound re-encoded follows its timestamps, as the picture does: where pieces joined by stream copy
@@ -37,7 +37,7 @@ export interface AudioPlan {
 
 export const INTERMEDIATE_BITS_PER_CHANNEL = 96_000;
 
-export function audioPlan(audio: AudioStream, api: ApiGeneration): AudioPlan {
+export function audioPlan(audio: NonNullable<PlanStreams['audio']>, api: ApiGeneration): AudioPlan {
   const legacy = api === 'legacy';
   const container = legacy
     ? ({ muxer: 'mp4', ext: 'mp4', mime: 'video/mp4' } as const)

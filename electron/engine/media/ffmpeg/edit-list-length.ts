@@ -1,48 +1,8 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { boxesIn as boxes, readMoov, type Box } from '../mp4-boxes';
 
 /** A movie box bigger than this is not an audio file's or a rebuilt video's header: left as it is. */
 const MAX_MOOV_BYTES = 64 * 1024 * 1024;
-
-interface Box {
-  type: string;
-  /** Where the box starts, and where its body does, in the buffer (or file) walked. */
-  at: number;
-  body: number;
-  end: number;
-}
-
-function* boxes(buf: Buffer, start: number, end: number): Generator<Box> {
-  for (let at = start; at + 8 <= end;) {
-    let size = buf.readUInt32BE(at);
-    let head = 8;
-    if (size === 1 && at + 16 <= end) [size, head] = [Number(buf.readBigUInt64BE(at + 8)), 16];
-    else if (size === 0) size = end - at;
-    if (size < head || at + size > end) return;
-    yield { type: buf.toString('latin1', at + 4, at + 8), at, body: at + head, end: at + size };
-    at += size;
-  }
-}
-
-/** The top-level `moov` box of an MP4 file: where it lies and its bytes. */
-async function readMoov(file: FileHandle): Promise<{ at: number; bytes: Buffer } | null> {
-  const { size } = await file.stat();
-  const head = Buffer.alloc(16);
-  for (let at = 0; at + 8 <= size;) {
-    await file.read(head, 0, 16, at);
-    let length = head.readUInt32BE(0);
-    if (length === 1) length = Number(head.readBigUInt64BE(8));
-    else if (length === 0) length = size - at;
-    if (length < 8) return null;
-    if (head.toString('latin1', 4, 8) === 'moov') {
-      if (length > MAX_MOOV_BYTES || at + length > size) return null;
-      const bytes = Buffer.alloc(length);
-      await file.read(bytes, 0, length, at);
-      return { at, bytes };
-    }
-    at += length;
-  }
-  return null;
-}
 
 /** A full box's duration field: where it is and how wide, by the box's version (mvhd, tkhd). */
 function durationField(buf: Buffer, box: Box): { at: number; wide: boolean } {
@@ -115,7 +75,7 @@ function movieScale(buf: Buffer, mvhd: Box): number {
 export async function lengthsAsEdited(path: string, capSeconds?: number): Promise<boolean> {
   const file = await open(path, 'r+');
   try {
-    const moov = await readMoov(file);
+    const moov = await readMoov(file, MAX_MOOV_BYTES);
     if (!moov) return false;
     const buf = moov.bytes;
     const original = Buffer.from(buf);

@@ -7,7 +7,7 @@ import type { MediaTools } from '../../../media-tools/locate';
 import { subtitleTracksOff } from './mp4-subtitles-off';
 import { MP4_VIDEO } from './rebuild';
 import { runTool } from '../../../media-tools/run';
-import type { MediaStreams } from './streams';
+import type { MediaStreams, PlanStreams } from './streams';
 
 /** Sound an MP4 holds as it is; anything else (PCM, FLAC in old players, Vorbis…) becomes AAC there. */
 const MP4_AUDIO = new Set(['aac', 'mp3', 'ac3', 'eac3', 'alac', 'opus']);
@@ -43,7 +43,7 @@ export function packageExtension(container: 'mkv' | 'mp4', hasVideo: boolean): s
 }
 
 /** Why a source's picture or sound cannot go into an MP4 as it is; null when it can. */
-export function mp4Refusal(streams: MediaStreams): string | null {
+export function mp4Refusal(streams: Pick<PlanStreams, 'video'>): string | null {
   if (streams.video && !MP4_VIDEO.has(streams.video.codec))
     return `its picture is ${streams.video.codec}, which an MP4 cannot hold without re-encoding it`;
   return null;

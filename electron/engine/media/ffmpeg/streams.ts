@@ -41,6 +41,16 @@ export interface AudioStream {
   extraFrames: number | null;
 }
 
+/**
+ * What the send plan reads of a file's streams: ffprobe's MediaStreams has it all, and for the common
+ * containers it is read in this process instead (media/in-process/), to the same numbers.
+ */
+export interface PlanStreams {
+  video: { codec: string } | null;
+  audio: Pick<AudioStream, 'codec' | 'channels' | 'bitRate' | 'durationSeconds' | 'extraFrames'> | null;
+  durationSeconds: number | null;
+}
+
 export interface MediaStreams {
   /** The picture: the first video stream that is not cover art. */
   video: {
@@ -80,7 +90,7 @@ function extraFrames(audio: z.infer<typeof StreamSchema>): number | null {
  * plays longer than its picture (0.62 s over twenty 1-minute pieces). One file has an encoder's delay and
  * padding of its own: up to about three frames.
  */
-export function joinedFromPieces(audio: AudioStream): boolean {
+export function joinedFromPieces(audio: Pick<AudioStream, 'extraFrames'>): boolean {
   return (audio.extraFrames ?? 0) > 4;
 }
 
@@ -131,7 +141,7 @@ export async function probeStreams(
  * stream's length, never more than the file's (a sound running past the picture is cut there, as the
  * rebuilt video cuts it). Null when ffprobe says neither.
  */
-export function soundSeconds(streams: MediaStreams): number | null {
+export function soundSeconds(streams: Pick<PlanStreams, 'audio' | 'durationSeconds'>): number | null {
   const known = [streams.audio?.durationSeconds, streams.durationSeconds].filter(
     (n): n is number => typeof n === 'number',
   );

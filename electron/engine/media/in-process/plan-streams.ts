@@ -1,0 +1,18 @@
+import type { PlanStreams } from '../ffmpeg/streams';
+import { matroskaStreams } from './matroska-streams';
+import { mp4Streams } from './mp4-streams';
+
+/**
+ * What the send plan needs of a video's streams, read in this process for MP4/MOV/M4V/3GP and for
+ * Matroska/WebM, to the same numbers ffprobe would give; null where only ffprobe can tell (any other
+ * container, and the cases mp4-streams.ts and matroska-streams.ts name). A file that cannot be opened is
+ * null too: ffprobe then says what it makes of it.
+ */
+export async function planStreamsInProcess(path: string, mime: string): Promise<PlanStreams | null> {
+  const read = /^video\/(mp4|quicktime|x-m4v|3gpp2?)$/.test(mime)
+    ? mp4Streams
+    : /^video\/(matroska|x-matroska|webm)$/.test(mime)
+      ? matroskaStreams
+      : null;
+  return read ? read(path).catch(() => null) : null;
+}
