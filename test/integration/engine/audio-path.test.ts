@@ -48,6 +48,8 @@ describe('what a batch sends', () => {
         bytes: 2 * (audioBytes + mp3Bytes),
         wholeBytes: 2 * (videoBytes + mp3Bytes),
         audioFiles: 1,
+        wholeOverLimit: 0,
+        api: 'v2',
         notice: null,
       });
       expect(sendsWords(e.sends ?? { bytes: 0, wholeBytes: 0, audioFiles: 0 })).toMatch(
@@ -73,7 +75,14 @@ describe('what a batch sends', () => {
       expect(audio.sends?.bytes).toBeLessThan(MiB);
       const whole = await engine.api.estimate({ ...batch, send: 'file' });
       expect(whole.uploadOnce).toEqual({ enabled: true, bytesSaved: 120 * MiB, files: 1, outOf: 1 });
-      expect(whole.sends).toEqual({ bytes: 60 * MiB, wholeBytes: 60 * MiB, audioFiles: 0, notice: null });
+      expect(whole.sends).toEqual({
+        bytes: 60 * MiB,
+        wholeBytes: 60 * MiB,
+        audioFiles: 0,
+        wholeOverLimit: 0,
+        api: 'v2',
+        notice: null,
+      });
       // Upload once turned off: the whole file would go up for each language. The sound, under the line
       // where upload once pays off, goes up for each language either way.
       const each = await engine.api.estimate({ ...batch, send: 'audio', uploadOnce: false });
