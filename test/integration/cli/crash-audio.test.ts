@@ -6,13 +6,13 @@
  * dub is paid once, and no `.part` is left anywhere.
  */
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { envFor, runCli, startCli } from '../../helpers/cli';
 import { startedDubs } from '../../helpers/started-dubs';
 import { tempDir } from '../../helpers/temp-dir';
+import { filesUnder as files } from '../../helpers/long-extraction';
 import { ffprobeJson, videoMd5, videoWebm } from '../../helpers/media';
 
 let sb: Sandbox | undefined;
@@ -20,9 +20,6 @@ afterEach(async () => {
   await sb?.stop();
   sb = undefined;
 });
-
-const files = async (dir: string) =>
-  (await readdir(dir, { recursive: true }).catch(() => [] as string[])).map(String);
 
 type Phase = 'extraction' | 'upload' | 'download' | 'rebuild';
 

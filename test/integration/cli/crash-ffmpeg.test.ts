@@ -6,16 +6,11 @@
  * (the very process: its pid and start time) before it writes anything, and every writer has a part of its
  * own. Watched with `ps`, the way a user would find two ffmpegs.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { envFor, runCli, startCli } from '../../helpers/cli';
+import type { Sandbox } from '../../../electron/sandbox/server';
+import { startCli } from '../../helpers/cli';
+import { extracting, longExtraction, paidOnceAndWhole } from '../../helpers/long-extraction';
 import { alive, ffmpegsUnder } from '../../helpers/processes';
-import { startedDubs } from '../../helpers/started-dubs';
-import { tempDir } from '../../helpers/temp-dir';
-import { videoMatroska } from '../../helpers/media';
 
 let sb: Sandbox | undefined;
 afterEach(async () => {
@@ -23,36 +18,16 @@ afterEach(async () => {
   sb = undefined;
 });
 
-const files = async (dir: string) =>
-  (await readdir(dir, { recursive: true }).catch(() => [] as string[])).map(String);
-
 describe.skipIf(process.platform === 'win32')(
   'kill -9 of Dubdesk while its ffmpeg extracts (skipped on Windows: no process groups, no ps)',
   () => {
     it('the restart stops the stale ffmpeg before its own starts; the job completes, paid once, no .part left', async () => {
-      const s = await startSandbox({ pipelineSeconds: 1, balance: 100_000 });
-      sb = s;
-      const work = tempDir('dubdesk-crash-ffmpeg-');
-      const home = join(work, 'home');
-      const out = join(work, 'out');
-      const talks = join(work, 'talks');
-      mkdirSync(talks);
       // Eight minutes of MP2 sound: re-encoded to AAC on the way out, long enough to outlive the kill.
-      const source = join(talks, 'long lecture ü.mkv');
-      copyFileSync(videoMatroska(480, 'long-lecture.mkv'), source);
-      const env = { ...envFor(s, home), DUBDESK_TOOL_HOST: 'off' };
-      const added = await runCli(['add', source, '--to', 'es', '--out', out, '--send', 'audio'], env);
-      expect(added.code, added.stderr).toBe(0);
-
+      const run = await longExtraction('dubdesk-crash-ffmpeg-', { DUBDESK_TOOL_HOST: 'off' });
+      sb = run.s;
+      const { home, env } = run;
       const first = startCli(['run', '--until-done', '--poll-interval', '0.1'], env);
-      const stale = await vi.waitFor(
-        () => {
-          const [tool] = ffmpegsUnder(home);
-          if (!tool) throw new Error('no ffmpeg writing under the data folder yet');
-          return tool;
-        },
-        { timeout: 120_000, interval: 20 },
-      );
+      const stale = await extracting(home);
       first.child.kill('SIGKILL');
       await first.done;
       expect(alive(stale.pid), 'the premise: the ffmpeg outlives the killed run').toBe(true);
@@ -71,14 +46,7 @@ describe.skipIf(process.platform === 'win32')(
 
       const final = await second.done;
       expect(final.code, final.stderr).toBe(0);
-      const status = JSON.parse((await runCli(['status', '--json'], env)).stdout) as {
-        jobs: { state: string }[];
-      };
-      expect(status.jobs.map((j) => j.state)).toEqual(['completed']);
-      expect(startedDubs(s)).toHaveLength(1);
-      expect(s.state.ledger).toHaveLength(1);
-      expect((await files(out)).filter((f) => f.endsWith('.part'))).toEqual([]);
-      expect((await files(join(home, 'staging'))).filter((f) => f.endsWith('.part'))).toEqual([]);
+      await paidOnceAndWhole(run);
     }, 300_000);
   },
 );

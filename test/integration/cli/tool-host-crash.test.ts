@@ -4,16 +4,11 @@
  * step under way, which is tried again with a new host: the job completes, paid once, no `.part` left.
  * A real `dubdesk run`, a real eight-minute extraction, real kills, watched with `ps` as a user would.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { envFor, runCli, startCli } from '../../helpers/cli';
-import { videoMatroska } from '../../helpers/media';
+import type { Sandbox } from '../../../electron/sandbox/server';
+import { runCli, startCli } from '../../helpers/cli';
+import { extracting, longExtraction as withLongJob, paidOnceAndWhole } from '../../helpers/long-extraction';
 import { alive, ffmpegsUnder, parentOf, type Tool } from '../../helpers/processes';
-import { startedDubs } from '../../helpers/started-dubs';
-import { tempDir } from '../../helpers/temp-dir';
 
 let sb: Sandbox | undefined;
 afterEach(async () => {
@@ -21,47 +16,10 @@ afterEach(async () => {
   sb = undefined;
 });
 
-const files = async (dir: string) =>
-  (await readdir(dir, { recursive: true }).catch(() => [] as string[])).map(String);
-
-/** A job whose sound is taken from an eight-minute video (re-encoded: long enough to outlive a kill). */
 async function longExtraction() {
-  const s = await startSandbox({ pipelineSeconds: 1, balance: 100_000 });
-  sb = s;
-  const work = tempDir('dubdesk-tool-host-crash-');
-  const home = join(work, 'home');
-  const out = join(work, 'out');
-  const talks = join(work, 'talks');
-  mkdirSync(talks);
-  const source = join(talks, 'long lecture ü.mkv');
-  copyFileSync(videoMatroska(480, 'long-lecture.mkv'), source);
-  const env = envFor(s, home);
-  const added = await runCli(['add', source, '--to', 'es', '--out', out, '--send', 'audio'], env);
-  expect(added.code, added.stderr).toBe(0);
-  return { s, home, out, env };
-}
-
-/** The ffmpeg writing under `home` once there is one. */
-const extracting = (home: string, not: number[] = []) =>
-  vi.waitFor(
-    () => {
-      const [tool] = ffmpegsUnder(home).filter((t) => !not.includes(t.pid));
-      if (!tool) throw new Error('no ffmpeg writing under the data folder yet');
-      return tool;
-    },
-    { timeout: 120_000, interval: 20 },
-  );
-
-/** The job completed, one dub started and charged, no `.part` anywhere. */
-async function paidOnceAndWhole(run: Awaited<ReturnType<typeof longExtraction>>) {
-  const status = JSON.parse((await runCli(['status', '--json'], run.env)).stdout) as {
-    jobs: { state: string }[];
-  };
-  expect(status.jobs.map((j) => j.state)).toEqual(['completed']);
-  expect(startedDubs(run.s)).toHaveLength(1);
-  expect(run.s.state.ledger).toHaveLength(1);
-  expect((await files(run.out)).filter((f) => f.endsWith('.part'))).toEqual([]);
-  expect((await files(join(run.home, 'staging'))).filter((f) => f.endsWith('.part'))).toEqual([]);
+  const run = await withLongJob('dubdesk-tool-host-crash-');
+  sb = run.s;
+  return run;
 }
 
 describe.skipIf(process.platform === 'win32')(
