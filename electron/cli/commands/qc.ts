@@ -62,8 +62,12 @@ export function describeQc(j: JobView): string {
   }
   const lines = [`${head}: QC ${VERDICT_WORD[j.qc.verdict]} (${qcFigures(j.qc)})`];
   if (j.qc.measured) lines.push(`  ${qcMeasuredLine(j.qc.measured)}`);
+  // The engine's remedy names `dubdesk again ID`: here the job's number is known.
   for (const p of j.qc.problems)
-    lines.push(`  ${p.severity === 'fail' ? 'fail' : 'warn'}: ${p.message}.`, `    ${p.remedy}`);
+    lines.push(
+      `  ${p.severity === 'fail' ? 'fail' : 'warn'}: ${p.message}.`,
+      `    ${p.remedy.replaceAll('dubdesk again ID', `dubdesk again ${j.id}`)}`,
+    );
   return lines.join('\n');
 }
 

@@ -108,6 +108,8 @@ describe('dub --package mkv --subtitles vtt,srt: one file with every language, S
     expect(qc.stdout).toMatch(/fail: the dub's sound is \d\.\d\d s shorter than the source/);
     expect(qc.stdout).toMatch(/→ es: QC passes/);
     expect(qc.stdout).toContain('A failed QC hides nothing');
+    // The command to type, with the job's own number in it.
+    expect(qc.stdout).toContain(`Dub it again (\`dubdesk again ${fr?.id}\`, charged again)`);
     const json = QcJson.parse(JSON.parse((await runCli(['qc', '--json', String(fr?.id)], env)).stdout));
     expect(json.jobs.map((j) => j.qc?.verdict)).toEqual(['fail']);
   });
