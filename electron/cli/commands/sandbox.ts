@@ -68,6 +68,11 @@ export function registerSandboxCommand(program: Command): void {
       1024 ** 3,
     )
     .option(
+      '--max-storage-bytes <n>',
+      "the object storage's own limit on a v1 or legacy upload (413 beyond; the spec states none: no limit by default)",
+      number(1, Infinity, true),
+    )
+    .option(
       '--admin-token <token>',
       'token for the /__sandbox/* test controls (random when absent)',
       adminToken,
@@ -150,6 +155,7 @@ export function registerSandboxCommand(program: Command): void {
         linkTtl: number;
         uploadTtl: number;
         maxUploadBytes: number;
+        maxStorageBytes?: number;
         linkRate?: number;
         allowPrivateSourceUrls: boolean;
         adminToken?: string;
@@ -181,6 +187,7 @@ export function registerSandboxCommand(program: Command): void {
           linkTtlSeconds: o.linkTtl,
           uploadTtlSeconds: o.uploadTtl,
           maxUploadBytes: o.maxUploadBytes,
+          maxStorageBytes: o.maxStorageBytes ?? null,
           ...(o.linkRate !== undefined ? { linkRateMiBps: o.linkRate } : {}),
           allowPrivateSourceUrls: o.allowPrivateSourceUrls,
           ...(o.adminToken ? { adminToken: o.adminToken } : {}),

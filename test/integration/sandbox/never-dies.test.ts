@@ -10,7 +10,14 @@ const KEY = 'sandbox-key';
 const LIMIT = 100_000;
 let sp: SandboxProcess;
 beforeAll(async () => {
-  sp = await startSandboxProcess(['--max-upload-bytes', String(LIMIT), '--pipeline-seconds', '0.3']);
+  sp = await startSandboxProcess([
+    '--max-upload-bytes',
+    String(LIMIT),
+    '--max-storage-bytes',
+    String(LIMIT),
+    '--pipeline-seconds',
+    '0.3',
+  ]);
 });
 afterAll(() => sp.stop());
 
