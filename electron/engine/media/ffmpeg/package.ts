@@ -49,6 +49,17 @@ export function mp4Refusal(streams: Pick<PlanStreams, 'video'>): string | null {
   return null;
 }
 
+/**
+ * Why a source's picture cannot go into a Matroska file as it is; null when it can. A phone stores its
+ * picture sideways with a display matrix saying how to turn it: an MP4 keeps that, and ffmpeg writes no
+ * Matroska equivalent, so the package would play on its side.
+ */
+export function mkvRefusal(streams: Pick<MediaStreams, 'video'>): string | null {
+  const turned = streams.video?.rotation ?? 0;
+  if (turned % 360 === 0) return null;
+  return `its picture is turned ${Math.abs(turned)}° (as a phone records it), which a Matroska file cannot say: it would play on its side`;
+}
+
 /** The title players show for a track: "Spanish (dubbed)", "English (original)". */
 export const dubTitle = (lang: string) => `${languageName(lang)} (dubbed)`;
 export const originalTitle = (lang: string) =>
@@ -130,7 +141,13 @@ export async function writePackage(
     const refused = mp4Refusal(input.sourceStreams);
     if (refused)
       throw new PackageRefusedError(
-        `${input.source} cannot be packaged as MP4: ${refused}; package it as MKV instead (dubdesk package --package mkv, or Package now as MKV)`,
+        `${input.source} cannot be packaged as MP4: ${refused}; package it as MKV instead: dubdesk package --format mkv FILE`,
+      );
+  } else {
+    const refused = mkvRefusal(input.sourceStreams);
+    if (refused)
+      throw new PackageRefusedError(
+        `${input.source} cannot be packaged as MKV: ${refused}; package it as MP4 instead: dubdesk package --format mp4 FILE`,
       );
   }
   await rm(input.part, { force: true });
