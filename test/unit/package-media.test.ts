@@ -12,7 +12,7 @@ import { webVttToSrt } from '../../electron/engine/media/subtitles/srt';
 import { webVtt } from '../../electron/sandbox/media';
 import { tempDir } from '../helpers/temp-dir';
 import { talkVideo, withAudioFilter } from '../helpers/deliver-media';
-import { audioMp3, ffprobeJson, videoMd5, videoMov, videoWebm } from '../helpers/media';
+import { audioMp3, ffprobeJson, videoMd5, videoMov, videoSounding, videoWebm } from '../helpers/media';
 import { mp4Tracks } from '../helpers/mp4-tracks';
 import { TOOLSETS } from '../helpers/toolsets';
 
@@ -161,6 +161,21 @@ describe.each(TOOLSETS)('one file with every language, muxed by %s', (_name, too
         default: [1],
       });
     }
+  });
+
+  it('MP4 of a source whose sound is Opus (as screen recorders and MKV exports have it): made, the original as AAC', async () => {
+    const t = await tools();
+    const opus = videoSounding('opus', 3, 'opus-sound');
+    const inp = await input({
+      source: opus,
+      sourceStreams: await probeStreams(t.ffprobe, opus),
+      container: 'mp4',
+      part: join(tempDir('package-'), 'opus-sound.multi.mp4.part'),
+    });
+    await writePackage(t, inp);
+    expect(videoMd5(inp.part)).toBe(videoMd5(opus));
+    const audio = streamsOf(inp.part).filter((s) => s.codec_type === 'audio');
+    expect(audio.map((s) => s.codec_name)).toEqual(['aac', 'aac', 'mp3']);
   });
 
   it('a picture MP4 cannot hold is refused in words, and nothing is left behind', async () => {

@@ -9,8 +9,12 @@ import { MP4_VIDEO } from './rebuild';
 import { runTool } from '../../../media-tools/run';
 import type { MediaStreams, PlanStreams } from './streams';
 
-/** Sound an MP4 holds as it is; anything else (PCM, FLAC in old players, Vorbis…) becomes AAC there. */
-const MP4_AUDIO = new Set(['aac', 'mp3', 'ac3', 'eac3', 'alac', 'opus']);
+/**
+ * Sound an MP4 holds as it is; anything else (PCM, FLAC in old players, Vorbis…) becomes AAC there. Not
+ * Opus: the shipped ffmpeg writes it in an MP4 only as an experimental feature (it refuses without
+ * `-strict`), and QuickTime and editors do not play it there.
+ */
+const MP4_AUDIO = new Set(['aac', 'mp3', 'ac3', 'eac3', 'alac']);
 
 export interface PackagedDub {
   lang: string;
