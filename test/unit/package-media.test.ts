@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -176,6 +177,36 @@ describe.each(TOOLSETS)('one file with every language, muxed by %s', (_name, too
     expect(videoMd5(inp.part)).toBe(videoMd5(opus));
     const audio = streamsOf(inp.part).filter((s) => s.codec_type === 'audio');
     expect(audio.map((s) => s.codec_name)).toEqual(['aac', 'aac', 'mp3']);
+  });
+
+  it("the original keeps the language its sound says (a phone's or an export's tag) when the batch detected it", async () => {
+    const t = await tools();
+    const tagged = join(tempDir('tagged-'), 'tagged.mp4');
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-i',
+      source,
+      '-c',
+      'copy',
+      '-metadata:s:a:0',
+      'language=eng',
+      tagged,
+    ]);
+    for (const container of ['mkv', 'mp4'] as const) {
+      const inp = await input({
+        source: tagged,
+        sourceStreams: await probeStreams(t.ffprobe, tagged),
+        container,
+        part: join(tempDir('package-'), `tagged.multi.${container}.part`),
+      });
+      await writePackage(t, inp);
+      const audio = streamsOf(inp.part).filter((s) => s.codec_type === 'audio');
+      expect({ container, languages: audio.map(lang) }).toEqual({
+        container,
+        languages: ['eng', 'spa', 'fre'],
+      });
+    }
   });
 
   it('a picture MP4 cannot hold is refused in words, and nothing is left behind', async () => {

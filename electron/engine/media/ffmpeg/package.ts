@@ -7,7 +7,7 @@ import type { MediaTools } from '../../../media-tools/locate';
 import { subtitleTracksOff } from './mp4-subtitles-off';
 import { MP4_VIDEO } from './rebuild';
 import { runTool } from '../../../media-tools/run';
-import type { MediaStreams, PlanStreams } from './streams';
+import type { AudioStream, MediaStreams, PlanStreams } from './streams';
 
 /**
  * Sound an MP4 holds as it is; anything else (PCM, FLAC in old players, Vorbis…) becomes AAC there. Not
@@ -69,6 +69,12 @@ export const dubTitle = (lang: string) => `${languageName(lang)} (dubbed)`;
 export const originalTitle = (lang: string) =>
   lang === 'auto' || languageTag(lang) === 'und' ? 'Original' : `${languageName(lang)} (original)`;
 
+/** The original's language tag: the one the batch said, else the one its sound's own tag names, else `und`. */
+function originalTag(sourceLang: string, sound: Pick<AudioStream, 'language'>): string {
+  const said = languageTag(sourceLang);
+  return said !== 'und' ? said : (sound.language ?? 'und');
+}
+
 /** The ffmpeg arguments of a package (exported for the tests that read them). */
 export function packageArgs(input: PackageInput): string[] {
   const { sourceStreams: s, dubs, container } = input;
@@ -89,7 +95,7 @@ export function packageArgs(input: PackageInput): string[] {
   const audio: { lang: string; title: string; isDefault: boolean }[] = [];
   if (s.audio)
     audio.push({
-      lang: languageTag(input.sourceLang),
+      lang: originalTag(input.sourceLang, s.audio),
       title: originalTitle(input.sourceLang),
       isDefault: input.defaultAudio === 'original',
     });
