@@ -2,11 +2,7 @@
  * A file replaced after it was added and before its turn came (re-exported under the same name, longer):
  * the job waits for it to settle and then sends it. Its sound must not be cut at the length the add read
  * (the estimate of the old file), leaving a dub of the first seconds padded with silence under a picture
- * that is not the one estimated. Either the job stops and says the file changed (add it again, to see what
- * it costs now), or its whole sound is dubbed.
- *
- * Left failing for the lead: the fix touches the job's life (what a changed source does to its estimate,
- * its identity and pay-once), see the helper's report.
+ * that is not the one estimated. A longer cut costs more than the user agreed to: the job stops and says so.
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,24 +29,34 @@ const Status = z.object({
   ),
 });
 
-describe('a source replaced by a longer one between its add and its turn', () => {
-  it('is not dubbed cut at the old length and padded with silence', async () => {
-    const work = tempDir('dubdesk-replaced-');
-    const source = join(work, 'montage final.mp4');
-    copyFileSync(talkVideo(3, 'cut-3s.mp4'), source);
-    const env = envFor(sb, join(work, 'home'));
-    const added = await runCli(['add', source, '--to', 'es', '--send', 'audio'], env, work);
-    expect(added.code, added.stderr).toBe(0);
-    // The editor exports the final cut over it, three times as long.
-    copyFileSync(talkVideo(9, 'cut-9s.mp4'), source);
+/** Adds `first` as `montage final.mp4`, puts `then` in its place, and runs the queue: the job's status. */
+async function replacedThenRun(first: number, then: number) {
+  const work = tempDir('dubdesk-replaced-');
+  const source = join(work, 'montage final.mp4');
+  copyFileSync(talkVideo(first, `cut-${first}s.mp4`), source);
+  const env = envFor(sb, join(work, 'home'));
+  const added = await runCli(['add', source, '--to', 'es', '--send', 'audio'], env, work);
+  expect(added.code, added.stderr).toBe(0);
+  // The editor exports another cut over it.
+  copyFileSync(talkVideo(then, `cut-${then}s.mp4`), source);
+  const run = await runCli(['run', '--until-done', '--poll-interval', '0.1'], env, work);
+  expect(run.stderr).not.toMatch(/\n\s+at /);
+  const [job] = Status.parse(JSON.parse((await runCli(['status', '--json'], env)).stdout)).jobs;
+  return { source, job };
+}
 
-    const run = await runCli(['run', '--until-done', '--poll-interval', '0.1'], env, work);
-    expect(run.stderr).not.toMatch(/\n\s+at /);
-    const [job] = Status.parse(JSON.parse((await runCli(['status', '--json'], env)).stdout)).jobs;
-    if (job?.state === 'failed') {
-      expect(job.error?.message).toContain(`${source} changed since it was added`);
-      return;
-    }
+describe('a source replaced by another cut between its add and its turn', () => {
+  it('longer: is not sent, and says it now costs more than its estimate (not dubbed cut at the old length)', async () => {
+    const { source, job } = await replacedThenRun(3, 9);
+    expect(job?.state).toBe('failed');
+    expect(job?.error?.message).toContain(`${source} changed since it was added`);
+    expect(job?.error?.message).toMatch(
+      /now plays 9\.\d s, 10 credits a language instead of 4; nothing was sent/,
+    );
+  });
+
+  it('shorter: is dubbed whole at its new length, which its QC finds right', async () => {
+    const { job } = await replacedThenRun(9, 3);
     expect(job?.state).toBe('completed');
     expect(job?.qc?.problems.filter((p) => p.code === 'length')).toEqual([]);
   });
