@@ -16,8 +16,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 
-export const FIRST_FLOOR = 'floor-first.html';
-export const SCROLL_FLOOR = 'floor-queue.html';
+export const FIRST_SCREEN_PAGE = 'reference-first-screen.html';
+export const WHOLE_QUEUE_PAGE = 'reference-whole-queue.html';
 
 /** Runs in the page (a string: see ui.ts). The document as it stands, without its scripts. */
 const SNAPSHOT_SCRIPT = `(() => {
@@ -60,13 +60,13 @@ const FILL = `{
   inner.append(copies);
 }`;
 
-const FILL_SCRIPT = 'floor-queue.js';
+const FILL_SCRIPT = 'reference-whole-queue.js';
 
 /** Writes both reference pages into the served renderer folder, from a page showing the queue's first rows. */
-export async function writeFloors(page: Page, rendererDir: string, rows: number): Promise<void> {
+export async function writeReferencePages(page: Page, rendererDir: string, rows: number): Promise<void> {
   const first = (await page.evaluate(SNAPSHOT_SCRIPT)) as string;
   const whole = WHOLE_QUEUE_SCRIPT.replace('FILL_SCRIPT', FILL_SCRIPT);
-  writeFileSync(join(rendererDir, FIRST_FLOOR), first);
-  writeFileSync(join(rendererDir, SCROLL_FLOOR), (await page.evaluate(whole)) as string);
+  writeFileSync(join(rendererDir, FIRST_SCREEN_PAGE), first);
+  writeFileSync(join(rendererDir, WHOLE_QUEUE_PAGE), (await page.evaluate(whole)) as string);
   writeFileSync(join(rendererDir, FILL_SCRIPT), FILL.replace('ROWS', String(rows)));
 }
