@@ -79,7 +79,7 @@ export function registerPackageCommand(program: Command): void {
         // The worker makes it: followed until it is made (or fails, said as a run says it).
         const run = await runQueue(
           s,
-          { untilDone: true, concurrency: 2, pollInterval: 3, handedOnQuietly: true },
+          { untilDone: true, concurrency: 2, pollInterval: 3, handedOnQuietly: true, handedOnOnly: true },
           scope,
         );
         if (run.code === ExitCode.HandedToOther) {

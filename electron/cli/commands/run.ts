@@ -31,6 +31,8 @@ export interface RunFlags {
    * printing nothing, for the caller to follow it.
    */
   handedOnQuietly?: boolean;
+  /** Only what is handed on is said (Package now): no job lines, no batch summary of dubs done before. */
+  handedOnOnly?: boolean;
 }
 
 /** Every job (or the jobs of `ids`), a page at a time: 10,000 jobs never travel at once. */
@@ -110,7 +112,7 @@ export async function runQueue(
   const held = (await api.totals()).paused?.reason ?? null;
   const progress = followProgress(
     api,
-    progressMode(flags.json),
+    progressMode(flags.json || flags.handedOnOnly),
     before,
     (id) => !inScope || inScope.has(id),
     held,
@@ -162,7 +164,8 @@ export async function runQueue(
   }
   // Every job left is paused on its own (the queue itself is not): the run ended, but it is not done.
   const leftPaused = flags.untilDone && outcome === 'done' && t.counts.paused > 0;
-  if (!flags.json) printSummary(t, scope ? 'This batch' : 'This run', skipped, totals.paused !== null);
+  if (!flags.json && !flags.handedOnOnly)
+    printSummary(t, scope ? 'This batch' : 'This run', skipped, totals.paused !== null);
   const was = new Map(before.map((j) => [j.id, j.state]));
   // Dubs this run finished, and those of the batch made before whose QC or package it finished.
   const failedPackages = await printHandedOn(
