@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../../electron/engine/db/open';
+import { WatchFiles } from '../../../electron/engine/db/watch-store/files';
 import { WatchLinks } from '../../../electron/engine/db/watch-store/links';
 import { WatchViews } from '../../../electron/engine/db/watch-store/views';
 import { loopTurns } from '../../../electron/engine/runner/idle';
@@ -162,6 +163,39 @@ describe('a restart over a big watched folder', () => {
     ).toEqual([1, 2]);
     expect(at(paths[2] ?? '').map((f) => f.gone)).toEqual([true]);
     expect(at(paths[3] ?? '').map((f) => f.gone)).toEqual([false]);
+  });
+
+  it("files a tool dated (whole-second mtimes) are stat'ed again at a restart, their rows not read one by one", async () => {
+    const { sb, home, dir, folder, paths } = await takenFolder(200);
+    // As unzip leaves them: every mtime a whole second, recorded so.
+    const db = openDatabase(join(home, 'dubdesk.db'));
+    const setMtime = db.prepare(`UPDATE watch_files SET mtime_ms = ? WHERE path = ?`);
+    for (const [i, path] of paths.entries()) {
+      const sec = 1_700_000_000 + i;
+      fs.utimesSync(path, sec, sec);
+      setMtime.run(sec * 1000, path);
+    }
+    db.close();
+    const before = watchEngine(sb, home);
+    await before.api.pauseQueue();
+    const run1 = running(before);
+    await waitFor(
+      'watched, caught up',
+      () => folderOf(before.api, folder.id),
+      (f) => f.status === 'watching' && f.lastScanAt !== null,
+    );
+    await run1.stop();
+    await before.close();
+
+    const calls = countFileCalls((p) => p.startsWith(dir));
+    cleanup.push(calls.undo);
+    const rows = vi.spyOn(WatchFiles.prototype, 'current');
+    cleanup.push(() => rows.mockRestore());
+    await restarted(sb, home, folder.id);
+    // The snapshot compares mtimes only: each such file is stat'ed (its size may have moved on the same
+    // mtime), and only one that changed is looked at. Each was read twice from its row, parsed whole.
+    expect(calls.stats(), 'stats at the restart').toBeGreaterThanOrEqual(paths.length);
+    expect(rows.mock.calls.length, 'rows read one by one').toBe(0);
   });
 
   it('a data folder where no snapshot can be written: the folder is still watched, walked whole', async () => {
