@@ -26,6 +26,11 @@ export interface RunFlags {
   maxUploadRate?: number;
   maxDownloadRate?: number;
   sendWindow?: SendWindow;
+  /**
+   * Another Dubdesk working the queue makes what was asked (a package): return at once with HandedToOther,
+   * printing nothing, for the caller to follow it.
+   */
+  handedOnQuietly?: boolean;
 }
 
 /** Every job (or the jobs of `ids`), a page at a time: 10,000 jobs never travel at once. */
@@ -151,6 +156,10 @@ export async function runQueue(
   // The balance a run ends with is the service's after its charges: read again, not the one read before the last.
   if (t.counts.creditsCharged > 0) await api.account().catch(() => null);
   const totals = await api.totals();
+  if (outcome === 'other-dubdesk' && flags.handedOnQuietly) {
+    const code = ExitCode.HandedToOther;
+    return { code, json: { outcome, exitCode: code, tally: t.counts, queue: totals, jobs: after } };
+  }
   // Every job left is paused on its own (the queue itself is not): the run ended, but it is not done.
   const leftPaused = flags.untilDone && outcome === 'done' && t.counts.paused > 0;
   if (!flags.json) printSummary(t, scope ? 'This batch' : 'This run', skipped, totals.paused !== null);
