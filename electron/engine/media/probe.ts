@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -31,6 +32,8 @@ export interface ProbedFile {
   durationSeconds: number | null;
   /** With `bytes`, tells an unchanged file from a new export under the same name. */
   mtimeMs: number;
+  /** The SHA-256 of its bytes, when asked (`hashWhole`) and the probe's one read took the whole file. */
+  sha256?: string;
 }
 
 /** One read of this much from the start of each file answers type and length for the common formats. */
@@ -128,6 +131,8 @@ async function openForProbe(path: string): Promise<FileHandle> {
  */
 export interface ProbeOptions {
   lengthUnknown?: 'refuse' | 'allow';
+  /** A file the one read took whole is hashed from that read: identifying it need not read it again. */
+  hashWhole?: boolean;
 }
 
 /** Type from the bytes and duration from the header: one open and, for the common formats, one read. */
@@ -177,6 +182,9 @@ export async function probeFile(path: string, opts: ProbeOptions = {}): Promise<
       kind: type.mime.startsWith('video/') ? 'video' : 'audio',
       durationSeconds: duration,
       mtimeMs: Math.round(info.mtimeMs),
+      ...(opts.hashWhole && bytesRead === info.size
+        ? { sha256: createHash('sha256').update(first).digest('hex') }
+        : {}),
     };
   } finally {
     await fh.close();
