@@ -7,6 +7,8 @@ import { DubdeskError, type ErrorCode } from '../../../shared/contract/errors';
 import { mp3Duration, wavDuration } from './header-duration';
 import { LONGER_TRACK_SLACK_S, mp4MovieDuration, type ReadAt } from './mp4-duration';
 import { mapInTurns } from '../files/in-turns';
+import type { PlanStreams } from './ffmpeg/streams';
+import { planStreamsAt } from './in-process/plan-streams';
 
 /** Bad input: the message names the file, the remedy says what to do. Never a stack trace for the user. */
 export class InputError extends DubdeskError {
@@ -34,6 +36,11 @@ export interface ProbedFile {
   mtimeMs: number;
   /** The SHA-256 of its bytes, when asked (`hashWhole`) and the probe's one read took the whole file. */
   sha256?: string;
+  /**
+   * What the send plan reads of a video's streams, when asked (`streams`) and its container is read in this
+   * process through the probe's open file (MP4 and its kin); null where only ffprobe can tell.
+   */
+  streams?: PlanStreams | null;
 }
 
 /** One read of this much from the start of each file answers type and length for the common formats. */
@@ -133,6 +140,8 @@ export interface ProbeOptions {
   lengthUnknown?: 'refuse' | 'allow';
   /** A file the one read took whole is hashed from that read: identifying it need not read it again. */
   hashWhole?: boolean;
+  /** A video's streams are read while it is open (`ProbedFile.streams`): the send plan need not open it. */
+  streams?: boolean;
 }
 
 /** Type from the bytes and duration from the header: one open and, for the common formats, one read. */
@@ -174,17 +183,23 @@ export async function probeFile(path: string, opts: ProbeOptions = {}): Promise<
         'Re-export it and try again.',
       );
     }
+    const mime = normalizeMime(type.mime);
+    const streams =
+      opts.streams && type.mime.startsWith('video/')
+        ? await planStreamsAt(readerOf(fh, first), info.size, mime)
+        : undefined;
     return {
       path,
       name: basename(path),
       bytes: info.size,
-      mime: normalizeMime(type.mime),
+      mime,
       kind: type.mime.startsWith('video/') ? 'video' : 'audio',
       durationSeconds: duration,
       mtimeMs: Math.round(info.mtimeMs),
       ...(opts.hashWhole && bytesRead === info.size
         ? { sha256: createHash('sha256').update(first).digest('hex') }
         : {}),
+      ...(streams !== undefined ? { streams } : {}),
     };
   } finally {
     await fh.close();
