@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
+import type * as FileType from 'file-type';
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { z } from 'zod';
@@ -154,7 +155,7 @@ export interface ProbeOptions {
  * file-type, loaded by the first probe (a command that probes none starts without it), then kept: an
  * `import()` per file went through the module loader 2,000 times for a folder.
  */
-let fileTypeModule: Promise<typeof import('file-type')> | undefined;
+let fileTypeModule: Promise<typeof FileType> | undefined;
 const fileType = () => (fileTypeModule ??= import('file-type'));
 
 /** Type from the bytes and duration from the header: one open and, for the common formats, one read. */
