@@ -16,6 +16,8 @@ interface Props {
   /** A chip or button got the focus (a click, the job panel giving it back): the arrows go on from it. */
   onItemFocus: (index: number, item: number) => void;
   openJobId: number | null;
+  /** The whole queue is paused (its chips say so). */
+  queuePaused: boolean;
   onSelect: (index: number, mode: 'only' | 'toggle' | 'range') => void;
   onOpenJob: (id: number) => void;
   onRetry: (jobs: readonly JobView[]) => void;
@@ -98,7 +100,7 @@ export function rowItemCount(row: SourceRow): number {
 /** A source and one chip per language; problems in words underneath; one quiet line once all are done. */
 export const SourceRowView = memo(function SourceRowView(props: Props) {
   const { row, index, selected, cursor, openJobId, onSelect, onOpenJob, onRetry } = props;
-  const { activeItem, onItemFocus } = props;
+  const { activeItem, onItemFocus, queuePaused } = props;
   const done = rowDone(row);
   const problems = done ? [] : problemGroups(row.jobs);
   let retries = row.jobs.length;
@@ -148,6 +150,7 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
             key={j.id}
             job={j}
             open={openJobId === j.id}
+            queuePaused={queuePaused}
             onOpen={onOpenJob}
             id={itemId(index, k)}
             active={activeItem === k}
