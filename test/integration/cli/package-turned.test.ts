@@ -2,7 +2,7 @@
  * A phone's recording stores its picture sideways and says how to turn it (a display matrix). An MP4 keeps
  * that; a Matroska file written by ffmpeg cannot say it, so an MKV package would play on its side. The
  * dubs go ahead (they keep the rotation), the MKV package is refused in words naming the file and the
- * command that makes it as MP4, and that MP4 package plays the right way up.
+ * command that makes it as MP4 (the window's words name no command: test/e2e/package-turned.test.ts), and that MP4 package plays the right way up.
  */
 import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,7 +43,7 @@ describe('--package mkv of a phone video shot turned', () => {
     expect(dubbed.stderr).toContain(
       `✗ no package of vacances été.mp4: ${source} cannot be packaged as MKV: its picture is turned 90°`,
     );
-    expect(dubbed.stderr).toContain('package it as MP4 instead: dubdesk package --format mp4 FILE');
+    expect(dubbed.stderr).toContain(`package it as MP4 instead: dubdesk package --format mp4 '${source}'`);
     expect(dubbed.code, dubbed.stderr).toBe(1);
     expect(readdirSync(work).filter((f) => f.endsWith('.mkv') || f.endsWith('.part'))).toEqual([]);
     expect(Math.abs(rotationOf(join(work, 'vacances été.es.mp4')))).toBe(90);

@@ -151,13 +151,13 @@ export async function writePackage(
     const refused = mp4Refusal(input.sourceStreams);
     if (refused)
       throw new PackageRefusedError(
-        `${input.source} cannot be packaged as MP4: ${refused}; package it as MKV instead: dubdesk package --format mkv FILE`,
+        `${input.source} cannot be packaged as MP4: ${refused}; package it as MKV instead`,
       );
   } else {
     const refused = mkvRefusal(input.sourceStreams);
     if (refused)
       throw new PackageRefusedError(
-        `${input.source} cannot be packaged as MKV: ${refused}; package it as MP4 instead: dubdesk package --format mp4 FILE`,
+        `${input.source} cannot be packaged as MKV: ${refused}; package it as MP4 instead`,
       );
   }
   await rm(input.part, { force: true });
