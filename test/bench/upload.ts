@@ -29,9 +29,9 @@ import { API_KEY, benchSandbox, type BenchSandbox } from './sandbox';
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
 /** Rounds of each of v2 and v1 (engine, then curl): their ratios' spread is printed with every run. */
-const RUNS = Number(process.env.BENCH_UPLOAD_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_UPLOAD_RUNS ?? 2);
 /** The engine-overhead batches: processes, and the 64 MiB jobs after the warm-up that the overhead counts. */
-const BATCHES = 3;
+const BATCHES = 2;
 const BATCH_JOBS = 5;
 /**
  * 64 MiB files in each batch: a GiB, the memory figure's reference. What a process's peak holds beyond what
