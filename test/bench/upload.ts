@@ -169,12 +169,11 @@ export async function uploadFigures(work: string): Promise<Figure[]> {
       `file=@${file};type=video/mp4`,
       `${sb.baseUrl}/api/v2/dubs`,
     ];
-    // The first reader of the sparse file fills the page cache with its GiB of zeros, the first upload into
-    // the sandbox's fresh tmpfs folder is slow too (3-4x), and the first engine process finds the disk's
-    // caches cold: one curl of the GiB and one engine process sending a 64 MiB file, untimed, before the
-    // rounds, so neither side pays for what the other leaves warm.
+    // The first reader of the sparse file fills the page cache with its GiB of zeros, and the first upload
+    // into the sandbox's fresh tmpfs folder is slow too (3-4x): one curl of the GiB, untimed, before the
+    // rounds, so neither side pays for what the other leaves warm. (Each engine process times its upload
+    // itself, after its start and a warm-up job of its own.)
     await curlThen(async () => curlForm(gib));
-    await engine('v2', batch.slice(0, 1));
     took('warm-up (setup)');
     const v2 = await alternate(
       RUNS,
