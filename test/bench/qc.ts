@@ -152,7 +152,7 @@ export async function qcFigures(work: string): Promise<Figure[]> {
   took(`${RUNS} rounds`);
   process.stderr.write(
     `bench: qc: each round, CPU s: ${Object.entries(runs)
-      .map(([name, xs]) => `${name} ${xs.join(' ')}`)
+      .map(([name, xs]) => `${name} ${xs.map((x) => round(x, 2)).join(' ')}`)
       .join('; ')}\n`,
   );
   const video = { a: runs.qc, b: runs.plain };

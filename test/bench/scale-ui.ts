@@ -21,7 +21,7 @@ import {
 
 /** First renders counted per home, after one that builds caches; scrolls of each queue, in turns. */
 const RENDERS = 2;
-const SCROLLS = 2;
+const SCROLLS = 3;
 const SCROLL_MS = 3000;
 /** A row's first cell that holds a source (not the skeleton of a page still on its way). */
 const ROW = '[role=row][aria-rowindex]:not(.row-loading)';
