@@ -20,7 +20,7 @@ import {
 } from './ui';
 
 /** First renders counted per home, after one that builds caches; scrolls of each queue, in turns. */
-const RENDERS = 2;
+const RENDERS = 3;
 const SCROLLS = 3;
 const SCROLL_MS = 3000;
 /** A row's first cell that holds a source (not the skeleton of a page still on its way). */
