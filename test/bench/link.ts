@@ -1,6 +1,7 @@
 /**
- * The link figures (issue 23): a batch of 30 files (300 MiB, 1 to ~28 MiB), 3 languages, v2 with each file
- * uploaded once, over a link the sandbox shapes to 20 MiB/s, run by the whole engine in a child process
+ * The link figures (issue 23): a batch of 30 files (150 MiB, 0.5 to ~14 MiB), 3 languages, v2 with each
+ * file uploaded once, over a link the sandbox shapes to 20 MiB/s (the issue's 300 MiB batch at half scale,
+ * see `PIPELINE_S`), run by the whole engine in a child process
  * from the add (after the estimate the add dialog shows) to the first and the last result saved.
  * References measured in the same run, before the batch, by a bare client on the same sandbox and link
  * (create, poll every 20 ms until completed, download what the engine downloads): the link's time for the
@@ -22,39 +23,44 @@ import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { videoMp4 } from '../helpers/media';
 import { runChild } from './child';
-import { ratioOf, round, type Figure } from './figures';
+import { partClock, ratioOf, round, type Figure } from './figures';
 import type { LinkChildResult } from './link-child';
 import { API_KEY, benchSandbox, type BenchSandbox } from './sandbox';
 
 const MiB = 1024 * 1024;
 const FILES = 30;
-const TOTAL = 300 * MiB;
+const TOTAL = 150 * MiB;
+/** The smallest file: sizes grow quadratically from it to the largest. */
+const SMALLEST = TOTAL / 300;
 const LANGS = ['es', 'fr', 'de'];
 const RATE_MIBPS = 20;
 /**
  * The sandbox's processing time for one dub and the engine's poll interval: the sandbox's default (20 s)
- * and the app's default (3 s), both divided by ten, so the poll is to the pipeline as a user's is, in a
- * section short enough for `npm run bench`. Concurrency: the app's default (uploads, and downloads, at once).
+ * and the app's default (3 s), both divided by twenty, so the poll is to the pipeline as a user's is. The
+ * batch is the issue's 300 MiB at half scale: half the bytes (so half the time on the link, and half the
+ * CPU every byte costs: hashed, sent, received, downloaded), half the pipeline, half the poll. Every part
+ * keeps its share of the makespan, in a section short enough for `npm run bench`. Concurrency: the app's
+ * default (uploads, and downloads, at once).
  */
-const PIPELINE_S = Number(process.env.BENCH_LINK_PIPELINE_S ?? 2);
+const PIPELINE_S = Number(process.env.BENCH_LINK_PIPELINE_S ?? 1);
 const CONCURRENCY = Number(process.env.BENCH_LINK_CONCURRENCY ?? 2);
-const POLL_MS = Number(process.env.BENCH_LINK_POLL_MS ?? 300);
+const POLL_MS = Number(process.env.BENCH_LINK_POLL_MS ?? 150);
 const MAKESPAN_TARGET = 1.1;
 const FIRST_TARGET = 1.3;
 
 /**
- * Sizes from 1 MiB growing quadratically to ~28 MiB, 300 MiB in all, in an order unrelated to size (as a
+ * Sizes from `SMALLEST` growing quadratically to ~14 MiB, `TOTAL` in all, in an order unrelated to size (as a
  * user's file names are): each a real MP4 header with its own bytes at the end, the rest a sparse tail.
  */
 function makeSources(dir: string): string[] {
   const weights = Array.from({ length: FILES }, (_, i) => (i / (FILES - 1)) ** 2);
   const sum = weights.reduce((a, b) => a + b, 0);
-  const sizes = weights.map((w) => Math.round(MiB + ((TOTAL - FILES * MiB) * w) / sum));
+  const sizes = weights.map((w) => Math.round(SMALLEST + ((TOTAL - FILES * SMALLEST) * w) / sum));
   sizes[FILES - 1] = (sizes[FILES - 1] ?? 0) + TOTAL - sizes.reduce((a, b) => a + b, 0);
   const base = videoMp4(3, 'link-base.mp4');
   return sizes.map((_, k) => {
     const i = (k * 7) % FILES; // a fixed shuffle: the names' order is not the sizes'
-    const bytes = sizes[i] ?? MiB;
+    const bytes = sizes[i] ?? SMALLEST;
     const p = join(dir, `clip-${String(k).padStart(2, '0')}.mp4`);
     copyFileSync(base, p);
     truncateSync(p, bytes);
@@ -142,6 +148,7 @@ export async function linkFigures(work: string): Promise<Figure[]> {
   const sources = join(work, 'link-sources');
   mkdirSync(sources, { recursive: true });
   mkdirSync(join(shm, 'reference'), { recursive: true });
+  const took = partClock('link');
   const files = makeSources(sources);
   const sb = await benchSandbox({
     pipelineSeconds: PIPELINE_S,
@@ -154,8 +161,13 @@ export async function linkFigures(work: string): Promise<Figure[]> {
     const bySize = [...files].sort((a, b) => sizeOf(a) - sizeOf(b));
     const smallest = bySize[0] ?? '';
     const largest = bySize.at(-1) ?? '';
-    const small = await pipelineOf(sb, smallest, join(shm, 'reference'), 0);
-    const large = await pipelineOf(sb, largest, join(shm, 'reference'), LANGS.length - 1);
+    // Both references at once: what each counts (the service's time from its create's answer, the downloads,
+    // the copies) never waits on the other's upload, the one thing they share the link for.
+    const [small, large] = await Promise.all([
+      pipelineOf(sb, smallest, join(shm, 'reference'), 0),
+      pipelineOf(sb, largest, join(shm, 'reference'), LANGS.length - 1),
+    ]);
+    took('the references (a bare client)');
     const batch = await runChild<LinkChildResult>('./link-child.ts', {
       baseUrl: sb.baseUrl,
       apiKey: API_KEY,
@@ -166,6 +178,7 @@ export async function linkFigures(work: string): Promise<Figure[]> {
       concurrency: CONCURRENCY,
       pollMs: POLL_MS,
     });
+    took('the batch');
     const rate = RATE_MIBPS * MiB;
     const linkMs = (TOTAL / rate) * 1000;
     // Upload once: the last file's other languages are made from the service's copy, which exists only once
@@ -177,14 +190,14 @@ export async function linkFigures(work: string): Promise<Figure[]> {
     if (process.env.BENCH_RUNS) report(batch, { small, large, linkMs });
     const makespan = ratioOf(batch.lastMs, makespanRef);
     const first = ratioOf(batch.firstMs, firstRef);
-    const settings = `concurrency ${CONCURRENCY}, poll ${POLL_MS / 1000} s`;
+    const settings = `concurrency ${CONCURRENCY}, pipeline ${PIPELINE_S} s, poll ${POLL_MS / 1000} s`;
     return [
       {
-        name: `link: batch makespan (30 files, 300 MiB, 3 languages, v2 upload once, ${RATE_MIBPS} MiB/s; ${settings})`,
+        name: `link: batch makespan (30 files, ${TOTAL / MiB} MiB, 3 languages, v2 upload once, ${RATE_MIBPS} MiB/s; ${settings})`,
         measured: round(batch.lastMs, 0),
         unit: 'ms',
         target: `<= ${MAKESPAN_TARGET}x`,
-        reference: `300 MiB at ${RATE_MIBPS} MiB/s ${round(linkMs, 0)} ms + the largest file's pipeline, then its copies' ${round(pipeLarge, 0)} ms`,
+        reference: `${TOTAL / MiB} MiB at ${RATE_MIBPS} MiB/s ${round(linkMs, 0)} ms + the largest file's pipeline, then its copies' ${round(pipeLarge, 0)} ms`,
         ratio: makespan,
         pass: makespan <= MAKESPAN_TARGET,
       },

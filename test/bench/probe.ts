@@ -9,8 +9,8 @@ import { alternate, median, ratioOf, round, type Figure } from './figures';
 
 const run = promisify(execFile);
 const FILES = 500;
-/** ffprobe is slow enough that a fifth of the files tells its cost per file. */
-const FFPROBE_FILES = 50;
+/** ffprobe is slow enough that a twenty-fifth of the files (4 of each kind) tells its cost per file. */
+const FFPROBE_FILES = 20;
 
 function ffmpegFixture(dir: string, name: string, args: string[]): string {
   const p = join(dir, name);
@@ -74,6 +74,10 @@ export async function probeFigures(work: string): Promise<Figure[]> {
   );
   const mine = median(runs.a);
   const ffprobe = median(runs.b);
+  const each = (xs: number[]) => xs.map((x) => round(x)).join(', ');
+  process.stderr.write(
+    `bench: probing: ms per file, each round: ${each(runs.a)} vs ffprobe ${each(runs.b)}\n`,
+  );
   return [
     {
       name: `probing: duration and type of ${FILES} media files, per file`,

@@ -16,56 +16,37 @@ import { probeStreams } from '../../electron/engine/media/ffmpeg/streams';
 import { checkDub, sourceFacts } from '../../electron/engine/media/qc/check-dub';
 import type { MediaTools } from '../../electron/media-tools/locate';
 import { mediaTools } from '../../electron/media-tools/locate';
-import { alternate, median, ratioOf, round, type Figure } from './figures';
+import { median, partClock, ratioOf, round, type Figure } from './figures';
 
 const run = promisify(execFile);
-/** Two minutes: long enough that starting ffmpeg is not what is measured. */
-const SECONDS = 120;
-const RUNS = 5;
+/** A minute and a half: long enough that starting ffmpeg (tens of ms of CPU) is not what is measured. */
+const SECONDS = 90;
+/** Rounds; each runs QC and every reference once, in turns, and each figure is the median of its runs. */
+const RUNS = 3;
 const TARGET_RATIO = 1.3;
+
+/** Seconds of picture encoded, then looped under the sound: each minute decodes the same kind of frames. */
+const PICTURE_SECONDS = 5;
 
 /** A talk as a service hands back a dub: H.264 picture, 48 kHz stereo AAC with a voice-like tone and noise. */
 function dubFile(work: string): string {
   const dir = join(work, 'qc');
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'talk.es.mp4');
-  if (!existsSync(path))
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=640x360:rate=25',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=220:sample_rate=48000',
-      '-f',
-      'lavfi',
-      '-i',
-      'anoisesrc=color=pink:sample_rate=48000:amplitude=0.05',
-      '-filter_complex',
-      '[1][2]amerge=inputs=2,volume=-6dB[a]',
-      '-map',
-      '0:v',
-      '-map',
-      '[a]',
-      '-t',
-      String(SECONDS),
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-ac',
-      '2',
-      path,
-    ]);
+  if (existsSync(path)) return path;
+  const ff = (args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
+  const picture = join(dir, 'picture.mp4');
+  ff([
+    ...['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25', '-t', String(PICTURE_SECONDS)],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', picture],
+  ]);
+  ff([
+    ...['-stream_loop', '-1', '-i', picture],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000'],
+    ...['-f', 'lavfi', '-i', 'anoisesrc=color=pink:sample_rate=48000:amplitude=0.05'],
+    ...['-filter_complex', '[1][2]amerge=inputs=2,volume=-6dB[a]', '-map', '0:v', '-map', '[a]'],
+    ...['-t', String(SECONDS), '-c:v', 'copy', '-c:a', 'aac', '-ac', '2', path],
+  ]);
   return path;
 }
 
@@ -126,6 +107,7 @@ const timed = async (f: () => Promise<unknown>) => {
 };
 
 export async function qcFigures(work: string): Promise<Figure[]> {
+  const took = partClock('qc');
   const { tools } = await mediaTools();
   if (!tools) throw new Error('no ffmpeg found (npm ci installs the one shipped with Dubdesk)');
   const dub = dubFile(work);
@@ -148,24 +130,36 @@ export async function qcFigures(work: string): Promise<Figure[]> {
     );
   const perMinute = (runs: number[]) => median(runs) / minutes;
 
-  const video = await alternate(RUNS, qcOf(dub), () => timed(() => ebur128(dub, true)));
-  const literal = await alternate(
-    RUNS,
-    () => timed(() => ebur128(dub, false)),
-    () => timed(() => sourceFacts(tools, dub, SECONDS)),
+  took('the dubs made (setup)');
+  const each = {
+    qc: qcOf(dub),
+    plain: () => timed(() => ebur128(dub, true)),
+    literal: () => timed(() => ebur128(dub, false)),
+    source: () => timed(() => sourceFacts(tools, dub, SECONDS)),
+    // EBU R128's true peak (ebur128 oversamples the sound 4x to find it), and the graph tried instead of the chain.
+    peak: () => timed(() => ebur128(dub, true, 'ebur128=peak=true')),
+    asplit: () => timed(() => ffmpeg(dub, '-vn', '-filter_complex', ASPLIT_GRAPH)),
+    qcMade: qcOf(rebuilt, sound),
+    madePlain: () => timed(() => ebur128(rebuilt, true)),
+    madePeak: () => timed(() => ebur128(rebuilt, true, 'ebur128=peak=true')),
+  };
+  const runs = Object.fromEntries(Object.keys(each).map((k) => [k, [] as number[]])) as Record<
+    keyof typeof each,
+    number[]
+  >;
+  for (let i = 0; i < RUNS; i++)
+    for (const [name, f] of Object.entries(each)) runs[name as keyof typeof each].push(await f());
+  took(`${RUNS} rounds`);
+  process.stderr.write(
+    `bench: qc: each round, CPU s: ${Object.entries(runs)
+      .map(([name, xs]) => `${name} ${xs.map((x) => round(x, 2)).join(' ')}`)
+      .join('; ')}\n`,
   );
-  // EBU R128's true peak (ebur128 oversamples the sound 4x to find it), and the graph tried instead of the chain.
-  const peak = await alternate(
-    RUNS,
-    () => timed(() => ebur128(dub, true, 'ebur128=peak=true')),
-    () => timed(() => ffmpeg(dub, '-vn', '-filter_complex', ASPLIT_GRAPH)),
-  );
-  const made = await alternate(RUNS, qcOf(rebuilt, sound), () => timed(() => ebur128(rebuilt, true)));
-  const madePeak = await alternate(
-    RUNS,
-    () => timed(() => ebur128(rebuilt, true, 'ebur128=peak=true')),
-    qcOf(rebuilt, sound),
-  );
+  const video = { a: runs.qc, b: runs.plain };
+  const literal = { a: runs.literal, b: runs.source };
+  const peak = { a: runs.peak, b: runs.asplit };
+  const made = { a: runs.qcMade, b: runs.madePlain };
+  const madePeak = { a: runs.madePeak, b: runs.qcMade };
 
   const qc = perMinute(video.a);
   const audioPass = perMinute(video.b);
@@ -198,7 +192,7 @@ export async function qcFigures(work: string): Promise<Figure[]> {
     ),
     against(
       'QC of the video made here on the audio path (the MP3 the service sent, in AAC 44.1 kHz under the picture), the same way',
-      perMinute([...made.a, ...madePeak.b]),
+      perMinute(made.a),
       'ffmpeg -vn -af ebur128=peak=true over that video',
       perMinute(madePeak.a),
       true,

@@ -19,6 +19,7 @@ import {
   type RunningServe,
 } from './ui';
 
+/** First renders counted per home, after one that builds caches; scrolls of each queue, in turns. */
 const RENDERS = 3;
 const SCROLLS = 3;
 const SCROLL_MS = 3000;
@@ -103,19 +104,27 @@ async function withServe<T>(home: Home, baseUrl: string, fn: (app: RunningServe)
   }
 }
 
-/** The median first render of `count` fresh visits, after one that builds caches on both sides. */
-async function renders(browser: Browser, app: RunningServe, count: number): Promise<number> {
+/** The first renders of `count` fresh visits, after one that builds caches on both sides. */
+async function renders(browser: Browser, app: RunningServe, count: number): Promise<number[]> {
   await within(120_000, 'first render', firstShown(browser, app));
   const ms: number[] = [];
   for (let i = 0; i < count; i++) ms.push(await within(120_000, 'first render', firstShown(browser, app)));
-  return median(ms);
+  return ms;
 }
+
+const listed = (xs: readonly number[]) => xs.map((x) => round(x, 1)).join(', ');
 
 const scrollP95 = async (scroller: Browser, app: RunningServe) =>
   p95(await within(130_000, 'scroll', scrollFrames(scroller, app)));
 
-export async function scaleUiFigures(work: string, big: Home, small: Home): Promise<Figure[]> {
+export async function scaleUiFigures(
+  work: string,
+  big: Home,
+  small: Home,
+  took: (part: string) => void,
+): Promise<Figure[]> {
   await buildServedRenderer();
+  took('UI: renderer built (setup; once a run, with the ui section)');
   const empty = buildHome(work, 0, 0);
   const sb = await benchSandbox({ pipelineSeconds: 100_000, ffmpeg: false });
   let browser: Browser | null = null;
@@ -124,7 +133,9 @@ export async function scaleUiFigures(work: string, big: Home, small: Home): Prom
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
     scroller = await chromium.launch({ executablePath: CHROMIUM, args: SCROLL_ARGS, headless: true });
     const [b, s] = [browser, scroller];
-    const none = { render: await withServe(empty, sb.baseUrl, (app) => renders(b, app, RENDERS)) };
+    const emptyRenders = await withServe(empty, sb.baseUrl, (app) => renders(b, app, RENDERS));
+    const none = { render: median(emptyRenders) };
+    took(`UI: empty home, ${RENDERS + 1} visits`);
     // Scroll and memory: the 1,000-job queue, visited and scrolled the same way as the big one. Not the
     // issue's 100 jobs: 20 rows are shorter than two windows, their frames show rows all drawn already,
     // not the rows and pages a long scroll brings in; 200 rows bring them in as the big queue does. Both
@@ -132,15 +143,22 @@ export async function scaleUiFigures(work: string, big: Home, small: Home): Prom
     // queue at 47.6 ms p95, another at 23.8, at the same code).
     const [large, thousand] = await withServe(big, sb.baseUrl, (bigApp) =>
       withServe(small, sb.baseUrl, async (smallApp) => {
-        const render = await renders(b, bigApp, RENDERS);
+        const bigRenders = await renders(b, bigApp, RENDERS);
         await within(120_000, 'first render', firstShown(b, smallApp));
+        took(`UI: 100,000-job home, ${RENDERS + 1} visits, and the 1,000-job one's first`);
         const turns = await alternate(
           SCROLLS,
           () => scrollP95(s, bigApp),
           () => scrollP95(s, smallApp),
         );
+        took(`UI: ${SCROLLS} scrolls of each queue`);
+        // The spread of each figure's runs, to judge whether these few rounds are enough.
+        process.stderr.write(
+          `bench: scale: first renders ${listed(bigRenders)} ms vs empty ${listed(emptyRenders)};` +
+            ` scroll p95s ${listed(turns.a)} ms vs ${listed(turns.b)}\n`,
+        );
         return [
-          { render, scroll: median(turns.a), rssMb: rssTreeMb(bigApp.child.pid ?? 0) },
+          { render: median(bigRenders), scroll: median(turns.a), rssMb: rssTreeMb(bigApp.child.pid ?? 0) },
           { scroll: median(turns.b), rssMb: rssTreeMb(smallApp.child.pid ?? 0) },
         ] as const;
       }),

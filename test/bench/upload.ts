@@ -23,14 +23,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { videoMp4 } from '../helpers/media';
 import { runChild } from './child';
-import { alternate, median, ratioOf, round, type Figure } from './figures';
+import { alternate, median, partClock, ratioOf, round, type Figure } from './figures';
 import { API_KEY, benchSandbox, type BenchSandbox } from './sandbox';
 
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
-const RUNS = Number(process.env.BENCH_UPLOAD_RUNS ?? 5);
+/** Rounds of each of v2 and v1 (engine, then curl): their ratios' spread is printed with every run. */
+const RUNS = Number(process.env.BENCH_UPLOAD_RUNS ?? 2);
 /** The engine-overhead batches: processes, and the 64 MiB jobs after the warm-up that the overhead counts. */
-const BATCHES = 3;
+const BATCHES = 2;
 const BATCH_JOBS = 5;
 /**
  * 64 MiB files in each batch: a GiB, the memory figure's reference. What a process's peak holds beyond what
@@ -135,11 +136,8 @@ export async function uploadFigures(work: string): Promise<Figure[]> {
   const gib = bigMp4(work, 1024 * MiB);
   const batch = Array.from({ length: MEMORY_FILES }, (_, n) => bigMp4(work, 64 * MiB, n));
   const warmFile = bigMp4(work, 2 * MiB);
+  const took = partClock('upload');
   const sb = await benchSandbox({ pipelineSeconds: 100_000, dataDir, balance: 1e9, ffmpeg: false });
-  // The first reader of the sparse file fills the page cache with its GiB of zeros, and the first upload
-  // into the sandbox's fresh tmpfs folder is slow too (3-4x): one untimed run of each side before the
-  // rounds, so neither pays for what the other leaves warm.
-  const warm = <A, B>(r: { a: A[]; b: B[] }) => ({ a: r.a.slice(1), b: r.b.slice(1) });
   try {
     // --expose-gc: the child collects what each request left at its status line, counted in the request.
     const engine = async (api: 'v2' | 'v1', files: string[]) => {
@@ -162,31 +160,35 @@ export async function uploadFigures(work: string): Promise<Figure[]> {
       await clearUploads(dataDir);
       return r;
     };
-    const v2 = warm(
-      await alternate(
-        RUNS + 1,
-        () => one('v2'),
-        () =>
-          curlThen(async () => [
-            '-H',
-            `apikey: ${API_KEY}`,
-            '-F',
-            'dest_lang=es',
-            '-F',
-            `file=@${gib};type=video/mp4`,
-            `${sb.baseUrl}/api/v2/dubs`,
-          ]),
-      ),
+    const curlForm = (file: string) => [
+      '-H',
+      `apikey: ${API_KEY}`,
+      '-F',
+      'dest_lang=es',
+      '-F',
+      `file=@${file};type=video/mp4`,
+      `${sb.baseUrl}/api/v2/dubs`,
+    ];
+    // The first reader of the sparse file fills the page cache with its GiB of zeros, and the first upload
+    // into the sandbox's fresh tmpfs folder is slow too (3-4x): one curl of the GiB, untimed, before the
+    // rounds, so neither side pays for what the other leaves warm. (Each engine process times its upload
+    // itself, after its start and a warm-up job of its own.)
+    await curlThen(async () => curlForm(gib));
+    took('warm-up (setup)');
+    const v2 = await alternate(
+      RUNS,
+      () => one('v2'),
+      () => curlThen(async () => curlForm(gib)),
     );
-    const v1 = warm(
-      await alternate(
-        RUNS + 1,
-        () => one('v1'),
-        () => curlThen(async () => ['-T', gib, '-H', 'content-type: video/mp4', await v1UploadUrl(sb)]),
-      ),
+    const v1 = await alternate(
+      RUNS,
+      () => one('v1'),
+      () => curlThen(async () => ['-T', gib, '-H', 'content-type: video/mp4', await v1UploadUrl(sb)]),
     );
+    took(`${RUNS} rounds of v2 and of v1 (engine and curl, a GiB each)`);
     const batches: ChildResult[] = [];
     for (let i = 0; i < BATCHES; i++) batches.push(await engine('v2', batch));
+    took(`${BATCHES} batches of ${MEMORY_FILES} x 64 MiB`);
     /** Per job of a batch: the process's CPU from `uploading` to the service's answer, less the request's. */
     const outside = (b: ChildResult) => b.jobs.slice(0, BATCH_JOBS).map((j) => j.jobCpuMs - j.uploadCpuMs);
     const hashCpu = hashCpuPerGiB();
@@ -224,6 +226,9 @@ export async function uploadFigures(work: string): Promise<Figure[]> {
         return c ? (c.seconds + hashCpu) / (r.uploadMs / 1000) : NaN;
       });
       const ratio = round(median(ratios), 2);
+      process.stderr.write(
+        `bench: upload: ${name}, each round's ratio: ${ratios.map((r) => round(r)).join(', ')}\n`,
+      );
       return {
         name: `${name}, ratio: median of ${runs.a.length} rounds`,
         measured: round(mine, 0),
@@ -244,6 +249,11 @@ export async function uploadFigures(work: string): Promise<Figure[]> {
     const cpuEngine = median(rounds.map(([r]) => r.uploadCpuMs / 1000));
     const cpuCurl = median(rounds.flatMap(([, c]) => (c?.cpuSeconds ? [c.cpuSeconds] : [])));
     const cpuRatio = cpuRatios.length ? round(median(cpuRatios), 2) : null;
+    process.stderr.write(
+      `bench: upload: CPU, each round's ratio: ${cpuRatios.map((r) => round(r)).join(', ')};` +
+        ` peak RSS, MiB: 1 GiB ${[...v2.a, ...v1.a].map((r) => round(r.rssBytes / MiB, 0)).join(', ')},` +
+        ` ${MEMORY_FILES} x 64 MiB ${batches.map((b) => round(b.rssBytes / MiB, 0)).join(', ')}\n`,
+    );
     // The engine's own work per job, as in a batch: the mean over each batch's first BATCH_JOBS jobs (none
     // of them the process's first), the median of the batches.
     const overhead = median(
