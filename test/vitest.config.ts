@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
+import SlowFirst from './slow-first';
 
 /** The slow tiers' files that live beside the integration tests they share helpers with. */
 const SLOW_INTEGRATION = [
@@ -54,6 +55,8 @@ export default defineConfig({
     // Each file's CPU, when DUBDESK_CPU_REPORT names a file to write it to (CONTRIBUTING.md).
     setupFiles: ['test/helpers/cpu-report.ts'],
     pool: 'forks',
+    // The slowest files first, across the tiers run together (test/slow-first.ts).
+    sequence: { sequencer: SlowFirst },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Integration tests start sandboxes and child processes; two cores run two files at once.
