@@ -13,7 +13,12 @@ import { fileURLToPath } from 'node:url';
 const TIERS = [
   // unit-mocking: the unit files that mock modules, each in a process of its own (test/vitest.config.ts).
   { project: 'unit', also: ['unit-mocking'], says: 'unit and contract' },
-  { project: 'integration', says: 'the engine, CLI, serve and desktop shell against the sandbox' },
+  // integration-alone: the integration files that change what a process shares, each in a process of its own.
+  {
+    project: 'integration',
+    also: ['integration-alone'],
+    says: 'the engine, CLI, serve and desktop shell against the sandbox',
+  },
   { project: 'e2e', says: 'the app in Chromium and in Electron, the chaos run, packaging' },
 ];
 /**
