@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
+import SlowFirst from './slow-first';
 
 /** The slow tiers' files that live beside the integration tests they share helpers with. */
 const SLOW_INTEGRATION = [
@@ -17,6 +18,24 @@ const SLOW_CONTRACT = ['test/contract/numbers.test.ts'];
  * as the first file left it (two files registered the desktop's IPC handlers on one mocked ipcMain).
  */
 const MOCKING = ['test/contract/ipc.test.ts', 'test/unit/desktop/desktop-extras.test.ts'];
+
+/**
+ * Integration files that change what the whole process shares: they mock a module (`vi.mock('electron')`),
+ * spy on a class, wrap Node's fs builtins, set process.env, or assert that no tool host has started yet.
+ * Each runs in a process of its own; the other integration files share their worker processes, where each
+ * had loaded the engine and the sandbox again (a third of a small file's CPU).
+ */
+const INTEGRATION_ALONE = [
+  'test/integration/desktop/**/*.test.ts',
+  'test/integration/watch/catch-up.test.ts',
+  'test/integration/watch/idle.test.ts',
+  'test/integration/engine/result-hash.test.ts',
+  'test/integration/engine/upload-stall.test.ts',
+  'test/integration/engine/upload-stall-line.test.ts',
+  'test/integration/engine/tool-host.test.ts',
+  'test/integration/engine/tool-host-qc.test.ts',
+  'test/integration/sandbox/own-ffmpeg.test.ts',
+];
 
 /**
  * `npm test` runs these tiers one after another (scripts/test-tiers.mjs), the fast ones first, and stops at the
@@ -43,7 +62,15 @@ export default defineConfig({
         isolate: false,
       }),
       tier('unit-mocking', MOCKING),
-      tier('integration', ['test/integration/**/*.test.ts', ...SLOW_CONTRACT], SLOW_INTEGRATION),
+      tier(
+        'integration',
+        ['test/integration/**/*.test.ts', ...SLOW_CONTRACT],
+        [...SLOW_INTEGRATION, ...INTEGRATION_ALONE],
+        {
+          isolate: false,
+        },
+      ),
+      tier('integration-alone', INTEGRATION_ALONE, SLOW_INTEGRATION),
       // test/electron (the desktop app under real Electron) runs after these, by test/electron/run-suite.mjs.
       // One renderer build and one Chromium for the tier's test processes (test/e2e-setup.ts).
       tier('e2e', ['test/e2e/**/*.test.ts', ...SLOW_INTEGRATION], [], {
@@ -54,6 +81,8 @@ export default defineConfig({
     // Each file's CPU, when DUBDESK_CPU_REPORT names a file to write it to (CONTRIBUTING.md).
     setupFiles: ['test/helpers/cpu-report.ts'],
     pool: 'forks',
+    // The slowest files first, across the tiers run together (test/slow-first.ts).
+    sequence: { sequencer: SlowFirst },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Integration tests start sandboxes and child processes; two cores run two files at once.
