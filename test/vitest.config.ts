@@ -16,7 +16,11 @@ const SLOW_CONTRACT = ['test/contract/numbers.test.ts'];
  * Unit files that mock a module (`vi.mock('electron')`): a module mocked in a shared worker process stays
  * as the first file left it (two files registered the desktop's IPC handlers on one mocked ipcMain).
  */
-const MOCKING = ['test/contract/ipc.test.ts', 'test/unit/desktop/desktop-extras.test.ts'];
+const MOCKING = [
+  'test/contract/ipc.test.ts',
+  'test/unit/desktop/desktop-extras.test.ts',
+  'test/unit/foreign-link-walk.test.ts',
+];
 
 /**
  * `npm test` runs these tiers one after another (scripts/test-tiers.mjs), the fast ones first, and stops at the
