@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SMALL_FIRST_WINDOW } from '../../electron/engine/db/job-store/due';
 import { openDatabase } from '../../electron/engine/db/open';
+import { transactionsOf } from '../../electron/engine/db/transactions';
 import { enqueueManyUnlessLive } from '../../electron/engine/jobs/life';
 import { newJob } from '../helpers/new-job';
 import { storeOn } from '../helpers/store';
@@ -71,5 +72,19 @@ describe("the runner's claim of due uploads", () => {
       [inside + 1, true],
       [beyond + 1, true],
     ]);
+  });
+
+  it('takes no write lock when no upload slot is free and nothing due sends nothing', () => {
+    const { store } = recordingStore();
+    enqueueManyUnlessLive(store, files(20), Date.now(), true);
+    const t = transactionsOf(store.db);
+    const tx = t.tx.bind(t);
+    let writes = 0;
+    t.tx = ((...a: Parameters<typeof tx>) => (writes++, tx(...a))) as typeof t.tx;
+    expect(store.leases.claim('submit', 0, 'svc', () => false, Date.now(), 16)).toEqual([]);
+    expect(writes).toBe(0);
+    // A slot free: the claim is made, in its one transaction.
+    expect(store.leases.claim('submit', 1, 'svc', () => false, Date.now(), 16)).toHaveLength(1);
+    expect(writes).toBe(1);
   });
 });

@@ -76,6 +76,9 @@ export class JobLeases {
     offLinkLimit = 0,
   ): { row: JobRow; token: string; offLink: boolean }[] {
     if (limit <= 0 && offLinkLimit <= 0) return [];
+    // No slot for an upload: only a step that sends nothing can start. Most turns of a busy runner find
+    // none (one read of an index that is empty for a batch of files), and take no write lock for it.
+    if (step === 'submit' && limit <= 0 && this.q.offLinkDue.get(now, service) === undefined) return [];
     return this.t.tx(() => {
       const claimed: { row: JobRow; token: string; offLink: boolean }[] = [];
       const taken = { link: 0, off: 0 };
