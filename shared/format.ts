@@ -35,3 +35,13 @@ export function formatLength(seconds: number): string {
   const r = String(s % 60).padStart(2, '0');
   return h ? `${h}:${String(m).padStart(2, '0')}:${r}` : `${m}:${r}`;
 }
+
+/** A message as a sentence: the contract's words carry no closing stop, a face adds it. */
+export function sentence(message: string): string {
+  return /[.!?]$/.test(message) ? message : `${message}.`;
+}
+
+/** A message, then the sentence that follows it (a remedy, a hint). */
+export function thenSay(message: string, next: string): string {
+  return `${sentence(message)} ${next}`;
+}

@@ -1,5 +1,6 @@
 import { toContractError, type ContractError } from '../../shared/contract/errors';
 import { printable } from './format';
+import { thenSay } from '../../shared/format';
 
 /** A command's own fix for an error code, in place of the general one (`watch` has no --force). */
 export type HintsFor = Partial<Record<ContractError['code'], string>>;
@@ -50,14 +51,11 @@ function hint(e: ContractError, own: HintsFor): { text: string; replaces: boolea
   }
 }
 
-/** A message, then the sentence that follows it (a message may end its own sentence). */
-const then = (message: string, next: string) => `${message}${/[.!?]$/.test(message) ? '' : '.'} ${next}`;
-
 /** One line for the terminal: the engine's message, then what to do, with this face's own hint. */
 export function describeError(raw: unknown, own: HintsFor = {}): string {
   const e = toContractError(raw);
   const h = hint(e, own);
-  if (h?.replaces) return printable(e.field ? `${e.message}; ${h.text}` : then(e.message, h.text));
+  if (h?.replaces) return printable(e.field ? `${e.message}; ${h.text}` : thenSay(e.message, h.text));
   const tail = [e.remedy, h?.text].filter(Boolean).join(' ');
-  return printable(tail ? then(e.message, tail) : e.message);
+  return printable(tail ? thenSay(e.message, tail) : e.message);
 }

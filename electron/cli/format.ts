@@ -79,3 +79,6 @@ function jobRange(ids: readonly number[]): string {
     .map((id) => `#${id}`)
     .join(' ')}${sorted.length > 8 ? ' …' : ''}`;
 }
+
+/** One argument for a POSIX shell (and PowerShell): single-quoted, a quote inside closed and reopened. */
+export const shellArg = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -1,8 +1,14 @@
 import type { JobView } from '../../shared/contract/jobs';
 import type { DubdeskApi } from '../../shared/contract/methods';
-import { printable } from './format';
+import { printable, shellArg } from './format';
 
 const VERDICT = { warn: 'has warnings', fail: 'FAILS' } as const;
+
+/** The terminal's command for a package refused in one format that the other takes (the engine says which). */
+function commandFor(message: string | undefined, source: string): string {
+  const other = /package it as (MKV|MP4) instead$/.exec(message ?? '')?.[1];
+  return other ? `: dubdesk package --format ${other.toLowerCase()} ${printable(shellArg(source))}` : '';
+}
 
 /**
  * After a run, what was handed on for the dubs it finished: each source's package (or why it could not be
@@ -31,7 +37,7 @@ export async function printHandedOn(
       );
     if (p?.state === 'failed')
       process.stderr.write(
-        `  ✗ no package of ${printable(s.sourceName)}: ${printable(p.error?.message ?? 'it failed')}\n`,
+        `  ✗ no package of ${printable(s.sourceName)}: ${printable(p.error?.message ?? 'it failed')}${commandFor(p.error?.message, s.source)}\n`,
       );
   }
   for (const j of finished) {

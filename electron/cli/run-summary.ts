@@ -1,13 +1,10 @@
-import { plural } from '../../shared/format';
+import { plural, thenSay } from '../../shared/format';
 import { tally } from '../../shared/contract/batch-summary';
 import type { JobView } from '../../shared/contract/jobs';
 import type { QueueTotals } from '../../shared/contract/queue';
 import { describeJob, printable } from './format';
 
 export { tally };
-
-/** A message, then the sentence that follows it (a message may end its own sentence). */
-const then = (message: string, next: string) => `${message}${/[.!?]$/.test(message) ? '' : '.'} ${next}`;
 
 /**
  * Why a job failed and what to do, here: a folder it could not write into is made writable again or traded
@@ -19,12 +16,12 @@ function failedWords(j: JobView): string {
   const unwritable = e.code === 'permission' || (e.code === 'disk' && / read-only disk$/.test(e.message));
   if (unwritable) {
     const paid = j.remoteId ? ' (the dub made is not paid again)' : '';
-    return then(
+    return thenSay(
       e.message,
       `Make the folder writable again, then \`dubdesk retry ${j.id}\`; or \`dubdesk retry ${j.id} --out DIR\` saves the results in another folder${paid}.`,
     );
   }
-  return e.remedy ? then(e.message, e.remedy) : e.message;
+  return e.remedy ? thenSay(e.message, e.remedy) : e.message;
 }
 
 /** The summary line (`This batch: 2 completed, …`), each failed job, and each input skipped. */

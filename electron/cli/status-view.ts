@@ -1,6 +1,7 @@
 import { cliTruncate, wrapAnsi } from './text-width';
 import { jobFiles, type JobView } from '../../shared/contract/jobs';
 import type { QueueTotals } from '../../shared/contract/queue';
+import { thenSay } from '../../shared/format';
 import { fitLine } from './fit';
 import { formatDuration, printable, table } from './format';
 
@@ -52,7 +53,7 @@ export function noteOf(j: JobView, now: number, verbose: boolean): string {
       : '');
   if (j.waiting?.retryAt)
     note += `, retrying in ${formatDuration(Math.max(0, (Date.parse(j.waiting.retryAt) - now) / 1000))}`;
-  if (verbose && j.error?.remedy) note += `. ${j.error.remedy}`;
+  if (verbose && j.error?.remedy) note = thenSay(note, j.error.remedy);
   return printable(note);
 }
 

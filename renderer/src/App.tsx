@@ -51,7 +51,7 @@ function Shell({ store, bridge }: { store: AppStore; bridge: FaceBridge }) {
   );
 }
 
-/** The whole app over one bridge and its store (main.tsx connects the store to the bridge's events). */
+/** The whole app over one bridge and its store (boot.tsx connects the store to the bridge's events). */
 export function App({ bridge, store }: { bridge: FaceBridge; store: AppStore }) {
   return (
     <BridgeContext.Provider value={bridge}>

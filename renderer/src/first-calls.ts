@@ -1,7 +1,8 @@
 /**
- * Evaluated first of the page's modules (main.tsx imports it before anything else). In a browser, the
- * requests every start makes leave now, while React and the contract's zod schemas are still being
- * evaluated (~100 ms on the project machine), instead of after them. What can change is asked once the event
+ * Evaluated first of the page's modules (main.tsx imports it before anything else; the app's own chunk,
+ * boot.tsx, is still on its way). In a browser, the requests every start makes leave now, while React and
+ * the contract's zod schemas are still being fetched and evaluated (~100 ms on the project machine), instead
+ * of after them. What can change is asked once the event
  * stream's headers are back (the server subscribed it before it sent them), as the ordinary start does
  * (store/connect.ts): a change between an answer and the subscription would reach the page by no event.
  * The bridge and the store make
@@ -16,7 +17,7 @@ import { pageRequest } from './store/queue';
 
 function sendFirstCalls(): void {
   if (window.dubdesk) return;
-  // Without a session the page shows how to get one (main.tsx), and makes no call.
+  // Without a session the page shows how to get one (boot.tsx), and makes no call.
   if (pageSession() !== 'signed-in') return;
   const call = (path: string, body: unknown = null) => ({ url: path, init: callInit(undefined, body) });
   const [stream] = sendEarly([

@@ -1,44 +1,22 @@
-// First: its requests leave before the rest of the bundle is evaluated.
+// First: the page's first calls (first-calls.ts) leave while the app's code is still on its way.
 import './first-calls';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './App';
-import { getBridge } from './bridge/index';
-import { onSessionChanged, pageSession, tradeCodesPastedLater } from './bridge/web-session';
-import { NeedsLink } from './screens/NeedsLink';
-import { createAppStore } from './store';
-import { connect } from './store/connect';
+// Every stylesheet, in the cascade's order, is the page's one render-blocking <link>.
+import './screens/needs-link.css';
 import './styles.css';
 import './steering.css';
 import './compact.css';
 
+/**
+ * The page's entry is this small module and the stylesheet. The app itself (boot.tsx: React, the contract's
+ * zod schemas, every screen, about 560 kB) is a chunk of its own, fetched once this has run: the first page
+ * of the queue, the totals and the settings are asked for before it arrives, not after it is evaluated.
+ */
 const root = document.getElementById('root');
 if (root) {
-  const view = createRoot(root);
-  try {
-    if (!window.dubdesk) {
-      // A browser's page: when its session ends, or a code pasted later was used, it says how to get an address.
-      tradeCodesPastedLater();
-      onSessionChanged((now) => {
-        if (now !== 'signed-in') view.render(<NeedsLink why={now} />);
-      });
-    }
-    // In a browser without a session of `dubdesk serve`: the page about getting an address, not the app.
-    const session = window.dubdesk ? 'signed-in' : pageSession();
-    if (session !== 'signed-in') view.render(<NeedsLink why={session} />);
-    else {
-      const bridge = getBridge();
-      const store = createAppStore(bridge);
-      // The first page, totals and settings are asked for now, before React's first render (which takes about
-      // as long as they do), not from an effect after it; nor do they wait for the media token (bridge.ts).
-      connect(store, bridge);
-      view.render(
-        <StrictMode>
-          <App bridge={bridge} store={store} />
-        </StrictMode>,
-      );
-    }
-  } catch (e) {
-    root.textContent = `Dubdesk could not start: ${e instanceof Error ? e.message : String(e)}`;
-  }
+  import('./boot').then(
+    ({ boot }) => boot(root),
+    (e: unknown) => {
+      root.textContent = `Dubdesk could not start: ${e instanceof Error ? e.message : String(e)}`;
+    },
+  );
 }

@@ -77,6 +77,11 @@ describe('trouble in the browser: a bad file, a failed dub, a cancel', () => {
 
     const problem = row.locator('.job-problem.failed');
     expect(await problem.textContent()).toMatch(/Portuguese:.*\w{4,}/);
+    // The contract's words carry no closing stop: the row reads as two sentences, not one run-on line.
+    const failed = (await allJobs(e2e.app.host.api)).find((j) => j.sourceName === 'flaky-dub.mp4');
+    const { message, remedy } = failed?.error ?? {};
+    expect(remedy).toBeTruthy();
+    expect(await problem.locator('.problem-text').textContent()).toBe(`${message}. ${remedy}`);
     expect(await page.getByRole('button', { name: /^Failed/ }).textContent()).toMatch(/1$/);
 
     await row.getByRole('button', { name: /^Retry flaky-dub\.mp4 into Portuguese/ }).click();

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { webVttToSrt } from '../../electron/engine/media/subtitles/srt';
 import { webVtt } from '../../electron/sandbox/media';
 import { tempDir } from '../helpers/temp-dir';
 import { talkVideo, withAudioFilter } from '../helpers/deliver-media';
-import { audioMp3, ffprobeJson, videoMd5, videoMov, videoWebm } from '../helpers/media';
+import { audioMp3, ffprobeJson, videoMd5, videoMov, videoSounding, videoWebm } from '../helpers/media';
 import { mp4Tracks } from '../helpers/mp4-tracks';
 import { TOOLSETS } from '../helpers/toolsets';
 
@@ -159,6 +160,51 @@ describe.each(TOOLSETS)('one file with every language, muxed by %s', (_name, too
       expect({ picture, default: video.map((s) => s.disposition?.default) }).toEqual({
         picture,
         default: [1],
+      });
+    }
+  });
+
+  it('MP4 of a source whose sound is Opus (as screen recorders and MKV exports have it): made, the original as AAC', async () => {
+    const t = await tools();
+    const opus = videoSounding('opus', 3, 'opus-sound');
+    const inp = await input({
+      source: opus,
+      sourceStreams: await probeStreams(t.ffprobe, opus),
+      container: 'mp4',
+      part: join(tempDir('package-'), 'opus-sound.multi.mp4.part'),
+    });
+    await writePackage(t, inp);
+    expect(videoMd5(inp.part)).toBe(videoMd5(opus));
+    const audio = streamsOf(inp.part).filter((s) => s.codec_type === 'audio');
+    expect(audio.map((s) => s.codec_name)).toEqual(['aac', 'aac', 'mp3']);
+  });
+
+  it("the original keeps the language its sound says (a phone's or an export's tag) when the batch detected it", async () => {
+    const t = await tools();
+    const tagged = join(tempDir('tagged-'), 'tagged.mp4');
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-i',
+      source,
+      '-c',
+      'copy',
+      '-metadata:s:a:0',
+      'language=eng',
+      tagged,
+    ]);
+    for (const container of ['mkv', 'mp4'] as const) {
+      const inp = await input({
+        source: tagged,
+        sourceStreams: await probeStreams(t.ffprobe, tagged),
+        container,
+        part: join(tempDir('package-'), `tagged.multi.${container}.part`),
+      });
+      await writePackage(t, inp);
+      const audio = streamsOf(inp.part).filter((s) => s.codec_type === 'audio');
+      expect({ container, languages: audio.map(lang) }).toEqual({
+        container,
+        languages: ['eng', 'spa', 'fre'],
       });
     }
   });

@@ -7,6 +7,7 @@ import { withSession, type CliSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
 import { printable } from '../format';
+import { followPackagesElsewhere } from '../package-elsewhere';
 import { runQueue } from './run';
 
 interface PackageFlags {
@@ -76,7 +77,15 @@ export function registerPackageCommand(program: Command): void {
         }
         if (scope.length === 0) return ExitCode.Usage;
         // The worker makes it: followed until it is made (or fails, said as a run says it).
-        const run = await runQueue(s, { untilDone: true, concurrency: 2, pollInterval: 3 }, scope);
+        const run = await runQueue(
+          s,
+          { untilDone: true, concurrency: 2, pollInterval: 3, handedOnQuietly: true, handedOnOnly: true },
+          scope,
+        );
+        if (run.code === ExitCode.HandedToOther) {
+          const made = await followPackagesElsewhere(s.api, scope);
+          return refused && made === ExitCode.Ok ? ExitCode.Failed : made;
+        }
         if (run.code !== ExitCode.Ok) return run.code;
         return refused || (await anyPackageFailed(s, scope)) ? ExitCode.Failed : ExitCode.Ok;
       });

@@ -7,6 +7,7 @@ import {
 } from '../../../shared/contract/deliver';
 import type { JobFilter, JobView } from '../../../shared/contract/jobs';
 import type { DubdeskApi } from '../../../shared/contract/methods';
+import { thenSay } from '../../../shared/format';
 import { withSession } from '../context';
 import { ExitCode } from '../exit-codes';
 import { describeJob, printJson } from '../format';
@@ -94,7 +95,9 @@ async function judgeAgain(api: DubdeskApi, wanted: number[], target: LoudnessTar
   const r = await api.judgeQc({ ids, loudness: target });
   for (const s of r.skipped)
     if (s.error.code !== 'not-found')
-      process.stderr.write(`dubdesk qc: ${s.error.message}. ${s.error.remedy ?? ''}\n`);
+      process.stderr.write(
+        `dubdesk qc: ${s.error.remedy ? thenSay(s.error.message, s.error.remedy) : s.error.message}\n`,
+      );
   if (r.changed.length)
     process.stderr.write(
       `Judged ${r.changed.length === 1 ? `job #${r.changed[0]}` : `${r.changed.length} dubs`} again against the ${target} target (${LOUDNESS_TARGETS[target].lufs} LUFS ±${LOUDNESS_TARGETS[target].tolerance}), from the figures measured after the download: nothing was charged.\n`,

@@ -1,9 +1,6 @@
 import type { ActionResult, JobDetail } from '../../../shared/contract/jobs';
 import type { DubdeskApi } from '../../../shared/contract/methods';
-import { describeJob, printable } from '../format';
-
-/** One argument for a POSIX shell (and PowerShell): single-quoted, a quote inside closed and reopened. */
-const shellArg = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+import { describeJob, printable, shellArg } from '../format';
 
 /** The command that dubs a job again, with its own choices (the engine reads them), into `outDir` (charged). */
 export function dubAgainCommand(j: JobDetail, outDir: string): string {

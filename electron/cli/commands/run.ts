@@ -26,6 +26,13 @@ export interface RunFlags {
   maxUploadRate?: number;
   maxDownloadRate?: number;
   sendWindow?: SendWindow;
+  /**
+   * Another Dubdesk working the queue makes what was asked (a package): return at once with HandedToOther,
+   * printing nothing, for the caller to follow it.
+   */
+  handedOnQuietly?: boolean;
+  /** Only what is handed on is said (Package now): no job lines, no batch summary of dubs done before. */
+  handedOnOnly?: boolean;
 }
 
 /** Every job (or the jobs of `ids`), a page at a time: 10,000 jobs never travel at once. */
@@ -105,7 +112,7 @@ export async function runQueue(
   const held = (await api.totals()).paused?.reason ?? null;
   const progress = followProgress(
     api,
-    progressMode(flags.json),
+    progressMode(flags.json || flags.handedOnOnly),
     before,
     (id) => !inScope || inScope.has(id),
     held,
@@ -151,9 +158,14 @@ export async function runQueue(
   // The balance a run ends with is the service's after its charges: read again, not the one read before the last.
   if (t.counts.creditsCharged > 0) await api.account().catch(() => null);
   const totals = await api.totals();
+  if (outcome === 'other-dubdesk' && flags.handedOnQuietly) {
+    const code = ExitCode.HandedToOther;
+    return { code, json: { outcome, exitCode: code, tally: t.counts, queue: totals, jobs: after } };
+  }
   // Every job left is paused on its own (the queue itself is not): the run ended, but it is not done.
   const leftPaused = flags.untilDone && outcome === 'done' && t.counts.paused > 0;
-  if (!flags.json) printSummary(t, scope ? 'This batch' : 'This run', skipped, totals.paused !== null);
+  if (!flags.json && !flags.handedOnOnly)
+    printSummary(t, scope ? 'This batch' : 'This run', skipped, totals.paused !== null);
   const was = new Map(before.map((j) => [j.id, j.state]));
   // Dubs this run finished, and those of the batch made before whose QC or package it finished.
   const failedPackages = await printHandedOn(

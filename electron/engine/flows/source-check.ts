@@ -1,6 +1,9 @@
 import { stat } from 'node:fs/promises';
+import { creditsFor } from '../../../shared/credits';
+import { DubdeskError } from '../../../shared/contract/errors';
 import type { SourceIdentity } from '../api/file-body';
 import { ApiError } from '../api/errors';
+import { probeFile } from '../media/probe';
 import type { LeasedJob, StepContext } from './context';
 
 /**
@@ -19,7 +22,14 @@ export async function sourceBeforeUpload(
   if (!now) return undefined; // assertSourceFile names a file that is gone
   const sameTime = r.source_mtime !== null && Math.round(now.mtimeMs) === Math.round(r.source_mtime);
   if (now.size !== r.source_bytes || !sameTime) {
-    job.record({ source_bytes: now.size, source_mtime: now.mtimeMs, source_hash: null });
+    // Its sound, if already taken from the old content, is not what is there now.
+    job.record({
+      source_bytes: now.size,
+      source_mtime: now.mtimeMs,
+      source_hash: null,
+      staged_audio: null,
+      staged_type: null,
+    });
     // Waited for as any file still being written is (the job says why); nothing was sent.
     throw new ApiError(
       'source',
@@ -28,8 +38,31 @@ export async function sourceBeforeUpload(
   }
   let hash = r.source_hash;
   if (hash === null) {
+    await lengthStillEstimated(job);
     hash = await ctx.store.hashes.of(r.source, now.size, now.mtimeMs);
     job.record({ source_hash: hash });
   }
   return { size: now.size, mtimeMs: now.mtimeMs, hash };
+}
+
+/**
+ * A file whose content is new to the job (changed since its add, or never hashed) is read again for its
+ * length: what is sent is cut at the job's length, and the user agreed to the cost of that length. As long
+ * or shorter for the same credits, the job takes the new length; longer, it is not sent: a longer export
+ * costs more than the estimate the user saw.
+ */
+async function lengthStillEstimated(job: LeasedJob): Promise<void> {
+  const r = job.row;
+  const probed = await probeFile(r.source).catch(() => null);
+  const seconds = probed?.durationSeconds ?? null;
+  if (seconds === null || r.duration === null || seconds === r.duration) return;
+  const studio = r.studio === 1;
+  const [was, now] = [creditsFor(r.duration, studio), creditsFor(seconds, studio)];
+  if (now > was)
+    throw new DubdeskError(
+      'conflict',
+      `${r.source} changed since it was added: it now plays ${seconds.toFixed(1)} s, ${now} credits a language instead of ${was}; nothing was sent`,
+      { remedy: 'Add it again to see what it costs now, then dub it.' },
+    );
+  job.record({ duration: seconds });
 }

@@ -5,11 +5,12 @@ import type { Qc, QcProblem } from '../../../shared/contract/deliver';
 import { deliverOf, idsOf, languagesOf, type PackageRow } from '../db/job-store/deliver-values';
 import type { JobRow, JobStore } from '../db/jobs';
 import { deliverJob, type DoneOutput } from '../flows/deliver/job-deliverables';
+import { copiedDubDelta } from '../flows/deliver/copied-dub';
 import { makePackage } from '../flows/deliver/package-source';
 import type { MediaTools } from '../../media-tools/locate';
 import { ToolHostGoneError } from '../../media-tools/tool-host';
 import { packageExtension } from '../media/ffmpeg/package';
-import { sourceFacts, type SourceFacts } from '../media/qc/check-dub';
+import { sourceFacts, type MadeFrom, type SourceFacts } from '../media/qc/check-dub';
 import { judge } from '../media/qc/rules';
 import { PackageRoomWaits } from './package-room-waits';
 import { checkSubtitles } from '../media/qc/subtitle-checks';
@@ -47,17 +48,19 @@ const isFile = (path: string) =>
 /**
  * Sending the sound alone, the dub's video is made here (an audio-path job's `translated_mp4`): QC measures
  * that video, the file the user is handed, and reads the dub's own length from the sound it was made from
- * (the staged copy, else the sound among the results when it was asked for). Undefined for the service's
- * own files.
+ * (the staged copy, else the sound among the results when it was asked for; for a copy, what the dub it
+ * was linked from measured). Undefined for the service's own files.
  */
 async function madeFrom(
+  store: JobStore,
   row: JobRow,
   outputs: readonly DoneOutput[],
-): Promise<{ sound: string | null } | undefined> {
+): Promise<MadeFrom | undefined> {
   if (row.send !== 'audio' || !outputs.some((o) => o.type === 'translated_mp4')) return undefined;
   if (row.dubbed_audio && (await isFile(row.dubbed_audio))) return { sound: row.dubbed_audio };
   const result = outputs.find((o) => o.type === 'translated_mp3')?.path ?? null;
-  return { sound: result !== null && (await isFile(result)) ? result : null };
+  if (result !== null && (await isFile(result))) return { sound: result };
+  return { sound: null, copiedDelta: copiedDubDelta(store, row) };
 }
 
 const problem = (code: QcProblem['code'], message: string, remedy: string): QcProblem => ({
@@ -163,7 +166,7 @@ export class Deliveries {
     const choice = deliverOf(row);
     if (!choice) return;
     const outputs: DoneOutput[] = this.env.store.qc.doneOutputs(row.id);
-    const made = await madeFrom(row, outputs);
+    const made = await madeFrom(this.env.store, row, outputs);
     const tools = await this.env.tools();
     await holdPoint('qc-measure');
     let done: { qc: Qc; srt: Awaited<ReturnType<typeof deliverJob>>['srt']; dropVtt: string | null };

@@ -1,4 +1,5 @@
 import type { ContractError } from '../../../shared/contract/errors';
+import { ProblemWords } from './ProblemWords';
 
 /** An error in words, and what to do about it. */
 export function ErrorText({ error, id }: { error: ContractError | null | undefined; id?: string }) {
@@ -8,8 +9,7 @@ export function ErrorText({ error, id }: { error: ContractError | null | undefin
       <span className="error-symbol" aria-hidden="true">
         ⚠
       </span>{' '}
-      {error.message}
-      {error.remedy && <span className="remedy"> {error.remedy}</span>}
+      <ProblemWords message={error.message} remedy={error.remedy} />
     </p>
   );
 }

@@ -3,6 +3,7 @@ import type { FileEstimate } from '../../../shared/contract/batches';
 import { fileShareWords } from '../../../shared/file-share';
 import { baseName, formatBytes, formatLength, plural, withoutPathPrefix } from '../format';
 import { useApp } from '../store';
+import { ProblemWords } from './ProblemWords';
 
 /**
  * What the file adds to the batch's total, as the summary counts it: with "Dub them again", its languages
@@ -35,8 +36,11 @@ function FileLine(props: { file: FileEstimate; share: string; onRemove: (() => v
       </span>
       {file.problem ? (
         <span className="file-problem">
-          {withoutPathPrefix(file.problem.message, file.input)}
-          {file.problem.remedy && <span className="remedy"> {file.problem.remedy}</span>} — skipped
+          <ProblemWords
+            message={withoutPathPrefix(file.problem.message, file.input)}
+            remedy={file.problem.remedy}
+          />{' '}
+          — skipped
         </span>
       ) : (
         <span className="file-meta num">

@@ -1,7 +1,6 @@
 import type { JobView } from '../../../shared/contract/jobs';
 import { languageName } from '../../../shared/languages';
 import { baseName } from '../format';
-import { useApp } from '../store';
 import { CHIP_SYMBOL, chipKind, chipWaitWords, stateWords } from '../store/derived';
 import { pausedNow } from '../store/views';
 import { QC_MARK, QC_WORDS } from './QcSection';
@@ -14,6 +13,7 @@ import { QC_MARK, QC_WORDS } from './QcSection';
 export function JobChip({
   job,
   open,
+  queuePaused,
   onOpen,
   id,
   active,
@@ -21,14 +21,18 @@ export function JobChip({
 }: {
   job: JobView;
   open: boolean;
+  /**
+   * The whole queue is paused: nothing moves, so an open job shows as paused, not as working at 0%. Read by
+   * the row, not by each chip: a screenful of rows is ~70 chips, each a store subscription made and dropped
+   * while scrolling.
+   */
+  queuePaused: boolean;
   onOpen: (id: number) => void;
   id: string;
   /** The queue's arrows are on it. */
   active: boolean;
   onFocus: () => void;
 }) {
-  // While the whole queue is paused nothing moves: an open job shows as paused, not as working at 0%.
-  const queuePaused = useApp((s) => s.totals?.paused != null);
   const paused = pausedNow(job.state, queuePaused);
   const kind = paused ? 'paused' : chipKind(job.state);
   const working = kind === 'working';

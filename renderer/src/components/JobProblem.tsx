@@ -2,6 +2,7 @@ import type { JobView } from '../../../shared/contract/jobs';
 import { languageName } from '../../../shared/languages';
 import { waitingWords } from '../store/derived';
 import { useNow } from './useNow';
+import { ProblemWords } from './ProblemWords';
 
 /** Jobs of one row with the same trouble, shown once ("Spanish, French: …"). */
 export interface ProblemGroup {
@@ -46,8 +47,7 @@ export function JobProblem({
           {languages}:
         </span>
         <span className="problem-text">
-          {first.error.message}
-          {first.error.remedy && <span className="remedy"> {first.error.remedy}</span>}
+          <ProblemWords message={first.error.message} remedy={first.error.remedy} />
         </span>
         <button
           type="button"

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import {
   LOUDNESS_TARGETS,
   nearLoudnessTarget,
@@ -85,8 +86,10 @@ export function JudgeAgainst({ job, qc }: { job: JobView; qc: Qc }) {
 export function PackageNow({ job }: { job: JobView }) {
   const bridge = useBridge();
   const notify = useApp((s) => s.notify);
+  // Empty: the batch's choice (else MKV). A format one source refuses (a turned picture in MKV) is picked here.
+  const [format, setFormat] = useState<'' | 'mkv' | 'mp4'>('');
   const { busy, run } = useBusyAction(async () => {
-    const p = await bridge.packageNow({ source: job.source });
+    const p = await bridge.packageNow({ source: job.source, ...(format ? { format } : {}) });
     notify(
       'info',
       `${job.sourceName}: the ${p.format.toUpperCase()} with every finished language is being made.`,
@@ -94,13 +97,23 @@ export function PackageNow({ job }: { job: JobView }) {
   });
   if (job.state !== 'completed' || job.sourceKind !== 'file') return null;
   return (
-    <button
-      type="button"
-      onClick={run}
-      disabled={busy}
-      title="One file with the picture, the original sound and every finished dub; nothing is charged"
-    >
-      Package now
-    </button>
+    <span className="package-now">
+      <button
+        type="button"
+        onClick={run}
+        disabled={busy}
+        title="One file with the picture, the original sound and every finished dub; nothing is charged"
+      >
+        Package now
+      </button>
+      <label>
+        <span className="visually-hidden">Package as</span>
+        <select value={format} onChange={(e) => setFormat(e.target.value as typeof format)}>
+          <option value="">as the batch chose</option>
+          <option value="mkv">as MKV</option>
+          <option value="mp4">as MP4</option>
+        </select>
+      </label>
+    </span>
   );
 }

@@ -26,6 +26,8 @@ interface RowSlice {
   activeItem: number | null;
   /** The open job when it is one of this row's, else null: opening a job re-renders two rows, not all. */
   openJobId: number | null;
+  /** The whole queue is paused: its chips show their jobs as paused. */
+  queuePaused: boolean;
 }
 
 function sameSlice(a: RowSlice, b: RowSlice): boolean {
@@ -34,7 +36,8 @@ function sameSlice(a: RowSlice, b: RowSlice): boolean {
     a.selected === b.selected &&
     a.cursor === b.cursor &&
     a.activeItem === b.activeItem &&
-    a.openJobId === b.openJobId
+    a.openJobId === b.openJobId &&
+    a.queuePaused === b.queuePaused
   );
 }
 
@@ -74,6 +77,7 @@ const VirtualRow = memo(function VirtualRow({
       cursor: s.cursor === index,
       activeItem: s.cursor === index ? s.cursorItem : null,
       openJobId: row && open !== null && row.jobs.some((j) => j.id === open) ? open : null,
+      queuePaused: s.totals?.paused != null,
     };
     if (last.current && sameSlice(last.current, next)) return last.current;
     last.current = next;
@@ -97,6 +101,7 @@ const VirtualRow = memo(function VirtualRow({
           activeItem={slice.activeItem}
           onItemFocus={actions.onItemFocus}
           openJobId={slice.openJobId}
+          queuePaused={slice.queuePaused}
           onSelect={actions.onSelect}
           onOpenJob={actions.onOpenJob}
           onRetry={actions.onRetry}

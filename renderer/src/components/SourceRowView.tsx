@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { JobView, SourceRow } from '../../../shared/contract/jobs';
-import { baseName, formatLength } from '../format';
+import { baseName, formatLength, withoutPathPrefix } from '../format';
 import { languageName } from '../../../shared/languages';
 import { rowDone, stateWords } from '../store/derived';
 import { JobChip } from './JobChip';
@@ -16,6 +16,8 @@ interface Props {
   /** A chip or button got the focus (a click, the job panel giving it back): the arrows go on from it. */
   onItemFocus: (index: number, item: number) => void;
   openJobId: number | null;
+  /** The whole queue is paused (its chips say so). */
+  queuePaused: boolean;
   onSelect: (index: number, mode: 'only' | 'toggle' | 'range') => void;
   onOpenJob: (id: number) => void;
   onRetry: (jobs: readonly JobView[]) => void;
@@ -67,8 +69,11 @@ function earlierWords(jobs: readonly JobView[]): string {
   return `Earlier version: ${parts.join('; ')}${done ? '; its results are in previous/' : ''}`;
 }
 
-/** The source's one file with every language, in words: where it is, or where it stands. */
-export function packageWords(p: NonNullable<SourceRow['package']>): string {
+/**
+ * The source's one file with every language, in words: where it is, or where it stands. The row is the
+ * source: the engine's words name it by its whole path, which would fill the row's one line before the reason.
+ */
+export function packageWords(p: NonNullable<SourceRow['package']>, source: string): string {
   const langs = p.languages.map(languageName).join(', ');
   switch (p.state) {
     case 'done':
@@ -82,7 +87,7 @@ export function packageWords(p: NonNullable<SourceRow['package']>): string {
     case 'making':
       return `Package (${p.format.toUpperCase()}): being made…`;
     case 'failed':
-      return `Package failed: ${p.error?.message ?? 'unknown error'}`;
+      return `Package failed: ${withoutPathPrefix(p.error?.message ?? 'unknown error', source).replace(`${source} `, 'the file ')}`;
   }
 }
 
@@ -98,7 +103,7 @@ export function rowItemCount(row: SourceRow): number {
 /** A source and one chip per language; problems in words underneath; one quiet line once all are done. */
 export const SourceRowView = memo(function SourceRowView(props: Props) {
   const { row, index, selected, cursor, openJobId, onSelect, onOpenJob, onRetry } = props;
-  const { activeItem, onItemFocus } = props;
+  const { activeItem, onItemFocus, queuePaused } = props;
   const done = rowDone(row);
   const problems = done ? [] : problemGroups(row.jobs);
   let retries = row.jobs.length;
@@ -148,6 +153,7 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
             key={j.id}
             job={j}
             open={openJobId === j.id}
+            queuePaused={queuePaused}
             onOpen={onOpenJob}
             id={itemId(index, k)}
             active={activeItem === k}
@@ -163,7 +169,7 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
               className={`package-line package-${row.package.state}${row.package.error ? ' package-said' : ''}`}
               title={row.package.path ?? row.package.error?.message ?? undefined}
             >
-              {packageWords(row.package)}
+              {packageWords(row.package, row.source)}
             </p>
           )}
           {problems.map((g) => {

@@ -5,6 +5,7 @@ import { baseName, formatAgo, formatEta, withoutPathPrefix } from '../format';
 import { useApp } from '../store';
 import { Dialog } from './Dialog';
 import { useNow } from './useNow';
+import { ProblemWords } from './ProblemWords';
 
 /** How often the Files dialog reads its folder's files again while it is open. */
 const REREAD_MS = 2000;
@@ -89,8 +90,10 @@ export function WatchFiles() {
                   {baseName(f.path)}
                   {f.problem && (
                     <span className="file-problem">
-                      {withoutPathPrefix(f.problem.message, f.path)}
-                      {f.problem.remedy && <span className="remedy"> {f.problem.remedy}</span>}
+                      <ProblemWords
+                        message={withoutPathPrefix(f.problem.message, f.path)}
+                        remedy={f.problem.remedy}
+                      />
                     </span>
                   )}
                 </td>

@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useApp } from '../store';
 import { asError } from '../store/errors';
+import { thenSay } from '../../../shared/format';
 
 /**
  * A button's action: busy (the button disabled) while it runs, its failure said as a notice with the
@@ -14,7 +15,7 @@ export function useBusyAction(action: () => Promise<void>): { busy: boolean; run
     void action()
       .catch((e: unknown) => {
         const error = asError(e);
-        notify('error', error.remedy ? `${error.message}. ${error.remedy}` : error.message);
+        notify('error', error.remedy ? thenSay(error.message, error.remedy) : error.message);
       })
       .finally(() => setBusy(false));
   }, [action, notify]);

@@ -3,6 +3,7 @@ import { asError } from './errors';
 import { rowAt } from './rows';
 import { filterFor } from './views';
 import type { AppState, BulkAction, SelectionSlice, SliceMaker } from './types';
+import { thenSay } from '../../../shared/format';
 
 const VERB: Record<
   BulkAction,
@@ -167,7 +168,7 @@ export const createSelectionSlice: SliceMaker<SelectionSlice> = (bridge) => (set
         return result;
       } catch (e) {
         const err = asError(e);
-        get().notify('error', err.remedy ? `${err.message} ${err.remedy}` : err.message);
+        get().notify('error', err.remedy ? thenSay(err.message, err.remedy) : err.message);
         return null;
       }
     },

@@ -43,4 +43,19 @@ describe('--package mp4 of a picture an MP4 cannot hold (VP8)', () => {
     expect(mixed.stderr).toMatch(/^skipped: .*clip vidéo\.webm cannot be packaged as MP4.*--package mkv/m);
     expect(mixed.stderr).toContain('Queued 1 job');
   });
+
+  it('dubdesk package --format mp4 of it names the option that packages it as MKV', async () => {
+    const work = tempDir('dubdesk-vp8-now-');
+    const webm = join(work, 'écran.webm');
+    copyFileSync(videoWebm(2, 'vp8-now.webm'), webm);
+    const env = envFor(sb, join(work, 'home'));
+    const dubbed = await runCli(['dub', webm, '--to', 'es', '--poll-interval', '0.1'], env, work);
+    expect(dubbed.code, dubbed.stderr).toBe(0);
+    const packaged = await runCli(['package', webm, '--format', 'mp4'], env);
+    expect(packaged.stderr).not.toMatch(/\n\s+at /);
+    expect(packaged.stderr).toContain(`${webm} cannot be packaged as MP4: its picture is vp8`);
+    expect(packaged.stderr).toContain('dubdesk package --format mkv');
+    expect(packaged.stderr).not.toContain('--package mkv');
+    expect(packaged.code, packaged.stderr).toBe(1);
+  });
 });

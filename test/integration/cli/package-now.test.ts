@@ -37,6 +37,8 @@ describe('dubdesk package FILE', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Packaging .*bilan annuel\.mp4 as MKV: made here, nothing is charged/);
     expect(r.stderr).toContain(`package: ${packaged} (es, fr)`);
+    // It speaks of the package alone: not of a batch of no dubs and no charge, nor of dubs done before.
+    expect(r.stderr).not.toMatch(/This batch|Credits charged|✓ #/);
     expect(existsSync(packaged)).toBe(true);
     const audio = ffprobeJson(packaged).streams.filter((s) => s.codec_type === 'audio');
     expect(audio).toHaveLength(3);

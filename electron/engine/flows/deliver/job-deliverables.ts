@@ -3,7 +3,7 @@ import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { LoudnessTarget, Qc, SubtitleFormats } from '../../../../shared/contract/deliver';
 import type { MediaTools } from '../../../media-tools/locate';
-import { checkDub, type SourceFacts } from '../../media/qc/check-dub';
+import { checkDub, type MadeFrom, type SourceFacts } from '../../media/qc/check-dub';
 import { SubtitleConversionError } from '../../media/subtitles/conversion-error';
 import { srtBeside } from '../../outputs/deliver-names';
 import { settle } from '../../outputs/naming';
@@ -74,7 +74,7 @@ export async function deliverJob(
      * The dub's video was made here (sending the sound alone) from this dubbed sound (null: since gone):
      * QC measures the video, and reads the dub's own length from the sound.
      */
-    madeFrom?: { sound: string | null } | undefined;
+    madeFrom?: MadeFrom | undefined;
     subtitles: SubtitleFormats;
     loudness: LoudnessTarget;
   },

@@ -7,10 +7,14 @@ import type { MediaTools } from '../../../media-tools/locate';
 import { subtitleTracksOff } from './mp4-subtitles-off';
 import { MP4_VIDEO } from './rebuild';
 import { runTool } from '../../../media-tools/run';
-import type { MediaStreams, PlanStreams } from './streams';
+import type { AudioStream, MediaStreams, PlanStreams } from './streams';
 
-/** Sound an MP4 holds as it is; anything else (PCM, FLAC in old players, Vorbis…) becomes AAC there. */
-const MP4_AUDIO = new Set(['aac', 'mp3', 'ac3', 'eac3', 'alac', 'opus']);
+/**
+ * Sound an MP4 holds as it is; anything else (PCM, FLAC in old players, Vorbis…) becomes AAC there. Not
+ * Opus: the shipped ffmpeg writes it in an MP4 only as an experimental feature (it refuses without
+ * `-strict`), and QuickTime and editors do not play it there.
+ */
+const MP4_AUDIO = new Set(['aac', 'mp3', 'ac3', 'eac3', 'alac']);
 
 export interface PackagedDub {
   lang: string;
@@ -49,10 +53,27 @@ export function mp4Refusal(streams: Pick<PlanStreams, 'video'>): string | null {
   return null;
 }
 
+/**
+ * Why a source's picture cannot go into a Matroska file as it is; null when it can. A phone stores its
+ * picture sideways with a display matrix saying how to turn it: an MP4 keeps that, and ffmpeg writes no
+ * Matroska equivalent, so the package would play on its side.
+ */
+export function mkvRefusal(streams: Pick<MediaStreams, 'video'>): string | null {
+  const turned = streams.video?.rotation ?? 0;
+  if (turned % 360 === 0) return null;
+  return `its picture is turned ${Math.abs(turned)}° (as a phone records it), which a Matroska file cannot say: it would play on its side`;
+}
+
 /** The title players show for a track: "Spanish (dubbed)", "English (original)". */
 export const dubTitle = (lang: string) => `${languageName(lang)} (dubbed)`;
 export const originalTitle = (lang: string) =>
   lang === 'auto' || languageTag(lang) === 'und' ? 'Original' : `${languageName(lang)} (original)`;
+
+/** The original's language tag: the one the batch said, else the one its sound's own tag names, else `und`. */
+function originalTag(sourceLang: string, sound: Pick<AudioStream, 'language'>): string {
+  const said = languageTag(sourceLang);
+  return said !== 'und' ? said : (sound.language ?? 'und');
+}
 
 /** The ffmpeg arguments of a package (exported for the tests that read them). */
 export function packageArgs(input: PackageInput): string[] {
@@ -74,7 +95,7 @@ export function packageArgs(input: PackageInput): string[] {
   const audio: { lang: string; title: string; isDefault: boolean }[] = [];
   if (s.audio)
     audio.push({
-      lang: languageTag(input.sourceLang),
+      lang: originalTag(input.sourceLang, s.audio),
       title: originalTitle(input.sourceLang),
       isDefault: input.defaultAudio === 'original',
     });
@@ -130,7 +151,13 @@ export async function writePackage(
     const refused = mp4Refusal(input.sourceStreams);
     if (refused)
       throw new PackageRefusedError(
-        `${input.source} cannot be packaged as MP4: ${refused}; package it as MKV instead (dubdesk package --package mkv, or Package now as MKV)`,
+        `${input.source} cannot be packaged as MP4: ${refused}; package it as MKV instead`,
+      );
+  } else {
+    const refused = mkvRefusal(input.sourceStreams);
+    if (refused)
+      throw new PackageRefusedError(
+        `${input.source} cannot be packaged as MKV: ${refused}; package it as MP4 instead`,
       );
   }
   await rm(input.part, { force: true });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { runTool } from '../../../media-tools/run';
+import { streamLanguage } from './language-tag';
 
 /** What ffprobe says of a file's streams: only the fields the audio path reads, checked. */
 const StreamSchema = z.object({
@@ -39,6 +40,8 @@ export interface AudioStream {
    * encoder's delay and padding make one to three.
    */
   extraFrames: number | null;
+  /** The language its own tag names (ISO 639-2, `eng`); null when it names none. */
+  language: string | null;
 }
 
 /**
@@ -128,6 +131,7 @@ export async function probeStreams(
           bitRate: num(audio.bit_rate),
           durationSeconds: num(audio.duration),
           extraFrames: extraFrames(audio),
+          language: streamLanguage(audio.tags?.language),
         }
       : null,
     durationSeconds: num(parsed.format.duration),

@@ -8,14 +8,22 @@ import { measureAudio, measureSource, NoSoundError, type AudioMeasure, type Sile
 import { judge, type LengthOf } from './rules';
 import { checkSubtitles } from './subtitle-checks';
 
+/** The dubbed sound a video made here (sending the sound alone) was made from, as the service sent it. */
+export interface MadeFrom {
+  /** That sound (null: since gone); only its length is read. */
+  sound: string | null;
+  /**
+   * A copy's video is the video of the job it was linked from, whose sound is gone by now: the dub's length
+   * less the source's as that job's QC recorded it (the same content); null or absent when not known.
+   */
+  copiedDelta?: number | null;
+}
+
 export interface DubFiles {
   /** The dubbed media the user is handed (video or audio); null when only subtitles were asked for. */
   media: string | null;
-  /**
-   * That media is a video made here (sending the sound alone) from this dubbed sound, as the service sent
-   * it (null: since gone); only its length is read. Absent: the media is the service's own file.
-   */
-  madeFrom?: { sound: string | null };
+  /** That media is a video made here from this dubbed sound. Absent: the media is the service's own file. */
+  madeFrom?: MadeFrom;
   /** The dub's WebVTT subtitles; null when none were downloaded. */
   subtitles: string | null;
   /** The dub's job, named in what to do (the command that judges it against another target). */
@@ -90,6 +98,18 @@ async function soundSeconds(tools: MediaTools, path: string | null, signal?: Abo
   }
 }
 
+/** The dub's own length in a video made here: read from its sound, else from what its copy's donor knew. */
+async function madeFromSeconds(
+  tools: MediaTools,
+  made: MadeFrom,
+  source: SourceFacts,
+  signal?: AbortSignal,
+): Promise<number | null> {
+  if (made.sound !== null) return soundSeconds(tools, made.sound, signal);
+  const delta = made.copiedDelta ?? null;
+  return delta !== null && source.seconds !== null ? source.seconds + delta : null;
+}
+
 /**
  * QC of one finished dub from the files the user is handed: one ffmpeg pass over the sound of its media
  * (the picture is not decoded), its subtitles read. A video made here is measured as it is, the dub fitted
@@ -105,7 +125,7 @@ export async function checkDub(
   const extra: QcProblem[] = [];
   let audio: AudioMeasure | null = null;
   let noAudioStream = false;
-  const dubSeconds = files.madeFrom ? soundSeconds(tools, files.madeFrom.sound, signal) : null;
+  const dubSeconds = files.madeFrom ? madeFromSeconds(tools, files.madeFrom, source, signal) : null;
   if (files.media) {
     try {
       audio = await measureAudio(tools, files.media, { expectedSeconds: source.seconds, signal });
