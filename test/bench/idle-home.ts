@@ -8,8 +8,9 @@
  * as they do for jobs added one by one), so the home is ready in seconds rather than the ~10 s adding
  * 100,000 jobs one at a time took.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { openDatabase } from '../../electron/engine/db/open';
 import { openDubdesk } from '../../electron/engine/index';
 import { seedQueue } from '../helpers/seed';
@@ -59,8 +60,14 @@ export async function buildIdleHome(
     ids.push(added.id);
   }
   await host.close();
-  const db = openDatabase(join(home, 'dubdesk.db'));
   const now = Date.now();
+  const planned = planFiles(roots, opts.filesPerFolder, now);
+  const writing = writeFiles(planned);
+  const db = openDatabase(join(home, 'dubdesk.db'));
+  // The bulk load's pages stay in memory until the commit: with SQLite's default 2 MB cache, the 20 indexes
+  // of 100,000 jobs spilled and read back pages all along. Nothing here needs to survive a crash.
+  db.pragma('cache_size = -1048576');
+  db.pragma('synchronous = OFF');
   try {
     db.transaction(() => {
       const file = db.prepare(
@@ -68,20 +75,11 @@ export async function buildIdleHome(
            wait_since, first_seen_at, taken_at, updated_at, preset_version)
          VALUES (?, ?, 1, 'taken', ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
       );
-      for (const [f, root] of roots.entries()) {
-        for (let d = 0; d < opts.filesPerFolder / 500; d++) {
-          const dir = join(root, `shoot-${d}`);
-          mkdirSync(dir, { recursive: true });
-          for (let i = 0; i < 500; i++) {
-            const path = join(dir, `clip-${i}.mp4`);
-            writeFileSync(path, `not really a video ${f}/${d}/${i}\n`);
-            const s = statSync(path);
-            const hash = `${f}-${d}-${i}`.padEnd(64, '0');
-            // Taken over the last two weeks, as months of use leave them (not all in the last hour).
-            const at = now - ((((f * 40 + d) * 500 + i) * 7919) % TWO_WEEKS_MS);
-            file.run(ids[f], path, s.size, Math.round(s.mtimeMs), hash, at, at, at, at, at);
-          }
-        }
+      for (const [n, p] of planned.entries()) {
+        const hash = String(n).padEnd(64, '0');
+        // Taken over the last two weeks, as months of use leave them (not all in the last hour).
+        const at = now - ((n * 7919) % TWO_WEEKS_MS);
+        file.run(ids[p.folder], p.path, p.size, p.mtimeMs, hash, at, at, at, at, at);
       }
       // Each file's jobs: the template job with the file's source, language, folder and state.
       const template = db.prepare(`SELECT id FROM jobs ORDER BY id LIMIT 1`).pluck().get() as number;
@@ -101,6 +99,8 @@ export async function buildIdleHome(
         step: `CASE WHEN ${open} THEN 'submit' ELSE 'done' END`,
         completed_at: `CASE WHEN ${open} THEN NULL ELSE f.taken_at END`,
         credits_charged: `CASE WHEN ${open} THEN NULL ELSE 30 END`,
+        // Given here, not by the trigger that dates a charge (one UPDATE per finished job).
+        charged_at: `CASE WHEN ${open} THEN NULL ELSE f.taken_at END`,
         created_at: 'f.taken_at',
         updated_at: 'f.taken_at',
       };
@@ -125,6 +125,7 @@ export async function buildIdleHome(
   } finally {
     db.close();
   }
+  await writing;
   await watchOnce(home, ids);
   const files = opts.folders * opts.filesPerFolder;
   const removeFiles = () => {
@@ -132,6 +133,65 @@ export async function buildIdleHome(
     if (trees !== work) rmSync(trees, { recursive: true, force: true });
   };
   return { home, roots, jobs: files * LANGS.length, files, removeFiles };
+}
+
+interface Planned {
+  folder: number;
+  path: string;
+  body: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * The watched files, 500 to a subfolder: their paths, sizes and modification times, decided here so the
+ * database rows can be written while the files are. Times are a second apart and then some, over the last
+ * weeks: about one file in a thousand has a whole second, as a tool (tar, unzip) sets them.
+ */
+function planFiles(roots: readonly string[], perFolder: number, now: number): Planned[] {
+  const planned: Planned[] = [];
+  for (const [f, root] of roots.entries())
+    for (let d = 0; d < perFolder / 500; d++)
+      for (let i = 0; i < 500; i++) {
+        const n = planned.length;
+        const body = `not really a video ${f}/${d}/${i}\n`;
+        planned.push({
+          folder: f,
+          path: join(root, `shoot-${d}`, `clip-${i}.mp4`),
+          body,
+          size: Buffer.byteLength(body),
+          mtimeMs: now - 86_400_000 - n * 1013,
+        });
+      }
+  return planned;
+}
+
+/**
+ * Writes the planned files in a worker thread (each written, then given its time), beside the main
+ * thread's database work: one after the other, the two were most of the home's build.
+ */
+function writeFiles(planned: readonly Planned[]): Promise<void> {
+  const worker = new Worker(
+    `const { mkdirSync, writeFileSync, utimesSync } = require('node:fs');
+     const { dirname } = require('node:path');
+     const { files } = require('node:worker_threads').workerData;
+     let dir = '';
+     for (const f of files) {
+       if (dirname(f.path) !== dir) mkdirSync((dir = dirname(f.path)), { recursive: true });
+       writeFileSync(f.path, f.body);
+       utimesSync(f.path, f.mtimeMs / 1000, f.mtimeMs / 1000);
+     }`,
+    {
+      eval: true,
+      workerData: { files: planned.map(({ path, body, mtimeMs }) => ({ path, body, mtimeMs })) },
+    },
+  );
+  return new Promise((resolve, reject) => {
+    worker.on('error', reject);
+    worker.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`the file writer exited with ${code}`)),
+    );
+  });
 }
 
 /**

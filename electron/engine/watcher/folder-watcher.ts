@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import type { WatchFolderRow } from '../db/watch';
 import { outRootOf, type WatchEnv } from './env';
 import { IgnoreMatcher } from './ignore';
-import { fullScan, reconcilePaths } from './scan';
+import { fullScan, reconcilePaths, stampedChanged } from './scan';
 import { FolderSnapshots } from './snapshots';
 import { TreeWatch } from './tree-watch';
 import { pollDecision, type PollDecision } from './volume';
@@ -268,7 +268,8 @@ export class FolderWatcher {
     const since = snaps.usable(this.row, this.shape);
     const diff = since ? await tree.changedSince(since).catch(() => null) : null;
     // The snapshot compares mtimes only: a file whose mtime a tool set may have other content, same mtime.
-    const changed = diff && [...new Set([...diff, ...this.env.watch.files.toolStamped(this.row.id)])];
+    const stamped = diff && (await stampedChanged(this.env.watch.files.toolStamped(this.row.id)));
+    const changed = diff && stamped && [...new Set([...diff, ...stamped])];
     const ok = changed
       ? (await reconcilePaths(this.env, this.row, this.matcher, changed, stopped), true)
       : await fullScan(this.env, this.row, this.matcher, stopped);

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WatchFolderRow } from '../db/watch';
+import type { PresentRow } from '../db/watch-store/rows';
 import type { WatchEnv } from './env';
 import type { IgnoreMatcher } from './ignore';
 import { discover } from './discover';
@@ -111,6 +112,30 @@ export async function reconcilePaths(
   }
   env.watch.files.setGone(gone, true);
   env.watch.files.setGone(back, false);
+}
+
+/**
+ * Of a folder's files whose recorded mtime is a whole second (a tool's, which may set the same one again
+ * on other content, where the snapshot sees no change), those to look at: a stat each, and only a file
+ * whose size or mtime moved, or that is gone or back, is looked at as an event would.
+ */
+export async function stampedChanged(rows: readonly PresentRow[]): Promise<string[]> {
+  const changed: string[] = [];
+  for (let i = 0; i < rows.length; i += STATS_AT_ONCE) {
+    const chunk = rows.slice(i, i + STATS_AT_ONCE);
+    const looks = await Promise.all(chunk.map((r) => look(r.path)));
+    chunk.forEach((r, k) => {
+      const seen = looks[k];
+      const same =
+        seen?.kind === 'file' &&
+        seen.size === r.size &&
+        seen.mtimeMs === r.mtime_ms &&
+        !r.moved_to &&
+        !r.gone;
+      if (!same) changed.push(r.path);
+    });
+  }
+  return changed;
 }
 
 /**

@@ -62,7 +62,7 @@ export class WatcherLoop {
   /** The last tick found nothing to do: the loop sleeps until its next deadline, or an event. */
   private idle = false;
   private stopListening: () => void = () => {};
-  /** Moves with every commit to the jobs or the folders (this process's or another's). */
+  /** Moves with every commit to the jobs (this process's or another's). */
   private commits = 0;
 
   constructor(private readonly env: WatchEnv) {}
@@ -95,10 +95,11 @@ export class WatcherLoop {
 
   /**
    * A commit: the folders' jobs may have moved (their outcomes are looked at again); a folder table a user
-   * changed, or another process's change while nothing is under way here, is looked at now.
+   * changed, or another process's change while nothing is under way here, is looked at now. A write to the
+   * folders alone (their state, a scan, their files) leaves their jobs as they were.
    */
   private heard(c: Changes): void {
-    if (c.jobs.size || c.removed.length || c.allJobs || c.folders.size || c.allFolders) this.commits++;
+    if (c.jobs.size || c.removed.length || c.allJobs) this.commits++;
     if (c.foreign ? this.idle : c.folderTable) this.wake();
   }
 

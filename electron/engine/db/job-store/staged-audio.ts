@@ -13,12 +13,15 @@ export class StagedAudio {
         `SELECT 1 FROM jobs WHERE staged_audio = ? AND id <> ? AND step = 'submit'
             AND state NOT IN ('completed', 'canceled') LIMIT 1`,
       ),
+      // Each part walks the partial index of its jobs (jobs_submit_order, jobs_due, jobs_deliver_due): by
+      // state, or with no index, it read every finished job of the history at each start.
       inUse: db.prepare(
-        `SELECT staged_audio AS path FROM jobs WHERE staged_audio IS NOT NULL AND step = 'submit'
+        `SELECT staged_audio AS path FROM jobs WHERE step = 'submit' AND staged_audio IS NOT NULL
             AND state NOT IN ('completed', 'canceled')
-         UNION SELECT dubbed_audio FROM jobs WHERE dubbed_audio IS NOT NULL AND step = 'fetch'
-         UNION SELECT dubbed_audio FROM jobs WHERE dubbed_audio IS NOT NULL AND state = 'completed'
-            AND deliver IS NOT NULL AND qc IS NULL`,
+         UNION SELECT dubbed_audio FROM jobs WHERE step IN ('submit', 'fetch') AND step = 'fetch'
+            AND dubbed_audio IS NOT NULL
+         UNION SELECT dubbed_audio FROM jobs INDEXED BY jobs_deliver_due
+            WHERE state = 'completed' AND deliver IS NOT NULL AND qc IS NULL AND dubbed_audio IS NOT NULL`,
       ),
     };
   }

@@ -54,8 +54,8 @@ export class WatchFiles {
            WHERE folder_id = ? AND current = 1`,
       ),
       toolStamped: db.prepare(
-        `SELECT path FROM watch_files WHERE folder_id = ? AND current = 1 AND status != 'output'
-           AND mtime_ms % 1000 = 0`,
+        `SELECT id, path, status, size, mtime_ms, moved_to, gone FROM watch_files
+           WHERE folder_id = ? AND current = 1 AND status != 'output' AND mtime_ms % 1000 = 0`,
       ),
       // Any job's result, not only this folder's: a folder watching another one's output folder would
       // dub its dubs (and pay for them). `reprocess` still takes one on purpose.
@@ -177,8 +177,8 @@ export class WatchFiles {
    * file), which may set the same one again on other content, where a snapshot of paths and mtimes sees
    * no change.
    */
-  toolStamped(folderId: number): string[] {
-    return (this.q.toolStamped.all(folderId) as { path: string }[]).map((r) => r.path);
+  toolStamped(folderId: number): PresentRow[] {
+    return this.q.toolStamped.all(folderId).map((r) => PresentRow.parse(r));
   }
 
   setGone(ids: readonly number[], gone: boolean): void {

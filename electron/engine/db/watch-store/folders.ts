@@ -13,6 +13,7 @@ export class WatchFolderRows {
     this.q = {
       folders: db.prepare(`SELECT * FROM watch_folders ORDER BY id`),
       folder: db.prepare(`SELECT * FROM watch_folders WHERE id = ?`),
+      status: db.prepare(`SELECT status FROM watch_folders WHERE id = ?`).pluck(),
       insertFolder: db.prepare(
         `INSERT INTO watch_folders (path, preset, created_at, updated_at) VALUES (?, ?, ?, ?)`,
       ),
@@ -24,8 +25,9 @@ export class WatchFolderRows {
       activity: db.prepare(`UPDATE watch_folders SET last_activity_at = ? WHERE id = ?`),
       outcomesSignature: db.prepare(`UPDATE watch_folders SET outcomes_signature = ? WHERE id = ?`),
       snapshot: db.prepare(`UPDATE watch_folders SET snapshot = ? WHERE id = ?`),
+      // By (folder, status) SQLite walked every taken file of the folder: a few have a problem, if any.
       hasProblems: db.prepare(
-        `SELECT 1 FROM watch_files WHERE folder_id = ? AND problem IS NOT NULL
+        `SELECT 1 FROM watch_files INDEXED BY watch_files_problem WHERE folder_id = ? AND problem IS NOT NULL
            AND status IN ('taken', 'duplicate') LIMIT 1`,
       ),
       scanned: db.prepare(`UPDATE watch_folders SET last_scan_at = ? WHERE id = ?`),
@@ -42,6 +44,11 @@ export class WatchFolderRows {
   get(id: number): WatchFolderRow | undefined {
     const row = this.q.folder.get(id);
     return row ? WatchFolderRow.parse(row) : undefined;
+  }
+
+  /** The folder's status alone (null: no such folder), asked at each change of it: no row parsed. */
+  status(id: number): string | null {
+    return (this.q.status.get(id) as string | undefined) ?? null;
   }
 
   insert(path: string, preset: WatchPreset, now: number): number {
