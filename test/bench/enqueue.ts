@@ -40,9 +40,28 @@ function makeFiles(dir: string): string {
   return media;
 }
 
+/** Where the section's wall time goes, said on stderr: the figures are a small part of it. */
+class Took {
+  private readonly parts = new Map<string, number>();
+  async time<T>(part: string, work: () => T | Promise<T>): Promise<T> {
+    const t0 = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.parts.set(part, (this.parts.get(part) ?? 0) + performance.now() - t0);
+    }
+  }
+  toString(): string {
+    return [...this.parts].map(([part, ms]) => `${part} ${(ms / 1000).toFixed(1)} s`).join(', ');
+  }
+}
+
 export async function enqueueFigures(work: string): Promise<Figure[]> {
-  const media = makeFiles(work);
-  const sb = await benchSandbox({ pipelineSeconds: 100_000, balance: 1e9, ffmpeg: false });
+  const took = new Took();
+  const media = await took.time('2,000 files written', () => makeFiles(work));
+  const sb = await took.time('sandbox', () =>
+    benchSandbox({ pipelineSeconds: 100_000, balance: 1e9, ffmpeg: false }),
+  );
   const addMs: number[] = [];
   const stallMs: number[] = [];
   const idleMs: number[] = [];
@@ -51,31 +70,39 @@ export async function enqueueFigures(work: string): Promise<Figure[]> {
   try {
     for (let i = 0; i < RUNS; i++) {
       home = mkdtempSync(join(work, 'home-'));
-      const host = openDubdesk({ home, face: 'cli', service: { baseUrl: sb.baseUrl, apiKey: API_KEY } });
-      const idle = await startChild<{ maxMs: number }>('./idle-child.ts');
+      const host = await took.time('engine opened', () =>
+        openDubdesk({ home, face: 'cli', service: { baseUrl: sb.baseUrl, apiKey: API_KEY } }),
+      );
+      const idle = await took.time('idle child', () => startChild<{ maxMs: number }>('./idle-child.ts'));
       const loop = monitorEventLoopDelay({ resolution: 1 });
       loop.enable();
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
-      const r = await host.api.add({ inputs: [media], to: LANGS, outDir: join(work, 'out'), force: true });
+      const r = await took.time('adds', () =>
+        host.api.add({ inputs: [media], to: LANGS, outDir: join(work, 'out'), force: true }),
+      );
       addMs.push(performance.now() - t0);
       const cpu = process.cpuUsage(cpu0);
       cpuMs.push((cpu.user + cpu.system) / 1000);
       // The first pages a face shows right after, as part of the same run.
-      for (let offset = 0; offset < 500; offset += 100) await host.api.listSources({ offset, limit: 100 });
+      await took.time('first pages', async () => {
+        for (let offset = 0; offset < 500; offset += 100) await host.api.listSources({ offset, limit: 100 });
+      });
       loop.disable();
       stallMs.push(loop.max / 1e6);
       idleMs.push((await idle.finish()).maxMs);
       if (r.added.length !== FILES * LANGS.length) throw new Error(`added ${r.added.length} jobs`);
       // Every job a dub of its own (at least a credit each), none a copy of another's.
       if (r.credits < FILES * LANGS.length) throw new Error(`${r.credits} credits: copies, not dubs`);
-      await host.close();
+      await took.time('engine closed (its backup)', () => host.close());
     }
   } finally {
     await sb.stop();
   }
   const starts: { openListMs: number; importMs: number }[] = [];
-  for (let i = 0; i < 5; i++) starts.push(await runChild('./start-child.ts', { home }));
+  for (let i = 0; i < 5; i++)
+    starts.push(await took.time('5 start children', () => runChild('./start-child.ts', { home })));
+  process.stderr.write(`bench: enqueue's time: ${String(took)}\n`);
   const add = median(addMs);
   const stall = median(stallMs);
   const start = median(starts.map((s) => s.openListMs));

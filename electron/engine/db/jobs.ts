@@ -37,7 +37,7 @@ export {
   type RecordPatch,
   type WriteGuard,
 } from './job-store/rows';
-export { INSERT_ROWS } from './job-store/writes';
+export { INSERT_ROWS, type Placing } from './job-store/writes';
 
 /**
  * Every query on the job tables, one part per concern (`job-store/`), each found by its name: `reads`,

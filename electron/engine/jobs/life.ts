@@ -1,5 +1,5 @@
 import type { JobState } from '../../../shared/contract/jobs';
-import type { AnyPatch, JobRow, JobStore, NewJob, WriteGuard } from '../db/jobs';
+import type { AnyPatch, JobRow, JobStore, NewJob, Placing, WriteGuard } from '../db/jobs';
 import { LeaseLostError } from '../db/jobs';
 import type { LifeEvent, LifeEventType } from './life-events';
 import { COPY_WAKERS, RULES, WAKES_WAITERS, type Rule } from './life-rules';
@@ -150,8 +150,9 @@ export function enqueueManyUnlessLive(
   jobs: readonly NewJob[],
   now: number,
   notify: boolean,
+  placing?: Placing,
 ): (number | null)[] {
-  const ids = store.writes.insertManyUnlessLive(jobs, now);
+  const ids = store.writes.insertManyUnlessLive(jobs, now, placing);
   store.history.appendMany(
     ids.filter((id) => id !== null),
     now,

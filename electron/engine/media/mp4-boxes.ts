@@ -58,20 +58,39 @@ export async function readMoov(
   maxBytes: number,
 ): Promise<{ at: number; bytes: Buffer } | null> {
   const { size } = await file.stat();
-  const head = Buffer.alloc(16);
+  return readMoovAt(readerOfFile(file), size, maxBytes);
+}
+
+/** `readMoov` through a reader (one that may serve what was read already from memory). */
+export async function readMoovAt(
+  read: ReadAt,
+  size: number,
+  maxBytes: number,
+): Promise<{ at: number; bytes: Buffer } | null> {
   for (let at = 0; at + 8 <= size;) {
-    await file.read(head, 0, 16, at);
+    const head = await read(at, 16);
+    if (head.length < 8) return null;
     let length = head.readUInt32BE(0);
-    if (length === 1) length = Number(head.readBigUInt64BE(8));
-    else if (length === 0) length = size - at;
+    if (length === 1) {
+      if (head.length < 16) return null;
+      length = Number(head.readBigUInt64BE(8));
+    } else if (length === 0) length = size - at;
     if (length < 8) return null;
     if (head.toString('latin1', 4, 8) === 'moov') {
       if (length > maxBytes || at + length > size) return null;
-      const bytes = Buffer.alloc(length);
-      await file.read(bytes, 0, length, at);
-      return { at, bytes };
+      const bytes = await read(at, length);
+      return bytes.length === length ? { at, bytes } : null;
     }
     at += length;
   }
   return null;
+}
+
+/** A reader of an open file. */
+export function readerOfFile(file: FileHandle): ReadAt {
+  return async (position, length) => {
+    const buf = Buffer.alloc(length);
+    const { bytesRead } = await file.read(buf, 0, length, position);
+    return buf.subarray(0, bytesRead);
+  };
 }

@@ -68,13 +68,20 @@ describe('the streams the plan reads, in this process and by ffprobe', () => {
     expect(inProcess === null ? 'ffprobe' : 'in-process', `who answers for ${m.name} (${probed.mime})`).toBe(
       m.reader,
     );
+    // Probing an MP4 reads them through its own open file: the same, or none where the path has none.
+    const { streams } = await probeFile(m.path, { lengthUnknown: 'allow', streams: true });
+    if (streams !== undefined) expect(streams, 'read while probing').toEqual(inProcess);
+    else expect(probed.kind === 'audio' || /matroska|webm/.test(probed.mime), probed.mime).toBe(true);
     if (!inProcess) return;
     expect(asThePlanReads(inProcess)).toEqual(asThePlanReads(byFfprobe));
     expect(choices(probed, inProcess)).toEqual(choices(probed, byFfprobe));
   });
 
-  it('plans every file of the set as ffprobe alone would have', async () => {
-    const files = await Promise.all(media.map((m) => probeFile(m.path, { lengthUnknown: 'allow' })));
+  it.each([
+    ['read by the plan', false],
+    ['read while probing', true],
+  ])('plans every file of the set as ffprobe alone would have, MP4 streams %s', async (_how, streams) => {
+    const files = await Promise.all(media.map((m) => probeFile(m.path, { lengthUnknown: 'allow', streams })));
     const videos = files.filter((f) => f.kind === 'video');
     for (const api of API_GENERATIONS) {
       const plan = await planSends(files, { send: 'audio', api });

@@ -105,16 +105,7 @@ describe('a restart over a big watched folder', () => {
 
   it("a restart counts a folder's jobs once: its own writes (its state, its scan) do not count them again", async () => {
     const { sb, home, folder } = await takenFolder(20);
-    const first = watchEngine(sb, home);
-    await first.api.pauseQueue();
-    const run1 = running(first);
-    await waitFor(
-      'watched, caught up',
-      () => folderOf(first.api, folder.id),
-      (f) => f.status === 'watching' && f.lastScanAt !== null,
-    );
-    await run1.stop();
-    await first.close();
+    await watchedOnce(sb, home, folder.id);
 
     const counted = vi.spyOn(WatchLinks.prototype, 'jobSignature');
     cleanup.push(() => counted.mockRestore());
@@ -133,16 +124,7 @@ describe('a restart over a big watched folder', () => {
   it('a restart asks the snapshot what changed: new, changed and removed files found, no other stat', async () => {
     const { sb, home, dir, folder, paths } = await takenFolder(500);
     // A session that watched the folder: its catch-up walks every file once and keeps a snapshot.
-    const before = watchEngine(sb, home);
-    await before.api.pauseQueue();
-    const run1 = running(before);
-    await waitFor(
-      'watched, caught up',
-      () => folderOf(before.api, folder.id),
-      (f) => f.status === 'watching' && f.lastScanAt !== null,
-    );
-    await run1.stop();
-    await before.close();
+    await watchedOnce(sb, home, folder.id);
 
     // While no Dubdesk runs: one new file, one changed, one removed.
     fs.writeFileSync(join(dir, 'new.mp4'), 'new\n');
@@ -176,16 +158,7 @@ describe('a restart over a big watched folder', () => {
       setMtime.run(sec * 1000, path);
     }
     db.close();
-    const before = watchEngine(sb, home);
-    await before.api.pauseQueue();
-    const run1 = running(before);
-    await waitFor(
-      'watched, caught up',
-      () => folderOf(before.api, folder.id),
-      (f) => f.status === 'watching' && f.lastScanAt !== null,
-    );
-    await run1.stop();
-    await before.close();
+    await watchedOnce(sb, home, folder.id);
 
     const calls = countFileCalls((p) => p.startsWith(dir));
     cleanup.push(calls.undo);
@@ -205,6 +178,20 @@ describe('a restart over a big watched folder', () => {
     await restarted(sb, home, folder.id);
   });
 });
+
+/** A session that watched the folder, its queue paused, until it was caught up; then closed. */
+async function watchedOnce(sb: Sandbox, home: string, folderId: number): Promise<void> {
+  const host = watchEngine(sb, home);
+  await host.api.pauseQueue();
+  const run = running(host);
+  await waitFor(
+    'watched, caught up',
+    () => folderOf(host.api, folderId),
+    (f) => f.status === 'watching' && f.lastScanAt !== null,
+  );
+  await run.stop();
+  await host.close();
+}
 
 /** An engine started again on `home`, its queue paused, once the folder is watched and caught up by it. */
 async function restarted(sb: Sandbox, home: string, folderId: number) {

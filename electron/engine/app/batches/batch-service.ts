@@ -2,7 +2,7 @@ import type { AddResult, Estimate } from '../../../../shared/contract/batches';
 import { DubdeskError } from '../../../../shared/contract/errors';
 import type { DubdeskHandlers, MethodArgs } from '../../../../shared/contract/methods';
 import type { WatchPreset } from '../../../../shared/contract/watch';
-import { mapInTurns } from '../../files/in-turns';
+import type { FileSeen } from '../../db/content-hashes';
 import type { JobStore, NewJob } from '../../db/jobs';
 import type { PlannedFiles } from '../../watcher/env';
 import { outRootOf } from '../../watcher/env';
@@ -53,19 +53,21 @@ export class BatchService {
   constructor(private readonly deps: BatchDeps) {}
 
   /**
-   * Each file's content, the source's identity (read once per path, size and modification time), a few
-   * files at a time.
+   * Each file's content, the source's identity (read once per path, size and modification time: probing
+   * hashed the files it read whole), a few files at a time.
    */
   private async identify(jobs: NewJob[]): Promise<void> {
-    const files = new Map<string, { size: number; mtime: number }>();
+    const files = new Map<string, FileSeen>();
     for (const job of jobs)
       if (job.source_kind === 'file' && job.source_bytes !== null && job.source_mtime !== null)
         if (!files.has(job.source))
-          files.set(job.source, { size: job.source_bytes, mtime: job.source_mtime });
-    const hashes = new Map<string, string>();
-    await mapInTurns([...files], HASHES_AT_ONCE, async ([path, { size, mtime }]) => {
-      hashes.set(path, await this.deps.store.hashes.of(path, size, mtime));
-    });
+          files.set(job.source, {
+            path: job.source,
+            size: job.source_bytes,
+            mtimeMs: job.source_mtime,
+            read: job.source_hash ?? null,
+          });
+    const hashes = await this.deps.store.hashes.ofMany([...files.values()], HASHES_AT_ONCE);
     for (const job of jobs)
       if (job.source_kind === 'file' && job.source_bytes !== null && job.source_mtime !== null)
         job.source_hash = hashes.get(job.source) ?? null;

@@ -1,4 +1,4 @@
-import { INSERT_ROWS, type JobStore, type NewJob } from '../../db/jobs';
+import { type JobStore, type NewJob } from '../../db/jobs';
 import { dubKeyOf } from '../../db/job-store/same-content';
 import { SMALL_FIRST_WINDOW } from '../../db/job-store/due';
 import { enqueueManyUnlessLive, transition } from '../../jobs/life';
@@ -44,8 +44,15 @@ export async function enqueueBatch(
     out.retried.push(id);
   });
   const now = Date.now();
-  await writeInSlices(store, slices, sorted.fresh, INSERT_ROWS, (jobs) => {
-    const ids = enqueueManyUnlessLive(store, again ? jobs : payOnce(store, jobs), now, false);
+  // The queue's order: small files first, a window at a time (ids keep the batch's order, the places
+  // within a window go smallest first), and the new jobs one batch for the spending report. Both given as
+  // the rows go in, not by UPDATEs after: those rewrote every row again, each recomputing its source's
+  // position in the list. A window is written whole in one transaction, so its places stay together.
+  let batch: number | null = null;
+  await writeInSlices(store, slices, sorted.fresh, SMALL_FIRST_WINDOW, (window) => {
+    batch ??= store.charges.newBatch(now);
+    const jobs = again ? window : payOnce(store, window);
+    const ids = enqueueManyUnlessLive(store, jobs, now, false, { ranks: smallFirst(window), batch });
     ids.forEach((id, i) => {
       if (id !== null) out.added.push(id);
       else {
@@ -55,16 +62,20 @@ export async function enqueueBatch(
       }
     });
   });
-  // The queue's order from now on: small files first, a window at a time (ids keep the batch's order), and
-  // the new jobs one batch for the spending report; in slices too, each window whole in one of them: the
-  // 100,000 jobs of a big add in one transaction held the event loop for 1.5 s.
-  if (out.added.length === 0) return out;
-  const batch = store.charges.newBatch(now);
-  await writeInSlices(store, slices, out.added, SMALL_FIRST_WINDOW, (window) => {
-    store.order.smallFirst(window);
-    store.charges.tag(batch, window);
-  });
   return out;
+}
+
+/**
+ * Each job's rank in its window's order: smallest source first, a file's languages together, equal sizes
+ * as they came. A large file waits for a bounded number of smaller ones, and the first result comes early.
+ */
+function smallFirst(window: readonly NewJob[]): number[] {
+  const ranks = new Array<number>(window.length);
+  window
+    .map((job, at) => ({ bytes: job.source_bytes ?? Infinity, at }))
+    .sort((a, b) => a.bytes - b.bytes || a.at - b.at)
+    .forEach(({ at }, rank) => (ranks[at] = rank));
+  return ranks;
 }
 
 /**

@@ -68,6 +68,8 @@ export function fanOut(sources: readonly Source[], req: BatchRequest, opts: FanO
           source_type: s.mime,
           source_bytes: s.bytes,
           source_mtime: s.mtimeMs,
+          // Known when probing read the whole file; else the batch's identify reads it.
+          source_hash: s.sha256 ?? null,
           duration: s.durationSeconds,
           out_dir: outDir ?? dirname(s.path),
           // Upload once pays off by the bytes that go up: with the sound alone, those of the sound.

@@ -36,6 +36,8 @@ export async function planBatch(
 ): Promise<Planned> {
   const { files, sources, refused } = await expandInputs(req, opts.cwd, opts.ownOutputs, {
     lengthUnknown: opts.lengthUnknown ?? 'refuse',
+    hashWhole: true,
+    streams: true,
   });
   const outDir = req.outDir ? absolutePath(req.outDir, opts.cwd, 'outDir') : null;
   const sends = await planSends(sources, req);

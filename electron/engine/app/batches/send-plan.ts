@@ -61,7 +61,8 @@ async function streamsOfVideos(
 ): Promise<void> {
   const left: ProbedFile[] = [];
   await mapInTurns(videos, READS_AT_ONCE, async (f) => {
-    const streams = await planStreamsInProcess(f.path, f.mime);
+    // Probing read an MP4's while the file was open; a Matroska is opened again here.
+    const streams = f.streams !== undefined ? f.streams : await planStreamsInProcess(f.path, f.mime);
     if (streams) take(f, streams);
     else left.push(f);
   });

@@ -38,7 +38,6 @@ export class JobCharges {
           ORDER BY j.charged_at, j.id`,
       ),
       newBatch: db.prepare(`INSERT INTO batches (created_at) VALUES (?)`),
-      tag: db.prepare(`UPDATE jobs SET batch_id = @batch WHERE id IN (SELECT value FROM json_each(@ids))`),
     };
   }
 
@@ -47,17 +46,8 @@ export class JobCharges {
     return this.q.since.all(from, service).map((r) => ChargeRow.parse(r));
   }
 
-  /** A new batch (what one add queued): its number, for `tag`. */
+  /** A new batch (what one add queues): its number, for its jobs' `batch_id`. */
   newBatch(at: number): number {
     return this.t.write(() => Number(this.q.newBatch.run(at).lastInsertRowid));
-  }
-
-  /** Marks `ids` as part of `batch`; a big add's ids come a slice at a time. */
-  tag(batch: number, ids: readonly number[]): void {
-    if (ids.length === 0) return;
-    this.t.write(() => {
-      this.q.tag.run({ batch, ids: JSON.stringify(ids) });
-      for (const id of ids) this.t.changes.job(id);
-    });
   }
 }

@@ -4,7 +4,7 @@ import { NOT_WORKABLE } from './rows';
 
 /**
  * How far ahead of the queue's order an upload may jump for being small, within one batch: a batch is
- * queued smallest first in runs of this many jobs (`JobOrder.smallFirst`), so the first result comes back after the
+ * queued smallest first in runs of this many jobs (`enqueueBatch`), so the first result comes back after the
  * smallest file's upload, and a large file waits for at most this many smaller ones. The queue's order
  * (`queue_order`), which the user may change, is what the worker then follows.
  */

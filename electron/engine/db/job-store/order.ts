@@ -1,7 +1,6 @@
 import type { MoveResult, MoveTarget } from '../../../../shared/contract/queue';
 import { transactionsOf, type Transactions } from '../transactions';
 import type { Db } from '../types';
-import { SMALL_FIRST_WINDOW } from './due';
 
 /**
  * A job that may still move in the queue's order: it has not begun to send its file (no lease, nothing
@@ -12,7 +11,7 @@ const MOVABLE = `step = 'submit' AND lease_token IS NULL AND uploaded = 0 AND re
 
 /**
  * The queue's order (`jobs.queue_order`, migration 17): the order the worker starts uploads in. A new job
- * goes last (a trigger); a user moves jobs to the top, the bottom, or before another job. Each move is
+ * goes last (a trigger, or the add's insert, small files first: `enqueueBatch`); a user moves jobs to the top, the bottom, or before another job. Each move is
  * one IMMEDIATE transaction, so a worker claiming at the same moment sees the order before or after it. The list's
  * order changed, and the next upload may be another one: the feed says so (every job, due sooner).
  */
@@ -27,17 +26,6 @@ export class JobOrder {
       first: db.prepare(`SELECT coalesce(min(queue_order), 0) AS o FROM jobs`).pluck(),
       last: db.prepare(`SELECT coalesce(max(queue_order), 0) AS o FROM jobs`).pluck(),
       set: db.prepare(`UPDATE jobs SET queue_order = ? WHERE id = ?`),
-      // The batch's jobs in the order given (one statement for the batch, not one per job).
-      sized: db.prepare(
-        `SELECT j.id, j.queue_order AS o, j.source_bytes AS bytes
-          FROM json_each(?) e JOIN jobs j ON j.id = e.value ORDER BY e.key`,
-      ),
-      // [id, place] pairs, set in one statement.
-      place: db.prepare(
-        `UPDATE jobs SET queue_order = m.o
-          FROM (SELECT json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS o FROM json_each(?)) m
-          WHERE jobs.id = m.id`,
-      ),
       makeRoom: db.prepare(
         `UPDATE jobs SET queue_order = queue_order + @n
           WHERE queue_order >= @at AND id NOT IN (SELECT value FROM json_each(@moving))`,
@@ -62,30 +50,6 @@ export class JobOrder {
     });
   }
 
-  /**
-   * A batch just queued takes its places in the order smallest source first, in runs of SMALL_FIRST_WINDOW
-   * jobs (a file's languages together, equal sizes as they came): the first result comes back early, and a
-   * large file waits for a bounded number of smaller ones. Its jobs swap the places they hold; ids stay.
-   */
-  smallFirst(ids: readonly number[]): void {
-    if (ids.length < 2) return;
-    this.t.write(() => {
-      const rows = this.q.sized.all(JSON.stringify(ids)) as Sized[];
-      const moved: [number, number][] = [];
-      for (let at = 0; at < rows.length; at += SMALL_FIRST_WINDOW) {
-        const run = rows.slice(at, at + SMALL_FIRST_WINDOW);
-        const places = run.map((r) => r.o).sort((a, b) => a - b);
-        const sorted = [...run].sort((a, b) => (a.bytes ?? Infinity) - (b.bytes ?? Infinity) || a.o - b.o);
-        sorted.forEach((r, i) => {
-          const place = places[i];
-          if (place !== undefined && place !== r.o) moved.push([r.id, place]);
-        });
-      }
-      if (moved.length) this.q.place.run(JSON.stringify(moved));
-      this.reordered();
-    });
-  }
-
   private reordered(): void {
     this.t.changes.someJobs();
     this.t.changes.dueSooner();
@@ -99,12 +63,6 @@ export class JobOrder {
     this.q.makeRoom.run({ n: moving.length, at: target.o, moving: JSON.stringify(moving.map((r) => r.id)) });
     return target.o;
   }
-}
-
-interface Sized {
-  id: number;
-  o: number;
-  bytes: number | null;
 }
 
 interface Order {

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { boxesIn, readMoov, type Box } from '../mp4-boxes';
+import { boxesIn, readerOfFile, readMoovAt, type Box, type ReadAt } from '../mp4-boxes';
 import type { PlanStreams } from '../ffmpeg/streams';
 import { rescale, unitsAsSeconds } from './as-ffprobe';
 import { audioCodec, mp3FrameChannels, videoCodec } from './mp4-codecs';
@@ -185,17 +185,22 @@ function streamsOf(buf: Buffer): { streams: PlanStreams; mp3At: number | null } 
 export async function mp4Streams(path: string): Promise<PlanStreams | null> {
   const file = await open(path, 'r');
   try {
-    const moov = await readMoov(file, MAX_MOOV_BYTES);
-    const read = moov ? streamsOf(moov.bytes) : null;
-    if (!read?.streams.audio || read.mp3At === null) return read?.streams ?? null;
-    const header = Buffer.alloc(4);
-    await file.read(header, 0, 4, read.mp3At);
-    const channels = mp3FrameChannels(header);
-    return channels ? { ...read.streams, audio: { ...read.streams.audio, channels } } : null;
+    return await mp4StreamsAt(readerOfFile(file), (await file.stat()).size);
+  } finally {
+    await file.close();
+  }
+}
+
+/** `mp4Streams` through a reader: probing's, which has the start of the file in memory already. */
+export async function mp4StreamsAt(read: ReadAt, size: number): Promise<PlanStreams | null> {
+  try {
+    const moov = await readMoovAt(read, size, MAX_MOOV_BYTES);
+    const found = moov ? streamsOf(moov.bytes) : null;
+    if (!found?.streams.audio || found.mp3At === null) return found?.streams ?? null;
+    const channels = mp3FrameChannels(await read(found.mp3At, 4));
+    return channels ? { ...found.streams, audio: { ...found.streams.audio, channels } } : null;
   } catch (e) {
     if (e instanceof AskFfprobe || e instanceof RangeError) return null;
     throw e;
-  } finally {
-    await file.close();
   }
 }
