@@ -17,7 +17,11 @@ const SLOW_CONTRACT = ['test/contract/numbers.test.ts'];
  * Unit files that mock a module (`vi.mock('electron')`): a module mocked in a shared worker process stays
  * as the first file left it (two files registered the desktop's IPC handlers on one mocked ipcMain).
  */
-const MOCKING = ['test/contract/ipc.test.ts', 'test/unit/desktop/desktop-extras.test.ts'];
+const MOCKING = [
+  'test/contract/ipc.test.ts',
+  'test/unit/desktop/desktop-extras.test.ts',
+  'test/unit/foreign-link-walk.test.ts',
+];
 
 /**
  * Integration files that change what the whole process shares: they mock a module (`vi.mock('electron')`),

@@ -8,8 +8,11 @@ import type { HttpLimits } from './limits';
 import { RateCap } from './rate-cap';
 import type { ProgressListener } from './transport';
 
-/** How much of a download's start is kept in memory for sniffing (see outputs/sniff). */
-export const HEAD_BYTES = 64;
+/**
+ * How much of a download's start is kept in memory for sniffing: what the sniffer reads (outputs/sniff's
+ * `SNIFF_BYTES`), so a fresh download's part is not opened again for it.
+ */
+export const HEAD_BYTES = 4100;
 /** Bytes read ahead while the part file opens: at most this many, then the line waits. */
 const HOLD_BYTES = 4 * 1024 * 1024;
 

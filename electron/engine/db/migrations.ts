@@ -8,6 +8,7 @@ import { searchMigration } from './search-migration';
 import { watchRestartMigration } from './watch-migration';
 import { ledgerMigration } from './ledger-migration';
 import { deliverMigration } from './deliver-migration';
+import { offLinkMigration } from './off-link-migration';
 
 /** Each entry moves the schema one version up; never edit one that has shipped, add a new one. */
 const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
@@ -271,6 +272,8 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   deliverMigration,
   // 19: the queue's order, charges' dates, batches and named presets (queue-order-migration.ts).
   queueOrderMigration,
+  // 20: the uploads that may send nothing, in the queue's order (off-link-migration.ts).
+  offLinkMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

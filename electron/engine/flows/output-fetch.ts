@@ -11,7 +11,7 @@ import { NameTakenError } from '../files/own-file';
 import { KeyLock } from '../outputs/key-lock';
 import { PER_SOURCE_OUTPUTS, alreadySettled, sanitizeName, settle } from '../outputs/naming';
 import { resultStem } from '../outputs/result-stem';
-import { USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
+import { SNIFF_BYTES, USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
 import { head, identicalOutput, local, outputByteCap, sameBytesAt, sourceOutputs } from './output-files';
 import { rebuildStep, type RebuildSlot } from './audio/rebuild-step';
@@ -276,7 +276,7 @@ export class OutputFetch {
    * Returns the name the part now has (renamed, and recorded first, when the format asks for another).
    */
   private async nameAsSniffed(type: OutputType, path: string, result: Downloaded): Promise<string> {
-    const sniffed = await sniffOutput(type, result.contentType, await head(`${path}.part`, result.identity));
+    const sniffed = await sniffOutput(type, result.contentType, await this.headOf(path, result));
     if (!sniffed.ok) {
       await rm(`${path}.part`, { force: true });
       if (sniffed.page)
@@ -302,6 +302,17 @@ export class OutputFetch {
     this.records.put({ job_id: this.job.row.id, type, path: renamed, bytes: null, done: 0 });
     await rename(`${path}.part`, `${renamed}.part`);
     return renamed;
+  }
+
+  /**
+   * The first bytes the sniffer reads: as this transfer wrote them when it wrote the file from its start,
+   * else (it resumed an earlier part) read from the part.
+   */
+  private async headOf(path: string, result: Downloaded): Promise<Buffer> {
+    const kept = result.head;
+    if (kept && (kept.length >= SNIFF_BYTES || kept.length === result.bytes))
+      return kept.subarray(0, SNIFF_BYTES);
+    return head(`${path}.part`, result.identity);
   }
 
   /** The part moved to its name (another free one if it was taken meanwhile), and its content remembered. */

@@ -73,13 +73,15 @@ export class OutputNames {
       (p) => this.planned.has(p),
       (p) => this.store.outputs.claimedByAnother(p, this.r.id),
     );
+    const claimed: OutputRow[] = [];
     for (const t of this.ownTypes) {
       if (this.records.known.has(t)) continue;
       const usual = this.place(t, USUAL_FORMAT[t]);
       const p = join(dirname(usual), withVariant(basename(usual), n));
       this.planned.add(p);
-      this.records.put({ job_id: this.r.id, type: t, path: p, bytes: null, done: 0 });
+      claimed.push({ job_id: this.r.id, type: t, path: p, bytes: null, done: 0 });
     }
+    this.records.putAll(claimed);
     return n;
   }
 }

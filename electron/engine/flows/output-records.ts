@@ -20,8 +20,13 @@ export class OutputRecords {
 
   /** Records `row`, with the outputs moved into place since the last record. */
   put(row: OutputRow): void {
-    this.store.outputs.putMany([...this.moved.splice(0), row]);
-    this.known.set(row.type, row);
+    this.putAll([row]);
+  }
+
+  /** Records `rows` in one commit, with the outputs moved into place since the last record. */
+  putAll(rows: readonly OutputRow[]): void {
+    this.store.outputs.putMany([...this.moved.splice(0), ...rows]);
+    for (const row of rows) this.known.set(row.type, row);
   }
 
   /** An output moved into place under the name recorded for it: done with the next record. */

@@ -27,6 +27,9 @@ export type { QueuePause, RunnerEnv, RunnerHooks, RunOptions, RunOutcome } from 
 
 type Step = 'submit' | 'fetch';
 
+/** `lookAfter` when nothing is asked of it. */
+const NOTHING_AFTER: ReturnType<typeof lookAfter> = { nextDue: null, unfinished: null, inFlight: null };
+
 /** Whether a commit is one the worker must look at now rather than when its sleep ends. */
 const wakes = (c: Changes): boolean =>
   c.due ||
@@ -210,7 +213,11 @@ export class Runner {
           submit: !held && opensAt === null && this.hasRoom('submit', concurrency),
           fetch: this.hasRoom('fetch', concurrency),
         };
-        const after = store.read(lookAfter, store, service, opts.untilDone && idle, paused, withRoom);
+        // Every slot busy and the run not at its end: nothing to read (a transaction of no statement).
+        const asks = withRoom.submit || withRoom.fetch || (opts.untilDone && idle);
+        const after = asks
+          ? store.read(lookAfter, store, service, opts.untilDone && idle, paused, withRoom)
+          : NOTHING_AFTER;
         if (opts.untilDone && idle) {
           if (after.unfinished === 0) return 'done';
           // Out of credits: nothing more can start; what was already running has finished. Paused: the dubs

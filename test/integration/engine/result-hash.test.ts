@@ -100,4 +100,13 @@ describe("a result's content, recorded to recognise copies of it", () => {
     expect(service?.downloads().some((d) => d.headers.range === `bytes=${MB}-`)).toBe(true);
     for (const r of rows) expect(r.content_hash).toBe(sha256(r.path));
   });
+
+  it('a fresh download is sniffed from the bytes it wrote: its part file is opened once, to be made', async () => {
+    const out = tempDir();
+    const parts = [join(out, 'hashed.es.mp4.part'), join(out, 'hashed.es.vtt.part')];
+    const partCalls = countFileCalls((p) => parts.includes(p));
+    undo = partCalls.undo;
+    await dubInto(out, media(256 * 1024));
+    expect(partCalls.opens()).toBe(parts.length);
+  });
 });

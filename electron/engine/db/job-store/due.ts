@@ -1,4 +1,5 @@
 import { MAX_CONCURRENCY } from '../../../../shared/contract/settings';
+import { MAY_BE_OFF_LINK } from '../off-link-migration';
 import { NOT_WORKABLE } from './rows';
 
 /**
@@ -24,31 +25,56 @@ const OFF_LINK = `(
         AND o.remote_id IS NOT NULL AND o.remote_status = 5))
   )`;
 
+/** A due job of `step` (the step written into the SQL: see `dueQuery`), over the table as `t`. */
+const dueWhere = (step: 'submit' | 'fetch', t = 'j') =>
+  `${t}.step IN ('submit', 'fetch') AND ${t}.step = '${step}' AND ${t}.next_run_at <= ? AND ${t}.lease_token IS NULL
+        AND ${t}.pause_requested = 0 AND ${t}.state NOT IN ${NOT_WORKABLE} AND ${t}.service IN (?, '')`;
+
 /**
- * The jobs due at one step, soonest first (uploads: those off the link, then smallest first within the
- * window above), each with `off_link` (1 or 0). The step is written into the SQL and the LIMIT is a constant
- * (the highest concurrency the settings allow; the caller takes what it needs): SQLite 3.5x re-prepares a
- * statement on every run when a bound value could change its plan (a bound step against the partial index,
- * a bound LIMIT, an ORDER BY over a bound equality), and better-sqlite3 then builds a new row function with
- * `Function()` each time. Measured on the bench's 300 jobs: ~0.2 ms of SQLite per job, plus the JIT
- * compiling every new function. The index's own `step IN (...)` term is repeated: SQLite uses a partial
- * index only when the query names its condition.
+ * The jobs due at one step, soonest first, each with `off_link` (1 or 0). The step is written into the SQL
+ * and the LIMIT is a constant (the highest concurrency the settings allow; the caller takes what it needs):
+ * SQLite 3.5x re-prepares a statement on every run when a bound value could change its plan (a bound step
+ * against the partial index, a bound LIMIT, an ORDER BY over a bound equality), and better-sqlite3 then
+ * builds a new row function with `Function()` each time. Measured on the bench's 300 jobs: ~0.2 ms of
+ * SQLite per job, plus the JIT compiling every new function. The index's own `step IN (...)` term is
+ * repeated: SQLite uses a partial index only when the query names its condition.
+ *
+ * Uploads are asked in three parts (`JobLeases.dueUploads` puts them together): the first uploads in the
+ * queue's order (`dueQuery('submit')`), those off the link among the next `SMALL_FIRST_WINDOW`
+ * (`offLinkDueQuery`: they go first, they never wait for the link), and where that window ends
+ * (`windowEndQuery`, asked only when some are off the link).
  */
 export function dueQuery(step: 'submit' | 'fetch'): string {
-  const where = `step IN ('submit', 'fetch') AND step = '${step}' AND next_run_at <= ? AND lease_token IS NULL
-        AND pause_requested = 0 AND state NOT IN ${NOT_WORKABLE} AND service IN (?, '')`;
   if (step === 'fetch')
     return `SELECT id, 0 AS off_link FROM (
-      SELECT id, next_run_at FROM jobs WHERE ${where} ORDER BY next_run_at, id LIMIT ${SMALL_FIRST_WINDOW}
+      SELECT id, next_run_at FROM jobs j WHERE ${dueWhere(step)} ORDER BY next_run_at, id LIMIT ${SMALL_FIRST_WINDOW}
     ) ORDER BY next_run_at, id LIMIT ${MAX_CONCURRENCY}`;
-  // Uploads in the queue's order (walked through its own index), those that send nothing first: they
-  // never wait for the link.
-  const due = `
-      SELECT id, queue_order FROM jobs INDEXED BY jobs_submit_order
-      WHERE step = 'submit' AND ${where} ORDER BY queue_order LIMIT ${SMALL_FIRST_WINDOW}`;
   return `
-    SELECT d.id, ${OFF_LINK} AS off_link FROM (${due}) d JOIN jobs j ON j.id = d.id
-    ORDER BY off_link DESC, d.queue_order, d.id LIMIT ${MAX_CONCURRENCY}`;
+    SELECT j.id, ${OFF_LINK} AS off_link FROM jobs j INDEXED BY jobs_submit_order
+    WHERE j.step = 'submit' AND ${dueWhere(step)} ORDER BY j.queue_order, j.id LIMIT ${MAX_CONCURRENCY}`;
+}
+
+/**
+ * The uploads off the link, in the queue's order, among the first `SMALL_FIRST_WINDOW` due that may be: a
+ * walk of the partial index of those (a batch of files to one language has none: nothing is read).
+ */
+export function offLinkDueQuery(): string {
+  const mayBe = MAY_BE_OFF_LINK.replace(/(\w+) =/g, 'c.$1 =');
+  return `
+    SELECT j.id, j.queue_order FROM (
+      SELECT c.id FROM jobs c INDEXED BY jobs_submit_off_link
+      WHERE c.step = 'submit' AND ${mayBe} AND ${dueWhere('submit', 'c')}
+      ORDER BY c.queue_order LIMIT ${SMALL_FIRST_WINDOW}
+    ) d JOIN jobs j ON j.id = d.id
+    WHERE ${OFF_LINK} ORDER BY j.queue_order, j.id LIMIT ${MAX_CONCURRENCY}`;
+}
+
+/** The queue's place of the last of the next `SMALL_FIRST_WINDOW` due uploads (null: none is due). */
+export function windowEndQuery(): string {
+  return `
+    SELECT max(queue_order) AS end FROM (
+      SELECT j.queue_order FROM jobs j INDEXED BY jobs_submit_order
+      WHERE j.step = 'submit' AND ${dueWhere('submit')} ORDER BY j.queue_order LIMIT ${SMALL_FIRST_WINDOW})`;
 }
 
 /** The soonest due job of one step: the index's order, first row (a constant step, as in `dueQuery`). */

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { MAX_CONCURRENCY } from '../../../../shared/contract/settings';
 import { transactionsOf, type Transactions } from '../transactions';
 import type { Db } from '../types';
-import { dueQuery, nextDueQuery } from './due';
+import { dueQuery, nextDueQuery, offLinkDueQuery, windowEndQuery } from './due';
 import type { JobReads } from './reads';
 import { parseJobRow } from './row-cells';
 import { FINISHED, JobRow, NOT_WORKABLE } from './rows';
 
 type Step = 'submit' | 'fetch';
+/** A due job, and whether its step sends nothing over the user's link (1) or does (0). */
+type Due = { id: number; off_link: number };
 
 /**
  * Canceled or paused jobs whose dub the service had started: it cannot be stopped or paused there and is
@@ -29,6 +31,8 @@ export class JobLeases {
     this.t = transactionsOf(db);
     this.q = {
       due: { submit: db.prepare(dueQuery('submit')), fetch: db.prepare(dueQuery('fetch')) },
+      offLinkDue: db.prepare(offLinkDueQuery()),
+      windowEnd: db.prepare(windowEndQuery()).pluck(),
       nextDue: { submit: db.prepare(nextDueQuery('submit')), fetch: db.prepare(nextDueQuery('fetch')) },
       lease: db.prepare(`UPDATE jobs SET lease_token = ?, service = ? WHERE id = ? AND lease_token IS NULL`),
       holds: db.prepare(`SELECT 1 FROM jobs WHERE id = ? AND lease_token = ?`),
@@ -72,12 +76,15 @@ export class JobLeases {
     offLinkLimit = 0,
   ): { row: JobRow; token: string; offLink: boolean }[] {
     if (limit <= 0 && offLinkLimit <= 0) return [];
+    // No slot for an upload: only a step that sends nothing can start. Most turns of a busy runner find
+    // none (one read of an index that is empty for a batch of files), and take no write lock for it.
+    if (step === 'submit' && limit <= 0 && this.q.offLinkDue.get(now, service) === undefined) return [];
     return this.t.tx(() => {
       const claimed: { row: JobRow; token: string; offLink: boolean }[] = [];
       const taken = { link: 0, off: 0 };
       const full = () => taken.link >= limit && taken.off >= offLinkLimit;
       for (;;) {
-        const batch = this.q.due[step].all(now, service) as { id: number; off_link: number }[];
+        const batch = step === 'submit' ? this.dueUploads(now, service) : this.dueFetches(now, service);
         const before = claimed.length;
         for (const { id, off_link } of batch) {
           if (full()) break;
@@ -98,6 +105,24 @@ export class JobLeases {
       }
       return claimed;
     });
+  }
+
+  private dueFetches(now: number, service: string): Due[] {
+    return this.q.due.fetch.all(now, service) as Due[];
+  }
+
+  /**
+   * The due uploads, as many as `MAX_CONCURRENCY`: those that send nothing among the next
+   * `SMALL_FIRST_WINDOW` first (they never wait for the link), then the others in the queue's order.
+   */
+  private dueUploads(now: number, service: string): Due[] {
+    let offLink = this.q.offLinkDue.all(now, service) as { id: number; queue_order: number }[];
+    if (offLink.length > 0) {
+      const end = this.q.windowEnd.get(now, service) as number | null;
+      offLink = offLink.filter((j) => end !== null && j.queue_order <= end);
+    }
+    const first = (this.q.due.submit.all(now, service) as Due[]).filter((j) => j.off_link === 0);
+    return [...offLink.map((j) => ({ id: j.id, off_link: 1 })), ...first].slice(0, MAX_CONCURRENCY);
   }
 
   /** Still the holder? A user action (cancel, retry, pause of an idle job) takes the token away. */

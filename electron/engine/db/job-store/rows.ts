@@ -31,6 +31,7 @@ export const CREATE_ANSWERED = 2;
  * `abandoned_remote_ids`: the dubs a job never adopts again (failed, or made but never dispatched), a JSON
  * list in its cell. A damaged cell reads as the ids it still names rather than stopping every list.
  */
+const AnyList = z.array(z.unknown());
 export const AbandonedIds = z.string().transform((cell): string[] => {
   let json: unknown = null;
   try {
@@ -38,7 +39,7 @@ export const AbandonedIds = z.string().transform((cell): string[] => {
   } catch {
     /* damaged: no ids */
   }
-  const list = z.array(z.unknown()).safeParse(json);
+  const list = AnyList.safeParse(json);
   return list.success ? list.data.filter((id): id is string => typeof id === 'string') : [];
 });
 

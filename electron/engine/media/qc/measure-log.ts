@@ -42,9 +42,11 @@ function ebur128Summary(stderr: string): { integrated?: string; truePeak?: strin
   return out;
 }
 
+const Loudness = z.coerce.number().finite();
+
 /** The integrated loudness of ebur128's last summary (LUFS); null when gated out (silence) or not printed. */
 export function parseIntegrated(stderr: string): number | null {
-  const parsed = z.coerce.number().finite().safeParse(ebur128Summary(stderr).integrated);
+  const parsed = Loudness.safeParse(ebur128Summary(stderr).integrated);
   return parsed.success && parsed.data > GATED_OUT_LUFS ? parsed.data : null;
 }
 
