@@ -10,7 +10,8 @@ import { fitLine, fits } from './fit';
 import { describeJob, formatDuration, formatSpeed, printable } from './format';
 
 export type { QueueHeld };
-export type ProgressMode = 'tty' | 'plain' | 'silent';
+/** `notices`: only what holds the work up (a full disk), no job lines: a command whose work is not a dub's. */
+export type ProgressMode = 'tty' | 'plain' | 'silent' | 'notices';
 
 /** Live lines on a terminal that can redraw; one line per change elsewhere (pipes, logs, TERM=dumb). */
 export function progressMode(json: boolean | undefined): ProgressMode {
@@ -230,10 +231,17 @@ export function followProgress(
   out: NodeJS.WriteStream = process.stderr,
 ): Progress {
   if (mode === 'silent') return { say: plainSay, stop: () => {}, update: () => {} };
+  const storage = storageNotices();
+  if (mode === 'notices') {
+    const unsubscribe = api.subscribe((e: EngineEvent) => {
+      const full = storage(e);
+      if (full) out.write(`${full}\n`);
+    });
+    return { say: (line) => out.write(`${line}\n`), stop: () => unsubscribe(), update: () => {} };
+  }
   const jobs = new Map(initial.map((j) => [j.id, j]));
   const reported = new Set(initial.filter(settled).map((j) => j.id));
   let held: QueueHeld = initialHeld;
-  const storage = storageNotices();
   /** The queue's pause as the totals tell it: true when it changed. */
   const heard = (e: EngineEvent): boolean => {
     if (e.type !== 'totals') return false;

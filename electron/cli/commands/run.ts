@@ -112,7 +112,7 @@ export async function runQueue(
   const held = (await api.totals()).paused?.reason ?? null;
   const progress = followProgress(
     api,
-    progressMode(flags.json || flags.handedOnOnly),
+    flags.handedOnOnly && !flags.json ? 'notices' : progressMode(flags.json),
     before,
     (id) => !inScope || inScope.has(id),
     held,
