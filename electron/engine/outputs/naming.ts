@@ -187,6 +187,9 @@ export async function settle(part: string, wanted: string, expected?: FileIdenti
 async function mustBe(path: string, expected: FileIdentity): Promise<void> {
   const entry = await entryAt(path);
   if (entry?.isFile() && sameFile(identityOf(entry), expected)) return;
+  // Its folder went with it (moved or deleted): said as the folder's loss, which the next try mends.
+  if (!entry && !(await entryAt(dirname(path))))
+    throw Object.assign(new Error(`${dirname(path)} is gone`), { code: 'ENOENT', path });
   throw new NameTakenError(path, entry ? 'another entry was put in its place' : 'it is gone');
 }
 

@@ -7,6 +7,7 @@ import { ApiError } from '../../../electron/engine/api/errors';
 import { LegacyClient } from '../../../electron/engine/api/legacy';
 import { V1Client } from '../../../electron/engine/api/v1';
 import { V2Client } from '../../../electron/engine/api/v2';
+import { HEAD_BYTES } from '../../../electron/engine/api/part-transfer';
 import { tempDir } from '../../helpers/temp-dir';
 import {
   PROFILE_V2,
@@ -149,7 +150,7 @@ describe('downloads from pre-signed links', () => {
     expect(got).toEqual({
       bytes: payload.length,
       contentType: 'video/mp4',
-      head: payload.subarray(0, 64),
+      head: payload.subarray(0, HEAD_BYTES),
       sha256: createHash('sha256').update(payload).digest('hex'),
       identity: { dev: (await stat(part)).dev, ino: (await stat(part)).ino },
     });
