@@ -236,7 +236,7 @@ export class OutputFetch {
           signal: this.transferSignal,
           onProgress: (t, n) => this.ctx.progress(r.id, t, n),
           fresh: target.fresh,
-          maxBytes: outputByteCap(r, this.dub.measured_duration),
+          maxBytes: outputByteCap(r, this.dub.measured_duration, type),
         });
       } catch (e) {
         if (e instanceof NameTakenError && taken++ < MAX_TAKEN_NAMES) {

@@ -90,4 +90,16 @@ describe('subtitles made to break their reader', () => {
     expect(srt).toContain('<b>bold</b>');
     expect(pack?.state).toBe('done');
   });
+
+  it('40 MB on one line for a 3 s clip: refused as far more than its subtitles can be, and nothing is kept', async () => {
+    const vtt = Buffer.concat([
+      Buffer.from('WEBVTT\n\n00:00.000 --> 00:01.000\n'),
+      Buffer.alloc(40 * 1024 * 1024, 'a'),
+      Buffer.from('\n'),
+    ]);
+    const { job, out } = await dub(vtt);
+    expect(job.state).toBe('failed');
+    expect(job.error?.message).toMatch(/translated_subtitle is 41 MiB, more than the 2 MiB/);
+    expect(await readdir(out)).not.toContain('clip.es.vtt');
+  });
 });
