@@ -16,6 +16,7 @@ import { tempDir } from '../../helpers/temp-dir';
 
 const FAKE_CLOCK = fileURLToPath(new URL('../../helpers/fake-clock.mjs', import.meta.url));
 const HOUR_MS = 3_600_000;
+const PATIENT = { timeout: 30_000, interval: 100 };
 
 interface Run {
   stderr: () => string;
@@ -64,7 +65,7 @@ describe('the clock stepped back an hour while a batch runs', () => {
   it('a dub in the service queue is still polled: the run ends with its files', async () => {
     sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 4 });
     const run = await queuedRun(sb, 'polled after the step.mp4');
-    await vi.waitFor(() => expect(run.stderr()).toMatch(/in the service queue|processing/), { timeout: 30_000 });
+    await vi.waitFor(() => expect(run.stderr()).toMatch(/in the service queue|processing/), PATIENT);
     run.stepClock(-HOUR_MS);
     const ended = await run.done;
     expect(ended.code, ended.stderr).toBe(0);
@@ -74,9 +75,12 @@ describe('the clock stepped back an hour while a batch runs', () => {
   it('a job waiting to retry after a service error retries after its wait, not an hour later', async () => {
     sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 1, faults: { rate502: 1 } });
     const service = sb;
-    const run = await queuedRun(sb, 'retried after the step.mp4', { DUBDESK_RETRY_BASE_MS: '2000' });
-    // The create was answered 502: the job waits its backoff before trying again.
-    await vi.waitFor(() => expect(service.faults.fired.rate502).toBeGreaterThan(0), { timeout: 30_000 });
+    const run = await queuedRun(sb, 'retried after the step.mp4', { DUBDESK_RETRY_BASE_MS: '4000' });
+    // Its create was answered 502: the job waits out its backoff (a few seconds) before trying again.
+    await vi.waitFor(
+      () => expect(run.stderr()).toMatch(/#1 retried after the step\.mp4 → es: .*retrying in/),
+      PATIENT,
+    );
     run.stepClock(-HOUR_MS);
     service.setFaults({ rate502: 0 });
     const ended = await run.done;
