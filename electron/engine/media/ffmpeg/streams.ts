@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { runTool } from '../../../media-tools/run';
 import { streamLanguage } from './language-tag';
+import { serviceFormats } from './service-input';
 
 /** What ffprobe says of a file's streams: only the fields the audio path reads, checked. */
 const StreamSchema = z.object({
@@ -134,15 +135,24 @@ function subtitleStream(s: z.infer<typeof StreamSchema>): SubtitleStream {
   };
 }
 
-/** A file's streams, as ffprobe reads them (`-show_streams -show_format -show_chapters`). */
+/**
+ * A file's streams, as ffprobe reads them (`-show_streams -show_format -show_chapters`). A file that came
+ * from the service (`from: 'service'`) is read only as the formats Dubdesk saves (service-input.ts).
+ */
 export async function probeStreams(
   ffprobe: string,
   path: string,
   signal?: AbortSignal,
+  from: 'service' | 'user' = 'user',
 ): Promise<MediaStreams> {
   const { stdout } = await runTool(
     ffprobe,
-    ['-v', 'error', '-show_streams', '-show_format', '-show_chapters', '-of', 'json', path],
+    [
+      '-v',
+      'error',
+      ...(from === 'service' ? serviceFormats : []),
+      ...['-show_streams', '-show_format', '-show_chapters', '-of', 'json', path],
+    ],
     { timeoutMs: 60_000, signal },
   );
   const parsed = ProbeSchema.parse(JSON.parse(stdout));
