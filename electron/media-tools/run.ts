@@ -19,6 +19,8 @@ export class MediaToolError extends Error {
     readonly why: 'failed' | 'timed-out' | 'stopped' | 'missing',
     /** Set when it failed because its disk is full (its stderr says so): the caller waits for room. */
     readonly code: 'ENOSPC' | 'EDQUOT' | undefined = undefined,
+    /** The signal that ended it when it crashed (SIGSEGV, SIGILL, SIGBUS), not when it was told to stop. */
+    readonly crashedWith: string | null = null,
   ) {
     super(message);
   }
@@ -94,6 +96,7 @@ function failure(name: string, file: string, end: ToolEnd, timeoutMs: number): M
     stderr,
     'failed',
     diskFullIn(end.stderr),
+    end.signal ?? null,
   );
 }
 
