@@ -27,8 +27,27 @@ export function settleOutcomes(env: WatchEnv, folder: WatchFolderRow): Promise<n
 
 const settling = new KeyLock();
 
+/** Passes over the folder's settled files: one, and another for each that was written meanwhile. */
+const MOST_PASSES = 3;
+
 async function settleNow(env: WatchEnv, folder: WatchFolderRow): Promise<number> {
   let moved = 0;
+  for (let pass = 0; pass < MOST_PASSES; pass++) {
+    const done = await settlePass(env, folder);
+    moved += done.moved;
+    if (!done.stale) break;
+  }
+  return moved;
+}
+
+/**
+ * One look at each settled file. A row written while its original moved (a scan beside it found the file
+ * gone from its path and said so: a restart after a kill -9 mid-move runs both at once) keeps its record
+ * unwritten: it is `stale`, read again and settled in the next pass, where the move is found done.
+ */
+async function settlePass(env: WatchEnv, folder: WatchFolderRow): Promise<{ moved: number; stale: boolean }> {
+  let moved = 0;
+  let stale = false;
   for (const row of env.watch.views.settled(folder.id)) {
     const outcome = row.now_outcome;
     const target = folder.preset.after === 'move' ? dirFor(outcome) : null;
@@ -45,19 +64,23 @@ async function settleNow(env: WatchEnv, folder: WatchFolderRow): Promise<number>
       if (movedTo) await holdPoint('watch-moved');
     }
     const now = Date.now();
-    env.watch.files.update(
+    const recorded = env.watch.files.update(
       row.id,
       row.rev,
       { outcome, ...(movedTo ? { moved_to: movedTo, gone: 0 } : {}), problem: null },
       now,
     );
+    if (!recorded) {
+      stale = true;
+      continue;
+    }
     if (movedTo) {
       moved++;
       env.info({ from: locationOf(row), to: movedTo, outcome }, `moved the original to ${target}/`);
       env.watch.folders.activity(folder.id, now);
     }
   }
-  return moved;
+  return { moved, stale };
 }
 
 /**
