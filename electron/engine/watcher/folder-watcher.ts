@@ -78,6 +78,12 @@ export class FolderWatcher {
   /** Failures in a row of each kind of work, and when it may run again (its backoff). */
   readonly failures = { availability: 0, scan: 0, take: 0, outcomes: 0 };
   readonly retryAt = { availability: 0, scan: 0, take: 0, outcomes: 0 };
+  /** The wall clock stepped back `back` ms: its waits keep their real length. */
+  clockSteppedBack(back: number): void {
+    this.nextAvailabilityAt -= back;
+    this.nextScanAt -= back;
+    for (const kind of Object.keys(this.retryAt) as (keyof typeof this.retryAt)[]) this.retryAt[kind] -= back;
+  }
   /** Events are heard: the folder's catch-up is to run. */
   catchUpDue = false;
   /** A full scan was asked for since the last one started: another follows it. */

@@ -4,6 +4,7 @@ import type { WatchFolderRow } from '../db/watch';
 import type { WatchBeat } from '../db/watch-store/heartbeat';
 import type { Changes } from '../db/changes';
 import { backoffDelay } from '../runner/backoff';
+import { WallClockSteps } from '../runner/clock-steps';
 import { IDLE_HEARTBEAT_MS, IDLE_STALE_MS, loopTurns, pidAlive } from '../runner/idle';
 import { settleOutcomes } from './after';
 import { discover } from './discover';
@@ -55,6 +56,7 @@ export class WatcherLoop {
   private revisions = '';
   private folderSyncAt = 0;
   private heartbeatAt = 0;
+  private readonly clock = new WallClockSteps();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private wakeUp: () => void = () => {};
@@ -168,9 +170,19 @@ export class WatcherLoop {
     this.inflight.add(p);
   }
 
+  /** The wall clock stepped back (see WallClockSteps): every wait the watcher keeps moves back with it. */
+  private clockSteppedBack(back: number): void {
+    this.heartbeatAt = 0;
+    this.folderSyncAt = 0;
+    for (const f of this.folders.values()) f.clockSteppedBack(back);
+    this.env.watch.files.shiftWaits(back);
+  }
+
   /** One look at every folder; returns how long to sleep before the next (short while work is under way). */
   private async tick(): Promise<number> {
     const now = Date.now();
+    const back = this.clock.back(now);
+    if (back) this.clockSteppedBack(back);
     if (now - this.heartbeatAt >= (this.idle ? IDLE_HEARTBEAT_MS : HEARTBEAT_MS)) {
       this.heartbeatAt = now;
       this.env.watch.beat.heartbeat(this.owner, now);

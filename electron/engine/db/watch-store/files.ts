@@ -35,6 +35,13 @@ export class WatchFiles {
         `SELECT min(next_check_at) AS at FROM watch_files WHERE status IN ('settling', 'waiting')
            AND folder_id = ?`,
       ),
+      shiftWaits: db
+        .prepare(
+          `UPDATE watch_files SET next_check_at = next_check_at - @back, changed_at = changed_at - @back,
+             wait_since = wait_since - @back, rev = rev + 1
+           WHERE status IN ('settling', 'waiting') RETURNING folder_id`,
+        )
+        .pluck(),
       recheck: db.prepare(
         `UPDATE watch_files SET next_check_at = ?, rev = rev + 1 WHERE folder_id = ? AND status = 'settling'`,
       ),
@@ -155,6 +162,17 @@ export class WatchFiles {
   recheckSettling(folderId: number, now: number): void {
     this.t.write(() => {
       if (this.q.recheck.run(now, folderId).changes) this.t.changes.folder(folderId);
+    });
+  }
+
+  /**
+   * The wall clock stepped back `back` ms: every settling or waiting file's times move back with it, so its
+   * settle and its wait keep their real length (not an hour more after an hour's step).
+   */
+  shiftWaits(back: number): void {
+    this.t.write(() => {
+      const folders = new Set(this.q.shiftWaits.all({ back }) as number[]);
+      for (const id of folders) this.t.changes.folder(id);
     });
   }
 
