@@ -1,7 +1,8 @@
-// `npm test` runs the checks and the tests in two stages and stops at the first stage that fails, naming what
-// failed. Stage 1: the type check, ESLint and Prettier beside the unit tier (each check is one process on one
-// core, the unit tier's workers use the rest). Stage 2: the integration and e2e tiers in one vitest run, so the
-// files that wait on sandboxes, child processes and browsers fill each other's idle time.
+// `npm test` runs the checks and the tests at once and fails when any of them failed, naming what failed: the
+// type check, ESLint and Prettier (each one process) beside one vitest run of the tiers, so the files that wait
+// on sandboxes, child processes and browsers, the checks and the unit files fill each other's idle time. Run
+// one after another, the unit tier's last files and the checks' last minute left a core idle, and the second
+// run started its sandboxes, Chromium and renderer build only after.
 // The tiers are the projects of test/vitest.config.ts. Arguments pick tiers (`npm test -- integration`; none:
 // all of them); what follows `--` goes to vitest (`npm test -- unit -- test/unit/naming.test.ts`). The checks
 // run whichever tiers are picked.
@@ -18,17 +19,15 @@ const TIERS = [
     project: 'integration',
     also: ['integration-alone'],
     says: 'the engine, CLI, serve and desktop shell against the sandbox',
+    waits: true,
   },
-  { project: 'e2e', says: 'the app in Chromium and in Electron, the chaos run, packaging' },
+  { project: 'e2e', says: 'the app in Chromium and in Electron, the chaos run, packaging', waits: true },
 ];
 /**
- * The stages' tiers. Most integration and e2e files wait on sandboxes, child processes, settle times and
- * Chromium, not on the CPU: four files at a time keep two cores busy where two left them half idle.
+ * Most integration and e2e files wait on sandboxes, child processes, settle times and Chromium, not on the CPU:
+ * four files at a time keep two cores busy where two left them half idle.
  */
-const STAGES = [
-  { tiers: ['unit'], withChecks: true },
-  { tiers: ['integration', 'e2e'], workers: 4 },
-];
+const WAITING_WORKERS = 4;
 
 const require = createRequire(import.meta.url);
 const bin = (pkg, path) => join(dirname(require.resolve(`${pkg}/package.json`)), path);
@@ -50,11 +49,7 @@ if (unknown.length) {
   );
   process.exit(2);
 }
-const picked = (project) => !wanted.length || wanted.includes(project);
-const stages = STAGES.map((s) => ({
-  ...s,
-  tiers: TIERS.filter((t) => s.tiers.includes(t.project) && picked(t.project)),
-})).filter((s) => s.tiers.length || s.withChecks);
+const tiers = TIERS.filter((t) => !wanted.length || wanted.includes(t.project));
 const root = fileURLToPath(new URL('..', import.meta.url));
 const vitest = bin('vitest', 'vitest.mjs');
 
@@ -72,53 +67,39 @@ function run(argv, quiet) {
   });
 }
 
-for (const [i, stage] of stages.entries()) {
-  const projects = stage.tiers
-    .flatMap((t) => [t.project, ...(t.also ?? [])])
-    .flatMap((p) => ['--project', p]);
-  const names = [...(stage.withChecks ? ['checks'] : []), ...stage.tiers.map((t) => t.project)];
-  const title = `stage ${i + 1} of ${stages.length}: ${names.join(' + ')}`;
-  process.stdout.write(
-    `\n=== npm test, ${title}\n` +
-      (stage.withChecks ? `    checks: ${CHECKS.map((c) => c.name).join(', ')}\n` : '') +
-      stage.tiers.map((t) => `    ${t.project}: ${t.says}\n`).join('') +
+const projects = tiers.flatMap((t) => [t.project, ...(t.also ?? [])]).flatMap((p) => ['--project', p]);
+const title = ['checks', ...tiers.map((t) => t.project)].join(' + ');
+process.stdout.write(
+  `\n=== npm test: ${title}\n` +
+    `    checks: ${CHECKS.map((c) => c.name).join(', ')}\n` +
+    tiers.map((t) => `    ${t.project}: ${t.says}\n`).join('') +
+    '\n',
+);
+const checks = CHECKS.map((c) => run(c.args, true).then((r) => ({ ...r, name: c.name })));
+const tests = run(
+  [
+    vitest,
+    'run',
+    '--config',
+    'test/vitest.config.ts',
+    ...projects,
+    ...(tiers.some((t) => t.waits) ? [`--maxWorkers=${WAITING_WORKERS}`] : []),
+    ...(filters.length ? ['--passWithNoTests', ...filters] : []),
+  ],
+  false,
+);
+const testsPassed = (await tests).ok;
+const failedChecks = (await Promise.all(checks)).filter((c) => !c.ok);
+for (const c of failedChecks) process.stderr.write(`\n=== ${c.name} failed (${c.how}):\n${c.output}`);
+const failed = [...failedChecks.map((c) => c.name), ...(testsPassed ? [] : tiers.map((t) => t.project))];
+if (failed.length) {
+  process.stderr.write(
+    `\n=== npm test FAILED: ${failed.join(', ')}` +
+      (testsPassed
+        ? ''
+        : `\n    again: npx vitest run --config test/vitest.config.ts ${projects.join(' ')}`) +
       '\n',
   );
-  const checks = stage.withChecks
-    ? CHECKS.map((c) => run(c.args, true).then((r) => ({ ...r, name: c.name })))
-    : [];
-  const tests = stage.tiers.length
-    ? run(
-        [
-          vitest,
-          'run',
-          '--config',
-          'test/vitest.config.ts',
-          ...projects,
-          ...(stage.workers ? [`--maxWorkers=${stage.workers}`] : []),
-          ...(filters.length ? ['--passWithNoTests', ...filters] : []),
-        ],
-        false,
-      )
-    : Promise.resolve({ ok: true });
-  const testsPassed = (await tests).ok;
-  const failedChecks = (await Promise.all(checks)).filter((c) => !c.ok);
-  for (const c of failedChecks) process.stderr.write(`\n=== ${c.name} failed (${c.how}):\n${c.output}`);
-  const failed = [
-    ...failedChecks.map((c) => c.name),
-    ...(testsPassed ? [] : stage.tiers.map((t) => t.project)),
-  ];
-  if (failed.length) {
-    const skipped = stages.slice(i + 1).flatMap((s) => s.tiers.map((t) => t.project));
-    process.stderr.write(
-      `\n=== npm test FAILED in ${title}: ${failed.join(', ')}` +
-        (skipped.length ? `; not run: ${skipped.join(', ')}` : '') +
-        (testsPassed
-          ? ''
-          : `\n    again: npx vitest run --config test/vitest.config.ts ${projects.join(' ')}`) +
-        '\n',
-    );
-    process.exit(1);
-  }
-  process.stdout.write(`\n=== npm test, ${title}: passed\n`);
+  process.exit(1);
 }
+process.stdout.write(`\n=== npm test: ${title}: passed\n`);

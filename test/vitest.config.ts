@@ -76,9 +76,12 @@ export default defineConfig({
       ),
       tier('integration-alone', INTEGRATION_ALONE, SLOW_INTEGRATION),
       // test/electron (the desktop app under real Electron) runs after these, by test/electron/run-suite.mjs.
-      // One renderer build and one Chromium for the tier's test processes (test/e2e-setup.ts).
+      // One renderer build and one Chromium for the tier's test processes (test/e2e-setup.ts). The browser files
+      // share their worker processes as the integration files do (a process a file loaded the engine, serve and
+      // Playwright again each time, a quarter of a file's CPU) and their connection to the run's Chromium.
       tier('e2e', ['test/e2e/**/*.test.ts', ...SLOW_INTEGRATION], [], {
         globalSetup: ['test/e2e-setup.ts'],
+        isolate: false,
       }),
     ],
     globalSetup: ['test/temp-root.ts', 'test/cli-bundle.ts'],

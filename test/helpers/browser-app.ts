@@ -202,22 +202,36 @@ export async function saved(download: Download): Promise<string> {
 }
 
 /**
- * Where the e2e suites write their screenshots: a temporary folder, so `npm test` leaves the checkout as it
- * was; `DUBDESK_SCREENSHOTS=docs/screenshots` redraws the ones in docs/screenshots (CONTRIBUTING.md).
+ * Where the pictures of the app go when someone will look at them: `DUBDESK_SCREENSHOTS=docs/screenshots`
+ * redraws the ones in docs/screenshots (CONTRIBUTING.md). Under `npm test` nobody does, and none is taken
+ * (a PNG of a whole page each, over a hundred a run), except the picture of a page whose test failed.
  */
-export const SCREENSHOTS = process.env.DUBDESK_SCREENSHOTS
-  ? resolve(process.env.DUBDESK_SCREENSHOTS)
-  : join(tmpdir(), 'dubdesk-screenshots');
+const DRAWN = process.env.DUBDESK_SCREENSHOTS ? resolve(process.env.DUBDESK_SCREENSHOTS) : null;
+/** Where a failed test's picture goes when nothing is drawn: a temporary folder, the checkout left as it was. */
+const FAILED = join(tmpdir(), 'dubdesk-screenshots');
 
-export async function screenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  const path = join(SCREENSHOTS, `${name}.png`);
+async function shot(page: Page, dir: string, name: string): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.png`);
   await page.screenshot({ path });
   return path;
 }
 
-/** The same moment in light and in dark (`NAME-light.png`, `NAME-dark.png`), left in light. */
+/** The page as `NAME.png` in DUBDESK_SCREENSHOTS, when it is set. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (DRAWN) await shot(page, DRAWN, name);
+}
+
+/** The page of a failed test, where the failure's message says (test/helpers/page-failure.ts). */
+export const failureScreenshot = (page: Page, name: string): Promise<string> =>
+  shot(page, DRAWN ?? FAILED, name);
+
+/**
+ * The same moment in light and in dark (`NAME-light.png`, `NAME-dark.png`) in DUBDESK_SCREENSHOTS, left in
+ * light; nothing when it is not set.
+ */
 export async function bothThemes(page: Page, name: string): Promise<void> {
+  if (!DRAWN) return;
   await page.emulateMedia({ colorScheme: 'light' });
   await screenshot(page, `${name}-light`);
   await page.emulateMedia({ colorScheme: 'dark' });

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM } from './chromium';
+import { CHROMIUM, OMNIBOX_POPUPS } from './chromium';
 import { closeCounted } from './cpu-tree';
 import { tempDir } from './temp-dir';
 import { waitFor } from './http';
@@ -54,7 +54,7 @@ export function chromiumOpener(): ChromiumOpener {
     `--host-resolver-rules=MAP ${REBOUND_HOST} 127.0.0.1`,
     // Chromium's own Local Network Access checks would stop such a page before serve sees it; Firefox and
     // Safari have none, so serve's own rules are what the hostile tests must find holding.
-    '--disable-features=LocalNetworkAccessChecks',
+    `--disable-features=${['LocalNetworkAccessChecks', ...OMNIBOX_POPUPS].join(',')}`,
   ];
   writeFileSync(
     opener,

@@ -4,11 +4,42 @@
  * a script) a test process launches its own. Either way every page is opened in a new context of it: a fresh
  * profile, with no cookie, storage or cache of another, as another person's browser would be.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type BrowserServer } from 'playwright-core';
 import { closeCounted } from './cpu-tree';
 
 /** The Chromium the browser tests drive; CI on Windows and macOS names its own (DUBDESK_CHROMIUM). */
 export const CHROMIUM = process.env.DUBDESK_CHROMIUM || '/usr/bin/chromium';
+
+/**
+ * Chromium 156 makes each new window (a fresh context is one) its own omnibox popups, web pages in a renderer
+ * of their own: nothing a test looks at, and about a third of the run's Chromium CPU (as the bench found:
+ * test/bench/ui.ts).
+ */
+export const OMNIBOX_POPUPS = ['WebUIOmniboxPopup', 'WebUIOmniboxFullPopup', 'WebUIOmniboxAimPopup'];
+/**
+ * What Playwright's own `--disable-features` holds. Chromium keeps only the last `--disable-features` it is
+ * given, and Playwright puts ours after its own: ours carries both lists, and startSharedChromium checks
+ * that nothing of Playwright's was dropped.
+ */
+const PLAYWRIGHTS = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
 
 const LAUNCH = {
   executablePath: CHROMIUM,
@@ -22,9 +53,26 @@ const LAUNCH = {
     '--no-first-run',
     '--disable-sync',
     '--autoplay-policy=no-user-gesture-required',
+    `--disable-features=${[...PLAYWRIGHTS, ...OMNIBOX_POPUPS].join(',')}`,
   ],
   headless: true,
 };
+
+/**
+ * The features an earlier `--disable-features` of Chromium's command line disabled that its last one (the
+ * one Chromium keeps) leaves on, read from /proc where there is one: a Playwright that disables more than
+ * PLAYWRIGHTS says.
+ */
+function featuresDropped(pid: number | undefined): string[] {
+  const cmdline = `/proc/${pid}/cmdline`;
+  if (pid === undefined || !existsSync(cmdline)) return [];
+  const lists = readFileSync(cmdline, 'utf8')
+    .split('\0')
+    .filter((arg) => arg.startsWith('--disable-features='))
+    .map((arg) => arg.slice('--disable-features='.length).split(','));
+  const kept = new Set(lists.at(-1));
+  return lists.flat().filter((feature) => !kept.has(feature));
+}
 
 /** Where a test process finds the run's Chromium: its Playwright address. */
 const SHARED = 'DUBDESK_TEST_CHROMIUM';
@@ -32,6 +80,13 @@ const SHARED = 'DUBDESK_TEST_CHROMIUM';
 /** Starts the run's Chromium, before the test processes that inherit its address. */
 export async function startSharedChromium(): Promise<BrowserServer> {
   const server = await chromium.launchServer(LAUNCH);
+  const dropped = featuresDropped(server.process().pid);
+  if (dropped.length) {
+    await server.close();
+    throw new Error(
+      `Playwright now disables ${dropped.join(', ')} in Chromium: add it to PLAYWRIGHTS in test/helpers/chromium.ts`,
+    );
+  }
   process.env[SHARED] = server.wsEndpoint();
   return server;
 }

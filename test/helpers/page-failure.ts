@@ -4,12 +4,12 @@
  * read from the log, not guessed at.
  */
 import type { Viewing } from './browser-app';
-import { screenshot } from './browser-app';
+import { failureScreenshot } from './browser-app';
 
 let failures = 0;
 
 async function pageState(view: Viewing): Promise<string> {
-  const shot = await screenshot(view.page, `failed-${process.pid}-${++failures}`).catch(
+  const shot = await failureScreenshot(view.page, `failed-${process.pid}-${++failures}`).catch(
     (e: unknown) => `none (${String(e)})`,
   );
   const seen = await view.page
