@@ -96,7 +96,8 @@ function payOnce(store: JobStore, jobs: readonly NewJob[]): NewJob[] {
 
 /**
  * `write` for each run of up to `size` items, in write transactions of one time slice each, the event
- * loop's turn between.
+ * loop's turn between. The WAL's checkpoints go in turns of their own: inside a commit, one made that
+ * commit's turn the longest of the add.
  */
 async function writeInSlices<T>(
   store: JobStore,
@@ -105,14 +106,23 @@ async function writeInSlices<T>(
   size: number,
   write: (run: [T, ...T[]]) => void,
 ): Promise<void> {
-  let i = 0;
-  while (i < items.length) {
-    if (slices.due) await slices.breathe();
-    store.tx(() => {
-      do {
-        write(items.slice(i, i + size) as [T, ...T[]]);
-        i += size;
-      } while (i < items.length && !slices.due);
-    });
+  const release = store.checkpoints.hold();
+  try {
+    let i = 0;
+    while (i < items.length) {
+      if (slices.due) await slices.breathe();
+      store.tx(() => {
+        do {
+          write(items.slice(i, i + size) as [T, ...T[]]);
+          i += size;
+        } while (i < items.length && !slices.due);
+      });
+      if (store.checkpoints.committed()) {
+        await slices.breathe();
+        store.checkpoints.run();
+      }
+    }
+  } finally {
+    release();
   }
 }
