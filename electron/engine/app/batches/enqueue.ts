@@ -24,6 +24,22 @@ export async function enqueueBatch(
   again: boolean,
   slices = new TimeSlices(),
 ): Promise<Enqueued> {
+  // Commits do not checkpoint meanwhile: inside a commit, the WAL's copy into the database and its sync
+  // made that commit's turn the longest of the add. The writes checkpoint between their commits instead.
+  const release = store.checkpoints.hold();
+  try {
+    return await enqueueHeld(store, sorted, again, slices);
+  } finally {
+    release();
+  }
+}
+
+async function enqueueHeld(
+  store: JobStore,
+  sorted: Sorted,
+  again: boolean,
+  slices: TimeSlices,
+): Promise<Enqueued> {
   const out: Enqueued = { added: [], retried: [], queuedMeanwhile: [] };
   await writeInSlices(store, slices, sorted.failed, 1, ([{ id, job }]) => {
     const state = store.reads.get(id)?.state;
@@ -96,8 +112,7 @@ function payOnce(store: JobStore, jobs: readonly NewJob[]): NewJob[] {
 
 /**
  * `write` for each run of up to `size` items, in write transactions of one time slice each, the event
- * loop's turn between. The WAL's checkpoints go in turns of their own: inside a commit, one made that
- * commit's turn the longest of the add.
+ * loop's turn between, and the WAL's checkpoints in turns of their own (the batch holds them).
  */
 async function writeInSlices<T>(
   store: JobStore,
@@ -106,23 +121,18 @@ async function writeInSlices<T>(
   size: number,
   write: (run: [T, ...T[]]) => void,
 ): Promise<void> {
-  const release = store.checkpoints.hold();
-  try {
-    let i = 0;
-    while (i < items.length) {
-      if (slices.due) await slices.breathe();
-      store.tx(() => {
-        do {
-          write(items.slice(i, i + size) as [T, ...T[]]);
-          i += size;
-        } while (i < items.length && !slices.due);
-      });
-      if (store.checkpoints.committed()) {
-        await slices.breathe();
-        store.checkpoints.run();
-      }
+  let i = 0;
+  while (i < items.length) {
+    if (slices.due) await slices.breathe();
+    store.tx(() => {
+      do {
+        write(items.slice(i, i + size) as [T, ...T[]]);
+        i += size;
+      } while (i < items.length && !slices.due);
+    });
+    if (store.checkpoints.committed()) {
+      await slices.breathe();
+      store.checkpoints.run();
     }
-  } finally {
-    release();
   }
 }
