@@ -19,6 +19,11 @@ export class TimeSlices {
     return performance.now() - this.start >= this.sliceMs;
   }
 
+  /** Whether work of `ms` more still ends within this slice. */
+  fits(ms: number): boolean {
+    return performance.now() - this.start + ms < this.sliceMs;
+  }
+
   /** The event loop's turn; the next slice starts after it. */
   async breathe(): Promise<void> {
     await turn();
