@@ -123,4 +123,30 @@ describe("a big add's steps give the event loop its turns", () => {
     );
     store.db.close();
   });
+
+  it("merges the search index between the add's statements, never in one, and finds every source", async () => {
+    const store = storeAt(join(tempDir(), 'dubdesk.db'));
+    const automerge = store.db.prepare(`SELECT v FROM source_search_config WHERE k = 'automerge'`).pluck();
+    const jobs = Array.from({ length: 4_000 }, (_, i) =>
+      newJob(`/v/take ${i} of the interview.mp4`, { source_hash: String(i).padStart(64, '0') }),
+    );
+    const sorted = await sortAgainstQueue(store, jobs, false);
+    const seen = new Set<unknown>();
+    let done = false;
+    const adding = enqueueBatch(store, sorted, false, new TimeSlices(0)).finally(() => (done = true));
+    while (!done) {
+      seen.add(automerge.get());
+      await turn();
+    }
+    expect((await adding).added).toHaveLength(jobs.length);
+    expect([...seen]).toEqual([0]);
+    // FTS5's own setting again once the add is done (it merges as it writes).
+    expect(automerge.get()).toBe(4);
+    store.db.prepare(`INSERT INTO source_search (source_search) VALUES ('integrity-check')`).run();
+    // The trigram index answers LIKE, each source once.
+    const found = store.db.prepare(`SELECT count(*) FROM source_search WHERE source LIKE ?`).pluck();
+    expect(found.get('%of the interview%')).toBe(jobs.length);
+    expect(found.get('%take 3999 %')).toBe(1);
+    store.db.close();
+  });
 });

@@ -23,6 +23,7 @@ import type { ChangeFeed } from './changes';
 import { transactionsOf, type Transactions } from './transactions';
 import type { Db } from './types';
 import { checkpointsOf, type WalCheckpoints } from './wal-checkpoints';
+import { searchMergesOf, type SearchMerges } from './search-merges';
 
 export {
   CREATE_ANSWERED,
@@ -81,6 +82,8 @@ export class JobStore {
   readonly packages: Packages;
   /** The WAL's checkpoints, which a long run of writes takes out of its commits. */
   readonly checkpoints: WalCheckpoints;
+  /** The search index's merges, which a long run of writes takes out of its statements. */
+  readonly searchMerges: SearchMerges;
   private readonly transactions: Transactions;
 
   constructor(db: Db) {
@@ -102,6 +105,7 @@ export class JobStore {
     this.stagedAudio = new StagedAudio(db);
     this.packages = new Packages(db);
     this.checkpoints = checkpointsOf(db);
+    this.searchMerges = searchMergesOf(db);
     this.qc = new JobQc(db, this.packages);
     this.order = new JobOrder(db);
     this.charges = new JobCharges(db);

@@ -1,8 +1,8 @@
 /**
  * kill -9 in the middle of a big add. The add writes its jobs in transactions of whole windows of the
  * queue's order (each job with its 'added' history, its place and its batch), and holds the WAL's
- * checkpoints meanwhile: what the kill leaves is a database that checks whole, holding whole windows of the
- * batch, and adding the folder again adds the rest, each job once.
+ * checkpoints and the search index's merges meanwhile: what the kill leaves is a database that checks
+ * whole, holding whole windows of the batch, and adding the folder again adds the rest, each job once.
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -91,6 +91,8 @@ describe('kill -9 during a big add', () => {
       expect(history.get()).toBe(left);
       const batches = db.prepare('SELECT count(DISTINCT batch_id) FROM jobs WHERE batch_id IS NOT NULL');
       expect(batches.pluck().get()).toBe(1);
+      // The search index checks whole too; the add held its merges (automerge 0 stays, see SearchMerges).
+      db.prepare(`INSERT INTO source_search (source_search) VALUES ('integrity-check')`).run();
     } finally {
       db.close();
     }
@@ -104,6 +106,8 @@ describe('kill -9 during a big add', () => {
       expect(pairs).toBe(total);
       const history = after.prepare(`SELECT count(*) FROM job_history WHERE event = 'added'`).pluck();
       expect(history.get()).toBe(total);
+      const automerge = after.prepare(`SELECT v FROM source_search_config WHERE k = 'automerge'`);
+      expect(automerge.pluck().get(), 'the search index merges as it writes again').toBe(4);
     } finally {
       after.close();
     }

@@ -24,12 +24,15 @@ export async function enqueueBatch(
   again: boolean,
   slices = new TimeSlices(),
 ): Promise<Enqueued> {
-  // Commits do not checkpoint meanwhile: inside a commit, the WAL's copy into the database and its sync
-  // made that commit's turn the longest of the add. The writes checkpoint between their commits instead.
+  // Commits do not checkpoint, nor statements merge the search index, meanwhile: inside a commit, the
+  // WAL's copy into the database and its sync, inside a window's statement, FTS5's merge of 64 pages per
+  // level made those turns the longest of the add. The writes do both between their commits instead.
   const release = store.checkpoints.hold();
+  const releaseMerges = store.tx(() => store.searchMerges.hold());
   try {
     return await enqueueHeld(store, sorted, again, slices);
   } finally {
+    store.tx(releaseMerges);
     release();
   }
 }
@@ -112,7 +115,8 @@ function payOnce(store: JobStore, jobs: readonly NewJob[]): NewJob[] {
 
 /**
  * `write` for each run of up to `size` items, in write transactions of one time slice each, the event
- * loop's turn between, and the WAL's checkpoints in turns of their own (the batch holds them). A run is
+ * loop's turn between, and the search index's merges and the WAL's checkpoints in turns of their own (the
+ * batch holds them). A run is
  * written whole (a window's places stay together), so a transaction takes another only while one more of
  * the same cost fits in the slice: taken once the slice was merely not yet over, a second window of 256
  * jobs doubled the turn.
@@ -136,6 +140,8 @@ async function writeInSlices<T>(
         runMs = performance.now() - started;
       } while (i < items.length && slices.fits(runMs));
     });
+    await slices.breathe();
+    store.tx(() => store.searchMerges.step());
     if (store.checkpoints.committed()) {
       await slices.breathe();
       store.checkpoints.run();
