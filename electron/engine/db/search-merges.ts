@@ -11,8 +11,8 @@ const Setting = z.object({ v: z.number().int() });
 /**
  * The merges of the search index (`source_search`, FTS5) taken out of a long run of writes. FTS5 merges
  * its segments as it writes them: every 64 pages written, 64 pages of merging for each level of the index
- * at once, inside whichever statement wrote them. In an add of 100,000 jobs that put 15 to 20 ms more
- * into one window's turn now and then. While a run holds them, writes do not merge (`automerge` 0); the
+ * at once, inside whichever statement wrote them: in a big add, that made a window's turn of the event
+ * loop the longest of the add now and then. While a run holds them, writes do not merge (`automerge` 0); the
  * run merges a step at a time between its commits, each step a turn of its own. `automerge` is stored in
  * the index: a run killed while it held it leaves 0 there, which the next run puts back to FTS5's own.
  */
