@@ -145,7 +145,7 @@ async function writeInSlices<T>(
     if (store.checkpoints.committed()) {
       await slices.breathe();
       store.checkpoints.run();
-      await slices.breathe(); // the next write starts a turn of its own, not in the checkpoint's
     }
+    await slices.breathe(); // the next write starts a turn of its own, not in the merge's or checkpoint's
   }
 }
