@@ -10,22 +10,29 @@ export interface LoopBlocks {
   wallMs: number;
   /** Most CPU time the loop's thread spent between two turns, ms. */
   cpuMs: number;
+  /**
+   * When that turn was, on the monotonic clock (`process.hrtime`, seconds): `perf record -k
+   * CLOCK_MONOTONIC` of the process with `node --perf-basic-prof` names what ran in it.
+   */
+  cpuTurnAt: { from: number; to: number };
 }
 
 export function watchLoopBlocks(): { stop(): LoopBlocks } {
-  const out: LoopBlocks = { wallMs: 0, cpuMs: 0 };
+  const out: LoopBlocks = { wallMs: 0, cpuMs: 0, cpuTurnAt: { from: 0, to: 0 } };
+  const monotonic = () => Number(process.hrtime.bigint()) / 1e9;
   const cpu = () => {
     const u = process.threadCpuUsage();
     return (u.user + u.system) / 1000;
   };
   let wall = performance.now();
   let used = cpu();
+  let at = monotonic();
   let timer: NodeJS.Timeout | undefined;
   const turn = () => {
-    const [w, c] = [performance.now(), cpu()];
+    const [w, c, now] = [performance.now(), cpu(), monotonic()];
     out.wallMs = Math.max(out.wallMs, w - wall);
-    out.cpuMs = Math.max(out.cpuMs, c - used);
-    [wall, used] = [w, c];
+    if (c - used > out.cpuMs) [out.cpuMs, out.cpuTurnAt] = [c - used, { from: at, to: now }];
+    [wall, used, at] = [w, c, now];
     timer = setTimeout(turn, 1);
   };
   timer = setTimeout(turn, 1);

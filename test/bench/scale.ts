@@ -60,6 +60,10 @@ async function addOnce(work: string, baseUrl: string, folder: string, files: num
     const blocks = loop.stop();
     const n = r.added.length;
     if (n !== files * LANGS.length) throw new Error(`added ${n} jobs`);
+    if (files === BIG_FILES)
+      process.stderr.write(
+        `bench: scale: the add's longest turn, ${round(blocks.cpuMs, 1)} ms of CPU, ran ${blocks.cpuTurnAt.from.toFixed(6)} to ${blocks.cpuTurnAt.to.toFixed(6)} s on the monotonic clock (pid ${process.pid}: perf script -F time,sym)\n`,
+      );
     return {
       perJobMs: ms / n,
       cpuPerJobMs: (cpu.user + cpu.system) / 1000 / n,

@@ -22,6 +22,8 @@ import { JobWrites } from './job-store/writes';
 import type { ChangeFeed } from './changes';
 import { transactionsOf, type Transactions } from './transactions';
 import type { Db } from './types';
+import { checkpointsOf, type WalCheckpoints } from './wal-checkpoints';
+import { searchMergesOf, type SearchMerges } from './search-merges';
 
 export {
   CREATE_ANSWERED,
@@ -78,6 +80,10 @@ export class JobStore {
   readonly qc: JobQc;
   /** Each source's package of every language (what is handed on). */
   readonly packages: Packages;
+  /** The WAL's checkpoints, which a long run of writes takes out of its commits. */
+  readonly checkpoints: WalCheckpoints;
+  /** The search index's merges, which a long run of writes takes out of its statements. */
+  readonly searchMerges: SearchMerges;
   private readonly transactions: Transactions;
 
   constructor(db: Db) {
@@ -98,6 +104,8 @@ export class JobStore {
     this.restored = new RestoredDubs(db);
     this.stagedAudio = new StagedAudio(db);
     this.packages = new Packages(db);
+    this.checkpoints = checkpointsOf(db);
+    this.searchMerges = searchMergesOf(db);
     this.qc = new JobQc(db, this.packages);
     this.order = new JobOrder(db);
     this.charges = new JobCharges(db);

@@ -3,7 +3,7 @@ import { creditsFor } from '../../../../shared/credits';
 import { existsSync } from 'node:fs';
 import type { JobRow, JobStore, NewJob } from '../../db/jobs';
 import { retryPays } from '../../jobs/life-rules';
-import { lookInChunks, TimeSlices } from '../time-slices';
+import { eachInSlices, lookInChunks, TimeSlices } from '../time-slices';
 
 /** Where each planned job stands against the queue: new, already queued, failed before, or already dubbed. */
 export interface Sorted {
@@ -53,7 +53,13 @@ export async function sortAgainstQueue(
     out.fresh.push(reused);
   };
   // A few queries per thousand sources, not a few per job: 100,000 jobs are 20,000 sources.
-  const sources = [...new Set(jobs.map((j) => j.source))];
+  const sourceSet = new Set<string>();
+  const hashSet = new Set<string>();
+  await eachInSlices(jobs, slices, (j) => {
+    sourceSet.add(j.source);
+    if (j.source_hash) hashSet.add(j.source_hash);
+  });
+  const sources = [...sourceSet];
   const key = (source: string, lang: string) => `${lang}\u0000${source}`;
   const live = new Map(
     (await lookInChunks(sources, slices, (c) => store.reads.liveOf(c))).map((r) => [
@@ -81,7 +87,7 @@ export async function sortAgainstQueue(
     for (const r of await lookInChunks(sources, slices, (c) => store.reads.completedOf(c)))
       remember(key(r.source, r.dest_lang), r);
     // The same content under another name (a copy, a file moved): the same source, already paid for.
-    const hashes = [...new Set(jobs.flatMap((j) => (j.source_hash ? [j.source_hash] : [])))];
+    const hashes = [...hashSet];
     for (const r of await lookInChunks(hashes, slices, (c) => store.reads.completedOfHashes(c)))
       if (r.source_hash) remember(key(`#${r.source_hash}`, r.dest_lang), r);
     for (const c of await lookInChunks(hashes, slices, (h) => store.reads.carriersOfHashes(h)))

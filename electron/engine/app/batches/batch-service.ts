@@ -23,6 +23,7 @@ import { uploadOnceSavings } from './upload-once';
 import { relocateJobs } from '../queue/relocate';
 import type { Spending } from '../../../../shared/contract/spending';
 import { budgetCheck, pastBudgetBy, refuseOverBudget } from './budget';
+import { eachInSlices, TimeSlices } from '../time-slices';
 
 export interface BatchDeps {
   store: JobStore;
@@ -56,9 +57,9 @@ export class BatchService {
    * Each file's content, the source's identity (read once per path, size and modification time: probing
    * hashed the files it read whole), a few files at a time.
    */
-  private async identify(jobs: NewJob[]): Promise<void> {
+  private async identify(jobs: NewJob[], slices = new TimeSlices()): Promise<void> {
     const files = new Map<string, FileSeen>();
-    for (const job of jobs)
+    await eachInSlices(jobs, slices, (job) => {
       if (job.source_kind === 'file' && job.source_bytes !== null && job.source_mtime !== null)
         if (!files.has(job.source))
           files.set(job.source, {
@@ -67,18 +68,23 @@ export class BatchService {
             mtimeMs: job.source_mtime,
             read: job.source_hash ?? null,
           });
+    });
     const hashes = await this.deps.store.hashes.ofMany([...files.values()], HASHES_AT_ONCE);
-    for (const job of jobs)
+    await eachInSlices(jobs, slices, (job) => {
       if (job.source_kind === 'file' && job.source_bytes !== null && job.source_mtime !== null)
         job.source_hash = hashes.get(job.source) ?? null;
+    });
   }
 
   private serviceId(): string {
     return this.deps.services.current()?.id ?? this.deps.services.serviceId();
   }
 
-  /** `create`: the output folders are made now (adding), not only checked (estimating). */
-  private async planned(args: MethodArgs<'estimate'>, create = false, again = false) {
+  /**
+   * `create`: the output folders are made now (adding), not only checked (estimating). `slices`: the
+   * batch's, shared by every step, so that one slice counts what the step before it ran in its turn.
+   */
+  private async planned(args: MethodArgs<'estimate'>, slices: TimeSlices, create = false, again = false) {
     const active = await ensureService(this.deps.services);
     if (args.api === 'legacy' && !active.legacyUrl) throw legacyNeedsUrl();
     checkLanguages(args, (await this.deps.account.liveCodes()).codes);
@@ -90,10 +96,11 @@ export class BatchService {
       cwd: this.deps.cwd,
       ownOutputs: (paths) =>
         new Set([...this.deps.store.outputs.recorded(paths), ...this.deps.store.results.savedAmong(paths)]),
+      slices,
     });
     await checkOutputFolders(planned.jobs, args.outDir !== undefined, create);
-    await this.identify(planned.jobs);
-    if (!again) await refuseResultCopies(this.deps.store, planned);
+    await this.identify(planned.jobs, slices);
+    if (!again) await refuseResultCopies(this.deps.store, planned, slices);
     return planned;
   }
 
@@ -162,8 +169,9 @@ export class BatchService {
   /** `again`: what it costs to dub it all once more (nothing counts as already dubbed). */
   private async estimate(args: MethodArgs<'estimate'>, again = false): Promise<Estimate> {
     const { store, account } = this.deps;
-    const planned = await this.planned(args, false, again);
-    const sorted = await sortAgainstQueue(store, planned.jobs, again);
+    const slices = new TimeSlices();
+    const planned = await this.planned(args, slices, false, again);
+    const sorted = await sortAgainstQueue(store, planned.jobs, again, slices);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
     const paid = toBePaid(sorted);
     const { credits, unknown } = creditsOf(paid);
@@ -193,8 +201,9 @@ export class BatchService {
 
   private async add(args: MethodArgs<'add'>): Promise<AddResult> {
     const { store, account } = this.deps;
-    const planned = await this.planned(args, true, args.again);
-    const sorted = await sortAgainstQueue(store, planned.jobs, args.again);
+    const slices = new TimeSlices();
+    const planned = await this.planned(args, slices, true, args.again);
+    const sorted = await sortAgainstQueue(store, planned.jobs, args.again, slices);
     const queued = [...sorted.fresh, ...sorted.failed.map((f) => f.job)];
     const { credits, unknown } = creditsOf(toBePaid(sorted));
     const balance = queued.length ? await account.balanceOrNull() : account.balance.value;
@@ -213,7 +222,7 @@ export class BatchService {
       store,
       sorted.failed.map((f) => ({ id: f.id, outDir: f.job.out_dir })),
     );
-    const { added, retried, queuedMeanwhile } = await enqueueBatch(store, sorted, args.again);
+    const { added, retried, queuedMeanwhile } = await enqueueBatch(store, sorted, args.again, slices);
     if (added.length) rememberBatch(store, args.to);
     this.deps.info({ added: added.length, retried: retried.length, credits }, 'batch added');
     return {

@@ -24,6 +24,25 @@ export async function enqueueBatch(
   again: boolean,
   slices = new TimeSlices(),
 ): Promise<Enqueued> {
+  // Commits do not checkpoint, nor statements merge the search index, meanwhile: inside a commit, the
+  // WAL's copy into the database and its sync, inside a window's statement, FTS5's merge of 64 pages per
+  // level made those turns the longest of the add. The writes do both between their commits instead.
+  const release = store.checkpoints.hold();
+  const releaseMerges = store.tx(() => store.searchMerges.hold());
+  try {
+    return await enqueueHeld(store, sorted, again, slices);
+  } finally {
+    store.tx(releaseMerges);
+    release();
+  }
+}
+
+async function enqueueHeld(
+  store: JobStore,
+  sorted: Sorted,
+  again: boolean,
+  slices: TimeSlices,
+): Promise<Enqueued> {
   const out: Enqueued = { added: [], retried: [], queuedMeanwhile: [] };
   await writeInSlices(store, slices, sorted.failed, 1, ([{ id, job }]) => {
     const state = store.reads.get(id)?.state;
@@ -96,7 +115,11 @@ function payOnce(store: JobStore, jobs: readonly NewJob[]): NewJob[] {
 
 /**
  * `write` for each run of up to `size` items, in write transactions of one time slice each, the event
- * loop's turn between.
+ * loop's turn between, and the search index's merges and the WAL's checkpoints in turns of their own (the
+ * batch holds them). A run is
+ * written whole (a window's places stay together), so a transaction takes another only while one more of
+ * the same cost fits in the slice: taken once the slice was merely not yet over, a second window of 256
+ * jobs doubled the turn.
  */
 async function writeInSlices<T>(
   store: JobStore,
@@ -109,10 +132,20 @@ async function writeInSlices<T>(
   while (i < items.length) {
     if (slices.due) await slices.breathe();
     store.tx(() => {
+      let runMs: number;
       do {
+        const started = performance.now();
         write(items.slice(i, i + size) as [T, ...T[]]);
         i += size;
-      } while (i < items.length && !slices.due);
+        runMs = performance.now() - started;
+      } while (i < items.length && slices.fits(runMs));
     });
+    await slices.breathe();
+    store.tx(() => store.searchMerges.step());
+    if (store.checkpoints.committed()) {
+      await slices.breathe();
+      store.checkpoints.run();
+    }
+    await slices.breathe(); // the next write starts a turn of its own, not in the merge's or checkpoint's
   }
 }

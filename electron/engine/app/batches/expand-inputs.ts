@@ -14,6 +14,7 @@ import {
   type ProbeOptions,
 } from '../../media/probe';
 import { absolutePath } from '../paths';
+import { eachInSlices, lookInChunks, TimeSlices } from '../time-slices';
 
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 /** `ftp://…`, `s3://…`: a link of a kind the service cannot fetch (not a file named like one). */
@@ -30,6 +31,7 @@ export type OwnOutputs = (paths: readonly string[]) => ReadonlySet<string>;
 async function expand(
   input: string,
   cwd: string | null,
+  slices: TimeSlices,
   ownOutputs?: OwnOutputs,
 ): Promise<string[] | InputError> {
   let path: string;
@@ -42,17 +44,20 @@ async function expand(
   const info = await stat(path).catch(() => null);
   if (!info?.isDirectory()) return [path];
   const found: string[] = [];
+  // A folder of 20,000 files is one listing: its entries are looked at in slices, subfolders after.
   const walk = async (dir: string) => {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
+    const subfolders: string[] = [];
+    await eachInSlices(entries, slices, (entry) => {
+      if (entry.name.startsWith('.')) return;
       const p = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(p);
+      if (entry.isDirectory()) subfolders.push(p);
       else if (entry.isFile() && MEDIA_EXTENSIONS.has(extname(entry.name).toLowerCase())) found.push(p);
-    }
+    });
+    for (const sub of subfolders) await walk(sub);
   };
   await walk(path);
-  const own = ownOutputs?.(found) ?? new Set<string>();
+  const own = new Set(ownOutputs ? await lookInChunks(found, slices, (c) => [...ownOutputs(c)]) : []);
   const sources = found.filter((p) => !own.has(p));
   if (sources.length === 0)
     return new InputError(
@@ -131,6 +136,7 @@ export async function expandInputs(
   cwd: string | null,
   ownOutputs?: OwnOutputs,
   probe: ProbeOptions = {},
+  slices = new TimeSlices(),
 ): Promise<ExpandedInputs> {
   const out: ExpandedInputs = { files: [], sources: [], refused: [] };
   const refuse = (input: string, e: InputError) => {
@@ -168,11 +174,12 @@ export async function expandInputs(
       }
       continue;
     }
-    const expanded = await expand(input, cwd, ownOutputs);
+    const expanded = await expand(input, cwd, slices, ownOutputs);
     if (expanded instanceof InputError) refuse(input, expanded);
     else paths.push(...expanded);
   }
-  for (const r of await probeMany([...new Set(paths)], undefined, probe)) {
+  const probed = await probeMany([...new Set(paths)], undefined, probe);
+  await eachInSlices(probed, slices, (r) => {
     const checked = r instanceof InputError ? r : checkedForApi(r, req.api);
     if (checked instanceof InputError) refuse(checked.source, checked);
     else {
@@ -191,7 +198,7 @@ export async function expandInputs(
         problem: null,
       });
     }
-  }
+  });
   return out;
 }
 

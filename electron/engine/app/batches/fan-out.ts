@@ -41,15 +41,16 @@ export function fanOut(sources: readonly Source[], req: BatchRequest, opts: FanO
   const linkOut = outDir ?? cwd;
   const jobs: NewJob[] = [];
   for (const s of sources) {
-    for (const lang of req.to) {
-      if ('url' in s) {
-        if (linkOut === null) continue;
+    if ('url' in s) {
+      if (linkOut === null) continue;
+      const name = nameFromUrl(s.url);
+      for (const lang of req.to)
         jobs.push({
           ...common,
           dest_lang: lang,
           source: s.url,
           source_kind: 'url',
-          source_name: nameFromUrl(s.url),
+          source_name: name,
           source_type: null,
           source_bytes: null,
           source_mtime: null,
@@ -57,27 +58,30 @@ export function fanOut(sources: readonly Source[], req: BatchRequest, opts: FanO
           out_dir: linkOut,
           upload_once: 0,
         });
-      } else {
-        const sends = opts.sends?.get(s.path);
-        jobs.push({
-          ...common,
-          dest_lang: lang,
-          source: s.path,
-          source_kind: 'file',
-          source_name: s.name,
-          source_type: s.mime,
-          source_bytes: s.bytes,
-          source_mtime: s.mtimeMs,
-          // Known when probing read the whole file; else the batch's identify reads it.
-          source_hash: s.sha256 ?? null,
-          duration: s.durationSeconds,
-          out_dir: outDir ?? dirname(s.path),
-          // Upload once pays off by the bytes that go up: with the sound alone, those of the sound.
-          upload_once: takesPart(req.uploadOnce, req.api, sends?.bytes ?? s.bytes, req.to.length) ? 1 : 0,
-          send: sends?.what ?? 'file',
-        });
-      }
+      continue;
     }
+    // What a file's jobs share is worked out once for its languages (one string, not one each).
+    const sends = opts.sends?.get(s.path);
+    const outOfFile = outDir ?? dirname(s.path);
+    // Upload once pays off by the bytes that go up: with the sound alone, those of the sound.
+    const uploadOnce = takesPart(req.uploadOnce, req.api, sends?.bytes ?? s.bytes, req.to.length) ? 1 : 0;
+    for (const lang of req.to)
+      jobs.push({
+        ...common,
+        dest_lang: lang,
+        source: s.path,
+        source_kind: 'file',
+        source_name: s.name,
+        source_type: s.mime,
+        source_bytes: s.bytes,
+        source_mtime: s.mtimeMs,
+        // Known when probing read the whole file; else the batch's identify reads it.
+        source_hash: s.sha256 ?? null,
+        duration: s.durationSeconds,
+        out_dir: outOfFile,
+        upload_once: uploadOnce,
+        send: sends?.what ?? 'file',
+      });
   }
   return jobs;
 }

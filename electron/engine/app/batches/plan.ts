@@ -11,7 +11,7 @@ import { NO_SOUND, planSends, type SendChoice, type SendPlan } from './send-plan
 import { creditsFor } from '../../../../shared/credits';
 import { overUploadLimit } from './upload-limit';
 import type { Source } from './expand-inputs';
-import { lookInChunks, TimeSlices } from '../time-slices';
+import { eachInSlices, lookInChunks, TimeSlices } from '../time-slices';
 
 export interface Planned {
   files: FileEstimate[];
@@ -20,6 +20,9 @@ export interface Planned {
   /** What each file sends: its sound alone or the whole file. */
   sends: SendPlan;
 }
+
+/** Sources made into jobs at a time (100 files are 500 jobs of 5 languages): a slice ends between chunks. */
+const FAN_OUT_CHUNK = 100;
 
 /** Probes every input (a few at a time) and makes one job per good source and target language. */
 export async function planBatch(
@@ -32,30 +35,43 @@ export async function planBatch(
     ownOutputs?: OwnOutputs;
     /** Real media whose length cannot be read: refused (the default), or planned with an unknown length. */
     lengthUnknown?: ProbeOptions['lengthUnknown'];
+    /** The batch's time slices, shared by its steps (each slice counts what the step before ran). */
+    slices?: TimeSlices;
   },
 ): Promise<Planned> {
-  const { files, sources, refused } = await expandInputs(req, opts.cwd, opts.ownOutputs, {
-    lengthUnknown: opts.lengthUnknown ?? 'refuse',
-    hashWhole: true,
-    streams: true,
-  });
+  const slices = opts.slices ?? new TimeSlices();
+  const { files, sources, refused } = await expandInputs(
+    req,
+    opts.cwd,
+    opts.ownOutputs,
+    { lengthUnknown: opts.lengthUnknown ?? 'refuse', hashWhole: true, streams: true },
+    slices,
+  );
   const outDir = req.outDir ? absolutePath(req.outDir, opts.cwd, 'outDir') : null;
-  const sends = await planSends(sources, req);
+  const sends = await planSends(sources, req, undefined, slices);
   // A chunk of sources at a time, the event loop's turn between once a slice ran its time: the 100,000
   // jobs of 20,000 files, made in one go, held it for 150 ms.
-  const jobs = await lookInChunks(sources, new TimeSlices(), (chunk) => {
-    const dubbable = chunk
-      .map((s) => billedAs(s, sends))
-      .filter((s) => isDubbable(s, sends, req, files, refused));
-    return fanOut(dubbable, req, {
-      service: opts.service,
-      outDir,
-      cwd: opts.cwd,
-      sends: sends.bySource,
-      ...(opts.watchFolderId !== undefined ? { watchFolderId: opts.watchFolderId } : {}),
-    });
-  });
-  const withSends = files.map((f) => (f.problem ? f : estimateAs(f, sends.bySource.get(f.input), req)));
+  const jobs = await lookInChunks(
+    sources,
+    slices,
+    (chunk) => {
+      const dubbable = chunk
+        .map((s) => billedAs(s, sends))
+        .filter((s) => isDubbable(s, sends, req, files, refused));
+      return fanOut(dubbable, req, {
+        service: opts.service,
+        outDir,
+        cwd: opts.cwd,
+        sends: sends.bySource,
+        ...(opts.watchFolderId !== undefined ? { watchFolderId: opts.watchFolderId } : {}),
+      });
+    },
+    FAN_OUT_CHUNK,
+  );
+  const withSends: FileEstimate[] = [];
+  await eachInSlices(files, slices, (f) =>
+    withSends.push(f.problem ? f : estimateAs(f, sends.bySource.get(f.input), req)),
+  );
   return { files: withSends, jobs, refused, sends };
 }
 

@@ -1,7 +1,7 @@
 import type { ContractError } from '../../../../shared/contract/errors';
 import type { JobStore } from '../../db/jobs';
 import { copyOfResult } from '../../watcher/result-copy';
-import { lookInChunks, TimeSlices } from '../time-slices';
+import { eachInSlices, lookInChunks, TimeSlices } from '../time-slices';
 import type { Planned } from './plan';
 
 /**
@@ -16,8 +16,9 @@ export async function refuseResultCopies(
 ): Promise<void> {
   // Asked per thousand files, not per file: its jobs (one per language) share the answer.
   const hashes = new Map<string, string>();
-  for (const job of planned.jobs)
+  await eachInSlices(planned.jobs, slices, (job) => {
     if (job.source_kind === 'file' && job.source_hash) hashes.set(job.source, job.source_hash);
+  });
   const itself = new Set(
     await lookInChunks([...hashes.keys()], slices, (c) => [
       ...store.outputs.recorded(c),
@@ -36,6 +37,7 @@ export async function refuseResultCopies(
     const result = itself.has(path) ? undefined : results.get(hash);
     if (result) refused.set(path, copyOfResult(path, result, 'add it with --again ("Dub again")'));
   }
+  if (refused.size === 0) return;
   planned.jobs = planned.jobs.filter((job) => !refused.has(job.source));
   for (const [input, error] of refused) {
     planned.refused.push({ input, error });

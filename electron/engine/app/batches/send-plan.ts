@@ -10,6 +10,7 @@ import type { ProbedFile } from '../../media/probe';
 import type { Source } from './expand-inputs';
 import type { JobStore, NewJob } from '../../db/jobs';
 import { bytesNotSent, takesPart, type BytesOf } from './upload-once';
+import { eachInSlices, TimeSlices } from '../time-slices';
 
 /** What one file sends for each of its languages, and why the whole file when the sound alone was asked. */
 export interface SendChoice {
@@ -52,17 +53,25 @@ const READS_AT_ONCE = 32;
  * Each video's streams, given to `take` as they come: read in this process where its container allows
  * (MP4/MOV, Matroska/WebM: see media/in-process/), to the numbers ffprobe would give; by ffprobe for the
  * rest, a few at a time. Spawning ffprobe for each of 2,000 files took 20 s of an add that takes under one
- * without it; deciding each file as its read ends, not all after, keeps 20,000 decisions off one turn.
+ * without it. Streams probing already read are decided in time slices: awaited as if read, all 10,000
+ * were decided in one turn of the event loop (a resolved promise does not give the loop its turn).
  */
 async function streamsOfVideos(
   videos: readonly ProbedFile[],
   ffprobe: string,
+  slices: TimeSlices,
   take: (f: ProbedFile, streams: PlanStreams | null) => void,
 ): Promise<void> {
   const left: ProbedFile[] = [];
-  await mapInTurns(videos, READS_AT_ONCE, async (f) => {
-    // Probing read an MP4's while the file was open; a Matroska is opened again here.
-    const streams = f.streams !== undefined ? f.streams : await planStreamsInProcess(f.path, f.mime);
+  const unread: ProbedFile[] = [];
+  // Probing read an MP4's while the file was open; a Matroska is opened again here.
+  await eachInSlices(videos, slices, (f) => {
+    if (f.streams === undefined) unread.push(f);
+    else if (f.streams) take(f, f.streams);
+    else left.push(f);
+  });
+  await mapInTurns(unread, READS_AT_ONCE, async (f) => {
+    const streams = await planStreamsInProcess(f.path, f.mime);
     if (streams) take(f, streams);
     else left.push(f);
   });
@@ -80,21 +89,22 @@ export async function planSends(
   sources: readonly Source[],
   req: Pick<BatchRequest, 'send' | 'api'>,
   search: Promise<ToolsSearch> = mediaTools(),
+  slices = new TimeSlices(),
 ): Promise<SendPlan> {
   const files = sources.flatMap((s) => ('url' in s ? [] : [s]));
   const bySource = new Map<string, SendChoice>();
   const streamsOf = new Map<string, PlanStreams>();
   const send = sendOf(req.send);
   const videos = files.filter((f) => f.kind === 'video');
-  for (const f of files) bySource.set(f.path, whole(f, null));
+  await eachInSlices(files, slices, (f) => bySource.set(f.path, whole(f, null)));
   if (videos.length === 0) return { bySource, notice: null, streams: streamsOf };
   const { tools } = await search;
   if (!tools) {
     if (send === 'file') return { bySource, notice: null, streams: streamsOf };
-    for (const f of videos) bySource.set(f.path, whole(f, NO_FFMPEG));
+    await eachInSlices(videos, slices, (f) => bySource.set(f.path, whole(f, NO_FFMPEG)));
     return { bySource, notice: NO_FFMPEG, streams: streamsOf };
   }
-  await streamsOfVideos(videos, tools.ffprobe, (f, streams) => {
+  await streamsOfVideos(videos, tools.ffprobe, slices, (f, streams) => {
     if (streams) streamsOf.set(f.path, streams);
     bySource.set(f.path, sendChoiceFor(f, streams, send, req.api));
   });
