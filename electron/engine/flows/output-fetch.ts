@@ -6,6 +6,7 @@ import { DubdeskError } from '../../../shared/contract/errors';
 import type { Downloaded } from '../api/download';
 import { ApiError } from '../api/errors';
 import type { OutputRow } from '../db/jobs';
+import { holdPoint } from '../files/hold-point';
 import { makeFolder } from '../files/make-folder';
 import { NameTakenError } from '../files/own-file';
 import { KeyLock } from '../outputs/key-lock';
@@ -323,6 +324,7 @@ export class OutputFetch {
     const final = await settle(`${path}.part`, path, result.identity).catch((e: unknown) => {
       throw local(e, dirname(path), null);
     });
+    await holdPoint('output-moved');
     const settled: OutputRow = { job_id: id, type, path: final, bytes: result.bytes, done: 1 };
     // Moved under another name (the wanted one was taken meanwhile): a resume would not find it, record now.
     if (final !== path) this.records.put(settled);
