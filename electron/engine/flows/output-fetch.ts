@@ -84,7 +84,8 @@ export class OutputFetch {
         const before = this.existing.get(type);
         if (before?.done) continue;
         if (before && before.bytes !== null && (await alreadySettled(before.path, before.bytes))) {
-          this.records.put({ ...before, done: 1 }); // a crash hit between moving the file and recording it
+          // A crash hit between moving the file and recording it: it is recorded now, as a result too.
+          this.records.put({ ...before, done: 1 }, await this.ctx.store.results.lookAtResult(before.path));
           continue;
         }
         if (PER_SOURCE_OUTPUTS.has(type))
@@ -182,8 +183,8 @@ export class OutputFetch {
     if (path === plain || this.ctx.store.outputs.claimedByAnother(plain, id)) return false;
     if (!(await sameBytesAt(plain, result.bytes, result.sha256))) return false;
     await rm(`${path}.part`, { force: true });
-    this.records.put({ job_id: id, type, path: plain, bytes: result.bytes, done: 1 });
-    await this.ctx.store.results.recordResult(plain, result.sha256);
+    const saved = await this.ctx.store.results.lookAtResult(plain, result.sha256);
+    this.records.put({ job_id: id, type, path: plain, bytes: result.bytes, done: 1 }, saved);
     return true;
   }
 
@@ -316,7 +317,10 @@ export class OutputFetch {
     return head(`${path}.part`, result.identity);
   }
 
-  /** The part moved to its name (another free one if it was taken meanwhile), and its content remembered. */
+  /**
+   * The part moved to its name (another free one if it was taken meanwhile), its record and content with
+   * the next record the job writes.
+   */
   private async moveIntoPlace(type: OutputType, path: string, result: Downloaded): Promise<void> {
     const id = this.job.row.id;
     // Recorded before the move, so a crash during it is recognised on the next run.
@@ -326,10 +330,10 @@ export class OutputFetch {
     });
     await holdPoint('output-moved');
     const settled: OutputRow = { job_id: id, type, path: final, bytes: result.bytes, done: 1 };
+    const saved = await this.ctx.store.results.lookAtResult(final, result.sha256);
     // Moved under another name (the wanted one was taken meanwhile): a resume would not find it, record now.
-    if (final !== path) this.records.put(settled);
-    else this.records.movedIntoPlace(settled);
-    await this.ctx.store.results.recordResult(final, result.sha256);
+    if (final !== path) this.records.put(settled, saved);
+    else this.records.movedIntoPlace(settled, saved);
   }
 }
 

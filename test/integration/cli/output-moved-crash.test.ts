@@ -71,7 +71,7 @@ describe('kill -9 between an output moved into place and its record', () => {
       const estimate = await host.api.estimate({ inputs: [elsewhere], to: ['fr'] });
       expect(estimate.jobs, JSON.stringify(estimate.files)).toBe(0);
       expect(estimate.files[0]?.problem?.message).toContain(
-        'only video or audio files in this folder are Dubdesk',
+        "is a copy of Dubdesk's result talk.es.mp3; not dubbed",
       );
     } finally {
       await host.close();
