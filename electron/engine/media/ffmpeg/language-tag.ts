@@ -27,3 +27,10 @@ export function streamLanguage(tag: string | undefined): string | null {
   const code = byThreeLetter.get(tag?.trim().toLowerCase() ?? '') ?? null;
   return code === null || NO_LANGUAGE.has(code) ? null : code;
 }
+
+const nameByThreeLetter = new Map(iso6392.map((l) => [l.iso6392B, l.name.split(';')[0] ?? l.name] as const));
+
+/** The English name of an ISO 639-2 bibliographic code (`ger` → German), as players show a track's. */
+export function tagName(code: string): string {
+  return nameByThreeLetter.get(code) ?? code;
+}

@@ -5,6 +5,7 @@ import { toolTimeout } from './extract';
 import { languageTag } from './language-tag';
 import type { MediaTools } from '../../../media-tools/locate';
 import { subtitleTracksOff } from './mp4-subtitles-off';
+import { keptSourceSubtitles } from './source-subtitles';
 import { MP4_VIDEO } from './rebuild';
 import { runTool } from '../../../media-tools/run';
 import type { AudioStream, MediaStreams, PlanStreams } from './streams';
@@ -82,15 +83,26 @@ export function packageArgs(input: PackageInput): string[] {
   for (const d of dubs) args.push('-i', d.media);
   const withSubs = dubs.filter((d) => d.srt !== null);
   for (const d of withSubs) args.push('-f', 'srt', '-i', d.srt ?? '');
+  const sourceSubs = keptSourceSubtitles(s.subtitles, container);
   if (s.video) args.push('-map', `0:${s.video.index}`);
   if (s.audio) args.push('-map', `0:${s.audio.index}`);
   dubs.forEach((_, i) => args.push('-map', `${i + 1}:a:0`));
+  for (const sub of sourceSubs) args.push('-map', `0:${sub.stream.index}`);
   withSubs.forEach((_, i) => args.push('-map', `${dubs.length + 1 + i}:0`));
   args.push('-map_metadata', '0', '-map_chapters', '0', '-c', 'copy');
   if (container === 'mp4' && s.video?.codec === 'hevc') args.push('-tag:v', 'hvc1');
   if (container === 'mp4' && s.audio && !MP4_AUDIO.has(s.audio.codec))
     args.push('-c:a:0', 'aac', '-b:a:0', '192k');
-  args.push('-c:s', container === 'mp4' ? 'mov_text' : 'srt');
+  const dubSubCodec = container === 'mp4' ? 'mov_text' : 'srt';
+  const subtitles = [
+    ...sourceSubs,
+    ...withSubs.map((d) => ({
+      codec: dubSubCodec,
+      language: languageTag(d.lang),
+      title: languageName(d.lang),
+      disposition: '0',
+    })),
+  ];
 
   const audio: { lang: string; title: string; isDefault: boolean }[] = [];
   if (s.audio)
@@ -119,16 +131,11 @@ export function packageArgs(input: PackageInput): string[] {
       a.isDefault ? 'default' : '0',
     ),
   );
-  withSubs.forEach((d, i) =>
-    args.push(
-      `-metadata:s:s:${i}`,
-      `language=${languageTag(d.lang)}`,
-      `-metadata:s:s:${i}`,
-      `${titleKey}=${languageName(d.lang)}`,
-      `-disposition:s:${i}`,
-      '0',
-    ),
-  );
+  subtitles.forEach((sub, i) => {
+    args.push(`-c:s:${i}`, sub.codec, `-disposition:s:${i}`, sub.disposition);
+    if (sub.language) args.push(`-metadata:s:s:${i}`, `language=${sub.language}`);
+    if (sub.title) args.push(`-metadata:s:s:${i}`, `${titleKey}=${sub.title}`);
+  });
   // The picture plays by default: a copy keeps what the source says, and a WebM or MKV often says it does
   // not (ffmpeg's own Matroska muxer writes FlagDefault 0).
   if (s.video) args.push('-disposition:v:0', 'default');
@@ -139,8 +146,9 @@ export function packageArgs(input: PackageInput): string[] {
 
 /**
  * One file with every language: the source's picture copied bit for bit, its sound first, then each dub's
- * sound as it came, each tagged with its language and a title, exactly one of them the default; then each
- * dub's subtitles (SubRip in Matroska, mov_text in MP4), tagged. Nothing is sent anywhere.
+ * sound as it came, each tagged with its language and a title, exactly one of them the default; then the
+ * source's own subtitles (see keptSourceSubtitles) and each dub's (SubRip in Matroska, mov_text in MP4),
+ * tagged. Nothing is sent anywhere.
  */
 export async function writePackage(
   tools: MediaTools,

@@ -13,7 +13,14 @@ const StreamSchema = z.object({
   bit_rate: z.string().optional(),
   duration: z.string().optional(),
   nb_frames: z.string().optional(),
-  disposition: z.object({ attached_pic: z.number().optional() }).partial().optional(),
+  disposition: z
+    .object({
+      attached_pic: z.number().optional(),
+      forced: z.number().optional(),
+      hearing_impaired: z.number().optional(),
+    })
+    .partial()
+    .optional(),
   tags: z.record(z.string(), z.string()).optional(),
   side_data_list: z.array(z.object({ rotation: z.number().optional() }).loose()).optional(),
 });
@@ -54,6 +61,18 @@ export interface PlanStreams {
   durationSeconds: number | null;
 }
 
+/** A subtitle track of the source's own (a release's dialogue in its language, forced signs). */
+export interface SubtitleStream {
+  index: number;
+  codec: string;
+  /** The language its own tag names (ISO 639-2); null when it names none. */
+  language: string | null;
+  /** The name players show (Matroska's title, an MP4's handler name); null when none. */
+  title: string | null;
+  forced: boolean;
+  hearingImpaired: boolean;
+}
+
 export interface MediaStreams {
   /** The picture: the first video stream that is not cover art. */
   video: {
@@ -66,6 +85,8 @@ export interface MediaStreams {
   } | null;
   /** The first audio stream: what the service would hear. */
   audio: AudioStream | null;
+  /** Every subtitle track, in the file's order. */
+  subtitles: SubtitleStream[];
   durationSeconds: number | null;
   formatName: string;
   chapters: number;
@@ -95,6 +116,22 @@ function extraFrames(audio: z.infer<typeof StreamSchema>): number | null {
  */
 export function joinedFromPieces(audio: Pick<AudioStream, 'extraFrames'>): boolean {
   return (audio.extraFrames ?? 0) > 4;
+}
+
+/** ffmpeg names a track's handler this way when nobody gave it one: not a title a person wrote. */
+const MUXER_HANDLERS = /^(SubtitleHandler|Core Media Text|TextHandler)$/i;
+
+function subtitleStream(s: z.infer<typeof StreamSchema>): SubtitleStream {
+  const tags = s.tags ?? {};
+  const title = tags.title ?? tags.TITLE ?? tags.handler_name ?? null;
+  return {
+    index: s.index,
+    codec: s.codec_name ?? 'unknown',
+    language: streamLanguage(tags.language ?? tags.LANGUAGE),
+    title: title && !MUXER_HANDLERS.test(title) ? title : null,
+    forced: s.disposition?.forced === 1,
+    hearingImpaired: s.disposition?.hearing_impaired === 1,
+  };
 }
 
 /** A file's streams, as ffprobe reads them (`-show_streams -show_format -show_chapters`). */
@@ -134,6 +171,7 @@ export async function probeStreams(
           language: streamLanguage(audio.tags?.language),
         }
       : null,
+    subtitles: parsed.streams.filter((s) => s.codec_type === 'subtitle').map(subtitleStream),
     durationSeconds: num(parsed.format.duration),
     formatName: parsed.format.format_name ?? '',
     chapters: parsed.chapters.length,
