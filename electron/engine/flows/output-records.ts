@@ -30,7 +30,7 @@ export class OutputRecords {
 
   /** Records `rows` in one commit, with the outputs moved into place since the last record. */
   putAll(rows: readonly OutputRow[]): void {
-    this.store.tx(() => this.write(rows));
+    this.store.write(() => this.write(rows));
     this.written();
     for (const row of rows) this.known.set(row.type, row);
   }
@@ -53,7 +53,7 @@ export class OutputRecords {
    * if it failed: the same records written twice are the same records).
    */
   recordMoved = (): void => {
-    this.store.tx(() => this.write([]));
+    this.store.write(() => this.write([]));
   };
 
   private write(rows: readonly OutputRow[]): void {
