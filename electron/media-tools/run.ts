@@ -19,6 +19,8 @@ export class MediaToolError extends Error {
     readonly why: 'failed' | 'timed-out' | 'stopped' | 'missing',
     /** Set when it failed because its disk is full (its stderr says so): the caller waits for room. */
     readonly code: 'ENOSPC' | 'EDQUOT' | undefined = undefined,
+    /** The signal that ended it when it crashed (SIGSEGV, SIGILL, SIGBUS), not when it was told to stop. */
+    readonly crashedWith: string | null = null,
   ) {
     super(message);
   }
@@ -56,6 +58,20 @@ export const lastLine = (stderr: string) =>
     .filter(Boolean)
     .at(-1) ?? '';
 
+/**
+ * An input refused because its content is none of the formats it may be read as (`-format_whitelist`):
+ * ffmpeg's last line then says only "Invalid argument".
+ */
+function notAllowed(stderr: string): string | null {
+  const allowed = /Format not on whitelist '([^']*)'/.exec(stderr)?.[1];
+  if (allowed === undefined) return null;
+  const input = lastLine(stderr).replace(
+    /: (Invalid argument|Invalid data found when processing input)$/,
+    '',
+  );
+  return `${input}: its content is none of the formats it may be read as (${allowed.split(',').join(', ')})`;
+}
+
 /** How long a tool that was told to stop has before it is killed. */
 const FORCE_KILL_AFTER_MS = 2000;
 
@@ -76,10 +92,11 @@ function failure(name: string, file: string, end: ToolEnd, timeoutMs: number): M
   if (end.exitCode === 0 && !UNFINISHED.test(end.stderr)) return null;
   const why = end.signal ? `it was killed (${end.signal})` : `it exited with ${end.exitCode ?? 'no code'}`;
   return new MediaToolError(
-    `${name} failed: ${lastLine(end.stderr) || why}`,
+    `${name} failed: ${notAllowed(end.stderr) ?? (lastLine(end.stderr) || why)}`,
     stderr,
     'failed',
     diskFullIn(end.stderr),
+    end.signal ?? null,
   );
 }
 

@@ -45,6 +45,14 @@ export function formatTime(iso: string): string {
   return Number.isNaN(t) ? iso : new Date(t).toLocaleString();
 }
 
+/**
+ * Text as a search compares it: lower case, without accents, and with the Turkish keyboard's İ (whose lower
+ * case is i and a combining dot) and ı as a plain i, so a name is found however a keyboard spells it.
+ */
+export function searchKey(text: string): string {
+  return text.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/ı/g, 'i');
+}
+
 /** The last part of a path or URL, for showing long sources briefly. */
 export function baseName(path: string): string {
   const trimmed = path.replace(/[\\/]+$/, '');

@@ -207,8 +207,9 @@ export function jobTests(state: () => SuiteState): void {
     expect(seqs).toEqual(seqs.map((_, i) => (seqs[0] ?? 1) + i));
     const order = ['queued', 'uploading', 'submitted', 'processing', 'downloading', 'completed'];
     for (const j of jobs) {
-      // A wait is part of a job's life (a busy machine's timeout, another language's upload to wait for):
-      // back to queued with what it waits for, then on. Any other step back is an event out of order.
+      // A wait is part of a job's life (its file written again since the add, an error or the network to
+      // wait out, another language's upload): back to queued with what it waits for, then on. Any other
+      // step back is an event out of order.
       const lives = jobEvents(j.id).filter((e) => !(e.state === 'queued' && e.waiting !== null));
       const ranks = lives.map((e) => order.indexOf(e.state));
       const said = jobEvents(j.id).map((e) => (e.waiting ? `${e.state}(${e.waiting.code})` : e.state));

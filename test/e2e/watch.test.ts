@@ -29,7 +29,7 @@ describe('watched folders from the browser', () => {
       await box.fill(name);
       await box.press('Enter');
     }
-    await form.getByRole('spinbutton', { name: /Ask before spending/ }).fill('600');
+    await form.getByRole('textbox', { name: /Ask before spending/ }).fill('600');
     expect(await seriousViolations(page)).toEqual([]);
     await form.getByRole('button', { name: 'Start watching' }).click();
     await form.waitFor({ state: 'hidden' });

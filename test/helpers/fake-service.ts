@@ -18,6 +18,8 @@ export interface FakeServiceOptions {
   linkFile?: (type: string) => string;
   /** Answers `POST /api/v2/dubs` instead of creating a dub (after the body is read). */
   create?: (res: ServerResponse) => boolean;
+  /** The outputs each dub offers a link for. Default: the dubbed video and its subtitles. */
+  outputs?: readonly string[];
 }
 
 /**
@@ -61,7 +63,7 @@ export async function fakeService(o: FakeServiceOptions = {}): Promise<FakeServi
   let base = '';
   const links = (id: string) =>
     Object.fromEntries(
-      ['translated_mp4', 'translated_subtitle'].map((t) => {
+      (o.outputs ?? ['translated_mp4', 'translated_subtitle']).map((t) => {
         const url = `${base}/files/${id}/${t}${o.linkFile ? `/${o.linkFile(t)}` : ''}`;
         return [t, { url, download_url: url }];
       }),

@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { publishFixture, writeFixture } from './fixture-file';
 
 /**
  * Media made with ffmpeg at test time (not committed). Under `npm test` the run's temporary root
@@ -25,12 +26,13 @@ function ffmpeg(args: string[], out: string): string {
   const made = folderFor(args, out);
   const path = join(made, out);
   if (!existsSync(path)) {
-    // Written aside, then renamed: a test process never sees another's half-written fixture.
+    // Written aside, then put in place: a test process never sees another's half-written fixture, nor its
+    // own replaced by another's (see fixture-file.ts).
     const part = join(made, `.${process.pid}.${out}`);
     // Its name in its metadata: two fixtures are two different files, as two of a user's videos are (a source
     // is its content; a test that means a copy copies one).
     execFileSync('ffmpeg', ['-v', 'error', '-y', ...args, '-metadata', `comment=${out}`, part]);
-    renameSync(part, path);
+    publishFixture(part, path);
   }
   return path;
 }
@@ -80,7 +82,7 @@ export function audioMp3(seconds = 2.5, name = `audio-${seconds}s.mp3`): string 
 
 export function textFile(name = 'notes.mp4', text = 'this is not a video\n'): string {
   const path = join(folderFor('text', name, text), name);
-  if (!existsSync(path)) writeFileSync(path, text);
+  writeFixture(path, text);
   return path;
 }
 
@@ -95,7 +97,7 @@ function chaptersFile(seconds: number): string {
     `;FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=${half}\ntitle=First half\n` +
     `[CHAPTER]\nTIMEBASE=1/1000\nSTART=${half}\nEND=${Math.round(seconds * 1000)}\ntitle=Second half\n`;
   const path = join(folderFor('chapters', seconds), 'chapters.txt');
-  if (!existsSync(path)) writeFileSync(path, text);
+  writeFixture(path, text);
   return path;
 }
 
@@ -138,7 +140,7 @@ export function lyingMp4(seconds: number, name: string, boxes: readonly Duration
   walk(0, bytes.length);
   const part = join(made, `.${process.pid}.${name}`);
   writeFileSync(part, bytes);
-  renameSync(part, path);
+  publishFixture(part, path);
   return path;
 }
 
@@ -176,7 +178,7 @@ export function videoTurnedWithChapters(seconds: number, name: string, rotating:
       'mp4',
       part,
     ]);
-    renameSync(part, path);
+    publishFixture(part, path);
   }
   return path;
 }
@@ -229,7 +231,7 @@ export function videoChaptersPastEnd(seconds: number, chaptersEnd: number, name:
   if (existsSync(path)) return path;
   const ms = (s: number) => Math.round(s * 1000);
   const chapters = join(made, 'chapters.txt');
-  writeFileSync(
+  writeFixture(
     chapters,
     `;FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=${ms(seconds)}\ntitle=The talk\n` +
       `[CHAPTER]\nTIMEBASE=1/1000\nSTART=${ms(seconds)}\nEND=${ms(chaptersEnd)}\ntitle=Credits\n`,
@@ -239,7 +241,7 @@ export function videoChaptersPastEnd(seconds: number, chaptersEnd: number, name:
     ...['-v', 'error', '-y', '-i', videoMp4(seconds, `plain-${name}`), '-i', chapters],
     ...['-map', '0', '-map_chapters', '1', '-c', 'copy', '-f', 'mp4', part],
   ]);
-  renameSync(part, path);
+  publishFixture(part, path);
   return path;
 }
 
@@ -306,7 +308,7 @@ export function lengthlessWebm(seconds: number, name: string): string {
   });
   const part = join(made, `.${process.pid}.${name}`);
   writeFileSync(part, bytes);
-  renameSync(part, path);
+  publishFixture(part, path);
   return path;
 }
 
@@ -316,11 +318,7 @@ export function lengthlessWebm(seconds: number, name: string): string {
  */
 export function dubbedVoice(seconds: number): { wav: string; mp3: string } {
   const text = join(folderFor('voice-text', seconds), 'voice.txt');
-  if (!existsSync(text))
-    writeFileSync(
-      text,
-      `${'a dubbed voice reads this sentence over the quiet of the room. '.repeat(seconds)}`,
-    );
+  writeFixture(text, `${'a dubbed voice reads this sentence over the quiet of the room. '.repeat(seconds)}`);
   const mix = [
     ...['-f', 'lavfi', '-i', `flite=textfile=${text}:voice=slt`],
     ...['-f', 'lavfi', '-i', 'anoisesrc=a=0.03:c=pink:r=48000'],

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import { DubdeskError } from '../../../shared/contract/errors';
 import {
   announceServer,
@@ -105,7 +106,9 @@ async function openInBrowser(server: DubdeskServer): Promise<void> {
       say(`No browser was opened (${e.message}): open the address above yourself.`);
       return null;
     });
-  if (file) await openBrowser(file, say);
+  // As a file:// address, every letter escaped in ASCII: a browser reads a bare path in the locale's
+  // character set, and in the C locale (or one never generated) cannot find a folder named "Klasörü".
+  if (file) await openBrowser(pathToFileURL(file).href, say);
 }
 
 /** In a terminal, Enter prints a new one-time address (stdout), as `serve --link` would. */

@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
-import { access, mkdir, rm, statfs, writeFile } from 'node:fs/promises';
+import { access, rm, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatBytes } from '../../../shared/format';
+import { makeFolderSync } from '../files/make-folder';
 import { fail, messageOf, pass, type Check } from './check';
 
 /** The Node.js the engine needs (package.json `engines`); Electron 45 ships a newer one. */
@@ -38,7 +39,8 @@ export async function homeCheck(home: string): Promise<Check> {
   const title = 'Data folder';
   const elsewhere = 'or point Dubdesk at another data folder (--home or DUBDESK_HOME)';
   try {
-    await mkdir(home, { recursive: true, mode: 0o700 });
+    // One level at a time: Node's recursive mkdir says ENOENT, not EROFS, for a folder on a read-only drive.
+    makeFolderSync(home, 0o700);
     const probe = join(home, `.doctor-${process.pid}`);
     await writeFile(probe, 'dubdesk doctor');
     await rm(probe, { force: true });

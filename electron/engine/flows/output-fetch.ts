@@ -2,7 +2,6 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { dirname, extname, parse } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
 import type { DubV2 } from '../../../shared/api/v2';
-import { DubdeskError } from '../../../shared/contract/errors';
 import type { Downloaded } from '../api/download';
 import { ApiError } from '../api/errors';
 import type { OutputRow } from '../db/jobs';
@@ -12,12 +11,13 @@ import { NameTakenError } from '../files/own-file';
 import { KeyLock } from '../outputs/key-lock';
 import { PER_SOURCE_OUTPUTS, alreadySettled, sanitizeName, settle } from '../outputs/naming';
 import { resultStem } from '../outputs/result-stem';
-import { SNIFF_BYTES, USUAL_FORMAT, formatsFor, sniffOutput } from '../outputs/sniff';
+import { USUAL_FORMAT } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
-import { head, identicalOutput, local, outputByteCap, sameBytesAt, sourceOutputs } from './output-files';
+import { identicalOutput, local, outputByteCap, sameBytesAt, sourceOutputs } from './output-files';
 import { rebuildStep, type RebuildSlot } from './audio/rebuild-step';
 import { OutputNames } from './output-names';
 import { OutputRecords } from './output-records';
+import { sniffedPart } from './sniffed-part';
 
 /** Fresh links after an expired one: at most this many times per output and attempt. */
 const MAX_LINK_REFRESHES = 3;
@@ -238,7 +238,7 @@ export class OutputFetch {
           signal: this.transferSignal,
           onProgress: (t, n) => this.ctx.progress(r.id, t, n),
           fresh: target.fresh,
-          maxBytes: outputByteCap(r, this.dub.measured_duration),
+          maxBytes: outputByteCap(r, this.dub.measured_duration, type),
         });
       } catch (e) {
         if (e instanceof NameTakenError && taken++ < MAX_TAKEN_NAMES) {
@@ -278,43 +278,19 @@ export class OutputFetch {
    * Returns the name the part now has (renamed, and recorded first, when the format asks for another).
    */
   private async nameAsSniffed(type: OutputType, path: string, result: Downloaded): Promise<string> {
-    const sniffed = await sniffOutput(type, result.contentType, await this.headOf(path, result));
-    if (!sniffed.ok) {
-      await rm(`${path}.part`, { force: true });
-      if (sniffed.page)
-        throw new ApiError('protocol', `the service sent ${sniffed.what} instead of the ${type} file`);
-      const link = this.dub.outputs[type]?.download_url ?? '';
-      throw new DubdeskError(
-        'service',
-        `the service sent ${sniffed.what} as ${type} (${linkName(link)}); Dubdesk saves ${type} only as ${formatsFor(type)}, so it was not saved`,
-        {
-          remedy:
-            'Retry later; if it happens again, report it to the service (its files may have been tampered with).',
-        },
-      );
-    }
-    if (extname(path).slice(1) === sniffed.format) return path;
+    const link = this.dub.outputs[type]?.download_url ?? '';
+    const format = await sniffedPart(type, `${path}.part`, result, link);
+    if (extname(path).slice(1) === format) return path;
     // Record the new name first, then move the part.
     const planned = this.names.planned;
     const renamed = await this.names.freeFor(
-      this.names.place(type, sniffed.format),
+      this.names.place(type, format),
       type,
       (p) => planned.has(p) && p !== path,
     );
     this.records.put({ job_id: this.job.row.id, type, path: renamed, bytes: null, done: 0 });
     await rename(`${path}.part`, `${renamed}.part`);
     return renamed;
-  }
-
-  /**
-   * The first bytes the sniffer reads: as this transfer wrote them when it wrote the file from its start,
-   * else (it resumed an earlier part) read from the part.
-   */
-  private async headOf(path: string, result: Downloaded): Promise<Buffer> {
-    const kept = result.head;
-    if (kept && (kept.length >= SNIFF_BYTES || kept.length === result.bytes))
-      return kept.subarray(0, SNIFF_BYTES);
-    return head(`${path}.part`, result.identity);
   }
 
   /**
@@ -334,14 +310,5 @@ export class OutputFetch {
     // Moved under another name (the wanted one was taken meanwhile): a resume would not find it, record now.
     if (final !== path) this.records.put(settled, saved);
     else this.records.movedIntoPlace(settled, saved);
-  }
-}
-
-/** The last segment of a link's path (no query: it may carry a signature), for a message. */
-function linkName(url: string): string {
-  try {
-    return new URL(url).pathname.split('/').pop() || url;
-  } catch {
-    return 'a link that is not a URL';
   }
 }

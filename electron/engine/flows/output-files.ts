@@ -85,13 +85,25 @@ const SIZE_FACTOR = 8;
 const UNKNOWN_SOURCE_CAP = 16 * 1024 * MIB;
 
 /**
+ * Subtitles are read whole on the engine's thread (QC, SubRip, the package): 1 MiB, plus 2 KiB a second of
+ * media, ten times what cues read at 20 characters a second with their timings weigh, even in a script of
+ * three bytes a character.
+ */
+const SUBTITLE_FLOOR_BYTES = MIB;
+const SUBTITLE_BYTES_PER_SECOND = 2048;
+const SUBTITLE_TYPES: ReadonlySet<OutputType> = new Set(['translated_subtitle', 'original_subtitle']);
+
+/**
  * The most one output of this job may weigh: 32 MiB, plus the larger of 8x the source's bytes and its
  * duration at 50 Mbit/s (the probed duration, else the service's measured one). A 26 KB, 2 s clip's dub may
- * be 44 MiB at most; a link that keeps streaming past that is stopped, not written to the disk.
+ * be 44 MiB at most; a link that keeps streaming past that is stopped, not written to the disk. Subtitles
+ * (`type`) are held to their own, far smaller bound.
  */
-export function outputByteCap(row: JobRow, measured: number | null): number {
+export function outputByteCap(row: JobRow, measured: number | null, type?: OutputType): number {
   const seconds = row.duration ?? measured ?? 0;
   const bytes = row.source_bytes ?? 0;
+  if (type && SUBTITLE_TYPES.has(type))
+    return SUBTITLE_FLOOR_BYTES + Math.ceil((seconds > 0 ? seconds : 3600) * SUBTITLE_BYTES_PER_SECOND);
   if (seconds <= 0 && bytes <= 0) return UNKNOWN_SOURCE_CAP;
   return OUTPUT_FLOOR_BYTES + Math.ceil(Math.max(SIZE_FACTOR * bytes, seconds * MAX_BYTES_PER_SECOND));
 }

@@ -33,7 +33,7 @@ export async function sourceBeforeUpload(
     // Waited for as any file still being written is (the job says why); nothing was sent.
     throw new ApiError(
       'source',
-      `${r.source} changed since it was added (now ${now.size} bytes); it is sent once it stops changing`,
+      `${r.source} ${howChanged(r.source_bytes, now.size)}; it is sent once it stops changing`,
     );
   }
   let hash = r.source_hash;
@@ -43,6 +43,12 @@ export async function sourceBeforeUpload(
     job.record({ source_hash: hash });
   }
   return { size: now.size, mtimeMs: now.mtimeMs, hash };
+}
+
+/** What became of a source since its add, in words: another length, or the same one written again. */
+function howChanged(was: number | null, now: number): string {
+  if (was === now) return 'was written again since it was added (same size, a new modification time)';
+  return `changed since it was added (now ${now} bytes${was === null ? '' : `, was ${was}`})`;
 }
 
 /**

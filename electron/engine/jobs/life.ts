@@ -172,3 +172,11 @@ export function enqueueManyUnlessLive(
 export function endNetworkWaits(store: JobStore, service: string, now = Date.now()): number {
   return store.writes.endNetworkWaits(service, now);
 }
+
+/**
+ * The wall clock stepped back `backMs` (see `runner/clock-steps.ts`): every job still waiting (a backoff, a
+ * network wait) is due `backMs` sooner on the clock, so its wait keeps its length. Returns how many.
+ */
+export function shiftWaits(store: JobStore, backMs: number, now = Date.now()): number {
+  return store.writes.shiftWaits(backMs, now);
+}

@@ -10,6 +10,8 @@ import { LONGER_TRACK_SLACK_S, mp4MovieDuration, type ReadAt } from './mp4-durat
 import { mapInTurns } from '../files/in-turns';
 import type { PlanStreams } from './ffmpeg/streams';
 import { planStreamsAt } from './in-process/plan-streams';
+import { mediaTools } from '../../media-tools/locate';
+import { runTool } from '../../media-tools/run';
 
 /** Bad input: the message names the file, the remedy says what to do. Never a stack trace for the user. */
 export class InputError extends DubdeskError {
@@ -44,6 +46,8 @@ export interface ProbedFile {
   streams?: PlanStreams | null;
 }
 
+/** The longest an ffprobe may take to say a file's length. */
+const PROBE_TIMEOUT_MS = 60_000;
 /** One read of this much from the start of each file answers type and length for the common formats. */
 const HEAD_BYTES = 64 * 1024;
 /**
@@ -65,7 +69,7 @@ function readerOf(fh: FileHandle, head: Buffer): ReadAt {
 
 /**
  * Duration from the header where it says it exactly (MP4/MOV movie header, MP3 Xing/Info, PCM WAV); else
- * music-metadata; ffprobe only when the parsers cannot tell.
+ * music-metadata; Dubdesk's ffprobe only when the parsers cannot tell (none found: unknown).
  */
 async function durationOf(
   path: string,
@@ -85,15 +89,19 @@ async function durationOf(
   const meta = await parseFile(path, { duration: true, skipCovers: true }).catch(() => null);
   const d = meta?.format.duration;
   if (d && Number.isFinite(d) && d > 0) return d;
-  const { execa } = await import('execa');
-  const probed = await execa(
-    'ffprobe',
-    ['-v', 'error', '-show_entries', 'format=duration:stream=duration', '-of', 'json', path],
-    // A process group of its own (not on Windows, where that means a console window): a Ctrl+C meant for
-    // the run goes to the terminal's whole group, and must not kill a probe and make a good file look bad.
-    { detached: process.platform !== 'win32', stdin: 'ignore' },
-  ).catch(() => null);
-  return probed ? longestOf(probed.stdout) : null;
+  // Dubdesk's own ffprobe first (an app started from Finder has no PATH), then the PATH's: a build that
+  // crashes on a format (the shipped one does on MPEG-TS on some machines) is not the last word.
+  const { tools } = await mediaTools();
+  for (const ffprobe of new Set([tools?.ffprobe ?? 'ffprobe', 'ffprobe'])) {
+    const probed = await runTool(
+      ffprobe,
+      ['-v', 'error', '-show_entries', 'format=duration:stream=duration', '-of', 'json', path],
+      { timeoutMs: PROBE_TIMEOUT_MS },
+    ).catch(() => null);
+    const seconds = probed ? longestOf(probed.stdout) : null;
+    if (seconds !== null) return seconds;
+  }
+  return null;
 }
 
 const Probed = z.object({

@@ -10,15 +10,16 @@ const CREDITS_RECHECK_CAP_MS = 15 * 60_000;
  */
 export class CreditsRecheck {
   private every = CREDITS_RECHECK_MS;
-  private at = Date.now() + CREDITS_RECHECK_MS;
+  /** On the monotonic clock: a wall clock stepped back would hold the next look back as long. */
+  private at = performance.now() + CREDITS_RECHECK_MS;
 
   constructor(private readonly env: Pick<RunnerEnv, 'balance' | 'queuePause' | 'setQueuePause'>) {}
 
   /** One turn of the run's loop, with the queue's pause as the turn read it. */
   turn(paused: QueuePause | null, untilDone: boolean): void {
     if (paused?.reason !== 'credits') this.every = CREDITS_RECHECK_MS;
-    if (paused?.reason !== 'credits' || untilDone || Date.now() < this.at) return;
-    this.at = Date.now() + this.every;
+    if (paused?.reason !== 'credits' || untilDone || performance.now() < this.at) return;
+    this.at = performance.now() + this.every;
     this.every = Math.min(this.every * 2, CREDITS_RECHECK_CAP_MS);
     void this.env
       .balance()

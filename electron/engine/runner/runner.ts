@@ -9,6 +9,7 @@ import { SeenDubs } from '../flows/seen-dubs';
 import { StopAtStep, classify } from '../jobs/errors';
 import { endNetworkWaits, type LifeEvent } from '../jobs/life';
 import { isDiskFull } from '../files/disk-space';
+import { ClockSteps } from './clock-steps';
 import { CreditsRecheck } from './credits-recheck';
 import { FailurePolicy } from './failure-policy';
 import { Deliveries } from './deliveries';
@@ -148,6 +149,7 @@ export class Runner {
     let heartbeatAt = Date.now();
     let followed = 0;
     const credits = new CreditsRecheck(this.env);
+    const clock = new ClockSteps(store);
     // Nothing running, tracked or due at the last turn: the heartbeat is renewed seldom (see `idle.ts`).
     let wasIdle = false;
     const onAbort = () => this.wakeUp();
@@ -166,7 +168,7 @@ export class Runner {
         if (signal.aborted) return 'aborted';
         if (draining() && this.active.size === 0 && !polls.busy) return 'aborted';
         const now = Date.now();
-        if (this.pollSoon) {
+        if (clock.steppedBack(now) || this.pollSoon) {
           this.pollSoon = false;
           polls.soon();
           endNetworkWaits(store, this.env.service(), now);

@@ -2,6 +2,7 @@ import { autoUpdate, flip, offset, size, useFloating } from '@floating-ui/react-
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Language } from '../../../shared/contract/account';
 import { languageName } from '../../../shared/languages';
+import { searchKey } from '../format';
 import { useApp } from '../store';
 import { QuickPicks } from './QuickPicks';
 
@@ -29,7 +30,9 @@ function ordered(languages: readonly Language[], favourites: readonly string[], 
     const r = recent.indexOf(code);
     return r >= 0 ? 1000 + r : 10_000;
   };
-  return [...languages].sort((a, b) => rank(a.code) - rank(b.code) || a.name.localeCompare(b.name));
+  // The names are English: in English order, whatever the browser's language (Czech puts "Ch" after "H").
+  const byName = new Intl.Collator('en').compare;
+  return [...languages].sort((a, b) => rank(a.code) - rank(b.code) || byName(a.name, b.name));
 }
 
 /** A searchable multi-select of target languages: type to filter, Enter or click to add, chips to remove. */
@@ -59,8 +62,8 @@ export function LanguagePicker({
   const list = useListPlacement(open);
 
   const all = useMemo(() => ordered(languages, favourites, recent), [languages, favourites, recent]);
-  const q = query.trim().toLowerCase();
-  const shown = q ? all.filter((l) => l.name.toLowerCase().includes(q) || l.code.startsWith(q)) : all;
+  const q = searchKey(query.trim());
+  const shown = q ? all.filter((l) => searchKey(l.name).includes(q) || l.code.startsWith(q)) : all;
   const usable = (l: Language | undefined) => l !== undefined && (!legacyOnly || l.legacy);
   const byCode = useMemo(() => new Map(languages.map((l) => [l.code, l])), [languages]);
 

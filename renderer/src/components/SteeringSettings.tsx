@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ContractError } from '../../../shared/contract/errors';
 import type { Settings, SettingsPatch } from '../../../shared/contract/settings';
-import { MIN_RATE_BYTES } from '../../../shared/rates';
 import { useApp } from '../store';
+import { typedDecimal, typedWhole } from '../typed-numbers';
 import { ErrorText } from './ErrorText';
 
 const MIB = 1024 * 1024;
@@ -29,14 +29,32 @@ function formOf(s: Settings): Form {
   };
 }
 
-const rate = (text: string) => (text.trim() === '' ? null : Math.round(Number(text) * MIB));
+/** A field's number, or what is wrong with it (the field named, and what it takes). */
+type Read = { value: number | null } | { error: ContractError };
 
-function patchOf(f: Form): SettingsPatch {
+function read(text: string, parse: (t: string) => number | null, field: string, takes: string): Read {
+  const value = parse(text);
+  if (value === null || Number.isFinite(value)) return { value };
+  return { error: { code: 'bad-request', message: `${field}: '${text.trim()}' is not ${takes}`, field } };
+}
+
+/** The settings the form holds, or the first field that holds no number of its kind. */
+function patchOf(f: Form): { patch: SettingsPatch } | { error: ContractError } {
+  const rate = 'a number of MiB per second, such as 5 or 2,5';
+  const upload = read(f.upload, typedDecimal, 'Upload cap', rate);
+  const download = read(f.download, typedDecimal, 'Download cap', rate);
+  const budget = read(f.budget, typedWhole, 'Monthly budget', 'a whole number of credits, such as 5000');
+  if ('error' in upload) return upload;
+  if ('error' in download) return download;
+  if ('error' in budget) return budget;
+  const bytes = (mib: number | null) => (mib === null ? null : Math.round(mib * MIB));
   return {
-    maxUploadRate: rate(f.upload),
-    maxDownloadRate: rate(f.download),
-    sendWindow: f.windowOn ? { from: f.from, to: f.to } : null,
-    monthlyBudget: f.budget.trim() === '' ? null : Math.round(Number(f.budget)),
+    patch: {
+      maxUploadRate: bytes(upload.value),
+      maxDownloadRate: bytes(download.value),
+      sendWindow: f.windowOn ? { from: f.from, to: f.to } : null,
+      monthlyBudget: budget.value,
+    },
   };
 }
 
@@ -46,9 +64,9 @@ function RateField(props: { label: string; value: string; onChange: (value: stri
     <label className="field">
       <span className="field-label">{props.label}</span>
       <input
-        type="number"
-        min={MIN_RATE_BYTES / MIB}
-        step="any"
+        // Text, not a number input: that reads what is typed by the browser's language (see typed-numbers).
+        type="text"
+        inputMode="decimal"
         value={props.value}
         placeholder="No cap"
         onChange={(e) => props.onChange(e.target.value)}
@@ -77,7 +95,13 @@ export function SteeringSettings() {
   };
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const failed = await save(patchOf(form));
+    const made = patchOf(form);
+    if ('error' in made) {
+      setError(made.error);
+      setSaved(false);
+      return;
+    }
+    const failed = await save(made.patch);
     setError(failed);
     setSaved(failed === null);
   };
@@ -129,9 +153,8 @@ export function SteeringSettings() {
         <label className="field">
           <span className="field-label">Monthly budget (credits)</span>
           <input
-            type="number"
-            min={0}
-            step={1}
+            type="text"
+            inputMode="numeric"
             value={form.budget}
             placeholder="No budget"
             onChange={(e) => set({ budget: e.target.value })}

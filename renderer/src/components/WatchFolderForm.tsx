@@ -7,6 +7,7 @@ import { Dialog } from './Dialog';
 import { ErrorText, errorElsewhere, errorFor } from './ErrorText';
 import { NamedPresets } from './NamedPresets';
 import { PresetControls } from './PresetControls';
+import { typedWhole } from '../typed-numbers';
 
 interface Props {
   /** Null: a new folder. */
@@ -59,7 +60,12 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    const limit = extra.creditLimit.trim();
+    const limit = typedWhole(extra.creditLimit);
+    if (limit !== null && !Number.isFinite(limit)) {
+      const message = `'${extra.creditLimit.trim()}' is not a whole number of credits, such as 600`;
+      setError({ code: 'bad-request', message, field: 'preset.creditLimit' });
+      return;
+    }
     const watchPreset: WatchPresetInput = {
       to: usableLanguages(preset, languages),
       from: preset.from,
@@ -73,7 +79,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
       send: preset.send,
       after: extra.after,
       recursive: extra.recursive,
-      creditLimit: limit === '' ? null : Math.max(0, Math.round(Number(limit))),
+      creditLimit: limit,
     };
     setSaving(true);
     const err = folder
@@ -155,9 +161,9 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
           <label className="field narrow">
             <span className="field-label">Ask before spending more than (credits per hour)</span>
             <input
-              type="number"
-              min={0}
-              step={60}
+              // Text, not a number input: that reads "1.200" by the browser's language (see typed-numbers).
+              type="text"
+              inputMode="numeric"
               value={extra.creditLimit}
               placeholder="No limit"
               onChange={(e) => setExtra({ ...extra, creditLimit: e.target.value })}

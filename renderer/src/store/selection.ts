@@ -4,6 +4,7 @@ import { rowAt } from './rows';
 import { filterFor } from './views';
 import type { AppState, BulkAction, SelectionSlice, SliceMaker } from './types';
 import { thenSay } from '../../../shared/format';
+import { plural } from '../format';
 
 const VERB: Record<
   BulkAction,
@@ -46,8 +47,6 @@ export function selectionActions(s: Pick<AppState, 'selected' | 'pages'>): BulkA
   const jobs = selectedJobsOf(s);
   return (['retry', 'pause', 'resume', 'cancel'] as const).filter((a) => applicable(a, jobs).length > 0);
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
 export const createSelectionSlice: SliceMaker<SelectionSlice> = (bridge) => (set, get) => {
   const selectedJobs = () => selectedJobsOf(get());

@@ -1,3 +1,4 @@
+import { plural } from '../format';
 import { asError } from './errors';
 import type { SliceMaker, WatchSlice } from './types';
 
@@ -58,10 +59,7 @@ export const createWatchSlice: SliceMaker<WatchSlice> = (bridge) => (set, get) =
   async approveFolder(folder) {
     try {
       const { queued } = await bridge.approveWatchFolder({ id: folder.id });
-      get().notify(
-        'info',
-        `${queued.toLocaleString()} ${queued === 1 ? 'job' : 'jobs'} queued from ${folder.path}.`,
-      );
+      get().notify('info', `${plural(queued, 'job')} queued from ${folder.path}.`);
     } catch (e) {
       get().notify('error', asError(e).message);
     }

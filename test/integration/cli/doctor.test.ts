@@ -92,6 +92,20 @@ describe('dubdesk doctor for a new user', () => {
     expect(r.status).toBe(1);
   });
 
+  it.runIf(readOnlyMounts)(
+    'says a data folder not made yet on a read-only drive is on a read-only drive',
+    () => {
+      // A new user whose home (or DUBDESK_HOME's drive) is mounted read-only: the folder was never made.
+      const drive = tempDir();
+      const home = join(drive, 'Dubdesk');
+      const script = `mount --bind '${drive}' '${drive}' && mount -o remount,bind,ro '${drive}' && exec '${process.execPath}' '${CLI}' doctor`;
+      const r = spawnSync('unshare', ['-rm', 'sh', '-c', script], { env: plainEnv(home), encoding: 'utf8' });
+      expect(r.stdout).toContain(`✗ Data folder: ${home} is on a read-only drive`);
+      expect(r.stdout).not.toContain('ENOENT');
+      expect(r.status).toBe(1);
+    },
+  );
+
   it('fails clearly on a damaged database, naming the file and the way back', async () => {
     const home = tempDir();
     mkdirSync(home, { recursive: true });

@@ -2,6 +2,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebBridge, type WebBridge } from '../../../renderer/src/bridge/web';
 import { CLI, runCli, startCli, type CliResult } from '../../helpers/cli';
@@ -131,10 +132,10 @@ describe('dubdesk serve as a command', () => {
           ? readFileSync(record, 'utf8')
           : undefined,
       );
-      // What every local user can read (`ps`): a path, no address, no code.
+      // What every local user can read (`ps`): a private file's file:// address, not serve's, no code.
       expect(argv).not.toContain('code=');
       expect(argv).not.toContain('127.0.0.1');
-      const file = /(\/\S+\/open-[A-Za-z0-9_-]+\.html)/.exec(argv)?.[1] ?? '';
+      const file = fileURLToPath(/(file:\/\/\S+\/open-[A-Za-z0-9_-]+\.html)/.exec(argv)?.[1] ?? 'file:///');
       expect(file.startsWith(join(home, 'serve'))).toBe(true);
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(statSync(join(home, 'serve')).mode & 0o777).toBe(0o700);

@@ -97,6 +97,12 @@ export class JobWrites {
              AND lease_token IS NULL AND step IN ('submit', 'fetch') AND service IN (@service, '') RETURNING id`,
         )
         .pluck(),
+      shiftWaits: db
+        .prepare(
+          `UPDATE jobs SET next_run_at = max(@now, next_run_at - @back) WHERE next_run_at > @now
+             AND lease_token IS NULL AND step IN ('submit', 'fetch') RETURNING id`,
+        )
+        .pluck(),
       remove: db.prepare(`DELETE FROM jobs WHERE id = ? AND state IN ('failed', 'canceled')`),
       clear: db.prepare(
         `UPDATE jobs SET cleared_at = ? WHERE id = ? AND state = 'completed' AND cleared_at IS NULL`,
@@ -206,6 +212,11 @@ export class JobWrites {
    */
   endNetworkWaits(service: string, now: number): number {
     return this.t.write(() => this.woken(this.q.endNetworkWaits.all({ now, service }) as number[]));
+  }
+
+  /** The wall clock stepped back `back` ms: the jobs still waiting are due that much sooner on it. */
+  shiftWaits(back: number, now: number): number {
+    return this.t.write(() => this.woken(this.q.shiftWaits.all({ back, now }) as number[]));
   }
 
   /** Jobs made due now: told as changed, and the worker looks. */

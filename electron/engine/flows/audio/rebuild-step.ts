@@ -12,6 +12,8 @@ import { SourceProbes } from './source-probes';
 import { partWriters } from './stage';
 import type { LeasedJob, StepContext } from '../context';
 import { local, outputByteCap, sameBytesAt, sha256 } from '../output-files';
+import { sniffedPart } from '../sniffed-part';
+import type { Downloaded } from '../../api/download';
 
 /** The languages of one file rebuild from one look at its streams. */
 const sourceProbes = new SourceProbes();
@@ -50,10 +52,11 @@ async function fetchDubbedToStaging(ctx: StepContext, job: LeasedJob, dub: DubV2
     throw local(e, dirname(path), null);
   });
   let link = dub.outputs.translated_mp3;
+  let fetched: Downloaded;
   for (let refresh = 0; ; refresh++) {
     if (!link) throw new ApiError('protocol', 'the service no longer offers translated_mp3');
     try {
-      await ctx.clients.downloads.toPart(link.download_url, `${path}.part`, {
+      fetched = await ctx.clients.downloads.toPart(link.download_url, `${path}.part`, {
         signal,
         onProgress: (t, n) => ctx.progress(r.id, t, n),
         maxBytes: outputByteCap(r, dub.measured_duration),
@@ -65,6 +68,8 @@ async function fetchDubbedToStaging(ctx: StepContext, job: LeasedJob, dub: DubV2
       link = (await ctx.clients.v2.get(dub.id, ctx.signal)).outputs.translated_mp3; // expired: fresh links
     }
   }
+  // Only sound reaches ffmpeg: a page, an archive or a picture in its place is the service's mistake, said.
+  await sniffedPart('translated_mp3', `${path}.part`, fetched, link.download_url);
   await rename(`${path}.part`, path);
   job.record({ dubbed_audio: path });
   return path;
@@ -139,7 +144,7 @@ export async function rebuildStep(
   job.checkpoint();
   const [sourceStreams, dubbedStreams] = await Promise.all([
     sourceProbes.of(tools.ffprobe, r, signal),
-    probeStreams(tools.ffprobe, dubbed, signal),
+    probeStreams(tools.ffprobe, dubbed, signal, 'service'),
   ]);
   const out = rebuiltContainer(sourceStreams) === 'mp4' ? await slot.claimed() : await slot.renamed('mkv');
   const fit = await rebuildVideo(

@@ -33,7 +33,7 @@ const sizeOf = (path: string) =>
  */
 async function dubSoundBytes(tools: MediaTools, dub: PackagedDub, signal?: AbortSignal): Promise<number> {
   const file = await sizeOf(dub.media);
-  const audio = (await probeStreams(tools.ffprobe, dub.media, signal).catch(() => null))?.audio;
+  const audio = (await probeStreams(tools.ffprobe, dub.media, signal, 'service').catch(() => null))?.audio;
   const fromRate =
     audio?.bitRate && audio.durationSeconds ? (audio.bitRate * audio.durationSeconds) / 8 : null;
   return Math.ceil(Math.min(file, fromRate ?? file));

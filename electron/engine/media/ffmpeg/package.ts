@@ -3,6 +3,7 @@ import { languageName } from '../../../../shared/languages';
 import type { DefaultAudio } from '../../../../shared/contract/deliver';
 import { toolTimeout } from './extract';
 import { languageTag } from './language-tag';
+import { fromService } from './service-input';
 import type { MediaTools } from '../../../media-tools/locate';
 import { subtitleTracksOff } from './mp4-subtitles-off';
 import { keptSourceSubtitles } from './source-subtitles';
@@ -80,7 +81,7 @@ function originalTag(sourceLang: string, sound: Pick<AudioStream, 'language'>): 
 export function packageArgs(input: PackageInput): string[] {
   const { sourceStreams: s, dubs, container } = input;
   const args = ['-nostdin', '-v', 'error', '-y', '-i', input.source];
-  for (const d of dubs) args.push('-i', d.media);
+  for (const d of dubs) args.push(...fromService(d.media));
   const withSubs = dubs.filter((d) => d.srt !== null);
   for (const d of withSubs) args.push('-f', 'srt', '-i', d.srt ?? '');
   const sourceSubs = keptSourceSubtitles(s.subtitles, container);

@@ -1,4 +1,5 @@
 import { languageTag } from './language-tag';
+import { fromService } from './service-input';
 import type { MediaTools } from '../../../media-tools/locate';
 import { toolTimeout } from './extract';
 import { pictureSeconds, type MediaStreams } from './streams';
@@ -90,8 +91,7 @@ export async function rebuildVideo(
     [
       '-i',
       input.source,
-      '-i',
-      input.dubbedAudio,
+      ...fromService(input.dubbedAudio),
       '-map',
       `0:${s.video.index}`,
       '-map',

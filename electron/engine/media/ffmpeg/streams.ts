@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { runTool } from '../../../media-tools/run';
+import { MediaToolError, runTool } from '../../../media-tools/run';
 import { streamLanguage } from './language-tag';
+import { serviceFormats } from './service-input';
 
 /** What ffprobe says of a file's streams: only the fields the audio path reads, checked. */
 const StreamSchema = z.object({
@@ -134,16 +135,52 @@ function subtitleStream(s: z.infer<typeof StreamSchema>): SubtitleStream {
   };
 }
 
-/** A file's streams, as ffprobe reads them (`-show_streams -show_format -show_chapters`). */
+/**
+ * An ffprobe that crashed on a file (the static builds Dubdesk ships do on any MPEG-TS on some machines:
+ * a camcorder's `.mts`, a recorder's `.ts`) is not the last word: the PATH's ffprobe reads it next. Where
+ * there is none, the error names the file and two ways out.
+ */
+async function afterCrash<T>(
+  e: unknown,
+  ffprobe: string,
+  path: string,
+  again: (other: string) => Promise<T>,
+): Promise<T> {
+  if (!(e instanceof MediaToolError) || !e.crashedWith) throw e;
+  if (ffprobe !== PATH_FFPROBE) {
+    const read = await again(PATH_FFPROBE).catch(() => null);
+    if (read) return read;
+  }
+  const asMp4 = `${path.replace(/\.[^./\\]*$/, '')}.mp4`;
+  throw new MediaToolError(
+    `ffprobe crashed reading ${path} (${e.crashedWith}), as some ffmpeg builds do with MPEG-TS on some ` +
+      `machines: install ffmpeg so that its ffprobe is on the PATH (Dubdesk tries it next), or copy the ` +
+      `file into an MP4 first (ffmpeg -i "${path}" -c copy "${asMp4}")`,
+    e.stderr,
+    'failed',
+    undefined,
+    e.crashedWith,
+  );
+}
+/** The ffprobe the PATH names, found by the tool host's spawn. */
+const PATH_FFPROBE = 'ffprobe';
+
+/**
+ * A file's streams, as ffprobe reads them (`-show_streams -show_format -show_chapters`). A file that came
+ * from the service (`from: 'service'`) is read only as the formats Dubdesk saves (service-input.ts).
+ */
 export async function probeStreams(
   ffprobe: string,
   path: string,
   signal?: AbortSignal,
+  from: 'service' | 'user' = 'user',
 ): Promise<MediaStreams> {
-  const { stdout } = await runTool(
-    ffprobe,
-    ['-v', 'error', '-show_streams', '-show_format', '-show_chapters', '-of', 'json', path],
-    { timeoutMs: 60_000, signal },
+  const args = [
+    ...['-v', 'error', ...(from === 'service' ? serviceFormats : [])],
+    ...['-show_streams', '-show_format', '-show_chapters', '-of', 'json', path],
+  ];
+  const { stdout } = await runTool(ffprobe, args, { timeoutMs: 60_000, signal }).catch((e: unknown) =>
+    afterCrash(e, ffprobe, path, (other) => runTool(other, args, { timeoutMs: 60_000, signal })),
   );
   const parsed = ProbeSchema.parse(JSON.parse(stdout));
   const video = parsed.streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);

@@ -91,7 +91,7 @@ export async function sourceFacts(
 async function soundSeconds(tools: MediaTools, path: string | null, signal?: AbortSignal) {
   if (path === null) return null;
   try {
-    const s = await probeStreams(tools.ffprobe, path, signal);
+    const s = await probeStreams(tools.ffprobe, path, signal, 'service');
     return s.durationSeconds ?? s.audio?.durationSeconds ?? null;
   } catch {
     return null;

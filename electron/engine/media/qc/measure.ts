@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toolTimeout } from '../ffmpeg/extract';
+import { fromService } from '../ffmpeg/service-input';
 import type { MediaTools } from '../../../media-tools/locate';
 import { MediaToolError, runTool } from '../../../media-tools/run';
 import { parseIntegrated, parseMeasureLog, parseSilences, type Silence } from './measure-log';
@@ -69,7 +70,7 @@ function progressSeconds(stdout: string): number {
   return ProgressEnd.parse(last).out_time_us / 1e6;
 }
 
-const baseArgs = (path: string) => [
+const baseArgs = (input: string[]) => [
   '-hide_banner',
   '-nostats',
   '-nostdin',
@@ -77,8 +78,7 @@ const baseArgs = (path: string) => [
   'info',
   '-progress',
   'pipe:1',
-  '-i',
-  path,
+  ...input,
   '-map',
   '0:a:0',
   '-vn',
@@ -88,7 +88,8 @@ const baseArgs = (path: string) => [
 
 /**
  * Loudness, true peak, silences, clipping and the sound's length, in ONE ffmpeg pass over the first audio
- * stream (the picture is not decoded): ebur128, silencedetect and volumedetect chained on one decode.
+ * stream (the picture is not decoded): ebur128, silencedetect and volumedetect chained on one decode. The
+ * file is a dub's (the service's, or a video made here from it): read only as the formats Dubdesk saves.
  */
 export async function measureAudio(
   tools: MediaTools,
@@ -97,7 +98,7 @@ export async function measureAudio(
 ): Promise<AudioMeasure> {
   const { stdout, stderr } = await overSound(
     tools,
-    [...baseArgs(path), '-af', filters(LONG_SILENCE_SECONDS), '-f', 'null', '-'],
+    [...baseArgs(fromService(path)), '-af', filters(LONG_SILENCE_SECONDS), '-f', 'null', '-'],
     { timeoutMs: toolTimeout(opts.expectedSeconds ?? null), signal: opts.signal },
   );
   const durationSeconds = progressSeconds(stdout);
@@ -118,7 +119,7 @@ export async function measureSource(
   const { stdout, stderr } = await overSound(
     tools,
     [
-      ...baseArgs(path),
+      ...baseArgs(['-i', path]),
       '-af',
       `ebur128=framelog=verbose,silencedetect=n=${SILENCE_DB}dB:d=${SOURCE_PAUSE_SECONDS}`,
       '-f',

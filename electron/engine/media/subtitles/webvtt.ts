@@ -56,10 +56,61 @@ export interface WebVttParse {
   errors: { message: string; line: number | null }[];
 }
 
+/**
+ * Tags nested deeper than this are no subtitle anyone wrote: each level is a stack frame of the parser, of
+ * the checks and of the writers, and a few hundred thousand (600 KB of `<i>`) exhaust the stack.
+ */
+const MAX_TAG_DEPTH = 64;
+const TOO_DEEP = `its tags are nested more than ${MAX_TAG_DEPTH} deep`;
+
+interface RawNode {
+  type?: unknown;
+  value?: unknown;
+  children?: unknown;
+}
+const childrenOf = (node: RawNode): RawNode[] =>
+  Array.isArray(node.children) ? (node.children as RawNode[]) : [];
+
+/** How deep a parsed cue's tags go, and its text in order: both without recursion. */
+function depthAndText(tree: RawNode): { depth: number; text: string } {
+  let depth = 0;
+  let text = '';
+  const stack: [RawNode, number][] = [[tree, 0]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [node, level] = next;
+    depth = Math.max(depth, level);
+    if (node.type === 'text' && typeof node.value === 'string') text += node.value;
+    const children = childrenOf(node);
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i] ?? {}, level + 1]);
+  }
+  return { depth, text };
+}
+
+/** The parser's result with each cue nested too deep kept as its text alone, and said among the errors. */
+function flattened(raw: unknown): unknown {
+  const result = raw as { cues?: unknown; errors?: unknown };
+  if (!Array.isArray(result.cues) || !Array.isArray(result.errors)) return raw;
+  for (const cue of result.cues as { tree?: RawNode }[]) {
+    if (!cue.tree) continue;
+    const { depth, text } = depthAndText(cue.tree);
+    if (depth <= MAX_TAG_DEPTH) continue;
+    cue.tree = { children: [{ type: 'text', value: text }] };
+    (result.errors as unknown[]).push({ message: TOO_DEEP, line: null });
+  }
+  return raw;
+}
+
 /** Reads a WebVTT file's text with the W3C's parser: never throws, what is wrong is in `errors`. */
 export function parseWebVtt(text: string): WebVttParse {
-  const raw = new webvtt.WebVTTParser(allEntities()).parse(text.replace(/^\uFEFF/, ''), 'subtitles');
-  const parsed = ParsedSchema.parse(raw);
+  let raw: unknown;
+  try {
+    raw = new webvtt.WebVTTParser(allEntities()).parse(text.replace(/^\uFEFF/, ''), 'subtitles');
+  } catch (e) {
+    // The parser recurses once per tag level: so deep a nesting that it ran out of stack reads as nothing.
+    if (e instanceof RangeError) return { cues: [], errors: [{ message: TOO_DEEP, line: null }] };
+    throw e;
+  }
+  const parsed = ParsedSchema.parse(flattened(raw));
   return {
     cues: parsed.cues.map((c) => ({ id: c.id, start: c.startTime, end: c.endTime, nodes: c.tree.children })),
     errors: parsed.errors.map((e) => ({ message: e.message, line: e.line ?? null })),
