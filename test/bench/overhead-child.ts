@@ -1,13 +1,14 @@
 /**
- * Batches of jobs through the bench sandbox (its own process, a near-zero pipeline) by one engine alone in
- * this process; prints the CPU time this process spent on each batch, from add to the last download.
+ * The engine's side of the overhead figure, in a process that runs nothing else: batches of jobs through
+ * the bench sandbox (its own process, a near-zero pipeline), each when the parent says (see turns.ts), from
+ * add to the last download. The bare client takes its turns in a process of its own (bare-child.ts).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDubdesk } from '../../electron/engine/index';
+import { openDubdesk, type DubdeskHost } from '../../electron/engine/index';
 import { toolHostPid } from '../../electron/media-tools/tool-host';
-import { bareJobs } from './bare-client';
+import { benchMedia, type BenchMediaArgs } from './overhead-media';
+import { serveTurns } from './turns';
 
 /**
  * The CPU time (ms) the engine's tool host has spent, from /proc (Linux; 0 elsewhere, or before it started):
@@ -25,67 +26,37 @@ function toolHostCpuMs(): number {
   }
 }
 
-const { baseUrl, apiKey, source, jobs, batches, root } = JSON.parse(process.argv[2] ?? '{}') as {
-  baseUrl: string;
-  apiKey: string;
-  source: string;
-  jobs: number;
-  batches: number;
-  /** Where the home, sources and outputs go (default: the system's temporary folder). */
-  root?: string;
-};
-const work = mkdtempSync(join(root ?? tmpdir(), 'dubdesk-bench-overhead-'));
-const host = openDubdesk({ home: join(work, 'home'), face: 'cli', service: { baseUrl, apiKey } });
-const clip = readFileSync(source);
-const perBatch: { cpuMs: number; userMs: number; wallMs: number; toolHostMs: number }[] = [];
-/** The same work by a bare client (see bare-client.ts), a batch after each of the engine's. */
-const bare: { cpuMs: number; userMs: number }[] = [];
-/** `jobs` files in a new folder, each its own content (an ID3v1 tag with its number), as a user's are. */
-const makeMedia = (name: string) => {
-  const media = join(work, name);
-  mkdirSync(media);
-  for (let i = 0; i < jobs; i++) {
-    const tag = Buffer.alloc(128);
-    tag.write(`TAGoverhead ${name}-${i}`, 0, 'latin1');
-    writeFileSync(join(media, `o-${i}.mp3`), Buffer.concat([clip, tag]));
-  }
-  return media;
-};
-try {
-  for (let b = 0; b < batches; b++) {
-    // Byte copies of one file would be dubbed once and linked: the figure would measure copies, not dubs.
-    const media = makeMedia(`media-${b}`);
-    const cpu0 = process.cpuUsage();
+const args = JSON.parse(process.argv[2] ?? '{}') as BenchMediaArgs & { baseUrl: string; apiKey: string };
+const media = benchMedia(args, 'engine');
+let host: DubdeskHost | null = null;
+
+serveTurns({
+  async prepare() {
+    host = openDubdesk({
+      home: join(media.work, 'home'),
+      face: 'cli',
+      service: { baseUrl: args.baseUrl, apiKey: args.apiKey },
+    });
+  },
+  async run(b) {
+    if (!host) throw new Error('the engine is not open');
     const host0 = toolHostCpuMs();
-    const t0 = performance.now();
     const added = await host.api.add({
-      inputs: [media],
+      inputs: [media.folder(b)],
       to: ['es'],
-      outDir: join(work, `out-${b}`),
+      outDir: media.outDir(b),
       // What the bare client does: the file as it is (an MP3's sound alone goes in an M4A made by ffmpeg).
       send: 'file',
       force: true,
     });
     const outcome = await host.run({ untilDone: true, concurrency: 4, pollIntervalMs: 500 });
-    const cpu = process.cpuUsage(cpu0);
-    const wallMs = performance.now() - t0;
     const done = (await host.api.totals()).counts.completed;
-    if (outcome !== 'done' || done !== added.added.length * (b + 1))
-      throw new Error(`batch ${b}: ${outcome}, ${done} completed`);
-    const toolHostMs = toolHostCpuMs() - host0;
-    perBatch.push({ cpuMs: (cpu.user + cpu.system) / 1000, userMs: cpu.user / 1000, wallMs, toolHostMs });
-
-    const bareMedia = makeMedia(`bare-${b}`);
-    const files = Array.from({ length: jobs }, (_, i) => join(bareMedia, `o-${i}.mp3`));
-    const outDir = join(work, `bare-out-${b}`);
-    mkdirSync(outDir);
-    const bare0 = process.cpuUsage();
-    await bareJobs({ baseUrl, apiKey, files, lang: 'es', outDir, concurrency: 4 });
-    const bareCpu = process.cpuUsage(bare0);
-    bare.push({ cpuMs: (bareCpu.user + bareCpu.system) / 1000, userMs: bareCpu.user / 1000 });
-  }
-} finally {
-  await host.close();
-  rmSync(work, { recursive: true, force: true });
-}
-process.stdout.write(`${JSON.stringify({ jobs, perBatch, bare })}\n`);
+    if (outcome !== 'done' || done !== added.added.length * (b + 1) || added.added.length !== args.jobs)
+      throw new Error(`batch ${b}: ${outcome}, ${done} completed of ${added.added.length} added`);
+    return { toolHostMs: toolHostCpuMs() - host0 };
+  },
+  async close() {
+    await host?.close();
+    rmSync(media.work, { recursive: true, force: true });
+  },
+});

@@ -122,6 +122,11 @@ export class JobStore {
     return this.transactions.tx(fn, ...args);
   }
 
+  /** `fn` in the transaction under way (no savepoint), or in one of its own. */
+  write<R>(fn: () => R): R {
+    return this.transactions.write(fn);
+  }
+
   /** Reads in one (deferred) transaction: one lock on the shared index, not one per statement. */
   read<A extends unknown[], R>(fn: (...args: A) => R, ...args: A): R {
     return this.transactions.read(fn, ...args);

@@ -9,6 +9,15 @@ import type { Db } from './types';
 
 const Found = z.object({ hash: z.string(), path: z.string() });
 
+/** A result as saved on disk: what its records hold. */
+export interface SavedResult {
+  fileId: string;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  hash: string;
+}
+
 /**
  * Dubdesk's own results: by what they are on disk (device and inode, `own_files`: known under any path, an
  * output folder reached through a symlink, a watched folder added under another path) and by content
@@ -45,18 +54,31 @@ export class OwnResults {
    * taken as it downloaded (then the file is not read again).
    */
   async recordResult(path: string, hash?: string): Promise<void> {
+    const saved = await this.lookAtResult(path, hash);
+    if (saved) this.t.write(() => this.writeResult(saved));
+  }
+
+  /**
+   * A result just saved, looked at once: what recording it writes (`writeResult`, which may wait for the
+   * caller's next commit). The file beside the database hears of it at once: until that commit, it alone
+   * knows the file for a result. Null when no file is there.
+   */
+  async lookAtResult(path: string, hash?: string): Promise<SavedResult | null> {
     const info = await stat(path, { bigint: true }).catch(() => null);
-    if (!info?.isFile()) return;
+    if (!info?.isFile()) return null;
     const size = Number(info.size);
     // The time as a plain stat gives it (what every other look at a file records): milliseconds and fraction.
     const mtimeMs = Number(info.mtimeNs / 1_000_000n) + Number(info.mtimeNs % 1_000_000n) / 1e6;
     const content = hash ?? this.hashes.known(path, size, mtimeMs) ?? (await sha256OfFile(path, size));
-    this.t.tx(() => {
-      this.q.own.run(fileIdFrom(info), path);
-      this.hashes.remember(path, size, mtimeMs, content);
-      this.q.outputHash.run(content, path);
-    });
     this.journal.record({ path, hash: content, size, mtimeMs });
+    return { fileId: fileIdFrom(info), path, size, mtimeMs, hash: content };
+  }
+
+  /** A result's records in the database, in the transaction under way (its output's row written first). */
+  writeResult(saved: SavedResult): void {
+    this.q.own.run(saved.fileId, saved.path);
+    this.hashes.remember(saved.path, saved.size, saved.mtimeMs, saved.hash);
+    this.q.outputHash.run(saved.hash, saved.path);
   }
 
   /** A file Dubdesk wrote (moved aside, linked from another job's results): known as its own by its id. */

@@ -5,6 +5,7 @@ import type { DubV2 } from '../../../shared/api/v2';
 import type { Downloaded } from '../api/download';
 import { ApiError } from '../api/errors';
 import type { OutputRow } from '../db/jobs';
+import { holdPoint } from '../files/hold-point';
 import { makeFolder } from '../files/make-folder';
 import { NameTakenError } from '../files/own-file';
 import { KeyLock } from '../outputs/key-lock';
@@ -83,7 +84,8 @@ export class OutputFetch {
         const before = this.existing.get(type);
         if (before?.done) continue;
         if (before && before.bytes !== null && (await alreadySettled(before.path, before.bytes))) {
-          this.records.put({ ...before, done: 1 }); // a crash hit between moving the file and recording it
+          // A crash hit between moving the file and recording it: it is recorded now, as a result too.
+          this.records.put({ ...before, done: 1 }, await this.ctx.store.results.lookAtResult(before.path));
           continue;
         }
         if (PER_SOURCE_OUTPUTS.has(type))
@@ -181,8 +183,8 @@ export class OutputFetch {
     if (path === plain || this.ctx.store.outputs.claimedByAnother(plain, id)) return false;
     if (!(await sameBytesAt(plain, result.bytes, result.sha256))) return false;
     await rm(`${path}.part`, { force: true });
-    this.records.put({ job_id: id, type, path: plain, bytes: result.bytes, done: 1 });
-    await this.ctx.store.results.recordResult(plain, result.sha256);
+    const saved = await this.ctx.store.results.lookAtResult(plain, result.sha256);
+    this.records.put({ job_id: id, type, path: plain, bytes: result.bytes, done: 1 }, saved);
     return true;
   }
 
@@ -291,7 +293,10 @@ export class OutputFetch {
     return renamed;
   }
 
-  /** The part moved to its name (another free one if it was taken meanwhile), and its content remembered. */
+  /**
+   * The part moved to its name (another free one if it was taken meanwhile), its record and content with
+   * the next record the job writes.
+   */
   private async moveIntoPlace(type: OutputType, path: string, result: Downloaded): Promise<void> {
     const id = this.job.row.id;
     // Recorded before the move, so a crash during it is recognised on the next run.
@@ -299,10 +304,11 @@ export class OutputFetch {
     const final = await settle(`${path}.part`, path, result.identity).catch((e: unknown) => {
       throw local(e, dirname(path), null);
     });
+    await holdPoint('output-moved');
     const settled: OutputRow = { job_id: id, type, path: final, bytes: result.bytes, done: 1 };
+    const saved = await this.ctx.store.results.lookAtResult(final, result.sha256);
     // Moved under another name (the wanted one was taken meanwhile): a resume would not find it, record now.
-    if (final !== path) this.records.put(settled);
-    else this.records.movedIntoPlace(settled);
-    await this.ctx.store.results.recordResult(final, result.sha256);
+    if (final !== path) this.records.put(settled, saved);
+    else this.records.movedIntoPlace(settled, saved);
   }
 }
