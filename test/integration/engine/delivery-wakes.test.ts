@@ -45,16 +45,22 @@ describe("the deliveries' wake of the runner", () => {
     // The dubs' QCs to do again, by deliveries of their own.
     const store = storeAt(join(home, 'dubdesk.db'));
     try {
-      expect(store.db.prepare(`UPDATE jobs SET qc = NULL WHERE state = 'completed'`).run().changes).toBe(JOBS);
+      expect(store.db.prepare(`UPDATE jobs SET qc = NULL WHERE state = 'completed'`).run().changes).toBe(
+        JOBS,
+      );
       const deliveries = new Deliveries({ store, tools: async () => null, warn: () => {} });
       const woken: { idle: boolean; qcLeft: number }[] = [];
-      const qcLeft = () => Number(store.db.prepare(`SELECT count(*) FROM jobs WHERE qc IS NULL`).pluck().get());
+      const qcLeft = () =>
+        Number(store.db.prepare(`SELECT count(*) FROM jobs WHERE qc IS NULL`).pluck().get());
       deliveries.onIdle = () => woken.push({ idle: deliveries.idle, qcLeft: qcLeft() });
       deliveries.look();
-      await vi.waitFor(() => expect({ left: qcLeft(), idle: deliveries.idle }).toEqual({ left: 0, idle: true }), {
-        timeout: 20_000,
-        interval: 20,
-      });
+      await vi.waitFor(
+        () => expect({ left: qcLeft(), idle: deliveries.idle }).toEqual({ left: 0, idle: true }),
+        {
+          timeout: 20_000,
+          interval: 20,
+        },
+      );
       await deliveries.stop();
       expect(woken).toEqual([{ idle: true, qcLeft: 0 }]);
     } finally {
