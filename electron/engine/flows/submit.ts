@@ -30,8 +30,7 @@ export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
   // Where a v2 create will stand among the service's dubs (see create-mark.ts), noted before the step
   // begins: a pause asked meanwhile stops it here, before anything is sent.
   const mark = job.row.api === 'v2' && !job.row.create_pending ? await takeMark(ctx) : undefined;
-  job.checkpoint();
-  job.apply({ type: 'begin-upload' });
+  job.applyUnlessStopped({ type: 'begin-upload' });
   // A dub made before the queue database was restored: taken, never made again.
   if (!job.row.create_pending && takeRestored(ctx.store, job)) return;
   // A v2 create whose answer was lost needs no file to be looked for: the dub it made is taken up (and its
@@ -122,9 +121,8 @@ async function submitV2(
   // A lost answer looked for and not found: where the new create stands is noted now.
   if (mark === undefined) mark = await takeMark(ctx);
   // The last moment a pause stops the create: from here nothing is awaited until the request leaves.
-  job.checkpoint();
   // Recorded before the request leaves: if the answer is lost, the next attempt looks for the dub first.
-  job.record({
+  job.recordUnlessStopped({
     create_pending: CREATE_SENT,
     create_attempted_at: Date.now(),
     create_mark: mark && JSON.stringify(mark),
