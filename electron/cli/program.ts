@@ -24,6 +24,7 @@ import { registerWatchCommand } from './commands/watch';
 import { registerServeCommand } from './commands/serve';
 import { describeError } from './errors';
 import { ExitCode, exitCodeFor, exitCodesHelp } from './exit-codes';
+import { wrapStderrForTerminal } from './terminal-stderr';
 import { loadTextWidth } from './text-width';
 import { version } from './version';
 
@@ -66,6 +67,29 @@ function optionDescription(this: Help, option: Option): string {
   return option.defaultValue === false ? text.replace(/ ?\(default: false\)$/, '') : text;
 }
 
+/** How wide a terminal lays out `--help`; a pipe gets one line per exit code, for grep. */
+const helpWidth = (): number =>
+  process.stdout.isTTY ? (process.stdout.columns ?? 80) : Number.POSITIVE_INFINITY;
+
+/** Fewest columns a description keeps beside its command or option; with less, it goes under it. */
+const DESCRIPTION_BESIDE = 40;
+const ITEM_INDENT = '  ';
+const DESCRIPTION_INDENT = '      ';
+
+/**
+ * A command or option with its description: beside it where there is room (commander's own layout), else,
+ * in a narrow terminal, the description wrapped under it; commander would leave it unwrapped for the
+ * terminal to cut at its edge.
+ */
+function formatItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
+  const helpWidth = this.helpWidth ?? 80;
+  const beside = helpWidth - termWidth - 2 - ITEM_INDENT.length;
+  if (!description || beside >= DESCRIPTION_BESIDE)
+    return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
+  const wrapped = helper.boxWrap(description, helpWidth - DESCRIPTION_INDENT.length);
+  return `${ITEM_INDENT}${term}\n${DESCRIPTION_INDENT}${wrapped.replace(/\n/g, `\n${DESCRIPTION_INDENT}`)}`;
+}
+
 /**
  * The whole `dubdesk` command line, built fresh each time and never calling `process.exit`: parse errors
  * are thrown as CommanderErrors (see `runDubdesk`). `output` replaces where commander writes (tests).
@@ -77,7 +101,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
       ...output,
       outputError: (str, write) => write(oneLine(str)),
     })
-    .configureHelp({ optionDescription })
+    .configureHelp({ optionDescription, formatItem, minWidthToWrap: 20 })
     .version(version, '-V, --version', 'print the version')
     .option(
       '--home <dir>',
@@ -96,7 +120,10 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     // Before any command's action (and only then: `--help` lays out no line of its own).
-    .hook('preAction', loadTextWidth);
+    .hook('preAction', async () => {
+      await loadTextWidth();
+      wrapStderrForTerminal();
+    });
 
   registerAddCommands(program);
   registerRunCommand(program);
@@ -123,7 +150,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
     c.showHelpAfterError(`(see \`dubdesk ${c.name()} --help\`)`);
     unknownOptionsFirst(c);
   }
-  program.addHelpText('after', exitCodesHelp());
+  program.addHelpText('after', () => exitCodesHelp(helpWidth()));
   return program;
 }
 

@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import stringWidth from 'string-width';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { CLI } from '../../helpers/cli';
+import { tempDir } from '../../helpers/temp-dir';
+
+const COLUMNS = 50;
+const server = `dubdesk-narrow-msg-${process.pid}`;
+const env = { ...process.env, DUBDESK_KEY_STORE: 'file' };
+const tmux = (...args: string[]) => promisify(execFile)('tmux', ['-L', server, ...args], { env });
+
+/** What `command` leaves in a fresh COLUMNS-wide tmux window: as shown, and with the terminal's own wraps joined. */
+async function screenOf(name: string, command: string): Promise<{ shown: string[]; joined: string[] }> {
+  await tmux(
+    'new-session',
+    '-d',
+    '-s',
+    name,
+    '-x',
+    String(COLUMNS),
+    '-y',
+    '200',
+    `${command}; echo "EXIT=$?"; sleep 600`,
+  );
+  await vi.waitFor(
+    async () => expect((await tmux('capture-pane', '-p', '-t', name)).stdout).toMatch(/EXIT=\d/),
+    {
+      timeout: 60_000,
+      interval: 200,
+    },
+  );
+  const shown = (await tmux('capture-pane', '-p', '-t', name)).stdout.trimEnd().split('\n');
+  const joined = (await tmux('capture-pane', '-p', '-J', '-t', name)).stdout.trimEnd().split('\n');
+  return { shown, joined };
+}
+
+/** Nothing the terminal had to wrap (so no word cut at the edge), nothing wider than the window. */
+function expectFitted({ shown, joined }: { shown: string[]; joined: string[] }): void {
+  expect(joined).toEqual(shown);
+  for (const line of shown) expect(stringWidth(line), line).toBeLessThanOrEqual(COLUMNS);
+}
+
+const words = (lines: string[]) => lines.join(' ').replace(/\s+/g, ' ');
+
+describe(`the CLI's messages in a ${COLUMNS}-column terminal (tmux)`, () => {
+  afterAll(() => tmux('kill-server').catch(() => null));
+
+  it('--help puts each description under its command when beside it there is no room', async () => {
+    const screen = await screenOf('help', `'${process.execPath}' '${CLI}' --help`);
+    expectFitted(screen);
+    const text = words(screen.shown);
+    expect(text).toContain('Add, then run the queue until every job is done');
+    expect(text).toContain('List the jobs and where each one is');
+  }, 90_000);
+
+  it('an error naming a long path is wrapped between words, the fix whole', async () => {
+    const root = join(tempDir('dubdesk-narrow-msg-'), 'Mes vidéos à doubler', 'conférence annuelle');
+    mkdirSync(root, { recursive: true });
+    const home = join(root, '..', 'home');
+    const missing = join(root, 'nope file.mp4');
+    const screen = await screenOf(
+      'missing',
+      `DUBDESK_HOME='${home}' '${process.execPath}' '${CLI}' add '${missing}' --to es`,
+    );
+    expectFitted(screen);
+    const text = words(screen.shown);
+    expect(text).toContain('no such file. Check the path (quote names with spaces).');
+    expect(text).toContain('dubdesk: nothing to add.');
+  }, 90_000);
+});
