@@ -3,9 +3,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import stringWidth from 'string-width';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { CLI } from '../../helpers/cli';
+import { copyFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
+import { CLI, envFor } from '../../helpers/cli';
 import { tempDir } from '../../helpers/temp-dir';
+import { videoMp4 } from '../../helpers/media';
 
 const COLUMNS = 50;
 const server = `dubdesk-narrow-msg-${process.pid}`;
@@ -45,6 +48,12 @@ function expectFitted({ shown, joined }: { shown: string[]; joined: string[] }):
 
 const words = (lines: string[]) => lines.join(' ').replace(/\s+/g, ' ');
 
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox({ pipelineSeconds: 0.3 });
+});
+afterAll(() => sb.stop());
+
 describe(`the CLI's messages in a ${COLUMNS}-column terminal (tmux)`, () => {
   afterAll(() => tmux('kill-server').catch(() => null));
 
@@ -70,4 +79,26 @@ describe(`the CLI's messages in a ${COLUMNS}-column terminal (tmux)`, () => {
     expect(text).toContain('no such file. Check the path (quote names with spaces).');
     expect(text).toContain('dubdesk: nothing to add.');
   }, 90_000);
+
+  it('a batch of long names alike keeps, on each line, the part that tells them apart', async () => {
+    const work = join(tempDir('dubdesk-narrow-msg-'), 'Conférences');
+    mkdirSync(work, { recursive: true });
+    const names = [1, 2].map((n) =>
+      join(work, `Conférence annuelle — partie ${n} avec un nom très long.mp4`),
+    );
+    names.forEach((path, i) => copyFileSync(videoMp4(2 + i, `narrow-part-${i}.mp4`), path));
+    const env = Object.entries(envFor(sb, join(work, 'home')))
+      .filter(([k]) => k.startsWith('DUBDESK_'))
+      .map(([k, v]) => `${k}='${v ?? ''}'`)
+      .join(' ');
+    const quoted = names.map((n) => `'${n}'`).join(' ');
+    const screen = await screenOf(
+      'alike',
+      `${env} '${process.execPath}' '${CLI}' dub ${quoted} --to es,fr --poll-interval 0.2`,
+    );
+    expectFitted(screen);
+    const finished = screen.shown.filter((l) => /^✓ #\d+ /.test(l));
+    expect(finished, screen.shown.join('\n')).toHaveLength(4);
+    for (const line of finished) expect(line, screen.shown.join('\n')).toMatch(/partie [12]/);
+  }, 120_000);
 });
