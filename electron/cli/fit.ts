@@ -31,7 +31,7 @@ export function distinctStart(name: string, names: Iterable<string>): Distinct {
  * `name` in `n` columns, cut in its middle; but where the names beside it share a start longer than the cut
  * keeps, the shared start gives way instead, and then the end, so the line still tells its file from theirs.
  */
-function shortened(name: string, n: number, distinct: Distinct | undefined): string {
+export function shortened(name: string, n: number, distinct: Distinct | undefined): string {
   const middle = cliTruncate(name, n, { position: 'middle' });
   const cut = middle.indexOf('…');
   if (!distinct || distinct.from === 0 || cut < 0) return middle;

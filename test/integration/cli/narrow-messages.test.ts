@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import stringWidth from 'string-width';
-import { copyFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { CLI, envFor } from '../../helpers/cli';
@@ -15,15 +14,19 @@ const server = `dubdesk-narrow-msg-${process.pid}`;
 const env = { ...process.env, DUBDESK_KEY_STORE: 'file' };
 const tmux = (...args: string[]) => promisify(execFile)('tmux', ['-L', server, ...args], { env });
 
-/** What `command` leaves in a fresh COLUMNS-wide tmux window: as shown, and with the terminal's own wraps joined. */
-async function screenOf(name: string, command: string): Promise<{ shown: string[]; joined: string[] }> {
+/** What `command` leaves in a fresh tmux window `columns` wide: as shown, and with the terminal's own wraps joined. */
+async function screenOf(
+  name: string,
+  command: string,
+  columns = COLUMNS,
+): Promise<{ shown: string[]; joined: string[] }> {
   await tmux(
     'new-session',
     '-d',
     '-s',
     name,
     '-x',
-    String(COLUMNS),
+    String(columns),
     '-y',
     '200',
     `${command}; echo "EXIT=$?"; sleep 600`,
@@ -41,9 +44,9 @@ async function screenOf(name: string, command: string): Promise<{ shown: string[
 }
 
 /** Nothing the terminal had to wrap (so no word cut at the edge), nothing wider than the window. */
-function expectFitted({ shown, joined }: { shown: string[]; joined: string[] }): void {
+function expectFitted({ shown, joined }: { shown: string[]; joined: string[] }, columns = COLUMNS): void {
   expect(joined).toEqual(shown);
-  for (const line of shown) expect(stringWidth(line), line).toBeLessThanOrEqual(COLUMNS);
+  for (const line of shown) expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
 }
 
 const words = (lines: string[]) => lines.join(' ').replace(/\s+/g, ' ');
@@ -92,13 +95,19 @@ describe(`the CLI's messages in a ${COLUMNS}-column terminal (tmux)`, () => {
       .map(([k, v]) => `${k}='${v ?? ''}'`)
       .join(' ');
     const quoted = names.map((n) => `'${n}'`).join(' ');
-    const screen = await screenOf(
-      'alike',
-      `${env} '${process.execPath}' '${CLI}' dub ${quoted} --to es,fr --poll-interval 0.2`,
-    );
+    const dubdesk = `${env} '${process.execPath}' '${CLI}'`;
+    const screen = await screenOf('alike', `${dubdesk} dub ${quoted} --to es,fr --poll-interval 0.2`);
     expectFitted(screen);
     const finished = screen.shown.filter((l) => /^✓ #\d+ /.test(l));
     expect(finished, screen.shown.join('\n')).toHaveLength(4);
     for (const line of finished) expect(line, screen.shown.join('\n')).toMatch(/partie [12]/);
+    // `status`: a block a job at 50 columns, a table at 80; each job's line names its part.
+    for (const columns of [COLUMNS, 80]) {
+      const status = await screenOf(`status-${columns}`, `${dubdesk} status`, columns);
+      expectFitted(status, columns);
+      const jobs = status.shown.filter((l) => /^#?\d+ /.test(l));
+      expect(jobs, status.shown.join('\n')).toHaveLength(4);
+      for (const line of jobs) expect(line, status.shown.join('\n')).toMatch(/partie [12]/);
+    }
   }, 120_000);
 });
