@@ -67,6 +67,16 @@ function optionDescription(this: Help, option: Option): string {
   return option.defaultValue === false ? text.replace(/ ?\(default: false\)$/, '') : text;
 }
 
+/**
+ * A usage error for a terminal, wrapped between words: commander finds most while it reads the line, before
+ * the hook that wraps stderr (and loads wrap-ansi) runs, so commander's own wrap does it here.
+ */
+function forTerminal(text: string): string {
+  if (!process.stderr.isTTY) return text;
+  const help = Object.assign(new Help(), { minWidthToWrap: 20 });
+  return help.boxWrap(text, (process.stderr.columns ?? 80) - 1);
+}
+
 /** How wide a terminal lays out `--help`; a pipe gets one line per exit code, for grep. */
 const helpWidth = (): number =>
   process.stdout.isTTY ? (process.stdout.columns ?? 80) : Number.POSITIVE_INFINITY;
@@ -99,7 +109,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
     .description('Batch video dubbing: queue files, dub them into many languages, download the results.')
     .configureOutput({
       ...output,
-      outputError: (str, write) => write(oneLine(str)),
+      outputError: (str, write) => write(forTerminal(oneLine(str))),
     })
     .configureHelp({ optionDescription, formatItem, minWidthToWrap: 20 })
     .version(version, '-V, --version', 'print the version')

@@ -83,6 +83,13 @@ describe(`the CLI's messages in a ${COLUMNS}-column terminal (tmux)`, () => {
     expect(text).toContain('dubdesk: nothing to add.');
   }, 90_000);
 
+  it('a usage error found while the line is read (before any command runs) is wrapped between words too', async () => {
+    const home = join(tempDir('dubdesk-narrow-msg-'), 'home');
+    const screen = await screenOf('usage', `DUBDESK_HOME='${home}' '${process.execPath}' '${CLI}' qc abc`);
+    expectFitted(screen);
+    expect(words(screen.shown)).toContain("value 'abc' is invalid for argument 'ids'");
+  }, 90_000);
+
   it('a batch of long names alike keeps, on each line, the part that tells them apart', async () => {
     const work = join(tempDir('dubdesk-narrow-msg-'), 'Conférences');
     mkdirSync(work, { recursive: true });
