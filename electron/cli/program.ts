@@ -72,9 +72,10 @@ function optionDescription(this: Help, option: Option): string {
  * the hook that wraps stderr (and loads wrap-ansi) runs, so commander's own wrap does it here.
  */
 function forTerminal(text: string): string {
-  if (!process.stderr.isTTY) return text;
+  const columns = process.stderr.isTTY ? process.stderr.columns : 0;
+  if (!columns) return text;
   const help = Object.assign(new Help(), { minWidthToWrap: 20 });
-  return help.boxWrap(text, (process.stderr.columns ?? 80) - 1);
+  return help.boxWrap(text, columns - 1);
 }
 
 /** How wide a terminal lays out `--help`; a pipe gets one line per exit code, for grep. */

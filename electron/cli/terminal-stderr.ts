@@ -19,9 +19,10 @@ export function wrapStderrForTerminal(stream: NodeJS.WriteStream = process.stder
   installed = true;
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
   stream.write = ((chunk: unknown, ...rest: unknown[]) => {
-    if (typeof chunk !== 'string') return write(chunk, ...rest);
+    // A terminal that does not say its width (0 columns: `script`, a serial console) is left to wrap.
+    if (typeof chunk !== 'string' || !stream.columns) return write(chunk, ...rest);
     // One column short of the edge: a line that fills the last column wraps on some terminals.
-    const width = Math.max(20, (stream.columns ?? 80) - 1);
+    const width = Math.max(20, stream.columns - 1);
     const text = chunk
       .split('\n')
       .map((line) => fitted(line, width))
