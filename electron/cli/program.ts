@@ -24,7 +24,7 @@ import { registerWatchCommand } from './commands/watch';
 import { registerServeCommand } from './commands/serve';
 import { describeError } from './errors';
 import { ExitCode, exitCodeFor, exitCodesHelp } from './exit-codes';
-import { wrapStderrForTerminal } from './terminal-stderr';
+import { wrapForTerminal } from './terminal-output';
 import { loadTextWidth } from './text-width';
 import { version } from './version';
 
@@ -131,9 +131,12 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     // Before any command's action (and only then: `--help` lays out no line of its own).
-    .hook('preAction', async () => {
+    .hook('preAction', async (_program, command) => {
       await loadTextWidth();
-      wrapStderrForTerminal();
+      wrapForTerminal(process.stderr, true);
+      // What is printed for a program to read (JSON, CSV) stays as it is, in a terminal too.
+      const { json, csv } = command.opts<{ json?: boolean; csv?: boolean }>();
+      if (!json && !csv) wrapForTerminal(process.stdout, false);
     });
 
   registerAddCommands(program);

@@ -18,15 +18,18 @@ export const outputWidth = (): number =>
 /** Fewest columns an indented line keeps for its words, however deep its indent. */
 const MIN_WORDS_WIDTH = 16;
 
-/** Each line wrapped to `width`; an indented one wraps under its own indent, so what hangs from a line stays so. */
-export function wrapIndented(text: string, width: number): string {
+/**
+ * Each line wrapped to `width`; an indented one wraps under its own indent, so what hangs from a line stays so.
+ * `hard`: a word longer than the width is broken too (else it is left whole, for the terminal to wrap).
+ */
+export function wrapIndented(text: string, width: number, hard = true): string {
   return text
     .split('\n')
     .map((line) => {
       const indent = /^ */.exec(line)?.[0] ?? '';
-      if (!indent) return wrapAnsi(line, width, { hard: true });
+      if (!indent) return wrapAnsi(line, width, { hard });
       const room = Math.max(MIN_WORDS_WIDTH, width - indent.length);
-      return wrapAnsi(line.slice(indent.length), room, { hard: true })
+      return wrapAnsi(line.slice(indent.length), room, { hard })
         .split('\n')
         .map((part) => `${indent}${part}`)
         .join('\n');

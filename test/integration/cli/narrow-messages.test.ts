@@ -90,6 +90,30 @@ describe(`the CLI's messages in a ${COLUMNS}-column terminal (tmux)`, () => {
     expect(words(screen.shown)).toContain("value 'abc' is invalid for argument 'ids'");
   }, 90_000);
 
+  it("what a command prints on stdout (estimate's prose) wraps between words; JSON is left whole", async () => {
+    const work = join(tempDir('dubdesk-narrow-msg-'), 'Mes vidéos');
+    mkdirSync(work, { recursive: true });
+    const keynote = join(work, 'keynote.mp4');
+    copyFileSync(videoMp4(3, 'narrow-estimate.mp4'), keynote);
+    const env = Object.entries(envFor(sb, join(work, 'home')))
+      .filter(([k]) => k.startsWith('DUBDESK_'))
+      .map(([k, v]) => `${k}='${v ?? ''}'`)
+      .join(' ');
+    const args = `estimate '${keynote}' --to es,fr --package mkv --subtitles vtt,srt`;
+    const screen = await screenOf('estimate', `${env} '${process.execPath}' '${CLI}' ${args}`);
+    expectFitted(screen);
+    const text = words(screen.shown);
+    expect(text).toContain(
+      'Made here at no charge: one MKV per file with every language (keynote.multi.mkv)',
+    );
+    expect(text).toContain(
+      'The charge is the duration the service measures, once per dub, when it completes.',
+    );
+    // JSON is never wrapped: a terminal shows it as it is, to be copied whole.
+    const json = await screenOf('estimate-json', `${env} '${process.execPath}' '${CLI}' ${args} --json`);
+    expect(() => JSON.parse(json.joined.filter((l) => !l.startsWith('EXIT=')).join(''))).not.toThrow();
+  }, 90_000);
+
   it('a batch of long names alike keeps, on each line, the part that tells them apart', async () => {
     const work = join(tempDir('dubdesk-narrow-msg-'), 'Conférences');
     mkdirSync(work, { recursive: true });
