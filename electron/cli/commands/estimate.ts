@@ -25,7 +25,6 @@ interface EstimateFlags extends DeliverFlags {
 }
 
 export function registerEstimateCommand(program: Command): void {
-  // The delivery choices cost nothing; taken so that a `dub` line estimates as it is, and said below.
   const estimate = program
     .command('estimate')
     .description('What a batch would cost in credits, against the balance (nothing is queued)')
@@ -42,87 +41,93 @@ export function registerEstimateCommand(program: Command): void {
     )
     .option('--no-upload-once', 'upload each file once per language')
     .addOption(sendOption())
-    .option('--json', 'print the estimate as JSON on stdout (see docs/cli-json.md)', false);
-  addDeliverOptions(estimate).action(async (inputs: string[], flags: EstimateFlags, cmd: Command) => {
-    if (!flags.json) process.stderr.write(readingLine(inputs));
-    process.exitCode = await withSession(cmd, { needsService: true, quiet: flags.json }, async ({ api }) => {
-      const e = await api.estimate({
-        inputs,
-        to: flags.to,
-        from: flags.from,
-        studio: flags.studio,
-        api: flags.api,
-        uploadOnce: flags.uploadOnce ?? 'auto',
-        ...(flags.send ? { send: flags.send } : {}),
-      });
-      const good = e.files.filter((f) => !f.problem);
-      const bad = e.files.filter((f) => f.problem);
-      for (const f of bad) process.stderr.write(`skipped: ${describeError(f.problem)}\n`);
-      if (flags.json) {
-        const { files: _all, ...rest } = e;
-        printJson(
-          EstimateJson.parse({
-            ...rest,
-            files: good.map(({ problem: _none, ...f }) => f),
-            rejected: bad.flatMap((f) => (f.problem ? [{ input: f.input, ...f.problem }] : [])),
-          }),
-        );
-      } else if (good.length || e.alreadyDone.length) {
-        // Each row is what its file adds to the total, so the rows add up to it.
-        const rows = [['FILE', 'LENGTH', `CREDITS (${plural(flags.to.length, 'language')})`]];
-        for (const f of good)
-          rows.push([
-            printable(f.input),
-            f.durationSeconds === null ? '?' : formatLength(f.durationSeconds),
-            printable(fileShareWords(f, flags.to.length)),
-          ]);
-        process.stdout.write(`${table(rows)}\n\n`);
-        const copies = good.flatMap((f) => f.free.filter((d) => d.why === 'copy')).length;
-        process.stdout.write(
-          `${plural(e.jobs, 'job')}${copies ? ` (${plural(copies, 'copy', 'copies')} at no charge)` : ''}: about ${e.credits} credits${flags.studio ? ' (studio quality, 2x)' : ''}.`,
-        );
-        if (e.balance !== null) {
-          // The service's balance; what the queue already committed is spent before this batch.
-          const committed = (await api.totals()).creditsCommitted;
-          const after = e.balance - committed - e.credits;
-          process.stdout.write(
-            ` Balance: ${e.balance}${committed ? ` (${committed} committed to the queue)` : ''}${after < 0 ? `; short by ${-after}.` : `, ${after} after.`}`,
-          );
-        }
-        const sends = e.sends ? sendsWords(e.sends) : null;
-        if (sends) process.stdout.write(`\n${sends[0]?.toUpperCase()}${sends.slice(1)}.`);
-        if (e.sends?.notice) process.stdout.write(`\nNote: ${e.sends.notice}.`);
-        const madeHere = madeHereWords(
-          flags,
-          good.map((f) => f.input),
-        );
-        if (madeHere) process.stdout.write(`\n${madeHere}`);
-        const once = uploadOnceWords(e.uploadOnce);
-        if (once) process.stdout.write(`\nUpload once: ${once}`);
-        if (e.alreadyDone.length)
-          process.stdout.write(
-            `\n${plural(e.alreadyDone.length, 'dub')} already made with these settings: not counted.`,
-          );
-        process.stdout.write(
-          '\nThe charge is the duration the service measures, once per dub, when it completes.\n',
-        );
-      }
-      if (e.jobs === 0 && e.alreadyDone.length === 0) return ExitCode.Usage;
-      if (e.overBalance) return ExitCode.Credits;
-      if (e.balance === null) {
-        // No balance to compare with: say why (the service cannot be reached, most likely).
-        const why = await api.account().then(
-          () => null,
-          (err: unknown) => toContractError(err),
-        );
-        if (why) {
-          // Nothing was queued: no "queued jobs resume" here, only what to check.
-          const offline = 'Check the network and the service address (--base-url or DUBDESK_BASE_URL).';
-          process.stderr.write(`dubdesk: the balance is unknown: ${describeError(why, { offline })}\n`);
-          return exitCodeFor(why.code);
-        }
-      }
-      return bad.length ? ExitCode.Failed : ExitCode.Ok;
+    .option('--json', 'print the estimate as JSON on stdout (see docs/cli-json.md)', false)
+    .action(async (inputs: string[], flags: EstimateFlags, cmd: Command) => {
+      if (!flags.json) process.stderr.write(readingLine(inputs));
+      process.exitCode = await withSession(
+        cmd,
+        { needsService: true, quiet: flags.json },
+        async ({ api }) => {
+          const e = await api.estimate({
+            inputs,
+            to: flags.to,
+            from: flags.from,
+            studio: flags.studio,
+            api: flags.api,
+            uploadOnce: flags.uploadOnce ?? 'auto',
+            ...(flags.send ? { send: flags.send } : {}),
+          });
+          const good = e.files.filter((f) => !f.problem);
+          const bad = e.files.filter((f) => f.problem);
+          for (const f of bad) process.stderr.write(`skipped: ${describeError(f.problem)}\n`);
+          if (flags.json) {
+            const { files: _all, ...rest } = e;
+            printJson(
+              EstimateJson.parse({
+                ...rest,
+                files: good.map(({ problem: _none, ...f }) => f),
+                rejected: bad.flatMap((f) => (f.problem ? [{ input: f.input, ...f.problem }] : [])),
+              }),
+            );
+          } else if (good.length || e.alreadyDone.length) {
+            // Each row is what its file adds to the total, so the rows add up to it.
+            const rows = [['FILE', 'LENGTH', `CREDITS (${plural(flags.to.length, 'language')})`]];
+            for (const f of good)
+              rows.push([
+                printable(f.input),
+                f.durationSeconds === null ? '?' : formatLength(f.durationSeconds),
+                printable(fileShareWords(f, flags.to.length)),
+              ]);
+            process.stdout.write(`${table(rows)}\n\n`);
+            const copies = good.flatMap((f) => f.free.filter((d) => d.why === 'copy')).length;
+            process.stdout.write(
+              `${plural(e.jobs, 'job')}${copies ? ` (${plural(copies, 'copy', 'copies')} at no charge)` : ''}: about ${e.credits} credits${flags.studio ? ' (studio quality, 2x)' : ''}.`,
+            );
+            if (e.balance !== null) {
+              // The service's balance; what the queue already committed is spent before this batch.
+              const committed = (await api.totals()).creditsCommitted;
+              const after = e.balance - committed - e.credits;
+              process.stdout.write(
+                ` Balance: ${e.balance}${committed ? ` (${committed} committed to the queue)` : ''}${after < 0 ? `; short by ${-after}.` : `, ${after} after.`}`,
+              );
+            }
+            const sends = e.sends ? sendsWords(e.sends) : null;
+            if (sends) process.stdout.write(`\n${sends[0]?.toUpperCase()}${sends.slice(1)}.`);
+            if (e.sends?.notice) process.stdout.write(`\nNote: ${e.sends.notice}.`);
+            const madeHere = madeHereWords(
+              flags,
+              good.map((f) => f.input),
+            );
+            if (madeHere) process.stdout.write(`\n${madeHere}`);
+            const once = uploadOnceWords(e.uploadOnce);
+            if (once) process.stdout.write(`\nUpload once: ${once}`);
+            if (e.alreadyDone.length)
+              process.stdout.write(
+                `\n${plural(e.alreadyDone.length, 'dub')} already made with these settings: not counted.`,
+              );
+            process.stdout.write(
+              '\nThe charge is the duration the service measures, once per dub, when it completes.\n',
+            );
+          }
+          if (e.jobs === 0 && e.alreadyDone.length === 0) return ExitCode.Usage;
+          if (e.overBalance) return ExitCode.Credits;
+          if (e.balance === null) {
+            // No balance to compare with: say why (the service cannot be reached, most likely).
+            const why = await api.account().then(
+              () => null,
+              (err: unknown) => toContractError(err),
+            );
+            if (why) {
+              // Nothing was queued: no "queued jobs resume" here, only what to check.
+              const offline = 'Check the network and the service address (--base-url or DUBDESK_BASE_URL).';
+              process.stderr.write(`dubdesk: the balance is unknown: ${describeError(why, { offline })}\n`);
+              return exitCodeFor(why.code);
+            }
+          }
+          return bad.length ? ExitCode.Failed : ExitCode.Ok;
+        },
+      );
     });
-  });
+  // The delivery choices cost nothing; taken so that a `dub` line estimates as it is, and said above.
+  addDeliverOptions(estimate);
 }
