@@ -10,7 +10,8 @@ import { formatLength, plural } from '../../../shared/format';
 import { printJson, printable, table } from '../format';
 import { EstimateJson } from '../json-shapes';
 import { readingLine } from '../reading';
-import { languageList, sendOption } from '../options';
+import { audioTrackOption, languageList, sendOption } from '../options';
+import type { AudioTrack } from '../../../shared/contract/audio-track';
 
 interface EstimateFlags {
   to: string[];
@@ -19,6 +20,7 @@ interface EstimateFlags {
   api: ApiGeneration;
   uploadOnce?: boolean;
   send?: Send;
+  audioTrack?: AudioTrack;
   json: boolean;
 }
 
@@ -39,6 +41,7 @@ export function registerEstimateCommand(program: Command): void {
     )
     .option('--no-upload-once', 'upload each file once per language')
     .addOption(sendOption())
+    .addOption(audioTrackOption())
     .option('--json', 'print the estimate as JSON on stdout (see docs/cli-json.md)', false)
     .action(async (inputs: string[], flags: EstimateFlags, cmd: Command) => {
       if (!flags.json) process.stderr.write(readingLine(inputs));
@@ -54,6 +57,7 @@ export function registerEstimateCommand(program: Command): void {
             api: flags.api,
             uploadOnce: flags.uploadOnce ?? 'auto',
             ...(flags.send ? { send: flags.send } : {}),
+            ...(flags.audioTrack ? { audioTrack: flags.audioTrack } : {}),
           });
           const good = e.files.filter((f) => !f.problem);
           const bad = e.files.filter((f) => f.problem);

@@ -128,6 +128,7 @@ export class Runner {
       store,
       tools: () => this.env.mediaTools(),
       warn: (message) => this.hooks.warn?.(message),
+      stagingDir: audioPathStaging(this.env.home),
     });
     deliveries.onSettled = () => this.wakeUp();
     // A package that failed is tried again by each run: what it failed on (a source unplugged, no ffmpeg, a

@@ -11,6 +11,9 @@ import type { Source } from './expand-inputs';
 import type { JobStore, NewJob } from '../../db/jobs';
 import { bytesNotSent, takesPart, type BytesOf } from './upload-once';
 import { eachInSlices, TimeSlices } from '../time-slices';
+import type { AudioTrackInfo } from '../../../../shared/contract/audio-track';
+import { isFirstTrack, planChosenTrack } from './track-plan';
+import { trackInfos } from '../../media/ffmpeg/track';
 
 /** What one file sends for each of its languages, and why the whole file when the sound alone was asked. */
 export interface SendChoice {
@@ -22,6 +25,12 @@ export interface SendChoice {
    * audio path (the sound sent is made no longer: extract.ts), the file's on the whole-file path.
    */
   seconds: number | null;
+  /** The audio track dubbed, by its number among the file's audio tracks (absent: the first). */
+  track?: number;
+  /** Its audio tracks, where they were read (every one: ffprobe's reading). */
+  tracks?: AudioTrackInfo[];
+  /** Why the file cannot be dubbed from the track asked for (track-plan.ts); never paid for. */
+  refused?: { message: string; remedy: string };
 }
 
 export interface SendPlan {
@@ -87,7 +96,7 @@ async function streamsOfVideos(
  */
 export async function planSends(
   sources: readonly Source[],
-  req: Pick<BatchRequest, 'send' | 'api'>,
+  req: Pick<BatchRequest, 'send' | 'api'> & Partial<Pick<BatchRequest, 'audioTrack'>>,
   search: Promise<ToolsSearch> = mediaTools(),
   slices = new TimeSlices(),
 ): Promise<SendPlan> {
@@ -95,8 +104,16 @@ export async function planSends(
   const bySource = new Map<string, SendChoice>();
   const streamsOf = new Map<string, PlanStreams>();
   const send = sendOf(req.send);
-  const videos = files.filter((f) => f.kind === 'video');
+  const track = req.audioTrack ?? 'first';
   await eachInSlices(files, slices, (f) => bySource.set(f.path, whole(f, null)));
+  if (!isFirstTrack(track)) {
+    await planChosenTrack(files, track, send, req.api, await search, (f, choice, streams) => {
+      if (streams) streamsOf.set(f.path, streams);
+      bySource.set(f.path, choice);
+    });
+    return { bySource, notice: null, streams: streamsOf };
+  }
+  const videos = files.filter((f) => f.kind === 'video');
   if (videos.length === 0) return { bySource, notice: null, streams: streamsOf };
   const { tools } = await search;
   if (!tools) {
@@ -106,12 +123,18 @@ export async function planSends(
   }
   await streamsOfVideos(videos, tools.ffprobe, slices, (f, streams) => {
     if (streams) streamsOf.set(f.path, streams);
-    bySource.set(f.path, sendChoiceFor(f, streams, send, req.api));
+    const choice = sendChoiceFor(f, streams, send, req.api);
+    // A file of several sound tracks is read by ffprobe, which lists them to choose from.
+    const several = streams?.audios && streams.audios.length > 1 ? trackInfos(streams.audios) : null;
+    bySource.set(f.path, several ? { ...choice, tracks: several } : choice);
   });
   return { bySource, notice: null, streams: streamsOf };
 }
 
-const whole = (f: Pick<ProbedFile, 'bytes' | 'durationSeconds'>, why: string | null): SendChoice => ({
+export const whole = (
+  f: Pick<ProbedFile, 'bytes' | 'durationSeconds'>,
+  why: string | null,
+): SendChoice => ({
   what: 'file',
   bytes: f.bytes,
   why,
