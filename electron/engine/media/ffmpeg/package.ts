@@ -68,8 +68,11 @@ export function mkvRefusal(streams: Pick<MediaStreams, 'video'>): string | null 
 
 /** The title players show for a track: "Spanish (dubbed)", "English (original)". */
 export const dubTitle = (lang: string) => `${languageName(lang)} (dubbed)`;
-export const originalTitle = (lang: string) =>
-  lang === 'auto' || languageTag(lang) === 'und' ? 'Original' : `${languageName(lang)} (original)`;
+export function originalTitle(lang: string, tagged: string | null = null): string {
+  if (lang !== 'auto' && languageTag(lang) !== 'und') return `${languageName(lang)} (original)`;
+  // The batch did not say: the language the track's own tag names, as players would show it.
+  return tagged ? `${tagName(tagged)} (original)` : 'Original';
+}
 
 /** The title of a source's sound track that was not dubbed: its own, else its language and number. */
 function otherTitle(a: AudioStream, all: readonly AudioStream[]): string {
@@ -124,7 +127,7 @@ export function packageArgs(input: PackageInput): string[] {
   if (s.audio)
     audio.push({
       lang: originalTag(input.sourceLang, s.audio),
-      title: originalTitle(input.sourceLang),
+      title: originalTitle(input.sourceLang, s.audio.language),
       isDefault: input.defaultAudio === 'original',
     });
   for (const d of dubs)
