@@ -127,10 +127,12 @@ function isDubbable(
 function estimateAs(f: FileEstimate, choice: SendChoice | undefined, req: BatchRequest): FileEstimate {
   if (!choice) return { ...f, sends: null };
   const sends = { what: choice.what, bytes: choice.bytes, why: choice.why };
-  if (choice.what !== 'audio' || choice.seconds === null) return { ...f, sends };
+  const tracks = choice.tracks ? { audioTracks: choice.tracks } : {};
+  if (choice.what !== 'audio' || choice.seconds === null) return { ...f, ...tracks, sends };
   const perLanguage = creditsFor(choice.seconds, req.studio);
   return {
     ...f,
+    ...tracks,
     durationSeconds: choice.seconds,
     creditsPerLanguage: perLanguage,
     credits: perLanguage * req.to.length,
