@@ -122,7 +122,7 @@ describe('dubbing the audio track chosen', () => {
     expect(r.stderr).toContain(
       `${source} has no audio track 4: its audio tracks are 1 (eng, Main mix, stereo), 2 (fre, Version française, stereo), 3 (eng, Commentary, mono)`,
     );
-    expect(r.stderr).toContain('--audio-track 1 to 3');
+    expect(r.stderr).toContain('Choose one of its tracks (1 to 3, or a language it has), or the first.');
     expect(r.code).not.toBe(0);
     const german = await runCli(['add', source, '--to', 'es', '--audio-track', 'deu', '--out', out], env);
     expect(german.stderr).toContain(`${source} has no ger audio track: its audio tracks are 1 (eng`);

@@ -154,7 +154,7 @@ const linkTrack = (url: string, track: AudioTrack) =>
     url,
     'bad-request',
     `${url}: the service fetches a link itself and dubs its first audio track, so ${describeTrack(track)} cannot be chosen for it`,
-    'Download the file first and add the file (Dubdesk then sends the track chosen alone), or dub its first track (--audio-track first).',
+    'Download the file first and add the file (Dubdesk then sends the track chosen alone), or dub its first track.',
   );
 
 /** An MP4 package of a picture an MP4 cannot hold is refused before the dub is paid, not after. */

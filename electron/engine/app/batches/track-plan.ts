@@ -45,7 +45,7 @@ export async function planChosenTrack(
         refusedAs(f, {
           message: `${f.path}: choosing ${describeTrack(track)} needs ffmpeg to find it, and none is found`,
           remedy:
-            'Install ffmpeg (with ffprobe), or set DUBDESK_FFMPEG to an ffmpeg, then add it again; or dub its first track (--audio-track first).',
+            'Install ffmpeg (with ffprobe), or set DUBDESK_FFMPEG to an ffmpeg, then add it again; or dub its first track.',
         }),
         null,
       );
@@ -67,7 +67,7 @@ function choiceFor(
   if (!streams)
     return refusedAs(f, {
       message: `${f.path}: ffprobe could not read its streams, so ${describeTrack(track)} cannot be found in it`,
-      remedy: 'Check that the file plays, or dub its first track (--audio-track first).',
+      remedy: 'Check that the file plays, or dub its first track.',
     });
   const picked = pickTrack(streams.audios, track);
   if (!picked) return refusedAs(f, noSuchTrack(f.path, track, streams.audios));

@@ -41,6 +41,6 @@ export function noSuchTrack(path: string, track: AudioTrack, audios: readonly Au
     remedy:
       audios.length === 0
         ? 'Add the version of the file that has its sound track.'
-        : `Choose one of its tracks (--audio-track 1 to ${audios.length}, or a language it has), or first.`,
+        : `Choose one of its tracks (1 to ${audios.length}, or a language it has), or the first.`,
   };
 }
