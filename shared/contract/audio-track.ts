@@ -58,7 +58,8 @@ export type AudioTrack = z.infer<typeof AudioTrackSchema>;
 export const audioTrackField = AudioTrackSchema.default('first');
 
 /** What the choice names: the first track, a track's number, or a language (as its ISO 639-2 code). */
-export type TrackChoice = { by: 'first' } | { by: 'number'; number: number } | { by: 'language'; tag: string };
+export type TrackChoice =
+  { by: 'first' } | { by: 'number'; number: number } | { by: 'language'; tag: string };
 
 export function trackChoice(track: AudioTrack): TrackChoice {
   if (track === 'first') return { by: 'first' };

@@ -25,7 +25,6 @@ import { MAX_CONCURRENCY } from '../../../shared/contract/settings';
 import { valueOf, type RunnerEnv, type RunnerHooks, type RunOptions, type RunOutcome } from './runner-types';
 
 export type { QueuePause, RunnerEnv, RunnerHooks, RunOptions, RunOutcome } from './runner-types';
-
 type Step = 'submit' | 'fetch';
 
 /** `lookAfter` when nothing is asked of it. */

@@ -112,7 +112,9 @@ export async function sortAgainstQueue(
     const before =
       completed.get(k)?.find((r) => sameDub(r, job)) ??
       (job.source_hash
-        ? completed.get(key(`#${job.source_hash}`, job.dest_lang, job.audio_track))?.find((r) => sameDub(r, job))
+        ? completed
+            .get(key(`#${job.source_hash}`, job.dest_lang, job.audio_track))
+            ?.find((r) => sameDub(r, job))
         : undefined);
     if (before && wantsOwnNames(store, before, job)) {
       // A copy under a new name: its own result names, linked from the dub already made, at no charge.

@@ -104,7 +104,11 @@ function isDubbable(
   }
   const choice = sends.bySource.get(s.path);
   if (choice?.refused) {
-    refuse(new InputError(s.path, 'bad-request', choice.refused.message, choice.refused.remedy), files, refused);
+    refuse(
+      new InputError(s.path, 'bad-request', choice.refused.message, choice.refused.remedy),
+      files,
+      refused,
+    );
     return false;
   }
   if (choice?.why === NO_SOUND) {

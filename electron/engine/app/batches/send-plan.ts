@@ -131,10 +131,7 @@ export async function planSends(
   return { bySource, notice: null, streams: streamsOf };
 }
 
-export const whole = (
-  f: Pick<ProbedFile, 'bytes' | 'durationSeconds'>,
-  why: string | null,
-): SendChoice => ({
+export const whole = (f: Pick<ProbedFile, 'bytes' | 'durationSeconds'>, why: string | null): SendChoice => ({
   what: 'file',
   bytes: f.bytes,
   why,

@@ -81,7 +81,10 @@ function choiceFor(
     const t = tracks[n - 1];
     return t ? listTracks([t]) : String(n);
   };
-  const why = send === 'file' && f.kind === 'video' ? 'the whole file is sent (--send file, or DUBDESK_SEND=file)' : choice.why;
+  const why =
+    send === 'file' && f.kind === 'video'
+      ? 'the whole file is sent (--send file, or DUBDESK_SEND=file)'
+      : choice.why;
   return refusedAs(f, {
     message:
       `${f.path}: ${why ?? 'the whole file is sent'}, and the service dubs a whole file's first audio ` +

@@ -116,8 +116,15 @@ export class JobWrites {
   insert(job: NewJob, now: number): number {
     return this.t.write(() => {
       const id = Number(
-        this.q.insert.run({ source_hash: null, reuse_results: 0, deliver: null, send: 'file', audio_track: 'first', ...job, now })
-          .lastInsertRowid,
+        this.q.insert.run({
+          source_hash: null,
+          reuse_results: 0,
+          deliver: null,
+          send: 'file',
+          audio_track: 'first',
+          ...job,
+          now,
+        }).lastInsertRowid,
       );
       this.t.changes.jobsAdded([id]);
       return id;

@@ -116,7 +116,10 @@ function trackLost(r: JobRow) {
     throw new DubdeskError(
       'not-media',
       `${r.source}: ${describeTrack(r.audio_track)} can only be sent alone, and ${why} (nothing was sent or charged)`,
-      { remedy: 'Fix that (install ffmpeg, check the file plays), then retry; or dub its first track instead.' },
+      {
+        remedy:
+          'Fix that (install ffmpeg, check the file plays), then retry; or dub its first track instead.',
+      },
     );
   };
 }

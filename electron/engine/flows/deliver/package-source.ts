@@ -103,7 +103,8 @@ export async function makePackage(
     );
   const read = await probeStreams(tools.ffprobe, req.source, signal);
   const sourceStreams = withTrack(read, req.audioTrack);
-  if (!sourceStreams) throw new PackageRefusedError(noSuchTrack(req.source, req.audioTrack, read.audios).message);
+  if (!sourceStreams)
+    throw new PackageRefusedError(noSuchTrack(req.source, req.audioTrack, read.audios).message);
   const ext = packageExtension(req.format, sourceStreams.video !== null);
   const wanted = join(req.outDir, packageName(req.naming, req.stem, ext));
   await makeFolder(dirname(wanted));
