@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
 export function audioTrackMigration(db: Database.Database): void {
   db.exec(`
     ALTER TABLE jobs ADD COLUMN audio_track TEXT NOT NULL DEFAULT 'first';
-    DROP INDEX jobs_live_source_lang;
+    DROP INDEX IF EXISTS jobs_live_source_lang;
     CREATE UNIQUE INDEX jobs_live_source_lang ON jobs (source, dest_lang, audio_track)
       WHERE state NOT IN ('completed', 'canceled');
   `);
