@@ -10,7 +10,7 @@ import type { ToolsSearch } from '../../../media-tools/locate';
 import { probeStreams, type MediaStreams } from '../../media/ffmpeg/streams';
 import { noSuchTrack, trackInfos } from '../../media/ffmpeg/track';
 import type { ProbedFile } from '../../media/probe';
-import { sendChoiceFor, whole, type SendChoice } from './send-plan';
+import { sendChoiceFor, whole, type SendChoice } from './send-choice';
 
 /** `first` and `1` name the same track: the one every face dubbed before tracks could be chosen. */
 export const isFirstTrack = (track: AudioTrack) => track === 'first' || track === '1';
