@@ -6,6 +6,7 @@
  * message and nothing is charged. Against the sandbox with real ffmpeg media of three tagged tracks.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
@@ -100,15 +101,25 @@ describe('dubbing the audio track chosen', () => {
     expect(same.stdout + same.stderr).toMatch(/already dubbed/i);
     expect(await statusJobs(env)).toHaveLength(1);
 
-    // The commentary is another dub of the same file.
+    expect(sb.state.ledger.length).toBe(charged);
+
+    // The commentary is another dub of the same file, into the same language: named apart, the French
+    // track's dub stays where it is (not moved to previous/ as an earlier version of it).
     const other = await runCli(
-      ['add', source, '--to', 'es', '--audio-track', '3', '--send', 'audio', '--out', out],
+      ['dub', source, '--to', 'es', '--audio-track', '3', '--send', 'audio', '--out', out, ...poll],
       env,
     );
     expect(other.code, other.stderr).toBe(0);
     const jobs = await statusJobs(env);
     expect(jobs.map((j) => j.audioTrack ?? 'first')).toEqual(['2', '3']);
-    expect(sb.state.ledger.length).toBe(charged);
+    expect(sb.state.ledger.length).toBe(charged + 1);
+    const results = (await readdir(out)).filter((n) => !n.includes('.multi.')).sort();
+    expect(results).toEqual([
+      'Film à trois pistes.track2.es.mp4',
+      'Film à trois pistes.track2.es.vtt',
+      'Film à trois pistes.track3.es.mp4',
+      'Film à trois pistes.track3.es.vtt',
+    ]);
   }, 120_000);
 
   it('refuses a track the file does not have, naming the file and its tracks, before anything is charged', async () => {
