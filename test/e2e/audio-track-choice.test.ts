@@ -54,6 +54,15 @@ describe('the Add sheet: which audio track is dubbed', () => {
     await expect
       .poll(async () => (await allJobs(e2e.app.host.api)).map((j) => j.audioTrack), PATIENT)
       .toEqual(['2']);
+    // The job panel says which track it dubs.
+    await page
+      .getByRole('row', { name: /Film with commentary\.mp4/ })
+      .getByRole('button', { name: /^Spanish, es:/ })
+      .click();
+    const panel = page.getByRole('complementary');
+    await panel.getByText('Audio track', { exact: true }).waitFor(PATIENT);
+    await panel.getByText('Track 2', { exact: true }).scrollIntoViewIfNeeded();
+    await bothThemes(page, 'job-panel-audio-track');
   });
 
   it('a language the file lacks leaves it out, naming its tracks', async () => {
