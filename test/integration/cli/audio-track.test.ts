@@ -175,3 +175,31 @@ describe('dubbing the audio track chosen', () => {
     expect(await statusJobs(env)).toEqual([]);
   });
 });
+
+describe("a watched folder's settings keep the track chosen", () => {
+  it('watch --audio-track keeps the choice in its preset; changing it is a new preset version', async () => {
+    const { work, env } = world('dubdesk-track-watch-');
+    const dir = join(work, 'incoming');
+    mkdirSync(dir);
+    const added = await runCli(['watch', dir, '--to', 'es', '--audio-track', 'fr'], env);
+    expect(added.code, added.stderr).toBe(0);
+    const listed = async () =>
+      (
+        JSON.parse((await runCli(['watch', '--list', '--json'], env)).stdout) as {
+          folders: { presetVersion: number; preset: { audioTrack: string } }[];
+        }
+      ).folders;
+    const [before] = await listed();
+    expect(before?.preset.audioTrack).toBe('fr');
+    const changed = await runCli(['watch', dir, '--audio-track', '3'], env);
+    expect(changed.code, changed.stderr).toBe(0);
+    const [after] = await listed();
+    expect(after).toMatchObject({
+      presetVersion: (before?.presetVersion ?? 0) + 1,
+      preset: { audioTrack: '3' },
+    });
+    const bad = await runCli(['watch', dir, '--audio-track', '0'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('audio track 0 does not exist');
+  });
+});
