@@ -7,6 +7,7 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Deliveries } from '../../../electron/engine/runner/deliveries';
+import { audioPathStaging } from '../../../electron/engine/runner/recover';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
 import { engineFor, quickRun } from '../../helpers/engine';
 import { audioMp3 } from '../../helpers/media';
@@ -48,7 +49,12 @@ describe("the deliveries' wake of the runner", () => {
       expect(store.db.prepare(`UPDATE jobs SET qc = NULL WHERE state = 'completed'`).run().changes).toBe(
         JOBS,
       );
-      const deliveries = new Deliveries({ store, tools: async () => null, warn: () => {} });
+      const deliveries = new Deliveries({
+        store,
+        tools: async () => null,
+        warn: () => {},
+        stagingDir: audioPathStaging(home),
+      });
       const woken: { idle: boolean; qcLeft: number }[] = [];
       const qcLeft = () =>
         Number(store.db.prepare(`SELECT count(*) FROM jobs WHERE qc IS NULL`).pluck().get());
