@@ -10,6 +10,7 @@ import { watchRestartMigration } from './watch-migration';
 import { ledgerMigration } from './ledger-migration';
 import { deliverMigration } from './deliver-migration';
 import { offLinkMigration } from './off-link-migration';
+import { lockClockMigration } from './lock-clock-migration';
 
 /** Each entry moves the schema one version up; never edit one that has shipped, add a new one. */
 const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
@@ -277,6 +278,8 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   offLinkMigration,
   // 21: which audio track of its source a job dubs (audio-track-migration.ts).
   audioTrackMigration,
+  // 22: the queue lock's heartbeat on the machine's monotonic clock (lock-clock-migration.ts).
+  lockClockMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

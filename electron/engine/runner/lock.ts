@@ -1,20 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DubdeskError } from '../../../shared/contract/errors';
-import type { LockRow, LockStore } from '../db/lock-store';
-import { IDLE_STALE_MS, pidAlive } from './idle';
+import type { Instant, LockRow, LockStore } from '../db/lock-store';
+import { IDLE_STALE_MS, machineClockMs, pidAlive } from './idle';
 
 /** A holder that has not said it is alive for this long is gone (hung, or on a machine we cannot ask). */
 const STALE_MS = 30_000;
 export const HEARTBEAT_MS = 5_000;
 
+const nowOnBothClocks = (): Instant => ({ wall: Date.now(), mono: machineClockMs() });
+
 /**
  * On this machine the holder's pid says whether it lives (killed: no need to wait for the heartbeat), so
  * an idle holder may renew seldom; the long limit only guards against its pid being reused after it died.
+ * That age is read on the machine's monotonic clock: read on the wall clock, a step of it ten minutes
+ * forward made a holder that runs look gone, and another process took its queue over. A heartbeat ahead
+ * of the monotonic clock is another boot's. Another machine's is read on the wall clocks.
  */
-function stale(row: LockRow, now: number): boolean {
-  if (row.host === hostname()) return !pidAlive(row.pid) || now - row.heartbeat_at > IDLE_STALE_MS;
-  return now - row.heartbeat_at > STALE_MS;
+function stale(row: LockRow, now: Instant): boolean {
+  if (row.host !== hostname()) return now.wall - row.heartbeat_at > STALE_MS;
+  if (!pidAlive(row.pid)) return true;
+  if (row.heartbeat_mono === null) return now.wall - row.heartbeat_at > IDLE_STALE_MS;
+  const age = now.mono - row.heartbeat_mono;
+  return age < 0 || age > IDLE_STALE_MS;
 }
 
 /**
@@ -28,9 +36,10 @@ export class QueueLock {
     readonly owner: string,
   ) {}
 
-  static acquire(store: LockStore, home: string, now = Date.now()): QueueLock {
+  /** `clock`: read inside the lock's transaction, after any other process's write to it. */
+  static acquire(store: LockStore, home: string, clock = nowOnBothClocks): QueueLock {
     const owner = randomUUID();
-    store.take({ owner, pid: process.pid, host: hostname() }, now, (holder) => {
+    store.take({ owner, pid: process.pid, host: hostname() }, clock, (holder, now) => {
       if (holder && !stale(holder, now))
         throw new DubdeskError(
           'busy',
@@ -42,7 +51,7 @@ export class QueueLock {
   }
 
   /** False when someone took the lock over (we were silent too long): the worker must stop at once. */
-  heartbeat(now = Date.now()): boolean {
+  heartbeat(now = nowOnBothClocks()): boolean {
     return this.store.renew(this.owner, now);
   }
 
@@ -51,8 +60,9 @@ export class QueueLock {
   }
 
   /** Whether some live process works this queue now (for the queue's status). */
-  static held(store: LockStore, now = Date.now()): boolean {
+  static held(store: LockStore): boolean {
     const holder = store.holder();
-    return holder !== null && !stale(holder, now);
+    // The clock read after the row: a heartbeat written meanwhile would read as from another boot.
+    return holder !== null && !stale(holder, nowOnBothClocks());
   }
 }

@@ -17,7 +17,7 @@ import { againOnceThereIsRoom } from './room';
 import { windowOpensAt } from './send-window';
 import { PollLoop } from './poll-loop';
 import { RestoreAsk } from './restore-ask';
-import { IDLE_HEARTBEAT_MS, IDLE_LOOK_MS, loopTurns } from './idle';
+import { IDLE_HEARTBEAT_MS, IDLE_LOOK_MS, loopTurns, machineClockMs } from './idle';
 import { HEARTBEAT_MS, QueueLock } from './lock';
 import { lookAfter, lookAround } from './looks';
 import { audioPathStaging, recoverLeft } from './recover';
@@ -148,7 +148,7 @@ export class Runner {
       halt: this.halt,
       ended: () => this.wakeUp(),
     });
-    let heartbeatAt = Date.now();
+    let heartbeatAt = machineClockMs(); // as the lock reads its age (lock.ts)
     let followed = 0;
     const credits = new CreditsRecheck(this.env);
     const clock = new ClockSteps(store);
@@ -175,8 +175,8 @@ export class Runner {
           polls.soon();
           endNetworkWaits(store, this.env.service(), now);
         }
-        if (now - heartbeatAt >= (wasIdle ? IDLE_HEARTBEAT_MS : HEARTBEAT_MS)) {
-          heartbeatAt = now;
+        if (machineClockMs() - heartbeatAt >= (wasIdle ? IDLE_HEARTBEAT_MS : HEARTBEAT_MS)) {
+          heartbeatAt = machineClockMs();
           if (!lock.heartbeat()) return 'aborted'; // another process took the queue over: stop at once
         }
         const service = this.env.service();
