@@ -26,8 +26,7 @@ export async function enqueueBatch(
 ): Promise<Enqueued> {
   // Commits do not checkpoint, nor statements merge the search index, meanwhile: inside a commit, the
   // WAL's copy into the database and its sync, inside a window's statement, FTS5's merge of 64 pages per
-  // level made those turns the longest of the add. The writes checkpoint between their commits and merge
-  // a step at the end of each instead.
+  // level made those turns the longest of the add. The writes do both between their commits instead.
   const release = store.checkpoints.hold();
   const releaseMerges = store.tx(() => store.searchMerges.hold());
   try {
@@ -116,11 +115,11 @@ function payOnce(store: JobStore, jobs: readonly NewJob[]): NewJob[] {
 
 /**
  * `write` for each run of up to `size` items, in write transactions of one time slice each, the event
- * loop's turn between, and the WAL's checkpoints in turns of their own (the batch holds them). A run is
- * written whole (a window's places stay together), so a transaction takes another only while one more of
- * the same cost fits in the slice: taken once the slice was merely not yet over, a second window of 256
- * jobs doubled the turn. The search index's merge step (a fraction of a millisecond) ends the same
- * transaction: in one of its own, each window was two commits, and the step's pages went to the WAL again.
+ * loop's turn between, and the search index's merges and the WAL's checkpoints in turns of their own (the
+ * batch holds them). A run is written whole (a window's places stay together), so a transaction takes
+ * another only while one more of the same cost fits in the slice: taken once the slice was merely not yet
+ * over, a second window of 256 jobs doubled the turn. The merge step stays out of the window's
+ * transaction: in a big index it takes up to several milliseconds, which made the window's the longest turn.
  */
 async function writeInSlices<T>(
   store: JobStore,
@@ -140,12 +139,13 @@ async function writeInSlices<T>(
         i += size;
         runMs = performance.now() - started;
       } while (i < items.length && slices.fits(runMs));
-      store.searchMerges.step();
     });
     await slices.breathe();
+    store.tx(() => store.searchMerges.step());
     if (store.checkpoints.committed()) {
+      await slices.breathe();
       store.checkpoints.run();
-      await slices.breathe(); // the next write starts a turn of its own, not in the checkpoint's
     }
+    await slices.breathe(); // the next write starts a turn of its own, not in the merge's or checkpoint's
   }
 }
