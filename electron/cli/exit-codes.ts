@@ -1,3 +1,4 @@
+import { Help } from 'commander';
 import type { ErrorCode } from '../../shared/contract/errors';
 
 /** The CLI's exit codes; scripts rely on them (`dubdesk --help` and docs/cli.md list them). */
@@ -45,8 +46,15 @@ const MEANINGS: Record<ExitCode, string> = {
 };
 
 /** The "Exit codes:" section of `dubdesk --help`. */
-export function exitCodesHelp(): string {
-  const lines = Object.values(ExitCode).map((c) => `  ${String(c).padEnd(5)}${MEANINGS[c]}`);
+const CODE_COLUMN = 7;
+
+/** The exit codes for `--help`, each meaning beside its code, wrapped within `width` columns (commander's wrap). */
+export function exitCodesHelp(width: number): string {
+  const help = Object.assign(new Help(), { minWidthToWrap: 20 });
+  const lines = Object.values(ExitCode).map((c) => {
+    const meaning = Number.isFinite(width) ? help.boxWrap(MEANINGS[c], width - CODE_COLUMN) : MEANINGS[c];
+    return `  ${String(c).padEnd(CODE_COLUMN - 2)}${meaning.replace(/\n/g, `\n${' '.repeat(CODE_COLUMN)}`)}`;
+  });
   return `\nExit codes:\n${lines.join('\n')}\n`;
 }
 

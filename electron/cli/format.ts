@@ -47,6 +47,8 @@ const MIN_COLUMN = 6;
 export function table(
   rows: string[][],
   width = process.stdout.isTTY ? (process.stdout.columns ?? 80) - 1 : Number.POSITIVE_INFINITY,
+  /** A column's own way to cut a cell to `w` columns (the names, cut where they differ); else the default. */
+  cutCell?: (cell: string, w: number, column: number) => string | null,
 ): string {
   const count = rows[0]?.length ?? 0;
   const widths = Array.from({ length: count }, (_, c) =>
@@ -61,7 +63,9 @@ export function table(
   const fit = (cell: string, c: number) => {
     const w = widths[c] ?? 0;
     const cut =
-      stringWidth(cell) > w ? cliTruncate(cell, w, { position: c === count - 1 ? 'end' : 'middle' }) : cell;
+      stringWidth(cell) > w
+        ? (cutCell?.(cell, w, c) ?? cliTruncate(cell, w, { position: c === count - 1 ? 'end' : 'middle' }))
+        : cell;
     return c === count - 1 ? cut : cut + ' '.repeat(Math.max(0, w - stringWidth(cut)));
   };
   return rows.map((r) => r.map(fit).join('  ').trimEnd()).join('\n');

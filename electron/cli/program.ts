@@ -24,6 +24,7 @@ import { registerWatchCommand } from './commands/watch';
 import { registerServeCommand } from './commands/serve';
 import { describeError } from './errors';
 import { ExitCode, exitCodeFor, exitCodesHelp } from './exit-codes';
+import { wrapForTerminal } from './terminal-output';
 import { loadTextWidth } from './text-width';
 import { version } from './version';
 
@@ -67,6 +68,40 @@ function optionDescription(this: Help, option: Option): string {
 }
 
 /**
+ * A usage error for a terminal, wrapped between words: commander finds most while it reads the line, before
+ * the hook that wraps stderr (and loads wrap-ansi) runs, so commander's own wrap does it here.
+ */
+function forTerminal(text: string): string {
+  const columns = process.stderr.isTTY ? process.stderr.columns : 0;
+  if (!columns) return text;
+  const help = Object.assign(new Help(), { minWidthToWrap: 20 });
+  return help.boxWrap(text, columns - 1);
+}
+
+/** How wide a terminal lays out `--help`; a pipe gets one line per exit code, for grep. */
+const helpWidth = (): number =>
+  process.stdout.isTTY ? (process.stdout.columns ?? 80) : Number.POSITIVE_INFINITY;
+
+/** Fewest columns a description keeps beside its command or option; with less, it goes under it. */
+const DESCRIPTION_BESIDE = 40;
+const ITEM_INDENT = '  ';
+const DESCRIPTION_INDENT = '      ';
+
+/**
+ * A command or option with its description: beside it where there is room (commander's own layout), else,
+ * in a narrow terminal, the description wrapped under it; commander would leave it unwrapped for the
+ * terminal to cut at its edge.
+ */
+function formatItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
+  const helpWidth = this.helpWidth ?? 80;
+  const beside = helpWidth - termWidth - 2 - ITEM_INDENT.length;
+  if (!description || beside >= DESCRIPTION_BESIDE)
+    return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
+  const wrapped = helper.boxWrap(description, helpWidth - DESCRIPTION_INDENT.length);
+  return `${ITEM_INDENT}${term}\n${DESCRIPTION_INDENT}${wrapped.replace(/\n/g, `\n${DESCRIPTION_INDENT}`)}`;
+}
+
+/**
  * The whole `dubdesk` command line, built fresh each time and never calling `process.exit`: parse errors
  * are thrown as CommanderErrors (see `runDubdesk`). `output` replaces where commander writes (tests).
  */
@@ -75,9 +110,9 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
     .description('Batch video dubbing: queue files, dub them into many languages, download the results.')
     .configureOutput({
       ...output,
-      outputError: (str, write) => write(oneLine(str)),
+      outputError: (str, write) => write(forTerminal(oneLine(str))),
     })
-    .configureHelp({ optionDescription })
+    .configureHelp({ optionDescription, formatItem, minWidthToWrap: 20 })
     .version(version, '-V, --version', 'print the version')
     .option(
       '--home <dir>',
@@ -96,7 +131,13 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     // Before any command's action (and only then: `--help` lays out no line of its own).
-    .hook('preAction', loadTextWidth);
+    .hook('preAction', async (_program, command) => {
+      await loadTextWidth();
+      wrapForTerminal(process.stderr, true);
+      // What is printed for a program to read (JSON, CSV) stays as it is, in a terminal too.
+      const { json, csv } = command.opts<{ json?: boolean; csv?: boolean }>();
+      if (!json && !csv) wrapForTerminal(process.stdout, false);
+    });
 
   registerAddCommands(program);
   registerRunCommand(program);
@@ -123,7 +164,7 @@ export function buildProgram(output: OutputConfiguration = {}): Command {
     c.showHelpAfterError(`(see \`dubdesk ${c.name()} --help\`)`);
     unknownOptionsFirst(c);
   }
-  program.addHelpText('after', exitCodesHelp());
+  program.addHelpText('after', () => exitCodesHelp(helpWidth()));
   return program;
 }
 

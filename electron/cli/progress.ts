@@ -6,7 +6,7 @@ import { isTerminal, jobFiles, type JobView } from '../../shared/contract/jobs';
 import type { DubdeskApi } from '../../shared/contract/methods';
 import type { QueueTotals } from '../../shared/contract/queue';
 import { stateWords as phaseWords } from '../../shared/state-words';
-import { fitLine, fits } from './fit';
+import { distinctStart, fitLine, fits, type Distinct } from './fit';
 import { describeJob, formatDuration, formatSpeed, printable } from './format';
 
 export type { QueueHeld };
@@ -98,11 +98,11 @@ const shownName = (j: JobView) => printable(j.sourceName).replaceAll('\u200d', '
  * A finished job on one terminal line: the files by name (their folder is the one asked for). Where they do
  * not fit beside the source's name, which the user knows the job by, they are counted instead, by kind.
  */
-export function finishedFitted(j: JobView, width: number): string {
+export function finishedFitted(j: JobView, width: number, distinct?: Distinct): string {
   const head = `${MARK[j.state] ?? '–'} #${j.id} `;
   const tail = ` → ${j.destLang}: ${outcome(j, (p) => basename(p))}`;
   if (j.state !== 'completed' || fits(`${head}${shownName(j)}${tail}`, width))
-    return fitLine(head, shownName(j), tail, width);
+    return fitLine(head, shownName(j), tail, width, distinct);
   const each = jobFiles(j.outputs);
   const kinds = each.map((o) => extname(o.path).slice(1) || o.type);
   const files = each.length === 1 ? '1 file' : `${each.length} files`;
@@ -111,12 +111,13 @@ export function finishedFitted(j: JobView, width: number): string {
     shownName(j),
     ` → ${j.destLang}: ${copiedWords(j)}${files} (${kinds.join(', ')})`,
     width,
+    distinct,
   );
 }
 
-function liveLine(j: JobView, now: number, width: number, held: QueueHeld): string {
+function liveLine(j: JobView, now: number, width: number, held: QueueHeld, distinct?: Distinct): string {
   const head = `  ${String(Math.round(j.progress)).padStart(3)}% #${j.id} `;
-  return fitLine(head, shownName(j), ` → ${j.destLang} · ${detail(j, now, held)}`, width);
+  return fitLine(head, shownName(j), ` → ${j.destLang} · ${detail(j, now, held)}`, width, distinct);
 }
 
 /** Said once when the queue's pause begins or ends (a run goes on following what the service is making). */
@@ -285,6 +286,23 @@ export function followProgress(
   }
 
   const log = createLogUpdate(out);
+  // Where each name differs from the run's other names, kept in sight when a line is cut; found again only
+  // when the run's jobs change in number.
+  let distinctFor = new Map<string, Distinct>();
+  let namesCounted = -1;
+  const distinctOf = (j: JobView): Distinct => {
+    if (jobs.size !== namesCounted) {
+      namesCounted = jobs.size;
+      distinctFor = new Map();
+    }
+    const name = shownName(j);
+    let found = distinctFor.get(name);
+    if (!found) {
+      found = distinctStart(name, new Set([...jobs.values()].map(shownName)));
+      distinctFor.set(name, found);
+    }
+    return found;
+  };
   // One column short of the edge: a line that fills the last column wraps on some terminals.
   const columns = () => Math.max(20, (out.columns ?? 80) - 1);
   let dirty = true;
@@ -299,7 +317,7 @@ export function followProgress(
       .filter((j) => !settled(j))
       .sort((a, b) => ORDER[a.state] - ORDER[b.state] || a.id - b.id);
     const shown = open.slice(0, open.length > room ? room - 1 : room);
-    const lines = shown.map((j) => liveLine(j, now, width, held));
+    const lines = shown.map((j) => liveLine(j, now, width, held, distinctOf(j)));
     if (open.length > shown.length) {
       const rest = open.slice(shown.length);
       const queued = rest.filter((j) => j.state === 'queued').length;
@@ -328,7 +346,7 @@ export function followProgress(
     if ((settled(j) || (ended && isTerminal(j.state))) && !reported.has(j.id)) {
       reported.add(j.id);
       log.clear();
-      out.write(`${finishedFitted(j, columns())}\n`);
+      out.write(`${finishedFitted(j, columns(), distinctOf(j))}\n`);
       render();
     } else if (!isTerminal(j.state)) reported.delete(j.id);
   };

@@ -2,7 +2,7 @@ import { cliTruncate, wrapAnsi } from './text-width';
 import { jobFiles, type JobView } from '../../shared/contract/jobs';
 import type { QueueTotals } from '../../shared/contract/queue';
 import { thenSay } from '../../shared/format';
-import { fitLine } from './fit';
+import { distinctStart, fitLine, shortened, type Distinct } from './fit';
 import { formatDuration, printable, table } from './format';
 
 /** Below this many columns the table's notes would shrink to stubs: each job gets a few lines of its own. */
@@ -18,15 +18,18 @@ export const outputWidth = (): number =>
 /** Fewest columns an indented line keeps for its words, however deep its indent. */
 const MIN_WORDS_WIDTH = 16;
 
-/** Each line wrapped to `width`; an indented one wraps under its own indent, so what hangs from a line stays so. */
-export function wrapIndented(text: string, width: number): string {
+/**
+ * Each line wrapped to `width`; an indented one wraps under its own indent, so what hangs from a line stays so.
+ * `hard`: a word longer than the width is broken too (else it is left whole, for the terminal to wrap).
+ */
+export function wrapIndented(text: string, width: number, hard = true): string {
   return text
     .split('\n')
     .map((line) => {
       const indent = /^ */.exec(line)?.[0] ?? '';
-      if (!indent) return wrapAnsi(line, width, { hard: true });
+      if (!indent) return wrapAnsi(line, width, { hard });
       const room = Math.max(MIN_WORDS_WIDTH, width - indent.length);
-      return wrapAnsi(line.slice(indent.length), room, { hard: true })
+      return wrapAnsi(line.slice(indent.length), room, { hard })
         .split('\n')
         .map((part) => `${indent}${part}`)
         .join('\n');
@@ -58,8 +61,8 @@ export function noteOf(j: JobView, now: number, verbose: boolean): string {
 }
 
 /** One job in a narrow terminal: `#ID name → lang`, then its state, then its note, each within `width`. */
-function jobBlock(j: JobView, note: string, width: number): string[] {
-  const lines = [fitLine(`#${j.id} `, printable(j.sourceName), ` → ${j.destLang}`, width)];
+function jobBlock(j: JobView, note: string, width: number, distinct: Distinct): string[] {
+  const lines = [fitLine(`#${j.id} `, printable(j.sourceName), ` → ${j.destLang}`, width, distinct)];
   lines.push(cliTruncate(`${INDENT}${j.state} ${Math.round(j.progress)}% · ${j.api}`, width));
   if (note) {
     const wrapped = wrapAnsi(note, Math.max(1, width - INDENT.length), { hard: true }).split('\n');
@@ -78,8 +81,13 @@ function jobBlock(j: JobView, note: string, width: number): string[] {
  */
 export function printJobs(jobs: readonly JobView[], verbose: boolean, width = outputWidth()): void {
   const now = Date.now();
+  // A name cut to fit keeps where it differs from the others listed (names alike but for a part number).
+  const names = new Set(jobs.map((j) => printable(j.sourceName)));
+  const distinctOf = (name: string) => distinctStart(name, names);
   if (width < NARROW) {
-    const blocks = jobs.map((j) => jobBlock(j, noteOf(j, now, verbose), width).join('\n'));
+    const blocks = jobs.map((j) =>
+      jobBlock(j, noteOf(j, now, verbose), width, distinctOf(printable(j.sourceName))).join('\n'),
+    );
     process.stdout.write(`${blocks.join('\n')}\n`);
     return;
   }
@@ -94,7 +102,9 @@ export function printJobs(jobs: readonly JobView[], verbose: boolean, width = ou
       `${Math.round(j.progress)}%`,
       noteOf(j, now, verbose),
     ]);
-  process.stdout.write(`${table(rows, width)}\n`);
+  const cutName = (cell: string, w: number, column: number) =>
+    column === 1 ? shortened(cell, w, distinctOf(cell)) : null;
+  process.stdout.write(`${table(rows, width, cutName)}\n`);
 }
 
 /** The service's balance and, beside it, what the queue will still spend: never one taken from the other. */

@@ -11,8 +11,10 @@ import { printJson, printable, table } from '../format';
 import { EstimateJson } from '../json-shapes';
 import { readingLine } from '../reading';
 import { languageList, sendOption } from '../options';
+import { addDeliverOptions, type DeliverFlags } from '../deliver-options';
+import { madeHereWords } from '../deliver-words';
 
-interface EstimateFlags {
+interface EstimateFlags extends DeliverFlags {
   to: string[];
   from: string;
   studio: boolean;
@@ -23,7 +25,7 @@ interface EstimateFlags {
 }
 
 export function registerEstimateCommand(program: Command): void {
-  program
+  const estimate = program
     .command('estimate')
     .description('What a batch would cost in credits, against the balance (nothing is queued)')
     .argument('<sources...>', 'video or audio files, or folders of them')
@@ -92,6 +94,11 @@ export function registerEstimateCommand(program: Command): void {
             const sends = e.sends ? sendsWords(e.sends) : null;
             if (sends) process.stdout.write(`\n${sends[0]?.toUpperCase()}${sends.slice(1)}.`);
             if (e.sends?.notice) process.stdout.write(`\nNote: ${e.sends.notice}.`);
+            const madeHere = madeHereWords(
+              flags,
+              good.map((f) => f.input),
+            );
+            if (madeHere) process.stdout.write(`\n${madeHere}`);
             const once = uploadOnceWords(e.uploadOnce);
             if (once) process.stdout.write(`\nUpload once: ${once}`);
             if (e.alreadyDone.length)
@@ -121,4 +128,6 @@ export function registerEstimateCommand(program: Command): void {
         },
       );
     });
+  // The delivery choices cost nothing; taken so that a `dub` line estimates as it is, and said above.
+  addDeliverOptions(estimate);
 }

@@ -4,7 +4,8 @@ import { isTerminal } from '../../../shared/contract/jobs';
 import type { Qc, QcProblem } from '../../../shared/contract/deliver';
 import { deliverOf, idsOf, languagesOf, type PackageRow } from '../db/job-store/deliver-values';
 import type { JobRow, JobStore } from '../db/jobs';
-import { deliverJob, type DoneOutput } from '../flows/deliver/job-deliverables';
+import { deliverJob, dubWebVtt, type DoneOutput } from '../flows/deliver/job-deliverables';
+import { srtBeside } from '../outputs/deliver-names';
 import { copiedDubDelta } from '../flows/deliver/copied-dub';
 import { makePackage } from '../flows/deliver/package-source';
 import type { MediaTools } from '../../media-tools/locate';
@@ -174,12 +175,16 @@ export class Deliveries {
       done = { qc: await this.qcWithoutFfmpeg(row, outputs, choice.loudness), srt: null, dropVtt: null };
     else {
       const facts = await this.sourceFactsOf(tools, row, signal);
-      done = await deliverJob(
-        tools,
-        { id: row.id, outputs, madeFrom: made, subtitles: choice.subtitles, loudness: choice.loudness },
-        facts,
-        signal,
-      ).catch(async (e: unknown) => {
+      const vtt = dubWebVtt(outputs);
+      const srtNameFree = vtt !== null && !this.env.store.outputs.claimedByAnother(srtBeside(vtt), row.id);
+      const job = {
+        id: row.id,
+        outputs,
+        madeFrom: made,
+        subtitles: choice.subtitles,
+        loudness: choice.loudness,
+      };
+      done = await deliverJob(tools, { ...job, srtNameFree }, facts, signal).catch(async (e: unknown) => {
         if (signal.aborted || e instanceof ToolHostGoneError) throw e;
         // The SubRip file could not be written (a full disk, a folder gone): QC is recorded all the same.
         const qc = await deliverJob(

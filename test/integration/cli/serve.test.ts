@@ -172,7 +172,8 @@ describe('dubdesk serve as a command', () => {
       const addresses = async () => (await screen()).split('\n').filter((l) => URL_LINE.test(l.trim()));
       try {
         await waitFor('the first address, and what Enter does', async () =>
-          /`dubdesk serve --link` or press Enter here/.test(await screen()) ? true : undefined,
+          // Its words may be wrapped to the window's width.
+          /`dubdesk serve --link`\s+or\s+press\s+Enter\s+here/.test(await screen()) ? true : undefined,
         );
         expect(await addresses()).toHaveLength(1);
         expect(readdirSync(join(home, 'serve')).filter((f) => f.startsWith('serve-'))).toHaveLength(1);

@@ -168,7 +168,10 @@ export async function rebuildStep(
   const made = await atPlainNameIfThere(ctx, job, slot, out);
   slot.done(made, (await stat(made)).size);
   await ctx.store.results.recordResult(made);
-  job.apply({ type: 'rebuilt', note: `made ${out} here: the picture copied as it is; ${describeFit(fit)}` });
+  // The history names the file the job keeps: the one made, or the same bytes found under the plain name.
+  const where =
+    made === out ? `made ${made} here` : `made ${made} here (the same bytes were already there: kept)`;
+  job.apply({ type: 'rebuilt', note: `${where}: the picture copied as it is; ${describeFit(fit)}` });
   // A dub whose QC is to come keeps the sound as the service sent it: QC measures the video made here and
   // reads the dub's own length from that sound (the video is the picture's length whatever the dub's),
   // then removes it (`runner/deliveries.ts`).

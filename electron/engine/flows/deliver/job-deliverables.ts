@@ -6,6 +6,7 @@ import type { MediaTools } from '../../../media-tools/locate';
 import { checkDub, type MadeFrom, type SourceFacts } from '../../media/qc/check-dub';
 import { SubtitleConversionError } from '../../media/subtitles/conversion-error';
 import { srtBeside } from '../../outputs/deliver-names';
+import { sameBytesAt } from '../output-files';
 import { settle } from '../../outputs/naming';
 
 /** A job's finished output, as its record says. */
@@ -34,19 +35,22 @@ export interface MadeFile {
 
 /**
  * `Movie.es.srt` beside `Movie.es.vtt`: converted, written to a `.part`, moved into place without replacing
- * anything (a name taken by someone else's file gets the next free one).
+ * anything (a name taken by someone else's file gets the next free one). `takeSame`: the very same bytes
+ * already under that name and nobody's record (another data folder's dub of the same file, a queue restored
+ * from an older backup) are taken where they are, as the dubbed video is, never kept twice as `(2)`.
  */
-export async function writeSrtBeside(vtt: string): Promise<MadeFile> {
+export async function writeSrtBeside(vtt: string, takeSame = false): Promise<MadeFile> {
   // The converter (and the `subtitle` package) loads when a job has subtitles to convert.
   const { webVttToSrt } = await import('../../media/subtitles/srt');
   const srt = webVttToSrt(await readFile(vtt, 'utf8'), vtt);
   const wanted = srtBeside(vtt);
+  const made = { bytes: Buffer.byteLength(srt), sha256: createHash('sha256').update(srt).digest('hex') };
+  if (takeSame && (await sameBytesAt(wanted, made.bytes, made.sha256))) return { path: wanted, ...made };
   const part = `${wanted}.part`;
   await writeFile(part, srt);
   try {
     const path = await settle(part, wanted);
-    const bytes = (await stat(path)).size;
-    return { path, bytes, sha256: createHash('sha256').update(srt).digest('hex') };
+    return { path, bytes: (await stat(path)).size, sha256: made.sha256 };
   } catch (e) {
     await rm(part, { force: true });
     throw e;
@@ -77,6 +81,8 @@ export async function deliverJob(
     madeFrom?: MadeFrom | undefined;
     subtitles: SubtitleFormats;
     loudness: LoudnessTarget;
+    /** No other job records a file under the SubRip file's plain name: the same bytes there may be taken. */
+    srtNameFree?: boolean;
   },
   source: SourceFacts,
   signal?: AbortSignal,
@@ -90,7 +96,7 @@ export async function deliverJob(
   let srt: MadeFile | null = null;
   if (job.subtitles.includes('srt') && vtt && !hasSrt)
     // Subtitles that do not read as WebVTT give no SubRip: QC says what is wrong with them.
-    srt = await writeSrtBeside(vtt).catch((e: unknown) => {
+    srt = await writeSrtBeside(vtt, job.srtNameFree ?? false).catch((e: unknown) => {
       if (e instanceof SubtitleConversionError) return null;
       throw e;
     });
