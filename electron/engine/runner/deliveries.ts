@@ -38,6 +38,8 @@ export interface DeliveryEnv {
   tools(): Promise<MediaTools | null>;
   /** Something went wrong that no record can hold (logged). */
   warn(message: string): void;
+  /** The data folder's staging area: a package's converted subtitles are made there, beside its result's disk. */
+  stagingDir: string;
 }
 
 const isFile = (path: string) =>
@@ -85,7 +87,8 @@ export class Deliveries {
   private stopped = false;
   /** The last look found nothing to start (and nothing runs): a run that should finish may. */
   private quiet = false;
-  onSettled: () => void = () => {};
+  /** Told when the last delivery under way ended and nothing else is due: the run may be over. */
+  onIdle: () => void = () => {};
 
   constructor(private readonly env: DeliveryEnv) {
     this.room = new PackageRoomWaits(env.store.packages, () => this.look());
@@ -144,17 +147,17 @@ export class Deliveries {
         this.running.delete(key);
         this.quiet = false;
         this.look();
-        this.onSettled();
+        if (this.idle) this.onIdle();
       });
     this.running.set(key, { controller, done });
   }
 
   private sourceFactsOf(tools: MediaTools, row: JobRow, signal: AbortSignal): Promise<SourceFacts> {
-    const key = `${row.source}\0${row.source_hash ?? ''}`;
+    const key = `${row.source}\0${row.source_hash ?? ''}\0${row.audio_track}`;
     let facts = this.facts.get(key);
     if (!facts) {
       const path = row.source_kind === 'file' ? row.source : null;
-      facts = sourceFacts(tools, path, row.duration ?? row.measured_duration, signal);
+      facts = sourceFacts(tools, path, row.duration ?? row.measured_duration, signal, row.audio_track);
       facts.catch(() => this.facts.delete(key));
       this.facts.set(key, facts);
       if (this.facts.size > SOURCE_FACTS_KEPT) this.facts.delete(this.facts.keys().next().value ?? key);
@@ -307,6 +310,9 @@ export class Deliveries {
           stem,
           format: p.format,
           defaultAudio: p.default_audio,
+          // The track the dubs were made from is the package's original (the newest dub's, should they differ).
+          audioTrack: jobs.at(-1)?.audio_track ?? 'first',
+          stagingDir: this.env.stagingDir,
           jobs: jobs.map((j) => ({ lang: j.dest_lang, outputs: this.env.store.qc.doneOutputs(j.id) })),
           previous: p.path,
         },
