@@ -60,10 +60,19 @@ export function noteOf(j: JobView, now: number, verbose: boolean): string {
   return printable(note);
 }
 
+/**
+ * A job's state as the table says it: a finished dub whose QC failed or is worth a look says so beside
+ * "completed", so a list scanned for what is not done does not pass over it (`dubdesk qc ID` says why).
+ */
+export function stateCell(j: JobView): string {
+  if (j.state !== 'completed' || !j.qc || j.qc.verdict === 'pass') return j.state;
+  return `completed, ${j.qc.verdict === 'fail' ? 'QC failed' : 'QC: worth a look'}`;
+}
+
 /** One job in a narrow terminal: `#ID name → lang`, then its state, then its note, each within `width`. */
 function jobBlock(j: JobView, note: string, width: number, distinct: Distinct): string[] {
   const lines = [fitLine(`#${j.id} `, printable(j.sourceName), ` → ${j.destLang}`, width, distinct)];
-  lines.push(cliTruncate(`${INDENT}${j.state} ${Math.round(j.progress)}% · ${j.api}`, width));
+  lines.push(cliTruncate(`${INDENT}${stateCell(j)} ${Math.round(j.progress)}% · ${j.api}`, width));
   if (note) {
     const wrapped = wrapAnsi(note, Math.max(1, width - INDENT.length), { hard: true }).split('\n');
     const shown = wrapped.slice(0, NOTE_LINES);
@@ -98,7 +107,7 @@ export function printJobs(jobs: readonly JobView[], verbose: boolean, width = ou
       printable(j.sourceName),
       j.destLang,
       j.api,
-      j.state,
+      stateCell(j),
       `${Math.round(j.progress)}%`,
       noteOf(j, now, verbose),
     ]);
