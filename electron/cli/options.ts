@@ -5,6 +5,7 @@ import { sinceTime } from '../../shared/contract/spending';
 import { SendWindowSchema, type SendWindow } from '../../shared/schedule';
 import { OUTPUT_TYPES, type OutputType } from '../../shared/api/common';
 import { SendSchema, type OutputSelection } from '../../shared/contract/jobs';
+import { AUDIO_TRACK_HELP, AudioTrackSchema, type AudioTrack } from '../../shared/contract/audio-track';
 
 export function languageList(raw: string): string[] {
   const codes = raw
@@ -38,6 +39,20 @@ export function sendOption(): Option {
     '--send <what>',
     "audio: only a video's sound goes up, and each language's video is made here from your picture (needs ffmpeg; else the whole file goes); file: the whole file, as the service dubs it (default: audio, or DUBDESK_SEND)",
   ).choices(SendSchema.options);
+}
+
+/** `--audio-track N|LANG`: which of a source's audio tracks is dubbed (see AudioTrackSchema). */
+export function audioTrackOption(): Option {
+  return new Option(
+    '--audio-track <track>',
+    "which audio track to dub: its number among the file's audio tracks counting from 1 (2), its language (eng, en), or first (default: first)",
+  ).argParser(audioTrack);
+}
+
+export function audioTrack(raw: string): AudioTrack {
+  const parsed = AudioTrackSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  throw new InvalidArgumentError(parsed.error.issues[0]?.message ?? AUDIO_TRACK_HELP);
 }
 
 export function positiveInt(raw: string): number {

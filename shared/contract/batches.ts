@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AudioTrackInfoSchema, audioTrackField } from './audio-track';
 import { deliverFields } from './deliver';
 import { ContractErrorSchema } from './errors';
 import { BudgetViewSchema } from './spending';
@@ -34,6 +35,11 @@ export const BatchRequestSchema = z
      * what DUBDESK_SEND says where the engine runs.
      */
     send: SendSchema.optional(),
+    /**
+     * Which of each source's audio tracks is dubbed (see AudioTrackSchema): part of the dub's identity, so
+     * another track of the same file is another dub, and the same track chosen twice is paid once.
+     */
+    audioTrack: audioTrackField,
     /**
      * What is handed on besides each language's files: one file with every language (`package`), the
      * subtitle formats (`subtitles`), the package's default sound (`defaultAudio`), and the loudness target
@@ -112,6 +118,11 @@ export const FileEstimateSchema = z.object({
     })
     .nullable()
     .optional(),
+  /**
+   * The file's audio tracks, in its order, where they were read (a video's streams, or every file's when a
+   * track other than the first was asked for); absent when not read.
+   */
+  audioTracks: z.array(AudioTrackInfoSchema).optional(),
 });
 export type FileEstimate = z.infer<typeof FileEstimateSchema>;
 

@@ -1,4 +1,5 @@
 export * from './account';
+export * from './audio-track';
 export * from './batches';
 export * from './deliver';
 export * from './errors';

@@ -132,6 +132,8 @@ export const JobViewSchema = z.object({
   etaSeconds: z.number().nullable(),
   /** The watched folder that queued it, if any. */
   watchFolderId: z.number().int().nullable(),
+  /** Which audio track of the source is dubbed (see AudioTrackSchema); absent: `first`. */
+  audioTrack: z.string().optional(),
   /**
    * The result its files were linked from (e.g. `talk.es.mp4`) when its content was dubbed already: a copy
    * under a new name gets its own result names at no charge. Null (or absent) when it was dubbed itself.

@@ -5,6 +5,7 @@ import {
   PackageFormatSchema,
   SubtitleFormatsSchema,
 } from './deliver';
+import { AudioTrackSchema } from './audio-track';
 import { ContractErrorSchema } from './errors';
 import { ApiGenerationSchema, OutputNamingSchema, OutputSelectionSchema, SendSchema } from './jobs';
 import { LanguageCodeSchema, languageListSchema } from './language-codes';
@@ -44,6 +45,8 @@ const presetFields = {
   uploadOnce: z.union([z.boolean(), z.literal('auto')]),
   /** A video's sound alone where it can be, or always the whole file (see SendSchema). */
   send: SendSchema,
+  /** Which audio track of each file is dubbed (see AudioTrackSchema). */
+  audioTrack: AudioTrackSchema,
   /**
    * How changes are noticed. `auto`: file-system events, or polling where events are unreliable (network
    * shares, removable drives: see WatchFolder.pollReason); `always`/`never` force it.
@@ -72,6 +75,7 @@ export const WatchPresetSchema = z
     uploadOnce: presetFields.uploadOnce.default('auto'),
     /** Absent: `audio` (or DUBDESK_SEND where the engine runs), as for a batch. */
     send: presetFields.send.optional(),
+    audioTrack: presetFields.audioTrack.default('first'),
     polling: presetFields.polling.default('auto'),
     package: presetFields.package.default('none'),
     subtitles: presetFields.subtitles.default(['vtt']),
@@ -99,6 +103,7 @@ export const VERSIONED_PRESET_FIELDS = [
   'outputs',
   'outDir',
   'naming',
+  'audioTrack',
 ] as const;
 
 /** Files of a folder, by where they stand (see WatchFileStatus). */

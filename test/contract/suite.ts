@@ -14,6 +14,7 @@ import { videoMp4 } from '../helpers/media';
 import { failsWith, HEARD, plain } from './checks';
 import type { ContractHarness, MakeHarness } from './harness';
 import { againTests } from './suite-again';
+import { trackTests } from './suite-tracks';
 import { jobTests } from './suite-jobs';
 
 const video = () => videoMp4(2, 'contract-a.mp4');
@@ -222,6 +223,7 @@ export function contractSuite(transport: string, make: MakeHarness): void {
 
     // Last: the jobs it adds would change the totals the tests above count.
     againTests(() => ({ sb, h, api, events }));
+    trackTests(() => ({ sb, h, api, events }));
 
     it('an unsubscribed listener hears nothing more', async () => {
       const heard: EngineEvent[] = [];

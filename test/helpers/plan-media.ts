@@ -111,6 +111,8 @@ export function planMedia(): PlanMedia[] {
           ...[...H264, '-c:a:0', 'aac', '-c:a:1', 'aac', '-ac:a:1', '2', '-c:a:2', 'libmp3lame'],
         ],
       ),
+      // Several sound tracks: ffprobe lists them all for choosing one (--audio-track).
+      'ffprobe',
     ),
     v(
       'MP4 sound shorter than the picture',
@@ -146,6 +148,7 @@ export function planMedia(): PlanMedia[] {
           ...['-c:a:0', 'libopus', '-ac:a:0', '2', '-c:a:1', 'aac'],
         ],
       ),
+      'ffprobe',
     ),
     v('MKV without sound', made('silent.mkv', picture(3), H264)),
     v('MKV cut off half way', cut(made('cut.mkv', both(4), [...H264, '-c:a', 'aac']), 0.5, 'cut.mkv')),

@@ -165,6 +165,7 @@ describe('the preset schemas', () => {
       creditLimit: null,
       uploadOnce: 'auto',
       polling: 'auto',
+      audioTrack: 'first',
       package: 'none',
       subtitles: ['vtt'],
       defaultAudio: 'original',

@@ -11,7 +11,7 @@ import { printJson } from '../format';
 import { reportAlreadyDone, reportOtherTarget, unfinishedHere } from '../already-dubbed';
 import { AddJson, DubJson } from '../json-shapes';
 import { readingLine } from '../reading';
-import { languageList, outputSelection, sendOption } from '../options';
+import { audioTrackOption, languageList, outputSelection, sendOption } from '../options';
 import { addDeliverOptions } from '../deliver-options';
 import { catchInterrupts } from '../interrupts';
 import { addRunOptions, allJobs, runQueue, type RunFlags, type RunResult } from './run';
@@ -141,7 +141,8 @@ export function batchOptionFlags(cmd: Command): Command {
       "v2: upload each file once, make the other languages from the service's copy (default: auto, for files of 50 MiB or more going to several languages)",
     )
     .option('--no-upload-once', 'upload each file once per language')
-    .addOption(sendOption());
+    .addOption(sendOption())
+    .addOption(audioTrackOption());
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 } from '../../../shared/contract/presets';
 import type { ApiGeneration, OutputNaming, OutputSelection, Send } from '../../../shared/contract/jobs';
 import type { DeliverFlags } from '../deliver-options';
+import type { AudioTrack } from '../../../shared/contract/audio-track';
 
 /** What every batch says, whether added by hand or by a watched folder. */
 export interface BatchFlags extends DeliverFlags {
@@ -22,6 +23,8 @@ export interface BatchFlags extends DeliverFlags {
   naming: OutputNaming;
   /** Absent: the engine's choice (the sound alone where ffmpeg is found, or DUBDESK_SEND). */
   send?: Send;
+  /** Absent: the first audio track. */
+  audioTrack?: AudioTrack;
   /** A named preset: its options, then the flags given beside it. */
   preset?: string;
 }
@@ -46,6 +49,7 @@ const FLAG_OF = {
   naming: 'naming',
   uploadOnce: 'uploadOnce',
   send: 'send',
+  audioTrack: 'audioTrack',
   package: 'package',
   subtitles: 'subtitles',
   defaultAudio: 'defaultAudio',

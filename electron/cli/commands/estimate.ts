@@ -10,7 +10,8 @@ import { formatLength, plural } from '../../../shared/format';
 import { printJson, printable, table } from '../format';
 import { EstimateJson } from '../json-shapes';
 import { readingLine } from '../reading';
-import { languageList, sendOption } from '../options';
+import { audioTrackOption, languageList, sendOption } from '../options';
+import type { AudioTrack } from '../../../shared/contract/audio-track';
 import { addDeliverOptions, type DeliverFlags } from '../deliver-options';
 import { madeHereWords } from '../deliver-words';
 
@@ -21,6 +22,7 @@ interface EstimateFlags extends DeliverFlags {
   api: ApiGeneration;
   uploadOnce?: boolean;
   send?: Send;
+  audioTrack?: AudioTrack;
   json: boolean;
 }
 
@@ -41,6 +43,7 @@ export function registerEstimateCommand(program: Command): void {
     )
     .option('--no-upload-once', 'upload each file once per language')
     .addOption(sendOption())
+    .addOption(audioTrackOption())
     .option('--json', 'print the estimate as JSON on stdout (see docs/cli-json.md)', false)
     .action(async (inputs: string[], flags: EstimateFlags, cmd: Command) => {
       if (!flags.json) process.stderr.write(readingLine(inputs));
@@ -56,6 +59,7 @@ export function registerEstimateCommand(program: Command): void {
             api: flags.api,
             uploadOnce: flags.uploadOnce ?? 'auto',
             ...(flags.send ? { send: flags.send } : {}),
+            ...(flags.audioTrack ? { audioTrack: flags.audioTrack } : {}),
           });
           const good = e.files.filter((f) => !f.problem);
           const bad = e.files.filter((f) => f.problem);

@@ -18,6 +18,7 @@ export function watchPresetOf(preset: Preset): WatchPresetPatch {
     uploadOnce: o.uploadOnce,
     ...(o.outDir ? { outDir: o.outDir } : {}),
     ...(o.send ? { send: o.send } : {}),
+    audioTrack: o.audioTrack,
     package: o.package,
     subtitles: o.subtitles,
     defaultAudio: o.defaultAudio,

@@ -19,7 +19,7 @@ import {
   WatchListJson,
   WatchReprocessJson,
 } from '../json-shapes';
-import { languageList, outputSelection, sendOption } from '../options';
+import { audioTrackOption, languageList, outputSelection, sendOption } from '../options';
 import { addDeliverOptions } from '../deliver-options';
 
 interface WatchFlags extends BatchFlags {
@@ -98,6 +98,7 @@ function presetFrom(flags: WatchFlags, cmd: Command, adding: boolean): WatchPres
   if (given('defaultAudio')) p.defaultAudio = flags.defaultAudio;
   if (given('loudness')) p.loudness = flags.loudness;
   if (flags.send) p.send = flags.send;
+  if (flags.audioTrack) p.audioTrack = flags.audioTrack;
   return p;
 }
 
@@ -329,6 +330,7 @@ export function registerWatchCommand(program: Command): void {
         .default('suffix'),
     )
     .addOption(sendOption())
+    .addOption(audioTrackOption())
     .option('--recursive', 'take files in subfolders too', false)
     .option('--no-recursive', 'only the folder’s own files (to change a watched folder back)')
     .addOption(

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { audioPathMigration } from './audio-path-migration';
 import { historyCountMigration } from './history-count-migration';
 import { payOnceMigration } from './pay-once-migration';
+import { audioTrackMigration } from './audio-track-migration';
 import { queueOrderMigration } from './queue-order-migration';
 import { scaleMigration } from './scale-migration';
 import { searchMigration } from './search-migration';
@@ -274,6 +275,8 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   queueOrderMigration,
   // 20: the uploads that may send nothing, in the queue's order (off-link-migration.ts).
   offLinkMigration,
+  // 21: which audio track of its source a job dubs (audio-track-migration.ts).
+  audioTrackMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { resultStem } from '../outputs/result-stem';
+import { jobStem } from '../outputs/result-stem';
 import { copyFile, link, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, parse } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
@@ -76,7 +76,7 @@ export async function takeCopy(ctx: StepContext, job: LeasedJob): Promise<void> 
     );
   }
   const { donor, outputs } = found;
-  const stem = resultStem(parse(r.source_name).name);
+  const stem = jobStem(parse(r.source_name).name, r.audio_track);
   const wanted = outputs.map((o) => o.type as OutputType);
   const existing = new Map(ctx.store.outputs.of(r.id).map((o) => [o.type, o]));
   const planned = new Set([...existing.values()].map((o) => o.path));

@@ -10,7 +10,7 @@ import { makeFolder } from '../files/make-folder';
 import { NameTakenError } from '../files/own-file';
 import { KeyLock } from '../outputs/key-lock';
 import { PER_SOURCE_OUTPUTS, alreadySettled, sanitizeName, settle } from '../outputs/naming';
-import { resultStem } from '../outputs/result-stem';
+import { jobStem } from '../outputs/result-stem';
 import { USUAL_FORMAT } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
 import { identicalOutput, local, outputByteCap, sameBytesAt, sourceOutputs } from './output-files';
@@ -63,8 +63,9 @@ export class OutputFetch {
     const r = job.row;
     this.remoteId = remoteId;
     this.dub = dub;
-    const stem = resultStem(
+    const stem = jobStem(
       r.source_kind === 'file' ? parse(r.source_name).name : sanitizeName(parse(dub.name).name),
+      r.audio_track,
     );
     this.records = new OutputRecords(ctx.store, existing);
     this.names = new OutputNames(ctx.store, r, stem, wanted, existing, this.records);

@@ -22,7 +22,8 @@ const moving = new KeyLock();
  * - of other content (a re-export, a changed file): every result, whatever its language, since all of them
  *   are of the old content and none may stay beside the new source;
  * - of the same content dubbed again on purpose (`--again`, "Dub again", a duplicate dubbed again): this
- *   language's results; the other languages' and the outputs shared by all languages stay current.
+ *   language's results of the same audio track; the other languages' and tracks' (named apart: `jobStem`)
+ *   and the outputs shared by all languages stay current.
  * Nothing is left beside the new result as `(2)`, and nothing in `previous/` is overwritten: each earlier
  * job's files take the first number free for all of them (`Movie.es (2).mp4` beside `Movie.es (2).vtt`),
  * so the numbers count up in the order the versions were replaced. A file of another source stays put.
@@ -36,7 +37,9 @@ export async function movePreviousVersions(store: JobStore, r: JobRow): Promise<
       .filter((o) =>
         o.source_hash !== null && r.source_hash !== null && o.source_hash !== r.source_hash
           ? true
-          : o.dest_lang === r.dest_lang && !PER_SOURCE_OUTPUTS.has(o.type as OutputType),
+          : o.dest_lang === r.dest_lang &&
+            o.audio_track === r.audio_track &&
+            !PER_SOURCE_OUTPUTS.has(o.type as OutputType),
       );
     // Each file once (two output types may share one), with the first job that recorded it.
     const byJob = new Map<number, Set<string>>();

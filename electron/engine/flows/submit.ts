@@ -49,7 +49,9 @@ export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
 function oncePlan(ctx: StepContext, job: LeasedJob): OncePlan | null {
   const r = job.row;
   if (r.api !== 'v2' || r.source_kind !== 'file' || !r.upload_once || r.link_refused) return null;
-  return planUploadOnce(r, ctx.store.reads.sameSource(r));
+  // The service's copy is of the sound sent: only jobs of the same audio track share it.
+  const sameTrack = ctx.store.reads.sameSource(r).filter((o) => o.audio_track === r.audio_track);
+  return planUploadOnce(r, sameTrack);
 }
 
 function awaitFirstUpload(job: LeasedJob, message: string): void {

@@ -34,3 +34,12 @@ export function resultStem(stem: string): string {
   }
   return `${kept.trimEnd()}${tag}`;
 }
+
+/**
+ * The stem of a job's results: its source's name, with the audio track it dubs when that is not the first
+ * (`Movie.track3` of `Movie.mp4`: `Movie.track3.es.mp4`), so the dubs of two tracks of one file into one
+ * language lie side by side, neither taken for an earlier version of the other nor numbered `(2)`.
+ */
+export function jobStem(name: string, audioTrack: string): string {
+  return resultStem(audioTrack === 'first' ? name : `${name}.track${audioTrack}`);
+}

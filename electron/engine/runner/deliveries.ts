@@ -38,6 +38,8 @@ export interface DeliveryEnv {
   tools(): Promise<MediaTools | null>;
   /** Something went wrong that no record can hold (logged). */
   warn(message: string): void;
+  /** The data folder's staging area: a package's converted subtitles are made there, beside its result's disk. */
+  stagingDir: string;
 }
 
 const isFile = (path: string) =>
@@ -150,11 +152,11 @@ export class Deliveries {
   }
 
   private sourceFactsOf(tools: MediaTools, row: JobRow, signal: AbortSignal): Promise<SourceFacts> {
-    const key = `${row.source}\0${row.source_hash ?? ''}`;
+    const key = `${row.source}\0${row.source_hash ?? ''}\0${row.audio_track}`;
     let facts = this.facts.get(key);
     if (!facts) {
       const path = row.source_kind === 'file' ? row.source : null;
-      facts = sourceFacts(tools, path, row.duration ?? row.measured_duration, signal);
+      facts = sourceFacts(tools, path, row.duration ?? row.measured_duration, signal, row.audio_track);
       facts.catch(() => this.facts.delete(key));
       this.facts.set(key, facts);
       if (this.facts.size > SOURCE_FACTS_KEPT) this.facts.delete(this.facts.keys().next().value ?? key);
@@ -307,6 +309,9 @@ export class Deliveries {
           stem,
           format: p.format,
           defaultAudio: p.default_audio,
+          // The track the dubs were made from is the package's original (the newest dub's, should they differ).
+          audioTrack: jobs.at(-1)?.audio_track ?? 'first',
+          stagingDir: this.env.stagingDir,
           jobs: jobs.map((j) => ({ lang: j.dest_lang, outputs: this.env.store.qc.doneOutputs(j.id) })),
           previous: p.path,
         },

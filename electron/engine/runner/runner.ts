@@ -25,7 +25,6 @@ import { MAX_CONCURRENCY } from '../../../shared/contract/settings';
 import { valueOf, type RunnerEnv, type RunnerHooks, type RunOptions, type RunOutcome } from './runner-types';
 
 export type { QueuePause, RunnerEnv, RunnerHooks, RunOptions, RunOutcome } from './runner-types';
-
 type Step = 'submit' | 'fetch';
 
 /** `lookAfter` when nothing is asked of it. */
@@ -128,6 +127,7 @@ export class Runner {
       store,
       tools: () => this.env.mediaTools(),
       warn: (message) => this.hooks.warn?.(message),
+      stagingDir: audioPathStaging(this.env.home),
     });
     deliveries.onSettled = () => this.wakeUp();
     // A package that failed is tried again by each run: what it failed on (a source unplugged, no ffmpeg, a

@@ -262,7 +262,7 @@ async function plan(env: WatchEnv, folder: WatchFolderRow, candidates: Candidate
         continue;
       }
       const job: NewJob = cover ? { ...named, reuse_results: 1 } : named;
-      const live = env.store.reads.live(job.source, job.dest_lang);
+      const live = env.store.reads.live(job.source, job.dest_lang, job.audio_track);
       if (live && notStarted(live) && live.source_bytes === row.size && live.source_mtime === row.mtime_ms) {
         adopt.push(live.id);
         continue;

@@ -223,6 +223,12 @@ export function JobPanel() {
             </dd>
             <dt>From</dt>
             <dd>{languageName(job.sourceLang)}</dd>
+            {job.audioTrack && (
+              <>
+                <dt>Audio track</dt>
+                <dd>{job.audioTrack === 'first' ? 'The first' : `Track ${job.audioTrack}`}</dd>
+              </>
+            )}
             <dt>Quality</dt>
             <dd>{job.studio ? 'Studio (2× credits)' : 'Standard'}</dd>
             <dt>API</dt>

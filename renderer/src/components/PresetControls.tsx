@@ -4,6 +4,7 @@ import { API_GENERATIONS } from '../../../shared/contract/jobs';
 import { languageName } from '../../../shared/languages';
 import { useApp, useBridge } from '../store';
 import type { PresetDraft } from '../store/preset';
+import { AudioTrackPicker } from './AudioTrackPicker';
 import { DeliverControls } from './DeliverControls';
 import { ErrorText, errorFor } from './ErrorText';
 import { LanguagePicker } from './LanguagePicker';
@@ -25,12 +26,14 @@ interface Props {
   uploadsFolder?: string | null;
   /** The Add sheet's "Sends 9.6 MiB (audio) instead of 600 MiB", under the send choice it is about. */
   sendsSummary?: ReactNode;
+  /** The Add sheet: its files' audio tracks, as the estimate read them, are listed to choose from. */
+  tracksOfEstimate?: boolean;
 }
 
 /** The choices a batch and a watched folder share: languages, source language, quality, where, what, how. */
 export function PresetControls(props: Props) {
   const { value, onChange, error, outDirPlaceholder = 'Beside each source', uploadsFolder = null } = props;
-  const { sendsSummary = null } = props;
+  const { sendsSummary = null, tracksOfEstimate = false } = props;
   const bridge = useBridge();
   const languages = useApp((s) => s.languages);
   const id = useId();
@@ -173,6 +176,13 @@ export function PresetControls(props: Props) {
         </p>
         {sendsSummary}
       </fieldset>
+
+      <AudioTrackPicker
+        value={value.audioTrack}
+        onChange={(audioTrack) => onChange({ audioTrack })}
+        error={error}
+        tracksOfEstimate={tracksOfEstimate}
+      />
 
       <DeliverControls value={value} onChange={onChange} />
 

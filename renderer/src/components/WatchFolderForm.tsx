@@ -47,6 +47,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
           subtitles: folder.preset.subtitles,
           loudness: folder.preset.loudness,
           send: folder.preset.send ?? 'audio',
+          audioTrack: folder.preset.audioTrack,
         }
       : presetFromSettings(settings),
   );
@@ -77,6 +78,7 @@ export function WatchFolderForm({ folder, initialPath = '', onClose }: Props) {
       uploadOnce: preset.uploadOnce,
       ...deliverOf(preset),
       send: preset.send,
+      audioTrack: preset.audioTrack,
       after: extra.after,
       recursive: extra.recursive,
       creditLimit: limit,

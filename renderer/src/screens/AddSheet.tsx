@@ -181,6 +181,7 @@ export function AddSheet() {
             error={formError}
             uploadsFolder={uploadsFolder}
             sendsSummary={<SendsSummary />}
+            tracksOfEstimate
           />
         </div>
       </div>

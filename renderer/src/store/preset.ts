@@ -27,6 +27,8 @@ export interface PresetDraft {
    * the request asks for (a watched folder's preset from before this choice existed reads as `audio`).
    */
   send: Send;
+  /** Which audio track of each source is dubbed: `first`, a number (`2`) or a language (`eng`). */
+  audioTrack: string;
   /** One file per source with every language (none, MKV or MP4), its default sound, the subtitle formats. */
   package: PackageFormat;
   defaultAudio: DefaultAudio;
@@ -61,6 +63,7 @@ export function presetFromSettings(settings: Settings | null, batch = false): Pr
     subtitles: ['vtt'],
     loudness: 'broadcast',
     send: 'audio',
+    audioTrack: 'first',
   };
 }
 
@@ -90,6 +93,7 @@ export function batchRequest(
     uploadOnce: preset.uploadOnce,
     ...deliverOf(preset),
     send: preset.send,
+    audioTrack: preset.audioTrack,
     ...(preset.outDir.trim() ? { outDir: preset.outDir.trim() } : {}),
   };
 }
@@ -108,6 +112,7 @@ export function draftOfPreset(options: PresetOptions, draft: PresetDraft): Prese
     uploadOnce: options.uploadOnce,
     // A preset saved without saying what it sends leaves the draft's choice.
     send: options.send ?? draft.send,
+    audioTrack: options.audioTrack,
     package: options.package,
     defaultAudio: options.defaultAudio,
     subtitles: options.subtitles,

@@ -18,7 +18,7 @@ export function jobToDubAgain(store: JobStore, id: number): JobRow {
 
 /**
  * The batch that dubs a job again exactly as it was asked for: its source into its language, with the
- * choices its row stored (what it sends, its outputs and naming, its package, subtitle formats, default
+ * choices its row stored (what it sends, which audio track, its outputs and naming, its package, subtitle formats, default
  * sound and loudness target), so it goes the same way and is billed the same length. `outDir`: another
  * folder than its own.
  */
@@ -35,6 +35,7 @@ export function againRequest(row: JobRow, outDir?: string): AddRequest {
     naming: row.naming,
     uploadOnce: 'auto',
     send: row.send,
+    audioTrack: row.audio_track,
     ...deliver,
     force: false,
     again: true,

@@ -27,6 +27,8 @@ export interface Sorted {
  */
 function sameDub(row: JobRow, job: NewJob): boolean {
   if (row.source_lang !== job.source_lang || row.studio !== job.studio) return false;
+  // Another audio track of the same file is another dub; the same track, however it was named, is not.
+  if (row.audio_track !== (job.audio_track ?? 'first')) return false;
   if (row.source_hash && job.source_hash) return row.source_hash === job.source_hash;
   return (
     row.source_bytes === job.source_bytes &&
@@ -60,10 +62,11 @@ export async function sortAgainstQueue(
     if (j.source_hash) hashSet.add(j.source_hash);
   });
   const sources = [...sourceSet];
-  const key = (source: string, lang: string) => `${lang}\u0000${source}`;
+  // A source's dub into a language, of one of its audio tracks (`first` where none was chosen).
+  const key = (source: string, lang: string, track = 'first') => `${lang}\u0000${track}\u0000${source}`;
   const live = new Map(
     (await lookInChunks(sources, slices, (c) => store.reads.liveOf(c))).map((r) => [
-      key(r.source, r.dest_lang),
+      key(r.source, r.dest_lang, r.audio_track),
       r,
     ]),
   );
@@ -71,7 +74,8 @@ export async function sortAgainstQueue(
   const canceled = new Map<string, JobRow>();
   if (!again)
     for (const r of await lookInChunks(sources, slices, (c) => store.canceledCreates.holdingDubs(c)))
-      if (!canceled.has(key(r.source, r.dest_lang))) canceled.set(key(r.source, r.dest_lang), r);
+      if (!canceled.has(key(r.source, r.dest_lang, r.audio_track)))
+        canceled.set(key(r.source, r.dest_lang, r.audio_track), r);
   const completed = new Map<string, JobRow[]>();
   const remember = (k: string, r: JobRow) => {
     const list = completed.get(k);
@@ -79,23 +83,23 @@ export async function sortAgainstQueue(
     else completed.set(k, [r]);
   };
   // What is being dubbed now, by content, language, source language and quality.
-  const dubKey = (d: Pick<NewJob, 'dest_lang' | 'source_lang' | 'studio'>, hash: string) =>
-    key(hash, `${d.dest_lang}\u0000${d.source_lang}\u0000${d.studio}`);
+  const dubKey = (d: Pick<NewJob, 'dest_lang' | 'source_lang' | 'studio' | 'audio_track'>, hash: string) =>
+    key(hash, `${d.dest_lang}\u0000${d.source_lang}\u0000${d.studio}`, d.audio_track ?? 'first');
   /** The dubs being made now, and the name of the file each is made of. */
   const carried = new Map<string, string>();
   if (!again) {
     for (const r of await lookInChunks(sources, slices, (c) => store.reads.completedOf(c)))
-      remember(key(r.source, r.dest_lang), r);
+      remember(key(r.source, r.dest_lang, r.audio_track), r);
     // The same content under another name (a copy, a file moved): the same source, already paid for.
     const hashes = [...hashSet];
     for (const r of await lookInChunks(hashes, slices, (c) => store.reads.completedOfHashes(c)))
-      if (r.source_hash) remember(key(`#${r.source_hash}`, r.dest_lang), r);
+      if (r.source_hash) remember(key(`#${r.source_hash}`, r.dest_lang, r.audio_track), r);
     for (const c of await lookInChunks(hashes, slices, (h) => store.reads.carriersOfHashes(h)))
       carried.set(dubKey(c, c.source_hash), c.source_name);
   }
   for (const job of jobs) {
     if (slices.due) await slices.breathe();
-    const k = key(job.source, job.dest_lang);
+    const k = key(job.source, job.dest_lang, job.audio_track);
     const liveJob = live.get(k);
     if (liveJob) {
       if (liveJob.state === 'failed') out.failed.push(retried(liveJob, job));
@@ -108,7 +112,9 @@ export async function sortAgainstQueue(
     const before =
       completed.get(k)?.find((r) => sameDub(r, job)) ??
       (job.source_hash
-        ? completed.get(key(`#${job.source_hash}`, job.dest_lang))?.find((r) => sameDub(r, job))
+        ? completed
+            .get(key(`#${job.source_hash}`, job.dest_lang, job.audio_track))
+            ?.find((r) => sameDub(r, job))
         : undefined);
     if (before && wantsOwnNames(store, before, job)) {
       // A copy under a new name: its own result names, linked from the dub already made, at no charge.

@@ -124,6 +124,7 @@ export class BatchService {
         subtitles: preset.subtitles,
         defaultAudio: preset.defaultAudio,
         loudness: preset.loudness,
+        audioTrack: preset.audioTrack,
         ...(preset.send ? { send: preset.send } : {}),
       },
       {

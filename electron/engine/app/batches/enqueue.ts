@@ -76,7 +76,7 @@ async function enqueueHeld(
       if (id !== null) out.added.push(id);
       else {
         const job = jobs[i] as NewJob;
-        const live = store.reads.live(job.source, job.dest_lang);
+        const live = store.reads.live(job.source, job.dest_lang, job.audio_track);
         if (live) out.queuedMeanwhile.push(live.id);
       }
     });

@@ -6,6 +6,7 @@ import type { NewJob } from '../../db/jobs';
 import type { Source } from './expand-inputs';
 import type { SendChoice } from './send-plan';
 import { takesPart } from './upload-once';
+import { storedTrack } from '../../media/ffmpeg/track';
 
 export interface FanOutOptions {
   /** Jobs remember the service they were made for. */
@@ -81,6 +82,8 @@ export function fanOut(sources: readonly Source[], req: BatchRequest, opts: FanO
         out_dir: outOfFile,
         upload_once: uploadOnce,
         send: sends?.what ?? 'file',
+        // The track found (a language resolves to its number): the same track chosen twice is one dub.
+        audio_track: storedTrack(sends?.track ?? 1),
       });
   }
   return jobs;

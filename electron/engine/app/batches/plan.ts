@@ -12,6 +12,8 @@ import { creditsFor } from '../../../../shared/credits';
 import { overUploadLimit } from './upload-limit';
 import type { Source } from './expand-inputs';
 import { eachInSlices, lookInChunks, TimeSlices } from '../time-slices';
+import { describeTrack, type AudioTrack } from '../../../../shared/contract/audio-track';
+import { isFirstTrack } from './track-plan';
 
 export interface Planned {
   files: FileEstimate[];
@@ -95,8 +97,20 @@ function isDubbable(
   files: FileEstimate[],
   refused: Planned['refused'],
 ): boolean {
-  if ('url' in s) return true;
+  if ('url' in s) {
+    if (isFirstTrack(req.audioTrack)) return true;
+    refuse(linkTrack(s.url, req.audioTrack), files, refused);
+    return false;
+  }
   const choice = sends.bySource.get(s.path);
+  if (choice?.refused) {
+    refuse(
+      new InputError(s.path, 'bad-request', choice.refused.message, choice.refused.remedy),
+      files,
+      refused,
+    );
+    return false;
+  }
   if (choice?.why === NO_SOUND) {
     refuse(silent(s.path), files, refused);
     return false;
@@ -117,10 +131,12 @@ function isDubbable(
 function estimateAs(f: FileEstimate, choice: SendChoice | undefined, req: BatchRequest): FileEstimate {
   if (!choice) return { ...f, sends: null };
   const sends = { what: choice.what, bytes: choice.bytes, why: choice.why };
-  if (choice.what !== 'audio' || choice.seconds === null) return { ...f, sends };
+  const tracks = choice.tracks ? { audioTracks: choice.tracks } : {};
+  if (choice.what !== 'audio' || choice.seconds === null) return { ...f, ...tracks, sends };
   const perLanguage = creditsFor(choice.seconds, req.studio);
   return {
     ...f,
+    ...tracks,
     durationSeconds: choice.seconds,
     creditsPerLanguage: perLanguage,
     credits: perLanguage * req.to.length,
@@ -134,6 +150,15 @@ const silent = (path: string) =>
     'bad-request',
     `${path} has no sound to dub: the service would charge for a dub with no voice in it.`,
     'Add the version of the video that has its sound track.',
+  );
+
+/** A link is fetched by the service itself, which dubs its first audio track: no other can be chosen. */
+const linkTrack = (url: string, track: AudioTrack) =>
+  new InputError(
+    url,
+    'bad-request',
+    `${url}: the service fetches a link itself and dubs its first audio track, so ${describeTrack(track)} cannot be chosen for it`,
+    'Download the file first and add the file (Dubdesk then sends the track chosen alone), or dub its first track.',
   );
 
 /** An MP4 package of a picture an MP4 cannot hold is refused before the dub is paid, not after. */

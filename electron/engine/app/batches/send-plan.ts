@@ -2,27 +2,19 @@ import type { BatchRequest } from '../../../../shared/contract/batches';
 import { SendSchema, type ApiGeneration, type Send } from '../../../../shared/contract/jobs';
 import { UPLOAD_LIMIT } from '../../api/limits';
 import { mapInTurns } from '../../files/in-turns';
-import { audioBytes, audioPlan } from '../../media/ffmpeg/audio-plan';
 import { mediaTools, NO_FFMPEG, type ToolsSearch } from '../../../media-tools/locate';
-import { probeStreams, soundSeconds, type PlanStreams } from '../../media/ffmpeg/streams';
+import { probeStreams, type PlanStreams } from '../../media/ffmpeg/streams';
 import { planStreamsInProcess } from '../../media/in-process/plan-streams';
 import type { ProbedFile } from '../../media/probe';
 import type { Source } from './expand-inputs';
 import type { JobStore, NewJob } from '../../db/jobs';
 import { bytesNotSent, takesPart, type BytesOf } from './upload-once';
 import { eachInSlices, TimeSlices } from '../time-slices';
+import { isFirstTrack, planChosenTrack } from './track-plan';
+import { NO_SOUND, sendChoiceFor, whole, type SendChoice } from './send-choice';
 
-/** What one file sends for each of its languages, and why the whole file when the sound alone was asked. */
-export interface SendChoice {
-  what: Send;
-  bytes: number;
-  why: string | null;
-  /**
-   * How long the service will measure what is sent, and so bill (null: unknown): the sound's length on the
-   * audio path (the sound sent is made no longer: extract.ts), the file's on the whole-file path.
-   */
-  seconds: number | null;
-}
+export { NO_SOUND, sendChoiceFor, type SendChoice };
+import { trackInfos } from '../../media/ffmpeg/track';
 
 export interface SendPlan {
   /** By source path; links have none (the service fetches them itself). */
@@ -40,9 +32,6 @@ export interface SendPlan {
 export function sendOf(asked: Send | undefined, env: NodeJS.ProcessEnv = process.env): Send {
   return asked ?? SendSchema.catch('audio').parse(env.DUBDESK_SEND?.trim().toLowerCase() || 'audio');
 }
-
-/** Why a video is not sent at all: the service dubs a voice, and charges even for a dub of silence. */
-export const NO_SOUND = 'it has no sound to dub';
 
 /** ffprobe reads a few files at once: each is a short process, and two cores are shared with the queue. */
 const PROBES_AT_ONCE = 4;
@@ -87,7 +76,7 @@ async function streamsOfVideos(
  */
 export async function planSends(
   sources: readonly Source[],
-  req: Pick<BatchRequest, 'send' | 'api'>,
+  req: Pick<BatchRequest, 'send' | 'api'> & Partial<Pick<BatchRequest, 'audioTrack'>>,
   search: Promise<ToolsSearch> = mediaTools(),
   slices = new TimeSlices(),
 ): Promise<SendPlan> {
@@ -95,8 +84,16 @@ export async function planSends(
   const bySource = new Map<string, SendChoice>();
   const streamsOf = new Map<string, PlanStreams>();
   const send = sendOf(req.send);
-  const videos = files.filter((f) => f.kind === 'video');
+  const track = req.audioTrack ?? 'first';
   await eachInSlices(files, slices, (f) => bySource.set(f.path, whole(f, null)));
+  if (!isFirstTrack(track)) {
+    await planChosenTrack(files, track, send, req.api, await search, (f, choice, streams) => {
+      if (streams) streamsOf.set(f.path, streams);
+      bySource.set(f.path, choice);
+    });
+    return { bySource, notice: null, streams: streamsOf };
+  }
+  const videos = files.filter((f) => f.kind === 'video');
   if (videos.length === 0) return { bySource, notice: null, streams: streamsOf };
   const { tools } = await search;
   if (!tools) {
@@ -106,34 +103,12 @@ export async function planSends(
   }
   await streamsOfVideos(videos, tools.ffprobe, slices, (f, streams) => {
     if (streams) streamsOf.set(f.path, streams);
-    bySource.set(f.path, sendChoiceFor(f, streams, send, req.api));
+    const choice = sendChoiceFor(f, streams, send, req.api);
+    // A file of several sound tracks is read by ffprobe, which lists them to choose from.
+    const several = streams?.audios && streams.audios.length > 1 ? trackInfos(streams.audios) : null;
+    bySource.set(f.path, several ? { ...choice, tracks: several } : choice);
   });
   return { bySource, notice: null, streams: streamsOf };
-}
-
-const whole = (f: Pick<ProbedFile, 'bytes' | 'durationSeconds'>, why: string | null): SendChoice => ({
-  what: 'file',
-  bytes: f.bytes,
-  why,
-  seconds: f.durationSeconds,
-});
-
-/** What one video sends, from its streams (null: they could not be read). */
-export function sendChoiceFor(
-  f: Pick<ProbedFile, 'bytes' | 'durationSeconds'>,
-  streams: PlanStreams | null,
-  send: Send,
-  api: BatchRequest['api'],
-): SendChoice {
-  if (!streams) return whole(f, send === 'file' ? null : 'ffprobe could not read its streams');
-  if (!streams.audio) return whole(f, NO_SOUND);
-  if (send === 'file') return whole(f, null);
-  if (!streams.video) return whole(f, 'it has no picture to keep');
-  const plan = audioPlan(streams.audio, api);
-  // A file that does not say how long it is: its sound weighs at most the file.
-  const seconds = soundSeconds(streams) ?? f.durationSeconds;
-  const bytes = seconds === null ? f.bytes : Math.min(f.bytes, audioBytes(plan, seconds));
-  return { what: 'audio', bytes, why: null, seconds };
 }
 
 /**

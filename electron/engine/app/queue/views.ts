@@ -105,6 +105,7 @@ export function toView(
     bytesPerSecond: moving ? (transfer?.bytesPerSecond ?? null) : null,
     etaSeconds: moving ? (transfer?.etaSeconds ?? null) : null,
     watchFolderId: row.watch_folder_id,
+    ...(row.audio_track !== 'first' ? { audioTrack: row.audio_track } : {}),
     copiedFrom: row.copied_from,
     qc: row.state === 'completed' ? qcOf(row) : null,
     delivering: row.state === 'completed' && row.deliver !== null && row.qc === null,

@@ -22,6 +22,7 @@ const OFF_LINK = `(
     OR (j.api = 'v2' AND j.source_kind = 'file' AND j.upload_once = 1 AND j.link_refused = 0
       AND EXISTS (SELECT 1 FROM jobs o WHERE o.source = j.source AND o.id != j.id AND o.api = 'v2'
         AND o.source_kind = 'file' AND o.source_bytes = j.source_bytes AND o.source_mtime = j.source_mtime
+        AND o.audio_track = j.audio_track
         AND o.remote_id IS NOT NULL AND o.remote_status = 5))
   )`;
 

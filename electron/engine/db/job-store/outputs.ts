@@ -9,6 +9,7 @@ export const EarlierResult = z.object({
   path: z.string(),
   dest_lang: z.string(),
   source_hash: z.string().nullable(),
+  audio_track: z.string(),
 });
 export type EarlierResult = z.infer<typeof EarlierResult>;
 import { transactionsOf, type Transactions } from '../transactions';
@@ -51,7 +52,7 @@ export class JobOutputs {
             AND (j.source_hash IS NULL OR @hash IS NULL OR j.source_hash = @hash)`,
       ),
       earlier: db.prepare(
-        `SELECT o.job_id, o.type, o.path, j.dest_lang, j.source_hash FROM outputs o JOIN jobs j ON j.id = o.job_id
+        `SELECT o.job_id, o.type, o.path, j.dest_lang, j.source_hash, j.audio_track FROM outputs o JOIN jobs j ON j.id = o.job_id
           WHERE j.source = ? AND j.out_dir = ? AND j.source_kind = 'file' AND j.id < ? AND o.done = 1
           ORDER BY o.job_id`,
       ),

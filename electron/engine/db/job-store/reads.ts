@@ -9,6 +9,7 @@ const DubOfContent = z.object({
   dest_lang: z.string(),
   source_lang: z.string(),
   studio: z.number(),
+  audio_track: z.string(),
   /** The file whose job is making that dub (the first queued, when several are). */
   source_name: z.string(),
 });
@@ -24,7 +25,7 @@ export class JobReads {
     this.q = {
       get: db.prepare(`SELECT * FROM jobs WHERE id = ?`),
       live: db.prepare(
-        `SELECT * FROM jobs WHERE source = ? AND dest_lang = ? AND state NOT IN ('completed', 'canceled')`,
+        `SELECT * FROM jobs WHERE source = ? AND dest_lang = ? AND audio_track = ? AND state NOT IN ('completed', 'canceled')`,
       ),
       completed: db.prepare(`SELECT * FROM jobs WHERE source = ? AND dest_lang = ? AND state = 'completed'`),
       liveOf: db.prepare(
@@ -37,10 +38,10 @@ export class JobReads {
         `SELECT * FROM jobs WHERE source_hash IN (SELECT value FROM json_each(?)) AND +state = 'completed' ORDER BY id DESC`,
       ),
       carriersOfHashes: db.prepare(
-        `SELECT source_hash, dest_lang, source_lang, studio, source_name, MIN(id) FROM jobs
+        `SELECT source_hash, dest_lang, source_lang, studio, audio_track, source_name, MIN(id) FROM jobs
           WHERE source_hash IN (SELECT value FROM json_each(?)) AND reuse_results = 0
             AND +state IN ('queued', 'uploading', 'submitted', 'processing', 'downloading', 'paused')
-          GROUP BY source_hash, dest_lang, source_lang, studio`,
+          GROUP BY source_hash, dest_lang, source_lang, studio, audio_track`,
       ),
       sameSource: db.prepare(`SELECT * FROM jobs WHERE source = ? AND id != ?`),
       remoteIdsInUse: db.prepare(`SELECT remote_id FROM jobs WHERE remote_id IS NOT NULL AND id != ?`),
@@ -59,9 +60,9 @@ export class JobReads {
     return row?.cleared_at === null ? row : undefined;
   }
 
-  /** The live job (not completed, not canceled) of a source and language, if any. */
-  live(source: string, destLang: string): JobRow | undefined {
-    const row = this.q.live.get(source, destLang);
+  /** The live job (not completed, not canceled) of a source, language and audio track, if any. */
+  live(source: string, destLang: string, audioTrack = 'first'): JobRow | undefined {
+    const row = this.q.live.get(source, destLang, audioTrack);
     return row ? JobRow.parse(row) : undefined;
   }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_MEASURED_SECONDS } from '../../../../shared/api/common';
 import { ERROR_CODES } from '../../../../shared/contract/errors';
+import { AudioTrackSchema } from '../../../../shared/contract/audio-track';
 import { API_GENERATIONS, JOB_STATES } from '../../../../shared/contract/jobs';
 
 const SANE_MEASURED = z.number().min(0).max(MAX_MEASURED_SECONDS);
@@ -127,6 +128,8 @@ export const JobRow = z.object({
   staged_type: z.string().nullable(),
   /** The dubbed sound fetched to rebuild the video from, once whole (staging, or the job's own result). */
   dubbed_audio: z.string().nullable(),
+  /** Which audio track of the source it dubs (AudioTrackSchema); a value edited into nonsense reads as `first`. */
+  audio_track: AudioTrackSchema.catch('first'),
 });
 export type JobRow = z.infer<typeof JobRow>;
 
@@ -190,7 +193,7 @@ export type NewJob = Pick<
   | 'watch_folder_id'
   | 'upload_once'
 > &
-  Partial<Pick<JobRow, 'source_hash' | 'reuse_results' | 'deliver' | 'send'>>;
+  Partial<Pick<JobRow, 'source_hash' | 'reuse_results' | 'deliver' | 'send' | 'audio_track'>>;
 
 export const OutputRow = z.object({
   job_id: z.number().int(),

@@ -2,14 +2,20 @@ import { transactionsOf, type Transactions } from '../transactions';
 import type { Db } from '../types';
 import { JobRow } from './rows';
 
-/** What makes two jobs the same dub: the same content, target, source language and quality. */
-export type DubKey = Pick<JobRow, 'source_hash' | 'dest_lang' | 'source_lang' | 'studio'>;
+/**
+ * What makes two jobs the same dub: the same content, target, source language, quality and audio track
+ * (absent: the first).
+ */
+export type DubKey = Pick<JobRow, 'source_hash' | 'dest_lang' | 'source_lang' | 'studio'> & {
+  audio_track?: string;
+};
 
-const SAME = `source_hash = @source_hash AND dest_lang = @dest_lang AND source_lang = @source_lang AND studio = @studio`;
+const SAME = `source_hash = @source_hash AND dest_lang = @dest_lang AND source_lang = @source_lang AND studio = @studio
+  AND audio_track = @audio_track`;
 
 /** A dub as one string: what `paidDubs` answers. */
 export const dubKeyOf = (k: DubKey): string =>
-  `${k.source_hash}\u0000${k.dest_lang}\u0000${k.source_lang}\u0000${k.studio}`;
+  `${k.source_hash}\u0000${k.dest_lang}\u0000${k.source_lang}\u0000${k.studio}\u0000${k.audio_track ?? 'first'}`;
 
 /** The same dub made by several jobs: whose results a copy takes, which dubs are paid for already. */
 export class SameContent {
@@ -29,7 +35,7 @@ export class SameContent {
             ORDER BY id LIMIT 1`,
       ),
       paid: db.prepare(
-        `SELECT DISTINCT source_hash, dest_lang, source_lang, studio FROM jobs
+        `SELECT DISTINCT source_hash, dest_lang, source_lang, studio, audio_track FROM jobs
           WHERE source_hash IN (SELECT value FROM json_each(?)) AND (+state = 'completed' OR (reuse_results = 0
             AND +state IN ('queued', 'uploading', 'submitted', 'processing', 'downloading', 'paused')))`,
       ),
@@ -95,5 +101,6 @@ function params(key: DubKey) {
     dest_lang: key.dest_lang,
     source_lang: key.source_lang,
     studio: key.studio,
+    audio_track: key.audio_track ?? 'first',
   };
 }

@@ -36,6 +36,7 @@ const NEW_COLUMNS = [
   'upload_once',
   'deliver',
   'send',
+  'audio_track',
 ] as const satisfies readonly (keyof NewJob)[];
 const INTO = `INTO jobs (${NEW_COLUMNS.join(', ')}, state, step, created_at, updated_at)`;
 
@@ -71,6 +72,7 @@ interface InsertedRow {
   id: number;
   source: string;
   dest_lang: string;
+  audio_track: string;
 }
 
 /** Every write of a job row. State changes go through `jobs/life.ts`, which calls `write` and `insert`. */
@@ -114,8 +116,15 @@ export class JobWrites {
   insert(job: NewJob, now: number): number {
     return this.t.write(() => {
       const id = Number(
-        this.q.insert.run({ source_hash: null, reuse_results: 0, deliver: null, send: 'file', ...job, now })
-          .lastInsertRowid,
+        this.q.insert.run({
+          source_hash: null,
+          reuse_results: 0,
+          deliver: null,
+          send: 'file',
+          audio_track: 'first',
+          ...job,
+          now,
+        }).lastInsertRowid,
       );
       this.t.changes.jobsAdded([id]);
       return id;
@@ -133,6 +142,7 @@ export class JobWrites {
         reuse_results: 0,
         deliver: null,
         send: 'file',
+        audio_track: 'first',
         ...job,
         now,
       });
@@ -171,6 +181,7 @@ export class JobWrites {
           reuse_results: 0,
           deliver: null,
           send: 'file',
+          audio_track: 'first',
           ...job,
         };
         for (const c of NEW_COLUMNS) params.push(full[c]);
@@ -179,9 +190,9 @@ export class JobWrites {
       // RETURNING's order is not promised: each id goes to the first job of its source and language.
       const inserted = new Map<string, number>();
       for (const r of this.rowsStatement(chunk.length).all(params) as InsertedRow[])
-        inserted.set(`${r.dest_lang}\u0000${r.source}`, r.id);
+        inserted.set(`${r.dest_lang}\u0000${r.audio_track}\u0000${r.source}`, r.id);
       for (const job of chunk) {
-        const key = `${job.dest_lang}\u0000${job.source}`;
+        const key = `${job.dest_lang}\u0000${job.audio_track ?? 'first'}\u0000${job.source}`;
         ids.push(inserted.get(key) ?? null);
         inserted.delete(key);
       }
@@ -194,7 +205,7 @@ export class JobWrites {
     if (!stmt) {
       const values = Array.from({ length: rows }, () => row).join(', ');
       stmt = this.db.prepare(
-        `INSERT ${ROWS_INTO} VALUES ${values} ON CONFLICT DO NOTHING RETURNING id, source, dest_lang`,
+        `INSERT ${ROWS_INTO} VALUES ${values} ON CONFLICT DO NOTHING RETURNING id, source, dest_lang, audio_track`,
       );
       this.q.insertRows.set(rows, stmt);
     }

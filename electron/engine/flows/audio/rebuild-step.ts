@@ -8,6 +8,7 @@ import { InputError } from '../../media/probe';
 import { mediaTools } from '../../../media-tools/locate';
 import { describeFit, rebuildVideo, rebuiltContainer } from '../../media/ffmpeg/rebuild';
 import { probeStreams } from '../../media/ffmpeg/streams';
+import { withTrack } from '../../media/ffmpeg/track';
 import { SourceProbes } from './source-probes';
 import { partWriters } from './stage';
 import type { LeasedJob, StepContext } from '../context';
@@ -142,10 +143,12 @@ export async function rebuildStep(
   await assertSourceUnchanged(ctx, job);
   const signal = ctx.signal;
   job.checkpoint();
-  const [sourceStreams, dubbedStreams] = await Promise.all([
+  const [sourceRead, dubbedStreams] = await Promise.all([
     sourceProbes.of(tools.ffprobe, r, signal),
     probeStreams(tools.ffprobe, dubbed, signal, 'service'),
   ]);
+  // The picture's length falls back to the sound's: the track that was dubbed.
+  const sourceStreams = withTrack(sourceRead, r.audio_track) ?? sourceRead;
   const out = rebuiltContainer(sourceStreams) === 'mp4' ? await slot.claimed() : await slot.renamed('mkv');
   const fit = await rebuildVideo(
     tools,

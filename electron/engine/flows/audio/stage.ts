@@ -4,7 +4,6 @@ import { formatBytes } from '../../../../shared/format';
 import { DubdeskError } from '../../../../shared/contract/errors';
 import { UPLOAD_LIMIT } from '../../api/limits';
 import type { SourceIdentity } from '../../api/file-body';
-import type { JobStore } from '../../db/jobs';
 import { audioPlan } from '../../media/ffmpeg/audio-plan';
 import { extractAudio, type Extracted } from '../../media/ffmpeg/extract';
 import { mediaTools, NO_FFMPEG } from '../../../media-tools/locate';
@@ -12,7 +11,10 @@ import { MediaToolError } from '../../../media-tools/run';
 import { ToolHostGoneError } from '../../../media-tools/tool-host';
 import { PartWriters } from '../../../media-tools/part-writers';
 import { probeFile } from '../../media/probe';
-import { probeStreams, soundSeconds } from '../../media/ffmpeg/streams';
+import { probeStreams, soundSeconds, type MediaStreams } from '../../media/ffmpeg/streams';
+import { noSuchTrack, withTrack } from '../../media/ffmpeg/track';
+import { describeTrack } from '../../../../shared/contract/audio-track';
+import type { JobRow, JobStore } from '../../db/jobs';
 import { KeyLock } from '../../outputs/key-lock';
 import type { LeasedJob, StepContext } from '../context';
 
@@ -55,20 +57,26 @@ function capOf(sound: number | null, estimated: number | null): number | null {
 
 async function extractOnce(ctx: StepContext, job: LeasedJob): Promise<Extracted | null> {
   const r = job.row;
+  // A track other than the first cannot be sent as the whole file: the service would dub the first.
+  const giveUp = r.audio_track === 'first' ? (why: string) => sendWhole(job, why) : trackLost(r);
   const { tools } = await mediaTools();
-  if (!tools) return sendWhole(job, NO_FFMPEG.replace(/: the whole file is sent$/, ''));
-  const streams = await probeStreams(tools.ffprobe, r.source, ctx.signal).catch((e: unknown) => {
+  if (!tools) return giveUp(NO_FFMPEG.replace(/: the whole file is sent$/, ''));
+  const read = await probeStreams(tools.ffprobe, r.source, ctx.signal).catch((e: unknown) => {
     if ((e instanceof MediaToolError && e.why === 'stopped') || e instanceof ToolHostGoneError) throw e;
     return null;
   });
-  if (!streams) return sendWhole(job, 'ffprobe could not read its streams');
-  if (!streams.video) return sendWhole(job, 'it has no picture to keep');
+  if (!read) return giveUp('ffprobe could not read its streams');
+  const streams = withTrack(read, r.audio_track);
+  if (!streams) throw noSuchTrackOf(r, read.audios);
+  if (!streams.video) return giveUp('it has no picture to keep');
   if (!streams.audio) return sendWhole(job, 'it has no sound to dub');
   const plan = audioPlan(streams.audio, r.api);
-  // By content: every language of the file (and a copy of it under another name) shares one extraction.
+  // By content and track: every language of the file (and a copy of it under another name) shares one
+  // extraction of the track.
+  const track = r.audio_track === 'first' ? '' : `-track${r.audio_track}`;
   const dest = join(
     audioStaging(ctx),
-    `${r.source_hash ?? `job-${r.id}`}-${r.api === 'legacy' ? 'mp4' : 'sound'}`,
+    `${r.source_hash ?? `job-${r.id}`}${track}-${r.api === 'legacy' ? 'mp4' : 'sound'}`,
   );
   await mkdir(audioStaging(ctx), { recursive: true });
   try {
@@ -89,8 +97,31 @@ async function extractOnce(ctx: StepContext, job: LeasedJob): Promise<Extracted 
     });
   } catch (e) {
     if (!(e instanceof MediaToolError) || e.why === 'stopped') throw e;
-    return sendWhole(job, `ffmpeg could not take its sound (${e.message})`);
+    return giveUp(`ffmpeg could not take its sound (${e.message})`);
   }
+}
+
+/** The file no longer has the track its job dubs (it was added with it): said before anything is sent. */
+function noSuchTrackOf(r: JobRow, audios: MediaStreams['audios']): DubdeskError {
+  const { message, remedy } = noSuchTrack(r.source, r.audio_track, audios);
+  return new DubdeskError('not-media', `${message} (nothing was sent or charged)`, { remedy });
+}
+
+/**
+ * A job dubbing a track other than the first whose sound alone cannot be sent fails, saying why, before
+ * anything is sent: the whole file would have the service dub (and charge for) its first track.
+ */
+function trackLost(r: JobRow) {
+  return (why: string): never => {
+    throw new DubdeskError(
+      'not-media',
+      `${r.source}: ${describeTrack(r.audio_track)} can only be sent alone, and ${why} (nothing was sent or charged)`,
+      {
+        remedy:
+          'Fix that (install ffmpeg, check the file plays), then retry; or dub its first track instead.',
+      },
+    );
+  };
 }
 
 /**
@@ -149,8 +180,8 @@ export async function releaseStagedAudio(ctx: StepContext, job: LeasedJob): Prom
 
 /**
  * Staged files no job needs any more (their jobs were canceled or failed before sending, or a crash came
- * between a dub's creation and the cleanup), and parts a killed run left: removed when a run starts, its
- * ffmpegs still writing stopped first.
+ * between a dub's creation and the cleanup), parts a killed run left, and the subtitles a killed package
+ * was converting: removed when a run starts, its ffmpegs still writing stopped first.
  */
 export async function sweepStagedMedia(stagingDir: string, store: JobStore): Promise<void> {
   await partWriters(stagingDir).sweep();
@@ -163,4 +194,6 @@ export async function sweepStagedMedia(stagingDir: string, store: JobStore): Pro
       if (!inUse.has(path)) await rm(path, { force: true }).catch(() => {});
     }
   }
+  // A package's converted subtitles: no package is being made before the run starts, so none is needed.
+  await rm(join(stagingDir, 'package'), { recursive: true, force: true }).catch(() => {});
 }

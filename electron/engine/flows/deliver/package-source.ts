@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { DefaultAudio } from '../../../../shared/contract/deliver';
 import { isDiskFull } from '../../files/disk-space';
@@ -15,6 +14,8 @@ import {
 } from '../../media/ffmpeg/package';
 import type { MediaTools } from '../../../media-tools/locate';
 import { probeStreams } from '../../media/ffmpeg/streams';
+import { noSuchTrack, withTrack } from '../../media/ffmpeg/track';
+import type { AudioTrack } from '../../../../shared/contract/audio-track';
 import { packageName } from '../../outputs/deliver-names';
 import { freeVariant, settle, withVariant } from '../../outputs/naming';
 import { PREVIOUS_FOLDER } from '../previous-version';
@@ -22,6 +23,9 @@ import { dubMedia, dubWebVtt, type DoneOutput, type MadeFile } from './job-deliv
 import { PackageRoomError, packageBytes } from './package-room';
 
 export { PackageRefusedError, PackageRoomError };
+
+/** Where packages convert their subtitles: the staging area's own folder, emptied when a run starts. */
+export const packageStaging = (stagingDir: string) => join(stagingDir, 'package');
 
 /** One finished language of a source, as its records say. */
 export interface PackagedJob {
@@ -38,6 +42,14 @@ export interface PackageRequest {
   stem: string;
   format: 'mkv' | 'mp4';
   defaultAudio: DefaultAudio;
+  /** The source's audio track the dubs were made from: the package's original, first (`first`: the first). */
+  audioTrack: AudioTrack;
+  /**
+   * The data folder's staging area: the subtitles converted for the package are written in a folder of
+   * their own inside it (on the data folder's disk, not the system's temp), removed when done; a run's start
+   * removes what a killed one left (`sweepStagedMedia`).
+   */
+  stagingDir: string;
   jobs: readonly PackagedJob[];
   /** The package made before (its languages changed since): moved to `previous/` first. */
   previous: string | null;
@@ -89,12 +101,16 @@ export async function makePackage(
     throw new Error(
       `its source ${req.source} is not there (moved, renamed, or on a drive that is not plugged in): put it back, and the next run makes it (no charge)`,
     );
-  const sourceStreams = await probeStreams(tools.ffprobe, req.source, signal);
+  const read = await probeStreams(tools.ffprobe, req.source, signal);
+  const sourceStreams = withTrack(read, req.audioTrack);
+  if (!sourceStreams)
+    throw new PackageRefusedError(noSuchTrack(req.source, req.audioTrack, read.audios).message);
   const ext = packageExtension(req.format, sourceStreams.video !== null);
   const wanted = join(req.outDir, packageName(req.naming, req.stem, ext));
   await makeFolder(dirname(wanted));
   // The subtitles converted for the package: small, made again on any retry, never left among the results.
-  const temp = await mkdtemp(join(tmpdir(), 'dubdesk-package-'));
+  await mkdir(packageStaging(req.stagingDir), { recursive: true });
+  const temp = await mkdtemp(join(packageStaging(req.stagingDir), 'package-'));
   try {
     const dubs: PackagedDub[] = [];
     for (const j of req.jobs) {

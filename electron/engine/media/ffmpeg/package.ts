@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { languageName } from '../../../../shared/languages';
 import type { DefaultAudio } from '../../../../shared/contract/deliver';
 import { toolTimeout } from './extract';
-import { languageTag } from './language-tag';
+import { languageTag, tagName } from './language-tag';
 import { fromService } from './service-input';
 import type { MediaTools } from '../../../media-tools/locate';
 import { subtitleTracksOff } from './mp4-subtitles-off';
@@ -68,8 +68,18 @@ export function mkvRefusal(streams: Pick<MediaStreams, 'video'>): string | null 
 
 /** The title players show for a track: "Spanish (dubbed)", "English (original)". */
 export const dubTitle = (lang: string) => `${languageName(lang)} (dubbed)`;
-export const originalTitle = (lang: string) =>
-  lang === 'auto' || languageTag(lang) === 'und' ? 'Original' : `${languageName(lang)} (original)`;
+export function originalTitle(lang: string, tagged: string | null = null): string {
+  if (lang !== 'auto' && languageTag(lang) !== 'und') return `${languageName(lang)} (original)`;
+  // The batch did not say: the language the track's own tag names, as players would show it.
+  return tagged ? `${tagName(tagged)} (original)` : 'Original';
+}
+
+/** The title of a source's sound track that was not dubbed: its own, else its language and number. */
+function otherTitle(a: AudioStream, all: readonly AudioStream[]): string {
+  if (a.title) return a.title;
+  const number = all.findIndex((b) => b.index === a.index) + 1;
+  return `${a.language ? tagName(a.language) : 'Original'} (original, track ${number})`;
+}
 
 /** The original's language tag: the one the batch said, else the one its sound's own tag names, else `und`. */
 function originalTag(sourceLang: string, sound: Pick<AudioStream, 'language'>): string {
@@ -85,15 +95,23 @@ export function packageArgs(input: PackageInput): string[] {
   const withSubs = dubs.filter((d) => d.srt !== null);
   for (const d of withSubs) args.push('-f', 'srt', '-i', d.srt ?? '');
   const sourceSubs = keptSourceSubtitles(s.subtitles, container);
+  // The source's other sound tracks (a commentary, a second language) go after the dubs, as they are.
+  const others = s.audios.filter((a) => a.index !== s.audio?.index);
   if (s.video) args.push('-map', `0:${s.video.index}`);
   if (s.audio) args.push('-map', `0:${s.audio.index}`);
   dubs.forEach((_, i) => args.push('-map', `${i + 1}:a:0`));
+  for (const a of others) args.push('-map', `0:${a.index}`);
   for (const sub of sourceSubs) args.push('-map', `0:${sub.stream.index}`);
   withSubs.forEach((_, i) => args.push('-map', `${dubs.length + 1 + i}:0`));
   args.push('-map_metadata', '0', '-map_chapters', '0', '-c', 'copy');
   if (container === 'mp4' && s.video?.codec === 'hevc') args.push('-tag:v', 'hvc1');
   if (container === 'mp4' && s.audio && !MP4_AUDIO.has(s.audio.codec))
     args.push('-c:a:0', 'aac', '-b:a:0', '192k');
+  const othersFrom = (s.audio ? 1 : 0) + dubs.length;
+  others.forEach((a, i) => {
+    if (container === 'mp4' && !MP4_AUDIO.has(a.codec))
+      args.push(`-c:a:${othersFrom + i}`, 'aac', `-b:a:${othersFrom + i}`, '192k');
+  });
   const dubSubCodec = container === 'mp4' ? 'mov_text' : 'srt';
   const subtitles = [
     ...sourceSubs,
@@ -109,7 +127,7 @@ export function packageArgs(input: PackageInput): string[] {
   if (s.audio)
     audio.push({
       lang: originalTag(input.sourceLang, s.audio),
-      title: originalTitle(input.sourceLang),
+      title: originalTitle(input.sourceLang, s.audio.language),
       isDefault: input.defaultAudio === 'original',
     });
   for (const d of dubs)
@@ -118,6 +136,8 @@ export function packageArgs(input: PackageInput): string[] {
       title: dubTitle(d.lang),
       isDefault: input.defaultAudio === d.lang,
     });
+  for (const a of others)
+    audio.push({ lang: a.language ?? 'und', title: otherTitle(a, s.audios), isDefault: false });
   // Exactly one default: the one asked for, else the first track (the original's, or the first dub's).
   if (!audio.some((a) => a.isDefault) && audio[0]) audio[0].isDefault = true;
   // A track's title: Matroska's own field; an MP4 keeps it as the track's handler name, which players show.
@@ -146,8 +166,8 @@ export function packageArgs(input: PackageInput): string[] {
 }
 
 /**
- * One file with every language: the source's picture copied bit for bit, its sound first, then each dub's
- * sound as it came, each tagged with its language and a title, exactly one of them the default; then the
+ * One file with every language: the source's picture copied bit for bit, its sound first (the track that
+ * was dubbed), then each dub's sound as it came, then the source's other sound tracks as they are, each tagged with its language and a title, exactly one of them the default; then the
  * source's own subtitles (see keptSourceSubtitles) and each dub's (SubRip in Matroska, mov_text in MP4),
  * tagged. Nothing is sent anywhere.
  */

@@ -50,6 +50,8 @@ export interface AudioStream {
   extraFrames: number | null;
   /** The language its own tag names (ISO 639-2, `eng`); null when it names none. */
   language: string | null;
+  /** The name the file gives it ("Commentary"), or null. */
+  title?: string | null;
 }
 
 /**
@@ -59,6 +61,8 @@ export interface AudioStream {
 export interface PlanStreams {
   video: { codec: string } | null;
   audio: Pick<AudioStream, 'codec' | 'channels' | 'bitRate' | 'durationSeconds' | 'extraFrames'> | null;
+  /** Every audio stream, in the file's order, where they were read (ffprobe reads them all). */
+  audios?: readonly AudioStream[];
   durationSeconds: number | null;
 }
 
@@ -84,8 +88,10 @@ export interface MediaStreams {
     /** Null where the container keeps no length per stream (Matroska). */
     durationSeconds: number | null;
   } | null;
-  /** The first audio stream: what the service would hear. */
+  /** The audio stream dubbed: the first unless a track was chosen (`withTrack`). */
   audio: AudioStream | null;
+  /** Every audio stream, in the file's order. */
+  audios: AudioStream[];
   /** Every subtitle track, in the file's order. */
   subtitles: SubtitleStream[];
   durationSeconds: number | null;
@@ -120,7 +126,7 @@ export function joinedFromPieces(audio: Pick<AudioStream, 'extraFrames'>): boole
 }
 
 /** ffmpeg names a track's handler this way when nobody gave it one: not a title a person wrote. */
-const MUXER_HANDLERS = /^(SubtitleHandler|Core Media Text|TextHandler)$/i;
+const MUXER_HANDLERS = /^(SubtitleHandler|SoundHandler|Core Media (Text|Audio)|TextHandler)$/i;
 
 function subtitleStream(s: z.infer<typeof StreamSchema>): SubtitleStream {
   const tags = s.tags ?? {};
@@ -132,6 +138,21 @@ function subtitleStream(s: z.infer<typeof StreamSchema>): SubtitleStream {
     title: title && !MUXER_HANDLERS.test(title) ? title : null,
     forced: s.disposition?.forced === 1,
     hearingImpaired: s.disposition?.hearing_impaired === 1,
+  };
+}
+
+function audioStream(s: z.infer<typeof StreamSchema>): AudioStream {
+  const tags = s.tags ?? {};
+  const title = tags.title ?? tags.TITLE ?? tags.handler_name ?? null;
+  return {
+    index: s.index,
+    codec: s.codec_name ?? 'unknown',
+    channels: s.channels ?? null,
+    bitRate: num(s.bit_rate),
+    durationSeconds: num(s.duration),
+    extraFrames: extraFrames(s),
+    language: streamLanguage(tags.language ?? tags.LANGUAGE),
+    title: title && !MUXER_HANDLERS.test(title) ? title : null,
   };
 }
 
@@ -184,7 +205,7 @@ export async function probeStreams(
   );
   const parsed = ProbeSchema.parse(JSON.parse(stdout));
   const video = parsed.streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
-  const audio = parsed.streams.find((s) => s.codec_type === 'audio');
+  const audios = parsed.streams.filter((s) => s.codec_type === 'audio').map(audioStream);
   const rotation =
     video?.side_data_list?.find((d) => typeof d.rotation === 'number')?.rotation ?? num(video?.tags?.rotate);
   return {
@@ -197,17 +218,8 @@ export async function probeStreams(
           durationSeconds: num(video.duration),
         }
       : null,
-    audio: audio
-      ? {
-          index: audio.index,
-          codec: audio.codec_name ?? 'unknown',
-          channels: audio.channels ?? null,
-          bitRate: num(audio.bit_rate),
-          durationSeconds: num(audio.duration),
-          extraFrames: extraFrames(audio),
-          language: streamLanguage(audio.tags?.language),
-        }
-      : null,
+    audio: audios[0] ?? null,
+    audios,
     subtitles: parsed.streams.filter((s) => s.codec_type === 'subtitle').map(subtitleStream),
     durationSeconds: num(parsed.format.duration),
     formatName: parsed.format.format_name ?? '',

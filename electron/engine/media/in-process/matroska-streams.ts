@@ -64,6 +64,8 @@ export async function matroskaStreams(path: string): Promise<PlanStreams | null>
   const tracks = meta?.format.trackInfo ?? [];
   const seconds = meta?.format.duration;
   if (!tracks.length || !seconds || !Number.isFinite(seconds)) return null;
+  // Several sound tracks: ffprobe lists them all, with their languages and titles, for choosing one.
+  if (tracks.filter((t) => t.type === 2).length > 1) return null;
   const video = tracks.find((t) => t.type === 1);
   const sound = tracks.find((t) => t.type === 2);
   const videoCodec = video ? VIDEO_CODECS[video.codecId ?? ''] : undefined;

@@ -163,6 +163,8 @@ function streamsOf(buf: Buffer): { streams: PlanStreams; mp3At: number | null } 
   const tracks = inside.filter((b) => b.type === 'trak').map((t) => trackOf(buf, t));
   const fileUs = fileMicroseconds(tracks, movie.scale);
   if (fileUs === null) return null;
+  // Several sound tracks: ffprobe lists them all, with their languages and titles, for choosing one.
+  if (tracks.filter((t) => t.handler === 'soun').length > 1) return null;
   const video = tracks.find((t) => t.handler === 'vide');
   const sound = tracks.find((t) => t.handler === 'soun');
   const videoName = video ? videoCodec(buf, sampleEntry(buf, video)) : null;

@@ -4,6 +4,7 @@ import type { MediaTools } from '../../../media-tools/locate';
 import { MediaToolError } from '../../../media-tools/run';
 import { ToolHostGoneError } from '../../../media-tools/tool-host';
 import { probeStreams } from '../ffmpeg/streams';
+import type { AudioTrack } from '../../../../shared/contract/audio-track';
 import { measureAudio, measureSource, NoSoundError, type AudioMeasure, type Silence } from './measure';
 import { judge, type LengthOf } from './rules';
 import { checkSubtitles } from './subtitle-checks';
@@ -50,7 +51,7 @@ const unchecked = (what: string, e: unknown): QcProblem => ({
 });
 
 /**
- * A source's facts for QC: the length of its sound, its pauses and its loudness, read in one pass and
+ * A source's facts for QC, of the audio track that was dubbed (`track`): the length of its sound, its pauses and its loudness, read in one pass and
  * shared by all its languages. A source that cannot be read (moved, a URL) gives what is known: the
  * file's length as probed when it was added.
  */
@@ -59,11 +60,12 @@ export async function sourceFacts(
   path: string | null,
   knownSeconds: number | null,
   signal?: AbortSignal,
+  track: AudioTrack = 'first',
 ): Promise<SourceFacts> {
   const asFile = { seconds: knownSeconds, lengthOf: 'file', fileSeconds: knownSeconds } as const;
   if (!path) return { ...asFile, silences: null, lufs: null };
   try {
-    const measured = await measureSource(tools, path, { expectedSeconds: knownSeconds, signal });
+    const measured = await measureSource(tools, path, { expectedSeconds: knownSeconds, signal, track });
     return {
       seconds: measured.durationSeconds,
       lengthOf: 'sound',

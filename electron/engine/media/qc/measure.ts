@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trackChoice, type AudioTrack } from '../../../../shared/contract/audio-track';
 import { toolTimeout } from '../ffmpeg/extract';
 import { fromService } from '../ffmpeg/service-input';
 import type { MediaTools } from '../../../media-tools/locate';
@@ -70,7 +71,7 @@ function progressSeconds(stdout: string): number {
   return ProgressEnd.parse(last).out_time_us / 1e6;
 }
 
-const baseArgs = (input: string[]) => [
+const baseArgs = (input: string[], sound = '0:a:0') => [
   '-hide_banner',
   '-nostats',
   '-nostdin',
@@ -80,7 +81,7 @@ const baseArgs = (input: string[]) => [
   'pipe:1',
   ...input,
   '-map',
-  '0:a:0',
+  sound,
   '-vn',
   '-sn',
   '-dn',
@@ -106,20 +107,28 @@ export async function measureAudio(
   return { durationSeconds, ...log };
 }
 
+/** The ffmpeg stream specifier of a source's audio track as a job stores it: the first, or its number. */
+export function trackMap(track: AudioTrack): string {
+  const c = trackChoice(track);
+  if (c.by === 'number') return `0:a:${c.number - 1}`;
+  // A job stores the track found, not a language (fan-out.ts); a language still names its first such track.
+  return c.by === 'language' ? `0:a:m:language:${c.tag}` : '0:a:0';
+}
+
 /**
  * Where a source is silent (pauses of SOURCE_PAUSE_SECONDS or more), for telling a dub's long silence
  * where the original speaks from one where it is quiet too; and its integrated loudness, for telling a dub
- * off the target from a dub as loud as its original. One cheap pass (no true peak), once per source.
+ * off the target from a dub as loud as its original, of the track dubbed. One cheap pass (no true peak), once per source.
  */
 export async function measureSource(
   tools: MediaTools,
   path: string,
-  opts: { expectedSeconds?: number | null; signal?: AbortSignal } = {},
+  opts: { expectedSeconds?: number | null; signal?: AbortSignal; track?: AudioTrack } = {},
 ): Promise<{ durationSeconds: number; silences: Silence[]; integratedLufs: number | null }> {
   const { stdout, stderr } = await overSound(
     tools,
     [
-      ...baseArgs(['-i', path]),
+      ...baseArgs(['-i', path], trackMap(opts.track ?? 'first')),
       '-af',
       `ebur128=framelog=verbose,silencedetect=n=${SILENCE_DB}dB:d=${SOURCE_PAUSE_SECONDS}`,
       '-f',

@@ -1,6 +1,7 @@
 import type { QcProblem } from '../../../../shared/contract/deliver';
 import { parseWebVtt, readText } from '../subtitles/webvtt';
 import { clock } from './clock';
+import { MAX_CUE_SECONDS, saneCueTimes } from '../subtitles/srt';
 
 /** The fastest a viewer reads comfortably (Netflix's adult limit), in characters a second. */
 export const MAX_CPS = 20;
@@ -44,8 +45,17 @@ export function checkSubtitles(vtt: string, mediaSeconds: number | null): QcProb
       message: `${disorder.length} ${disorder.length === 1 ? 'cue starts' : 'cues start'} before the cue above ${disorder.length === 1 ? 'it' : 'them'} (first at line ${disorder[0]?.line ?? 1}): the cues are out of order`,
       ...REDO,
     });
+  // A cue past any dub's length (a hostile or broken answer): no SubRip is made of such subtitles (srt.ts).
+  const absurd = cues.map((c, i) => ({ c, number: i + 1 })).filter(({ c }) => !saneCueTimes(c));
+  if (absurd.length > 0)
+    problems.push({
+      code: 'subtitles-past-end',
+      severity: 'fail',
+      message: `${absurd.length} ${absurd.length === 1 ? 'cue is' : 'cues are'} timed past ${MAX_CUE_SECONDS / 3600} hours (the first: cue ${absurd[0]?.number ?? 1}), the longest a dub lasts: the subtitles are broken, and no SubRip file is made of them`,
+      ...REDO,
+    });
   if (mediaSeconds !== null) {
-    const past = cues.filter((c) => c.end > mediaSeconds + END_SLACK_SECONDS);
+    const past = cues.filter((c) => saneCueTimes(c) && c.end > mediaSeconds + END_SLACK_SECONDS);
     const first = past[0];
     if (first)
       problems.push({
@@ -56,6 +66,7 @@ export function checkSubtitles(vtt: string, mediaSeconds: number | null): QcProb
       });
   }
   const fast = cues
+    .filter(saneCueTimes)
     .map((c) => ({ cue: c, cps: cps(readText(c.nodes), c.end - c.start) }))
     .filter((f) => f.cps > MAX_CPS);
   if (fast.length > 0) {
