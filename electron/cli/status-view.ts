@@ -3,7 +3,7 @@ import { jobFiles, type JobView } from '../../shared/contract/jobs';
 import type { QueueTotals } from '../../shared/contract/queue';
 import { thenSay } from '../../shared/format';
 import { distinctStart, fitLine, shortened, type Distinct } from './fit';
-import { formatDuration, printable, table } from './format';
+import { creditCount, formatDuration, printable, table } from './format';
 
 /** Below this many columns the table's notes would shrink to stubs: each job gets a few lines of its own. */
 const NARROW = 72;
@@ -118,9 +118,11 @@ export function printJobs(jobs: readonly JobView[], verbose: boolean, width = ou
 
 /** The service's balance and, beside it, what the queue will still spend: never one taken from the other. */
 export function printCredits(t: QueueTotals): void {
-  const balance = t.balance === null ? 'unknown (the service did not answer)' : `${t.balance}`;
-  const short = t.creditsShort ? `; short by ${t.creditsShort}` : '';
-  say(`\nCredits: balance ${balance}, ${t.creditsCommitted} committed to jobs not yet charged${short}.`);
+  const balance = t.balance === null ? 'unknown (the service did not answer)' : creditCount(t.balance);
+  const short = t.creditsShort ? `; short by ${creditCount(t.creditsShort)}` : '';
+  say(
+    `\nCredits: balance ${balance}, ${creditCount(t.creditsCommitted)} committed to jobs not yet charged${short}.`,
+  );
 }
 
 /** The service has no pause: what a pause cannot stop, said wherever a pause is. */
