@@ -23,6 +23,17 @@ function shareOf(file: FileEstimate, again: boolean, languages: number): string 
   );
 }
 
+/**
+ * A file whose every language is a copy of another file of this very list, by name: the same file given
+ * twice (browsed and pasted, the browsed one sent as a copy). Its line says so rather than "copy of" itself.
+ */
+function inListTwice(file: FileEstimate, files: readonly FileEstimate[]): boolean {
+  if (file.free.length === 0 || file.free.some((f) => f.why !== 'copy')) return false;
+  return file.free.every((f) =>
+    files.some((other) => other.input !== file.input && f.of !== null && baseName(other.name) === f.of),
+  );
+}
+
 function FileLine(props: { file: FileEstimate; share: string; onRemove: (() => void) | null }) {
   const { file, onRemove } = props;
   const name = file.kind === 'url' ? file.name : baseName(file.name);
@@ -112,7 +123,11 @@ export function EstimateFiles() {
         <FileLine
           key={f.input}
           file={f}
-          share={shareOf(f, again, estimate.languages.length)}
+          share={
+            inListTwice(f, estimate.files)
+              ? 'already in this list (0 cr)'
+              : shareOf(f, again, estimate.languages.length)
+          }
           onRemove={fromInputs.has(f.input) ? removing(f.input) : null}
         />
       ))}
