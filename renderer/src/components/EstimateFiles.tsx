@@ -24,14 +24,14 @@ function shareOf(file: FileEstimate, again: boolean, languages: number): string 
 }
 
 /**
- * A file whose every language is a copy of another file of this very list, by name: the same file given
- * twice (browsed and pasted, the browsed one sent as a copy). Its line says so rather than "copy of" itself.
+ * A file whose every language is a copy of a file of this very list under its own name: the same file given
+ * twice (browsed, so sent as a copy, and pasted). Its line says so rather than "copy of" itself; a copy
+ * under another name keeps "copy of" that name.
  */
 function inListTwice(file: FileEstimate, files: readonly FileEstimate[]): boolean {
-  if (file.free.length === 0 || file.free.some((f) => f.why !== 'copy')) return false;
-  return file.free.every((f) =>
-    files.some((other) => other.input !== file.input && f.of !== null && baseName(other.name) === f.of),
-  );
+  const name = baseName(file.name);
+  if (file.free.length === 0 || file.free.some((f) => f.why !== 'copy' || f.of !== name)) return false;
+  return files.some((other) => other.input !== file.input && baseName(other.name) === name);
 }
 
 function FileLine(props: { file: FileEstimate; share: string; onRemove: (() => void) | null }) {
