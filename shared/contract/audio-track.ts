@@ -27,15 +27,15 @@ export function trackLanguageTag(code: string): string | null {
   return toTag.get(code.toLowerCase()) ?? null;
 }
 
-export const AudioTrackSchema = z
-  .string()
+const AudioTrackText = z
+  .string({ error: AUDIO_TRACK_HELP })
   .trim()
   .toLowerCase()
   .superRefine((text, ctx) => {
     if (text === 'first') return;
     if (/^\d+$/.test(text)) {
       const n = Number(text);
-      if (n >= 1 && n <= MAX_AUDIO_TRACK && String(n) === text) return;
+      if (n >= 1 && n <= MAX_AUDIO_TRACK) return;
       ctx.addIssue({
         code: 'custom',
         message:
@@ -51,7 +51,15 @@ export const AudioTrackSchema = z
       code: 'custom',
       message: `'${text}' is not an audio track: ${AUDIO_TRACK_HELP}`,
     });
-  });
+  })
+  // `02` is track 2: one spelling per track, so the same track chosen twice is one dub.
+  .transform((text) => (/^\d+$/.test(text) ? String(Number(text)) : text));
+
+/** The choice as text; a script's JSON may give a track's number as a number (`2`), read as `"2"`. */
+export const AudioTrackSchema = z.preprocess(
+  (given) => (typeof given === 'number' ? String(given) : given),
+  AudioTrackText,
+);
 export type AudioTrack = z.infer<typeof AudioTrackSchema>;
 
 /** A track choice as the batch gives it, or `first` where it says none. */

@@ -40,7 +40,7 @@ export interface MadeFile {
  * from an older backup) are taken where they are, as the dubbed video is, never kept twice as `(2)`.
  */
 export async function writeSrtBeside(vtt: string, takeSame = false): Promise<MadeFile> {
-  // The converter (and the `subtitle` package) loads when a job has subtitles to convert.
+  // The converter (and the WebVTT parser) loads when a job has subtitles to convert.
   const { webVttToSrt } = await import('../../media/subtitles/srt');
   const srt = webVttToSrt(await readFile(vtt, 'utf8'), vtt);
   const wanted = srtBeside(vtt);
