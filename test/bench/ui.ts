@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions } from 'playwright-core';
 import { build } from 'vite';
-import { CHROMIUM } from '../helpers/chromium';
+import { CHROMIUM, disabledFeatures } from '../helpers/chromium';
 import { CLI } from '../helpers/cli';
 import { seedQueue } from '../helpers/seed';
 import { alternate, median, ratioOf, round, type Figure } from './figures';
@@ -116,7 +116,8 @@ export const ARGS = [
   // Chromium 156's headless shell makes each new window (a fresh context is one) its own omnibox popups, web
   // pages in a renderer of their own: traced, 2.3 s of CPU beside the page's 1.4 s during a first render, on
   // two cores. A person's window has them already when they open the app: they are not the page's work.
-  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup',
+  // Chromium keeps only the last --disable-features: this one carries Playwright's own list too.
+  disabledFeatures(),
 ];
 /**
  * For the scroll only: frames as fast as they can be made, so their spacing is the work each one took. Not

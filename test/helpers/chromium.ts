@@ -41,6 +41,13 @@ const PLAYWRIGHTS = [
   'msEdgeUpdateLaunchServicesPreferredVersion',
 ];
 
+/**
+ * The one `--disable-features` a Chromium that Playwright launches may be given (anything launched through
+ * Playwright: the tests, the benches): Playwright's own list, the omnibox popups, and `more`.
+ */
+export const disabledFeatures = (...more: string[]): string =>
+  `--disable-features=${[...PLAYWRIGHTS, ...OMNIBOX_POPUPS, ...more].join(',')}`;
+
 const LAUNCH = {
   executablePath: CHROMIUM,
   // Playwright's launch always starts from a fresh, temporary profile (it refuses --user-data-dir).
@@ -53,7 +60,7 @@ const LAUNCH = {
     '--no-first-run',
     '--disable-sync',
     '--autoplay-policy=no-user-gesture-required',
-    `--disable-features=${[...PLAYWRIGHTS, ...OMNIBOX_POPUPS].join(',')}`,
+    disabledFeatures(),
   ],
   headless: true,
 };

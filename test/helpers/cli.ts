@@ -42,3 +42,34 @@ export function startCli(
 export function runCli(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<CliResult> {
   return startCli(args, env, cwd).done;
 }
+
+/**
+ * Runs `dubdesk ARGS` until it says it is held at `point` (`DUBDESK_TEST_HOLD_AT`), then kills it with
+ * SIGKILL: a crash at exactly that point. Throws, saying what it printed, when it ends or is still short of
+ * the point after `ms`.
+ */
+export async function killedAtHold(
+  point: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ms = 90_000,
+): Promise<void> {
+  const cli = startCli(args, { ...env, DUBDESK_TEST_HOLD_AT: point });
+  let said = '';
+  try {
+    const held = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      cli.child.stderr?.on('data', (d: Buffer) => {
+        said += d.toString();
+        if (said.includes(`held at ${point}`)) resolve(true);
+      });
+      void cli.done.then(() => resolve(false));
+      cli.child.once('close', () => clearTimeout(timer));
+    });
+    if (!held) throw new Error(`dubdesk ${args.join(' ')} never held at ${point}; it said: ${said}`);
+  } finally {
+    cli.child.kill('SIGKILL');
+  }
+  const end = await cli.done;
+  if (end.signal !== 'SIGKILL') throw new Error(`dubdesk ${args.join(' ')} was not killed: ${end.stderr}`);
+}

@@ -70,7 +70,7 @@ describe('an idle watcher over big folders', () => {
     watch.folders.setState(folder, { status: 'watching', message: null, polled: false, pollReason: null });
     watch.folders.scanned(folder, now);
     watch.folders.activity(folder, now);
-    watch.beat.heartbeat('me', now);
+    watch.beat.heartbeat('me', now, 0);
     expect(watch.counts.get(folder).done).toBe(2000);
     expect(counted(), 'counted again without a change to its files or jobs').toBe(1);
     const row = watch.files.withStatus(folder, 'taken', 1)[0];

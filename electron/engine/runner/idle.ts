@@ -26,3 +26,12 @@ export function pidAlive(pid: number): boolean {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/**
+ * The machine's monotonic clock in ms: the same in every process of this boot, and moved by no step of the
+ * wall clock (NTP after sleep, a user setting the time). A reading from another boot may be larger than
+ * this one's.
+ */
+export function machineClockMs(): number {
+  return Number(process.hrtime.bigint() / 1_000_000n);
+}

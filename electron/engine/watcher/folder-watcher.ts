@@ -132,7 +132,8 @@ export class FolderWatcher {
 
   /**
    * Looks whether the folder is there; starts or stops watching it on a change (then true: the loop has
-   * something to do). The next look is due from now, set before waiting, so the loop sleeps past it.
+   * something to do). The next look is due within a period from now, set before waiting, so the loop sleeps
+   * past it.
    */
   async checkAvailability(): Promise<boolean> {
     const { timing } = this.env;
@@ -142,7 +143,12 @@ export class FolderWatcher {
       this.available && !this.poll.polled
         ? Math.max(timing.availabilityMs, timing.idleMs)
         : timing.availabilityMs;
-    this.nextAvailabilityAt = Date.now() + every;
+    // Due on a grid of its period, not a period from now: the folders checked in one turn (one after another,
+    // awaits apart) and one whose check fell on a turn of its own (slower to start) come due at one moment,
+    // one wake-up for all, however late a loaded machine runs each of them. A check the turn ran a moment
+    // early (due within the turn) counts from when it was due.
+    const from = Math.max(Date.now(), this.nextAvailabilityAt);
+    this.nextAvailabilityAt = (Math.floor(from / every) + 1) * every;
     // A stat on a hung network mount may never return: it is waited for with a deadline, and not asked
     // again while it hangs (each one would hold a thread of the pool every file operation shares).
     this.probe ??= unavailableBecause(this.row.path).finally(() => {

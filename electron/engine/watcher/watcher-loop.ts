@@ -5,7 +5,7 @@ import type { WatchBeat } from '../db/watch-store/heartbeat';
 import type { Changes } from '../db/changes';
 import { backoffDelay } from '../runner/backoff';
 import { WallClockSteps } from '../runner/clock-steps';
-import { IDLE_HEARTBEAT_MS, IDLE_STALE_MS, loopTurns, pidAlive } from '../runner/idle';
+import { IDLE_HEARTBEAT_MS, IDLE_STALE_MS, loopTurns, machineClockMs, pidAlive } from '../runner/idle';
 import { settleOutcomes } from './after';
 import { discover } from './discover';
 import type { WatchEnv } from './env';
@@ -19,15 +19,21 @@ export const HEARTBEAT_MS = 3000;
 export const HEARTBEAT_STALE_MS = 15_000;
 
 /**
- * Whether a watching process is alive by its last heartbeat: recent, or (renewed seldom while idle) from a
- * process of this machine that still runs.
+ * Whether a watching process is alive by its last heartbeat. On this machine its pid says whether it runs
+ * (renewed seldom while idle, the beat only guards against a pid reused after a reboot), and the beat's age
+ * is read on the machine's monotonic clock: a step of the wall clock an hour forward made a watcher that
+ * runs look gone, one an hour back a killed one look alive for the hour. Another machine's beat is recent
+ * by the wall clocks, a little ahead or behind.
  */
 export function watcherAlive(beat: WatchBeat | null, now: number): boolean {
   if (!beat) return false;
-  if (now - beat.at < HEARTBEAT_STALE_MS) return true;
-  return (
-    beat.host === hostname() && beat.pid !== undefined && pidAlive(beat.pid) && now - beat.at < IDLE_STALE_MS
-  );
+  if (beat.host === hostname() && beat.pid !== undefined) {
+    if (!pidAlive(beat.pid)) return false;
+    // A beat from the future by the monotonic clock is another boot's (its pid since reused).
+    const age = beat.mono === undefined ? Math.max(0, now - beat.at) : machineClockMs() - beat.mono;
+    return age >= 0 && age < IDLE_STALE_MS;
+  }
+  return Math.abs(now - beat.at) < HEARTBEAT_STALE_MS;
 }
 const DUE_BATCH = 500;
 /** The longest wait before work that failed in a folder is tried again. */
@@ -185,7 +191,7 @@ export class WatcherLoop {
     if (back) this.clockSteppedBack(back);
     if (now - this.heartbeatAt >= (this.idle ? IDLE_HEARTBEAT_MS : HEARTBEAT_MS)) {
       this.heartbeatAt = now;
-      this.env.watch.beat.heartbeat(this.owner, now);
+      this.env.watch.beat.heartbeat(this.owner, now, machineClockMs());
     }
     if (now >= this.folderSyncAt) {
       this.folderSyncAt = now + this.env.timing.folderSyncMs;

@@ -7,11 +7,10 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { envFor, runCli, startCli } from '../../helpers/cli';
+import { envFor, killedAtHold, runCli } from '../../helpers/cli';
 import { engineFor, quickRun } from '../../helpers/engine';
 import { audioMp3 } from '../../helpers/media';
 import { tempDir } from '../../helpers/temp-dir';
-import { waitFor } from '../../helpers/watch';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -20,30 +19,6 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 const HOLD = 'output-moved';
-
-/** `dubdesk run` until it says it is held with an output just moved into place, then killed with SIGKILL. */
-async function killedAfterMove(env: NodeJS.ProcessEnv): Promise<void> {
-  const cli = startCli(['run', '--until-done', '--poll-interval', '0.2'], {
-    ...env,
-    DUBDESK_TEST_HOLD_AT: HOLD,
-  });
-  let said = '';
-  cli.child.stderr?.on('data', (d: Buffer) => (said += d.toString()));
-  let ended = false;
-  void cli.done.then(() => (ended = true));
-  try {
-    await waitFor(
-      `the run held at ${HOLD}`,
-      () => ({ said, ended }),
-      (s) => s.ended || s.said.includes(`held at ${HOLD}`),
-      90_000,
-    );
-    expect(ended, `it ended before an output was moved: ${said}`).toBe(false);
-  } finally {
-    cli.child.kill('SIGKILL');
-  }
-  expect((await cli.done).signal).toBe('SIGKILL');
-}
 
 describe('kill -9 between an output moved into place and its record', () => {
   it('the next run records it as done and as a result: a copy of it is not a new source', async () => {
@@ -55,7 +30,7 @@ describe('kill -9 between an output moved into place and its record', () => {
     const added = await runCli(['add', source, '--to', 'es'], env);
     expect(added.code, added.stderr).toBe(0);
 
-    await killedAfterMove(env);
+    await killedAtHold(HOLD, ['run', '--until-done', '--poll-interval', '0.2'], env);
     const result = join(work, 'talk.es.mp3');
     expect(existsSync(result)).toBe(true);
 

@@ -8,10 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusJson } from '../../../electron/cli/json-shapes';
 import { startSandbox, type Sandbox } from '../../../electron/sandbox/server';
-import { envFor, runCli, startCli } from '../../helpers/cli';
+import { envFor, killedAtHold, runCli } from '../../helpers/cli';
 import { ebur128Measure, speechVideo } from '../../helpers/deliver-media';
 import { tempDir } from '../../helpers/temp-dir';
-import { waitFor } from '../../helpers/watch';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -21,30 +20,6 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 const HOLD = 'qc-measure';
-
-/** `dubdesk run` until it says it is held before QC measures, then killed with SIGKILL. */
-async function killedBeforeQc(env: NodeJS.ProcessEnv): Promise<void> {
-  const cli = startCli(['run', '--until-done', '--poll-interval', '0.2'], {
-    ...env,
-    DUBDESK_TEST_HOLD_AT: HOLD,
-  });
-  let said = '';
-  cli.child.stderr?.on('data', (d: Buffer) => (said += d.toString()));
-  let ended = false;
-  void cli.done.then(() => (ended = true));
-  try {
-    await waitFor(
-      `the run held at ${HOLD}`,
-      () => ({ said, ended }),
-      (s) => s.ended || s.said.includes(`held at ${HOLD}`),
-      90_000,
-    );
-    expect(ended, `it ended before QC: ${said}`).toBe(false);
-  } finally {
-    cli.child.kill('SIGKILL');
-  }
-  expect((await cli.done).signal).toBe('SIGKILL');
-}
 
 const status = async (env: NodeJS.ProcessEnv) =>
   StatusJson.parse(JSON.parse((await runCli(['status', '--json'], env)).stdout));
@@ -62,7 +37,7 @@ describe('kill -9 between the rebuild and the QC', () => {
     );
     expect(added.code, added.stderr).toBe(0);
 
-    await killedBeforeQc(env);
+    await killedAtHold(HOLD, ['run', '--until-done', '--poll-interval', '0.2'], env);
     const [killed] = (await status(env)).jobs;
     expect(killed?.state).toBe('completed');
     expect(killed?.qc).toBeNull();

@@ -8,6 +8,8 @@ const Beat = z.object({
   pid: z.number().int().optional(),
   host: z.string().optional(),
   owner: z.string().optional(),
+  /** The machine's monotonic clock when it beat: its age, read on this machine. */
+  mono: z.number().optional(),
 });
 export type WatchBeat = z.infer<typeof Beat>;
 
@@ -31,10 +33,12 @@ export class WatchHeartbeat {
     };
   }
 
-  heartbeat(owner: string, now: number): void {
+  /** `mono`: the machine's monotonic clock now (runner/idle's machineClockMs). */
+  heartbeat(owner: string, now: number, mono: number): void {
     this.t.write(() => {
       const started = this.lastBeat()?.owner !== owner;
-      this.q.putHeartbeat.run(JSON.stringify({ owner, at: now, pid: process.pid, host: hostname() }));
+      const beat = { owner, at: now, mono, pid: process.pid, host: hostname() };
+      this.q.putHeartbeat.run(JSON.stringify(beat));
       if (started) this.t.changes.someFolders();
     });
   }
