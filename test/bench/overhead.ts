@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { audioMp3 } from '../helpers/media';
 import { round, type Figure } from './figures';
-import { API_KEY, benchSandbox } from './sandbox';
+import { API_KEY, benchSandbox, type SandboxReport } from './sandbox';
 import { startTurnChild, type BatchReport, type Cpu } from './turns';
 
 /**
@@ -30,6 +30,9 @@ function memoryFolder(): string | null {
     return null;
   }
 }
+
+/** The sandbox's answers to one dub's details: the bare client's polls (the engine polls the list). */
+const pollsOf = (report: SandboxReport): number => report.requests['GET /api/v2/dubs/:id'] ?? 0;
 
 /** The most the engine may cost a job against a bare client doing the same requests and files. */
 const TARGET = 2.5;
@@ -145,7 +148,11 @@ export async function overheadFigures(): Promise<Figure[]> {
   const sb = await benchSandbox({ pipelineSeconds: 0.01, balance: 1e9, ffmpeg: false });
   try {
     const memory = memoryFolder();
+    const asked = await sb.state();
     const main = await run(sb.baseUrl, memory ?? tmpdir());
+    // The bare client asks for each dub every 20 ms until it is completed (the engine lists them all every
+    // 500 ms): its CPU per job moves with how many asks the sandbox's pipeline ticks take, which the load moves.
+    const polls = (pollsOf(await sb.state()) - pollsOf(asked)) / (JOBS * BATCHES);
     const onDisk = memory !== null && process.env.BENCH_OVERHEAD_DISK === '1';
     const disk = onDisk ? await run(sb.baseUrl, tmpdir()) : null;
     const where = memory ? `home and outputs in ${memory}` : 'home and outputs on disk';
@@ -155,7 +162,7 @@ export async function overheadFigures(): Promise<Figure[]> {
         measured: round(main.perJob),
         unit: 'ms',
         target: `<= ${TARGET}x a bare client`,
-        reference: `bare client (hash, create, poll, download to files): ${round(main.bare)} ms; the tool host, not in the figure: ${round(main.toolHost)} ms; ${disk ? `same on disk (${tmpdir()}): ${round(disk.perJob)} ms (${round(disk.ratio)}x); ` : ''}first batch (JIT warming up): ${round(main.cold)} ms`,
+        reference: `bare client (hash, create, poll, download to files): ${round(main.bare)} ms (${round(polls, 1)} polls a dub); the tool host, not in the figure: ${round(main.toolHost)} ms; ${disk ? `same on disk (${tmpdir()}): ${round(disk.perJob)} ms (${round(disk.ratio)}x); ` : ''}first batch (JIT warming up): ${round(main.cold)} ms`,
         ratio: round(main.ratio),
         pass: main.ratio <= TARGET,
       },

@@ -1,3 +1,4 @@
+import type { BigIntStats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ContentHashes } from './content-hashes';
@@ -61,10 +62,11 @@ export class OwnResults {
   /**
    * A result just saved, looked at once: what recording it writes (`writeResult`, which may wait for the
    * caller's next commit). The file beside the database hears of it at once: until that commit, it alone
-   * knows the file for a result. Null when no file is there.
+   * knows the file for a result. Null when no file is there. `seen`: the look at it just taken (`lstat` of
+   * the plain file it is, see `settleWritten`), not taken again.
    */
-  async lookAtResult(path: string, hash?: string): Promise<SavedResult | null> {
-    const info = await stat(path, { bigint: true }).catch(() => null);
+  async lookAtResult(path: string, hash?: string, seen?: BigIntStats): Promise<SavedResult | null> {
+    const info = seen ?? (await stat(path, { bigint: true }).catch(() => null));
     if (!info?.isFile()) return null;
     const size = Number(info.size);
     // The time as a plain stat gives it (what every other look at a file records): milliseconds and fraction.

@@ -1,4 +1,4 @@
-import { constants, type Stats } from 'node:fs';
+import { constants, type BigIntStats, type Stats } from 'node:fs';
 import { lstat, open, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { foreignLinkFrom } from '../../file-safety/foreign-link';
@@ -24,7 +24,10 @@ export interface FileIdentity {
   ino: number;
 }
 
-export const identityOf = (st: Stats): FileIdentity => ({ dev: st.dev, ino: st.ino });
+export const identityOf = (st: Stats | BigIntStats): FileIdentity => ({
+  dev: Number(st.dev),
+  ino: Number(st.ino),
+});
 export const sameFile = (a: FileIdentity, b: FileIdentity) => a.dev === b.dev && a.ino === b.ino;
 
 /** An entry Dubdesk did not make is at a name it was about to use: the name is taken, nothing was written. */
@@ -61,6 +64,14 @@ export function mayBeOwn(st: Stats): boolean {
 /** The entry at `path` (not what a link there points to), or null when there is none. */
 export async function entryAt(path: string): Promise<Stats | null> {
   return lstat(path).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return null;
+    throw e;
+  });
+}
+
+/** `entryAt` with the exact numbers (nanosecond times, 64-bit inode): what a result is recorded by. */
+export async function exactEntryAt(path: string): Promise<BigIntStats | null> {
+  return lstat(path, { bigint: true }).catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') return null;
     throw e;
   });

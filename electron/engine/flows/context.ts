@@ -64,6 +64,26 @@ export class LeasedJob {
     if (why) throw new StopAtStep(why);
   }
 
+  /** `checkpoint`, then `apply`, in one transaction: a stop asked writes nothing. */
+  applyUnlessStopped(event: LifeEvent): void {
+    this.store.tx(LeasedJob.checkedApply, this, event);
+  }
+
+  /** `checkpoint`, then `record`, in one transaction: a stop asked writes nothing. */
+  recordUnlessStopped(patch: RecordPatch): void {
+    this.store.tx(LeasedJob.checkedRecord, this, patch);
+  }
+
+  private static checkedApply(job: LeasedJob, event: LifeEvent): void {
+    job.checkpoint();
+    job.apply(event);
+  }
+
+  private static checkedRecord(job: LeasedJob, patch: RecordPatch): void {
+    job.checkpoint();
+    job.record(patch);
+  }
+
   /** The run stopping or the queue paused (the runner's view), or this job paused: read in one transaction. */
   private static stopAsked(job: LeasedJob): 'stop' | 'pause' | null {
     if (job.stopping()) return 'stop';

@@ -9,7 +9,7 @@ import { holdPoint } from '../files/hold-point';
 import { makeFolder } from '../files/make-folder';
 import { NameTakenError } from '../files/own-file';
 import { KeyLock } from '../outputs/key-lock';
-import { PER_SOURCE_OUTPUTS, alreadySettled, sanitizeName, settle } from '../outputs/naming';
+import { PER_SOURCE_OUTPUTS, alreadySettled, sanitizeName, settleWritten } from '../outputs/naming';
 import { jobStem } from '../outputs/result-stem';
 import { USUAL_FORMAT } from '../outputs/sniff';
 import type { LeasedJob, StepContext } from './context';
@@ -302,12 +302,14 @@ export class OutputFetch {
     const id = this.job.row.id;
     // Recorded before the move, so a crash during it is recognised on the next run.
     this.records.put({ job_id: id, type, path, bytes: result.bytes, done: 0 });
-    const final = await settle(`${path}.part`, path, result.identity).catch((e: unknown) => {
-      throw local(e, dirname(path), null);
-    });
+    const { path: final, entry } = await settleWritten(`${path}.part`, path, result.identity).catch(
+      (e: unknown) => {
+        throw local(e, dirname(path), null);
+      },
+    );
     await holdPoint('output-moved');
     const settled: OutputRow = { job_id: id, type, path: final, bytes: result.bytes, done: 1 };
-    const saved = await this.ctx.store.results.lookAtResult(final, result.sha256);
+    const saved = await this.ctx.store.results.lookAtResult(final, result.sha256, entry);
     // Moved under another name (the wanted one was taken meanwhile): a resume would not find it, record now.
     if (final !== path) this.records.put(settled, saved);
     else this.records.movedIntoPlace(settled, saved);

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { creditsFor } from '../../../shared/credits';
 import { DubdeskError } from '../../../shared/contract/errors';
@@ -10,15 +11,17 @@ import type { LeasedJob, StepContext } from './context';
  * The source just before it is sent: still the size and modification time recorded for the job, else the
  * job records what the file is now and waits for it to settle (nothing is sent). A file whose identity was
  * reset that way (or never known) is hashed once here, when it has stopped changing. What this returns goes
- * with the upload, which checks it again before the file's last bytes leave.
+ * with the upload, which checks it again before the file's last bytes leave. `seen`: the step's own look
+ * at the file a moment ago, with nothing awaited since but the disk (`assertSourceFile`), not taken again.
  */
 export async function sourceBeforeUpload(
   ctx: StepContext,
   job: LeasedJob,
+  seen?: Stats,
 ): Promise<SourceIdentity | undefined> {
   const r = job.row;
   if (r.source_kind !== 'file') return undefined;
-  const now = await stat(r.source).catch(() => null);
+  const now = seen ?? (await stat(r.source).catch(() => null));
   if (!now) return undefined; // assertSourceFile names a file that is gone
   const sameTime = r.source_mtime !== null && Math.round(now.mtimeMs) === Math.round(r.source_mtime);
   if (now.size !== r.source_bytes || !sameTime) {

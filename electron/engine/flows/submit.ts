@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { ExternalStatus } from '../../../shared/api/common';
 import type { DubV2 } from '../../../shared/api/v2';
 import { DubdeskError } from '../../../shared/contract/errors';
@@ -29,19 +30,19 @@ export async function submit(ctx: StepContext, job: LeasedJob): Promise<void> {
   // Where a v2 create will stand among the service's dubs (see create-mark.ts), noted before the step
   // begins: a pause asked meanwhile stops it here, before anything is sent.
   const mark = job.row.api === 'v2' && !job.row.create_pending ? await takeMark(ctx) : undefined;
-  job.checkpoint();
-  job.apply({ type: 'begin-upload' });
+  job.applyUnlessStopped({ type: 'begin-upload' });
   // A dub made before the queue database was restored: taken, never made again.
   if (!job.row.create_pending && takeRestored(ctx.store, job)) return;
   // A v2 create whose answer was lost needs no file to be looked for: the dub it made is taken up (and its
   // charge recorded) even when the file was renamed or moved since; the file is checked before a new send.
   const lookupFirst = job.row.api === 'v2' && job.row.create_pending !== 0;
-  if (job.row.source_kind === 'file' && !lookupFirst) await assertSourceFile(job.row.source);
+  const seen =
+    job.row.source_kind === 'file' && !lookupFirst ? await assertSourceFile(job.row.source) : undefined;
   // Checked again before anything is paid for: since the add, a file may have taken the folder's place.
   await makeFolder(job.row.out_dir).catch((e: NodeJS.ErrnoException) => {
     throw new DiskError(e.code === 'EEXIST' ? 'ENOTDIR' : (e.code ?? 'EIO'), job.row.out_dir, null);
   });
-  if (job.row.api === 'v2') return submitV2(ctx, job, mark);
+  if (job.row.api === 'v2') return submitV2(ctx, job, mark, seen);
   return submitThreeStep(ctx, job);
 }
 
@@ -81,13 +82,18 @@ async function adopt(
   await releaseStagedAudio(ctx, job);
 }
 
-/** `early`: the mark taken before the step began (undefined: none taken yet; null: the list was unreadable). */
+/**
+ * `early`: the mark taken before the step began (undefined: none taken yet; null: the list was unreadable).
+ * `looked`: the source as the step's check of it saw it, when nothing but the disk was awaited since.
+ */
 async function submitV2(
   ctx: StepContext,
   job: LeasedJob,
   early: CreateMark | null | undefined,
+  looked: Stats | undefined,
 ): Promise<void> {
   let mark = early;
+  let seen = looked;
   const fields = createFields(job.row);
   if (job.row.create_pending === CREATE_ANSWERED) {
     const found = await findAnswered(ctx, job, fields, null);
@@ -97,7 +103,7 @@ async function submitV2(
     const found = await findCreated(ctx, job, fields);
     if (found) return adopt(ctx, job, found.id, found.status);
     job.record({ create_pending: 0 });
-    if (job.row.source_kind === 'file') await assertSourceFile(job.row.source);
+    if (job.row.source_kind === 'file') seen = await assertSourceFile(job.row.source);
   }
   const plan = oncePlan(ctx, job);
   if (plan?.kind === 'wait') return awaitFirstUpload(job, plan.message);
@@ -106,8 +112,9 @@ async function submitV2(
     const made = await createFromCopy(ctx, job, fields, plan.donors, mark);
     if (made) return adopt(ctx, job, made.id, made.status);
     job.checkpoint();
+    seen = undefined; // the service was asked meanwhile: the file is looked at again
   }
-  const expect = await sourceBeforeUpload(ctx, job);
+  const expect = await sourceBeforeUpload(ctx, job, seen);
   const sending = await whatToSend(ctx, job, {
     path: job.row.source,
     type: job.row.source_type ?? 'application/octet-stream',
@@ -116,9 +123,8 @@ async function submitV2(
   // A lost answer looked for and not found: where the new create stands is noted now.
   if (mark === undefined) mark = await takeMark(ctx);
   // The last moment a pause stops the create: from here nothing is awaited until the request leaves.
-  job.checkpoint();
   // Recorded before the request leaves: if the answer is lost, the next attempt looks for the dub first.
-  job.record({
+  job.recordUnlessStopped({
     create_pending: CREATE_SENT,
     create_attempted_at: Date.now(),
     create_mark: mark && JSON.stringify(mark),

@@ -1,9 +1,17 @@
+import type { BigIntStats } from 'node:fs';
 import { link, rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join, parse } from 'node:path';
 import type { OutputType } from '../../../shared/api/common';
 import type { JobOutputType } from '../../../shared/contract/jobs';
 import { holdPoint } from '../files/hold-point';
-import { entryAt, identityOf, NameTakenError, sameFile, type FileIdentity } from '../files/own-file';
+import {
+  entryAt,
+  exactEntryAt,
+  identityOf,
+  NameTakenError,
+  sameFile,
+  type FileIdentity,
+} from '../files/own-file';
 
 const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
 
@@ -155,17 +163,39 @@ export const NO_HARD_LINKS: ReadonlySet<string> = new Set([
  * is a link would send whoever opens it anywhere).
  */
 export async function settle(part: string, wanted: string, expected?: FileIdentity): Promise<string> {
+  return (await settleAt(part, wanted, expected)).path;
+}
+
+/**
+ * `settle` a download, with the look at the file in its place that made sure it is the one written: what
+ * records it as a result needs no other (see `OwnResults.lookAtResult`).
+ */
+export async function settleWritten(
+  part: string,
+  wanted: string,
+  expected: FileIdentity,
+): Promise<{ path: string; entry: BigIntStats }> {
+  const { path, entry } = await settleAt(part, wanted, expected);
+  if (!entry) throw new Error(`${path} was not looked at once moved`);
+  return { path, entry };
+}
+
+async function settleAt(
+  part: string,
+  wanted: string,
+  expected: FileIdentity | undefined,
+): Promise<{ path: string; entry: BigIntStats | null }> {
   if (expected) await mustBe(part, expected);
   let target = wanted;
   for (;;) {
     try {
       await link(part, target);
-      if (expected) await placed(target, expected);
+      const entry = expected ? await placed(target, expected) : null;
       await holdPoint('settle-linked');
       await unlink(part).catch((e: NodeJS.ErrnoException) => {
         if (e.code !== 'ENOENT') throw e;
       });
-      return target;
+      return { path: target, entry };
     } catch (e) {
       if (e instanceof NameTakenError) throw e;
       const code = (e as NodeJS.ErrnoException).code ?? '';
@@ -177,16 +207,15 @@ export async function settle(part: string, wanted: string, expected?: FileIdenti
       }
       if (!NO_HARD_LINKS.has(code)) throw e;
       await rename(part, target);
-      if (expected) await placed(target, expected);
-      return target;
+      return { path: target, entry: expected ? await placed(target, expected) : null };
     }
   }
 }
 
-/** The entry at `path` is the plain file `expected` names. */
-async function mustBe(path: string, expected: FileIdentity): Promise<void> {
-  const entry = await entryAt(path);
-  if (entry?.isFile() && sameFile(identityOf(entry), expected)) return;
+/** The entry at `path` is the plain file `expected` names: returned, as looked at. */
+async function mustBe(path: string, expected: FileIdentity): Promise<BigIntStats> {
+  const entry = await exactEntryAt(path);
+  if (entry?.isFile() && sameFile(identityOf(entry), expected)) return entry;
   // Its folder went with it (moved or deleted): said as the folder's loss, which the next try mends.
   if (!entry && !(await entryAt(dirname(path))))
     throw Object.assign(new Error(`${dirname(path)} is gone`), { code: 'ENOENT', path });
@@ -194,9 +223,9 @@ async function mustBe(path: string, expected: FileIdentity): Promise<void> {
 }
 
 /** What was just moved to `target` is the file written; if not (swapped meanwhile), its name is taken away. */
-async function placed(target: string, expected: FileIdentity): Promise<void> {
+async function placed(target: string, expected: FileIdentity): Promise<BigIntStats> {
   try {
-    await mustBe(target, expected);
+    return await mustBe(target, expected);
   } catch (e) {
     await unlink(target).catch(() => {});
     throw e;

@@ -87,7 +87,8 @@ export class Deliveries {
   private stopped = false;
   /** The last look found nothing to start (and nothing runs): a run that should finish may. */
   private quiet = false;
-  onSettled: () => void = () => {};
+  /** Told when the last delivery under way ended and nothing else is due: the run may be over. */
+  onIdle: () => void = () => {};
 
   constructor(private readonly env: DeliveryEnv) {
     this.room = new PackageRoomWaits(env.store.packages, () => this.look());
@@ -146,7 +147,7 @@ export class Deliveries {
         this.running.delete(key);
         this.quiet = false;
         this.look();
-        this.onSettled();
+        if (this.idle) this.onIdle();
       });
     this.running.set(key, { controller, done });
   }

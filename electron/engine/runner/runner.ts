@@ -129,7 +129,9 @@ export class Runner {
       warn: (message) => this.hooks.warn?.(message),
       stagingDir: audioPathStaging(this.env.home),
     });
-    deliveries.onSettled = () => this.wakeUp();
+    // A delivery that ends while others run or are due changes nothing the loop looks at: it wakes only
+    // once the deliveries are idle (a run until done may end then).
+    deliveries.onIdle = () => this.wakeUp();
     // A package that failed is tried again by each run: what it failed on (a source unplugged, no ffmpeg, a
     // folder refused) may have been fixed since; it costs no credit.
     store.packages.retryFailed();
