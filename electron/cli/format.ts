@@ -4,6 +4,12 @@ import { cleanServiceText } from '../../shared/text';
 
 export { formatBytes, formatSpeed } from '../../shared/format';
 
+/**
+ * A number of credits as every line of the CLI writes it: grouped in thousands ("1,200"), as its other
+ * counts are (`plural`); JSON and CSV keep plain numbers.
+ */
+export const creditCount = (n: number): string => n.toLocaleString('en-US');
+
 /** Anything that came from a file name, a path or the service, safe for a terminal (no escape sequences). */
 export function printable(s: string): string {
   return cleanServiceText(s, Number.POSITIVE_INFINITY);

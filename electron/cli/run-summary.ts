@@ -2,7 +2,7 @@ import { plural, thenSay } from '../../shared/format';
 import { tally } from '../../shared/contract/batch-summary';
 import type { JobView } from '../../shared/contract/jobs';
 import type { QueueTotals } from '../../shared/contract/queue';
-import { describeJob, printable } from './format';
+import { creditCount, describeJob, printable } from './format';
 
 export { tally };
 
@@ -35,8 +35,10 @@ export function printSummary(
   const parts = [`${t.completed} completed`, `${t.failed} failed`];
   if (skipped.length) parts.push(`${plural(skipped.length, 'file')} skipped`);
   if (t.open) parts.push(`${t.open} still open${queuePaused ? ' (the queue is paused)' : ''}`);
-  const estimated = t.creditsEstimated ? ` (estimated ${t.creditsEstimated})` : '';
-  process.stderr.write(`${label}: ${parts.join(', ')}. Credits charged: ${t.creditsCharged}${estimated}.\n`);
+  const estimated = t.creditsEstimated ? ` (estimated ${creditCount(t.creditsEstimated)})` : '';
+  process.stderr.write(
+    `${label}: ${parts.join(', ')}. Credits charged: ${creditCount(t.creditsCharged)}${estimated}.\n`,
+  );
   for (const j of failedJobs)
     process.stderr.write(
       `  ✗ #${j.id} ${printable(j.sourceName)} → ${j.destLang}: ${printable(failedWords(j))}\n`,

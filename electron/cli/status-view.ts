@@ -3,7 +3,7 @@ import { jobFiles, type JobView } from '../../shared/contract/jobs';
 import type { QueueTotals } from '../../shared/contract/queue';
 import { thenSay } from '../../shared/format';
 import { distinctStart, fitLine, shortened, type Distinct } from './fit';
-import { formatDuration, printable, table } from './format';
+import { creditCount, formatDuration, printable, table } from './format';
 
 /** Below this many columns the table's notes would shrink to stubs: each job gets a few lines of its own. */
 const NARROW = 72;
@@ -60,10 +60,19 @@ export function noteOf(j: JobView, now: number, verbose: boolean): string {
   return printable(note);
 }
 
+/**
+ * A job's state as the table says it: a finished dub whose QC failed or is worth a look says so beside
+ * "completed", so a list scanned for what is not done does not pass over it (`dubdesk qc ID` says why).
+ */
+export function stateCell(j: JobView): string {
+  if (j.state !== 'completed' || !j.qc || j.qc.verdict === 'pass') return j.state;
+  return `completed, ${j.qc.verdict === 'fail' ? 'QC failed' : 'QC: worth a look'}`;
+}
+
 /** One job in a narrow terminal: `#ID name → lang`, then its state, then its note, each within `width`. */
 function jobBlock(j: JobView, note: string, width: number, distinct: Distinct): string[] {
   const lines = [fitLine(`#${j.id} `, printable(j.sourceName), ` → ${j.destLang}`, width, distinct)];
-  lines.push(cliTruncate(`${INDENT}${j.state} ${Math.round(j.progress)}% · ${j.api}`, width));
+  lines.push(cliTruncate(`${INDENT}${stateCell(j)} ${Math.round(j.progress)}% · ${j.api}`, width));
   if (note) {
     const wrapped = wrapAnsi(note, Math.max(1, width - INDENT.length), { hard: true }).split('\n');
     const shown = wrapped.slice(0, NOTE_LINES);
@@ -98,7 +107,7 @@ export function printJobs(jobs: readonly JobView[], verbose: boolean, width = ou
       printable(j.sourceName),
       j.destLang,
       j.api,
-      j.state,
+      stateCell(j),
       `${Math.round(j.progress)}%`,
       noteOf(j, now, verbose),
     ]);
@@ -109,9 +118,11 @@ export function printJobs(jobs: readonly JobView[], verbose: boolean, width = ou
 
 /** The service's balance and, beside it, what the queue will still spend: never one taken from the other. */
 export function printCredits(t: QueueTotals): void {
-  const balance = t.balance === null ? 'unknown (the service did not answer)' : `${t.balance}`;
-  const short = t.creditsShort ? `; short by ${t.creditsShort}` : '';
-  say(`\nCredits: balance ${balance}, ${t.creditsCommitted} committed to jobs not yet charged${short}.`);
+  const balance = t.balance === null ? 'unknown (the service did not answer)' : creditCount(t.balance);
+  const short = t.creditsShort ? `; short by ${creditCount(t.creditsShort)}` : '';
+  say(
+    `\nCredits: balance ${balance}, ${creditCount(t.creditsCommitted)} committed to jobs not yet charged${short}.`,
+  );
 }
 
 /** The service has no pause: what a pause cannot stop, said wherever a pause is. */

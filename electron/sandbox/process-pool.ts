@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { execa, type ResultPromise } from 'execa';
 import { availableParallelism } from 'node:os';
 import type { MediaTools } from '../media-tools/locate';
 
@@ -8,6 +8,20 @@ import type { MediaTools } from '../media-tools/locate';
  * ffmpeg died with the first press and the dub it was making failed, though the run was only finishing up.
  */
 export const OWN_GROUP = process.platform !== 'win32';
+
+/** Ends a process and what it started: its group where it has one of its own. */
+function endGroup(child: ResultPromise): void {
+  const pid = child.pid;
+  if (OWN_GROUP && pid !== undefined) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+      return;
+    } catch {
+      // Already gone, or its group with it: nothing to end.
+    }
+  }
+  child.kill('SIGKILL');
+}
 
 /** Work that was still waiting for a slot when the pool closed: it never ran. */
 export class PoolClosedError extends Error {
@@ -24,6 +38,8 @@ export type PoolTools = Pick<MediaTools, 'ffmpeg' | 'ffprobe'>;
  */
 export class ProcessPool {
   private running = 0;
+  /** The processes under way, each in its group of its own: stopping the sandbox ends them. */
+  private readonly processes = new Set<ResultPromise>();
   private readonly waiting: { start: () => void; cancel: () => void }[] = [];
   private closed = false;
   /** The most processes that ever ran at once: tests check it never passes `size`. */
@@ -44,22 +60,34 @@ export class ProcessPool {
   /** Any program, through the pool's slots and in a process group of its own. */
   async runFile(file: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
     await this.acquire();
+    const child = execa(file, args, {
+      maxBuffer: 16 * 1024 * 1024,
+      detached: OWN_GROUP,
+      stdin: 'ignore',
+    });
+    this.processes.add(child);
     try {
-      const { stdout, stderr } = await execa(file, args, {
-        maxBuffer: 16 * 1024 * 1024,
-        detached: OWN_GROUP,
-        stdin: 'ignore',
-      });
+      const { stdout, stderr } = await child;
       return { stdout, stderr };
+    } catch (e) {
+      // Ended by close(): the work is undone, not failed (the sandbox does it again on its next start).
+      if (this.closed) throw new PoolClosedError('the sandbox is stopping');
+      throw e;
     } finally {
+      this.processes.delete(child);
       this.release();
     }
   }
 
-  /** Stops starting new work: whatever still waits for a slot fails with PoolClosedError. */
+  /**
+   * Stops: whatever still waits for a slot fails with PoolClosedError, and the processes under way are ended
+   * (a long dub's ffmpeg held a stopping `dubdesk run` for as long as it had left). What they were making
+   * is left undone, and made again when a sandbox starts on the same state.
+   */
   close(): void {
     this.closed = true;
     for (const w of this.waiting.splice(0)) w.cancel();
+    for (const child of this.processes) endGroup(child);
   }
 
   private acquire(): Promise<void> {

@@ -41,6 +41,9 @@ describe('QC on the chips and in the job panel; the package on the row', () => {
       .getByRole('button', { name: /^German, de: done, QC: worth a look \(the dub is silent from/ })
       .waitFor();
     await row.getByRole('button', { name: /^Spanish, es: done, QC passed/ }).waitFor();
+    // The row's summary says it too, for a user scanning rows: not "all done".
+    await row.getByText(/^⚠ done · 1 QC failed · 1 worth a look$/).waitFor();
+    expect(await row.getByText('all done').count()).toBe(0);
     await row
       .getByText(/^Package: keynote\.multi\.mkv \(original, Spanish, French, German\)/)
       .waitFor(PATIENT);

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { LEGACY_CODES, languageName } from '../../../shared/languages';
 import { withSession, type GlobalFlags } from '../context';
 import { ExitCode } from '../exit-codes';
-import { printJson, printable, table } from '../format';
+import { creditCount, printJson, printable, table } from '../format';
 import { LangsJson, MeJson } from '../json-shapes';
 import { readKey } from '../read-key';
 
@@ -33,7 +33,7 @@ export function registerAccountCommands(program: Command): void {
             }),
           );
         process.stdout.write(
-          `${printable(me.name)} <${printable(me.email)}>\nBalance: ${me.balance} credits (1 credit = 1 second of dubbed output)\n` +
+          `${printable(me.name)} <${printable(me.email)}>\nBalance: ${creditCount(me.balance)} credits (1 credit = 1 second of dubbed output)\n` +
             `Service: ${me.mode === 'sandbox' ? 'the built-in sandbox (a simulator: it does not translate)' : printable(me.baseUrl)}\n`,
         );
       });

@@ -7,7 +7,7 @@ import type { PresetOptionsInput } from '../../../shared/contract/presets';
 import { withSession, type CliSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { printJson } from '../format';
+import { creditCount, printJson } from '../format';
 import { reportAlreadyDone, reportOtherTarget, unfinishedHere } from '../already-dubbed';
 import { AddJson, DubJson } from '../json-shapes';
 import { readingLine } from '../reading';
@@ -42,11 +42,11 @@ function report(r: AddResult, flags: AddFlags): string[] {
     const unknown = r.unknownLengthJobs
       ? ` (+${plural(r.unknownLengthJobs, 'URL job')} of unknown length)`
       : '';
-    const of = r.balance !== null ? ` of ${r.balance} available` : '';
+    const of = r.balance !== null ? ` of ${creditCount(r.balance)} available` : '';
     const parts = [`Queued ${plural(r.added.length, 'job')}`];
     if (r.retried.length) parts.push(`retrying ${r.retried.length}`);
     if (r.alreadyQueued.length) parts.push(`${r.alreadyQueued.length} already queued`);
-    process.stderr.write(`${parts.join(', ')}; about ${r.credits} credits${unknown}${of}.\n`);
+    process.stderr.write(`${parts.join(', ')}; about ${creditCount(r.credits)} credits${unknown}${of}.\n`);
     if (r.pastBudgetBy > 0)
       process.stderr.write(
         `This batch goes past the monthly budget by ${plural(r.pastBudgetBy, 'credit')} (--force); \`dubdesk spend\` shows the month.\n`,

@@ -6,7 +6,7 @@ import { plural } from '../../../shared/format';
 import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { describeJob, printJson } from '../format';
+import { creditCount, describeJob, printJson } from '../format';
 import { ids } from './job-actions';
 
 interface AgainFlags {
@@ -23,9 +23,9 @@ async function report(api: DubdeskApi, r: AddResult): Promise<ExitCode> {
   const queued = r.added.length + r.retried.length;
   if (queued === 0) return r.refused.length ? ExitCode.Failed : ExitCode.Usage;
   const [its, it] = queued === 1 ? ['its', 'it'] : ['their', 'them'];
-  const of = r.balance !== null ? ` of ${r.balance} available` : '';
+  const of = r.balance !== null ? ` of ${creditCount(r.balance)} available` : '';
   process.stderr.write(
-    `Queued ${plural(queued, 'dub')} again with ${its} own choices; about ${r.credits} credits${of}. \`dubdesk run\` dubs ${it}.\n`,
+    `Queued ${plural(queued, 'dub')} again with ${its} own choices; about ${creditCount(r.credits)} credits${of}. \`dubdesk run\` dubs ${it}.\n`,
   );
   return r.refused.length ? ExitCode.Failed : ExitCode.Ok;
 }

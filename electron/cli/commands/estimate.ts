@@ -7,7 +7,7 @@ import { describeError } from '../errors';
 import { ExitCode, exitCodeFor } from '../exit-codes';
 import { fileShareWords, uploadOnceWords } from '../../../shared/file-share';
 import { formatLength, plural } from '../../../shared/format';
-import { printJson, printable, table } from '../format';
+import { creditCount, printJson, printable, table } from '../format';
 import { EstimateJson } from '../json-shapes';
 import { readingLine } from '../reading';
 import { audioTrackOption, languageList, sendOption } from '../options';
@@ -85,14 +85,14 @@ export function registerEstimateCommand(program: Command): void {
             process.stdout.write(`${table(rows)}\n\n`);
             const copies = good.flatMap((f) => f.free.filter((d) => d.why === 'copy')).length;
             process.stdout.write(
-              `${plural(e.jobs, 'job')}${copies ? ` (${plural(copies, 'copy', 'copies')} at no charge)` : ''}: about ${e.credits} credits${flags.studio ? ' (studio quality, 2x)' : ''}.`,
+              `${plural(e.jobs, 'job')}${copies ? ` (${plural(copies, 'copy', 'copies')} at no charge)` : ''}: about ${creditCount(e.credits)} credits${flags.studio ? ' (studio quality, 2x)' : ''}.`,
             );
             if (e.balance !== null) {
               // The service's balance; what the queue already committed is spent before this batch.
               const committed = (await api.totals()).creditsCommitted;
               const after = e.balance - committed - e.credits;
               process.stdout.write(
-                ` Balance: ${e.balance}${committed ? ` (${committed} committed to the queue)` : ''}${after < 0 ? `; short by ${-after}.` : `, ${after} after.`}`,
+                ` Balance: ${creditCount(e.balance)}${committed ? ` (${creditCount(committed)} committed to the queue)` : ''}${after < 0 ? `; short by ${creditCount(-after)}.` : `, ${creditCount(after)} after.`}`,
               );
             }
             const sends = e.sends ? sendsWords(e.sends) : null;

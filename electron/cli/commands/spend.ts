@@ -12,7 +12,7 @@ import {
 import { spendLinesCsv, spendRowsCsv } from '../../../shared/spending-csv';
 import { BudgetSchema, MAX_BUDGET } from '../../../shared/contract/settings';
 import { withSession } from '../context';
-import { printable, printJson, table } from '../format';
+import { creditCount, printable, printJson, table } from '../format';
 import { sinceDate } from '../options';
 
 interface SpendFlags {
@@ -33,7 +33,7 @@ function budgetValue(raw: string): number | 'none' {
   const parsed = BudgetSchema.safeParse(/^\d+$/.test(text) ? Number(text) : Number.NaN);
   if (!parsed.success)
     throw new InvalidArgumentError(
-      `expected a whole number of credits from 0 to ${MAX_BUDGET.toLocaleString('en-US')}, or none for no budget (e.g. --budget 5000)`,
+      `expected a whole number of credits from 0 to ${creditCount(MAX_BUDGET)}, or none for no budget (e.g. --budget 5000)`,
     );
   return parsed.data;
 }
@@ -41,7 +41,7 @@ function budgetValue(raw: string): number | 'none' {
 function budgetLine(budget: Spending['budget']): string | null {
   if (!budget) return null;
   const left = budget.credits - budget.spentThisMonth - budget.committed;
-  return `Monthly budget ${budget.credits}: ${budget.spentThisMonth} spent this month, ${budget.committed} queued, ${Math.max(0, left)} left${left < 0 ? ` (${-left} over)` : ''}.`;
+  return `Monthly budget ${creditCount(budget.credits)}: ${creditCount(budget.spentThisMonth)} spent this month, ${creditCount(budget.committed)} queued, ${creditCount(Math.max(0, left))} left${left < 0 ? ` (${creditCount(-left)} over)` : ''}.`;
 }
 
 /** What the report prints: one row per charged job, or one line per day, month, batch, folder or language. */
@@ -60,7 +60,7 @@ function print(spending: Spending, flags: SpendFlags): void {
             `#${r.jobId}`,
             printable(r.sourceName),
             r.language,
-            String(r.credits),
+            creditCount(r.credits),
           ]),
         ])}\n`,
       );
@@ -70,12 +70,12 @@ function print(spending: Spending, flags: SpendFlags): void {
     if (flags.json) return printJson({ by: flags.by, lines, total, budget: spending.budget });
     if (lines.length)
       process.stdout.write(
-        `${table([[flags.by, 'jobs', 'credits'], ...lines.map((l) => [printable(l.key), String(l.jobs), String(l.credits)])])}\n`,
+        `${table([[flags.by, 'jobs', 'credits'], ...lines.map((l) => [printable(l.key), String(l.jobs), creditCount(l.credits)])])}\n`,
       );
   }
   process.stdout.write(
     rows.length
-      ? `Total: ${total} credits for ${plural(rows.length, 'charged job')}${flags.since ? ` since ${flags.since}` : ''}.\n`
+      ? `Total: ${creditCount(total)} credits for ${plural(rows.length, 'charged job')}${flags.since ? ` since ${flags.since}` : ''}.\n`
       : `Nothing charged${flags.since ? ` since ${flags.since}` : ' yet'}.\n`,
   );
   const budget = budgetLine(spending.budget);

@@ -10,7 +10,7 @@ import type { WatchFile, WatchFolder, WatchPresetPatch } from '../../../shared/c
 import { withSession } from '../context';
 import { describeError } from '../errors';
 import { ExitCode } from '../exit-codes';
-import { formatDuration, printJson, printable, table } from '../format';
+import { creditCount, formatDuration, printJson, printable, table } from '../format';
 import { earlierVersionWords, newerVersion, renamedFrom, renamedTo } from '../../../shared/watch-renames';
 import {
   WatchApproveJson,
@@ -115,7 +115,7 @@ function countsLine(f: WatchFolder): string {
   if (c.attention) parts.push(`${c.attention} need attention`);
   if (c.awaitingApproval)
     parts.push(
-      `${c.awaitingApproval} awaiting approval (${f.awaitingCredits} credits${f.awaitingUnknownLength ? `, ${f.awaitingUnknownLength} of unknown length` : ''})`,
+      `${c.awaitingApproval} awaiting approval (${creditCount(f.awaitingCredits)} credits${f.awaitingUnknownLength ? `, ${f.awaitingUnknownLength} of unknown length` : ''})`,
     );
   return parts.join(', ');
 }
@@ -127,7 +127,7 @@ function describeFolder(f: WatchFolder): string {
     `results in ${f.outDir}`,
     ...(p.recursive ? ['with subfolders'] : []),
     ...(p.after === 'move' ? ['originals move to done/ or failed/'] : []),
-    ...(p.creditLimit !== null ? [`at most ${p.creditLimit} credits an hour by itself`] : []),
+    ...(p.creditLimit !== null ? [`at most ${creditCount(p.creditLimit)} credits an hour by itself`] : []),
     ...(p.package !== 'none' ? [`one ${p.package.toUpperCase()} with every language per file`] : []),
     ...(f.polled ? [`polled: ${f.pollReason ?? 'yes'}`] : []),
   ];
@@ -378,7 +378,7 @@ export function registerWatchCommand(program: Command): void {
 /** What was approved and what it costs; files whose length cannot be read cost what the service measures. */
 function approvedLine(files: number, credits: number, unknownLength: number): string {
   const measured = '(charged what the service measures)';
-  if (unknownLength === 0) return `Approved ${plural(files, 'file')}, about ${credits} credits`;
+  if (unknownLength === 0) return `Approved ${plural(files, 'file')}, about ${creditCount(credits)} credits`;
   if (unknownLength === files) return `Approved ${plural(files, 'file')} of unknown length ${measured}`;
-  return `Approved ${plural(files, 'file')}, about ${credits} credits and ${unknownLength} of unknown length ${measured}`;
+  return `Approved ${plural(files, 'file')}, about ${creditCount(credits)} credits and ${unknownLength} of unknown length ${measured}`;
 }

@@ -23,6 +23,17 @@ function shareOf(file: FileEstimate, again: boolean, languages: number): string 
   );
 }
 
+/**
+ * A file whose every language is a copy of a file of this very list under its own name: the same file given
+ * twice (browsed, so sent as a copy, and pasted). Its line says so rather than "copy of" itself; a copy
+ * under another name keeps "copy of" that name.
+ */
+function inListTwice(file: FileEstimate, files: readonly FileEstimate[]): boolean {
+  const name = baseName(file.name);
+  if (file.free.length === 0 || file.free.some((f) => f.why !== 'copy' || f.of !== name)) return false;
+  return files.some((other) => other.input !== file.input && baseName(other.name) === name);
+}
+
 function FileLine(props: { file: FileEstimate; share: string; onRemove: (() => void) | null }) {
   const { file, onRemove } = props;
   const name = file.kind === 'url' ? file.name : baseName(file.name);
@@ -112,7 +123,11 @@ export function EstimateFiles() {
         <FileLine
           key={f.input}
           file={f}
-          share={shareOf(f, again, estimate.languages.length)}
+          share={
+            inListTwice(f, estimate.files)
+              ? 'already in this list (0 cr)'
+              : shareOf(f, again, estimate.languages.length)
+          }
           onRemove={fromInputs.has(f.input) ? removing(f.input) : null}
         />
       ))}

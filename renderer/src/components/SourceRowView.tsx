@@ -91,6 +91,20 @@ export function packageWords(p: NonNullable<SourceRow['package']>, source: strin
   }
 }
 
+/**
+ * A finished row's few words: "all done", or, when a dub's QC failed or is worth a look, those counted
+ * ("done · 1 QC failed"), so a row scanned among hundreds does not read as fine when one of its dubs is not.
+ */
+export function doneWords(jobs: readonly JobView[]): { words: string; verdict: 'pass' | 'warn' | 'fail' } {
+  const failed = jobs.filter((j) => j.qc?.verdict === 'fail').length;
+  const look = jobs.filter((j) => j.qc?.verdict === 'warn').length;
+  if (failed === 0 && look === 0) return { words: 'all done', verdict: 'pass' };
+  const parts = ['done'];
+  if (failed > 0) parts.push(`${failed} QC failed`);
+  if (look > 0) parts.push(`${look} worth a look`);
+  return { words: parts.join(' · '), verdict: failed > 0 ? 'fail' : 'warn' };
+}
+
 /** The id of a row's item (its chips, then its Retry buttons): what the grid's active descendant names. */
 export const itemId = (index: number, item: number) => `row-${index}-item-${item}`;
 
@@ -106,6 +120,7 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
   const { activeItem, onItemFocus, queuePaused } = props;
   const done = rowDone(row);
   const problems = done ? [] : problemGroups(row.jobs);
+  const summary = done ? doneWords(row.jobs) : null;
   let retries = row.jobs.length;
   return (
     <div
@@ -143,9 +158,10 @@ export const SourceRowView = memo(function SourceRowView(props: Props) {
         {row.durationSeconds !== null ? formatLength(row.durationSeconds) : '—'}
       </div>
       <div role="gridcell" className="cell-chips">
-        {done && (
-          <span className="done-summary">
-            <span aria-hidden="true">✓ </span>all done
+        {summary && (
+          <span className={`done-summary done-qc-${summary.verdict}`}>
+            <span aria-hidden="true">{summary.verdict === 'pass' ? '✓ ' : '⚠ '}</span>
+            {summary.words}
           </span>
         )}
         {row.jobs.map((j, k) => (

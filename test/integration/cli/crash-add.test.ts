@@ -84,6 +84,7 @@ describe('kill -9 during a big add', () => {
     expect(left).toBeLessThan(total);
 
     const db = new Database(join(home, 'dubdesk.db'));
+    const firstAndLast: { source_name: string; n: number }[] = [];
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       expect(left % SMALL_FIRST_WINDOW, `${left} jobs are whole windows`).toBe(0);
@@ -93,8 +94,25 @@ describe('kill -9 during a big add', () => {
       expect(batches.pluck().get()).toBe(1);
       // The search index checks whole too; the add held its merges (automerge 0 stays, see SearchMerges).
       db.prepare(`INSERT INTO source_search (source_search) VALUES ('integrity-check')`).run();
+      expect(db.prepare(`SELECT v FROM source_search_config WHERE k = 'automerge'`).pluck().get()).toBe(0);
+      // A file of the first window the kill left, and one of its last.
+      const named = `SELECT source_name, (SELECT count(*) FROM jobs j WHERE j.source = jobs.source) AS n FROM jobs`;
+      for (const order of ['', 'DESC'])
+        firstAndLast.push(
+          db.prepare(`${named} ORDER BY id ${order} LIMIT 1`).get() as { source_name: string; n: number },
+        );
     } finally {
       db.close();
+    }
+
+    // The search works before any add ends (the index's merges are still held: automerge 0).
+    for (const { source_name, n } of firstAndLast) {
+      const found = await runCli(['status', '--search', source_name, '--json'], envFor(s, home));
+      expect(found.code, found.stderr).toBe(0);
+      const names = (JSON.parse(found.stdout) as { jobs: { sourceName: string }[] }).jobs.map(
+        (j) => j.sourceName,
+      );
+      expect(names, `searching ${source_name} after the kill`).toEqual(Array(n).fill(source_name));
     }
 
     const again = await runCli(add, envFor(s, home));

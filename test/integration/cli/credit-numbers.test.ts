@@ -116,7 +116,7 @@ describe('the numbers across a restart', () => {
       expect(after.queue.creditsCommitted).toBe(0);
       const human = await runCli(['status'], env, work);
       expect(human.stdout).toContain(
-        `Credits: balance ${start - estimate}, 0 committed to jobs not yet charged.`,
+        `Credits: balance ${(start - estimate).toLocaleString('en-US')}, 0 committed to jobs not yet charged.`,
       );
 
       const run = await runCli(['run', '--until-done', '--poll-interval', '0.05', '--json'], env, work);

@@ -101,6 +101,10 @@ describe('dub --package mkv --subtitles vtt,srt: one file with every language, S
     expect(Math.abs((es?.qc?.loudness.integrated ?? 0) - independent.integrated)).toBeLessThanOrEqual(1);
     // The SRT is one of the job's files.
     expect(es?.outputs.map((o) => o.type)).toContain('translated_subtitle_srt');
+    // The table a person scans says it beside the state, not only the JSON.
+    const table = (await runCli(['status'], env)).stdout.split('\n');
+    expect(table.find((l) => l.startsWith(`${fr?.id} `))).toMatch(/ fr +v2 +completed, QC failed +100%/);
+    expect(table.find((l) => l.startsWith(`${es?.id} `))).toMatch(/ es +v2 +completed +100%/);
 
     const qc = await runCli(['qc'], env);
     expect(qc.code).toBe(1);

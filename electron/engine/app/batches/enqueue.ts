@@ -26,7 +26,8 @@ export async function enqueueBatch(
 ): Promise<Enqueued> {
   // Commits do not checkpoint, nor statements merge the search index, meanwhile: inside a commit, the
   // WAL's copy into the database and its sync, inside a window's statement, FTS5's merge of 64 pages per
-  // level made those turns the longest of the add. The writes do both between their commits instead.
+  // level made those turns the longest of the add. The writes checkpoint between their commits and merge
+  // a step with each window or between windows (see writeInSlices).
   const release = store.checkpoints.hold();
   const releaseMerges = store.tx(() => store.searchMerges.hold());
   try {
@@ -113,13 +114,18 @@ function payOnce(store: JobStore, jobs: readonly NewJob[]): NewJob[] {
   });
 }
 
+/** A merge step of the search index at least this long steps the rest of its batch in turns of its own. */
+const CHEAP_STEP_MS = 1;
+
 /**
  * `write` for each run of up to `size` items, in write transactions of one time slice each, the event
- * loop's turn between, and the search index's merges and the WAL's checkpoints in turns of their own (the
- * batch holds them). A run is
+ * loop's turn between, and the WAL's checkpoints in turns of their own (the batch holds them). A run is
  * written whole (a window's places stay together), so a transaction takes another only while one more of
  * the same cost fits in the slice: taken once the slice was merely not yet over, a second window of 256
- * jobs doubled the turn.
+ * jobs doubled the turn. The search index's merge step ends the window's transaction while steps are
+ * cheap (a small index: in a transaction of its own, each window was two commits and its pages went to
+ * the WAL twice); once one was not (a big index: up to several ms, then the longest turn of the add), the
+ * rest step in a transaction and a turn of their own.
  */
 async function writeInSlices<T>(
   store: JobStore,
@@ -128,9 +134,11 @@ async function writeInSlices<T>(
   size: number,
   write: (run: [T, ...T[]]) => void,
 ): Promise<void> {
+  let stepApart = false;
   let i = 0;
   while (i < items.length) {
     if (slices.due) await slices.breathe();
+    let stepped = false;
     store.tx(() => {
       let runMs: number;
       do {
@@ -139,13 +147,20 @@ async function writeInSlices<T>(
         i += size;
         runMs = performance.now() - started;
       } while (i < items.length && slices.fits(runMs));
+      if (stepApart) return;
+      const started = performance.now();
+      store.searchMerges.step();
+      stepApart = performance.now() - started >= CHEAP_STEP_MS;
+      stepped = true;
     });
     await slices.breathe();
-    store.tx(() => store.searchMerges.step());
-    if (store.checkpoints.committed()) {
+    if (!stepped) {
+      store.tx(() => store.searchMerges.step());
       await slices.breathe();
-      store.checkpoints.run();
     }
-    await slices.breathe(); // the next write starts a turn of its own, not in the merge's or checkpoint's
+    if (store.checkpoints.committed()) {
+      store.checkpoints.run();
+      await slices.breathe(); // the next write starts a turn of its own, not in the checkpoint's
+    }
   }
 }
