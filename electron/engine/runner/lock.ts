@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DubdeskError } from '../../../shared/contract/errors';
 import type { Instant, LockRow, LockStore } from '../db/lock-store';
-import { IDLE_STALE_MS, machineClockMs, pidAlive } from './idle';
+import { IDLE_HEARTBEAT_MS, IDLE_STALE_MS, machineClockMs, pidAlive } from './idle';
 
 /** A holder that has not said it is alive for this long is gone (hung, or on a machine we cannot ask). */
 const STALE_MS = 30_000;
-export const HEARTBEAT_MS = 5_000;
+const HEARTBEAT_MS = 5_000;
 
 const nowOnBothClocks = (): Instant => ({ wall: Date.now(), mono: machineClockMs() });
 
@@ -31,6 +31,9 @@ function stale(row: LockRow, now: Instant): boolean {
  * The holder renews it; a holder that died (its pid is gone) or went silent is replaced.
  */
 export class QueueLock {
+  /** When it last renewed, on the clock its age is read on (a wall-clock step back held it silent). */
+  private renewedAt = machineClockMs();
+
   private constructor(
     private readonly store: LockStore,
     readonly owner: string,
@@ -52,7 +55,14 @@ export class QueueLock {
 
   /** False when someone took the lock over (we were silent too long): the worker must stop at once. */
   heartbeat(now = nowOnBothClocks()): boolean {
+    this.renewedAt = now.mono;
     return this.store.renew(this.owner, now);
+  }
+
+  /** The heartbeat, when the holder has been silent long enough: seldom while `idle` (see idle.ts). */
+  renewIfDue(idle: boolean): boolean {
+    const silent = machineClockMs() - this.renewedAt;
+    return silent < (idle ? IDLE_HEARTBEAT_MS : HEARTBEAT_MS) || this.heartbeat();
   }
 
   release(): void {

@@ -17,8 +17,8 @@ import { againOnceThereIsRoom } from './room';
 import { windowOpensAt } from './send-window';
 import { PollLoop } from './poll-loop';
 import { RestoreAsk } from './restore-ask';
-import { IDLE_HEARTBEAT_MS, IDLE_LOOK_MS, loopTurns, machineClockMs } from './idle';
-import { HEARTBEAT_MS, QueueLock } from './lock';
+import { IDLE_LOOK_MS, loopTurns } from './idle';
+import { QueueLock } from './lock';
 import { lookAfter, lookAround } from './looks';
 import { audioPathStaging, recoverLeft } from './recover';
 import { MAX_CONCURRENCY } from '../../../shared/contract/settings';
@@ -148,7 +148,6 @@ export class Runner {
       halt: this.halt,
       ended: () => this.wakeUp(),
     });
-    let heartbeatAt = machineClockMs(); // as the lock reads its age (lock.ts)
     let followed = 0;
     const credits = new CreditsRecheck(this.env);
     const clock = new ClockSteps(store);
@@ -175,10 +174,7 @@ export class Runner {
           polls.soon();
           endNetworkWaits(store, this.env.service(), now);
         }
-        if (machineClockMs() - heartbeatAt >= (wasIdle ? IDLE_HEARTBEAT_MS : HEARTBEAT_MS)) {
-          heartbeatAt = machineClockMs();
-          if (!lock.heartbeat()) return 'aborted'; // another process took the queue over: stop at once
-        }
+        if (!lock.renewIfDue(wasIdle)) return 'aborted'; // another process took the queue over: stop at once
         const service = this.env.service();
         const looked = store.read(lookAround, store, service, this.env.queuePause);
         const { paused, due } = looked;
