@@ -3,6 +3,7 @@ import { ApiError, type ApiErrorKind } from '../api/errors';
 import type { CreateV2Fields } from '../api/v2';
 import type { JobRow } from '../db/jobs';
 import type { StepContext } from './context';
+import { dubName } from './dub-name';
 
 /**
  * Where a v2 create stood among the service's dubs, taken just before it was sent: the newest dub listed
@@ -64,7 +65,7 @@ export function createFields(r: JobRow): CreateV2Fields {
   return {
     dest_lang: r.dest_lang,
     source_lang: r.source_lang,
-    name: r.source_name,
+    name: dubName(r),
     ...(r.duration !== null ? { duration: round3(r.duration) } : {}),
     is_studio_quality: r.studio === 1,
   };

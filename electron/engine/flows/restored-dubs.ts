@@ -5,6 +5,7 @@ import { serviceTime } from '../api/service-time';
 import type { JobRow, JobStore } from '../db/jobs';
 import type { UnclaimedDub } from '../db/restored-dubs';
 import type { Clients, LeasedJob } from './context';
+import { dubName } from './dub-name';
 
 /** The service's clock may be this far off ours: dubs up to a day older than the backup are listed too. */
 const CLOCK_MARGIN_MS = 24 * 3600_000;
@@ -102,12 +103,13 @@ export async function askAfterRestore(
 }
 
 /**
- * Whether a kept dub is what this job would make: of its list, the same name (as Unicode), language,
- * source language, quality and duration hint (legacy echoes it rounded up to whole seconds).
+ * Whether a kept dub is what this job would make: of its list, the same name (as Unicode; with its track
+ * for a track other than the first, see dub-name.ts), language, source language, quality and duration hint
+ * (legacy echoes it rounded up to whole seconds).
  */
 function fits(d: UnclaimedDub, r: JobRow): boolean {
   if (!d.lists.split(',').includes(r.api)) return false;
-  if (d.name.normalize('NFC') !== r.source_name.normalize('NFC') || d.dest_lang !== r.dest_lang) return false;
+  if (d.name.normalize('NFC') !== dubName(r).normalize('NFC') || d.dest_lang !== r.dest_lang) return false;
   if (d.source_lang !== null && d.source_lang !== r.source_lang) return false;
   if (d.studio !== null && d.studio !== r.studio) return false;
   if (d.duration === null || r.duration === null) return true;

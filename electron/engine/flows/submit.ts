@@ -12,6 +12,7 @@ import type { LeasedJob, StepContext } from './context';
 import { madeAfterCancel } from './after-cancel';
 import { takeCopy } from './copy-results';
 import { createFields, round3, takeMark, type CreateMark } from './create-mark';
+import { dubName } from './dub-name';
 import { findAnswered, findCreated } from './lookup';
 import { takeRestored } from './restored-dubs';
 import { sourceBeforeUpload } from './source-check';
@@ -197,7 +198,7 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
                   dest_lang: r.dest_lang,
                   duration: Math.ceil(r.duration ?? 0),
                   fileType: mime,
-                  name: r.source_name,
+                  name: dubName(r),
                   source_lang: r.source_lang,
                 },
                 ctx.signal,
@@ -207,7 +208,7 @@ async function submitThreeStep(ctx: StepContext, job: LeasedJob): Promise<void> 
               .init(
                 {
                   fileType: mime,
-                  name: r.source_name,
+                  name: dubName(r),
                   source_lang: r.source_lang,
                   dest_lang: r.dest_lang,
                   ...(r.duration !== null ? { duration: round3(r.duration) } : {}),
