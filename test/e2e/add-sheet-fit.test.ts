@@ -1,11 +1,11 @@
 /**
- * What a new user tripped on in the Add sheet: the Package choice cut to "MKV with every languag…", the
- * sheet at 200% zoom scrolling its choices in a slot about 200 px tall, and the same file added by browsing
- * and by its pasted path listed twice, the second as a "copy of" itself with nothing saying which is which.
+ * What a new user tripped on in the Add sheet: the Package choice cut to "MKV with every languag…", and
+ * the same file added by browsing and by its pasted path listed twice, the second as a "copy of" itself with nothing saying which is which.
  */
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { bothThemes, PATIENT, screenshot, ZOOM_200, type PageOptions } from '../helpers/browser-app';
+import { bothThemes, PATIENT, ZOOM_200, type PageOptions } from '../helpers/browser-app';
+import { sheetWithFile } from '../helpers/add-sheet';
 import { openedApp } from '../helpers/opened-app';
 import { videoMp4 } from '../helpers/media';
 
@@ -24,14 +24,7 @@ function cutChoices(select: Locator): Promise<string[]> {
 }
 
 async function openSheet(page: Page, file: string): Promise<Locator> {
-  await page.getByRole('button', { name: '+ Add files' }).click();
-  const sheet = page.getByRole('dialog', { name: 'Add to queue' });
-  await sheet.getByRole('textbox', { name: 'Paths or URLs, one per line' }).fill(file);
-  await sheet.getByRole('button', { name: 'Add', exact: true }).click();
-  const box = sheet.getByRole('combobox', { name: /Dub into/ });
-  await box.fill('Spanish');
-  await page.getByRole('option', { name: /^Spanish es( |$)/ }).waitFor();
-  await box.press('Enter');
+  const sheet = await sheetWithFile(page, file);
   await sheet.getByRole('combobox', { name: 'Package' }).selectOption('mkv');
   return sheet;
 }
@@ -60,29 +53,6 @@ describe('the Add sheet as a new user meets it', () => {
         expect(await cutChoices(sheet.getByRole('combobox', { name: 'Plays first' }))).toEqual([]);
       });
     });
-
-  it('at 200% zoom shows the choices in most of the sheet, the title and the cost scrolling with them', async () => {
-    await e2e.inPage(ZOOM_200, async (page) => {
-      const sheet = await openSheet(page, videoMp4(3, 'fit-zoom.mp4'));
-      await sheet.getByText('fit-zoom.mp4').waitFor(PATIENT);
-      // The cost, once read, is the footer at its tallest.
-      await sheet.getByTestId('estimate-credits').waitFor(PATIENT);
-      const seen = await sheet.evaluate((el) => {
-        const frame = el.querySelector('.dialog-frame')?.getBoundingClientRect();
-        const body = el.querySelector('.dialog-body')?.getBoundingClientRect();
-        if (!frame || !body) return { body: 0, sheet: 1 };
-        const shown = Math.min(body.bottom, frame.bottom) - Math.max(body.top, frame.top);
-        return { body: shown, sheet: frame.height };
-      });
-      await screenshot(page, 'add-sheet-body-200pct');
-      expect(seen.body).toBeGreaterThanOrEqual((2 / 3) * seen.sheet);
-      // The Add button is there at the end of the one scroll.
-      const add = sheet.getByRole('button', { name: 'Add and start' });
-      await add.scrollIntoViewIfNeeded();
-      await screenshot(page, 'add-sheet-body-200pct-end');
-      expect(await add.isEnabled()).toBe(true);
-    });
-  });
 
   it('the same file browsed and pasted: one line, or the second says it is already in this list', async () => {
     await e2e.inPage({}, async (page) => {

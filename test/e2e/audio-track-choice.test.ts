@@ -9,20 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../helpers/axe';
 import { addButtonShown, bothThemes, PATIENT, screenshot, ZOOM_200 } from '../helpers/browser-app';
 import { allJobs } from '../helpers/engine';
+import { sheetWithFile } from '../helpers/add-sheet';
 import { openedApp } from '../helpers/opened-app';
 import { videoWithTracks } from '../helpers/track-media';
 
 /** The Add sheet with `file` typed in, into Spanish, sending the sound alone; its track choice. */
 async function sheetWith(page: Page, file: string) {
-  await page.getByRole('button', { name: '+ Add files' }).click();
-  const sheet = page.getByRole('dialog', { name: 'Add to queue' });
-  await sheet.getByRole('textbox', { name: 'Paths or URLs, one per line' }).fill(file);
-  await sheet.getByRole('button', { name: 'Add', exact: true }).click();
-  const box = sheet.getByRole('combobox', { name: /Dub into/ });
-  await box.fill('Spanish');
-  await page.getByRole('option', { name: /^Spanish es( |$)/ }).waitFor();
-  await box.press('Enter');
-  await box.press('Tab');
+  const sheet = await sheetWithFile(page, file);
   await sheet.getByRole('radio', { name: /Only the sound/ }).check();
   return { sheet, track: sheet.getByRole('combobox', { name: 'Audio track' }) };
 }

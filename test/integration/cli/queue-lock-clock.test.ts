@@ -7,19 +7,16 @@
  * same stepped clock, as two processes on one machine do; their timers and monotonic clocks keep real time.
  */
 import Database from 'better-sqlite3';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusJson } from '../../../electron/cli/json-shapes';
 import { startSandbox } from '../../../electron/sandbox/server';
-import { CLI, envFor, runCli } from '../../helpers/cli';
+import { envFor, runCli } from '../../helpers/cli';
 import { videoMp4 } from '../../helpers/media';
+import { steppedClock, type SteppedClock } from '../../helpers/stepped-clock';
 import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/watch';
 
-const FAKE_CLOCK = fileURLToPath(new URL('../../helpers/fake-clock.mjs', import.meta.url));
 const HOUR_MS = 3_600_000;
 
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -27,23 +24,25 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-/** `dubdesk ARGS` on the machine's stepped clock (the offset in `clockFile`). */
-function onClock(args: string[], env: NodeJS.ProcessEnv, clockFile: string): ChildProcess {
-  return spawn(process.execPath, ['--import', FAKE_CLOCK, CLI, ...args], {
-    env: { ...env, DUBDESK_TEST_CLOCK_FILE: clockFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** A sandbox whose dubs take `pipelineSeconds`, a data folder, and a clock the test steps. */
+async function world(pipelineSeconds: number) {
+  const sb = await startSandbox({ ffmpeg: false, pipelineSeconds });
+  cleanup.push(() => sb.stop());
+  const work = tempDir('dubdesk-lock-clock-');
+  const home = join(work, 'home');
+  return { work, home, env: envFor(sb, home), clock: steppedClock(work) };
 }
 
-/** What `ARGS` printed and how it ended, on the stepped clock. */
-async function ran(args: string[], env: NodeJS.ProcessEnv, clockFile: string) {
-  const child = onClock(args, env, clockFile);
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, out, err };
+/** `dubdesk ARGS` left running on the clock; killed (stopped or not) after the test. */
+function started(clock: SteppedClock, args: string[], env: NodeJS.ProcessEnv) {
+  const child = clock.spawn(args, env);
+  const ended = new Promise((resolve) => child.on('close', resolve));
+  cleanup.push(async () => {
+    child.kill('SIGCONT');
+    child.kill('SIGKILL');
+    await ended;
+  });
+  return { child, ended };
 }
 
 /** The holder's last heartbeat on the machine's monotonic clock, as the lock's row holds it. */
@@ -58,87 +57,55 @@ function heartbeatMono(home: string): number | null {
   }
 }
 
-async function queueRunning(env: NodeJS.ProcessEnv, clockFile: string): Promise<boolean> {
-  const status = await ran(['status', '--json'], env, clockFile);
+async function queueRunning(clock: SteppedClock, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const status = await clock.ran(['status', '--json'], env);
   return StatusJson.parse(JSON.parse(status.out)).queue.running;
 }
+
+const workingTheQueue = (clock: SteppedClock, env: NodeJS.ProcessEnv) =>
+  waitFor(
+    'the holder to work the queue',
+    () => queueRunning(clock, env),
+    (running) => running,
+  );
 
 describe("the queue's lock across a step of the clock", () => {
   it.each([+HOUR_MS, -HOUR_MS])(
     'a holder that runs keeps the queue when the clock steps %i ms',
     async (step) => {
-      const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2 });
-      cleanup.push(() => sb.stop());
-      const work = tempDir('dubdesk-lock-clock-');
-      const env = envFor(sb, join(work, 'home'));
-      const clockFile = join(work, 'clock-offset-ms');
-      writeFileSync(clockFile, '0');
-
-      const holder = onClock(['run'], env, clockFile);
-      const ended = new Promise((resolve) => holder.on('close', resolve));
-      cleanup.push(async () => {
-        holder.kill('SIGCONT');
-        holder.kill('SIGKILL');
-        await ended;
-      });
-      await waitFor(
-        'the holder to work the queue',
-        () => queueRunning(env, clockFile),
-        (running) => running,
-      );
+      const { env, clock } = await world(0.2);
+      const holder = started(clock, ['run'], env);
+      await workingTheQueue(clock, env);
       // Stopped, it renews nothing: as a holder asleep between its idle turns has not yet.
-      holder.kill('SIGSTOP');
-      writeFileSync(clockFile, String(step));
+      holder.child.kill('SIGSTOP');
+      clock.step(step);
 
-      expect(await queueRunning(env, clockFile)).toBe(true);
-      const second = await ran(['run', '--until-done'], env, clockFile);
+      expect(await queueRunning(clock, env)).toBe(true);
+      const second = await clock.ran(['run', '--until-done'], env);
       expect(second.code, second.err).toBe(6);
       expect(second.err).toMatch(/already working this queue/);
     },
   );
 
   it('a holder that was killed is taken over at once, whichever way the clock stepped', async () => {
-    const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 0.2 });
-    cleanup.push(() => sb.stop());
-    const work = tempDir('dubdesk-lock-clock-');
-    const env = envFor(sb, join(work, 'home'));
-    const clockFile = join(work, 'clock-offset-ms');
-    writeFileSync(clockFile, '0');
+    const { env, clock } = await world(0.2);
+    const holder = started(clock, ['run'], env);
+    await workingTheQueue(clock, env);
+    holder.child.kill('SIGKILL');
+    await holder.ended;
+    clock.step(-HOUR_MS);
 
-    const holder = onClock(['run'], env, clockFile);
-    const ended = new Promise((resolve) => holder.on('close', resolve));
-    await waitFor(
-      'the holder to work the queue',
-      () => queueRunning(env, clockFile),
-      (running) => running,
-    );
-    holder.kill('SIGKILL');
-    await ended;
-    writeFileSync(clockFile, String(-HOUR_MS));
-
-    expect(await queueRunning(env, clockFile)).toBe(false);
-    const second = await ran(['run', '--until-done'], env, clockFile);
+    expect(await queueRunning(clock, env)).toBe(false);
+    const second = await clock.ran(['run', '--until-done'], env);
     expect(second.code, second.err).toBe(0);
   });
 
   it('a holder at work goes on renewing its heartbeat after the clock steps an hour back', async () => {
-    const sb = await startSandbox({ ffmpeg: false, pipelineSeconds: 600 });
-    cleanup.push(() => sb.stop());
-    const work = tempDir('dubdesk-lock-clock-');
-    const home = join(work, 'home');
-    const env = envFor(sb, home);
-    const clockFile = join(work, 'clock-offset-ms');
-    writeFileSync(clockFile, '0');
+    const { work, home, env, clock } = await world(600);
     const added = await runCli(['add', videoMp4(2, 'lock-clock.mp4'), '--to', 'es', '--out', work], env);
     expect(added.code, added.stderr).toBe(0);
-
     // A dub the service works on for ten minutes: the holder follows it, so it renews every few seconds.
-    const holder = onClock(['run', '--poll-interval', '0.2'], env, clockFile);
-    const ended = new Promise((resolve) => holder.on('close', resolve));
-    cleanup.push(async () => {
-      holder.kill('SIGKILL');
-      await ended;
-    });
+    const holder = started(clock, ['run', '--poll-interval', '0.2'], env);
     const renewed = (since: number | null) =>
       waitFor(
         'a heartbeat renewed',
@@ -152,8 +119,8 @@ describe("the queue's lock across a step of the clock", () => {
     );
     // Renewed once: its loop runs (the lock is taken before the loop starts).
     await renewed(taken);
-    writeFileSync(clockFile, String(-HOUR_MS));
-    holder.kill('SIGUSR2');
+    clock.step(-HOUR_MS);
+    holder.child.kill('SIGUSR2');
     // Renewing by the wall clock, it would say nothing for an hour, and look gone after ten minutes. One
     // renewal may slip in before the step is read: two are waited for.
     const after = await renewed(await renewed(heartbeatMono(home)));

@@ -5,18 +5,15 @@
  * runs look gone, nor one that was killed look alive. Both processes here read the same stepped clock, as
  * two processes on one machine do; their timers and monotonic clocks keep real time.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WatchListJson } from '../../../electron/cli/json-shapes';
 import { startSandbox } from '../../../electron/sandbox/server';
-import { CLI, envFor, runCli } from '../../helpers/cli';
+import { envFor, runCli } from '../../helpers/cli';
+import { steppedClock, type SteppedClock } from '../../helpers/stepped-clock';
 import { tempDir } from '../../helpers/temp-dir';
 import { waitFor } from '../../helpers/watch';
 
-const FAKE_CLOCK = fileURLToPath(new URL('../../helpers/fake-clock.mjs', import.meta.url));
 const HOUR_MS = 3_600_000;
 
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -24,21 +21,10 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-/** `dubdesk ARGS` on the machine's stepped clock (the offset in `clockFile`). */
-function onClock(args: string[], env: NodeJS.ProcessEnv, clockFile: string): ChildProcess {
-  return spawn(process.execPath, ['--import', FAKE_CLOCK, CLI, ...args], {
-    env: { ...env, DUBDESK_TEST_CLOCK_FILE: clockFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
 /** What another `dubdesk` on the same clock says of the folder: `watching`, `inactive`… */
-async function statusSeen(env: NodeJS.ProcessEnv, clockFile: string): Promise<string | undefined> {
-  const child = onClock(['watch', '--list', '--json'], env, clockFile);
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  await new Promise((resolve) => child.on('close', resolve));
-  return WatchListJson.parse(JSON.parse(out)).folders[0]?.status;
+async function statusSeen(clock: SteppedClock, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const listed = await clock.ran(['watch', '--list', '--json'], env);
+  return WatchListJson.parse(JSON.parse(listed.out)).folders[0]?.status;
 }
 
 describe("a watcher's heartbeat read by another process across a step of the clock", () => {
@@ -56,10 +42,9 @@ describe("a watcher's heartbeat read by another process across a step of the clo
       const env = envFor(sb, join(work, 'home'));
       const added = await runCli(['watch', tempDir('dubdesk-watch-'), '--to', 'es'], env);
       expect(added.code, added.stderr).toBe(0);
-      const clockFile = join(work, 'clock-offset-ms');
-      writeFileSync(clockFile, '0');
+      const clock = steppedClock(work);
 
-      const watcher = onClock(['run'], env, clockFile);
+      const watcher = clock.spawn(['run'], env);
       const ended = new Promise((resolve) => watcher.on('close', resolve));
       cleanup.push(async () => {
         watcher.kill('SIGCONT');
@@ -68,7 +53,7 @@ describe("a watcher's heartbeat read by another process across a step of the clo
       });
       await waitFor(
         'the folder to be watched',
-        () => statusSeen(env, clockFile),
+        () => statusSeen(clock, env),
         (s) => s === 'watching',
       );
       // Stopped, it beats no more: as a watcher idle for minutes, whose heartbeat is renewed seldom, has not.
@@ -77,8 +62,8 @@ describe("a watcher's heartbeat read by another process across a step of the clo
         watcher.kill('SIGKILL');
         await ended;
       }
-      writeFileSync(clockFile, String(step));
-      expect(await statusSeen(env, clockFile)).toBe(seen);
+      clock.step(step);
+      expect(await statusSeen(clock, env)).toBe(seen);
     },
   );
 });

@@ -68,6 +68,15 @@ export interface Placing {
   batch: number | null;
 }
 
+/** The optional columns of a new job, when the job does not say. */
+const NEW_JOB_DEFAULTS = {
+  source_hash: null,
+  reuse_results: 0,
+  deliver: null,
+  send: 'file',
+  audio_track: 'first',
+} as const;
+
 interface InsertedRow {
   id: number;
   source: string;
@@ -115,17 +124,7 @@ export class JobWrites {
   /** Inserts a queued job and returns its id; only `jobs/life.ts` calls it (it writes the history too). */
   insert(job: NewJob, now: number): number {
     return this.t.write(() => {
-      const id = Number(
-        this.q.insert.run({
-          source_hash: null,
-          reuse_results: 0,
-          deliver: null,
-          send: 'file',
-          audio_track: 'first',
-          ...job,
-          now,
-        }).lastInsertRowid,
-      );
+      const id = Number(this.q.insert.run({ ...NEW_JOB_DEFAULTS, ...job, now }).lastInsertRowid);
       this.t.changes.jobsAdded([id]);
       return id;
     });
@@ -137,15 +136,7 @@ export class JobWrites {
    */
   insertUnlessLive(job: NewJob, now: number): number | null {
     return this.t.write(() => {
-      const r = this.q.insertUnlessLive.run({
-        source_hash: null,
-        reuse_results: 0,
-        deliver: null,
-        send: 'file',
-        audio_track: 'first',
-        ...job,
-        now,
-      });
+      const r = this.q.insertUnlessLive.run({ ...NEW_JOB_DEFAULTS, ...job, now });
       if (r.changes === 0) return null;
       const id = Number(r.lastInsertRowid);
       this.t.changes.jobsAdded([id]);
