@@ -25,6 +25,7 @@ export async function sourceBeforeUpload(
   if (!now) return undefined; // assertSourceFile names a file that is gone
   const sameTime = r.source_mtime !== null && Math.round(now.mtimeMs) === Math.round(r.source_mtime);
   if (now.size !== r.source_bytes || !sameTime) {
+    chosenTrackStillKnown(r.source, r.audio_track, r.source_bytes, now.size);
     // Its sound, if already taken from the old content, is not what is there now.
     job.record({
       source_bytes: now.size,
@@ -46,6 +47,20 @@ export async function sourceBeforeUpload(
     job.record({ source_hash: hash });
   }
   return { size: now.size, mtimeMs: now.mtimeMs, hash };
+}
+
+/**
+ * A job keeps its chosen track as a number: in a file exported again, tracks may come in another order and
+ * the number name another sound (the commentary for the French), dubbed and paid for in its place. A file
+ * changed under a track other than the first is not sent; added again, its tracks are read again.
+ */
+function chosenTrackStillKnown(source: string, track: string, was: number | null, now: number): void {
+  if (track === 'first') return;
+  throw new DubdeskError(
+    'conflict',
+    `${source} ${howChanged(was, now)}, and its sound tracks may have moved: track ${track} may no longer be the one chosen; nothing was sent`,
+    { remedy: 'Add it again and choose its audio track.' },
+  );
 }
 
 /** What became of a source since its add, in words: another length, or the same one written again. */
