@@ -252,9 +252,13 @@ describe('engine lifecycle', () => {
     await close();
     expect(done.state).toBe('completed');
     expect(startedDubs(sb)).toHaveLength(1);
-    expect(done.history.map((h) => h.to)).toEqual(
-      expect.arrayContaining(['paused', 'submitted', 'completed']),
-    );
+    // Resumed, it goes on from the dub it made: nothing queued or sent again. (Whether the create's answer
+    // said `submitted` or already `processing` is the service's timing, not the engine's.)
+    const states = done.history.map((h) => h.to);
+    const afterPause = states.slice(states.indexOf('paused'));
+    expect(afterPause).toContain('completed');
+    expect(afterPause).not.toContain('queued');
+    expect(afterPause).not.toContain('uploading');
   });
 
   it('pausing the whole queue stops new work; resuming goes on', async () => {
